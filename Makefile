@@ -1,0 +1,145 @@
+# pebs-tools: one non-recursive GNU Makefile.
+#
+#   make            build libpebs (.a and .so) and every tool into build/
+#   make test       install missing packages, build, run every test (also
+#                   under ASan+UBSan in build-asan/)
+#   make check      the fast subset: unit + CLI tests, normal build only
+#   make bench      benchmarks (bench/RESULTS.md records results)
+#   make fuzz       build the fuzz targets for AFL++ (build-fuzz/)
+#   make demo       install, build, run the main job on the simulated PMU
+#   make golden     regenerate the CLI golden files (review the diff!)
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# The sanitizer variant is the same Makefile run with B=build-asan and
+# SAN=1; every object of a variant lives under its own $(B).
+
+B ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+VERSION := 0.1.0
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wvla -Wformat=2 -Wpointer-arith -Wundef -Wwrite-strings \
+	-Wno-missing-field-initializers -Werror
+OPT ?= -O2
+CFLAGS_BASE := -std=gnu11 $(OPT) -g -fPIC -pthread $(WARN) -D_GNU_SOURCE
+ifeq ($(SAN),1)
+CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+LDSAN := -fsanitize=address,undefined
+endif
+CFLAGS_ALL := $(CFLAGS_BASE) $(CFLAGS)
+LIBS := -lzstd -lyaml -lcsv -lxxhash -lpfm -ldw -lelf -lpthread -lm
+
+LIB_SRC := $(sort $(wildcard lib/*.c))
+CMD_SRC := $(sort $(wildcard cmd/pebs-*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+FUZZ_SRC := $(sort $(filter-out fuzz/replay.c,$(wildcard fuzz/*.c)))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+BINS := $(CMD_SRC:cmd/%.c=$(B)/bin/%)
+FUZZ_REPLAY := $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%-replay)
+# cmd/ helpers that are not tools (shared CLI plumbing) are cmd/util*.c
+CMD_UTIL := $(sort $(wildcard cmd/util*.c))
+CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
+
+.PHONY: all test check unit cli replay asan bench fuzz demo golden install \
+	clean deps lib
+all: $(B)/libpebs.a $(B)/libpebs.so $(BINS)
+lib: $(B)/libpebs.a
+
+$(B)/lib/%.o: lib/%.c $(wildcard lib/*.h lib/include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Ilib -Ilib/include -c -o $@ $<
+
+# cmd/ sees only the public headers.
+$(B)/cmd/%.o: cmd/%.c $(wildcard lib/include/*.h cmd/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Ilib/include -DPEBS_VERSION='"$(VERSION)"' \
+		-c -o $@ $<
+
+$(B)/libpebs.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/libpebs.so: $(LIB_OBJ)
+	$(CC) -shared $(LDSAN) -o $@ $^ $(LIBS)
+
+$(B)/bin/%: $(B)/cmd/%.o $(CMD_UTIL_OBJ) $(B)/libpebs.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDSAN) -pthread -o $@ $< $(CMD_UTIL_OBJ) $(B)/libpebs.a $(LIBS)
+
+# Unit tests: one Criterion binary; tests may include internal headers.
+$(B)/tests/unit-tests: $(UNIT_SRC) $(B)/libpebs.a $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -Ilib -Ilib/include \
+		-o $@ $(UNIT_SRC) $(B)/libpebs.a -lcriterion $(LIBS)
+
+# Fuzz targets built as corpus replayers (a main() that feeds each file).
+$(B)/fuzz/%-replay: fuzz/%.c fuzz/replay.c $(B)/libpebs.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -Ilib -Ilib/include \
+		-o $@ $< fuzz/replay.c $(B)/libpebs.a $(LIBS)
+
+deps:
+	@scripts/deps.sh
+
+unit: $(B)/tests/unit-tests
+	$(B)/tests/unit-tests -j2 --short-filename
+
+cli: all
+	tests/cli/run.sh $(B)/bin
+
+replay: $(FUZZ_REPLAY)
+	@for t in $(FUZZ_REPLAY); do \
+		name=$$(basename $$t -replay); \
+		$$t fuzz/corpus/$$name || exit 1; \
+	done
+
+check: all unit cli
+
+asan:
+	$(MAKE) B=build-asan SAN=1 OPT=-O1 all unit cli replay
+
+test: deps
+	$(MAKE) all
+	$(MAKE) unit cli replay
+	$(MAKE) asan
+	@echo "make test: all suites passed"
+
+golden: all
+	tests/cli/run.sh --update $(B)/bin
+
+bench: deps all
+	bench/run.sh $(B)
+
+# AFL++ build of every fuzz target (afl-clang-fast, its libFuzzer driver).
+fuzz: deps
+	@mkdir -p build-fuzz
+	@for f in $(FUZZ_SRC); do \
+		n=$$(basename $$f .c); \
+		echo "AFL++ $$n"; \
+		AFL_QUIET=1 afl-clang-fast -std=gnu11 -O1 -g -D_GNU_SOURCE \
+			-fsanitize=fuzzer -Ilib -Ilib/include -o build-fuzz/$$n \
+			$$f $(LIB_SRC) $(LIBS) || exit 1; \
+	done
+	@echo "run: afl-fuzz -i fuzz/corpus/NAME -o build-fuzz/out-NAME -- build-fuzz/NAME"
+
+demo: deps
+	$(MAKE) all
+	scripts/demo.sh $(B)/bin
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(B)/libpebs.a $(B)/libpebs.so $(DESTDIR)$(PREFIX)/lib
+	install -m 644 lib/include/*.h $(DESTDIR)$(PREFIX)/include
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		libpebs.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libpebs.pc
+
+clean:
+	rm -rf build build-asan build-fuzz

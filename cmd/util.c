@@ -1,0 +1,117 @@
+/*
+ * util.c - CLI plumbing shared by the pebs-* tools.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pebs_format.h"
+#include "util.h"
+
+const char *util_prog = "pebs";
+
+void util_init(const char *prog)
+{
+	const char *s = strrchr(prog, '/');
+	util_prog = s ? s + 1 : prog;
+	signal(SIGPIPE, SIG_IGN);
+	const char *e = getenv("PEBS_SCALAR");
+	if (e && *e == '1')
+		pebs_codec_select(1);
+}
+
+static void vwarn(const char *fmt, va_list ap)
+{
+	int saved = errno;
+	size_t n = strlen(fmt);
+	fprintf(stderr, "%s: ", util_prog);
+	vfprintf(stderr, fmt, ap);
+	if (n && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(saved));
+	fputc('\n', stderr);
+}
+
+void util_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void util_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+FILE *util_open_out(const char *path, int binary)
+{
+	if (!path || strcmp(path, "-") == 0) {
+		if (binary && isatty(STDOUT_FILENO))
+			util_die(EXIT_USAGE, "refusing to write binary .pebs "
+				 "data to a terminal: use -o FILE or a pipe");
+		return stdout;
+	}
+	FILE *fp = fopen(path, "wb");
+	if (!fp)
+		util_die(EXIT_SYS, "%s: cannot create:", path);
+	return fp;
+}
+
+void util_write_failed(const char *path)
+{
+	if (errno == EPIPE)
+		exit(EXIT_OK);
+	util_die(EXIT_SYS, "%s: write error:",
+		 path && strcmp(path, "-") ? path : "standard output");
+}
+
+void util_close_out(FILE *fp, const char *path)
+{
+	if (ferror(fp) || fflush(fp) == EOF) {
+		if (!errno)
+			errno = EIO;
+		util_write_failed(path);
+	}
+	if (fp != stdout) {
+		if (fclose(fp) == EOF)
+			util_write_failed(path);
+	} else if (fflush(stdout) == EOF) {
+		util_write_failed(path);
+	}
+}
+
+void util_version(void)
+{
+	printf("%s %s\n", util_prog, PEBS_VERSION_STRING);
+	exit(EXIT_OK);
+}
+
+int util_parse_u64(const char *s, unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	if (!*s || *s == '-')
+		return -1;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	unsigned long long mul = 1;
+	switch (*end) {
+	case 'k': case 'K': mul = 1000; end++; break;
+	case 'M': mul = 1000000; end++; break;
+	case 'G': mul = 1000000000; end++; break;
+	default: break;
+	}
+	if (*end || (v && mul > ~0ull / v))
+		return -1;
+	*out = v * mul;
+	return 0;
+}

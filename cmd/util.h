@@ -1,0 +1,58 @@
+/*
+ * util.h - CLI plumbing shared by the pebs-* tools (not part of libpebs):
+ * exit codes of the contract, messages as "TOOL: [FILE: ]WHAT: WHY",
+ * output opening, checked close of stdout, quiet exit on a closed pipe.
+ */
+#ifndef PEBS_CMD_UTIL_H
+#define PEBS_CMD_UTIL_H
+
+#include <stdio.h>
+
+/* Exit codes (cli-contract.md). */
+enum {
+	EXIT_OK = 0,
+	EXIT_DATA = 1,		/* bad or damaged input, after writing all */
+	EXIT_USAGE = 2,
+	EXIT_SYS = 3,		/* I/O or system error, missing capability */
+	EXIT_LOST = 4,		/* capture lost more than --max-lost */
+};
+
+/* Set once by util_init(); used as the prefix of every message. */
+extern const char *util_prog;
+
+/*
+ * Sets the program name, ignores SIGPIPE (EPIPE is then handled as a quiet
+ * exit 0 by util_write_failed/util_close_stdout), and applies the
+ * environment (PEBS_SCALAR).
+ */
+void util_init(const char *prog);
+
+/* "PROG: MSG\n" to stderr.  A trailing ':' appends strerror(errno). */
+void util_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* util_warn() then exit(@code). */
+void util_die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+/*
+ * Opens the output: @path (NULL or "-" = stdout).  When @binary, refuses a
+ * terminal with exit 2 and a hint.  Exits 3 when the file cannot be
+ * created.
+ */
+FILE *util_open_out(const char *path, int binary);
+
+/*
+ * Closes @fp (stdout or a file opened by util_open_out) and checks every
+ * write succeeded: a closed pipe exits 0 quietly, any other error exits 3.
+ */
+void util_close_out(FILE *fp, const char *path);
+
+/* Call when a write to @fp failed: quiet exit 0 on EPIPE, else exit 3. */
+void util_write_failed(const char *path) __attribute__((noreturn));
+
+/* Prints "PROG VERSION" and exits 0. */
+void util_version(void) __attribute__((noreturn));
+
+/* Parses a decimal/hex unsigned with optional k/M/G suffix; 0 or -1. */
+int util_parse_u64(const char *s, unsigned long long *out);
+
+#endif

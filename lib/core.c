@@ -1,0 +1,230 @@
+/*
+ * core.c - error strings, the column table and column batches.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pebs.h"
+
+const char *pebs_strerror(int err)
+{
+	static const char *const msg[] = {
+		[PEBS_OK] = "success",
+		[PEBS_E_NOMEM] = "out of memory",
+		[PEBS_E_IO] = "I/O error",
+		[PEBS_E_FORMAT] = "not a valid .pebs stream",
+		[PEBS_E_VERSION] = "unsupported format feature",
+		[PEBS_E_CHECKSUM] = "checksum mismatch",
+		[PEBS_E_TRUNCATED] = "truncated",
+		[PEBS_E_CORRUPT] = "corrupt data",
+		[PEBS_E_INVAL] = "invalid argument",
+		[PEBS_E_RANGE] = "value out of range",
+		[PEBS_E_PARSE] = "parse error",
+		[PEBS_E_UNSUPPORTED] = "not supported",
+		[PEBS_E_RULE] = "forbidden by a hardware rule",
+		[PEBS_E_AGAIN] = "try again",
+	};
+	if (err < 0)
+		err = -err;
+	if ((size_t)err >= sizeof(msg) / sizeof(msg[0]) || !msg[err])
+		return "unknown error";
+	return msg[err];
+}
+
+#define REG(n, nm) { PEBS_COL_REG0 + (n), PEBS_T_U64, 1, nm, "" }
+static const struct pebs_col_info cols[PEBS_COL_COUNT] = {
+	{ PEBS_COL_TIME, PEBS_T_U64, 0, "time", "ticks" },
+	{ PEBS_COL_CPU, PEBS_T_U32, 0, "cpu", "" },
+	{ PEBS_COL_PID, PEBS_T_U32, 0, "pid", "" },
+	{ PEBS_COL_TID, PEBS_T_U32, 0, "tid", "" },
+	{ PEBS_COL_EVENT, PEBS_T_STR, 0, "event", "" },
+	{ PEBS_COL_IP, PEBS_T_U64, 1, "ip", "" },
+	{ PEBS_COL_ADDR, PEBS_T_U64, 1, "addr", "" },
+	{ PEBS_COL_LAT, PEBS_T_U32, 0, "lat", "cycles" },
+	{ PEBS_COL_INS_LAT, PEBS_T_U32, 0, "ins_lat", "cycles" },
+	{ PEBS_COL_DSRC, PEBS_T_U64, 1, "dsrc", "perf_mem_data_src" },
+	{ PEBS_COL_RAW_DSE, PEBS_T_U64, 1, "raw_dse", "" },
+	{ PEBS_COL_FMT, PEBS_T_U32, 0, "fmt", "" },
+	{ PEBS_COL_APPLICABLE, PEBS_T_U64, 1, "applicable", "" },
+	{ PEBS_COL_TSX, PEBS_T_U64, 1, "tsx", "" },
+	{ PEBS_COL_PHYS_ADDR, PEBS_T_U64, 1, "phys_addr", "" },
+	{ PEBS_COL_FLAGS, PEBS_T_U32, 1, "flags", "" },
+	REG(PEBS_REG_RFLAGS, "rflags"), REG(PEBS_REG_RIP, "rip"),
+	REG(PEBS_REG_RAX, "rax"), REG(PEBS_REG_RBX, "rbx"),
+	REG(PEBS_REG_RCX, "rcx"), REG(PEBS_REG_RDX, "rdx"),
+	REG(PEBS_REG_RSI, "rsi"), REG(PEBS_REG_RDI, "rdi"),
+	REG(PEBS_REG_RBP, "rbp"), REG(PEBS_REG_RSP, "rsp"),
+	REG(PEBS_REG_R8, "r8"), REG(PEBS_REG_R9, "r9"),
+	REG(PEBS_REG_R10, "r10"), REG(PEBS_REG_R11, "r11"),
+	REG(PEBS_REG_R12, "r12"), REG(PEBS_REG_R13, "r13"),
+	REG(PEBS_REG_R14, "r14"), REG(PEBS_REG_R15, "r15"),
+};
+
+const struct pebs_col_info *pebs_col_info(unsigned id)
+{
+	return id < PEBS_COL_COUNT ? &cols[id] : NULL;
+}
+
+int pebs_col_lookup(const char *name)
+{
+	for (unsigned i = 0; i < PEBS_COL_COUNT; i++)
+		if (strcmp(cols[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* ---------------------------------------------------------------- batch */
+
+struct pebs_batch *pebs_batch_new(size_t cap)
+{
+	if (cap == 0 || cap > PEBS_BATCH_MAX)
+		cap = PEBS_BATCH_MAX;
+	struct pebs_batch *b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->cap = cap;
+	for (unsigned i = 0; i < PEBS_COL_COUNT; i++) {
+		if (cols[i].type == PEBS_T_U64)
+			b->c64[i] = calloc(cap, sizeof(uint64_t));
+		else
+			b->c32[i] = calloc(cap, sizeof(uint32_t));
+		if (!b->c64[i] && !b->c32[i]) {
+			pebs_batch_free(b);
+			return NULL;
+		}
+	}
+	return b;
+}
+
+static void names_clear(struct pebs_batch *b)
+{
+	for (uint32_t i = 0; i < b->nnames; i++)
+		free(b->names[i]);
+	b->nnames = 0;
+}
+
+void pebs_batch_free(struct pebs_batch *b)
+{
+	if (!b)
+		return;
+	for (unsigned i = 0; i < PEBS_COL_COUNT; i++) {
+		free(b->c32[i]);
+		free(b->c64[i]);
+	}
+	names_clear(b);
+	free(b->names);
+	free(b);
+}
+
+void pebs_batch_reset(struct pebs_batch *b)
+{
+	b->n = 0;
+	b->present = 0;
+	names_clear(b);
+}
+
+int pebs_batch_intern(struct pebs_batch *b, const char *name)
+{
+	for (uint32_t i = 0; i < b->nnames; i++)
+		if (strcmp(b->names[i], name) == 0)
+			return (int)i;
+	if (b->nnames == b->names_cap) {
+		uint32_t nc = b->names_cap ? b->names_cap * 2 : 8;
+		char **nn = realloc(b->names, nc * sizeof(*nn));
+		if (!nn)
+			return -PEBS_E_NOMEM;
+		b->names = nn;
+		b->names_cap = nc;
+	}
+	char *s = strdup(name);
+	if (!s)
+		return -PEBS_E_NOMEM;
+	b->names[b->nnames] = s;
+	return (int)b->nnames++;
+}
+
+int pebs_batch_push(struct pebs_batch *b, const struct pebs_sample *s)
+{
+	if (b->n >= b->cap)
+		return -PEBS_E_RANGE;
+	size_t i = b->n++;
+	b->c64[PEBS_COL_TIME][i] = s->time;
+	b->c32[PEBS_COL_CPU][i] = s->cpu;
+	b->c32[PEBS_COL_PID][i] = s->pid;
+	b->c32[PEBS_COL_TID][i] = s->tid;
+	b->c32[PEBS_COL_EVENT][i] = s->event;
+	b->c64[PEBS_COL_IP][i] = s->ip;
+	b->c64[PEBS_COL_ADDR][i] = s->addr;
+	b->c32[PEBS_COL_LAT][i] = s->lat;
+	b->c32[PEBS_COL_INS_LAT][i] = s->ins_lat;
+	b->c64[PEBS_COL_DSRC][i] = s->dsrc;
+	b->c64[PEBS_COL_RAW_DSE][i] = s->raw_dse;
+	b->c32[PEBS_COL_FMT][i] = s->fmt;
+	b->c64[PEBS_COL_APPLICABLE][i] = s->applicable;
+	b->c64[PEBS_COL_TSX][i] = s->tsx;
+	b->c64[PEBS_COL_PHYS_ADDR][i] = s->phys_addr;
+	b->c32[PEBS_COL_FLAGS][i] = s->flags;
+	for (unsigned r = 0; r < PEBS_REG_COUNT; r++)
+		b->c64[PEBS_COL_REG0 + r][i] = s->regs[r];
+	return 0;
+}
+
+void pebs_batch_get(const struct pebs_batch *b, size_t i,
+		    struct pebs_sample *s)
+{
+	s->time = b->c64[PEBS_COL_TIME][i];
+	s->cpu = b->c32[PEBS_COL_CPU][i];
+	s->pid = b->c32[PEBS_COL_PID][i];
+	s->tid = b->c32[PEBS_COL_TID][i];
+	s->event = b->c32[PEBS_COL_EVENT][i];
+	s->ip = b->c64[PEBS_COL_IP][i];
+	s->addr = b->c64[PEBS_COL_ADDR][i];
+	s->lat = b->c32[PEBS_COL_LAT][i];
+	s->ins_lat = b->c32[PEBS_COL_INS_LAT][i];
+	s->dsrc = b->c64[PEBS_COL_DSRC][i];
+	s->raw_dse = b->c64[PEBS_COL_RAW_DSE][i];
+	s->fmt = b->c32[PEBS_COL_FMT][i];
+	s->applicable = b->c64[PEBS_COL_APPLICABLE][i];
+	s->tsx = b->c64[PEBS_COL_TSX][i];
+	s->phys_addr = b->c64[PEBS_COL_PHYS_ADDR][i];
+	s->flags = b->c32[PEBS_COL_FLAGS][i];
+	for (unsigned r = 0; r < PEBS_REG_COUNT; r++)
+		s->regs[r] = b->c64[PEBS_COL_REG0 + r][i];
+}
+
+const char *pebs_batch_event(const struct pebs_batch *b, size_t i)
+{
+	uint32_t e = b->c32[PEBS_COL_EVENT][i];
+	return e < b->nnames ? b->names[e] : "";
+}
+
+int pebs_batch_append(struct pebs_batch *dst, const struct pebs_batch *src,
+		      size_t i)
+{
+	struct pebs_sample s;
+	if (dst->n >= dst->cap)
+		return -PEBS_E_RANGE;
+	pebs_batch_get(src, i, &s);
+	int e = pebs_batch_intern(dst, pebs_batch_event(src, i));
+	if (e < 0)
+		return e;
+	s.event = (uint32_t)e;
+	return pebs_batch_push(dst, &s);
+}
+
+void pebs_batch_update_present(struct pebs_batch *b)
+{
+	uint64_t p = 0;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		uint64_t acc = 0;
+		if (b->c64[c])
+			for (size_t i = 0; i < b->n; i++)
+				acc |= b->c64[c][i];
+		else
+			for (size_t i = 0; i < b->n; i++)
+				acc |= b->c32[c][i];
+		if (acc || (c == PEBS_COL_EVENT && b->nnames))
+			p |= 1ull << c;
+	}
+	b->present = p;
+}

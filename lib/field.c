@@ -1,0 +1,167 @@
+/*
+ * field.c - the named-field registry: stored columns and derived values.
+ */
+#include <string.h>
+
+#include "pebs_dsrc.h"
+#include "pebs_field.h"
+
+#define COL(c) (1ull << (c))
+#define DSRC COL(PEBS_COL_DSRC)
+#define ADDR COL(PEBS_COL_ADDR)
+
+static struct pebs_field fields[PEBS_COL_COUNT + (PEBS_F_END - PEBS_F_OP)];
+static const struct pebs_field derived[] = {
+	{ PEBS_F_OP, PEBS_FK_STR, "op", DSRC },
+	{ PEBS_F_MEM, PEBS_FK_STR, "mem", DSRC },
+	{ PEBS_F_SNOOP, PEBS_FK_STR, "snoop", DSRC },
+	{ PEBS_F_TLB, PEBS_FK_STR, "tlb", DSRC },
+	{ PEBS_F_LOCK, PEBS_FK_STR, "lock", DSRC },
+	{ PEBS_F_LINE, PEBS_FK_HEX, "line", ADDR },
+	{ PEBS_F_PAGE, PEBS_FK_HEX, "page", ADDR },
+};
+static const size_t nfields = sizeof(fields) / sizeof(fields[0]);
+
+const char *const pebs_field_default_list =
+	"time,cpu,pid,tid,event,ip,addr,lat,ins_lat,dsrc,op,mem,snoop";
+
+/*
+ * Built on first use from the column table, so that table stays the single
+ * place columns are named.  Racing initialisations write identical values.
+ */
+static void init(void)
+{
+	static int done;
+	if (__atomic_load_n(&done, __ATOMIC_ACQUIRE))
+		return;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		const struct pebs_col_info *ci = pebs_col_info(c);
+		fields[c].id = (int)c;
+		fields[c].kind = ci->type == PEBS_T_STR ? PEBS_FK_STR :
+				 ci->hex ? PEBS_FK_HEX : PEBS_FK_NUM;
+		fields[c].name = ci->name;
+		fields[c].deps = COL(c);
+	}
+	memcpy(&fields[PEBS_COL_COUNT], derived, sizeof(derived));
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+}
+
+const struct pebs_field *pebs_field_at(size_t i)
+{
+	init();
+	return i < nfields ? &fields[i] : NULL;
+}
+
+const struct pebs_field *pebs_field_lookup(const char *name)
+{
+	init();
+	for (size_t i = 0; i < nfields; i++)
+		if (strcmp(fields[i].name, name) == 0)
+			return &fields[i];
+	return NULL;
+}
+
+const struct pebs_field *pebs_field_by_id(int id)
+{
+	init();
+	if (id >= 0 && id < PEBS_COL_COUNT)
+		return &fields[id];
+	if (id >= PEBS_F_OP && id < PEBS_F_END)
+		return &fields[PEBS_COL_COUNT + (id - PEBS_F_OP)];
+	return NULL;
+}
+
+int pebs_field_parse_list(const char *list, int *ids, size_t cap,
+			  const char **bad)
+{
+	size_t n = 0;
+	const char *p = list;
+	for (;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char name[64];
+		*bad = p;
+		if (len == 0 || len >= sizeof(name))
+			return -PEBS_E_PARSE;
+		memcpy(name, p, len);
+		name[len] = 0;
+		const struct pebs_field *f = pebs_field_lookup(name);
+		if (!f)
+			return -PEBS_E_PARSE;
+		if (n == cap)
+			return -PEBS_E_RANGE;
+		ids[n++] = f->id;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return (int)n;
+}
+
+uint64_t pebs_field_num(const struct pebs_batch *b, size_t i, int id)
+{
+	if (id >= 0 && id < PEBS_COL_COUNT)
+		return b->c64[id] ? b->c64[id][i] : b->c32[id][i];
+	if (id == PEBS_F_LINE)
+		return b->c64[PEBS_COL_ADDR][i] & ~(uint64_t)63;
+	if (id == PEBS_F_PAGE)
+		return b->c64[PEBS_COL_ADDR][i] & ~(uint64_t)4095;
+	return 0;
+}
+
+const char *pebs_field_str(const struct pebs_batch *b, size_t i, int id)
+{
+	uint64_t d = b->c64[PEBS_COL_DSRC][i];
+	switch (id) {
+	case PEBS_COL_EVENT: return pebs_batch_event(b, i);
+	case PEBS_F_OP: return pebs_dsrc_op_name(pebs_dsrc_op(d));
+	case PEBS_F_MEM: return pebs_dsrc_mem_name(pebs_dsrc_mem(d));
+	case PEBS_F_SNOOP: return pebs_dsrc_snoop_name(pebs_dsrc_snoop(d));
+	case PEBS_F_TLB: return pebs_dsrc_tlb_name(d);
+	case PEBS_F_LOCK: return pebs_dsrc_lock_name(d);
+	default: return "";
+	}
+}
+
+static size_t min3(size_t a, size_t b, size_t c)
+{
+	size_t m = a < b ? a : b;
+	return m < c ? m : c;
+}
+
+/* Levenshtein distance, bounded to short names. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t row[33];
+	if (la > 32 || lb > 32)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cur = row[j];
+			row[j] = min3(row[j] + 1, row[j - 1] + 1,
+				      prev + (a[i - 1] != b[j - 1]));
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+const char *pebs_field_suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t bd = 3;
+	init();
+	for (size_t i = 0; i < nfields; i++) {
+		size_t d = distance(name, fields[i].name);
+		if (d < bd) {
+			bd = d;
+			best = fields[i].name;
+		}
+	}
+	return best;
+}

@@ -1,0 +1,201 @@
+/*
+ * pebs.h - libpebs core: errors, the sample model, column batches, metadata.
+ *
+ * libpebs never prints, exits or aborts on bad input.  Functions return 0 (or
+ * a count) on success and a negative PEBS_E_* code on failure; objects that
+ * can fail keep a detail message reachable through their own *_errmsg().
+ */
+#ifndef PEBS_H
+#define PEBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PEBS_VERSION_STRING "0.1.0"
+
+/* Error codes: always negative when returned. */
+enum pebs_error {
+	PEBS_OK = 0,
+	PEBS_E_NOMEM = 1,	/* allocation failed */
+	PEBS_E_IO = 2,		/* read/write/mmap failed (errno kept) */
+	PEBS_E_FORMAT = 3,	/* not a .pebs stream, or a malformed structure */
+	PEBS_E_VERSION = 4,	/* a required feature this reader lacks */
+	PEBS_E_CHECKSUM = 5,	/* block checksum mismatch */
+	PEBS_E_TRUNCATED = 6,	/* input ends inside a chunk */
+	PEBS_E_CORRUPT = 7,	/* checksum ok but contents inconsistent */
+	PEBS_E_INVAL = 8,	/* bad argument from the caller */
+	PEBS_E_RANGE = 9,	/* a value does not fit its field */
+	PEBS_E_PARSE = 10,	/* text input (CSV, expression, spec) malformed */
+	PEBS_E_UNSUPPORTED = 11,	/* valid but not implemented/available */
+	PEBS_E_RULE = 12,	/* a hardware rule forbids the configuration */
+	PEBS_E_AGAIN = 13,	/* nothing yet; try again */
+};
+
+/* Returns a static string naming error code @err (positive or negative). */
+const char *pebs_strerror(int err);
+
+/* ---------------------------------------------------------------- columns */
+
+/*
+ * Column ids.  They are also the on-disk column ids of format v1 (see
+ * formats/pebs-format.md); never renumber, only append.
+ */
+enum pebs_col {
+	PEBS_COL_TIME = 0,	/* u64 timestamp (TSC ticks or ns: see metadata) */
+	PEBS_COL_CPU,		/* u32 logical CPU */
+	PEBS_COL_PID,		/* u32 */
+	PEBS_COL_TID,		/* u32 */
+	PEBS_COL_EVENT,		/* u32 index into the batch's event dictionary */
+	PEBS_COL_IP,		/* u64 */
+	PEBS_COL_ADDR,		/* u64 data linear address */
+	PEBS_COL_LAT,		/* u32 load latency, core cycles */
+	PEBS_COL_INS_LAT,	/* u32 instruction latency */
+	PEBS_COL_DSRC,		/* u64 perf_mem_data_src layout */
+	PEBS_COL_RAW_DSE,	/* u64 raw data-source / store-status bits */
+	PEBS_COL_FMT,		/* u32 PEBS record format the sample came from */
+	PEBS_COL_APPLICABLE,	/* u64 GLOBAL_STATUS / applicable-counter bits */
+	PEBS_COL_TSX,		/* u64 TSX tuning info */
+	PEBS_COL_PHYS_ADDR,	/* u64 physical address, 0 when unknown */
+	PEBS_COL_FLAGS,		/* u32 PEBS_SF_* */
+	PEBS_COL_REG0,		/* u64 x 18: register snapshot, PEBS_REG_* */
+	PEBS_COL_COUNT = PEBS_COL_REG0 + 18
+};
+
+/* Register snapshot order (the legacy PEBS record order). */
+enum pebs_reg {
+	PEBS_REG_RFLAGS, PEBS_REG_RIP, PEBS_REG_RAX, PEBS_REG_RBX, PEBS_REG_RCX,
+	PEBS_REG_RDX, PEBS_REG_RSI, PEBS_REG_RDI, PEBS_REG_RBP, PEBS_REG_RSP,
+	PEBS_REG_R8, PEBS_REG_R9, PEBS_REG_R10, PEBS_REG_R11, PEBS_REG_R12,
+	PEBS_REG_R13, PEBS_REG_R14, PEBS_REG_R15, PEBS_REG_COUNT
+};
+
+/* Sample flags (PEBS_COL_FLAGS). */
+#define PEBS_SF_REGS	0x1u	/* register snapshot present */
+#define PEBS_SF_PHYS	0x2u	/* phys_addr valid */
+#define PEBS_SF_EVENTING_IP 0x4u	/* ip is the EventingIP (not trap-like) */
+#define PEBS_SF_TSC	0x8u	/* time came from the record's own TSC */
+
+enum pebs_type { PEBS_T_U32 = 1, PEBS_T_U64 = 2, PEBS_T_STR = 3 };
+
+/* Static description of a column (name as in cli-contract.md). */
+struct pebs_col_info {
+	uint16_t id;
+	uint8_t type;		/* enum pebs_type; STR columns store u32 ids */
+	uint8_t hex;		/* printed as 0x... */
+	const char *name;
+	const char *unit;	/* "", "cycles", "ticks", ... */
+};
+
+/* Returns the description of column @id, or NULL if unknown. */
+const struct pebs_col_info *pebs_col_info(unsigned id);
+/* Returns the column id named @name (e.g. "lat", "r8"), or -1. */
+int pebs_col_lookup(const char *name);
+
+/* ----------------------------------------------------------------- sample */
+
+/*
+ * One normalized sample.  Decoded names (op, mem, snoop, tlb, lock) are
+ * derived from dsrc (see pebs_dsrc.h) and never stored.
+ */
+struct pebs_sample {
+	uint64_t time;
+	uint32_t cpu, pid, tid;
+	uint32_t event;		/* index into the event dictionary of its batch */
+	uint64_t ip, addr;
+	uint32_t lat, ins_lat;
+	uint64_t dsrc;
+	uint64_t raw_dse;
+	uint32_t fmt;
+	uint32_t flags;
+	uint64_t applicable;
+	uint64_t tsx;
+	uint64_t phys_addr;
+	uint64_t regs[PEBS_REG_COUNT];
+};
+
+/* --------------------------------------------------------------- batches */
+
+/*
+ * A batch: up to PEBS_BATCH_MAX samples held column-wise.  This is the unit
+ * every tool consumes ("a block at a time").  Arrays not present in the
+ * source block are zero-filled when decoded, so every pointer is valid for
+ * n elements.  u32 columns live in c32[], u64 columns in c64[], indexed by
+ * column id.
+ */
+#define PEBS_BATCH_MAX 65536u
+
+struct pebs_batch {
+	size_t n;			/* samples in this batch */
+	size_t cap;			/* allocated capacity */
+	uint32_t *c32[PEBS_COL_COUNT];	/* non-NULL for u32/str columns */
+	uint64_t *c64[PEBS_COL_COUNT];	/* non-NULL for u64 columns */
+	uint64_t present;		/* bit per column (< 64) present in source */
+	/* Event dictionary: event column values index names[]. */
+	char **names;
+	uint32_t nnames;
+	uint32_t names_cap;
+	/* Where the batch came from (for messages); set by readers. */
+	uint64_t block_index;		/* block number within the input, 0-based */
+	uint64_t offset;		/* byte offset of the block in its source */
+	uint32_t source;		/* index of the input among the reader's */
+	uint32_t segment;		/* segment number within the source */
+};
+
+/* Allocates an empty batch with capacity @cap (<= PEBS_BATCH_MAX). */
+struct pebs_batch *pebs_batch_new(size_t cap);
+/* Frees @b and all arrays it owns.  NULL is fine. */
+void pebs_batch_free(struct pebs_batch *b);
+/* Empties @b (n = 0, dictionary cleared, present = 0); keeps allocations. */
+void pebs_batch_reset(struct pebs_batch *b);
+/*
+ * Interns @name in @b's event dictionary and returns its index (>= 0) or a
+ * negative error.
+ */
+int pebs_batch_intern(struct pebs_batch *b, const char *name);
+/*
+ * Appends @s to @b; s->event must already index @b's dictionary.  Returns 0,
+ * or PEBS_E_RANGE when the batch is full.
+ */
+int pebs_batch_push(struct pebs_batch *b, const struct pebs_sample *s);
+/* Copies sample @i of @b into @s. */
+void pebs_batch_get(const struct pebs_batch *b, size_t i,
+		    struct pebs_sample *s);
+/* Returns the event name of sample @i ("" if out of dictionary). */
+const char *pebs_batch_event(const struct pebs_batch *b, size_t i);
+/*
+ * Appends sample @i of @src to @dst, remapping its event name.  Returns 0 or
+ * a negative error (PEBS_E_RANGE when @dst is full).
+ */
+int pebs_batch_append(struct pebs_batch *dst, const struct pebs_batch *src,
+		      size_t i);
+/* Recomputes the present mask from the data (non-zero columns). */
+void pebs_batch_update_present(struct pebs_batch *b);
+
+/* -------------------------------------------------------------- metadata */
+
+/*
+ * Capture metadata: an ordered list of (key, value) strings.  Keys are
+ * dotted paths ("cpu.model", "events.0.name"); pebs-decode --info prints
+ * them as nested YAML.  Well-known keys are listed in formats/pebs-format.md.
+ */
+struct pebs_meta;
+
+/* Allocates an empty metadata set, or NULL. */
+struct pebs_meta *pebs_meta_new(void);
+/* Frees @m.  NULL is fine. */
+void pebs_meta_free(struct pebs_meta *m);
+/* Sets @key to @value (replacing an existing value).  0 or -PEBS_E_NOMEM. */
+int pebs_meta_set(struct pebs_meta *m, const char *key, const char *value);
+/* printf-style pebs_meta_set(). */
+int pebs_meta_setf(struct pebs_meta *m, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Returns the value of @key, or NULL.  Owned by @m. */
+const char *pebs_meta_get(const struct pebs_meta *m, const char *key);
+/* Number of entries, and entry @i (key and value owned by @m). */
+size_t pebs_meta_count(const struct pebs_meta *m);
+void pebs_meta_entry(const struct pebs_meta *m, size_t i, const char **key,
+		     const char **value);
+/* Copies every entry of @src into @dst.  0 or negative error. */
+int pebs_meta_copy(struct pebs_meta *dst, const struct pebs_meta *src);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * pebs_field.h - named fields: stored columns plus values derived from them
+ * (op, mem, snoop, tlb, lock, line, page).  Used by every tool that takes
+ * field names: pebs-decode --fields, pebs-filter, pebs-hist --by.
+ */
+#ifndef PEBS_FIELD_H
+#define PEBS_FIELD_H
+
+#include "pebs.h"
+
+/*
+ * Field ids: 0..PEBS_COL_COUNT-1 are the stored columns (enum pebs_col);
+ * derived fields follow.
+ */
+enum pebs_field_id {
+	PEBS_F_OP = 64,		/* str: load/store/na... from dsrc */
+	PEBS_F_MEM,		/* str: L1, LFB, L2, L3, LOCAL_RAM, ... */
+	PEBS_F_SNOOP,		/* str: none/hit/miss/hitm/fwd/na */
+	PEBS_F_TLB,		/* str: hit/miss/na */
+	PEBS_F_LOCK,		/* str: locked/no/na */
+	PEBS_F_LINE,		/* u64 hex: addr & ~63 */
+	PEBS_F_PAGE,		/* u64 hex: addr & ~4095 */
+	PEBS_F_END
+};
+
+enum pebs_field_kind { PEBS_FK_NUM = 1, PEBS_FK_HEX, PEBS_FK_STR };
+
+struct pebs_field {
+	int id;			/* column id or PEBS_F_* */
+	int kind;		/* enum pebs_field_kind */
+	const char *name;
+	uint64_t deps;		/* mask of columns needed to compute it */
+};
+
+/* Looks up field @name (case-sensitive contract names).  NULL if unknown. */
+const struct pebs_field *pebs_field_lookup(const char *name);
+/* The field with id @id, or NULL. */
+const struct pebs_field *pebs_field_by_id(int id);
+/*
+ * Iterates all fields: returns the @i-th field (stored columns first, then
+ * derived), or NULL past the end.
+ */
+const struct pebs_field *pebs_field_at(size_t i);
+
+/* The default field list of pebs-decode (the contract's columns). */
+extern const char *const pebs_field_default_list;
+
+/*
+ * Parses a comma-separated field list into @ids (capacity @cap).  Returns
+ * the count, or a negative error; on error *@bad points at the offending
+ * name inside @list (not NUL-terminated at the comma).
+ */
+int pebs_field_parse_list(const char *list, int *ids, size_t cap,
+			  const char **bad);
+
+/* Numeric value of field @id (numeric/hex kinds) for sample @i of @b. */
+uint64_t pebs_field_num(const struct pebs_batch *b, size_t i, int id);
+/* String value of field @id (string kinds) for sample @i of @b. */
+const char *pebs_field_str(const struct pebs_batch *b, size_t i, int id);
+
+/* Closest field name to @name (edit distance <= 2), or NULL. */
+const char *pebs_field_suggest(const char *name);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * pebs_format.h - the .pebs record format v1: block codec, streaming writer,
+ * streaming/mmap reader.  The format itself is specified normatively in
+ * formats/pebs-format.md.
+ */
+#ifndef PEBS_FORMAT_H
+#define PEBS_FORMAT_H
+
+#include <stdio.h>
+#include "pebs.h"
+
+#define PEBS_FORMAT_VERSION 1
+
+/* ---------------------------------------------------------- block codec */
+
+/* What a block's directory tells without decompressing anything. */
+struct pebs_block_info {
+	uint64_t nsamples;
+	uint64_t present;		/* bit per column id stored in the block */
+	uint64_t min[PEBS_COL_COUNT];	/* per-column min (0 if absent) */
+	uint64_t max[PEBS_COL_COUNT];	/* per-column max (0 if absent) */
+	uint64_t offset;		/* of the block chunk in its source */
+	uint64_t index;			/* block number in the whole input */
+	size_t chunk_len;		/* bytes of the whole chunk */
+};
+
+/*
+ * Encodes @b (n <= PEBS_BATCH_MAX) as one complete block chunk, compressed
+ * with zstd @level.  On success *@out is a malloc'd buffer of *@len bytes
+ * owned by the caller.  Returns 0 or a negative error.
+ */
+int pebs_block_encode(const struct pebs_batch *b, int level, void **out,
+		      size_t *len);
+
+/*
+ * Parses the directory of the block chunk @chunk (@len bytes, starting at
+ * the chunk tag) into @info without decompressing.  Verifies the checksum
+ * when @verify is non-zero.  Returns 0 or a negative error, with a message
+ * in @err (@errlen bytes) when non-NULL.
+ */
+int pebs_block_info(const void *chunk, size_t len, int verify,
+		    struct pebs_block_info *info, char *err, size_t errlen);
+
+/*
+ * Decodes block chunk @chunk into @out (reset first).  Only the columns in
+ * mask @cols are decompressed (0 = all); the others are zero.  The checksum
+ * is verified before decompression.  Returns 0 or a negative error with a
+ * message in @err.
+ */
+int pebs_block_decode(const void *chunk, size_t len, uint64_t cols,
+		      struct pebs_batch *out, char *err, size_t errlen);
+
+/*
+ * Selects the column decoders: 0 = best the CPU supports, 1 = force scalar.
+ * The environment variable PEBS_SCALAR=1 forces scalar at start-up.
+ * Returns the name of the active implementation ("avx2", "sse4.2",
+ * "scalar").
+ */
+const char *pebs_codec_select(int force_scalar);
+
+/* ---------------------------------------------------------------- writer */
+
+struct pebs_writer;
+
+struct pebs_writer_opts {
+	int level;		/* zstd level; 0 = default (3) */
+	unsigned block_samples;	/* samples per block; 0 = 65536 */
+	int no_index;		/* do not write the footer index */
+};
+
+/*
+ * Starts a segment on @fp (a pipe is fine: nothing is ever sought) with
+ * metadata @meta (copied; may be NULL).  The stream is not closed by the
+ * writer.  Returns 0 and *@w, or a negative error.
+ */
+int pebs_writer_open(struct pebs_writer **w, FILE *fp,
+		     const struct pebs_meta *meta,
+		     const struct pebs_writer_opts *opts);
+
+/* Returns the writer-wide id for event @name (interning it), or < 0. */
+int pebs_writer_event(struct pebs_writer *w, const char *name);
+
+/*
+ * Appends sample @s whose s->event came from pebs_writer_event().  A full
+ * block is encoded and written.  Returns 0 or a negative error.
+ */
+int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s);
+
+/* Appends every sample of batch @b (event names remapped).  0 or error. */
+int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b);
+
+/*
+ * Writes an already-encoded block chunk as is (pebs-filter copies blocks
+ * whose every sample matches).  Pending samples are flushed first.
+ */
+int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk,
+			   size_t len);
+
+/* Records @count samples lost on @cpu at @time, in band.  0 or error. */
+int pebs_writer_lost(struct pebs_writer *w, uint32_t cpu, uint64_t time,
+		     uint64_t count);
+
+/* Encodes and writes the pending partial block, then fflush()es. */
+int pebs_writer_flush(struct pebs_writer *w);
+
+/*
+ * Flushes, writes the end-of-segment chunk and footer index, and frees @w.
+ * Returns 0 or the first error seen during the writer's life.
+ */
+int pebs_writer_close(struct pebs_writer *w);
+
+/* Last error message of @w ("" if none). */
+const char *pebs_writer_errmsg(const struct pebs_writer *w);
+
+/* Totals so far. */
+struct pebs_write_stats {
+	uint64_t samples, blocks, bytes, lost;
+};
+void pebs_writer_stats(const struct pebs_writer *w,
+		       struct pebs_write_stats *st);
+
+/* ---------------------------------------------------------------- reader */
+
+struct pebs_reader;
+
+/*
+ * Called for every block before it is decompressed; return 0 to skip the
+ * block (it is then neither decoded nor returned), 1 to decode it.
+ */
+typedef int (*pebs_block_filter_fn)(void *ctx,
+				    const struct pebs_block_info *info);
+
+struct pebs_reader_opts {
+	unsigned threads;	/* decode threads; 0 = number of CPUs (max 8) */
+	int salvage;		/* skip damaged blocks and go on */
+	uint64_t cols;		/* columns to decode; 0 = all */
+	pebs_block_filter_fn filter;
+	void *filter_ctx;
+	int raw_chunks;		/* keep each batch's raw chunk (see _raw) */
+};
+
+/*
+ * Opens @n inputs ("-" or NULL = standard input) read as if concatenated.
+ * Regular files are mmap'd, anything else is streamed.  Errors opening a
+ * file are reported by pebs_reader_next() in order, so inputs before it are
+ * read first.  Returns 0 and *@r, or a negative error.
+ */
+int pebs_reader_open(struct pebs_reader **r, const char *const *paths,
+		     size_t n, const struct pebs_reader_opts *opts);
+
+/*
+ * Returns the next decoded batch in input order through *@out (owned by the
+ * reader, valid until the next call): 1 when a batch was returned, 0 at the
+ * end of all inputs, or a negative error.  After an error the reader can
+ * still be asked for more: with salvage it goes on after damage; without,
+ * it goes on with the next input file.
+ */
+int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out);
+
+/* The raw chunk bytes of the last batch (opts.raw_chunks), else NULL. */
+const void *pebs_reader_raw(const struct pebs_reader *r, size_t *len);
+
+/*
+ * Message for the last error: "block 12 at offset 0x3f000: checksum
+ * mismatch", and the input it concerns ("-" for stdin).
+ */
+const char *pebs_reader_errmsg(const struct pebs_reader *r);
+const char *pebs_reader_errfile(const struct pebs_reader *r);
+
+/* Metadata of the segment the last batch came from (never NULL). */
+const struct pebs_meta *pebs_reader_meta(const struct pebs_reader *r);
+
+struct pebs_read_stats {
+	uint64_t samples;	/* samples in returned batches */
+	uint64_t blocks;	/* blocks returned */
+	uint64_t skipped;	/* blocks skipped by the filter callback */
+	uint64_t damaged;	/* blocks skipped because damaged (salvage) */
+	uint64_t lost;		/* in-band lost-sample counts */
+	uint64_t segments;
+	uint64_t bytes;		/* input bytes consumed */
+	uint64_t tmin, tmax;	/* time range of returned samples */
+};
+void pebs_reader_stats(const struct pebs_reader *r,
+		       struct pebs_read_stats *st);
+
+/* Closes all inputs and frees @r.  NULL is fine. */
+void pebs_reader_close(struct pebs_reader *r);
+
+#endif
