@@ -148,6 +148,7 @@ int pebs_batch_push(struct pebs_batch *b, const struct pebs_sample *s)
 	if (b->n >= b->cap)
 		return -PEBS_E_RANGE;
 	size_t i = b->n++;
+	b->dirty = ~0ull;
 	b->c64[PEBS_COL_TIME][i] = s->time;
 	b->c32[PEBS_COL_CPU][i] = s->cpu;
 	b->c32[PEBS_COL_PID][i] = s->pid;

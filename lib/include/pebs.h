@@ -139,6 +139,7 @@ struct pebs_batch {
 	uint64_t offset;		/* byte offset of the block in its source */
 	uint32_t source;		/* index of the input among the reader's */
 	uint32_t segment;		/* segment number within the source */
+	uint64_t dirty;			/* internal: columns that may be non-zero */
 };
 
 /* Allocates an empty batch with capacity @cap (<= PEBS_BATCH_MAX). */

@@ -104,8 +104,15 @@ int pebs_writer_lost(struct pebs_writer *w, uint32_t cpu, uint64_t time,
 int pebs_writer_flush(struct pebs_writer *w);
 
 /*
- * Flushes, writes the end-of-segment chunk and footer index, and frees @w.
+ * Flushes and writes the end-of-segment chunk and footer index; @w stays
+ * valid for pebs_writer_errmsg()/_stats() until pebs_writer_close().
  * Returns 0 or the first error seen during the writer's life.
+ */
+int pebs_writer_finish(struct pebs_writer *w);
+
+/*
+ * pebs_writer_finish() (unless already done), then frees @w.  Returns 0 or
+ * the first error seen.
  */
 int pebs_writer_close(struct pebs_writer *w);
 

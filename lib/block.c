@@ -1,0 +1,642 @@
+/*
+ * block.c - one block: a self-contained columnar chunk of up to 64K samples.
+ * Layout in formats/pebs-format.md section "BLCK".
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <zstd.h>
+
+#include "fmt.h"
+#include "pebs_format.h"
+
+#define DICT_MAX 4096u		/* most distinct values a DICT column has */
+#define HASH_SIZE 8192u		/* > 2 * DICT_MAX, power of two */
+#define NAME_MAX_LEN 1024u
+
+struct fmt_enc {
+	ZSTD_CCtx *cctx;
+	uint64_t *v;		/* n values of the column being encoded */
+	uint64_t *tmp;		/* n scratch values */
+	uint8_t *raw;		/* packed column, 8n + 8 * DICT_MAX */
+	uint64_t hkey[HASH_SIZE];
+	uint16_t hval[HASH_SIZE];	/* insertion index + 1; 0 = empty */
+	uint64_t dict[DICT_MAX];
+	uint16_t rank[DICT_MAX];	/* insertion index -> sorted index */
+};
+
+struct fmt_dec {
+	ZSTD_DCtx *dctx;
+	uint8_t *raw;
+	size_t raw_cap;
+	uint64_t *tmp;		/* PEBS_BATCH_MAX values */
+	uint64_t *idx;		/* PEBS_BATCH_MAX dictionary indices */
+	uint64_t dict[65536];
+};
+
+struct fmt_enc *fmt_enc_new(void)
+{
+	struct fmt_enc *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->cctx = ZSTD_createCCtx();
+	e->v = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
+	e->tmp = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
+	e->raw = malloc(8 * (size_t)PEBS_BATCH_MAX + 8 * DICT_MAX);
+	if (!e->cctx || !e->v || !e->tmp || !e->raw) {
+		fmt_enc_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void fmt_enc_free(struct fmt_enc *e)
+{
+	if (!e)
+		return;
+	ZSTD_freeCCtx(e->cctx);
+	free(e->v);
+	free(e->tmp);
+	free(e->raw);
+	free(e);
+}
+
+struct fmt_dec *fmt_dec_new(void)
+{
+	struct fmt_dec *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->dctx = ZSTD_createDCtx();
+	d->tmp = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
+	d->idx = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
+	if (!d->dctx || !d->tmp || !d->idx) {
+		fmt_dec_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void fmt_dec_free(struct fmt_dec *d)
+{
+	if (!d)
+		return;
+	ZSTD_freeDCtx(d->dctx);
+	free(d->raw);
+	free(d->tmp);
+	free(d->idx);
+	free(d);
+}
+
+/* ------------------------------------------------------------- encoding */
+
+static unsigned width_of(uint64_t v)
+{
+	unsigned w = 1;
+	while (w < 8 && (v >> (8 * w)))
+		w++;
+	return w;
+}
+
+static void pack(const uint64_t *v, size_t n, unsigned w, uint8_t *out)
+{
+	for (unsigned k = 0; k < w; k++) {
+		uint8_t *p = out + (size_t)k * n;
+		for (size_t i = 0; i < n; i++)
+			p[i] = (uint8_t)(v[i] >> (8 * k));
+	}
+}
+
+static uint64_t zigzag(uint64_t d)
+{
+	return (d << 1) ^ (0 - (d >> 63));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Collects the distinct values of e->v into e->dict (sorted) and their
+ * sorted indices into e->tmp.  Returns the count, or 0 when there are more
+ * than DICT_MAX.
+ */
+static size_t build_dict(struct fmt_enc *e, size_t n)
+{
+	size_t k = 0;
+	memset(e->hval, 0, sizeof(e->hval));
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = e->v[i];
+		uint32_t h = (uint32_t)((x * 0x9E3779B97F4A7C15ull) >> 51);
+		while (e->hval[h] && e->hkey[h] != x)
+			h = (h + 1) & (HASH_SIZE - 1);
+		if (!e->hval[h]) {
+			if (k == DICT_MAX)
+				return 0;
+			e->hkey[h] = x;
+			e->hval[h] = (uint16_t)(++k);
+			e->dict[k - 1] = x;
+		}
+		e->tmp[i] = e->hval[h] - 1u;
+	}
+	/* Sort the dictionary; remap insertion order to sorted order. */
+	uint64_t ins[DICT_MAX];
+	memcpy(ins, e->dict, k * sizeof(uint64_t));
+	qsort(e->dict, k, sizeof(uint64_t), cmp_u64);
+	for (size_t j = 0; j < k; j++) {
+		uint64_t *f = bsearch(&ins[j], e->dict, k, sizeof(uint64_t),
+				      cmp_u64);
+		e->rank[j] = (uint16_t)(f - e->dict);
+	}
+	for (size_t i = 0; i < n; i++)
+		e->tmp[i] = e->rank[e->tmp[i]];
+	return k;
+}
+
+struct coldir {
+	uint16_t col;
+	uint8_t enc, width;
+	uint32_t dict_count;
+	uint64_t min, max, base, comp_len, raw_len;
+};
+
+/* Growable output buffer. */
+struct obuf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static int obuf_reserve(struct obuf *o, size_t more)
+{
+	if (o->len + more <= o->cap)
+		return 0;
+	size_t nc = o->cap ? o->cap : 65536;
+	while (nc < o->len + more)
+		nc *= 2;
+	uint8_t *np = realloc(o->p, nc);
+	if (!np)
+		return -PEBS_E_NOMEM;
+	o->p = np;
+	o->cap = nc;
+	return 0;
+}
+
+/*
+ * Encodes column values e->v[0..n) into the output as data, filling @cd.
+ * Chooses the narrowest of FOR, DELTA and DICT (ties to FOR, the fastest
+ * to decode).
+ */
+static int encode_column(struct fmt_enc *e, size_t n, int level,
+			 struct coldir *cd, struct obuf *data)
+{
+	uint64_t mn = e->v[0], mx = e->v[0];
+	for (size_t i = 1; i < n; i++) {
+		mn = e->v[i] < mn ? e->v[i] : mn;
+		mx = e->v[i] > mx ? e->v[i] : mx;
+	}
+	cd->min = mn;
+	cd->max = mx;
+	cd->base = 0;
+	cd->dict_count = 0;
+	if (mn == mx) {
+		cd->enc = ENC_CONST;
+		cd->width = 0;
+		cd->comp_len = cd->raw_len = 0;
+		return 0;
+	}
+	unsigned wfor = width_of(mx - mn);
+	uint64_t dmax = 0, prev = e->v[0];
+	for (size_t i = 0; i < n; i++) {
+		uint64_t z = zigzag(e->v[i] - prev);
+		prev = e->v[i];
+		dmax = z > dmax ? z : dmax;
+	}
+	unsigned wdelta = width_of(dmax);
+	unsigned best = wfor < wdelta ? wfor : wdelta;
+	size_t raw_len;
+	size_t k = 0;
+	if (best >= 2 && (k = build_dict(e, n)) != 0 &&
+	    width_of(k - 1) < best) {
+		unsigned w = width_of(k - 1);
+		cd->enc = ENC_DICT;
+		cd->width = (uint8_t)w;
+		cd->dict_count = (uint32_t)k;
+		for (size_t j = 0; j < k; j++)
+			put64(e->raw + 8 * j, e->dict[j]);
+		pack(e->tmp, n, w, e->raw + 8 * k);
+		raw_len = 8 * k + w * n;
+	} else if (wdelta < wfor) {
+		cd->enc = ENC_DELTA;
+		cd->width = (uint8_t)wdelta;
+		cd->base = e->v[0];
+		prev = e->v[0];
+		for (size_t i = 0; i < n; i++) {
+			e->tmp[i] = zigzag(e->v[i] - prev);
+			prev = e->v[i];
+		}
+		pack(e->tmp, n, wdelta, e->raw);
+		raw_len = wdelta * n;
+	} else {
+		cd->enc = ENC_FOR;
+		cd->width = (uint8_t)wfor;
+		for (size_t i = 0; i < n; i++)
+			e->tmp[i] = e->v[i] - mn;
+		pack(e->tmp, n, wfor, e->raw);
+		raw_len = wfor * n;
+	}
+	cd->raw_len = raw_len;
+	size_t bound = ZSTD_compressBound(raw_len);
+	int r = obuf_reserve(data, bound > raw_len ? bound : raw_len);
+	if (r)
+		return r;
+	size_t c = ZSTD_compressCCtx(e->cctx, data->p + data->len, bound,
+				     e->raw, raw_len, level);
+	if (ZSTD_isError(c) || c >= raw_len) {
+		memcpy(data->p + data->len, e->raw, raw_len);
+		cd->enc |= ENC_STORED;
+		c = raw_len;
+	}
+	cd->comp_len = c;
+	data->len += c;
+	return 0;
+}
+
+int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
+		     void **out, size_t *len)
+{
+	size_t n = b->n;
+	struct coldir cd[PEBS_COL_COUNT];
+	unsigned ncols = 0;
+	struct obuf data = { 0 };
+	int r = 0;
+
+	if (n == 0 || n > PEBS_BATCH_MAX || b->nnames > 65535)
+		return -PEBS_E_INVAL;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		if (b->c64[c])
+			memcpy(e->v, b->c64[c], n * sizeof(uint64_t));
+		else
+			for (size_t i = 0; i < n; i++)
+				e->v[i] = b->c32[c][i];
+		/* An all-zero column is simply absent: readers zero-fill. */
+		uint64_t acc = 0;
+		for (size_t i = 0; i < n; i++)
+			acc |= e->v[i];
+		if (!acc)
+			continue;
+		cd[ncols].col = (uint16_t)c;
+		r = encode_column(e, n, level, &cd[ncols], &data);
+		if (r)
+			goto out;
+		ncols++;
+	}
+
+	size_t names_len = 0;
+	for (uint32_t i = 0; i < b->nnames; i++) {
+		size_t l = strlen(b->names[i]);
+		if (l > NAME_MAX_LEN) {
+			r = -PEBS_E_RANGE;
+			goto out;
+		}
+		names_len += 2 + l;
+	}
+	size_t plen = BLK_FIXED + names_len + BLK_COLDIR * ncols + data.len;
+	size_t total = CHUNK_HDR + plen + CHUNK_TRL;
+	uint8_t *buf = malloc(total);
+	if (!buf) {
+		r = -PEBS_E_NOMEM;
+		goto out;
+	}
+	fmt_chunk_hdr(buf, TAG_BLCK, CHUNK_CRITICAL, plen);
+	uint8_t *p = buf + CHUNK_HDR;
+	put32(p, (uint32_t)n);
+	put32(p + 4, ncols);
+	put32(p + 8, b->nnames);
+	put32(p + 12, 0);
+	p += BLK_FIXED;
+	for (uint32_t i = 0; i < b->nnames; i++) {
+		size_t l = strlen(b->names[i]);
+		put16(p, (uint16_t)l);
+		memcpy(p + 2, b->names[i], l);
+		p += 2 + l;
+	}
+	for (unsigned i = 0; i < ncols; i++, p += BLK_COLDIR) {
+		put16(p, cd[i].col);
+		p[2] = cd[i].enc;
+		p[3] = cd[i].width;
+		put32(p + 4, cd[i].dict_count);
+		put64(p + 8, cd[i].min);
+		put64(p + 16, cd[i].max);
+		put64(p + 24, cd[i].base);
+		put64(p + 32, cd[i].comp_len);
+		put64(p + 40, cd[i].raw_len);
+	}
+	if (data.len)
+		memcpy(p, data.p, data.len);
+	put64(buf + CHUNK_HDR + plen,
+	      fmt_checksum(TAG_BLCK, buf + CHUNK_HDR, plen));
+	*out = buf;
+	*len = total;
+out:
+	free(data.p);
+	return r;
+}
+
+int pebs_block_encode(const struct pebs_batch *b, int level, void **out,
+		      size_t *len)
+{
+	struct fmt_enc *e = fmt_enc_new();
+	if (!e)
+		return -PEBS_E_NOMEM;
+	int r = fmt_block_encode(e, b, level, out, len);
+	fmt_enc_free(e);
+	return r;
+}
+
+/* ------------------------------------------------------------- decoding */
+
+__attribute__((format(printf, 4, 5)))
+static int fail(int code, char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+/* Parsed view of a block payload (pointers into the chunk). */
+struct view {
+	uint32_t n, ncols, nnames;
+	const uint8_t *names;	/* nnames (u16 len, bytes) */
+	struct coldir cd[PEBS_COL_COUNT];
+	const uint8_t *data[PEBS_COL_COUNT];
+	unsigned nknown;	/* directory entries kept (known columns) */
+};
+
+/*
+ * Validates framing, checksum (when @verify) and every size and count of
+ * the block, so that decoding can trust them.
+ */
+static int parse(const void *chunk, size_t len, int verify, struct view *v,
+		 char *err, size_t errlen)
+{
+	const uint8_t *c = chunk;
+	if (len < CHUNK_HDR + CHUNK_TRL)
+		return fail(PEBS_E_TRUNCATED, err, errlen, "truncated");
+	if (get32(c) != TAG_BLCK)
+		return fail(PEBS_E_FORMAT, err, errlen, "not a block chunk");
+	uint64_t plen = get64(c + 8);
+	if (plen != len - CHUNK_HDR - CHUNK_TRL)
+		return fail(PEBS_E_CORRUPT, err, errlen,
+			    "block length %llu does not match chunk size",
+			    (unsigned long long)plen);
+	const uint8_t *p = c + CHUNK_HDR, *end = p + plen;
+	if (verify && fmt_checksum(TAG_BLCK, p, plen) != get64(end))
+		return fail(PEBS_E_CHECKSUM, err, errlen, "checksum mismatch");
+	if (plen < BLK_FIXED)
+		return fail(PEBS_E_CORRUPT, err, errlen, "block too short");
+	v->n = get32(p);
+	v->ncols = get32(p + 4);
+	v->nnames = get32(p + 8);
+	if (v->n == 0 || v->n > PEBS_BATCH_MAX)
+		return fail(PEBS_E_CORRUPT, err, errlen,
+			    "bad sample count %u", v->n);
+	if (v->nnames > 65535)
+		return fail(PEBS_E_CORRUPT, err, errlen,
+			    "bad event count %u", v->nnames);
+	p += BLK_FIXED;
+	v->names = p;
+	for (uint32_t i = 0; i < v->nnames; i++) {
+		if (end - p < 2 || (size_t)(end - p - 2) < get16(p) ||
+		    get16(p) > NAME_MAX_LEN)
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "bad event name %u", i);
+		p += 2 + get16(p);
+	}
+	if (v->ncols > 1024 || (size_t)(end - p) < (size_t)v->ncols *
+	    BLK_COLDIR)
+		return fail(PEBS_E_CORRUPT, err, errlen,
+			    "bad column count %u", v->ncols);
+	const uint8_t *data = p + (size_t)v->ncols * BLK_COLDIR;
+	uint64_t seen = 0;
+	v->nknown = 0;
+	for (uint32_t i = 0; i < v->ncols; i++, p += BLK_COLDIR) {
+		struct coldir cd;
+		cd.col = get16(p);
+		cd.enc = p[2];
+		cd.width = p[3];
+		cd.dict_count = get32(p + 4);
+		cd.min = get64(p + 8);
+		cd.max = get64(p + 16);
+		cd.base = get64(p + 24);
+		cd.comp_len = get64(p + 32);
+		cd.raw_len = get64(p + 40);
+		if (cd.comp_len > (uint64_t)(end - data))
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u data out of bounds", cd.col);
+		const uint8_t *cdata = data;
+		data += cd.comp_len;
+		/* Columns from a newer writer are skipped, not refused. */
+		if (cd.col >= PEBS_COL_COUNT)
+			continue;
+		if (seen & (1ull << cd.col))
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u twice", cd.col);
+		seen |= 1ull << cd.col;
+		unsigned enc = cd.enc & 0x7f;
+		uint64_t want;
+		switch (enc) {
+		case ENC_CONST:
+			want = 0;
+			break;
+		case ENC_FOR:
+		case ENC_DELTA:
+			want = (uint64_t)cd.width * v->n;
+			break;
+		case ENC_DICT:
+			if (cd.dict_count == 0 || cd.dict_count > 65536)
+				return fail(PEBS_E_CORRUPT, err, errlen,
+					    "column %u: bad dictionary size",
+					    cd.col);
+			want = 8ull * cd.dict_count +
+			       (uint64_t)cd.width * v->n;
+			break;
+		default:
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u: unknown encoding %u", cd.col,
+				    enc);
+		}
+		if (enc != ENC_CONST && (cd.width < 1 || cd.width > 8))
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u: bad width %u", cd.col,
+				    cd.width);
+		if (cd.raw_len != want ||
+		    ((cd.enc & ENC_STORED) && cd.comp_len != want))
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u: bad size", cd.col);
+		if (cd.min > cd.max)
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u: min above max", cd.col);
+		v->data[v->nknown] = cdata;
+		v->cd[v->nknown++] = cd;
+	}
+	return 0;
+}
+
+int pebs_block_info(const void *chunk, size_t len, int verify,
+		    struct pebs_block_info *info, char *err, size_t errlen)
+{
+	struct view v;
+	int r = parse(chunk, len, verify, &v, err, errlen);
+	if (r)
+		return r;
+	memset(info->min, 0, sizeof(info->min));
+	memset(info->max, 0, sizeof(info->max));
+	info->nsamples = v.n;
+	info->present = 0;
+	info->chunk_len = len;
+	for (unsigned i = 0; i < v.nknown; i++) {
+		info->present |= 1ull << v.cd[i].col;
+		info->min[v.cd[i].col] = v.cd[i].min;
+		info->max[v.cd[i].col] = v.cd[i].max;
+	}
+	if (v.nnames)
+		info->present |= 1ull << PEBS_COL_EVENT;
+	return 0;
+}
+
+static int decode_column(struct fmt_dec *d, const struct view *v,
+			 unsigned i, uint64_t *out, char *err, size_t errlen)
+{
+	const struct coldir *cd = &v->cd[i];
+	size_t n = v->n;
+	unsigned enc = cd->enc & 0x7f;
+	const uint8_t *raw = v->data[i];
+
+	if (enc == ENC_CONST) {
+		for (size_t j = 0; j < n; j++)
+			out[j] = cd->min;
+		return 0;
+	}
+	if (!(cd->enc & ENC_STORED)) {
+		if (d->raw_cap < cd->raw_len) {
+			free(d->raw);
+			d->raw = malloc(cd->raw_len);
+			d->raw_cap = d->raw ? cd->raw_len : 0;
+			if (!d->raw)
+				return -PEBS_E_NOMEM;
+		}
+		size_t got = ZSTD_decompressDCtx(d->dctx, d->raw, cd->raw_len,
+						 raw, cd->comp_len);
+		if (ZSTD_isError(got) || got != cd->raw_len)
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u: decompression failed%s%s",
+				    cd->col, ZSTD_isError(got) ? ": " : "",
+				    ZSTD_isError(got) ?
+				    ZSTD_getErrorName(got) : "");
+		raw = d->raw;
+	}
+	switch (enc) {
+	case ENC_FOR:
+		fmt_k->unpack(raw, n, cd->width, cd->min, out);
+		break;
+	case ENC_DELTA:
+		fmt_k->unpack(raw, n, cd->width, 0, out);
+		fmt_k->undelta(out, n, cd->base);
+		break;
+	case ENC_DICT:
+		for (uint32_t j = 0; j < cd->dict_count; j++)
+			d->dict[j] = get64(raw + 8 * j);
+		fmt_k->unpack(raw + 8 * (size_t)cd->dict_count, n, cd->width,
+			      0, d->idx);
+		if (fmt_max(d->idx, n) >= cd->dict_count)
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u: dictionary index out of range",
+				    cd->col);
+		fmt_k->gather(d->dict, d->idx, n, out);
+		break;
+	}
+	return 0;
+}
+
+int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
+		     uint64_t cols, int verify, struct pebs_batch *out,
+		     char *err, size_t errlen)
+{
+	struct view v;
+	int r = parse(chunk, len, verify, &v, err, errlen);
+	if (r)
+		return r;
+	if (v.n > out->cap)
+		return fail(PEBS_E_RANGE, err, errlen,
+			    "block of %u samples exceeds the batch", v.n);
+	if (!cols)
+		cols = ~0ull;
+	pebs_batch_reset(out);
+	const uint8_t *p = v.names;
+	for (uint32_t i = 0; i < v.nnames; i++) {
+		char name[NAME_MAX_LEN + 1];
+		size_t l = get16(p);
+		memcpy(name, p + 2, l);
+		name[l] = 0;
+		p += 2 + l;
+		/* Duplicate names would collapse ids: keep slots apart. */
+		if (out->nnames == out->names_cap) {
+			uint32_t nc = out->names_cap ? out->names_cap * 2 : 8;
+			char **nn = realloc(out->names, nc * sizeof(*nn));
+			if (!nn)
+				return -PEBS_E_NOMEM;
+			out->names = nn;
+			out->names_cap = nc;
+		}
+		out->names[out->nnames] = strdup(name);
+		if (!out->names[out->nnames])
+			return -PEBS_E_NOMEM;
+		out->nnames++;
+	}
+	uint64_t done = 0;
+	for (unsigned i = 0; i < v.nknown; i++) {
+		unsigned c = v.cd[i].col;
+		if (!(cols & (1ull << c)))
+			continue;
+		uint64_t *dst = out->c64[c] ? out->c64[c] : d->tmp;
+		r = decode_column(d, &v, i, dst, err, errlen);
+		if (r)
+			return r;
+		if (!out->c64[c])
+			fmt_k->narrow(d->tmp, v.n, out->c32[c]);
+		done |= 1ull << c;
+		out->present |= 1ull << c;
+	}
+	/* Zero what an earlier block left in columns this one lacks. */
+	uint64_t stale = out->dirty & ~done;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		if (!(stale & (1ull << c)))
+			continue;
+		if (out->c64[c])
+			memset(out->c64[c], 0, out->cap * sizeof(uint64_t));
+		else
+			memset(out->c32[c], 0, out->cap * sizeof(uint32_t));
+	}
+	out->dirty = done;
+	if (v.nnames)
+		out->present |= 1ull << PEBS_COL_EVENT;
+	out->n = v.n;
+	return 0;
+}
+
+int pebs_block_decode(const void *chunk, size_t len, uint64_t cols,
+		      struct pebs_batch *out, char *err, size_t errlen)
+{
+	struct fmt_dec *d = fmt_dec_new();
+	if (!d)
+		return -PEBS_E_NOMEM;
+	int r = fmt_block_decode(d, chunk, len, cols, 1, out, err, errlen);
+	fmt_dec_free(d);
+	return r;
+}

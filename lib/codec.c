@@ -1,0 +1,112 @@
+/*
+ * codec.c - column decode kernels: byte-plane unpacking, delta prefix sums,
+ * dictionary gathers, narrowing.  The same plain C loops are compiled three
+ * times: for AVX2, for SSE4.2 and with vectorization disabled (the scalar
+ * twin that tests compare against and PEBS_SCALAR=1 forces).  The compiler
+ * vectorizes the first two; the choice is made once at run time.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+/* The very-cheap cost model of -O2 leaves these loops scalar. */
+#pragma GCC optimize("O3")
+#endif
+
+#include <stdlib.h>
+#include <xxhash.h>
+
+#include "fmt.h"
+#include "pebs_format.h"
+
+uint64_t fmt_checksum(uint32_t tag, const void *payload, uint64_t len)
+{
+	return XXH3_64bits_withSeed(payload, (size_t)len,
+				    (uint64_t)tag << 32 ^ len);
+}
+
+uint64_t fmt_max(const uint64_t *v, size_t n)
+{
+	uint64_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m;
+}
+
+/*
+ * The kernels, as a macro instantiated per target.  Width-specialised
+ * unpacking lets the compiler see constant trip counts for the plane loop.
+ */
+#define KERNELS(SFX, ATTR)						\
+static ATTR void unpack_##SFX(const uint8_t *p, size_t n, unsigned w,	\
+			      uint64_t add, uint64_t *out)		\
+{									\
+	for (size_t i = 0; i < n; i++)					\
+		out[i] = add + p[i];					\
+	for (unsigned k = 1; k < w; k++) {				\
+		const uint8_t *q = p + (size_t)k * n;			\
+		unsigned s = 8 * k;					\
+		for (size_t i = 0; i < n; i++)				\
+			out[i] += (uint64_t)q[i] << s;			\
+	}								\
+}									\
+static ATTR void undelta_##SFX(uint64_t *v, size_t n, uint64_t base)	\
+{									\
+	for (size_t i = 0; i < n; i++)					\
+		v[i] = (v[i] >> 1) ^ (0 - (v[i] & 1));			\
+	uint64_t prev = base;						\
+	for (size_t i = 0; i < n; i++) {				\
+		prev += v[i];						\
+		v[i] = prev;						\
+	}								\
+}									\
+static ATTR void gather_##SFX(const uint64_t *dict, const uint64_t *idx, \
+			      size_t n, uint64_t *out)			\
+{									\
+	for (size_t i = 0; i < n; i++)					\
+		out[i] = dict[idx[i]];					\
+}									\
+static ATTR void narrow_##SFX(const uint64_t *in, size_t n, uint32_t *out) \
+{									\
+	for (size_t i = 0; i < n; i++)					\
+		out[i] = (uint32_t)in[i];				\
+}									\
+static const struct fmt_kernels k_##SFX = {				\
+	#SFX, unpack_##SFX, undelta_##SFX, gather_##SFX, narrow_##SFX	\
+};
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define NOVEC __attribute__((optimize("no-tree-vectorize")))
+#else
+#define NOVEC
+#endif
+
+KERNELS(scalar, NOVEC)
+#if defined(__x86_64__)
+#define HAVE_X86 1
+KERNELS(sse42, __attribute__((target("sse4.2"))))
+KERNELS(avx2, __attribute__((target("avx2"))))
+#endif
+
+const struct fmt_kernels *fmt_k = &k_scalar;
+
+const char *pebs_codec_select(int force_scalar)
+{
+	fmt_k = &k_scalar;
+#ifdef HAVE_X86
+	if (!force_scalar) {
+		__builtin_cpu_init();
+		if (__builtin_cpu_supports("avx2"))
+			fmt_k = &k_avx2;
+		else if (__builtin_cpu_supports("sse4.2"))
+			fmt_k = &k_sse42;
+	}
+#else
+	(void)force_scalar;
+#endif
+	return fmt_k->name;
+}
+
+/* Picks the best kernels before main(), honouring PEBS_SCALAR=1. */
+__attribute__((constructor)) static void codec_init(void)
+{
+	const char *e = getenv("PEBS_SCALAR");
+	pebs_codec_select(e && *e == '1');
+}

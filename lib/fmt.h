@@ -1,0 +1,128 @@
+/*
+ * fmt.h - internal constants and helpers of the .pebs format v1
+ * (formats/pebs-format.md is normative; keep the two in step).
+ */
+#ifndef PEBS_FMT_H
+#define PEBS_FMT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "pebs.h"
+
+/* Segment magic: 8 bytes, PNG-style, catches text-mode transfers. */
+#define FMT_MAGIC "\x89PEBS\r\n\x1a"
+#define FMT_MAGIC_LEN 8
+
+/* Chunk tags, little-endian u32 of four ASCII bytes. */
+#define FMT_TAG(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | \
+			     (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+#define TAG_HEAD FMT_TAG('H', 'E', 'A', 'D')
+#define TAG_BLCK FMT_TAG('B', 'L', 'C', 'K')
+#define TAG_LOST FMT_TAG('L', 'O', 'S', 'T')
+#define TAG_END  FMT_TAG('E', 'N', 'D', ' ')
+#define TAG_INDX FMT_TAG('I', 'N', 'D', 'X')
+#define TAG_TAIL FMT_TAG('T', 'A', 'I', 'L')
+
+/* Chunk flags. */
+#define CHUNK_CRITICAL 0x1u	/* a reader that does not know the tag fails */
+
+#define CHUNK_HDR 16		/* u32 tag, u32 flags, u64 len */
+#define CHUNK_TRL 8		/* u64 checksum */
+#define CHUNK_MAX_LEN (256ull << 20)	/* sanity bound on payloads */
+
+/* Column encodings (low 7 bits); bit 7 = payload stored without zstd. */
+enum {
+	ENC_CONST = 0,		/* every value == min; no data */
+	ENC_FOR = 1,		/* v - min, w bytes, byte planes */
+	ENC_DELTA = 2,		/* zigzag(v[i] - v[i-1]), v[-1] = base */
+	ENC_DICT = 3,		/* k u64 values, then w-byte indices, planes */
+};
+#define ENC_STORED 0x80
+
+#define BLK_FIXED 16		/* u32 n, u32 ncols, u32 nnames, u32 rsvd */
+#define BLK_COLDIR 48		/* one directory entry */
+
+static inline void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+/* Checksum of a chunk: XXH3-64 of the payload seeded by tag and length. */
+uint64_t fmt_checksum(uint32_t tag, const void *payload, uint64_t len);
+
+/* Column kernels (codec.c), chosen at run time. */
+struct fmt_kernels {
+	const char *name;
+	/* out[i] = add + sum_k planes[k*n + i] << 8k, k < w */
+	void (*unpack)(const uint8_t *planes, size_t n, unsigned w,
+		       uint64_t add, uint64_t *out);
+	/* in place: v = prev + unzigzag(v), prev starting at base */
+	void (*undelta)(uint64_t *v, size_t n, uint64_t base);
+	/* out[i] = dict[idx[i]] ; idx already < k (checked by caller) */
+	void (*gather)(const uint64_t *dict, const uint64_t *idx, size_t n,
+		       uint64_t *out);
+	/* out32[i] = (uint32_t)in[i] */
+	void (*narrow)(const uint64_t *in, size_t n, uint32_t *out);
+};
+extern const struct fmt_kernels *fmt_k;
+
+/* Maximum of @n values (0 for n == 0): validates dictionary indices. */
+uint64_t fmt_max(const uint64_t *v, size_t n);
+
+
+/* Reusable encoder/decoder state (zstd contexts and scratch buffers). */
+struct fmt_enc;
+struct fmt_dec;
+struct fmt_enc *fmt_enc_new(void);
+void fmt_enc_free(struct fmt_enc *e);
+struct fmt_dec *fmt_dec_new(void);
+void fmt_dec_free(struct fmt_dec *d);
+
+/* pebs_block_encode() with reusable state. */
+int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
+		     void **out, size_t *len);
+/* pebs_block_decode() with reusable state; @verify = check the checksum. */
+int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
+		     uint64_t cols, int verify, struct pebs_batch *out,
+		     char *err, size_t errlen);
+
+/* Writes a chunk header for @tag/@len into @p (16 bytes). */
+static inline void fmt_chunk_hdr(uint8_t *p, uint32_t tag, uint32_t flags,
+				 uint64_t len)
+{
+	put32(p, tag);
+	put32(p + 4, flags);
+	put64(p + 8, len);
+}
+
+#endif

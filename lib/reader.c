@@ -1,0 +1,888 @@
+/*
+ * reader.c - reads .pebs inputs as one concatenated stream of batches.
+ *
+ * Regular files are mmap'd, anything else is read with read(2).  A pool of
+ * workers pulls chunks in input order under a lock (the "producer" part:
+ * framing, checksums, metadata, lost counts, block skipping) and decodes
+ * blocks outside it; the caller receives batches strictly in input order
+ * through a ring of slots.  With one thread the caller does both inline.
+ * Damage is reported in order too: every batch before it comes first.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "pebs_format.h"
+
+enum { S_FREE, S_BUSY, S_READY };
+enum { K_BATCH, K_ERROR };
+enum { P_BLOCK, P_ERROR, P_EOF };
+/* Source states. */
+enum { ST_MAGIC, ST_CHUNKS, ST_AFTER_END, ST_DONE };
+
+#define MSG_LEN 256
+#define MAX_THREADS 8
+
+struct src {
+	char *name;		/* for messages */
+	int fd;
+	int open_errno;		/* open/stat/mmap failure, reported in turn */
+	const uint8_t *map;	/* mmap'd regular file, else NULL */
+	size_t size;
+	uint64_t pos;		/* bytes consumed */
+	int state;
+	uint32_t segments;
+	uint64_t blocks;	/* block number within the source */
+	uint64_t seg_samples, seg_blocks;
+	uint64_t seg_start;
+	struct pebs_meta *meta;	/* metadata of the current segment */
+	int aborted;		/* stop reading this source */
+};
+
+struct slot {
+	int state, kind;
+	uint64_t seq;
+	uint32_t src, segment;
+	uint64_t block, offset;
+	const uint8_t *chunk;
+	size_t len;
+	uint8_t *owned;		/* stream chunks are copies */
+	struct pebs_meta *meta;
+	struct pebs_batch *batch;
+	int err;
+	char msg[MSG_LEN];
+};
+
+struct worker {
+	struct pebs_reader *r;
+	struct fmt_dec *dec;
+	pthread_t th;
+};
+
+struct pebs_reader {
+	struct pebs_reader_opts o;
+	struct src *srcs;
+	size_t nsrc, cur;
+	struct pebs_meta **metas;	/* every segment's, freed at close */
+	size_t nmetas;
+	struct pebs_meta *empty;
+	const struct pebs_meta *cur_meta;
+
+	struct slot *slots;
+	size_t nslots;
+	uint64_t next_seq;	/* next sequence number to produce */
+	uint64_t cur_seq;	/* next sequence number to return */
+	struct slot *held;	/* returned to the caller, freed next call */
+	int producer_done;
+	int stop;
+	unsigned nthreads;
+	struct worker *workers;
+	struct fmt_dec *dec;	/* inline mode */
+	pthread_mutex_t mu;
+	pthread_cond_t ready, freed;
+
+	struct pebs_read_stats st;
+	int have_time;
+	uint32_t dropped_src;	/* after an error without salvage */
+	int dropped;
+	char errfile[512];
+	char errmsg[MSG_LEN];
+};
+
+__attribute__((format(printf, 4, 5)))
+static int slot_err(struct slot *s, int code, uint32_t src, const char *fmt,
+		    ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->msg, sizeof(s->msg), fmt, ap);
+	va_end(ap);
+	s->kind = K_ERROR;
+	s->err = -code;
+	s->src = src;
+	return P_ERROR;
+}
+
+/* -------------------------------------------------------------- sources */
+
+static void src_open(struct src *s, const char *path)
+{
+	struct stat sb;
+	s->fd = -1;
+	if (!path || strcmp(path, "-") == 0) {
+		s->name = strdup("standard input");
+		s->fd = STDIN_FILENO;
+	} else {
+		s->name = strdup(path);
+		s->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (s->fd < 0) {
+			s->open_errno = errno;
+			return;
+		}
+	}
+	if (fstat(s->fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+		void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE,
+			       s->fd, 0);
+		if (m != MAP_FAILED) {
+			s->map = m;
+			s->size = (size_t)sb.st_size;
+			madvise(m, s->size, MADV_SEQUENTIAL);
+		}
+	}
+}
+
+/*
+ * Reads up to @len bytes of a stream into @buf; returns the count (short
+ * only at end of input) or -1 with errno.  Polls so that pebs_reader_close
+ * can stop a worker blocked on a pipe that never ends.
+ */
+static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
+			size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		struct pollfd pfd = { s->fd, POLLIN, 0 };
+		int pr = poll(&pfd, 1, 200);
+		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
+			errno = ECANCELED;
+			return -1;
+		}
+		if (pr < 0 && errno != EINTR)
+			return -1;
+		if (pr <= 0)
+			continue;
+		ssize_t n = read(s->fd, (uint8_t *)buf + got, len - got);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/*
+ * Gets @len bytes at the current position: a pointer into the map, or a
+ * copy in *@owned for streams.  Returns the number of bytes available
+ * (short at end of input) or -1 on a read error.
+ */
+static ssize_t src_take(struct pebs_reader *r, struct src *s, size_t len,
+			const uint8_t **p, uint8_t **owned)
+{
+	*owned = NULL;
+	if (s->map) {
+		size_t left = s->size - (size_t)s->pos;
+		size_t n = len < left ? len : left;
+		*p = s->map + s->pos;
+		s->pos += n;
+		return (ssize_t)n;
+	}
+	uint8_t *b = malloc(len ? len : 1);
+	if (!b) {
+		errno = ENOMEM;
+		return -1;
+	}
+	ssize_t n = src_read(r, s, b, len);
+	if (n < 0) {
+		free(b);
+		return -1;
+	}
+	s->pos += (uint64_t)n;
+	*owned = b;
+	*p = b;
+	return n;
+}
+
+/* ------------------------------------------------------------- producer */
+
+static int parse_head(struct pebs_reader *r, struct src *s, struct slot *sl,
+		      const uint8_t *p, uint64_t len, uint64_t off)
+{
+	uint32_t si = (uint32_t)(s - r->srcs);
+	const uint8_t *end = p + len;
+	if (len < 28)
+		return slot_err(sl, PEBS_E_CORRUPT, si,
+				"header at offset 0x%llx: too short",
+				(unsigned long long)off);
+	unsigned major = get16(p);
+	uint64_t required = get64(p + 8);
+	if (major != PEBS_FORMAT_VERSION)
+		return slot_err(sl, PEBS_E_VERSION, si,
+				"format version %u (this reader knows %d)",
+				major, PEBS_FORMAT_VERSION);
+	if (required)
+		return slot_err(sl, PEBS_E_VERSION, si,
+				"required features 0x%llx unknown to this "
+				"reader", (unsigned long long)required);
+	p += 24;
+	uint32_t ncols = get32(p);
+	p += 4;
+	for (uint32_t i = 0; i < ncols; i++) {
+		if (end - p < 6 || (size_t)(end - p - 6) < get16(p + 4))
+			goto bad;
+		p += 6 + get16(p + 4);
+		if (end - p < 2 || (size_t)(end - p - 2) < get16(p))
+			goto bad;
+		p += 2 + get16(p);
+	}
+	if (end - p < 4)
+		goto bad;
+	uint32_t nmeta = get32(p);
+	p += 4;
+	struct pebs_meta *m = pebs_meta_new();
+	struct pebs_meta **nm = realloc(r->metas,
+					(r->nmetas + 1) * sizeof(*nm));
+	if (!m || !nm) {
+		pebs_meta_free(m);
+		free(nm);
+		return slot_err(sl, PEBS_E_NOMEM, si, "out of memory");
+	}
+	r->metas = nm;
+	r->metas[r->nmetas++] = m;
+	for (uint32_t i = 0; i < nmeta; i++) {
+		char *kv[2];
+		for (int j = 0; j < 2; j++) {
+			if (end - p < 4 || (size_t)(end - p - 4) < get32(p))
+				goto bad;
+			kv[j] = strndup((const char *)p + 4, get32(p));
+			p += 4 + get32(p);
+		}
+		int rc = kv[0] && kv[1] ? pebs_meta_set(m, kv[0], kv[1]) :
+			 -PEBS_E_NOMEM;
+		free(kv[0]);
+		free(kv[1]);
+		if (rc)
+			return slot_err(sl, PEBS_E_NOMEM, si, "out of memory");
+	}
+	s->meta = m;
+	return -1;
+bad:
+	return slot_err(sl, PEBS_E_CORRUPT, si,
+			"header at offset 0x%llx: malformed",
+			(unsigned long long)off);
+}
+
+/*
+ * For salvage on a mapped file: finds the next offset after @from where a
+ * whole, checksum-valid chunk or a segment magic starts.
+ */
+static int resync(struct src *s, uint64_t from)
+{
+	for (uint64_t o = from; o + CHUNK_HDR + CHUNK_TRL <= s->size; o++) {
+		const uint8_t *p = s->map + o;
+		if (memcmp(p, FMT_MAGIC, FMT_MAGIC_LEN) == 0) {
+			s->pos = o;
+			s->state = ST_MAGIC;
+			return 1;
+		}
+		uint32_t tag = get32(p);
+		if (tag != TAG_BLCK && tag != TAG_LOST && tag != TAG_END)
+			continue;
+		uint64_t len = get64(p + 8);
+		if (len > s->size - o - CHUNK_HDR - CHUNK_TRL)
+			continue;
+		if (fmt_checksum(tag, p + CHUNK_HDR, len) ==
+		    get64(p + CHUNK_HDR + len)) {
+			s->pos = o;
+			s->state = ST_CHUNKS;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* After damage: stop the source, or with salvage find a place to go on. */
+static void after_damage(struct pebs_reader *r, struct src *s, uint64_t at,
+			 int can_skip)
+{
+	if (!r->o.salvage) {
+		s->state = ST_DONE;
+		return;
+	}
+	r->st.damaged++;
+	if (can_skip)
+		return;		/* the chunk's length was sound: pos is past */
+	if (!s->map || !resync(s, at + 1))
+		s->state = ST_DONE;
+}
+
+/*
+ * Produces the next block of the input into @sl (P_BLOCK), an error
+ * (P_ERROR, in order), or the end of all input (P_EOF).  Called with the
+ * lock held.
+ */
+static int produce(struct pebs_reader *r, struct slot *sl)
+{
+	sl->owned = NULL;
+	sl->kind = K_BATCH;
+	for (;;) {
+		if (r->cur >= r->nsrc)
+			return P_EOF;
+		struct src *s = &r->srcs[r->cur];
+		uint32_t si = (uint32_t)r->cur;
+		if (s->aborted)
+			s->state = ST_DONE;
+		if (s->state == ST_DONE) {
+			r->cur++;
+			continue;
+		}
+		if (s->open_errno) {
+			s->state = ST_DONE;
+			errno = s->open_errno;
+			return slot_err(sl, PEBS_E_IO, si, "cannot open: %s",
+					strerror(s->open_errno));
+		}
+		const uint8_t *p;
+		uint8_t *own;
+		uint64_t off = s->pos;
+		if (s->state == ST_MAGIC || s->state == ST_AFTER_END) {
+			ssize_t n = src_take(r, s, FMT_MAGIC_LEN, &p, &own);
+			if (n < 0) {
+				s->state = ST_DONE;
+				return slot_err(sl, PEBS_E_IO, si,
+						"read error: %s",
+						strerror(errno));
+			}
+			int magic = n == FMT_MAGIC_LEN &&
+				    memcmp(p, FMT_MAGIC, FMT_MAGIC_LEN) == 0;
+			uint8_t head8[FMT_MAGIC_LEN];
+			memcpy(head8, p, (size_t)n);
+			free(own);
+			if (n == 0 && s->segments) {
+				s->state = ST_DONE;
+				continue;
+			}
+			if (magic) {
+				s->state = ST_CHUNKS;
+				s->segments++;
+				r->st.segments++;
+				s->seg_samples = s->seg_blocks = 0;
+				s->seg_start = off;
+				s->meta = NULL;
+				continue;
+			}
+			if (s->state == ST_AFTER_END && n == FMT_MAGIC_LEN) {
+				/* A trailing chunk (index, tail) follows. */
+				uint8_t rest[CHUNK_HDR - FMT_MAGIC_LEN];
+				ssize_t m = src_take(r, s, sizeof(rest), &p,
+						     &own);
+				if (m == (ssize_t)sizeof(rest))
+					memcpy(rest, p, sizeof(rest));
+				free(own);
+				uint32_t tag = get32(head8);
+				uint64_t len = get64(rest);
+				if (m == (ssize_t)sizeof(rest) &&
+				    (tag == TAG_INDX || tag == TAG_TAIL) &&
+				    len <= CHUNK_MAX_LEN) {
+					ssize_t k = src_take(r, s,
+							     len + CHUNK_TRL,
+							     &p, &own);
+					free(own);
+					if (k == (ssize_t)(len + CHUNK_TRL))
+						continue;
+				}
+			}
+			s->state = ST_DONE;
+			if (n == 0)
+				return slot_err(sl, PEBS_E_FORMAT, si,
+						"empty input, not a .pebs "
+						"stream");
+			if (!s->segments)
+				return slot_err(sl, PEBS_E_FORMAT, si,
+						"not a .pebs stream (bad "
+						"magic)");
+			return slot_err(sl, PEBS_E_FORMAT, si,
+					"garbage after segment %u at offset "
+					"0x%llx", s->segments,
+					(unsigned long long)off);
+		}
+
+		/* ST_CHUNKS: a chunk header. */
+		ssize_t n = src_take(r, s, CHUNK_HDR, &p, &own);
+		if (n < 0) {
+			s->state = ST_DONE;
+			return slot_err(sl, PEBS_E_IO, si, "read error: %s",
+					strerror(errno));
+		}
+		if (n < CHUNK_HDR) {
+			free(own);
+			s->state = ST_DONE;
+			if (n == 0 && s->meta)
+				return slot_err(sl, PEBS_E_TRUNCATED, si,
+						"truncated after block %llu at "
+						"offset 0x%llx: no end marker",
+						(unsigned long long)s->blocks,
+						(unsigned long long)off);
+			return slot_err(sl, PEBS_E_TRUNCATED, si,
+					"truncated in block %llu at offset "
+					"0x%llx", (unsigned long long)s->blocks,
+					(unsigned long long)off);
+		}
+		uint32_t tag = get32(p), flags = get32(p + 4);
+		uint64_t len = get64(p + 8);
+		free(own);
+		int known = tag == TAG_HEAD || tag == TAG_BLCK ||
+			    tag == TAG_LOST || tag == TAG_END ||
+			    tag == TAG_INDX || tag == TAG_TAIL;
+		if (len > CHUNK_MAX_LEN || (!known && flags & CHUNK_CRITICAL)) {
+			slot_err(sl, known ? PEBS_E_CORRUPT : PEBS_E_FORMAT, si,
+				 "bad chunk header at offset 0x%llx",
+				 (unsigned long long)off);
+			after_damage(r, s, off, 0);
+			return P_ERROR;
+		}
+		ssize_t got = src_take(r, s, len + CHUNK_TRL, &p, &own);
+		if (got < 0) {
+			s->state = ST_DONE;
+			return slot_err(sl, PEBS_E_IO, si, "read error: %s",
+					strerror(errno));
+		}
+		if ((uint64_t)got < len + CHUNK_TRL) {
+			free(own);
+			s->state = ST_DONE;
+			if (tag == TAG_BLCK)
+				return slot_err(sl, PEBS_E_TRUNCATED, si,
+						"truncated in block %llu at "
+						"offset 0x%llx",
+						(unsigned long long)s->blocks,
+						(unsigned long long)off);
+			return slot_err(sl, PEBS_E_TRUNCATED, si,
+					"truncated at offset 0x%llx",
+					(unsigned long long)off);
+		}
+		r->st.bytes += CHUNK_HDR + len + CHUNK_TRL;
+		if (fmt_checksum(tag, p, len) != get64(p + len)) {
+			free(own);
+			if (tag == TAG_BLCK)
+				slot_err(sl, PEBS_E_CHECKSUM, si,
+					 "block %llu at offset 0x%llx: "
+					 "checksum mismatch",
+					 (unsigned long long)s->blocks++,
+					 (unsigned long long)off);
+			else
+				slot_err(sl, PEBS_E_CHECKSUM, si,
+					 "chunk at offset 0x%llx: checksum "
+					 "mismatch", (unsigned long long)off);
+			after_damage(r, s, off, 1);
+			return P_ERROR;
+		}
+		if (tag != TAG_HEAD && !s->meta) {
+			free(own);
+			slot_err(sl, PEBS_E_CORRUPT, si,
+				 "chunk at offset 0x%llx before the header",
+				 (unsigned long long)off);
+			after_damage(r, s, off, 1);
+			return P_ERROR;
+		}
+		switch (tag) {
+		case TAG_HEAD: {
+			int rc = s->meta ? slot_err(sl, PEBS_E_CORRUPT, si,
+						    "second header at offset "
+						    "0x%llx",
+						    (unsigned long long)off) :
+				 parse_head(r, s, sl, p, len, off);
+			free(own);
+			if (rc == P_ERROR) {
+				s->state = ST_DONE;
+				return rc;
+			}
+			continue;
+		}
+		case TAG_LOST:
+			if (len >= 24)
+				r->st.lost += get64(p + 16);
+			free(own);
+			continue;
+		case TAG_END: {
+			uint64_t es = len >= 24 ? get64(p) : 0;
+			uint64_t eb = len >= 24 ? get64(p + 8) : 0;
+			free(own);
+			s->state = ST_AFTER_END;
+			/* Counts cannot match once damage was skipped. */
+			if ((es != s->seg_samples || eb != s->seg_blocks) &&
+			    !r->st.damaged)
+				return slot_err(sl, PEBS_E_CORRUPT, si,
+						"segment %u: end marker counts "
+						"%llu samples in %llu blocks, "
+						"read %llu in %llu",
+						s->segments,
+						(unsigned long long)es,
+						(unsigned long long)eb,
+						(unsigned long long)
+						s->seg_samples,
+						(unsigned long long)
+						s->seg_blocks);
+			continue;
+		}
+		case TAG_BLCK:
+			break;
+		default:	/* INDX, TAIL inside or unknown optional */
+			free(own);
+			continue;
+		}
+
+		/* A block: directory checks and the skip decision here. */
+		struct pebs_block_info bi;
+		char msg[MSG_LEN - 64];
+		const uint8_t *chunk = p - CHUNK_HDR;
+		uint8_t *whole = NULL;
+		if (own) {
+			/* Streams: rebuild the contiguous chunk. */
+			whole = malloc(CHUNK_HDR + len + CHUNK_TRL);
+			if (!whole) {
+				free(own);
+				return slot_err(sl, PEBS_E_NOMEM, si,
+						"out of memory");
+			}
+			fmt_chunk_hdr(whole, tag, flags, len);
+			memcpy(whole + CHUNK_HDR, p, len + CHUNK_TRL);
+			free(own);
+			chunk = whole;
+		}
+		size_t clen = CHUNK_HDR + len + CHUNK_TRL;
+		uint64_t bno = s->blocks++;
+		int rc = pebs_block_info(chunk, clen, 0, &bi, msg, sizeof(msg));
+		if (rc) {
+			free(whole);
+			slot_err(sl, -rc, si, "block %llu at offset 0x%llx: %s",
+				 (unsigned long long)bno,
+				 (unsigned long long)off, msg);
+			after_damage(r, s, off, 1);
+			return P_ERROR;
+		}
+		s->seg_samples += bi.nsamples;
+		s->seg_blocks++;
+		bi.offset = off;
+		bi.index = bno;
+		if (r->o.filter && !r->o.filter(r->o.filter_ctx, &bi)) {
+			r->st.skipped++;
+			free(whole);
+			continue;
+		}
+		sl->src = si;
+		sl->segment = s->segments - 1;
+		sl->block = bno;
+		sl->offset = off;
+		sl->chunk = chunk;
+		sl->len = clen;
+		sl->owned = whole;
+		sl->meta = s->meta;
+		return P_BLOCK;
+	}
+}
+
+/* Decodes the block of @sl (no lock needed). */
+static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
+{
+	char msg[MSG_LEN - 64];
+	if (!sl->batch && !(sl->batch = pebs_batch_new(PEBS_BATCH_MAX))) {
+		slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
+		return;
+	}
+	int rc = fmt_block_decode(d, sl->chunk, sl->len, r->o.cols, 0,
+				  sl->batch, msg, sizeof(msg));
+	if (rc) {
+		slot_err(sl, -rc, sl->src, "block %llu at offset 0x%llx: %s",
+			 (unsigned long long)sl->block,
+			 (unsigned long long)sl->offset, msg);
+		return;
+	}
+	sl->batch->block_index = sl->block;
+	sl->batch->offset = sl->offset;
+	sl->batch->source = sl->src;
+	sl->batch->segment = sl->segment;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pebs_reader *r = w->r;
+	pthread_mutex_lock(&r->mu);
+	while (!r->stop && !r->producer_done) {
+		struct slot *sl = &r->slots[r->next_seq % r->nslots];
+		if (sl->state != S_FREE) {
+			pthread_cond_wait(&r->freed, &r->mu);
+			continue;
+		}
+		int k = produce(r, sl);
+		if (k == P_EOF) {
+			r->producer_done = 1;
+			pthread_cond_broadcast(&r->ready);
+			break;
+		}
+		sl->seq = r->next_seq++;
+		if (k == P_ERROR) {
+			sl->state = S_READY;
+			pthread_cond_broadcast(&r->ready);
+			continue;
+		}
+		sl->state = S_BUSY;
+		pthread_mutex_unlock(&r->mu);
+		decode(r, w->dec, sl);
+		pthread_mutex_lock(&r->mu);
+		sl->state = S_READY;
+		pthread_cond_broadcast(&r->ready);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+/* --------------------------------------------------------------- public */
+
+static unsigned default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+int pebs_reader_open(struct pebs_reader **rp, const char *const *paths,
+		     size_t n, const struct pebs_reader_opts *opts)
+{
+	static const char *const stdin_only[] = { "-" };
+	struct pebs_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return -PEBS_E_NOMEM;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->ready, NULL);
+	pthread_cond_init(&r->freed, NULL);
+	if (opts)
+		r->o = *opts;
+	if (n == 0) {
+		paths = stdin_only;
+		n = 1;
+	}
+	r->nthreads = r->o.threads ? r->o.threads : default_threads();
+	if (r->nthreads > MAX_THREADS)
+		r->nthreads = MAX_THREADS;
+	r->srcs = calloc(n, sizeof(*r->srcs));
+	r->empty = pebs_meta_new();
+	r->nslots = r->nthreads > 1 ? 2 * r->nthreads + 2 : 1;
+	r->slots = calloc(r->nslots, sizeof(*r->slots));
+	if (!r->srcs || !r->empty || !r->slots) {
+		free(r->srcs);
+		r->srcs = NULL;
+		pebs_reader_close(r);
+		return -PEBS_E_NOMEM;
+	}
+	r->nsrc = n;
+	for (size_t i = 0; i < n; i++)
+		src_open(&r->srcs[i], paths[i]);
+	r->cur_meta = r->empty;
+	if (r->nthreads == 1) {
+		if (!(r->dec = fmt_dec_new())) {
+			pebs_reader_close(r);
+			return -PEBS_E_NOMEM;
+		}
+	} else {
+		r->workers = calloc(r->nthreads, sizeof(*r->workers));
+		if (!r->workers) {
+			pebs_reader_close(r);
+			return -PEBS_E_NOMEM;
+		}
+		for (unsigned i = 0; i < r->nthreads; i++) {
+			r->workers[i].r = r;
+			r->workers[i].dec = fmt_dec_new();
+			if (!r->workers[i].dec ||
+			    pthread_create(&r->workers[i].th, NULL,
+					   worker_main, &r->workers[i])) {
+				fmt_dec_free(r->workers[i].dec);
+				r->workers[i].dec = NULL;
+				r->nthreads = i;
+				pebs_reader_close(r);
+				return -PEBS_E_NOMEM;
+			}
+		}
+	}
+	*rp = r;
+	return 0;
+}
+
+static void release(struct slot *sl)
+{
+	free(sl->owned);
+	sl->owned = NULL;
+	sl->chunk = NULL;
+	sl->state = S_FREE;
+}
+
+/* Takes a finished slot: an error to report, or a batch to return. */
+static int deliver(struct pebs_reader *r, struct slot *sl,
+		   struct pebs_batch **out)
+{
+	if (r->dropped && sl->src == r->dropped_src)
+		return 2;	/* the rest of a source abandoned after damage */
+	if (sl->kind == K_ERROR) {
+		snprintf(r->errfile, sizeof(r->errfile), "%s",
+			 r->srcs[sl->src].name ? r->srcs[sl->src].name : "?");
+		snprintf(r->errmsg, sizeof(r->errmsg), "%s", sl->msg);
+		if (!r->o.salvage && sl->chunk) {
+			/* A decode failure: drop what was read ahead. */
+			r->dropped = 1;
+			r->dropped_src = sl->src;
+			r->srcs[sl->src].aborted = 1;
+		} else if (r->o.salvage && sl->chunk) {
+			r->st.damaged++;
+		}
+		return sl->err;
+	}
+	struct pebs_batch *b = sl->batch;
+	r->cur_meta = sl->meta;
+	r->st.samples += b->n;
+	r->st.blocks++;
+	const uint64_t *t = b->c64[PEBS_COL_TIME];
+	if (!r->o.cols || r->o.cols & (1ull << PEBS_COL_TIME)) {
+		for (size_t i = 0; i < b->n; i++) {
+			if (!r->have_time || t[i] < r->st.tmin)
+				r->st.tmin = t[i];
+			if (!r->have_time || t[i] > r->st.tmax)
+				r->st.tmax = t[i];
+			r->have_time = 1;
+		}
+	}
+	*out = b;
+	return 1;
+}
+
+static int next_inline(struct pebs_reader *r, struct pebs_batch **out)
+{
+	struct slot *sl = &r->slots[0];
+	for (;;) {
+		release(sl);
+		int k = produce(r, sl);
+		if (k == P_EOF)
+			return 0;
+		if (k == P_BLOCK)
+			decode(r, r->dec, sl);
+		int rc = deliver(r, sl, out);
+		if (rc != 2)
+			return rc;
+	}
+}
+
+int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out)
+{
+	int rc;
+	*out = NULL;
+	if (r->nthreads == 1) {
+		rc = next_inline(r, out);
+		goto done;
+	}
+	pthread_mutex_lock(&r->mu);
+	if (r->held) {
+		release(r->held);
+		r->held = NULL;
+		r->cur_seq++;
+		pthread_cond_broadcast(&r->freed);
+	}
+	for (;;) {
+		struct slot *sl = &r->slots[r->cur_seq % r->nslots];
+		if (sl->state == S_READY && sl->seq == r->cur_seq) {
+			rc = deliver(r, sl, out);
+			if (rc == 2) {
+				release(sl);
+				r->cur_seq++;
+				pthread_cond_broadcast(&r->freed);
+				continue;
+			}
+			r->held = sl;
+			break;
+		}
+		if (r->producer_done && r->cur_seq == r->next_seq) {
+			rc = 0;
+			break;
+		}
+		pthread_cond_wait(&r->ready, &r->mu);
+	}
+	pthread_mutex_unlock(&r->mu);
+done:
+	if (rc == 0 && r->cur_meta == r->empty && r->nmetas)
+		r->cur_meta = r->metas[r->nmetas - 1];
+	return rc;
+}
+
+const void *pebs_reader_raw(const struct pebs_reader *r, size_t *len)
+{
+	const struct slot *sl = r->nthreads == 1 ? &r->slots[0] : r->held;
+	if (!r->o.raw_chunks || !sl || !sl->chunk || sl->kind != K_BATCH) {
+		*len = 0;
+		return NULL;
+	}
+	*len = sl->len;
+	return sl->chunk;
+}
+
+const char *pebs_reader_errmsg(const struct pebs_reader *r)
+{
+	return r->errmsg;
+}
+
+const char *pebs_reader_errfile(const struct pebs_reader *r)
+{
+	return r->errfile;
+}
+
+const struct pebs_meta *pebs_reader_meta(const struct pebs_reader *r)
+{
+	return r->cur_meta;
+}
+
+void pebs_reader_stats(const struct pebs_reader *r,
+		       struct pebs_read_stats *st)
+{
+	pthread_mutex_lock((pthread_mutex_t *)&r->mu);
+	*st = r->st;
+	pthread_mutex_unlock((pthread_mutex_t *)&r->mu);
+}
+
+void pebs_reader_close(struct pebs_reader *r)
+{
+	if (!r)
+		return;
+	if (r->workers) {
+		pthread_mutex_lock(&r->mu);
+		__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+		pthread_cond_broadcast(&r->freed);
+		pthread_cond_broadcast(&r->ready);
+		pthread_mutex_unlock(&r->mu);
+		for (unsigned i = 0; i < r->nthreads; i++) {
+			pthread_join(r->workers[i].th, NULL);
+			fmt_dec_free(r->workers[i].dec);
+		}
+		free(r->workers);
+	}
+	fmt_dec_free(r->dec);
+	for (size_t i = 0; r->slots && i < r->nslots; i++) {
+		free(r->slots[i].owned);
+		pebs_batch_free(r->slots[i].batch);
+	}
+	free(r->slots);
+	for (size_t i = 0; r->srcs && i < r->nsrc; i++) {
+		struct src *s = &r->srcs[i];
+		if (s->map)
+			munmap((void *)s->map, s->size);
+		if (s->fd > STDIN_FILENO)
+			close(s->fd);
+		free(s->name);
+	}
+	free(r->srcs);
+	for (size_t i = 0; i < r->nmetas; i++)
+		pebs_meta_free(r->metas[i]);
+	free(r->metas);
+	pebs_meta_free(r->empty);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->ready);
+	pthread_cond_destroy(&r->freed);
+	free(r);
+}

@@ -1,0 +1,378 @@
+/*
+ * writer.c - streaming writer of one .pebs segment.  Never seeks, so it
+ * writes to pipes; everything a reader needs comes before it is needed.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "fmt.h"
+#include "pebs_format.h"
+
+struct index_entry {
+	uint64_t offset, n, tmin, tmax;
+};
+
+struct pebs_writer {
+	FILE *fp;
+	struct fmt_enc *enc;
+	struct pebs_batch *pending;
+	char **names;		/* writer-wide event names, id order */
+	uint32_t nnames, names_cap;
+	int level;
+	size_t block_samples;
+	int no_index;
+	int finished;
+	uint64_t pos;		/* bytes written in this segment */
+	struct index_entry *index;
+	size_t nindex, index_cap;
+	struct pebs_write_stats st;
+	int err;
+	char msg[256];
+};
+
+__attribute__((format(printf, 3, 4)))
+static int set_err(struct pebs_writer *w, int code, const char *fmt, ...)
+{
+	if (!w->err) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+		va_end(ap);
+		w->err = -code;
+	}
+	return -code;
+}
+
+static int out(struct pebs_writer *w, const void *p, size_t len)
+{
+	if (w->err)
+		return w->err;
+	if (len && fwrite(p, 1, len, w->fp) != len)
+		return set_err(w, PEBS_E_IO, "write failed: %s",
+			       strerror(errno ? errno : EIO));
+	w->pos += len;
+	w->st.bytes += len;
+	return 0;
+}
+
+/* Writes a whole chunk: header, payload, checksum. */
+static int chunk(struct pebs_writer *w, uint32_t tag, uint32_t flags,
+		 const void *payload, size_t len)
+{
+	uint8_t h[CHUNK_HDR], t[CHUNK_TRL];
+	fmt_chunk_hdr(h, tag, flags, len);
+	put64(t, fmt_checksum(tag, payload, len));
+	int r = out(w, h, sizeof(h));
+	if (!r)
+		r = out(w, payload, len);
+	if (!r)
+		r = out(w, t, sizeof(t));
+	return r;
+}
+
+/* Serializes the HEAD payload: version, features, schema, metadata. */
+static int head(struct pebs_writer *w, const struct pebs_meta *meta)
+{
+	size_t len = 24 + 4, nmeta = meta ? pebs_meta_count(meta) : 0;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		const struct pebs_col_info *ci = pebs_col_info(c);
+		len += 8 + strlen(ci->name) + strlen(ci->unit);
+	}
+	len += 4;
+	for (size_t i = 0; i < nmeta; i++) {
+		const char *k, *v;
+		pebs_meta_entry(meta, i, &k, &v);
+		len += 8 + strlen(k) + strlen(v);
+	}
+	uint8_t *buf = malloc(len), *p = buf;
+	if (!buf)
+		return set_err(w, PEBS_E_NOMEM, "out of memory");
+	put16(p, PEBS_FORMAT_VERSION);
+	put16(p + 2, 0);
+	put32(p + 4, 0);
+	put64(p + 8, 0);	/* required features: none in v1.0 */
+	put64(p + 16, 0);	/* optional features */
+	p += 24;
+	put32(p, PEBS_COL_COUNT);
+	p += 4;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		const struct pebs_col_info *ci = pebs_col_info(c);
+		size_t nl = strlen(ci->name), ul = strlen(ci->unit);
+		put16(p, ci->id);
+		p[2] = ci->type;
+		p[3] = ci->hex;
+		put16(p + 4, (uint16_t)nl);
+		memcpy(p + 6, ci->name, nl);
+		p += 6 + nl;
+		put16(p, (uint16_t)ul);
+		memcpy(p + 2, ci->unit, ul);
+		p += 2 + ul;
+	}
+	put32(p, (uint32_t)nmeta);
+	p += 4;
+	for (size_t i = 0; i < nmeta; i++) {
+		const char *k, *v;
+		pebs_meta_entry(meta, i, &k, &v);
+		size_t kl = strlen(k), vl = strlen(v);
+		put32(p, (uint32_t)kl);
+		memcpy(p + 4, k, kl);
+		p += 4 + kl;
+		put32(p, (uint32_t)vl);
+		memcpy(p + 4, v, vl);
+		p += 4 + vl;
+	}
+	int r = chunk(w, TAG_HEAD, CHUNK_CRITICAL, buf, (size_t)(p - buf));
+	free(buf);
+	return r;
+}
+
+int pebs_writer_open(struct pebs_writer **wp, FILE *fp,
+		     const struct pebs_meta *meta,
+		     const struct pebs_writer_opts *opts)
+{
+	struct pebs_writer *w = calloc(1, sizeof(*w));
+	if (!w)
+		return -PEBS_E_NOMEM;
+	w->fp = fp;
+	w->level = opts && opts->level ? opts->level : 3;
+	w->block_samples = opts && opts->block_samples ?
+			   opts->block_samples : PEBS_BATCH_MAX;
+	if (w->block_samples > PEBS_BATCH_MAX)
+		w->block_samples = PEBS_BATCH_MAX;
+	w->no_index = opts ? opts->no_index : 0;
+	w->enc = fmt_enc_new();
+	w->pending = pebs_batch_new(w->block_samples);
+	if (!w->enc || !w->pending) {
+		fmt_enc_free(w->enc);
+		pebs_batch_free(w->pending);
+		free(w);
+		return -PEBS_E_NOMEM;
+	}
+	int r = out(w, FMT_MAGIC, FMT_MAGIC_LEN);
+	if (!r)
+		r = head(w, meta);
+	*wp = w;
+	return r;
+}
+
+int pebs_writer_event(struct pebs_writer *w, const char *name)
+{
+	for (uint32_t i = 0; i < w->nnames; i++)
+		if (strcmp(w->names[i], name) == 0)
+			return (int)i;
+	if (strlen(name) > 1024)
+		return set_err(w, PEBS_E_RANGE, "event name too long");
+	if (w->nnames == 65535)
+		return set_err(w, PEBS_E_RANGE, "too many event names");
+	if (w->nnames == w->names_cap) {
+		uint32_t nc = w->names_cap ? w->names_cap * 2 : 8;
+		char **nn = realloc(w->names, nc * sizeof(*nn));
+		if (!nn)
+			return set_err(w, PEBS_E_NOMEM, "out of memory");
+		w->names = nn;
+		w->names_cap = nc;
+	}
+	if (!(w->names[w->nnames] = strdup(name)))
+		return set_err(w, PEBS_E_NOMEM, "out of memory");
+	/* The pending batch carries the same dictionary, same ids. */
+	int r = pebs_batch_intern(w->pending, name);
+	if (r < 0)
+		return set_err(w, PEBS_E_NOMEM, "out of memory");
+	return (int)w->nnames++;
+}
+
+static int add_index(struct pebs_writer *w, uint64_t off, uint64_t n,
+		     uint64_t tmin, uint64_t tmax)
+{
+	if (w->nindex == w->index_cap) {
+		size_t nc = w->index_cap ? w->index_cap * 2 : 64;
+		struct index_entry *ni = realloc(w->index, nc * sizeof(*ni));
+		if (!ni)
+			return set_err(w, PEBS_E_NOMEM, "out of memory");
+		w->index = ni;
+		w->index_cap = nc;
+	}
+	w->index[w->nindex++] = (struct index_entry){ off, n, tmin, tmax };
+	return 0;
+}
+
+static int emit_block(struct pebs_writer *w, const void *buf, size_t len)
+{
+	struct pebs_block_info bi;
+	char msg[128];
+	int r = pebs_block_info(buf, len, 0, &bi, msg, sizeof(msg));
+	if (r)
+		return set_err(w, -r, "bad block: %s", msg);
+	r = add_index(w, w->pos, bi.nsamples, bi.min[PEBS_COL_TIME],
+		      bi.max[PEBS_COL_TIME]);
+	if (!r)
+		r = out(w, buf, len);
+	if (!r) {
+		w->st.samples += bi.nsamples;
+		w->st.blocks++;
+	}
+	return r;
+}
+
+static int flush_block(struct pebs_writer *w)
+{
+	if (w->err)
+		return w->err;
+	if (!w->pending->n)
+		return 0;
+	void *buf;
+	size_t len;
+	int r = fmt_block_encode(w->enc, w->pending, w->level, &buf, &len);
+	if (r)
+		return set_err(w, -r, "encoding a block: %s",
+			       pebs_strerror(r));
+	r = emit_block(w, buf, len);
+	free(buf);
+	/* Keep the dictionary: ids handed out stay valid. */
+	w->pending->n = 0;
+	return r;
+}
+
+int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s)
+{
+	if (w->err)
+		return w->err;
+	if (s->event >= w->nnames && w->nnames)
+		return set_err(w, PEBS_E_INVAL, "sample with unknown event");
+	int r = pebs_batch_push(w->pending, s);
+	if (r)
+		return set_err(w, PEBS_E_INVAL, "batch full");
+	if (w->pending->n == w->block_samples)
+		return flush_block(w);
+	return 0;
+}
+
+int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b)
+{
+	int map[256];
+	for (size_t i = 0; i < b->nnames && i < 256; i++) {
+		map[i] = pebs_writer_event(w, b->names[i]);
+		if (map[i] < 0)
+			return map[i];
+	}
+	for (size_t i = 0; i < b->n; i++) {
+		struct pebs_sample s;
+		pebs_batch_get(b, i, &s);
+		if (s.event < b->nnames && s.event < 256) {
+			s.event = (uint32_t)map[s.event];
+		} else if (s.event < b->nnames) {
+			int e = pebs_writer_event(w, b->names[s.event]);
+			if (e < 0)
+				return e;
+			s.event = (uint32_t)e;
+		} else {
+			/* No name in the source: keep it nameless. */
+			int e = pebs_writer_event(w, "");
+			if (e < 0)
+				return e;
+			s.event = (uint32_t)e;
+		}
+		int r = pebs_writer_add(w, &s);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk_buf,
+			   size_t len)
+{
+	int r = flush_block(w);
+	return r ? r : emit_block(w, chunk_buf, len);
+}
+
+int pebs_writer_lost(struct pebs_writer *w, uint32_t cpu, uint64_t time,
+		     uint64_t count)
+{
+	uint8_t p[24];
+	int r = flush_block(w);
+	if (r)
+		return r;
+	put32(p, cpu);
+	put32(p + 4, 0);
+	put64(p + 8, time);
+	put64(p + 16, count);
+	w->st.lost += count;
+	return chunk(w, TAG_LOST, 0, p, sizeof(p));
+}
+
+int pebs_writer_flush(struct pebs_writer *w)
+{
+	int r = flush_block(w);
+	if (!r && fflush(w->fp) == EOF)
+		r = set_err(w, PEBS_E_IO, "write failed: %s",
+			    strerror(errno ? errno : EIO));
+	return r;
+}
+
+int pebs_writer_finish(struct pebs_writer *w)
+{
+	if (w->finished)
+		return w->err;
+	w->finished = 1;
+	int r = flush_block(w);
+	if (!r) {
+		uint8_t e[24];
+		put64(e, w->st.samples);
+		put64(e + 8, w->st.blocks);
+		put64(e + 16, w->st.lost);
+		r = chunk(w, TAG_END, CHUNK_CRITICAL, e, sizeof(e));
+	}
+	if (!r && !w->no_index) {
+		uint64_t at = w->pos;
+		size_t len = 8 + 32 * w->nindex;
+		uint8_t *p = malloc(len);
+		if (!p) {
+			r = set_err(w, PEBS_E_NOMEM, "out of memory");
+		} else {
+			put64(p, w->nindex);
+			for (size_t i = 0; i < w->nindex; i++) {
+				uint8_t *q = p + 8 + 32 * i;
+				put64(q, w->index[i].offset);
+				put64(q + 8, w->index[i].n);
+				put64(q + 16, w->index[i].tmin);
+				put64(q + 24, w->index[i].tmax);
+			}
+			r = chunk(w, TAG_INDX, 0, p, len);
+			free(p);
+			uint8_t t[8];
+			put64(t, at);
+			if (!r)
+				r = chunk(w, TAG_TAIL, 0, t, sizeof(t));
+		}
+	}
+	if (!r && fflush(w->fp) == EOF)
+		r = set_err(w, PEBS_E_IO, "write failed: %s",
+			    strerror(errno ? errno : EIO));
+	return w->err ? w->err : r;
+}
+
+int pebs_writer_close(struct pebs_writer *w)
+{
+	int r = pebs_writer_finish(w);
+	fmt_enc_free(w->enc);
+	pebs_batch_free(w->pending);
+	for (uint32_t i = 0; i < w->nnames; i++)
+		free(w->names[i]);
+	free(w->names);
+	free(w->index);
+	free(w);
+	return r;
+}
+
+const char *pebs_writer_errmsg(const struct pebs_writer *w)
+{
+	return w->msg;
+}
+
+void pebs_writer_stats(const struct pebs_writer *w,
+		       struct pebs_write_stats *st)
+{
+	*st = w->st;
+}

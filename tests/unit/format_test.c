@@ -1,0 +1,685 @@
+/*
+ * Format v1: block codec against the reference decoder, writer/reader round
+ * trips (files, pipes, threads), concatenation, truncation, corruption,
+ * salvage, block skipping, column masks, raw block copies, lost counts.
+ */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "format_ref.h"
+#include "pebs_format.h"
+#include "pebs_gen.h"
+
+static uint64_t pebs_field_num_raw(const struct pebs_batch *b, unsigned c,
+				   size_t i)
+{
+	return b->c64[c] ? b->c64[c][i] : b->c32[c][i];
+}
+
+static uint64_t rs = 88172645463325252ull;
+static uint64_t rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+/* Values of a column in one of several shapes the encoder must handle. */
+static uint64_t shaped(int shape, size_t i, uint64_t a)
+{
+	switch (shape) {
+	case 0: return 0;
+	case 1: return a;
+	case 2: return a + rnd() % 200;
+	case 3: return a + i * 1000 + rnd() % 50;	/* time-like */
+	case 4: return rnd();				/* full 64-bit */
+	case 5: return a + (rnd() % 17) * 0x1000;	/* dictionary */
+	case 6: return a - i * 3;			/* descending */
+	default: return rnd() % 3 ? a : ~0ull;		/* extremes */
+	}
+}
+
+static struct pebs_batch *random_batch(size_t n)
+{
+	struct pebs_batch *b = pebs_batch_new(n);
+	cr_assert(b);
+	pebs_batch_intern(b, "load-latency");
+	pebs_batch_intern(b, "precise-store");
+	pebs_batch_intern(b, "x,\"quoted\"");
+	int shape[PEBS_COL_COUNT];
+	uint64_t base[PEBS_COL_COUNT];
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		shape[c] = (int)(rnd() % 8);
+		base[c] = rnd() >> (rnd() % 64);
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+			uint64_t v = shaped(shape[c], i, base[c]);
+			if (b->c64[c])
+				b->c64[c][i] = v;
+			else
+				b->c32[c][i] = (uint32_t)v;
+		}
+		b->c32[PEBS_COL_EVENT][i] %= 3;
+	}
+	b->n = n;
+	return b;
+}
+
+static void assert_same(const struct pebs_batch *a, const struct pebs_batch *b)
+{
+	cr_assert_eq(a->n, b->n);
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		for (size_t i = 0; i < a->n; i++)
+			cr_assert_eq(pebs_field_num_raw(a, c, i),
+				     pebs_field_num_raw(b, c, i),
+				     "column %u sample %zu", c, i);
+	for (size_t i = 0; i < a->n; i++)
+		cr_assert_str_eq(pebs_batch_event(a, i), pebs_batch_event(b, i));
+}
+
+Test(format, block_roundtrip_fast_scalar_reference)
+{
+	uint64_t *ref[PEBS_COL_COUNT];
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		ref[c] = calloc(PEBS_BATCH_MAX, sizeof(uint64_t));
+	for (int iter = 0; iter < 60; iter++) {
+		size_t n = iter == 0 ? 1 : iter == 1 ? PEBS_BATCH_MAX :
+			   1 + rnd() % (iter % 5 ? 3000 : 40000);
+		struct pebs_batch *b = random_batch(n);
+		void *chunk;
+		size_t len;
+		cr_assert_eq(pebs_block_encode(b, 1 + iter % 5, &chunk, &len),
+			     0);
+		struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+		char err[128];
+		for (int scalar = 0; scalar < 2; scalar++) {
+			pebs_codec_select(scalar);
+			cr_assert_eq(pebs_block_decode(chunk, len, 0, d, err,
+						       sizeof(err)), 0, "%s",
+				     err);
+			assert_same(b, d);
+		}
+		pebs_codec_select(0);
+		for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+			memset(ref[c], 0, PEBS_BATCH_MAX * sizeof(uint64_t));
+		cr_assert_eq(ref_decode_block(chunk, len, ref), (long)n);
+		for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+			for (size_t i = 0; i < n; i++)
+				cr_assert_eq(ref[c][i],
+					     pebs_field_num_raw(b, c, i),
+					     "ref column %u sample %zu", c, i);
+		free(chunk);
+		pebs_batch_free(b);
+		pebs_batch_free(d);
+	}
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		free(ref[c]);
+}
+
+Test(format, block_info_min_max)
+{
+	struct pebs_batch *b = random_batch(5000);
+	void *chunk;
+	size_t len;
+	struct pebs_block_info bi;
+	cr_assert_eq(pebs_block_encode(b, 3, &chunk, &len), 0);
+	cr_assert_eq(pebs_block_info(chunk, len, 1, &bi, NULL, 0), 0);
+	cr_assert_eq(bi.nsamples, 5000);
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		uint64_t mn = ~0ull, mx = 0;
+		for (size_t i = 0; i < b->n; i++) {
+			uint64_t v = pebs_field_num_raw(b, c, i);
+			mn = v < mn ? v : mn;
+			mx = v > mx ? v : mx;
+		}
+		if (mx == 0)
+			continue;	/* absent column */
+		cr_assert(bi.present & (1ull << c));
+		cr_assert_eq(bi.min[c], mn, "col %u", c);
+		cr_assert_eq(bi.max[c], mx, "col %u", c);
+	}
+	free(chunk);
+	pebs_batch_free(b);
+}
+
+Test(format, block_column_mask_and_stale_columns)
+{
+	struct pebs_batch *b1 = random_batch(1000), *b2 = pebs_batch_new(10);
+	struct pebs_sample s = { .lat = 7, .time = 1 };
+	pebs_batch_intern(b2, "e");
+	pebs_batch_push(b2, &s);
+	void *c1, *c2;
+	size_t l1, l2;
+	cr_assert_eq(pebs_block_encode(b1, 3, &c1, &l1), 0);
+	cr_assert_eq(pebs_block_encode(b2, 3, &c2, &l2), 0);
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	cr_assert_eq(pebs_block_decode(c1, l1, 0, d, NULL, 0), 0);
+	/* The second block lacks most columns: they must read as zero. */
+	cr_assert_eq(pebs_block_decode(c2, l2, 0, d, NULL, 0), 0);
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		if (c != PEBS_COL_LAT && c != PEBS_COL_TIME)
+			cr_assert_eq(pebs_field_num_raw(d, c, 0), 0, "col %u",
+				     c);
+	cr_assert_eq(d->c32[PEBS_COL_LAT][0], 7);
+	/* Only the requested column is decoded. */
+	cr_assert_eq(pebs_block_decode(c1, l1, 1ull << PEBS_COL_LAT, d, NULL,
+				       0), 0);
+	for (size_t i = 0; i < d->n; i++)
+		cr_assert_eq(d->c32[PEBS_COL_LAT][i], b1->c32[PEBS_COL_LAT][i]);
+	free(c1);
+	free(c2);
+	pebs_batch_free(b1);
+	pebs_batch_free(b2);
+	pebs_batch_free(d);
+}
+
+Test(format, block_bad_input_never_crashes)
+{
+	struct pebs_batch *b = random_batch(3000);
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	void *chunk;
+	size_t len;
+	char err[128];
+	cr_assert_eq(pebs_block_encode(b, 3, &chunk, &len), 0);
+	uint8_t *c = chunk;
+	/* Every truncation fails cleanly. */
+	for (size_t cut = 0; cut < len; cut += 1 + cut / 8)
+		cr_assert_lt(pebs_block_decode(c, cut, 0, d, err, sizeof(err)),
+			     0);
+	/* Bit flips are caught by the checksum. */
+	for (int k = 0; k < 200; k++) {
+		size_t at = 16 + rnd() % (len - 24);
+		c[at] ^= (uint8_t)(1 + rnd() % 255);
+		int r = pebs_block_decode(c, len, 0, d, err, sizeof(err));
+		cr_assert_eq(r, -PEBS_E_CHECKSUM, "offset %zu: %d %s", at, r,
+			     err);
+		cr_assert_eq(pebs_block_encode(b, 3, &chunk, &len), 0);
+		free(c);
+		c = chunk;
+	}
+	/* Hostile directories with a valid checksum: decode without trust. */
+	for (int k = 0; k < 2000; k++) {
+		uint8_t *m = malloc(len);
+		memcpy(m, c, len);
+		for (int f = 0; f < 4; f++) {
+			size_t at = 16 + rnd() % (len - 24 < 400 ? len - 24 :
+						  400);
+			m[at] = (uint8_t)rnd();
+		}
+		put64(m + len - 8, fmt_checksum(TAG_BLCK, m + 16, len - 24));
+		pebs_block_decode(m, len, 0, d, err, sizeof(err));
+		free(m);
+	}
+	free(c);
+	pebs_batch_free(b);
+	pebs_batch_free(d);
+}
+
+/* ------------------------------------------------------ writer + reader */
+
+struct memfile {
+	char *buf;
+	size_t len;
+};
+
+static void write_stream(FILE *fp, uint64_t seed, size_t nsamples,
+			 unsigned block, const char *host, uint64_t lost)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	pebs_meta_set(m, "host", host);
+	struct pebs_writer_opts o = { .block_samples = block };
+	struct pebs_writer *w;
+	cr_assert_eq(pebs_writer_open(&w, fp, m, &o), 0);
+	struct pebs_gen_opts go = { .seed = seed };
+	struct pebs_gen *g = pebs_gen_new(&go);
+	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+	size_t done = 0;
+	while (done < nsamples) {
+		size_t n = nsamples - done < 7777 ? nsamples - done : 7777;
+		cr_assert_eq(pebs_gen_batch(g, b, n), 0);
+		cr_assert_eq(pebs_writer_add_batch(w, b), 0);
+		done += n;
+		if (lost && done == n)
+			cr_assert_eq(pebs_writer_lost(w, 3, 99, lost), 0);
+	}
+	cr_assert_eq(pebs_writer_close(w), 0);
+	pebs_gen_free(g);
+	pebs_batch_free(b);
+	pebs_meta_free(m);
+}
+
+static char *tmpname(void)
+{
+	static char p[64];
+	strcpy(p, "/tmp/pebs-test-XXXXXX");
+	int fd = mkstemp(p);
+	cr_assert(fd >= 0);
+	close(fd);
+	return p;
+}
+
+/* Reads all of @path; returns samples, checks them against the generator. */
+static size_t read_check(const char *const *paths, size_t np,
+			 unsigned threads, const uint64_t *seeds,
+			 const size_t *counts, int *err_out)
+{
+	struct pebs_reader *r;
+	struct pebs_reader_opts o = { .threads = threads };
+	cr_assert_eq(pebs_reader_open(&r, paths, np, &o), 0);
+	struct pebs_batch *want = pebs_batch_new(PEBS_BATCH_MAX);
+	struct pebs_gen *g = NULL;
+	size_t seg = 0, in_seg = 0, total = 0, wi = 0;
+	struct pebs_batch *b;
+	int rc;
+	*err_out = 0;
+	while ((rc = pebs_reader_next(r, &b)) != 0) {
+		if (rc < 0) {
+			*err_out = rc;
+			continue;
+		}
+		for (size_t i = 0; i < b->n; i++) {
+			while (!g || in_seg == counts[seg]) {
+				if (g) {
+					pebs_gen_free(g);
+					seg++;
+					in_seg = 0;
+				}
+				struct pebs_gen_opts go = { .seed = seeds[seg] };
+				g = pebs_gen_new(&go);
+				wi = want->n = 0;
+			}
+			if (wi == want->n) {
+				size_t n = counts[seg] - in_seg < 7777 ?
+					   counts[seg] - in_seg : 7777;
+				pebs_gen_batch(g, want, n);
+				wi = 0;
+			}
+			struct pebs_sample x, y;
+			pebs_batch_get(b, i, &x);
+			pebs_batch_get(want, wi, &y);
+			x.event = y.event = 0;
+			cr_assert(memcmp(&x, &y, sizeof(x)) == 0,
+				  "sample %zu differs", total);
+			cr_assert_str_eq(pebs_batch_event(b, i),
+					 pebs_batch_event(want, wi));
+			wi++;
+			in_seg++;
+			total++;
+		}
+	}
+	pebs_gen_free(g);
+	pebs_batch_free(want);
+	pebs_reader_close(r);
+	return total;
+}
+
+Test(format, file_roundtrip_threads)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 1, 100000, 4096, "a", 0);
+	fclose(fp);
+	uint64_t seeds[] = { 1 };
+	size_t counts[] = { 100000 };
+	const char *paths[] = { p };
+	for (unsigned t = 1; t <= 4; t++) {
+		int err;
+		cr_assert_eq(read_check(paths, 1, t, seeds, counts, &err),
+			     100000);
+		cr_assert_eq(err, 0);
+	}
+	unlink(p);
+	free(p);
+}
+
+Test(format, concatenated_segments_and_several_inputs)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 1, 20000, 3000, "a", 0);
+	write_stream(fp, 2, 5000, 65536, "b", 5);
+	fclose(fp);
+	uint64_t seeds[] = { 1, 2, 1, 2 };
+	size_t counts[] = { 20000, 5000, 20000, 5000 };
+	const char *paths[] = { p, p };
+	int err;
+	cr_assert_eq(read_check(paths, 2, 3, seeds, counts, &err), 50000);
+	cr_assert_eq(err, 0);
+
+	struct pebs_reader *r;
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, NULL), 0);
+	struct pebs_batch *b;
+	cr_assert_eq(pebs_reader_next(r, &b), 1);
+	cr_assert_str_eq(pebs_meta_get(pebs_reader_meta(r), "host"), "a");
+	while (pebs_reader_next(r, &b) > 0)
+		;
+	cr_assert_str_eq(pebs_meta_get(pebs_reader_meta(r), "host"), "b");
+	struct pebs_read_stats st;
+	pebs_reader_stats(r, &st);
+	cr_assert_eq(st.samples, 25000);
+	cr_assert_eq(st.segments, 2);
+	cr_assert_eq(st.lost, 5);
+	cr_assert_eq(st.blocks, 7 + 1);
+	pebs_reader_close(r);
+	unlink(p);
+	free(p);
+}
+
+static void *pipe_writer(void *arg)
+{
+	int fd = *(int *)arg;
+	FILE *fp = fdopen(fd, "wb");
+	write_stream(fp, 7, 30000, 5000, "pipe", 0);
+	write_stream(fp, 8, 100, 5000, "pipe2", 0);
+	fclose(fp);
+	return NULL;
+}
+
+Test(format, pipe_streaming)
+{
+	for (unsigned t = 1; t <= 3; t += 2) {
+		int fds[2];
+		cr_assert_eq(pipe(fds), 0);
+		pthread_t th;
+		pthread_create(&th, NULL, pipe_writer, &fds[1]);
+		char path[32];
+		snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
+		const char *paths[] = { path };
+		uint64_t seeds[] = { 7, 8 };
+		size_t counts[] = { 30000, 100 };
+		int err;
+		cr_assert_eq(read_check(paths, 1, t, seeds, counts, &err),
+			     30100);
+		cr_assert_eq(err, 0);
+		pthread_join(th, NULL);
+		close(fds[0]);
+	}
+}
+
+/* Writes @len bytes of @src to a new temp file; returns its name. */
+static char *dump(const char *src, size_t len)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	fwrite(src, 1, len, fp);
+	fclose(fp);
+	return p;
+}
+
+static char *slurp(const char *p, size_t *len)
+{
+	FILE *fp = fopen(p, "rb");
+	fseek(fp, 0, SEEK_END);
+	*len = (size_t)ftell(fp);
+	rewind(fp);
+	char *b = malloc(*len);
+	cr_assert_eq(fread(b, 1, *len, fp), *len);
+	fclose(fp);
+	return b;
+}
+
+/* Offsets of the block chunks of a one-segment file. */
+static size_t block_offsets(const char *b, size_t len, size_t *offs)
+{
+	size_t n = 0, o = FMT_MAGIC_LEN;
+	while (o + 16 <= len) {
+		uint32_t tag = get32((const uint8_t *)b + o);
+		if (tag == TAG_BLCK)
+			offs[n++] = o;
+		o += 24 + get64((const uint8_t *)b + o + 8);
+	}
+	return n;
+}
+
+Test(format, truncated_file_yields_complete_blocks)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 1, 10000, 1000, "a", 0);
+	fclose(fp);
+	size_t len, offs[64];
+	char *b = slurp(p, &len);
+	size_t nb = block_offsets(b, len, offs);
+	cr_assert_eq(nb, 10);
+	uint64_t seeds[] = { 1 };
+	size_t counts[] = { 10000 };
+	for (size_t k = 1; k < nb; k++) {
+		/* Cut inside block k: blocks 0..k-1 survive. */
+		char *q = dump(b, offs[k] + 100);
+		const char *paths[] = { q };
+		for (unsigned t = 1; t <= 2; t++) {
+			int err;
+			cr_assert_eq(read_check(paths, 1, t, seeds, counts,
+						&err), k * 1000);
+			cr_assert_eq(err, -PEBS_E_TRUNCATED);
+		}
+		struct pebs_reader *r;
+		struct pebs_batch *bt;
+		cr_assert_eq(pebs_reader_open(&r, paths, 1, NULL), 0);
+		int rc;
+		while ((rc = pebs_reader_next(r, &bt)) > 0)
+			;
+		char want[64];
+		snprintf(want, sizeof(want), "truncated in block %zu at "
+			 "offset 0x%zx", k, offs[k]);
+		cr_assert_str_eq(pebs_reader_errmsg(r), want);
+		cr_assert_str_eq(pebs_reader_errfile(r), q);
+		pebs_reader_close(r);
+		unlink(q);
+		free(q);
+	}
+	/* Cut right after a block (a killed capture): no end marker. */
+	char *q = dump(b, offs[5]);
+	const char *paths[] = { q };
+	int err;
+	cr_assert_eq(read_check(paths, 1, 2, seeds, counts, &err), 5000);
+	cr_assert_eq(err, -PEBS_E_TRUNCATED);
+	unlink(q);
+	free(q);
+	free(b);
+	unlink(p);
+	free(p);
+}
+
+Test(format, corrupt_block_checksum_and_salvage)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 1, 10000, 1000, "a", 0);
+	fclose(fp);
+	size_t len, offs[64];
+	char *b = slurp(p, &len);
+	block_offsets(b, len, offs);
+	b[offs[4] + 200] ^= 0x55;
+	char *q = dump(b, len);
+	const char *paths[] = { q };
+	for (unsigned t = 1; t <= 3; t++) {
+		for (int salvage = 0; salvage < 2; salvage++) {
+			struct pebs_reader *r;
+			struct pebs_reader_opts o = { .threads = t,
+						      .salvage = salvage };
+			cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+			struct pebs_batch *bt;
+			int rc, errs = 0;
+			size_t n = 0;
+			while ((rc = pebs_reader_next(r, &bt)) != 0) {
+				if (rc < 0) {
+					errs++;
+					char want[80];
+					snprintf(want, sizeof(want),
+						 "block 4 at offset 0x%zx: "
+						 "checksum mismatch", offs[4]);
+					cr_assert_str_eq(pebs_reader_errmsg(r),
+							 want);
+					cr_assert_eq(rc, -PEBS_E_CHECKSUM);
+				} else {
+					/* Block 4 never comes back. */
+					cr_assert_neq(bt->block_index, 4);
+					n += bt->n;
+				}
+			}
+			cr_assert_eq(errs, 1);
+			cr_assert_eq(n, salvage ? 9000 : 4000);
+			struct pebs_read_stats st;
+			pebs_reader_stats(r, &st);
+			cr_assert_eq(st.damaged, salvage ? 1 : 0);
+			pebs_reader_close(r);
+		}
+	}
+	/* A damaged chunk header: salvage resynchronises on the next one. */
+	memcpy(b + offs[2] + 8, "\xff\xff\xff\xff\xff\xff\xff\x7f", 8);
+	unlink(q);
+	free(q);
+	q = dump(b, len);
+	paths[0] = q;
+	struct pebs_reader *r;
+	struct pebs_reader_opts o = { .threads = 1, .salvage = 1 };
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+	struct pebs_batch *bt;
+	size_t n = 0;
+	int rc;
+	while ((rc = pebs_reader_next(r, &bt)) != 0)
+		if (rc > 0)
+			n += bt->n;
+	cr_assert_eq(n, 8000);
+	pebs_reader_close(r);
+	unlink(q);
+	free(q);
+	free(b);
+	unlink(p);
+	free(p);
+}
+
+Test(format, not_pebs_empty_garbage_missing)
+{
+	char *e = dump("", 0), *t = dump("time,cpu\n1,2\n", 13);
+	const char *paths[] = { e, t, "/nonexistent/x.pebs" };
+	struct pebs_reader *r;
+	cr_assert_eq(pebs_reader_open(&r, paths, 3, NULL), 0);
+	struct pebs_batch *b;
+	cr_assert_eq(pebs_reader_next(r, &b), -PEBS_E_FORMAT);
+	cr_assert_str_eq(pebs_reader_errmsg(r),
+			 "empty input, not a .pebs stream");
+	cr_assert_eq(pebs_reader_next(r, &b), -PEBS_E_FORMAT);
+	cr_assert_str_eq(pebs_reader_errmsg(r), "not a .pebs stream (bad magic)");
+	cr_assert_eq(pebs_reader_next(r, &b), -PEBS_E_IO);
+	cr_assert_str_eq(pebs_reader_errfile(r), "/nonexistent/x.pebs");
+	cr_assert_eq(pebs_reader_next(r, &b), 0);
+	pebs_reader_close(r);
+
+	/* Garbage after a complete segment. */
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 1, 10, 1000, "a", 0);
+	fputs("garbage!garbage!", fp);
+	fclose(fp);
+	paths[0] = p;
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, NULL), 0);
+	cr_assert_eq(pebs_reader_next(r, &b), 1);
+	cr_assert_eq(pebs_reader_next(r, &b), -PEBS_E_FORMAT);
+	cr_assert(strstr(pebs_reader_errmsg(r), "garbage after segment 1"));
+	pebs_reader_close(r);
+	unlink(p);
+	unlink(e);
+	unlink(t);
+	free(p);
+	free(e);
+	free(t);
+}
+
+struct skipctx {
+	uint64_t tmin;
+	int calls;
+};
+
+static int skip_early(void *ctx, const struct pebs_block_info *bi)
+{
+	struct skipctx *s = ctx;
+	s->calls++;
+	return bi->max[PEBS_COL_TIME] >= s->tmin;
+}
+
+Test(format, filter_skips_blocks_and_raw_copy)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 1, 20000, 1000, "a", 0);
+	fclose(fp);
+	const char *paths[] = { p };
+	/* Find the time at the start of the 10th block. */
+	struct pebs_reader *r;
+	struct pebs_batch *b;
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, NULL), 0);
+	uint64_t t10 = 0;
+	for (int i = 0; i < 10; i++)
+		cr_assert_eq(pebs_reader_next(r, &b), 1);
+	t10 = b->c64[PEBS_COL_TIME][0];
+	pebs_reader_close(r);
+
+	struct skipctx sc = { t10, 0 };
+	struct pebs_reader_opts o = { .threads = 2, .filter = skip_early,
+				      .filter_ctx = &sc, .raw_chunks = 1 };
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+	char *q = strdup(tmpname());
+	FILE *out = fopen(q, "wb");
+	struct pebs_writer *w;
+	cr_assert_eq(pebs_writer_open(&w, out, NULL, NULL), 0);
+	size_t n = 0;
+	int rc;
+	while ((rc = pebs_reader_next(r, &b)) > 0) {
+		size_t len;
+		const void *raw = pebs_reader_raw(r, &len);
+		cr_assert(raw);
+		cr_assert_eq(pebs_writer_copy_block(w, raw, len), 0);
+		n += b->n;
+	}
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(sc.calls, 20);
+	cr_assert_eq(n, 11000);
+	struct pebs_read_stats st;
+	pebs_reader_stats(r, &st);
+	cr_assert_eq(st.skipped, 9);
+	pebs_reader_close(r);
+	cr_assert_eq(pebs_writer_close(w), 0);
+	fclose(out);
+	/* The copy reads back as the same 11 blocks. */
+	const char *qp[] = { q };
+	cr_assert_eq(pebs_reader_open(&r, qp, 1, NULL), 0);
+	n = 0;
+	while (pebs_reader_next(r, &b) > 0)
+		n += b->n;
+	cr_assert_eq(n, 11000);
+	pebs_reader_close(r);
+	unlink(p);
+	unlink(q);
+	free(p);
+	free(q);
+}
+
+Test(format, empty_stream_has_metadata)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	struct pebs_meta *m = pebs_meta_new();
+	pebs_meta_set(m, "uarch", "skx");
+	struct pebs_writer *w;
+	cr_assert_eq(pebs_writer_open(&w, fp, m, NULL), 0);
+	cr_assert_eq(pebs_writer_close(w), 0);
+	fclose(fp);
+	pebs_meta_free(m);
+	const char *paths[] = { p };
+	struct pebs_reader *r;
+	struct pebs_batch *b;
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, NULL), 0);
+	cr_assert_eq(pebs_reader_next(r, &b), 0);
+	cr_assert_str_eq(pebs_meta_get(pebs_reader_meta(r), "uarch"), "skx");
+	pebs_reader_close(r);
+	unlink(p);
+	free(p);
+}
