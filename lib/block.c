@@ -2,6 +2,7 @@
  * block.c - one block: a self-contained columnar chunk of up to 64K samples.
  * Layout in formats/pebs-format.md section "BLCK".
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@ struct fmt_enc {
 	ZSTD_CCtx *cctx;
 	uint64_t *v;		/* n values of the column being encoded */
 	uint64_t *tmp;		/* n scratch values */
+	uint64_t *key;		/* n key values for KEYED */
+	uint64_t last[KEYED_SLOTS];
 	uint8_t *raw;		/* packed column, 8n + 8 * DICT_MAX */
 	uint64_t hkey[HASH_SIZE];
 	uint16_t hval[HASH_SIZE];	/* insertion index + 1; 0 = empty */
@@ -32,7 +35,12 @@ struct fmt_dec {
 	size_t raw_cap;
 	uint64_t *tmp;		/* PEBS_BATCH_MAX values */
 	uint64_t *idx;		/* PEBS_BATCH_MAX dictionary indices */
+	uint64_t *key;		/* PEBS_BATCH_MAX key values (KEYED) */
+	uint64_t *key2;		/* combined keys */
 	uint64_t dict[65536];
+	uint64_t last[KEYED_SLOTS];
+	uint8_t *pad;		/* padded copy of variable-length data */
+	size_t pad_cap;
 };
 
 struct fmt_enc *fmt_enc_new(void)
@@ -43,8 +51,9 @@ struct fmt_enc *fmt_enc_new(void)
 	e->cctx = ZSTD_createCCtx();
 	e->v = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
 	e->tmp = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
+	e->key = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
 	e->raw = malloc(8 * (size_t)PEBS_BATCH_MAX + 8 * DICT_MAX);
-	if (!e->cctx || !e->v || !e->tmp || !e->raw) {
+	if (!e->cctx || !e->v || !e->tmp || !e->key || !e->raw) {
 		fmt_enc_free(e);
 		return NULL;
 	}
@@ -58,6 +67,7 @@ void fmt_enc_free(struct fmt_enc *e)
 	ZSTD_freeCCtx(e->cctx);
 	free(e->v);
 	free(e->tmp);
+	free(e->key);
 	free(e->raw);
 	free(e);
 }
@@ -70,7 +80,9 @@ struct fmt_dec *fmt_dec_new(void)
 	d->dctx = ZSTD_createDCtx();
 	d->tmp = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
 	d->idx = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
-	if (!d->dctx || !d->tmp || !d->idx) {
+	d->key = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
+	d->key2 = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
+	if (!d->dctx || !d->tmp || !d->idx || !d->key || !d->key2) {
 		fmt_dec_free(d);
 		return NULL;
 	}
@@ -85,6 +97,9 @@ void fmt_dec_free(struct fmt_dec *d)
 	free(d->raw);
 	free(d->tmp);
 	free(d->idx);
+	free(d->key);
+	free(d->key2);
+	free(d->pad);
 	free(d);
 }
 
@@ -107,6 +122,23 @@ static void pack(const uint64_t *v, size_t n, unsigned w, uint8_t *out)
 	}
 }
 
+/*
+ * Variable-length packing: n length bytes (0-8, the value's significant
+ * bytes), then those bytes of every value, little-endian, back to back.
+ * Returns the packed size.  Zero costs only its length byte.
+ */
+static size_t vpack(const uint64_t *v, size_t n, uint8_t *out)
+{
+	uint8_t *d = out + n;
+	for (size_t i = 0; i < n; i++) {
+		unsigned l = v[i] ? width_of(v[i]) : 0;
+		out[i] = (uint8_t)l;
+		for (unsigned b = 0; b < l; b++)
+			*d++ = (uint8_t)(v[i] >> (8 * b));
+	}
+	return (size_t)(d - out);
+}
+
 static uint64_t zigzag(uint64_t d)
 {
 	return (d << 1) ^ (0 - (d >> 63));
@@ -119,13 +151,15 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
- * Collects the distinct values of e->v into e->dict (sorted) and their
- * sorted indices into e->tmp.  Returns the count, or 0 when there are more
- * than DICT_MAX.
+ * Collects the distinct values of e->v into e->dict and their indices into
+ * e->tmp, most frequent value first: small indices then dominate, so the
+ * high byte plane of the indices is nearly constant and compresses away.
+ * Returns the count, or 0 when there are more than DICT_MAX.
  */
 static size_t build_dict(struct fmt_enc *e, size_t n)
 {
 	size_t k = 0;
+	uint32_t cnt[DICT_MAX];
 	memset(e->hval, 0, sizeof(e->hval));
 	for (size_t i = 0; i < n; i++) {
 		uint64_t x = e->v[i];
@@ -137,18 +171,24 @@ static size_t build_dict(struct fmt_enc *e, size_t n)
 				return 0;
 			e->hkey[h] = x;
 			e->hval[h] = (uint16_t)(++k);
-			e->dict[k - 1] = x;
+			cnt[k - 1] = 0;
 		}
+		cnt[e->hval[h] - 1u]++;
 		e->tmp[i] = e->hval[h] - 1u;
 	}
-	/* Sort the dictionary; remap insertion order to sorted order. */
-	uint64_t ins[DICT_MAX];
-	memcpy(ins, e->dict, k * sizeof(uint64_t));
-	qsort(e->dict, k, sizeof(uint64_t), cmp_u64);
+	/* Order by count (desc), then first appearance. */
+	uint64_t key[DICT_MAX];
+	uint64_t val[DICT_MAX];
+	for (size_t j = 0; j < HASH_SIZE; j++)
+		if (e->hval[j])
+			val[e->hval[j] - 1u] = e->hkey[j];
+	for (size_t j = 0; j < k; j++)
+		key[j] = (uint64_t)(UINT32_MAX - cnt[j]) << 32 | j;
+	qsort(key, k, sizeof(uint64_t), cmp_u64);
 	for (size_t j = 0; j < k; j++) {
-		uint64_t *f = bsearch(&ins[j], e->dict, k, sizeof(uint64_t),
-				      cmp_u64);
-		e->rank[j] = (uint16_t)(f - e->dict);
+		uint32_t ins = (uint32_t)key[j];
+		e->dict[j] = val[ins];
+		e->rank[ins] = (uint16_t)j;
 	}
 	for (size_t i = 0; i < n; i++)
 		e->tmp[i] = e->rank[e->tmp[i]];
@@ -180,6 +220,27 @@ static int obuf_reserve(struct obuf *o, size_t more)
 		return -PEBS_E_NOMEM;
 	o->p = np;
 	o->cap = nc;
+	return 0;
+}
+
+/* Compresses e->raw (cd->raw_len bytes) onto @data, or stores it. */
+static int put_data(struct fmt_enc *e, int level, struct coldir *cd,
+		    struct obuf *data)
+{
+	size_t raw_len = cd->raw_len;
+	size_t bound = ZSTD_compressBound(raw_len);
+	int r = obuf_reserve(data, bound > raw_len ? bound : raw_len);
+	if (r)
+		return r;
+	size_t c = ZSTD_compressCCtx(e->cctx, data->p + data->len, bound,
+				     e->raw, raw_len, level);
+	if (ZSTD_isError(c) || c >= raw_len) {
+		memcpy(data->p + data->len, e->raw, raw_len);
+		cd->enc |= ENC_STORED;
+		c = raw_len;
+	}
+	cd->comp_len = c;
+	data->len += c;
 	return 0;
 }
 
@@ -247,20 +308,65 @@ static int encode_column(struct fmt_enc *e, size_t n, int level,
 		raw_len = wfor * n;
 	}
 	cd->raw_len = raw_len;
-	size_t bound = ZSTD_compressBound(raw_len);
-	int r = obuf_reserve(data, bound > raw_len ? bound : raw_len);
+	return put_data(e, level, cd, data);
+}
+
+/*
+ * Tries the KEYED encoding of e->v against key values e->key (column
+ * @keycol) and keeps it instead of @cd's when its compressed size is
+ * smaller.  The data of @cd is the last thing in @data.
+ */
+static int try_keyed(struct fmt_enc *e, size_t n, int level, unsigned keycol,
+		     struct coldir *cd, struct obuf *data)
+{
+	struct coldir kd = *cd;
+	uint64_t dmax = 0;
+	for (size_t s = 0; s < KEYED_SLOTS; s++)
+		e->last[s] = cd->min;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t s = fmt_key_slot(e->key[i]);
+		uint64_t z = zigzag(e->v[i] - e->last[s]);
+		e->last[s] = e->v[i];
+		e->tmp[i] = z;
+		dmax = z > dmax ? z : dmax;
+	}
+	(void)dmax;
+	kd.enc = ENC_KEYED;
+	kd.width = 0;
+	kd.base = cd->min;
+	kd.dict_count = keycol;
+	kd.raw_len = vpack(e->tmp, n, e->raw);
+	size_t at = data->len - cd->comp_len;
+	int r = put_data(e, level, &kd, data);
 	if (r)
 		return r;
-	size_t c = ZSTD_compressCCtx(e->cctx, data->p + data->len, bound,
-				     e->raw, raw_len, level);
-	if (ZSTD_isError(c) || c >= raw_len) {
-		memcpy(data->p + data->len, e->raw, raw_len);
-		cd->enc |= ENC_STORED;
-		c = raw_len;
+	if (kd.comp_len < cd->comp_len) {
+		memmove(data->p + at, data->p + data->len - kd.comp_len,
+			kd.comp_len);
+		data->len = at + kd.comp_len;
+		*cd = kd;
+	} else {
+		data->len -= kd.comp_len;
 	}
-	cd->comp_len = c;
-	data->len += c;
 	return 0;
+}
+
+/*
+ * Columns that follow another closely in real data: the same instruction
+ * touches nearby addresses and is satisfied at the same level; a thread
+ * mostly stays on its CPU.  Value = key column + 1; 0 = none.
+ */
+static const uint8_t key_of[PEBS_COL_COUNT][2] = {
+	[PEBS_COL_ADDR] = { PEBS_COL_IP + 1, PEBS_COL_TID + 1 },
+	[PEBS_COL_PHYS_ADDR] = { PEBS_COL_IP + 1, PEBS_COL_TID + 1 },
+	[PEBS_COL_DSRC] = { PEBS_COL_IP + 1, 0 },
+	[PEBS_COL_CPU] = { PEBS_COL_TID + 1, 0 },
+};
+
+/* Column @c of @b as u64 (NULL-safe for absent arrays is not needed). */
+static uint64_t colval(const struct pebs_batch *b, unsigned c, size_t i)
+{
+	return b->c64[c] ? b->c64[c][i] : b->c32[c][i];
 }
 
 int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
@@ -290,6 +396,27 @@ int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
 		r = encode_column(e, n, level, &cd[ncols], &data);
 		if (r)
 			goto out;
+		/* Each key choice is a candidate; the smallest output wins. */
+		for (unsigned kc = 0; kc < 2 && key_of[c][kc]; kc++) {
+			if (cd[ncols].enc == ENC_CONST)
+				break;
+			unsigned k1 = key_of[c][0] - 1u;
+			unsigned k2 = kc ? key_of[c][1] : 0;
+			acc = 0;
+			for (size_t i = 0; i < n; i++) {
+				e->key[i] = colval(b, k1, i);
+				if (k2)
+					e->key[i] += colval(b, k2 - 1, i) *
+						     FMT_KEY_C2;
+				acc |= e->key[i];
+			}
+			/* aux: key column, and second key column + 1. */
+			if (acc)
+				r = try_keyed(e, n, level, k1 | k2 << 8,
+					      &cd[ncols], &data);
+			if (r)
+				goto out;
+		}
 		ncols++;
 	}
 
@@ -458,6 +585,18 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 		case ENC_DELTA:
 			want = (uint64_t)cd.width * v->n;
 			break;
+		case ENC_KEYED:
+			if ((cd.dict_count & 0xff) >= PEBS_COL_COUNT ||
+			    (cd.dict_count >> 8) > PEBS_COL_COUNT ||
+			    (cd.dict_count & 0xff) == cd.col ||
+			    (cd.dict_count >> 8) == cd.col + 1u)
+				return fail(PEBS_E_CORRUPT, err, errlen,
+					    "column %u: bad key column",
+					    cd.col);
+			/* Varint: n length bytes plus up to 8n data bytes. */
+			want = cd.raw_len >= v->n && cd.raw_len <= 9ull * v->n &&
+			       cd.width == 0 ? cd.raw_len : ~0ull;
+			break;
 		case ENC_DICT:
 			if (cd.dict_count == 0 || cd.dict_count > 65536)
 				return fail(PEBS_E_CORRUPT, err, errlen,
@@ -471,7 +610,8 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 				    "column %u: unknown encoding %u", cd.col,
 				    enc);
 		}
-		if (enc != ENC_CONST && (cd.width < 1 || cd.width > 8))
+		if (enc != ENC_CONST && enc != ENC_KEYED &&
+		    (cd.width < 1 || cd.width > 8))
 			return fail(PEBS_E_CORRUPT, err, errlen,
 				    "column %u: bad width %u", cd.col,
 				    cd.width);
@@ -510,8 +650,48 @@ int pebs_block_info(const void *chunk, size_t len, int verify,
 	return 0;
 }
 
+/*
+ * Unpacks vpack() data (@len bytes) into n values.  The lengths are checked
+ * against the data size first, so the loop can read 8 bytes at a time from
+ * a padded copy.
+ */
+static int vunpack(struct fmt_dec *d, const uint8_t *raw, size_t len,
+		   size_t n, uint64_t *out)
+{
+	size_t sum = 0;
+	unsigned bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += raw[i];
+		bad |= raw[i] > 8;
+	}
+	if (bad || sum != len - n)
+		return -1;
+	if (d->pad_cap < sum + 8) {
+		free(d->pad);
+		d->pad_cap = sum + 8 > 65536 ? sum + 8 : 65536;
+		d->pad = malloc(d->pad_cap);
+		if (!d->pad) {
+			d->pad_cap = 0;
+			return -1;
+		}
+	}
+	memcpy(d->pad, raw + n, sum);
+	memset(d->pad + sum, 0, 8);
+	const uint8_t *p = d->pad;
+	for (size_t i = 0; i < n; i++) {
+		unsigned l = raw[i];
+		uint64_t v;
+		memcpy(&v, p, 8);
+		v = le64toh(v);
+		out[i] = l == 8 ? v : v & ((1ull << (8 * l)) - 1);
+		p += l;
+	}
+	return 0;
+}
+
 static int decode_column(struct fmt_dec *d, const struct view *v,
-			 unsigned i, uint64_t *out, char *err, size_t errlen)
+			 unsigned i, const uint64_t *key, uint64_t *out,
+			 char *err, size_t errlen)
 {
 	const struct coldir *cd = &v->cd[i];
 	size_t n = v->n;
@@ -560,8 +740,88 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 				    cd->col);
 		fmt_k->gather(d->dict, d->idx, n, out);
 		break;
+	case ENC_KEYED:
+		if (vunpack(d, raw, cd->raw_len, n, out) < 0)
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u: bad variable-length data",
+				    cd->col);
+		/* A dependency chain through the table: plain loop. */
+		for (size_t s = 0; s < KEYED_SLOTS; s++)
+			d->last[s] = cd->base;
+		for (size_t j = 0; j < n; j++) {
+			uint32_t s = fmt_key_slot(key ? key[j] : 0);
+			uint64_t z = out[j];
+			out[j] = d->last[s] + ((z >> 1) ^ (0 - (z & 1)));
+			d->last[s] = out[j];
+		}
+		break;
 	}
 	return 0;
+}
+
+/* Index of column @col in @v's directory, or -1. */
+static int find_col(const struct view *v, unsigned col)
+{
+	for (unsigned i = 0; i < v->nknown; i++)
+		if (v->cd[i].col == col)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Key values of column @col for a KEYED column: from @out when decoded
+ * there, else decoded into scratch.  NULL means all zero (absent column).
+ */
+static const uint64_t *key_values(struct fmt_dec *d, const struct view *v,
+				  unsigned col, uint64_t done,
+				  struct pebs_batch *out, int *rc, char *err,
+				  size_t errlen)
+{
+	int ki = find_col(v, col);
+	*rc = 0;
+	if (ki < 0)
+		return NULL;
+	if ((v->cd[ki].enc & 0x7f) == ENC_KEYED) {
+		*rc = fail(PEBS_E_CORRUPT, err, errlen,
+			   "column %u: key column %u is keyed itself",
+			   v->cd[ki].col, col);
+		return NULL;
+	}
+	if (done & (1ull << col) && out->c64[col])
+		return out->c64[col];
+	if (done & (1ull << col)) {
+		for (size_t j = 0; j < v->n; j++)
+			d->key[j] = out->c32[col][j];
+		return d->key;
+	}
+	*rc = decode_column(d, v, (unsigned)ki, NULL, d->key, err, errlen);
+	return d->key;
+}
+
+/*
+ * The combined key of a KEYED column (aux: first key column, second key
+ * column + 1 or 0) in d->key2, or NULL when every key is zero.
+ */
+static const uint64_t *keys(struct fmt_dec *d, const struct view *v,
+			    uint32_t aux, uint64_t done,
+			    struct pebs_batch *out, int *rc, char *err,
+			    size_t errlen)
+{
+	const uint64_t *k1 = key_values(d, v, aux & 0xff, done, out, rc, err,
+					errlen);
+	if (*rc)
+		return NULL;
+	for (size_t j = 0; j < v->n; j++)
+		d->key2[j] = k1 ? k1[j] : 0;
+	if (aux >> 8) {
+		const uint64_t *k2 = key_values(d, v, (aux >> 8) - 1, done,
+						out, rc, err, errlen);
+		if (*rc)
+			return NULL;
+		for (size_t j = 0; k2 && j < v->n; j++)
+			d->key2[j] += k2[j] * FMT_KEY_C2;
+	}
+	return d->key2;
 }
 
 int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
@@ -600,18 +860,29 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 		out->nnames++;
 	}
 	uint64_t done = 0;
-	for (unsigned i = 0; i < v.nknown; i++) {
-		unsigned c = v.cd[i].col;
-		if (!(cols & (1ull << c)))
-			continue;
-		uint64_t *dst = out->c64[c] ? out->c64[c] : d->tmp;
-		r = decode_column(d, &v, i, dst, err, errlen);
-		if (r)
-			return r;
-		if (!out->c64[c])
-			fmt_k->narrow(d->tmp, v.n, out->c32[c]);
-		done |= 1ull << c;
-		out->present |= 1ull << c;
+	/* Keyed columns go second: their key columns must be decoded. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < v.nknown; i++) {
+			unsigned c = v.cd[i].col;
+			int keyed = (v.cd[i].enc & 0x7f) == ENC_KEYED;
+			if (!(cols & (1ull << c)) || keyed != pass)
+				continue;
+			const uint64_t *key = NULL;
+			if (keyed) {
+				key = keys(d, &v, v.cd[i].dict_count, done,
+					   out, &r, err, errlen);
+				if (r)
+					return r;
+			}
+			uint64_t *dst = out->c64[c] ? out->c64[c] : d->tmp;
+			r = decode_column(d, &v, i, key, dst, err, errlen);
+			if (r)
+				return r;
+			if (!out->c64[c])
+				fmt_k->narrow(d->tmp, v.n, out->c32[c]);
+			done |= 1ull << c;
+			out->present |= 1ull << c;
+		}
 	}
 	/* Zero what an earlier block left in columns this one lacks. */
 	uint64_t stale = out->dirty & ~done;

@@ -37,7 +37,18 @@ enum {
 	ENC_FOR = 1,		/* v - min, w bytes, byte planes */
 	ENC_DELTA = 2,		/* zigzag(v[i] - v[i-1]), v[-1] = base */
 	ENC_DICT = 3,		/* k u64 values, then w-byte indices, planes */
+	ENC_KEYED = 4,		/* zigzag(v[i] - last[slot(key[i])]), varint */
 };
+#define KEYED_SLOTS 16384u
+/*
+ * Slot of a key in the KEYED table (both sides must agree).  A key is one
+ * column's value, or two columns' values combined as k1 + k2 * C2.
+ */
+#define FMT_KEY_C2 0xD6E8FEB86659FD93ull
+static inline uint32_t fmt_key_slot(uint64_t key)
+{
+	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 50);
+}
 #define ENC_STORED 0x80
 
 #define BLK_FIXED 16		/* u32 n, u32 ncols, u32 nnames, u32 rsvd */

@@ -1,13 +1,22 @@
 /*
  * gen.c - realistic synthetic samples (see pebs_gen.h).
  *
- * Proportions (loads 85%, stores 15%):
- *   loads: L1 55%, LFB 8%, L2 12%, L3 12%, HITM on a hot line 5%,
- *          local DRAM 6%, remote DRAM 2%; latencies drawn per level from
- *          ranges seen on Skylake-SP (L1 4-8, LFB 9-40, L2 12-20, L3 35-70,
- *          HITM 80-300, local DRAM 180-400, remote DRAM 300-700 cycles);
- *   stores: L1 hit 90%, miss 10%.
- * Time advances by an exponential gap of mean 2500 TSC ticks (2.5 GHz).
+ * Each instruction (ip) has one access kind, as in real code, and the kind
+ * decides its addresses and where its loads are satisfied:
+ *   stack  30%: a fixed slot in the thread's stack     L1 98%, LFB 2%
+ *   object 25%: a field of one of 512 shared objects   L1 88%, LFB 6%, L2 6%
+ *   stream 25%: walks its own 16 MiB array             L1 55%, LFB 25%, L2 20%
+ *   chase  17%: random lines in a 1 GiB heap           L2 5%, L3 35%,
+ *                                                      local DRAM 50%,
+ *                                                      remote DRAM 10%
+ *   shared  3%: the contended lines (several threads)  HITM 50%, L1 30%,
+ *                                                      L3 20%
+ * 15% of the non-chase instructions are stores (L1 hit 90%, or 40% on the
+ * contended lines).  Latencies per level are drawn from ranges seen on
+ * Skylake-SP: L1 4-8, LFB 9-40, L2 12-20, L3 35-70, HITM 80-300, local
+ * DRAM 180-400, remote DRAM 300-700 cycles.  Instructions and threads are
+ * picked with a skewed (Zipf-like) frequency; time advances by an
+ * exponential gap of mean 2500 TSC ticks (2.5 GHz).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -15,13 +24,18 @@
 #include "pebs_dsrc.h"
 #include "pebs_gen.h"
 
+enum { K_STACK, K_OBJECT, K_STREAM, K_CHASE, K_SHARED };
+
 struct pebs_gen {
 	struct pebs_gen_opts o;
 	uint64_t s;		/* splitmix64 state */
 	uint64_t time;
 	uint64_t *ips;
+	uint8_t *kind;		/* per ip */
+	uint8_t *store;		/* per ip */
+	uint64_t *cursor;	/* per ip, stream position */
 	uint64_t *hot;
-	uint64_t heap[64];	/* per-thread arena bases */
+	uint64_t objects[512];
 	int ev_load, ev_store;
 };
 
@@ -68,18 +82,27 @@ struct pebs_gen *pebs_gen_new(const struct pebs_gen_opts *opts)
 	g->s = g->o.seed ^ 0x5EED;
 	g->time = 1000000000ull;
 	g->ips = malloc(g->o.ips * sizeof(uint64_t));
+	g->kind = malloc(g->o.ips);
+	g->store = malloc(g->o.ips);
+	g->cursor = calloc(g->o.ips, sizeof(uint64_t));
 	g->hot = malloc(g->o.hot_lines * sizeof(uint64_t));
-	if (!g->ips || !g->hot) {
+	if (!g->ips || !g->kind || !g->store || !g->cursor || !g->hot) {
 		pebs_gen_free(g);
 		return NULL;
 	}
 	/* Instructions spread over a 2 MiB text segment. */
-	for (unsigned i = 0; i < g->o.ips; i++)
+	for (unsigned i = 0; i < g->o.ips; i++) {
+		double u = unif(g);
 		g->ips[i] = 0x401000 + (rnd(g) % 0x200000);
+		g->kind[i] = u < 0.30 ? K_STACK : u < 0.55 ? K_OBJECT :
+			     u < 0.80 ? K_STREAM : u < 0.97 ? K_CHASE :
+			     K_SHARED;
+		g->store[i] = g->kind[i] != K_CHASE && unif(g) < 0.15;
+	}
 	for (unsigned i = 0; i < g->o.hot_lines; i++)
 		g->hot[i] = 0x55d4a8e00000ull + (rnd(g) % 4096) * 64;
-	for (unsigned t = 0; t < g->o.threads; t++)
-		g->heap[t] = 0x7f0000000000ull + (uint64_t)t * 0x4000000ull;
+	for (unsigned i = 0; i < 512; i++)
+		g->objects[i] = 0x55d4b0000000ull + (rnd(g) % 0x400000) * 64;
 	return g;
 }
 
@@ -88,6 +111,9 @@ void pebs_gen_free(struct pebs_gen *g)
 	if (!g)
 		return;
 	free(g->ips);
+	free(g->kind);
+	free(g->store);
+	free(g->cursor);
 	free(g->hot);
 	free(g);
 }
@@ -98,46 +124,80 @@ static uint64_t tlb(struct pebs_gen *g)
 	       PEBS_DS_TLB_HIT | PEBS_DS_TLB_L1 | PEBS_DS_TLB_L2;
 }
 
-static void load(struct pebs_gen *g, struct pebs_sample *s)
+enum { L_L1, L_LFB, L_L2, L_L3, L_HITM, L_LDRAM, L_RDRAM };
+
+/* Fills dsrc and lat of a load satisfied at level @l. */
+static void load(struct pebs_gen *g, struct pebs_sample *s, int l)
 {
-	double u = unif(g);
-	unsigned lvl, snoop = PEBS_DS_SNOOP_NONE, num, remote = 0;
-	if (u < 0.55) {
-		lvl = PEBS_DS_LVL_L1 | PEBS_DS_LVL_HIT;
-		num = PEBS_DS_LNUM_L1;
-		s->lat = range(g, 4, 8);
-	} else if (u < 0.63) {
-		lvl = PEBS_DS_LVL_LFB | PEBS_DS_LVL_HIT;
-		num = PEBS_DS_LNUM_LFB;
-		s->lat = range(g, 9, 40);
-	} else if (u < 0.75) {
-		lvl = PEBS_DS_LVL_L2 | PEBS_DS_LVL_HIT;
-		num = PEBS_DS_LNUM_L2;
-		s->lat = range(g, 12, 20);
-	} else if (u < 0.87) {
-		lvl = PEBS_DS_LVL_L3 | PEBS_DS_LVL_HIT;
-		num = PEBS_DS_LNUM_L3;
-		s->lat = range(g, 35, 70);
-	} else if (u < 0.92) {
-		lvl = PEBS_DS_LVL_L3 | PEBS_DS_LVL_HIT;
-		num = PEBS_DS_LNUM_L3;
-		snoop = PEBS_DS_SNOOP_HITM;
-		s->lat = range(g, 80, 300);
-		s->addr = g->hot[skew(g, g->o.hot_lines)] + (rnd(g) % 8) * 8;
-	} else if (u < 0.98) {
-		lvl = PEBS_DS_LVL_LOC_RAM | PEBS_DS_LVL_HIT;
-		num = PEBS_DS_LNUM_RAM;
-		snoop = PEBS_DS_SNOOP_MISS;
-		s->lat = range(g, 180, 400);
-	} else {
-		lvl = PEBS_DS_LVL_REM_RAM1 | PEBS_DS_LVL_HIT;
-		num = PEBS_DS_LNUM_RAM;
-		remote = 1;
-		snoop = PEBS_DS_SNOOP_MISS;
-		s->lat = range(g, 300, 700);
+	static const struct {
+		unsigned lvl, num, snoop, remote;
+		uint32_t lo, hi;
+	} t[] = {
+		[L_L1] = { PEBS_DS_LVL_L1, PEBS_DS_LNUM_L1, PEBS_DS_SNOOP_NONE,
+			   0, 4, 8 },
+		[L_LFB] = { PEBS_DS_LVL_LFB, PEBS_DS_LNUM_LFB,
+			    PEBS_DS_SNOOP_NONE, 0, 9, 40 },
+		[L_L2] = { PEBS_DS_LVL_L2, PEBS_DS_LNUM_L2, PEBS_DS_SNOOP_NONE,
+			   0, 12, 20 },
+		[L_L3] = { PEBS_DS_LVL_L3, PEBS_DS_LNUM_L3, PEBS_DS_SNOOP_NONE,
+			   0, 35, 70 },
+		[L_HITM] = { PEBS_DS_LVL_L3, PEBS_DS_LNUM_L3,
+			     PEBS_DS_SNOOP_HITM, 0, 80, 300 },
+		[L_LDRAM] = { PEBS_DS_LVL_LOC_RAM, PEBS_DS_LNUM_RAM,
+			      PEBS_DS_SNOOP_MISS, 0, 180, 400 },
+		[L_RDRAM] = { PEBS_DS_LVL_REM_RAM1, PEBS_DS_LNUM_RAM,
+			      PEBS_DS_SNOOP_MISS, 1, 300, 700 },
+	};
+	s->lat = range(g, t[l].lo, t[l].hi);
+	s->dsrc = pebs_dsrc_make(PEBS_DS_OP_LOAD, t[l].lvl | PEBS_DS_LVL_HIT,
+				 t[l].snoop, 0, (unsigned)tlb(g), t[l].num,
+				 t[l].remote, 0);
+}
+
+/* Picks a level from cumulative thresholds @c (percent) for levels @l. */
+static int pick(struct pebs_gen *g, const double *c, const int *l, int n)
+{
+	double u = unif(g) * 100.0;
+	for (int i = 0; i < n - 1; i++)
+		if (u < c[i])
+			return l[i];
+	return l[n - 1];
+}
+
+/* Address and load level of instruction @i on thread @t. */
+static uint64_t access(struct pebs_gen *g, unsigned i, unsigned t, int *lvl)
+{
+	static const double c_obj[] = { 88, 94, 100 },
+			    c_str[] = { 55, 80, 100 },
+			    c_chase[] = { 5, 40, 90, 100 },
+			    c_sh[] = { 50, 80, 100 };
+	static const int l_obj[] = { L_L1, L_LFB, L_L2 },
+			 l_str[] = { L_L1, L_LFB, L_L2 },
+			 l_chase[] = { L_L2, L_L3, L_LDRAM, L_RDRAM },
+			 l_sh[] = { L_HITM, L_L1, L_L3 };
+	uint64_t stack = 0x7ffc00000000ull - (uint64_t)t * 0x800000ull;
+	uint64_t heap = 0x7f0000000000ull + (uint64_t)t * 0x40000000ull;
+	switch (g->kind[i]) {
+	case K_STACK:
+		*lvl = unif(g) < 0.98 ? L_L1 : L_LFB;
+		return stack - 64 - (i * 37 % 256) * 8;
+	case K_OBJECT:
+		*lvl = pick(g, c_obj, l_obj, 3);
+		return g->objects[(i * 13 + skew(g, 4)) % 512] + (i % 8) * 8;
+	case K_STREAM:
+		*lvl = pick(g, c_str, l_str, 3);
+		g->cursor[i] = (g->cursor[i] + 8 * range(g, 1, 4096)) &
+			       0xffffff;
+		return heap + (i % 32) * 0x1000000ull + (g->cursor[i] & ~7ull);
+	case K_CHASE:
+		*lvl = pick(g, c_chase, l_chase, 4);
+		return 0x7e0000000000ull + (rnd(g) % (1u << 24)) * 64 +
+		       (i % 8) * 8;
+	default:
+		*lvl = pick(g, c_sh, l_sh, 3);
+		return g->hot[(i + skew(g, 3)) % g->o.hot_lines] +
+		       (t % 8) * 8;
 	}
-	s->dsrc = pebs_dsrc_make(PEBS_DS_OP_LOAD, lvl, snoop, 0,
-				 (unsigned)tlb(g), num, remote, 0);
 }
 
 int pebs_gen_batch(struct pebs_gen *g, struct pebs_batch *b, size_t n)
@@ -149,37 +209,33 @@ int pebs_gen_batch(struct pebs_gen *g, struct pebs_batch *b, size_t n)
 	g->ev_store = pebs_batch_intern(b, "precise-store");
 	if (g->ev_load < 0 || g->ev_store < 0)
 		return -PEBS_E_NOMEM;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t k = 0; k < n; k++) {
 		struct pebs_sample s = { 0 };
 		g->time += 1 + (uint64_t)(-log(1.0 - unif(g)) * 2500.0);
 		unsigned t = (unsigned)skew(g, g->o.threads);
+		unsigned i = (unsigned)skew(g, g->o.ips);
+		int lvl;
 		s.time = g->time;
 		s.tid = 4242 + t;
 		s.pid = 4242;
 		s.cpu = t % 2 ? t / 2 + 28 : t / 2;	/* two sockets */
-		uint64_t ipi = skew(g, g->o.ips);
-		s.ip = g->ips[ipi];
-		/* Each instruction walks its own region of the arena. */
-		s.addr = g->heap[t] + ((ipi * 0x9E37ull) % 0x100000) * 64 +
-			 (skew(g, 4096) * 64) + (rnd(g) % 8) * 8;
+		s.ip = g->ips[i];
+		s.addr = access(g, i, t, &lvl);
 		s.fmt = 3;
 		s.flags = PEBS_SF_EVENTING_IP | PEBS_SF_TSC;
-		s.applicable = 0x8;
-		if (unif(g) < 0.85) {
+		if (!g->store[i]) {
 			s.event = (uint32_t)g->ev_load;
-			load(g, &s);
+			s.applicable = 0x8;
+			load(g, &s, lvl);
 		} else {
-			int hit = unif(g) < 0.9;
+			int hit = unif(g) < (g->kind[i] == K_SHARED ? 0.4 : 0.9);
 			s.event = (uint32_t)g->ev_store;
 			s.applicable = 0x4;
-			s.raw_dse = hit;
+			s.raw_dse = (uint64_t)hit;
 			s.dsrc = pebs_dsrc_make(PEBS_DS_OP_STORE,
 				PEBS_DS_LVL_L1 | (hit ? PEBS_DS_LVL_HIT :
 				PEBS_DS_LVL_MISS), PEBS_DS_SNOOP_NA, 0,
 				PEBS_DS_TLB_NA, 0, 0, 0);
-			if (unif(g) < 0.3)
-				s.addr = g->hot[skew(g, g->o.hot_lines)] +
-					 (t % 8) * 8;
 		}
 		pebs_batch_push(b, &s);
 	}

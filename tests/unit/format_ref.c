@@ -15,6 +15,75 @@ static uint64_t le(const uint8_t *p, int n)
 	return v;
 }
 
+/* The KEYED slot of a key (spec: "KEYED"). */
+static uint32_t slot(uint64_t k)
+{
+	return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 50);
+}
+
+/* Decodes one column described by directory entry @d from @src. */
+static int ref_column(const uint8_t *src, const uint8_t *d, uint32_t n,
+		      uint64_t **cols)
+{
+	unsigned col = (unsigned)le(d, 2), enc = d[2], w = d[3];
+	uint64_t k = le(d + 4, 4), min = le(d + 8, 8);
+	uint64_t base = le(d + 24, 8), clen = le(d + 32, 8);
+	uint64_t rlen = le(d + 40, 8);
+	if (col >= PEBS_COL_COUNT)
+		return 0;
+	uint8_t *raw = malloc(rlen + 1);
+	if (enc & 0x80)
+		memcpy(raw, src, rlen);
+	else if (rlen && ZSTD_decompress(raw, rlen, src, clen) != rlen) {
+		free(raw);
+		return -1;
+	}
+	enc &= 0x7f;
+	if (enc == 4) {
+		static uint64_t last[16384];
+		const uint8_t *vd = raw + n;
+		unsigned k1 = k & 0xff, k2 = (unsigned)(k >> 8);
+		for (uint32_t s = 0; s < 16384; s++)
+			last[s] = base;
+		for (uint32_t j = 0; j < n; j++) {
+			uint64_t z = le(vd, raw[j]);
+			vd += raw[j];
+			uint64_t key = cols[k1][j];
+			if (k2)
+				key += cols[k2 - 1][j] * 0xD6E8FEB86659FD93ull;
+			uint32_t s = slot(key);
+			last[s] += (z >> 1) ^ (0 - (z & 1));
+			cols[col][j] = last[s];
+		}
+		free(raw);
+		return 0;
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		uint64_t v = 0;
+		const uint8_t *planes = raw + (enc == 3 ? 8 * k : 0);
+		for (unsigned b = 0; b < w; b++)
+			v |= (uint64_t)planes[b * (size_t)n + j] << (8 * b);
+		if (enc == 0) {
+			v = min;
+		} else if (enc == 1) {
+			v += min;
+		} else if (enc == 2) {
+			uint64_t dlt = (v >> 1) ^ (0 - (v & 1));
+			uint64_t prev = j ? cols[col][j - 1] : base;
+			v = prev + dlt;
+		} else if (enc == 3) {
+			if (v >= k) {
+				free(raw);
+				return -1;
+			}
+			v = le(raw + 8 * v, 8);
+		}
+		cols[col][j] = v;
+	}
+	free(raw);
+	return 0;
+}
+
 long ref_decode_block(const uint8_t *c, size_t len, uint64_t **cols)
 {
 	if (len < 24 || le(c, 4) != 0x4b434c42) /* "BLCK" */
@@ -29,47 +98,18 @@ long ref_decode_block(const uint8_t *c, size_t len, uint64_t **cols)
 	for (uint32_t i = 0; i < nnames; i++)
 		off += 2 + le(p + off, 2);
 	size_t data = off + 48 * (size_t)ncols;
-	for (uint32_t i = 0; i < ncols; i++) {
-		const uint8_t *d = p + off + 48 * i;
-		unsigned col = (unsigned)le(d, 2), enc = d[2], w = d[3];
-		uint64_t k = le(d + 4, 4), min = le(d + 8, 8);
-		uint64_t base = le(d + 24, 8), clen = le(d + 32, 8);
-		uint64_t rlen = le(d + 40, 8);
-		uint8_t *raw = malloc(rlen + 1);
-		if (enc & 0x80)
-			memcpy(raw, p + data, rlen);
-		else if (rlen && ZSTD_decompress(raw, rlen, p + data, clen) !=
-			 rlen) {
-			free(raw);
-			return -1;
+	/* Keyed columns need their key columns: decode them in a 2nd pass. */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t at = data;
+		for (uint32_t i = 0; i < ncols; i++) {
+			const uint8_t *d = p + off + 48 * i;
+			uint64_t clen = le(d + 32, 8);
+			int keyed = (d[2] & 0x7f) == 4;
+			if (keyed == pass &&
+			    ref_column(p + at, d, n, cols) < 0)
+				return -1;
+			at += clen;
 		}
-		data += clen;
-		enc &= 0x7f;
-		for (uint32_t j = 0; j < n; j++) {
-			uint64_t v = 0;
-			const uint8_t *planes = raw + (enc == 3 ? 8 * k : 0);
-			for (unsigned b = 0; b < w; b++)
-				v |= (uint64_t)planes[b * (size_t)n + j]
-				     << (8 * b);
-			if (enc == 0) {
-				v = min;
-			} else if (enc == 1) {
-				v += min;
-			} else if (enc == 2) {
-				uint64_t dlt = (v >> 1) ^ (0 - (v & 1));
-				uint64_t prev = j ? cols[col][j - 1] : base;
-				v = prev + dlt;
-			} else if (enc == 3) {
-				if (v >= k) {
-					free(raw);
-					return -1;
-				}
-				v = le(raw + 8 * v, 8);
-			}
-			if (col < PEBS_COL_COUNT)
-				cols[col][j] = v;
-		}
-		free(raw);
 	}
 	return n;
 }

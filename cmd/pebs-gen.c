@@ -1,0 +1,101 @@
+/*
+ * pebs-gen - writes realistic synthetic memory samples as a .pebs stream,
+ * for trying pipelines and benchmarking without a capture.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pebs_format.h"
+#include "pebs_gen.h"
+#include "util.h"
+
+static void usage(int code)
+{
+	fprintf(code ? stderr : stdout,
+		"usage: pebs-gen [-n COUNT] [--seed N] [--threads N] "
+		"[--block N] [--level N] [-o FILE]\n"
+		"Writes COUNT (default 1M) synthetic samples of a "
+		"multi-threaded server workload\n"
+		"(loads with latencies and data sources, stores, contended "
+		"lines) as .pebs.\n"
+		"The same seed gives the same samples.  See pebs-gen(1).\n");
+	exit(code);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "count", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	unsigned long long count = 1000000, seed = 1, threads = 16;
+	unsigned long long block = 0, level = 0;
+	const char *out = NULL;
+	int c;
+	util_init(argv[0]);
+	while ((c = getopt_long(argc, argv, "n:o:h", lo, NULL)) != -1) {
+		unsigned long long *dst = NULL;
+		switch (c) {
+		case 'n': dst = &count; break;
+		case 's': dst = &seed; break;
+		case 't': dst = &threads; break;
+		case 'b': dst = &block; break;
+		case 'l': dst = &level; break;
+		case 'o': out = optarg; break;
+		case 'h': usage(0); break;
+		case 'V': util_version(); break;
+		default: usage(EXIT_USAGE);
+		}
+		if (dst && util_parse_u64(optarg, dst))
+			util_die(EXIT_USAGE, "--%s: not a number: \"%s\"",
+				 lo[c == 'n' ? 0 : c == 's' ? 1 : c == 't' ? 2 :
+				    c == 'b' ? 3 : 4].name, optarg);
+	}
+	if (optind < argc)
+		usage(EXIT_USAGE);
+	if (threads < 1 || threads > 64)
+		util_die(EXIT_USAGE, "--threads: must be 1 to 64");
+	if (block > PEBS_BATCH_MAX)
+		util_die(EXIT_USAGE, "--block: at most %u", PEBS_BATCH_MAX);
+	if (level > 22)
+		util_die(EXIT_USAGE, "--level: zstd levels are 1 to 22");
+
+	FILE *fp = util_open_out(out, 1);
+	struct pebs_gen_opts go = { .seed = seed, .threads = (unsigned)threads };
+	struct pebs_gen *g = pebs_gen_new(&go);
+	struct pebs_meta *m = pebs_meta_new();
+	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+	if (!g || !m || !b || pebs_gen_meta(g, m))
+		util_die(EXIT_SYS, "out of memory");
+	char cmd[96];
+	snprintf(cmd, sizeof(cmd), "pebs-gen -n %llu --seed %llu", count, seed);
+	pebs_meta_set(m, "cmdline", cmd);
+	struct pebs_writer_opts wo = { .level = (int)level,
+				       .block_samples = (unsigned)block };
+	struct pebs_writer *w;
+	if (pebs_writer_open(&w, fp, m, &wo))
+		util_write_failed(out);
+	for (unsigned long long done = 0; done < count;) {
+		size_t n = count - done < 65536 ? count - done : 65536;
+		if (pebs_gen_batch(g, b, n) || pebs_writer_add_batch(w, b))
+			util_die(EXIT_SYS, "%s", pebs_writer_errmsg(w));
+		done += n;
+	}
+	if (pebs_writer_finish(w))
+		util_write_failed(out);
+	pebs_writer_close(w);
+	util_close_out(fp, out);
+	pebs_batch_free(b);
+	pebs_meta_free(m);
+	pebs_gen_free(g);
+	return EXIT_OK;
+}
