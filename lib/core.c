@@ -83,6 +83,7 @@ struct pebs_batch *pebs_batch_new(size_t cap)
 	if (!b)
 		return NULL;
 	b->cap = cap;
+	b->dirty = ~0ull;
 	for (unsigned i = 0; i < PEBS_COL_COUNT; i++) {
 		if (cols[i].type == PEBS_T_U64)
 			b->c64[i] = calloc(cap, sizeof(uint64_t));
@@ -148,7 +149,28 @@ int pebs_batch_push(struct pebs_batch *b, const struct pebs_sample *s)
 	if (b->n >= b->cap)
 		return -PEBS_E_RANGE;
 	size_t i = b->n++;
-	b->dirty = ~0ull;
+	uint64_t regs = 0;
+	for (unsigned r = 0; r < PEBS_REG_COUNT; r++)
+		regs |= s->regs[r];
+	/* Mark only what this sample makes non-zero (see dirty). */
+	b->dirty |= (uint64_t)!!s->time << PEBS_COL_TIME |
+		    (uint64_t)!!s->cpu << PEBS_COL_CPU |
+		    (uint64_t)!!s->pid << PEBS_COL_PID |
+		    (uint64_t)!!s->tid << PEBS_COL_TID |
+		    (uint64_t)!!s->event << PEBS_COL_EVENT |
+		    (uint64_t)!!s->ip << PEBS_COL_IP |
+		    (uint64_t)!!s->addr << PEBS_COL_ADDR |
+		    (uint64_t)!!s->lat << PEBS_COL_LAT |
+		    (uint64_t)!!s->ins_lat << PEBS_COL_INS_LAT |
+		    (uint64_t)!!s->dsrc << PEBS_COL_DSRC |
+		    (uint64_t)!!s->raw_dse << PEBS_COL_RAW_DSE |
+		    (uint64_t)!!s->fmt << PEBS_COL_FMT |
+		    (uint64_t)!!s->applicable << PEBS_COL_APPLICABLE |
+		    (uint64_t)!!s->tsx << PEBS_COL_TSX |
+		    (uint64_t)!!s->phys_addr << PEBS_COL_PHYS_ADDR |
+		    (uint64_t)!!s->flags << PEBS_COL_FLAGS |
+		    (regs ? ((1ull << PEBS_REG_COUNT) - 1) << PEBS_COL_REG0 :
+		     0);
 	b->c64[PEBS_COL_TIME][i] = s->time;
 	b->c32[PEBS_COL_CPU][i] = s->cpu;
 	b->c32[PEBS_COL_PID][i] = s->pid;

@@ -20,6 +20,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pebs_dsrc.h"
 #include "pebs_gen.h"
@@ -205,6 +206,26 @@ int pebs_gen_batch(struct pebs_gen *g, struct pebs_batch *b, size_t n)
 	if (n > b->cap)
 		return -PEBS_E_RANGE;
 	pebs_batch_reset(b);
+	/*
+	 * Columns the generator never writes are zeroed once, so the batch's
+	 * dirty mask is exact and writers skip them without scanning.
+	 */
+	const uint64_t mine = 1ull << PEBS_COL_TIME | 1ull << PEBS_COL_CPU |
+		1ull << PEBS_COL_PID | 1ull << PEBS_COL_TID |
+		1ull << PEBS_COL_EVENT | 1ull << PEBS_COL_IP |
+		1ull << PEBS_COL_ADDR | 1ull << PEBS_COL_LAT |
+		1ull << PEBS_COL_DSRC | 1ull << PEBS_COL_RAW_DSE |
+		1ull << PEBS_COL_FMT | 1ull << PEBS_COL_APPLICABLE |
+		1ull << PEBS_COL_FLAGS;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		if (!(b->dirty & ~mine & (1ull << c)))
+			continue;
+		if (b->c64[c])
+			memset(b->c64[c], 0, b->cap * sizeof(uint64_t));
+		else
+			memset(b->c32[c], 0, b->cap * sizeof(uint32_t));
+	}
+	b->dirty &= mine;
 	g->ev_load = pebs_batch_intern(b, "load-latency");
 	g->ev_store = pebs_batch_intern(b, "precise-store");
 	if (g->ev_load < 0 || g->ev_store < 0)

@@ -149,6 +149,8 @@ int pebs_writer_open(struct pebs_writer **wp, FILE *fp,
 		free(w);
 		return -PEBS_E_NOMEM;
 	}
+	/* Fresh arrays are zero: nothing is dirty until samples arrive. */
+	w->pending->dirty = 0;
 	int r = out(w, FMT_MAGIC, FMT_MAGIC_LEN);
 	if (!r)
 		r = head(w, meta);
@@ -250,34 +252,52 @@ int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s)
 
 int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b)
 {
-	int map[256];
-	for (size_t i = 0; i < b->nnames && i < 256; i++) {
-		map[i] = pebs_writer_event(w, b->names[i]);
-		if (map[i] < 0)
-			return map[i];
+	uint32_t map[256];
+	uint32_t nmap = b->nnames < 256 ? b->nnames : 256;
+	for (uint32_t i = 0; i < nmap; i++) {
+		int e = pebs_writer_event(w, b->names[i]);
+		if (e < 0)
+			return e;
+		map[i] = (uint32_t)e;
 	}
-	for (size_t i = 0; i < b->n; i++) {
-		struct pebs_sample s;
-		pebs_batch_get(b, i, &s);
-		if (s.event < b->nnames && s.event < 256) {
-			s.event = (uint32_t)map[s.event];
-		} else if (s.event < b->nnames) {
-			int e = pebs_writer_event(w, b->names[s.event]);
-			if (e < 0)
-				return e;
-			s.event = (uint32_t)e;
-		} else {
-			/* No name in the source: keep it nameless. */
-			int e = pebs_writer_event(w, "");
-			if (e < 0)
-				return e;
-			s.event = (uint32_t)e;
+	/* Column-wise copies, a pending block's worth at a time. */
+	for (size_t i = 0; i < b->n;) {
+		struct pebs_batch *p = w->pending;
+		size_t k = p->cap - p->n < b->n - i ? p->cap - p->n : b->n - i;
+		if (k > w->block_samples - p->n)
+			k = w->block_samples - p->n;
+		for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+			if (p->c64[c])
+				memcpy(p->c64[c] + p->n, b->c64[c] + i,
+				       k * sizeof(uint64_t));
+			else
+				memcpy(p->c32[c] + p->n, b->c32[c] + i,
+				       k * sizeof(uint32_t));
 		}
-		int r = pebs_writer_add(w, &s);
-		if (r)
-			return r;
+		uint32_t *ev = p->c32[PEBS_COL_EVENT] + p->n;
+		for (size_t j = 0; j < k; j++) {
+			uint32_t e = ev[j];
+			if (e < nmap) {
+				ev[j] = map[e];
+				continue;
+			}
+			/* Rare: beyond the cached map, or no name at all. */
+			int id = pebs_writer_event(w, e < b->nnames ?
+						   b->names[e] : "");
+			if (id < 0)
+				return id;
+			ev[j] = (uint32_t)id;
+		}
+		p->n += k;
+		p->dirty |= b->dirty;
+		i += k;
+		if (p->n == w->block_samples) {
+			int r = flush_block(w);
+			if (r)
+				return r;
+		}
 	}
-	return 0;
+	return w->err;
 }
 
 int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk_buf,

@@ -139,7 +139,13 @@ struct pebs_batch {
 	uint64_t offset;		/* byte offset of the block in its source */
 	uint32_t source;		/* index of the input among the reader's */
 	uint32_t segment;		/* segment number within the source */
-	uint64_t dirty;			/* internal: columns that may be non-zero */
+	/*
+	 * Columns that may hold non-zero values (a superset).  New batches
+	 * start with every bit set; pebs_batch_push() and the decoders keep it
+	 * exact enough for encoders to skip clean columns.  Code that writes
+	 * column arrays directly must leave the bits of those columns set.
+	 */
+	uint64_t dirty;
 };
 
 /* Allocates an empty batch with capacity @cap (<= PEBS_BATCH_MAX). */
