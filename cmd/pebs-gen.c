@@ -86,7 +86,12 @@ int main(int argc, char **argv)
 		util_write_failed(out);
 	for (unsigned long long done = 0; done < count;) {
 		size_t n = count - done < 65536 ? count - done : 65536;
-		if (pebs_gen_batch(g, b, n) || pebs_writer_add_batch(w, b))
+		int r = pebs_gen_batch(g, b, n);
+		if (!r)
+			r = pebs_writer_add_batch(w, b);
+		if (r == -PEBS_E_IO)
+			util_write_failed(out);
+		if (r)
 			util_die(EXIT_SYS, "%s", pebs_writer_errmsg(w));
 		done += n;
 	}

@@ -34,6 +34,8 @@ struct pebs_writer {
 __attribute__((format(printf, 3, 4)))
 static int set_err(struct pebs_writer *w, int code, const char *fmt, ...)
 {
+	/* Callers read errno after a PEBS_E_IO (EPIPE = quiet exit). */
+	int saved = errno;
 	if (!w->err) {
 		va_list ap;
 		va_start(ap, fmt);
@@ -41,6 +43,7 @@ static int set_err(struct pebs_writer *w, int code, const char *fmt, ...)
 		va_end(ap);
 		w->err = -code;
 	}
+	errno = saved;
 	return -code;
 }
 

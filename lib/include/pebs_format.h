@@ -116,7 +116,10 @@ int pebs_writer_finish(struct pebs_writer *w);
  */
 int pebs_writer_close(struct pebs_writer *w);
 
-/* Last error message of @w ("" if none). */
+/*
+ * Last error message of @w ("" if none).  After -PEBS_E_IO, errno still
+ * holds the system error (EPIPE for a closed pipe).
+ */
 const char *pebs_writer_errmsg(const struct pebs_writer *w);
 
 /* Totals so far. */

@@ -3,16 +3,24 @@
 # from the repository root with the tools first on PATH, $TMP a fresh
 # scratch directory and $TD the testdata directory.  Expected standard
 # output, standard error and exit status are NAME.out, NAME.err and NAME.rc.
-#   run.sh BINDIR            compare
-#   run.sh --update BINDIR   rewrite the expected files (review the diff)
+#   run.sh BINDIR [NAME...]            compare (all cases, or those named)
+#   run.sh --update BINDIR [NAME...]   rewrite the expected files (review
+#                                      the diff)
 set -u
 update=0
 if [ "${1:-}" = "--update" ]; then update=1; shift; fi
-bindir=$(cd "${1:?usage: run.sh [--update] BINDIR}" && pwd)
+bindir=$(cd "${1:?usage: run.sh [--update] BINDIR [NAME...]}" && pwd)
+shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 pass=0 fail=0 failed=""
-for t in tests/cli/cases/*.sh; do
+cases=()
+if [ $# -gt 0 ]; then
+	for n in "$@"; do cases+=("tests/cli/cases/${n%.sh}.sh"); done
+else
+	cases=(tests/cli/cases/*.sh)
+fi
+for t in "${cases[@]}"; do
 	name=${t%.sh}
 	tmp=$(mktemp -d)
 	PATH="$bindir:$PATH" TMP="$tmp" TD="testdata" LC_ALL=C \

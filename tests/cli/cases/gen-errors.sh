@@ -1,0 +1,8 @@
+# Usage errors exit 2 with the option named; a bad directory exits 3.
+pebs-gen -n abc; echo "rc $?"
+pebs-gen --threads 0 -n 1; echo "rc $?"
+pebs-gen --block 70000 -n 1; echo "rc $?"
+pebs-gen --level 99 -n 1; echo "rc $?"
+pebs-gen extra; echo "rc $?"
+pebs-gen -n 10 -o /nonexistent/dir/x.pebs; echo "rc $?"
+pebs-gen --version
