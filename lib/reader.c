@@ -173,11 +173,14 @@ static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 
 /*
  * Gets @len bytes at the current position: a pointer into the map, or a
- * copy in *@owned for streams.  Returns the number of bytes available
- * (short at end of input) or -1 on a read error.
+ * copy in *@owned for streams, preceded there by the @plen bytes of
+ * @prefix (so a chunk read as header, then payload, ends up contiguous).
+ * Returns the number of bytes available (short at end of input) or -1 on a
+ * read error.
  */
-static ssize_t src_take(struct pebs_reader *r, struct src *s, size_t len,
-			const uint8_t **p, uint8_t **owned)
+static ssize_t src_take_after(struct pebs_reader *r, struct src *s,
+			      size_t len, const uint8_t *prefix, size_t plen,
+			      const uint8_t **p, uint8_t **owned)
 {
 	*owned = NULL;
 	if (s->map) {
@@ -187,20 +190,27 @@ static ssize_t src_take(struct pebs_reader *r, struct src *s, size_t len,
 		s->pos += n;
 		return (ssize_t)n;
 	}
-	uint8_t *b = malloc(len ? len : 1);
+	uint8_t *b = malloc(plen + len + 1);
 	if (!b) {
 		errno = ENOMEM;
 		return -1;
 	}
-	ssize_t n = src_read(r, s, b, len);
+	memcpy(b, prefix, plen);
+	ssize_t n = src_read(r, s, b + plen, len);
 	if (n < 0) {
 		free(b);
 		return -1;
 	}
 	s->pos += (uint64_t)n;
 	*owned = b;
-	*p = b;
+	*p = b + plen;
 	return n;
+}
+
+static ssize_t src_take(struct pebs_reader *r, struct src *s, size_t len,
+			const uint8_t **p, uint8_t **owned)
+{
+	return src_take_after(r, s, len, NULL, 0, p, owned);
 }
 
 /* ------------------------------------------------------------- producer */
@@ -407,8 +417,18 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 					(unsigned long long)off);
 		}
 
-		/* ST_CHUNKS: a chunk header. */
-		ssize_t n = src_take(r, s, CHUNK_HDR, &p, &own);
+		/* ST_CHUNKS: a chunk header, kept for the payload's buffer. */
+		uint8_t hdr[CHUNK_HDR];
+		ssize_t n;
+		if (s->map) {
+			n = src_take(r, s, CHUNK_HDR, &p, &own);
+		} else {
+			own = NULL;
+			n = src_read(r, s, hdr, CHUNK_HDR);
+			if (n > 0)
+				s->pos += (uint64_t)n;
+			p = hdr;
+		}
 		if (n < 0) {
 			s->state = ST_DONE;
 			return slot_err(sl, PEBS_E_IO, si, "read error: %s",
@@ -430,7 +450,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		}
 		uint32_t tag = get32(p), flags = get32(p + 4);
 		uint64_t len = get64(p + 8);
-		free(own);
+		if (!s->map)
+			memcpy(hdr, p, CHUNK_HDR);
 		int known = tag == TAG_HEAD || tag == TAG_BLCK ||
 			    tag == TAG_LOST || tag == TAG_END ||
 			    tag == TAG_INDX || tag == TAG_TAIL;
@@ -441,7 +462,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			after_damage(r, s, off, 0);
 			return P_ERROR;
 		}
-		ssize_t got = src_take(r, s, len + CHUNK_TRL, &p, &own);
+		ssize_t got = src_take_after(r, s, len + CHUNK_TRL, hdr,
+					     s->map ? 0 : CHUNK_HDR, &p, &own);
 		if (got < 0) {
 			s->state = ST_DONE;
 			return slot_err(sl, PEBS_E_IO, si, "read error: %s",
@@ -534,21 +556,9 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		/* A block: directory checks and the skip decision here. */
 		struct pebs_block_info bi;
 		char msg[MSG_LEN - 64];
+		/* Mapped or read after its header: the chunk is contiguous. */
 		const uint8_t *chunk = p - CHUNK_HDR;
-		uint8_t *whole = NULL;
-		if (own) {
-			/* Streams: rebuild the contiguous chunk. */
-			whole = malloc(CHUNK_HDR + len + CHUNK_TRL);
-			if (!whole) {
-				free(own);
-				return slot_err(sl, PEBS_E_NOMEM, si,
-						"out of memory");
-			}
-			fmt_chunk_hdr(whole, tag, flags, len);
-			memcpy(whole + CHUNK_HDR, p, len + CHUNK_TRL);
-			free(own);
-			chunk = whole;
-		}
+		uint8_t *whole = own;
 		size_t clen = CHUNK_HDR + len + CHUNK_TRL;
 		uint64_t bno = s->blocks++;
 		int rc = pebs_block_info(chunk, clen, 0, &bi, msg, sizeof(msg));
