@@ -364,8 +364,10 @@ int pebs_writer_finish(struct pebs_writer *w)
 			}
 			r = chunk(w, TAG_INDX, 0, p, len);
 			free(p);
-			uint8_t t[8];
+			/* TAIL: where INDX and TAIL itself are, from MAGIC. */
+			uint8_t t[16];
 			put64(t, at);
+			put64(t + 8, w->pos);
 			if (!r)
 				r = chunk(w, TAG_TAIL, 0, t, sizeof(t));
 		}

@@ -196,4 +196,24 @@ void pebs_reader_stats(const struct pebs_reader *r,
 /* Closes all inputs and frees @r.  NULL is fine. */
 void pebs_reader_close(struct pebs_reader *r);
 
+/* ----------------------------------------------------------- footer index */
+
+/* One block of a segment's footer index. */
+struct pebs_index_entry {
+	uint64_t offset;	/* of the block chunk, from the file start */
+	uint64_t samples;
+	uint64_t tmin, tmax;	/* time range of the block */
+};
+
+/*
+ * Reads the footer index of the last segment of the regular file @path
+ * (found through its TAIL chunk, without reading the blocks), for random
+ * access by time.  On success *@out is a malloc'd array of *@n entries
+ * owned by the caller.  Returns 0, -PEBS_E_FORMAT when the file has no
+ * index (written to a pipe that was cut, or with no_index), or another
+ * negative error.
+ */
+int pebs_file_index(const char *path, struct pebs_index_entry **out,
+		    size_t *n);
+
 #endif

@@ -740,3 +740,42 @@ Test(format, block_keyed_generated_matches_reference)
 	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
 		free(ref[c]);
 }
+
+/* The footer index of the last segment, found from the end of the file. */
+Test(format, footer_index)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 1, 3000, 1000, "a", 0);
+	write_stream(fp, 2, 2500, 1000, "b", 0);
+	fclose(fp);
+	struct pebs_index_entry *e;
+	size_t n;
+	cr_assert_eq(pebs_file_index(p, &e, &n), 0);
+	cr_assert_eq(n, 3);
+	size_t len;
+	char *b = slurp(p, &len);
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* Each entry points at a block chunk of the second segment. */
+		cr_assert_eq(get32((const uint8_t *)b + e[i].offset), TAG_BLCK);
+		struct pebs_block_info bi;
+		const uint8_t *c = (const uint8_t *)b + e[i].offset;
+		size_t clen = 24 + get64(c + 8);
+		cr_assert_eq(pebs_block_info(c, clen, 1, &bi, NULL, 0), 0);
+		cr_assert_eq(bi.nsamples, e[i].samples);
+		cr_assert_eq(bi.min[PEBS_COL_TIME], e[i].tmin);
+		cr_assert_eq(bi.max[PEBS_COL_TIME], e[i].tmax);
+		total += e[i].samples;
+	}
+	cr_assert_eq(total, 2500);
+	free(e);
+	/* Without an index (cut before it), no index is found. */
+	char *q = dump(b, len - 10);
+	cr_assert_eq(pebs_file_index(q, &e, &n), -PEBS_E_FORMAT);
+	unlink(q);
+	free(q);
+	free(b);
+	unlink(p);
+	free(p);
+}
