@@ -48,7 +48,9 @@ static enum pebs_mem mem_from_lvlnum(uint64_t d)
 	switch (PEBS_DS_LVLNUM(d)) {
 	case PEBS_DS_LNUM_L1: return PEBS_MEM_L1;
 	case PEBS_DS_LNUM_L2: return PEBS_MEM_L2;
-	case PEBS_DS_LNUM_L3: return PEBS_MEM_L3;
+	case PEBS_DS_LNUM_L3:
+		/* The kernel marks another socket's cache as L3 + remote. */
+		return remote ? PEBS_MEM_REMOTE_CACHE : PEBS_MEM_L3;
 	case PEBS_DS_LNUM_L4: return PEBS_MEM_L4;
 	case PEBS_DS_LNUM_CXL: return PEBS_MEM_CXL;
 	case PEBS_DS_LNUM_IO: return PEBS_MEM_IO;

@@ -1,0 +1,240 @@
+/*
+ * Data-source decoding per microarchitecture variant and event kind:
+ * every 4-bit source encoding of every variant (formats/data-source.md
+ * tables), the STLB-miss/lock/block bits, SNB precise-store status, DataLA
+ * store status, Goldmont (none), and exact perf_mem_data_src bit values.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "pebs_dsrc.h"
+#include "pebs_uarch.h"
+
+#define OP(x)	((uint64_t)PEBS_DS_OP_##x << PEBS_DS_OP_SHIFT)
+#define LVL(x)	((uint64_t)PEBS_DS_LVL_##x << PEBS_DS_LVL_SHIFT)
+#define SNP(x)	((uint64_t)PEBS_DS_SNOOP_##x << PEBS_DS_SNOOP_SHIFT)
+#define LCK(x)	((uint64_t)PEBS_DS_LOCK_##x << PEBS_DS_LOCK_SHIFT)
+#define TLB(x)	((uint64_t)PEBS_DS_TLB_##x << PEBS_DS_TLB_SHIFT)
+#define LNUM(x)	((uint64_t)PEBS_DS_LNUM_##x << PEBS_DS_LVLNUM_SHIFT)
+#define REM	(1ull << PEBS_DS_REMOTE_SHIFT)
+#define SNPX(x)	((uint64_t)PEBS_DS_SNOOPX_##x << PEBS_DS_SNOOPX_SHIFT)
+#define BLK(x)	((uint64_t)PEBS_DS_BLK_##x << PEBS_DS_BLK_SHIFT)
+
+struct exp { const char *mem, *snoop; };
+
+/* formats/data-source.md, "derived names" columns. */
+static const struct exp snb[16] = {
+	{ "L3_MISS", "na" }, { "L1", "none" }, { "LFB", "none" },
+	{ "L2", "none" }, { "L3", "none" }, { "L3", "hit" },
+	{ "L3", "hitm" }, { "L3", "hitm" }, { "REMOTE_CACHE", "hit" },
+	{ "REMOTE_CACHE", "hitm" }, { "LOCAL_RAM", "hit" },
+	{ "REMOTE_RAM", "hit" }, { "LOCAL_RAM", "miss" },
+	{ "REMOTE_RAM", "miss" }, { "IO", "none" }, { "UNCACHED", "none" },
+};
+
+static void check_table(enum pebs_udsrc_variant v, const struct exp *t)
+{
+	for (unsigned e = 0; e < 16; e++) {
+		uint64_t d = pebs_udsrc_decode(v, PEBS_EVK_LOAD_LATENCY, e);
+		cr_assert_str_eq(pebs_dsrc_op_name(pebs_dsrc_op(d)), "load");
+		cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(d)),
+				 t[e].mem, "%s enc %x",
+				 pebs_udsrc_variant_name(v), e);
+		cr_assert_str_eq(pebs_dsrc_snoop_name(pebs_dsrc_snoop(d)),
+				 t[e].snoop, "%s enc %x",
+				 pebs_udsrc_variant_name(v), e);
+		/* bits 63:8 are reserved: they never change the result */
+		cr_assert_eq(pebs_udsrc_decode(v, PEBS_EVK_LOAD_LATENCY,
+					       e | 0xffffff00ull), d);
+	}
+}
+
+Test(udsrc, snb_table)
+{
+	check_table(PEBS_UDSRC_SNB, snb);
+}
+
+Test(udsrc, nhm_table)
+{
+	struct exp t[16];
+
+	memcpy(t, snb, sizeof(t));
+	t[0xe].mem = "NA";	/* reserved on NHM (SDM table 18-22) */
+	t[0xe].snoop = "na";
+	check_table(PEBS_UDSRC_NHM, t);
+}
+
+Test(udsrc, skl_skx_glc_tables)
+{
+	struct exp t[16];
+
+	memcpy(t, snb, sizeof(t));
+	t[0x8] = (struct exp){ "L4", "hit" };
+	t[0x9] = (struct exp){ "L4", "hit" };
+	t[0xb] = (struct exp){ "REMOTE_RAM", "none" };
+	t[0xc] = (struct exp){ "REMOTE_CACHE", "fwd" };
+	t[0xd] = (struct exp){ "REMOTE_CACHE", "hitm" };
+	check_table(PEBS_UDSRC_SKL, t);
+	t[0x8].mem = t[0x9].mem = "PMEM";
+	check_table(PEBS_UDSRC_SKX, t);
+	check_table(PEBS_UDSRC_GLC, t);
+}
+
+/* The SDM-vs-kernel choice for 5/6/7 (formats/data-source.md). */
+Test(udsrc, sdm_choice_5_6_7_exact_bits)
+{
+	uint64_t tlbhit = TLB(HIT) | TLB(L1) | TLB(L2);
+	uint64_t l3 = OP(LOAD) | LVL(HIT) | LVL(L3) | LNUM(L3);
+
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SNB, PEBS_EVK_LOAD_LATENCY,
+				       5), l3 | SNP(HIT) | tlbhit | BLK(NA));
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SNB, PEBS_EVK_LOAD_LATENCY,
+				       6), l3 | SNP(HITM) | tlbhit | BLK(NA));
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SNB, PEBS_EVK_LOAD_LATENCY,
+				       7), l3 | SNP(HITM) | tlbhit | BLK(NA));
+	/* NHM: TLB and lock NA, no block field */
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_NHM, PEBS_EVK_LOAD_LATENCY,
+				       0x36), l3 | SNP(HITM) | TLB(NA) |
+		     LCK(NA));
+	/* encoding 0: unknown L3 miss */
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SKL, PEBS_EVK_LOAD_LATENCY,
+				       0x10), OP(LOAD) | LVL(MISS) | LVL(L3) |
+		     LNUM(L3) | SNP(NA) | TLB(MISS) | TLB(L2) | BLK(NA));
+	/* SKX encoding 9: PMEM, remote, snoop hit */
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SKX, PEBS_EVK_LOAD_LATENCY,
+				       0x29), OP(LOAD) | LVL(HIT) |
+		     LNUM(PMEM) | REM | SNP(HIT) | tlbhit | LCK(LOCKED) |
+		     BLK(NA));
+	/* SKL encoding C: remote cache, forwarded */
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SKL, PEBS_EVK_LOAD_LATENCY,
+				       0xc), OP(LOAD) | LVL(HIT) |
+		     LNUM(ANY_CACHE) | REM | SNPX(FWD) | tlbhit | BLK(NA));
+	/* SNB encoding B: remote DRAM keeps lvl_num RAM */
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SNB, PEBS_EVK_LOAD_LATENCY,
+				       0xb), OP(LOAD) | LVL(HIT) |
+		     LVL(REM_RAM1) | REM | LNUM(RAM) | SNP(HIT) | tlbhit |
+		     BLK(NA));
+}
+
+Test(udsrc, tlb_lock_bits)
+{
+	for (int v = PEBS_UDSRC_SNB; v < PEBS_UDSRC_COUNT; v++) {
+		uint64_t d;
+
+		d = pebs_udsrc_decode(v, PEBS_EVK_LOAD_LATENCY, 0x01);
+		cr_assert_str_eq(pebs_dsrc_tlb_name(d), "hit");
+		cr_assert_str_eq(pebs_dsrc_lock_name(d), "no");
+		d = pebs_udsrc_decode(v, PEBS_EVK_LOAD_LATENCY, 0x11);
+		cr_assert_str_eq(pebs_dsrc_tlb_name(d), "miss");
+		cr_assert_eq(PEBS_DS_TLB(d), PEBS_DS_TLB_MISS |
+			     PEBS_DS_TLB_L2);
+		d = pebs_udsrc_decode(v, PEBS_EVK_LOAD_LATENCY, 0x21);
+		cr_assert_str_eq(pebs_dsrc_lock_name(d), "locked");
+		cr_assert_str_eq(pebs_dsrc_tlb_name(d), "hit");
+	}
+	/* NHM: bits 4 and 5 are not reported */
+	uint64_t d = pebs_udsrc_decode(PEBS_UDSRC_NHM,
+				       PEBS_EVK_LOAD_LATENCY, 0x31);
+	cr_assert_str_eq(pebs_dsrc_tlb_name(d), "na");
+	cr_assert_str_eq(pebs_dsrc_lock_name(d), "na");
+}
+
+Test(udsrc, block_bits_glc_only)
+{
+	cr_assert_eq(PEBS_DS_BLK(pebs_udsrc_decode(PEBS_UDSRC_GLC,
+		PEBS_EVK_LOAD_LATENCY, 0x41)), PEBS_DS_BLK_DATA);
+	cr_assert_eq(PEBS_DS_BLK(pebs_udsrc_decode(PEBS_UDSRC_GLC,
+		PEBS_EVK_LOAD_LATENCY, 0x81)), PEBS_DS_BLK_ADDR);
+	cr_assert_eq(PEBS_DS_BLK(pebs_udsrc_decode(PEBS_UDSRC_GLC,
+		PEBS_EVK_LOAD_LATENCY, 0xc1)),
+		PEBS_DS_BLK_DATA | PEBS_DS_BLK_ADDR);
+	cr_assert_eq(PEBS_DS_BLK(pebs_udsrc_decode(PEBS_UDSRC_GLC,
+		PEBS_EVK_LOAD_LATENCY, 0x01)), PEBS_DS_BLK_NA);
+	/* before GLC bits 6/7 are reserved: ignored */
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SKX, PEBS_EVK_LOAD_LATENCY,
+				       0xc1),
+		     pebs_udsrc_decode(PEBS_UDSRC_SKX, PEBS_EVK_LOAD_LATENCY,
+				       0x01));
+}
+
+Test(udsrc, snb_precise_store)
+{
+	uint64_t base = OP(STORE) | SNP(NA) | LVL(L1) | TLB(L2);
+
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SNB,
+		PEBS_EVK_PRECISE_STORE, 0x01), base | LVL(HIT) | TLB(HIT));
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SNB,
+		PEBS_EVK_PRECISE_STORE, 0x00), base | LVL(MISS) | TLB(HIT));
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SNB,
+		PEBS_EVK_PRECISE_STORE, 0x31), base | LVL(HIT) | TLB(MISS) |
+		LCK(LOCKED));
+	/* bits 3:1 are reserved */
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SNB,
+		PEBS_EVK_PRECISE_STORE, 0x0e), base | LVL(MISS) | TLB(HIT));
+	uint64_t d = pebs_udsrc_decode(PEBS_UDSRC_SNB,
+				       PEBS_EVK_PRECISE_STORE, 0);
+	cr_assert_str_eq(pebs_dsrc_op_name(pebs_dsrc_op(d)), "store");
+	cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(d)), "L1_MISS");
+}
+
+Test(udsrc, datala_store_status)
+{
+	uint64_t na_store = (PEBS_UDSRC_NA & ~0x1full) | OP(STORE);
+
+	for (int v = PEBS_UDSRC_SNB; v < PEBS_UDSRC_COUNT; v++) {
+		uint64_t hit = pebs_udsrc_decode(v, PEBS_EVK_DATALA_STORE, 1);
+		uint64_t miss = pebs_udsrc_decode(v, PEBS_EVK_DATALA_STORE,
+						  0);
+
+		cr_assert_eq(hit, (na_store & ~LVL(NA)) | LVL(L1) | LVL(HIT));
+		cr_assert_eq(miss, (na_store & ~LVL(NA)) | LVL(L1) |
+			     LVL(MISS));
+		cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(hit)),
+				 "L1");
+		cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(miss)),
+				 "L1_MISS");
+		/* "other bits are zero": ignored if not */
+		cr_assert_eq(pebs_udsrc_decode(v, PEBS_EVK_DATALA_STORE,
+					       0xfe), miss);
+	}
+	/* GLM: no store status */
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_NONE,
+				       PEBS_EVK_DATALA_STORE, 1), na_store);
+}
+
+Test(udsrc, goldmont_none_and_other_kinds)
+{
+	uint64_t na_load = (PEBS_UDSRC_NA & ~0x1full) | OP(LOAD);
+
+	cr_assert_eq(PEBS_UDSRC_NA, OP(NA) | LVL(NA) | SNP(NA) | LCK(NA) |
+		     TLB(NA));
+	for (unsigned raw = 0; raw < 256; raw += 17) {
+		cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_NONE,
+			PEBS_EVK_LOAD_LATENCY, raw), na_load);
+		cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_NONE,
+			PEBS_EVK_LOAD, raw), na_load);
+		cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SKL,
+			PEBS_EVK_LOAD, raw), na_load);
+		cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SKL,
+			PEBS_EVK_OTHER, raw), PEBS_UDSRC_NA);
+		cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SKL,
+			PEBS_EVK_FRONTEND, raw), PEBS_UDSRC_NA);
+	}
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_COUNT,
+		PEBS_EVK_LOAD_LATENCY, 1), na_load, "bad variant");
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SKL, PEBS_EVK_COUNT, 1),
+		     PEBS_UDSRC_NA, "bad kind");
+}
+
+Test(udsrc, spr_store_latency)
+{
+	uint64_t d = pebs_udsrc_decode(PEBS_UDSRC_GLC,
+				       PEBS_EVK_STORE_LATENCY, 0x61);
+
+	cr_assert_eq(d, OP(STORE) | LVL(HIT) | LVL(L1) | LNUM(L1) |
+		     SNP(NONE) | TLB(HIT) | TLB(L1) | TLB(L2) | LCK(LOCKED) |
+		     BLK(NA), "bit 6 is no block bit for stores");
+	d = pebs_udsrc_decode(PEBS_UDSRC_GLC, PEBS_EVK_STORE_LATENCY, 0x13);
+	cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(d)), "L2");
+	cr_assert_str_eq(pebs_dsrc_tlb_name(d), "miss");
+}
