@@ -1,0 +1,667 @@
+/*
+ * event.c - event specifications: parsing ("NAME[:MOD,...]") and resolution
+ * to an IA32_PERFEVTSELx selection for one profile (built-in table, then
+ * libpfm4 with the profile's PMU forced, or a raw value).
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <perfmon/pfmlib.h>
+
+#include "pebs_plan.h"
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------- parsing */
+
+static const struct {
+	const char *name;
+	unsigned code;
+} fe_subs[] = {
+	{ "dsb_miss", PEBS_FE_DSB_MISS },
+	{ "l1i_miss", PEBS_FE_L1I_MISS },
+	{ "l2_miss", PEBS_FE_L2_MISS },
+	{ "itlb_miss", PEBS_FE_ITLB_MISS },
+	{ "stlb_miss", PEBS_FE_STLB_MISS },
+	{ "idq_bubbles", PEBS_FE_IDQ_BUBBLES },
+};
+
+const char *pebs_event_fe_sub_name(unsigned sub)
+{
+	for (size_t i = 0; i < sizeof(fe_subs) / sizeof(fe_subs[0]); i++)
+		if (fe_subs[i].code == sub)
+			return fe_subs[i].name;
+	return "?";
+}
+
+/* Decimal or 0x-hex, no sign, no overflow; the whole of [s, s+len). */
+static int parse_num(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned base = 10;
+	size_t i = 0;
+	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		i = 2;
+	}
+	if (i == len)
+		return -1;
+	for (; i < len; i++) {
+		unsigned d;
+		char c = s[i];
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+		if (v > (UINT64_MAX - d) / base)
+			return -1;
+		v = v * base + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int is_raw_name(const char *n)
+{
+	size_t len = strlen(n);
+	if (len < 2 || len > 17 || n[0] != 'r')
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if (!isxdigit((unsigned char)n[i]))
+			return 0;
+	return 1;
+}
+
+/* Modifier table: name, bit, takes a value. */
+static const struct {
+	const char *key;
+	unsigned bit;
+	int value;
+} mods[] = {
+	{ "ldlat", PEBS_MOD_LDLAT, 1 },
+	{ "period", PEBS_MOD_PERIOD, 1 },
+	{ "u", PEBS_MOD_U, 0 },
+	{ "k", PEBS_MOD_K, 0 },
+	{ "sub", PEBS_MOD_SUB, 1 },
+	{ "latency", PEBS_MOD_LATENCY, 1 },
+	{ "width", PEBS_MOD_WIDTH, 1 },
+	{ "edge", PEBS_MOD_EDGE, 0 },
+	{ "inv", PEBS_MOD_INV, 0 },
+	{ "any", PEBS_MOD_ANY, 0 },
+	{ "cmask", PEBS_MOD_CMASK, 1 },
+	{ "pmc", PEBS_MOD_PMC, 1 },
+};
+
+static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
+		     char *err, size_t errlen)
+{
+	const char *eq = memchr(tok, '=', len);
+	size_t klen = eq ? (size_t)(eq - tok) : len;
+	const char *val = eq ? eq + 1 : NULL;
+	size_t vlen = eq ? len - klen - 1 : 0;
+	size_t i;
+
+	if (len == 0) {
+		seterr(err, errlen, "empty modifier");
+		return -PEBS_E_PARSE;
+	}
+	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
+		if (strlen(mods[i].key) == klen &&
+		    memcmp(mods[i].key, tok, klen) == 0)
+			break;
+	if (i == sizeof(mods) / sizeof(mods[0])) {
+		seterr(err, errlen, "unknown modifier '%.*s'", (int)klen, tok);
+		return -PEBS_E_PARSE;
+	}
+	if (o->mods & mods[i].bit) {
+		seterr(err, errlen, "modifier '%s' given twice", mods[i].key);
+		return -PEBS_E_PARSE;
+	}
+	if (mods[i].value && !eq) {
+		seterr(err, errlen, "modifier '%s' needs a value (%s=N)",
+		       mods[i].key, mods[i].key);
+		return -PEBS_E_PARSE;
+	}
+	if (!mods[i].value && eq) {
+		seterr(err, errlen, "modifier '%s' takes no value",
+		       mods[i].key);
+		return -PEBS_E_PARSE;
+	}
+	o->mods |= mods[i].bit;
+	if (!mods[i].value)
+		return 0;
+	if (mods[i].bit == PEBS_MOD_SUB) {
+		for (size_t j = 0; j < sizeof(fe_subs) / sizeof(fe_subs[0]);
+		     j++) {
+			if (strlen(fe_subs[j].name) == vlen &&
+			    strncasecmp(fe_subs[j].name, val, vlen) == 0) {
+				o->sub = fe_subs[j].code;
+				return 0;
+			}
+		}
+		seterr(err, errlen, "unknown front-end sub-event '%.*s' "
+		       "(dsb_miss, l1i_miss, l2_miss, itlb_miss, stlb_miss, "
+		       "idq_bubbles)", (int)vlen, val);
+		return -PEBS_E_PARSE;
+	}
+	uint64_t v;
+	if (parse_num(val, vlen, &v) < 0) {
+		seterr(err, errlen, "modifier '%s': '%.*s' is not a number "
+		       "(decimal or 0x-hex, at most 64 bits)", mods[i].key,
+		       (int)vlen, val);
+		return -PEBS_E_PARSE;
+	}
+	switch (mods[i].bit) {
+	case PEBS_MOD_LDLAT: o->ldlat = v; break;
+	case PEBS_MOD_PERIOD: o->period = v; break;
+	case PEBS_MOD_LATENCY: o->latency = v; break;
+	case PEBS_MOD_WIDTH: o->width = v; break;
+	case PEBS_MOD_CMASK:
+		if (v > 255) {
+			seterr(err, errlen, "cmask=%llu does not fit the "
+			       "8-bit CMASK field",
+			       (unsigned long long)v);
+			return -PEBS_E_PARSE;
+		}
+		o->cmask = (unsigned)v;
+		break;
+	case PEBS_MOD_PMC:
+		if (v > 31) {
+			seterr(err, errlen, "pmc=%llu: no such general-purpose "
+			       "counter", (unsigned long long)v);
+			return -PEBS_E_PARSE;
+		}
+		o->pmc = (unsigned)v;
+		break;
+	}
+	return 0;
+}
+
+int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
+		     size_t errlen)
+{
+	memset(o, 0, sizeof(*o));
+	if (!text || !*text) {
+		seterr(err, errlen, "empty event specification");
+		return -PEBS_E_PARSE;
+	}
+	size_t tlen = strnlen(text, PEBS_EVSPEC_MAX);
+	if (tlen >= PEBS_EVSPEC_MAX) {
+		seterr(err, errlen, "event specification longer than %d "
+		       "bytes", PEBS_EVSPEC_MAX - 1);
+		return -PEBS_E_PARSE;
+	}
+	memcpy(o->text, text, tlen + 1);
+	const char *colon = strchr(text, ':');
+	size_t nlen = colon ? (size_t)(colon - text) : tlen;
+	if (nlen == 0) {
+		seterr(err, errlen, "'%s': no event name before ':'", o->text);
+		return -PEBS_E_PARSE;
+	}
+	if (nlen >= PEBS_EVNAME_MAX) {
+		seterr(err, errlen, "event name longer than %d bytes",
+		       PEBS_EVNAME_MAX - 1);
+		return -PEBS_E_PARSE;
+	}
+	for (size_t i = 0; i < nlen; i++) {
+		unsigned char c = (unsigned char)text[i];
+		/* '.' separates an SDM event from its umask; '-' is in the
+		 * portable names.  Anything else would reach libpfm4's own
+		 * syntax (':', '=') or is not a name at all. */
+		if (!isalnum(c) && c != '_' && c != '.' && c != '-') {
+			if (isprint(c))
+				seterr(err, errlen, "'%s': character '%c' is "
+				       "not allowed in an event name",
+				       o->text, c);
+			else
+				seterr(err, errlen, "'%s': byte 0x%02x is not "
+				       "allowed in an event name",
+				       o->text, c);
+			return -PEBS_E_PARSE;
+		}
+	}
+	memcpy(o->name, text, nlen);
+	o->name[nlen] = '\0';
+
+	if (strcasecmp(o->name, "load-latency") == 0) {
+		o->type = PEBS_SPEC_LOAD_LATENCY;
+	} else if (strcasecmp(o->name, "precise-store") == 0) {
+		o->type = PEBS_SPEC_PRECISE_STORE;
+	} else if (strcasecmp(o->name, "frontend") == 0) {
+		o->type = PEBS_SPEC_FRONTEND;
+	} else if (is_raw_name(o->name)) {
+		o->type = PEBS_SPEC_RAW;
+		/* is_raw_name() allows at most 16 hex digits: no overflow */
+		char buf[20] = "0x";
+		memcpy(buf + 2, o->name + 1, nlen - 1);
+		if (parse_num(buf, nlen + 1, &o->raw) < 0) {
+			seterr(err, errlen, "'%s': bad raw value", o->name);
+			return -PEBS_E_PARSE;
+		}
+	} else {
+		o->type = PEBS_SPEC_NAME;
+		if (o->name[0] == '.' || o->name[0] == '-' ||
+		    o->name[nlen - 1] == '.' || strstr(o->name, "..")) {
+			seterr(err, errlen, "'%s': malformed event name",
+			       o->name);
+			return -PEBS_E_PARSE;
+		}
+	}
+
+	if (colon) {
+		const char *p = colon + 1;
+		if (!*p) {
+			seterr(err, errlen, "'%s': no modifier after ':'",
+			       o->text);
+			return -PEBS_E_PARSE;
+		}
+		for (;;) {
+			const char *c = strchr(p, ',');
+			size_t len = c ? (size_t)(c - p) : strlen(p);
+			char m[192] = "";
+			/* "sub=idq_bubbles, latency=2" as the contract's
+			 * wrapped example reads: blanks around a modifier
+			 * are not part of it. */
+			while (len && (*p == ' ' || *p == '\t')) {
+				p++;
+				len--;
+			}
+			while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+				len--;
+			int r = parse_mod(o, p, len, m, sizeof(m));
+			if (r < 0) {
+				seterr(err, errlen, "'%s': %s", o->text, m);
+				return r;
+			}
+			if (!c)
+				break;
+			p = c + 1;
+		}
+	}
+
+	/* Modifiers that can only mean something for one type. */
+	unsigned fe = PEBS_MOD_SUB | PEBS_MOD_LATENCY | PEBS_MOD_WIDTH;
+	if (o->type != PEBS_SPEC_FRONTEND && (o->mods & fe)) {
+		seterr(err, errlen, "'%s': sub=, latency= and width= apply "
+		       "only to the 'frontend' event", o->text);
+		return -PEBS_E_PARSE;
+	}
+	if (o->type == PEBS_SPEC_FRONTEND) {
+		if (!(o->mods & PEBS_MOD_SUB)) {
+			seterr(err, errlen, "'%s': frontend needs sub=NAME "
+			       "(dsb_miss, l1i_miss, l2_miss, itlb_miss, "
+			       "stlb_miss, idq_bubbles)", o->text);
+			return -PEBS_E_PARSE;
+		}
+		int bub = o->sub == PEBS_FE_IDQ_BUBBLES;
+		if (bub && (o->mods & (PEBS_MOD_LATENCY | PEBS_MOD_WIDTH)) !=
+		    (PEBS_MOD_LATENCY | PEBS_MOD_WIDTH)) {
+			seterr(err, errlen, "'%s': sub=idq_bubbles needs "
+			       "latency=N and width=N", o->text);
+			return -PEBS_E_PARSE;
+		}
+		if (!bub && (o->mods & (PEBS_MOD_LATENCY | PEBS_MOD_WIDTH))) {
+			seterr(err, errlen, "'%s': latency= and width= apply "
+			       "only to sub=idq_bubbles", o->text);
+			return -PEBS_E_PARSE;
+		}
+	}
+	if ((o->type == PEBS_SPEC_PRECISE_STORE ||
+	     o->type == PEBS_SPEC_FRONTEND) && (o->mods & PEBS_MOD_LDLAT)) {
+		seterr(err, errlen, "'%s': ldlat= applies only to a "
+		       "load-latency event", o->text);
+		return -PEBS_E_PARSE;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ libpfm4 */
+
+/* libpfm4 4.13 PMU names of the profiles; glp has no table there. */
+static const struct {
+	const char *uarch, *pmu;
+} pfm_pmus[] = {
+	{ "core2", "core" }, { "nhm", "nhm" }, { "wsm", "wsm" },
+	{ "snb", "snb" }, { "ivb", "ivb" }, { "hsw", "hsw" },
+	{ "bdw", "bdw" }, { "skl", "skl" }, { "skx", "skx" },
+	{ "glm", "glm" }, { "icl", "icl" }, { "icx", "icx" },
+	{ "spr", "spr" },
+};
+
+const char *pebs_event_pfm_pmu(const struct pebs_uarch *u)
+{
+	for (size_t i = 0; i < sizeof(pfm_pmus) / sizeof(pfm_pmus[0]); i++)
+		if (u && strcasecmp(u->name, pfm_pmus[i].uarch) == 0)
+			return pfm_pmus[i].pmu;
+	return NULL;
+}
+
+static int pfm_ready;
+
+/*
+ * libpfm4 reads its configuration once per process, so the first profile
+ * looked up decides LIBPFM_FORCE_PMU; ENCODE_INACTIVE plus an explicit
+ * "pmu::" prefix on every name make later lookups for other profiles
+ * exact as well (and keep the host's own PMU out of it).
+ */
+static int pfm_init(const char *pmu, char *err, size_t errlen)
+{
+	if (pfm_ready)
+		return 0;
+	setenv("LIBPFM_FORCE_PMU", pmu, 1);
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	int r = pfm_initialize();
+	if (r != PFM_SUCCESS) {
+		seterr(err, errlen, "libpfm4: %s", pfm_strerror(r));
+		return -PEBS_E_UNSUPPORTED;
+	}
+	pfm_ready = 1;
+	return 0;
+}
+
+/* Is every umask chosen in @fstr ("pmu::EV:UM1:UM2:k=0:...") precise? */
+static int pfm_precise(int idx, const char *fstr)
+{
+	pfm_event_info_t ei;
+	memset(&ei, 0, sizeof(ei));
+	ei.size = sizeof(ei);
+	if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+		return 0;
+	const char *p = strstr(fstr, "::");
+	p = p ? p + 2 : fstr;
+	p = strchr(p, ':');	/* skip the event name */
+	int any = 0;
+	while (p) {
+		p++;
+		const char *e = strchr(p, ':');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (!memchr(p, '=', len)) {
+			int found = 0;
+			for (int a = 0; a < ei.nattrs; a++) {
+				pfm_event_attr_info_t ai;
+				memset(&ai, 0, sizeof(ai));
+				ai.size = sizeof(ai);
+				if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE,
+							    &ai) != PFM_SUCCESS)
+					continue;
+				if (ai.type == PFM_ATTR_UMASK &&
+				    strlen(ai.name) == len &&
+				    strncmp(ai.name, p, len) == 0) {
+					found = 1;
+					if (!ai.is_precise)
+						return 0;
+				}
+			}
+			if (!found)
+				return 0;
+			any = 1;
+		}
+		p = e;
+	}
+	return any ? 1 : ei.is_precise;
+}
+
+/* Display name "EVENT.UMASK" from libpfm4's fstr. */
+static void pfm_display(const char *fstr, char *out, size_t len)
+{
+	const char *p = strstr(fstr, "::");
+	p = p ? p + 2 : fstr;
+	size_t n = 0;
+	int first = 1;
+	while (*p && n + 1 < len) {
+		const char *e = strchr(p, ':');
+		size_t tl = e ? (size_t)(e - p) : strlen(p);
+		if (!memchr(p, '=', tl)) {
+			if (!first && n + 1 < len)
+				out[n++] = '.';
+			for (size_t i = 0; i < tl && n + 1 < len; i++)
+				out[n++] = p[i];
+			first = 0;
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	out[n] = '\0';
+}
+
+static int pfm_lookup(const struct pebs_uarch *u, const char *name,
+		      struct pebs_event *o, char *err, size_t errlen)
+{
+	const char *pmu = pebs_event_pfm_pmu(u);
+	if (!pmu) {
+		seterr(err, errlen, "unknown event '%s' on %s (not in the "
+		       "profile's table, and libpfm4 has no %s table)", name,
+		       u->name, u->name);
+		return -PEBS_E_INVAL;
+	}
+	int r = pfm_init(pmu, err, errlen);
+	if (r < 0)
+		return r;
+	char q[PEBS_EVNAME_MAX + 16];
+	snprintf(q, sizeof(q), "%s::%s", pmu, name);
+	for (char *c = q + strlen(pmu) + 2; *c; c++)
+		if (*c == '.')
+			*c = ':';
+	pfm_pmu_encode_arg_t a;
+	char *fstr = NULL;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.fstr = &fstr;
+	r = pfm_get_os_event_encoding(q, PFM_PLM3, PFM_OS_NONE, &a);
+	if (r != PFM_SUCCESS) {
+		seterr(err, errlen, "unknown event '%s' on %s (libpfm4: %s)",
+		       name, u->name, pfm_strerror(r));
+		free(a.codes);
+		free(fstr);
+		return -PEBS_E_INVAL;
+	}
+	uint64_t code = a.count > 0 ? a.codes[0] : 0;
+	o->select = code & PEBS_EVTSEL_SELECT;
+	o->src = PEBS_EVSRC_LIBPFM;
+	o->counters = u->pebs_counters;
+	pfm_display(fstr ? fstr : name, o->name, sizeof(o->name));
+	o->precise = fstr ? pfm_precise(a.idx, fstr) : 0;
+	int extra = a.count > 1;
+	free(a.codes);
+	free(fstr);
+	const struct pebs_uarch_event *t = pebs_uarch_event_by_code(u,
+		(unsigned)(o->select & 0xff),
+		(unsigned)(o->select >> 8 & 0xff));
+	/* libpfm4 adds a second code for an extra MSR (offcore response,
+	 * load latency); only the load-latency one is ours to program. */
+	if (extra && !(t && t->kind == PEBS_EVK_LOAD_LATENCY)) {
+		seterr(err, errlen, "event '%s' needs an extra MSR that "
+		       "PEBS plans do not program", name);
+		return -PEBS_E_INVAL;
+	}
+	if (t && (o->select & ~(PEBS_EVTSEL_EVENT | PEBS_EVTSEL_UMASK)) == 0) {
+		o->kind = (enum pebs_uarch_kind)t->kind;
+		o->counters = t->counters;
+		o->precise = t->precise;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ resolve */
+
+static uint64_t gp_mask(const struct pebs_uarch *u)
+{
+	return u->n_gp >= 32 ? 0xffffffffull : ((1ull << u->n_gp) - 1);
+}
+
+static void from_table(const struct pebs_uarch *u,
+		       const struct pebs_uarch_event *t, struct pebs_event *o)
+{
+	snprintf(o->name, sizeof(o->name), "%s", t->name);
+	o->src = PEBS_EVSRC_BUILTIN;
+	o->select = (uint64_t)t->event | (uint64_t)t->umask << 8;
+	o->kind = (enum pebs_uarch_kind)t->kind;
+	o->precise = t->precise;
+	o->counters = t->counters;
+	(void)u;
+}
+
+int pebs_event_resolve(const struct pebs_uarch *u,
+		       const struct pebs_event_spec *s, struct pebs_event *o,
+		       enum pebs_rule *rule, char *err, size_t errlen)
+{
+	enum pebs_rule dummy;
+	const struct pebs_uarch_event *t = NULL;
+	if (!rule)
+		rule = &dummy;
+	*rule = PEBS_RULE_NONE;
+	memset(o, 0, sizeof(*o));
+	o->spec = *s;
+	if (!u) {
+		seterr(err, errlen, "no microarchitecture profile");
+		return -PEBS_E_INVAL;
+	}
+
+	switch (s->type) {
+	case PEBS_SPEC_LOAD_LATENCY:
+		t = pebs_uarch_event_by_kind(u, PEBS_EVK_LOAD_LATENCY);
+		if (!t || !(u->features & PEBS_UF_LDLAT)) {
+			*rule = PEBS_RULE_LDLAT_SUPPORT;
+			seterr(err, errlen, "rule ldlat-support: %s has no "
+			       "load-latency facility (it needs the enhanced "
+			       "PEBS record of Nehalem and later cores)",
+			       u->name);
+			return -PEBS_E_RULE;
+		}
+		from_table(u, t, o);
+		break;
+	case PEBS_SPEC_PRECISE_STORE:
+		t = pebs_uarch_event_by_kind(u, PEBS_EVK_PRECISE_STORE);
+		if (!t)
+			t = pebs_uarch_event_by_kind(u, PEBS_EVK_DATALA_STORE);
+		if (!t) {
+			*rule = PEBS_RULE_PSTORE_SUPPORT;
+			seterr(err, errlen, "rule pstore-support: %s has no "
+			       "precise-store or DataLA store event (store "
+			       "addresses are sampled from Sandy Bridge on)",
+			       u->name);
+			return -PEBS_E_RULE;
+		}
+		from_table(u, t, o);
+		break;
+	case PEBS_SPEC_FRONTEND:
+		t = pebs_uarch_event_by_kind(u, PEBS_EVK_FRONTEND);
+		if (!t || !(u->features & PEBS_UF_FRONTEND)) {
+			*rule = PEBS_RULE_FRONTEND_SUPPORT;
+			seterr(err, errlen, "rule frontend-support: %s has no "
+			       "MSR_PEBS_FRONTEND (PEBS front-end events "
+			       "start with Skylake)", u->name);
+			return -PEBS_E_RULE;
+		}
+		from_table(u, t, o);
+		break;
+	case PEBS_SPEC_RAW:
+		if (s->raw & ~PEBS_EVTSEL_SELECT) {
+			seterr(err, errlen, "'%s': bits 0x%llx are not event "
+			       "selection bits (event 7:0, umask 15:8, edge "
+			       "18, any 21, inv 23, cmask 31:24); USR/OS/INT/"
+			       "EN are set by the plan (use :u or :k)",
+			       s->name, (unsigned long long)
+			       (s->raw & ~PEBS_EVTSEL_SELECT));
+			return -PEBS_E_INVAL;
+		}
+		o->src = PEBS_EVSRC_RAW;
+		o->select = s->raw;
+		o->precise = -1;
+		o->counters = u->pebs_counters;
+		snprintf(o->name, sizeof(o->name), "r%llx",
+			 (unsigned long long)s->raw);
+		t = pebs_uarch_event_by_code(u, (unsigned)(s->raw & 0xff),
+					     (unsigned)(s->raw >> 8 & 0xff));
+		if (t) {
+			/* Known code: the SDM name, unless edge/inv/any/
+			 * cmask make it a different event. */
+			if (!(s->raw & ~(PEBS_EVTSEL_EVENT |
+					 PEBS_EVTSEL_UMASK)))
+				snprintf(o->name, sizeof(o->name), "%s",
+					 t->name);
+			o->kind = (enum pebs_uarch_kind)t->kind;
+			o->precise = t->precise;
+			o->counters = t->counters;
+		}
+		break;
+	case PEBS_SPEC_NAME:
+		t = pebs_uarch_event_by_name(u, s->name);
+		if (t) {
+			from_table(u, t, o);
+		} else {
+			int r = pfm_lookup(u, s->name, o, err, errlen);
+			if (r < 0)
+				return r;
+		}
+		break;
+	}
+
+	if ((o->counters & gp_mask(u) & u->pebs_counters) == 0) {
+		if (o->counters & PEBS_UARCH_FIXED_MASK) {
+			seterr(err, errlen, "'%s': %s is sampled on a fixed "
+			       "counter on %s; PEBS plans use general-purpose "
+			       "counters only", s->text, o->name, u->name);
+			return -PEBS_E_UNSUPPORTED;
+		}
+		/* A table entry with no counter at all: nothing to use. */
+		*rule = PEBS_RULE_PEBS_COUNTER;
+		seterr(err, errlen, "rule pebs-counter: %s has no PEBS "
+		       "counter on %s", o->name, u->name);
+		return -PEBS_E_RULE;
+	}
+	o->counters &= gp_mask(u) & u->pebs_counters;
+
+	/* Which rule narrows the counters (for messages). */
+	o->counter_rule = PEBS_RULE_PEBS_COUNTER;
+	if (o->kind == PEBS_EVK_PRECISE_STORE &&
+	    (u->features & PEBS_UF_PSTORE))
+		o->counter_rule = PEBS_RULE_PSTORE_PMC3;
+	else if (strcasecmp(u->name, "glm") == 0)
+		o->counter_rule = PEBS_RULE_GLM_PMC0;
+
+	if ((s->mods & PEBS_MOD_LDLAT) && o->kind != PEBS_EVK_LOAD_LATENCY) {
+		seterr(err, errlen, "'%s': ldlat= applies only to a "
+		       "load-latency event, and %s is not one on %s", s->text,
+		       o->name, u->name);
+		return -PEBS_E_INVAL;
+	}
+	if (o->kind == PEBS_EVK_FRONTEND && s->type != PEBS_SPEC_FRONTEND) {
+		/* MSR_PEBS_FRONTEND is chosen with sub=: only the portable
+		 * spelling carries it. */
+		seterr(err, errlen, "'%s': %s needs MSR_PEBS_FRONTEND; use "
+		       "frontend:sub=NAME", s->text, o->name);
+		return -PEBS_E_INVAL;
+	}
+
+	if (s->mods & PEBS_MOD_EDGE)
+		o->select |= PEBS_EVTSEL_EDGE;
+	if (s->mods & PEBS_MOD_INV)
+		o->select |= PEBS_EVTSEL_INV;
+	if (s->mods & PEBS_MOD_ANY)
+		o->select |= PEBS_EVTSEL_ANY;
+	if (s->mods & PEBS_MOD_CMASK)
+		o->select = (o->select & ~PEBS_EVTSEL_CMASK) |
+			    (uint64_t)s->cmask << 24;
+	return 0;
+}

@@ -1,0 +1,108 @@
+/*
+ * pebs_probe.h - what this machine offers for PEBS capture: CPU, profile,
+ * record format, counters, and which capture backends (sim, msr, perf) can
+ * run here, and why not.
+ *
+ * Two steps:
+ *   pebs_probe_gather()   small readers: /proc/cpuinfo, the cpuid
+ *                         instruction, /dev/cpu/0/msr (presence, open,
+ *                         IA32_PERF_CAPABILITIES), /sys/module/msr,
+ *                         perf_event_paranoid, uid, perf_event_open();
+ *   pebs_probe_analyze()  a pure function of those facts.
+ * With a @root other than NULL or "/", every file is read below @root and
+ * the process facts come from files too (root/fake/cpuid, root/fake/uid,
+ * root/fake/perf_event_open: formats in formats/plan.md "Probe"), so tests
+ * are deterministic.  Nothing here prints.
+ */
+#ifndef PEBS_PROBE_H
+#define PEBS_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pebs.h"
+#include "pebs_uarch.h"
+
+/* Facts gathered from the machine (or a fake root). */
+struct pebs_probe_facts {
+	/* CPUID; cpuid_ok = 0 when neither the instruction nor a fake file
+	 * gave leaf 0 and 1. */
+	int cpuid_ok;
+	char vendor[16];		/* leaf 0 */
+	uint32_t max_leaf;
+	uint32_t l1_eax, l1_ebx, l1_ecx, l1_edx;
+	int leaf_a_ok;			/* max_leaf >= 0xA */
+	uint32_t la_eax, la_ebx, la_ecx, la_edx;
+	/* /proc/cpuinfo (first processor); ncpus = processor lines */
+	int cpuinfo_ok;
+	char ci_vendor[16];
+	unsigned ci_family, ci_model, ci_stepping;
+	char name[96];
+	unsigned ncpus;
+	/* its "flags" line: dts (= CPUID.1:EDX[21] DS), dtes64, pdcm,
+	 * hypervisor; flags_ok = 0 when there is no flags line */
+	int ci_flags_ok;
+	int ci_ds, ci_dtes64, ci_pdcm, ci_hypervisor;
+	/* Privilege and kernel knobs. */
+	long uid;			/* -1 unknown */
+	int paranoid_ok;
+	int paranoid;			/* kernel.perf_event_paranoid */
+	/* MSR device: dev_present (stat), module (/sys/module/msr), the
+	 * open errno (0 = opened), and IA32_PERF_CAPABILITIES if read. */
+	int msr_dev_present;
+	int msr_module;
+	int msr_open_errno;
+	int perf_cap_ok;
+	uint64_t perf_cap;
+	/* perf_event_open(): 0 = ok, else errno; -1 = not tried. */
+	int perf_cycles_errno;		/* PERF_COUNT_HW_CPU_CYCLES */
+	int perf_precise_errno;		/* same with precise_ip = 1 (PEBS) */
+	char pmu_name[32];		/* /sys/bus/event_source/devices/cpu/
+					 * caps/pmu_name, "" if none */
+};
+
+/*
+ * Gathers facts from the machine (@root NULL or "/") or from the fake tree
+ * @root.  Missing files are facts too (recorded, not errors).  Returns 0,
+ * or -PEBS_E_INVAL when @root is not a readable directory.
+ */
+int pebs_probe_gather(struct pebs_probe_facts *f, const char *root);
+
+#define PEBS_PROBE_MAX_REASONS	8
+
+/* Verdict on one capture backend. */
+struct pebs_probe_backend {
+	const char *name;		/* "sim", "msr", "perf" */
+	int available;
+	unsigned nreasons;		/* why not (available = 0), or notes */
+	char reasons[PEBS_PROBE_MAX_REASONS][160];
+};
+
+struct pebs_probe_result {
+	/* CPU identity (cpuid when ok, else /proc/cpuinfo). */
+	const char *cpu_source;		/* "cpuid", "/proc/cpuinfo", "none" */
+	char vendor[16];
+	unsigned family, model, stepping;
+	int hypervisor;			/* CPUID.1:ECX[31] */
+	/* Profile. */
+	const struct pebs_uarch *uarch;	/* NULL when none */
+	char uarch_why[160];		/* why none, or a mismatch note */
+	/* PEBS record format. */
+	int pebs_fmt;			/* -1 unknown */
+	const char *pebs_fmt_source;	/* "IA32_PERF_CAPABILITIES",
+					 * "profile", "unknown" */
+	int ds, dtes64, pdcm;		/* CPUID.1 bits, -1 unknown */
+	/* Counters (CPUID.0AH). */
+	int counters_ok;
+	unsigned pmu_version, n_gp, gp_width, n_fixed, fixed_width;
+	struct pebs_probe_backend backend[3];	/* sim, msr, perf */
+};
+
+/* Pure: the verdict for facts @f.  Never fails. */
+void pebs_probe_analyze(const struct pebs_probe_facts *f,
+			struct pebs_probe_result *r);
+
+/* "EPERM"-style name of errno @e ("E?" + number when unknown). */
+const char *pebs_probe_errno_name(int e, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,1 @@
+pebs-capture --plan --uarch skl -e MEM_LOAD_RETIRED.L1_HIT:any

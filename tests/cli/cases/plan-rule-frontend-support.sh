@@ -1,0 +1,1 @@
+pebs-capture --plan --uarch hsw -e frontend:sub=dsb_miss

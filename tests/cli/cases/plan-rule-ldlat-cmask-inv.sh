@@ -1,0 +1,1 @@
+pebs-capture --plan --uarch skl -e load-latency:cmask=2

@@ -1,0 +1,1 @@
+pebs-capture --plan --uarch hsw -e load-latency:ldlat=65536

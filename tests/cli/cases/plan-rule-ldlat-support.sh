@@ -1,0 +1,1 @@
+pebs-capture --plan --uarch core2 -e load-latency

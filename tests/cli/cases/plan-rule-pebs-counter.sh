@@ -1,0 +1,1 @@
+pebs-capture --plan --uarch snb -e load-latency:pmc=0

@@ -1,0 +1,1 @@
+pebs-capture --plan --uarch skl -e UOPS_ISSUED.ANY

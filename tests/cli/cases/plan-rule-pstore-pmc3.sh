@@ -1,0 +1,1 @@
+pebs-capture --plan --uarch snb -e precise-store -e precise-store

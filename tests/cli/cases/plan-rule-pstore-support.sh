@@ -1,0 +1,1 @@
+pebs-capture --plan --uarch nhm -e precise-store

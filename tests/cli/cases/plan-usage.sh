@@ -1,0 +1,11 @@
+# usage errors: each exits 2 with its message
+pebs-capture --plan -e load-latency; echo rc=$?
+pebs-capture --plan --uarch k8 -e load-latency; echo rc=$?
+pebs-capture --plan --uarch skl; echo rc=$?
+pebs-capture --plan --uarch skl -e 'load-latency:bogus'; echo rc=$?
+pebs-capture --plan --uarch skl -e NO_SUCH_EVENT; echo rc=$?
+pebs-capture --plan --uarch skl -e load-latency -C 3-1; echo rc=$?
+pebs-capture --plan --uarch skl -e load-latency -c 0; echo rc=$?
+pebs-capture --plan --probe; echo rc=$?
+pebs-capture --plan --uarch skl -e r1d1 -- ls; echo rc=$?
+pebs-capture --plan --uarch icl -e INST_RETIRED.PREC_DIST

@@ -1,0 +1,286 @@
+/*
+ * event_spec.c - event specification parsing and resolution per profile.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "pebs_plan.h"
+
+static struct pebs_event_spec parse_ok(const char *t)
+{
+	struct pebs_event_spec s;
+	char err[256] = "";
+	int r = pebs_event_parse(t, &s, err, sizeof(err));
+	cr_assert_eq(r, 0, "'%s' should parse: %s", t, err);
+	return s;
+}
+
+static void parse_bad(const char *t, const char *needle)
+{
+	struct pebs_event_spec s;
+	char err[256] = "";
+	int r = pebs_event_parse(t, &s, err, sizeof(err));
+	cr_assert_eq(r, -PEBS_E_PARSE, "'%s' should not parse", t);
+	cr_assert(strstr(err, needle), "'%s': message '%s' lacks '%s'", t,
+		  err, needle);
+}
+
+Test(event_parse, portable_names)
+{
+	struct pebs_event_spec s = parse_ok("load-latency:ldlat=30");
+	cr_assert_eq(s.type, PEBS_SPEC_LOAD_LATENCY);
+	cr_assert_eq(s.mods, PEBS_MOD_LDLAT);
+	cr_assert_eq(s.ldlat, 30);
+	cr_assert_str_eq(s.name, "load-latency");
+	cr_assert_str_eq(s.text, "load-latency:ldlat=30");
+
+	s = parse_ok("precise-store");
+	cr_assert_eq(s.type, PEBS_SPEC_PRECISE_STORE);
+	cr_assert_eq(s.mods, 0);
+
+	s = parse_ok("frontend:sub=idq_bubbles,latency=2,width=1");
+	cr_assert_eq(s.type, PEBS_SPEC_FRONTEND);
+	cr_assert_eq(s.sub, PEBS_FE_IDQ_BUBBLES);
+	cr_assert_eq(s.latency, 2);
+	cr_assert_eq(s.width, 1);
+
+	s = parse_ok("frontend:sub=idq_bubbles, latency=3 ,width=2");
+	cr_assert_eq(s.latency, 3);
+	cr_assert_eq(s.width, 2);
+
+	s = parse_ok("frontend:sub=DSB_MISS");
+	cr_assert_eq(s.sub, 0x11);
+}
+
+Test(event_parse, raw_and_names)
+{
+	struct pebs_event_spec s = parse_ok("r1cd");
+	cr_assert_eq(s.type, PEBS_SPEC_RAW);
+	cr_assert_eq(s.raw, 0x1cd);
+	s = parse_ok("rFFFFFFFF:u");
+	cr_assert_eq(s.raw, 0xffffffffull);
+	cr_assert_eq(s.mods, PEBS_MOD_U);
+	s = parse_ok("r0123456789abcdef");
+	cr_assert_eq(s.raw, 0x0123456789abcdefull);
+	/* not hex after r: a name */
+	s = parse_ok("rxyz");
+	cr_assert_eq(s.type, PEBS_SPEC_NAME);
+	s = parse_ok("MEM_LOAD_RETIRED.L3_MISS:period=0x1000,u,k,pmc=2");
+	cr_assert_eq(s.type, PEBS_SPEC_NAME);
+	cr_assert_str_eq(s.name, "MEM_LOAD_RETIRED.L3_MISS");
+	cr_assert_eq(s.period, 0x1000);
+	cr_assert_eq(s.pmc, 2);
+	cr_assert_eq(s.mods, PEBS_MOD_PERIOD | PEBS_MOD_U | PEBS_MOD_K |
+			     PEBS_MOD_PMC);
+	s = parse_ok("r1d1:edge,inv,any,cmask=255");
+	cr_assert_eq(s.cmask, 255);
+	cr_assert_eq(s.mods, PEBS_MOD_EDGE | PEBS_MOD_INV | PEBS_MOD_ANY |
+			     PEBS_MOD_CMASK);
+}
+
+Test(event_parse, errors)
+{
+	parse_bad("", "empty");
+	parse_bad(":ldlat=3", "no event name");
+	parse_bad("load-latency:", "no modifier");
+	parse_bad("load-latency:bogus", "unknown modifier 'bogus'");
+	parse_bad("load-latency:ldlat", "needs a value");
+	parse_bad("load-latency:u=1", "takes no value");
+	parse_bad("load-latency:ldlat=3,ldlat=4", "given twice");
+	parse_bad("load-latency:ldlat=,u", "not a number");
+	parse_bad("load-latency:ldlat=99999999999999999999", "not a number");
+	parse_bad("load-latency:ldlat=-3", "not a number");
+	parse_bad("load-latency:ldlat=0x", "not a number");
+	parse_bad("load-latency:u,,k", "empty modifier");
+	parse_bad("load-latency:sub=dsb_miss", "only to the 'frontend'");
+	parse_bad("precise-store:ldlat=3", "only to a load-latency");
+	parse_bad("frontend", "needs sub=");
+	parse_bad("frontend:sub=bogus", "unknown front-end sub-event");
+	parse_bad("frontend:sub=idq_bubbles,latency=2", "needs latency=N "
+		  "and width=N");
+	parse_bad("frontend:sub=dsb_miss,width=1", "only to sub=idq_bubbles");
+	parse_bad("r1cd:cmask=256", "8-bit CMASK");
+	parse_bad("r1cd:pmc=32", "no such general-purpose counter");
+	parse_bad("MEM LOAD", "character ' '");
+	parse_bad("pmu::EVENT", "unknown modifier");
+	parse_bad("EV=1", "character '='");
+	parse_bad("\x01\x02", "byte 0x01");
+	parse_bad(".EVENT", "malformed");
+	parse_bad("EVENT.", "malformed");
+	parse_bad("A..B", "malformed");
+	char big[400];
+	memset(big, 'A', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	parse_bad(big, "longer than");
+	big[200] = '\0';
+	parse_bad(big, "event name longer");
+}
+
+Test(event_parse, fe_sub_names)
+{
+	cr_assert_str_eq(pebs_event_fe_sub_name(0x11), "dsb_miss");
+	cr_assert_str_eq(pebs_event_fe_sub_name(0x06), "idq_bubbles");
+	cr_assert_str_eq(pebs_event_fe_sub_name(0x15), "stlb_miss");
+	cr_assert_str_eq(pebs_event_fe_sub_name(0x99), "?");
+}
+
+/* ------------------------------------------------------------ resolve */
+
+static struct pebs_event resolve_ok(const char *uarch, const char *t)
+{
+	const struct pebs_uarch *u = pebs_uarch_by_name(uarch);
+	struct pebs_event_spec s = parse_ok(t);
+	struct pebs_event e;
+	char err[256] = "";
+	cr_assert_not_null(u, "profile %s", uarch);
+	int r = pebs_event_resolve(u, &s, &e, NULL, err, sizeof(err));
+	cr_assert_eq(r, 0, "%s on %s: %s", t, uarch, err);
+	return e;
+}
+
+static void resolve_bad(const char *uarch, const char *t, int code,
+			enum pebs_rule rule, const char *needle)
+{
+	const struct pebs_uarch *u = pebs_uarch_by_name(uarch);
+	struct pebs_event_spec s = parse_ok(t);
+	struct pebs_event e;
+	enum pebs_rule got;
+	char err[256] = "";
+	int r = pebs_event_resolve(u, &s, &e, &got, err, sizeof(err));
+	cr_assert_eq(r, code, "%s on %s: %d (%s)", t, uarch, r, err);
+	cr_assert_eq(got, rule, "%s on %s: rule %d", t, uarch, got);
+	cr_assert(strstr(err, needle), "message '%s' lacks '%s'", err,
+		  needle);
+}
+
+Test(event_resolve, load_latency_per_uarch)
+{
+	struct pebs_event e = resolve_ok("nhm", "load-latency");
+	cr_assert_str_eq(e.name, "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD");
+	cr_assert_eq(e.select, 0x100b);
+	cr_assert_eq(e.kind, PEBS_EVK_LOAD_LATENCY);
+	e = resolve_ok("wsm", "load-latency");
+	cr_assert_eq(e.select, 0x100b);
+	const char *snbplus[] = { "snb", "ivb", "hsw", "bdw", "skl", "skx",
+				  "icl", "icx", "spr" };
+	for (size_t i = 0; i < sizeof(snbplus) / sizeof(snbplus[0]); i++) {
+		e = resolve_ok(snbplus[i], "load-latency");
+		cr_assert_str_eq(e.name, "MEM_TRANS_RETIRED.LOAD_LATENCY");
+		cr_assert_eq(e.select, 0x1cd, "%s", snbplus[i]);
+	}
+	e = resolve_ok("snb", "load-latency");
+	cr_assert_eq(e.counters, 0x8);
+	e = resolve_ok("spr", "load-latency");
+	cr_assert_eq(e.counters, 0xfe);
+	resolve_bad("core2", "load-latency", -PEBS_E_RULE,
+		    PEBS_RULE_LDLAT_SUPPORT, "rule ldlat-support: core2");
+	resolve_bad("glm", "load-latency", -PEBS_E_RULE,
+		    PEBS_RULE_LDLAT_SUPPORT, "rule ldlat-support: glm");
+	resolve_bad("glp", "load-latency", -PEBS_E_RULE,
+		    PEBS_RULE_LDLAT_SUPPORT, "rule ldlat-support: glp");
+}
+
+Test(event_resolve, precise_store_per_uarch)
+{
+	struct pebs_event e = resolve_ok("snb", "precise-store");
+	cr_assert_str_eq(e.name, "MEM_TRANS_RETIRED.PRECISE_STORE");
+	cr_assert_eq(e.select, 0x2cd);
+	cr_assert_eq(e.counter_rule, PEBS_RULE_PSTORE_PMC3);
+	e = resolve_ok("ivb", "precise-store");
+	cr_assert_eq(e.kind, PEBS_EVK_PRECISE_STORE);
+	e = resolve_ok("hsw", "precise-store");
+	cr_assert_str_eq(e.name, "MEM_UOPS_RETIRED.ALL_STORES");
+	cr_assert_eq(e.select, 0x82d0);
+	e = resolve_ok("bdw", "precise-store");
+	cr_assert_str_eq(e.name, "MEM_UOPS_RETIRED.ALL_STORES");
+	const char *inst[] = { "skl", "skx", "icl", "icx", "spr" };
+	for (size_t i = 0; i < sizeof(inst) / sizeof(inst[0]); i++) {
+		e = resolve_ok(inst[i], "precise-store");
+		cr_assert_str_eq(e.name, "MEM_INST_RETIRED.ALL_STORES");
+		cr_assert_eq(e.kind, PEBS_EVK_DATALA_STORE);
+	}
+	e = resolve_ok("glm", "precise-store");
+	cr_assert_str_eq(e.name, "MEM_UOPS_RETIRED.ALL_STORES");
+	cr_assert_eq(e.counter_rule, PEBS_RULE_GLM_PMC0);
+	resolve_bad("core2", "precise-store", -PEBS_E_RULE,
+		    PEBS_RULE_PSTORE_SUPPORT, "rule pstore-support");
+	resolve_bad("nhm", "precise-store", -PEBS_E_RULE,
+		    PEBS_RULE_PSTORE_SUPPORT, "rule pstore-support: nhm");
+}
+
+Test(event_resolve, frontend)
+{
+	struct pebs_event e = resolve_ok("skl", "frontend:sub=dsb_miss");
+	cr_assert_eq(e.select, 0x1c6);
+	cr_assert_eq(e.kind, PEBS_EVK_FRONTEND);
+	resolve_bad("hsw", "frontend:sub=dsb_miss", -PEBS_E_RULE,
+		    PEBS_RULE_FRONTEND_SUPPORT, "rule frontend-support: hsw");
+	resolve_bad("glm", "frontend:sub=l1i_miss", -PEBS_E_RULE,
+		    PEBS_RULE_FRONTEND_SUPPORT, "frontend-support");
+	/* FRONTEND_RETIRED by name has no way to say the sub-event */
+	resolve_bad("skl", "FRONTEND_RETIRED", -PEBS_E_INVAL,
+		    PEBS_RULE_NONE, "use frontend:sub=NAME");
+}
+
+Test(event_resolve, names_raw_libpfm)
+{
+	struct pebs_event e = resolve_ok("snb",
+					 "MEM_TRANS_RETIRED.LOAD_LATENCY");
+	cr_assert_eq(e.kind, PEBS_EVK_LOAD_LATENCY);
+	cr_assert_eq(e.src, PEBS_EVSRC_BUILTIN);
+	/* case-insensitive SDM names */
+	e = resolve_ok("skl", "mem_load_retired.l3_miss");
+	cr_assert_eq(e.select, 0x20d1);
+	/* raw with a code the table knows: classified and named */
+	e = resolve_ok("snb", "r1cd:ldlat=10");
+	cr_assert_eq(e.kind, PEBS_EVK_LOAD_LATENCY);
+	cr_assert_eq(e.counters, 0x8);
+	cr_assert_str_eq(e.name, "MEM_TRANS_RETIRED.LOAD_LATENCY");
+	cr_assert_eq(e.src, PEBS_EVSRC_RAW);
+	/* unknown raw: every PEBS counter, precision unknown */
+	e = resolve_ok("skl", "r10c0");
+	cr_assert_eq(e.precise, -1);
+	cr_assert_eq(e.counters, 0xf);
+	cr_assert_str_eq(e.name, "r10c0");
+	/* modifiers land in the selection */
+	e = resolve_ok("skl", "r1d1:edge,inv,any,cmask=2");
+	cr_assert_eq(e.select, 0x02a401d1ull);
+	/* libpfm4 names (not in the table), forced to the profile's PMU */
+	e = resolve_ok("skl", "BR_INST_RETIRED.NEAR_TAKEN");
+	cr_assert_eq(e.src, PEBS_EVSRC_LIBPFM);
+	cr_assert_eq(e.select, 0x20c4);
+	cr_assert_eq(e.precise, 1);
+	cr_assert_str_eq(e.name, "BR_INST_RETIRED.NEAR_TAKEN");
+	e = resolve_ok("snb", "MEM_LOAD_UOPS_LLC_HIT_RETIRED.XSNP_HITM");
+	cr_assert_eq(e.select, 0x04d2);
+	cr_assert_eq(e.precise, 1);
+	e = resolve_ok("skl", "UOPS_ISSUED.ANY");
+	cr_assert_eq(e.precise, 0);
+	e = resolve_ok("nhm", "MEM_LOAD_RETIRED.L3_MISS");
+	cr_assert_eq(e.select, 0x10cb);
+	/* the same name does not exist for another PMU */
+	resolve_bad("nhm", "MEM_LOAD_RETIRED.L1_HIT", -PEBS_E_INVAL,
+		    PEBS_RULE_NONE, "unknown event");
+	resolve_bad("skl", "NO_SUCH_EVENT", -PEBS_E_INVAL, PEBS_RULE_NONE,
+		    "unknown event 'NO_SUCH_EVENT' on skl");
+	resolve_bad("glp", "INST_RETIRED.ANY", -PEBS_E_INVAL, PEBS_RULE_NONE,
+		    "libpfm4 has no glp table");
+	/* offcore response needs an extra MSR */
+	resolve_bad("skl", "OFFCORE_RESPONSE_0.ANY_REQUEST.ANY_RESPONSE",
+		    -PEBS_E_INVAL, PEBS_RULE_NONE, "extra MSR");
+}
+
+Test(event_resolve, refusals)
+{
+	resolve_bad("skl", "r4101cd", -PEBS_E_INVAL, PEBS_RULE_NONE,
+		    "not event selection bits");
+	resolve_bad("skl", "r100000000", -PEBS_E_INVAL, PEBS_RULE_NONE,
+		    "not event selection bits");
+	resolve_bad("skl", "MEM_LOAD_RETIRED.L1_HIT:ldlat=3", -PEBS_E_INVAL,
+		    PEBS_RULE_NONE, "ldlat= applies only");
+	resolve_bad("icl", "INST_RETIRED.PREC_DIST", -PEBS_E_UNSUPPORTED,
+		    PEBS_RULE_NONE, "fixed counter");
+	cr_assert_str_eq(pebs_event_pfm_pmu(pebs_uarch_by_name("core2")),
+			 "core");
+	cr_assert_null(pebs_event_pfm_pmu(pebs_uarch_by_name("glp")));
+}

@@ -1,0 +1,166 @@
+/*
+ * plan_probe.c - the probe verdict (a pure function of gathered facts) and
+ * the readers over the fake roots in testdata/probe/.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include "pebs_probe.h"
+
+/* Facts of a bare-metal Skylake server where everything works. */
+static struct pebs_probe_facts good(void)
+{
+	struct pebs_probe_facts f;
+	memset(&f, 0, sizeof(f));
+	f.cpuid_ok = 1;
+	strcpy(f.vendor, "GenuineIntel");
+	f.max_leaf = 0x16;
+	f.l1_eax = 0x50654;
+	f.l1_ecx = 1u << 2 | 1u << 15;
+	f.l1_edx = 1u << 21;
+	f.leaf_a_ok = 1;
+	f.la_eax = 0x07300404;
+	f.la_edx = 0x603;
+	f.uid = 0;
+	f.paranoid_ok = 1;
+	f.paranoid = 2;
+	f.msr_dev_present = 1;
+	f.msr_module = 1;
+	f.perf_cycles_errno = 0;
+	f.perf_precise_errno = 0;
+	return f;
+}
+
+static int has_reason(const struct pebs_probe_backend *b, const char *s)
+{
+	for (unsigned i = 0; i < b->nreasons; i++)
+		if (strstr(b->reasons[i], s))
+			return 1;
+	return 0;
+}
+
+Test(probe, all_available)
+{
+	struct pebs_probe_facts f = good();
+	struct pebs_probe_result r;
+	pebs_probe_analyze(&f, &r);
+	cr_assert_str_eq(r.cpu_source, "cpuid");
+	cr_assert_eq(r.family, 6);
+	cr_assert_eq(r.model, 0x55);
+	cr_assert_eq(r.stepping, 4);
+	cr_assert_not_null(r.uarch);
+	cr_assert_str_eq(r.uarch->name, "skx");
+	cr_assert_eq(r.pebs_fmt, 3);
+	cr_assert_str_eq(r.pebs_fmt_source, "profile");
+	cr_assert_eq(r.pmu_version, 4);
+	cr_assert_eq(r.n_gp, 4);
+	cr_assert_eq(r.gp_width, 48);
+	cr_assert_eq(r.n_fixed, 3);
+	cr_assert_eq(r.fixed_width, 48);
+	for (int i = 0; i < 3; i++)
+		cr_assert(r.backend[i].available, "%s", r.backend[i].name);
+	cr_assert_str_eq(r.backend[1].name, "msr");
+}
+
+Test(probe, msr_reasons)
+{
+	struct pebs_probe_facts f = good();
+	struct pebs_probe_result r;
+	f.msr_open_errno = EACCES;
+	f.uid = 1000;
+	pebs_probe_analyze(&f, &r);
+	cr_assert_not(r.backend[1].available);
+	cr_assert(has_reason(&r.backend[1], "not root (uid 1000)"));
+	cr_assert(has_reason(&r.backend[1], "cannot open /dev/cpu/0/msr: "
+			     "EACCES"));
+	f = good();
+	f.la_eax = 0x07300401;	/* version 1 */
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "perfmon version 1"));
+	f = good();
+	f.l1_ecx |= 1u << 31;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.hypervisor);
+	cr_assert(has_reason(&r.backend[1], "PMU not exposed to this VM"));
+	f = good();
+	f.msr_dev_present = 0;
+	f.msr_module = 0;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "msr module not loaded"));
+	f = good();
+	f.l1_eax = 0x206a7;	/* SNB 06_2A */
+	f.perf_cap_ok = 1;
+	f.perf_cap = 0x1c3;	/* format 1 */
+	pebs_probe_analyze(&f, &r);
+	cr_assert_str_eq(r.uarch->name, "snb");
+	cr_assert_eq(r.pebs_fmt, 1);
+	cr_assert_str_eq(r.pebs_fmt_source, "IA32_PERF_CAPABILITIES");
+	f.l1_eax = 0x30f00;	/* family 0xF: no profile */
+	pebs_probe_analyze(&f, &r);
+	cr_assert_null(r.uarch);
+	cr_assert(has_reason(&r.backend[1], "no PEBS profile"));
+}
+
+Test(probe, perf_reasons)
+{
+	struct pebs_probe_facts f = good();
+	struct pebs_probe_result r;
+	f.uid = 1000;
+	f.paranoid = 3;
+	f.perf_cycles_errno = EACCES;
+	pebs_probe_analyze(&f, &r);
+	cr_assert_not(r.backend[2].available);
+	cr_assert(has_reason(&r.backend[2], "perf_event_paranoid is 3"));
+	cr_assert(has_reason(&r.backend[2], "fails with EACCES"));
+	f = good();
+	f.perf_precise_errno = EOPNOTSUPP;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[2], "precise_ip=1) fails with "
+			     "EOPNOTSUPP"));
+	/* root is not stopped by paranoid */
+	f = good();
+	f.paranoid = 3;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.backend[2].available);
+	char b[16];
+	cr_assert_str_eq(pebs_probe_errno_name(ENOENT, b, sizeof(b)),
+			 "ENOENT");
+	cr_assert_str_eq(pebs_probe_errno_name(9999, b, sizeof(b)), "E?9999");
+}
+
+Test(probe, gather_fake_roots)
+{
+	struct pebs_probe_facts f;
+	struct pebs_probe_result r;
+	cr_assert_eq(pebs_probe_gather(&f, "testdata/probe/skx-root"), 0);
+	cr_assert(f.cpuid_ok);
+	cr_assert_str_eq(f.vendor, "GenuineIntel");
+	cr_assert_eq(f.ncpus, 2);
+	cr_assert(f.perf_cap_ok);
+	cr_assert_eq(f.perf_cap, 0x33c5);
+	cr_assert_eq(f.uid, 0);
+	cr_assert_eq(f.paranoid, 2);
+	cr_assert_str_eq(f.pmu_name, "skylake");
+	pebs_probe_analyze(&f, &r);
+	cr_assert_str_eq(r.uarch->name, "skx");
+	cr_assert(r.backend[1].available);
+
+	cr_assert_eq(pebs_probe_gather(&f, "testdata/probe/vm-user"), 0);
+	cr_assert_eq(f.perf_cycles_errno, ENOENT);
+	cr_assert_eq(f.uid, 1000);
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.hypervisor);
+	cr_assert_eq(r.pmu_version, 0);
+
+	cr_assert_eq(pebs_probe_gather(&f, "testdata/probe/cpuinfo-only"), 0);
+	cr_assert_not(f.cpuid_ok);
+	cr_assert(f.ci_flags_ok && f.ci_ds && f.ci_dtes64 && f.ci_pdcm);
+	cr_assert_not(f.ci_hypervisor);
+	pebs_probe_analyze(&f, &r);
+	cr_assert_str_eq(r.cpu_source, "/proc/cpuinfo");
+	cr_assert_str_eq(r.uarch->name, "ivb");
+
+	cr_assert_eq(pebs_probe_gather(&f, "testdata/probe/no-such-dir"),
+		     -PEBS_E_INVAL);
+}
