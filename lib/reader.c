@@ -195,7 +195,8 @@ static ssize_t src_take_after(struct pebs_reader *r, struct src *s,
 		errno = ENOMEM;
 		return -1;
 	}
-	memcpy(b, prefix, plen);
+	if (plen)
+		memcpy(b, prefix, plen);
 	ssize_t n = src_read(r, s, b + plen, len);
 	if (n < 0) {
 		free(b);
@@ -373,6 +374,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 				continue;
 			}
 			if (magic) {
+				r->st.bytes += FMT_MAGIC_LEN;
 				s->state = ST_CHUNKS;
 				s->segments++;
 				r->st.segments++;
@@ -398,8 +400,11 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 							     len + CHUNK_TRL,
 							     &p, &own);
 					free(own);
-					if (k == (ssize_t)(len + CHUNK_TRL))
+					if (k == (ssize_t)(len + CHUNK_TRL)) {
+						r->st.bytes += CHUNK_HDR + len +
+							       CHUNK_TRL;
 						continue;
+					}
 				}
 			}
 			s->state = ST_DONE;

@@ -254,6 +254,8 @@ static void write_stream(FILE *fp, uint64_t seed, size_t nsamples,
 	pebs_meta_free(m);
 }
 
+static char *slurp(const char *p, size_t *len);
+
 static char *tmpname(void)
 {
 	static char p[64];
@@ -366,6 +368,10 @@ Test(format, concatenated_segments_and_several_inputs)
 	cr_assert_eq(st.segments, 2);
 	cr_assert_eq(st.lost, 5);
 	cr_assert_eq(st.blocks, 7 + 1);
+	/* Every byte is accounted for: magics, chunks, index, tail. */
+	size_t flen;
+	free(slurp(p, &flen));
+	cr_assert_eq(st.bytes, flen);
 	pebs_reader_close(r);
 	unlink(p);
 	free(p);

@@ -1,0 +1,445 @@
+/*
+ * pebs-decode - .pebs record files to csv, yaml, jsonl, text or .pebs again;
+ * --info summarizes each input as YAML.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pebs_field.h"
+#include "pebs_format.h"
+#include "pebs_output.h"
+#include "pebs_perf.h"
+#include "pebs_uarch.h"
+#include "util.h"
+
+#define FMT_PEBS 0
+#define FMT_PERF 100	/* perf.data (pebs_perf.h) */
+#define MAX_FIELDS 256
+#define MAX_SHOWN 20		/* damage messages printed before hushing */
+
+struct opts {
+	int fmt;		/* enum pebs_output_format, FMT_*, -1 unset */
+	int fields[MAX_FIELDS];
+	size_t nfields;
+	int fields_set;
+	unsigned flags;
+	int info, salvage;
+	const char *uarch, *raw_event;	/* --raw --uarch NAME [--raw-event] */
+	int raw;
+	unsigned threads;
+	const char *out;
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: %s [-f csv|yaml|jsonl|text|pebs|perf] "
+		"[--fields LIST] [--no-header]\n"
+		"       [--salvage] [-o FILE] [-j THREADS] [FILE...]\n"
+		"       %s --info [--salvage] [-o FILE] [FILE...]\n"
+		"       %s --raw --uarch NAME [--raw-event EVENT] [-f FORMAT] "
+		"[FILE...]\n"
+		"  -f FORMAT       output format (default: text on a terminal, "
+		"else csv)\n"
+		"  --fields LIST   comma-separated fields, or \"all\" "
+		"(default: "
+		"%s)\n"
+		"  --no-header     csv/text: no header line\n"
+		"  --info          metadata and a summary of each input, as "
+		"YAML\n"
+		"  --salvage       skip damaged blocks and go on\n"
+		"  --raw           inputs are raw PEBS buffer dumps "
+		"(formats/raw-records.md)\n"
+		"  --uarch NAME    their microarchitecture: core2 nhm wsm snb "
+		"ivb hsw bdw skl\n"
+		"                  skx glm glp icl icx spr\n"
+		"  --raw-event EV  their PEBS events, EVENT[@PMCx][;...] "
+		"(default: load latency)\n"
+		"  -o FILE         write to FILE instead of standard output\n"
+		"  -j THREADS      decode threads (default: CPUs, at most 8)\n"
+		"  -h, --help      this help; --version: the version\n",
+		util_prog, util_prog, util_prog, pebs_field_default_list);
+}
+
+static void parse_fields(struct opts *o, const char *list)
+{
+	const char *bad;
+	if (strcmp(list, "all") == 0) {
+		const struct pebs_field *f;
+		o->nfields = 0;
+		for (size_t i = 0; (f = pebs_field_at(i)); i++)
+			o->fields[o->nfields++] = f->id;
+		return;
+	}
+	int n = pebs_field_parse_list(list, o->fields, MAX_FIELDS, &bad);
+	if (n >= 0) {
+		o->nfields = (size_t)n;
+		return;
+	}
+	if (n == -PEBS_E_RANGE)
+		util_die(EXIT_USAGE, "--fields: more than %d fields",
+			 MAX_FIELDS);
+	size_t len = strcspn(bad, ",");
+	if (len == 0)
+		util_die(EXIT_USAGE, "--fields: empty field name");
+	char *name = strndup(bad, len);
+	const char *sug = name ? pebs_field_suggest(name) : NULL;
+	if (sug)
+		util_die(EXIT_USAGE, "--fields: unknown field \"%s\" (did you "
+			 "mean \"%s\"?)", name, sug);
+	util_die(EXIT_USAGE, "--fields: unknown field \"%.*s\"", (int)len,
+		 bad);
+}
+
+/* ------------------------------------------------------------- input */
+
+/*
+ * Where batches come from.  Today only .pebs files through pebs_reader;
+ * another source (a raw PEBS buffer dump for --raw --uarch) plugs in here
+ * with its own branch in each input_* function.
+ */
+struct input {
+	struct pebs_reader *r;
+	struct pebs_raw_reader *raw;	/* --raw instead of r */
+	int status;		/* worst exit status of the damage seen */
+	unsigned shown;
+};
+
+static void input_open(struct input *in, const struct opts *o,
+		       const char *const *paths, size_t n, uint64_t cols)
+{
+	struct pebs_reader_opts ro = {
+		.threads = o->threads, .salvage = o->salvage, .cols = cols,
+	};
+	memset(in, 0, sizeof(*in));
+	if (o->raw) {
+		struct pebs_raw_config cfg;
+		char err[256];
+		if (pebs_raw_config_default(&cfg, pebs_uarch_by_name(o->uarch),
+					    o->raw_event, err, sizeof(err)))
+			util_die(EXIT_USAGE, "--raw-event: %s", err);
+		if (pebs_raw_reader_open(&in->raw, paths, n, &cfg))
+			util_die(EXIT_SYS, "out of memory");
+		return;
+	}
+	int r = pebs_reader_open(&in->r, paths, n, &ro);
+	if (r < 0)
+		util_die(EXIT_SYS, "cannot start reading: %s",
+			 pebs_strerror(r));
+}
+
+/* Next batch: 1, or 0 at the end.  Damage is reported and skipped. */
+static int input_next(struct input *in, struct pebs_batch **b)
+{
+	for (;;) {
+		int r = in->raw ? pebs_raw_reader_next(in->raw, b) :
+			pebs_reader_next(in->r, b);
+		if (r >= 0)
+			return r;
+		if (r == -PEBS_E_NOMEM)
+			util_die(EXIT_SYS, "out of memory");
+		int st = r == -PEBS_E_IO ? EXIT_SYS : EXIT_DATA;
+		if (st > in->status)
+			in->status = st;
+		if (in->shown++ < MAX_SHOWN)
+			util_warn("%s: %s", in->raw ?
+				  pebs_raw_reader_errfile(in->raw) :
+				  pebs_reader_errfile(in->r), in->raw ?
+				  pebs_raw_reader_errmsg(in->raw) :
+				  pebs_reader_errmsg(in->r));
+		else if (in->shown == MAX_SHOWN + 1)
+			util_warn("more errors not shown");
+	}
+}
+
+static const struct pebs_meta *input_meta(const struct input *in)
+{
+	return in->raw ? pebs_raw_reader_meta(in->raw) :
+	       pebs_reader_meta(in->r);
+}
+
+static void input_stats(const struct input *in, struct pebs_read_stats *st)
+{
+	if (in->raw) {	/* collisions are the lost samples of a dump */
+		struct pebs_raw_stats rs;
+		pebs_raw_reader_stats(in->raw, &rs);
+		memset(st, 0, sizeof(*st));
+		st->samples = rs.samples;
+		st->lost = rs.lost;
+		st->bytes = rs.offset;
+		return;
+	}
+	pebs_reader_stats(in->r, st);
+}
+
+/* Closes @in and returns its exit status. */
+static int input_close(struct input *in)
+{
+	pebs_reader_close(in->r);
+	pebs_raw_reader_close(in->raw);
+	in->r = NULL;
+	in->raw = NULL;
+	return in->status;
+}
+
+/* ----------------------------------------------------------- outputs */
+
+static uint64_t field_cols(const struct opts *o)
+{
+	uint64_t cols = 0;
+	for (size_t i = 0; i < o->nfields; i++)
+		cols |= pebs_field_by_id(o->fields[i])->deps;
+	return cols;
+}
+
+static int run_text(const struct opts *o, const char *const *paths,
+		    size_t n, FILE *fp)
+{
+	struct input in;
+	struct pebs_batch *b;
+	input_open(&in, o, paths, n, field_cols(o));
+	struct pebs_output *out = pebs_output_open(o->fmt, o->fields,
+						   o->nfields, o->flags, fp);
+	if (!out)
+		util_die(EXIT_SYS, "out of memory");
+	while (input_next(&in, &b) > 0) {
+		int r = pebs_output_batch(out, b);
+		if (r == -PEBS_E_IO)
+			util_write_failed(o->out);
+		if (r < 0)
+			util_die(EXIT_SYS, "%s", pebs_strerror(r));
+	}
+	int r = pebs_output_close(out);
+	if (r == -PEBS_E_IO)
+		util_write_failed(o->out);
+	if (r < 0)
+		util_die(EXIT_SYS, "%s", pebs_strerror(r));
+	return input_close(&in);
+}
+
+static void wcheck(struct pebs_writer *w, int r, const char *out)
+{
+	if (r == -PEBS_E_IO)
+		util_write_failed(out);
+	if (r < 0)
+		util_die(EXIT_SYS, "%s", w ? pebs_writer_errmsg(w) :
+			 pebs_strerror(r));
+}
+
+/*
+ * Re-encodes: one output segment per input segment, with its metadata.
+ * Lost-sample counts are carried over as totals per batch (their CPU and
+ * exact position are not visible through the reader).
+ */
+static int run_pebs(const struct opts *o, const char *const *paths,
+		    size_t n, FILE *fp)
+{
+	struct input in;
+	struct pebs_batch *b;
+	struct pebs_writer *w = NULL;
+	struct pebs_read_stats st;
+	uint64_t lost = 0;
+	uint32_t src = 0, seg = 0;
+	input_open(&in, o, paths, n, 0);
+	while (input_next(&in, &b) > 0) {
+		if (w && (b->source != src || b->segment != seg)) {
+			wcheck(NULL, pebs_writer_close(w), o->out);
+			w = NULL;
+		}
+		if (!w)
+			wcheck(NULL, pebs_writer_open(&w, fp, input_meta(&in),
+						      NULL), o->out);
+		src = b->source;
+		seg = b->segment;
+		wcheck(w, pebs_writer_add_batch(w, b), o->out);
+		input_stats(&in, &st);
+		if (st.lost > lost && b->n)
+			wcheck(w, pebs_writer_lost(w, 0, b->c64[PEBS_COL_TIME]
+						   [b->n - 1], st.lost - lost),
+			       o->out);
+		lost = st.lost;
+	}
+	if (!w)		/* no samples at all: a valid, empty file */
+		wcheck(NULL, pebs_writer_open(&w, fp, input_meta(&in), NULL),
+		       o->out);
+	input_stats(&in, &st);
+	if (st.lost > lost)
+		wcheck(w, pebs_writer_lost(w, 0, 0, st.lost - lost), o->out);
+	wcheck(NULL, pebs_writer_close(w), o->out);
+	return input_close(&in);
+}
+
+/* perf.data for Linux perf tools: all inputs into one file (pebs_perf.h). */
+static int run_perf(const struct opts *o, const char *const *paths,
+		    size_t n, FILE *fp)
+{
+	struct input in;
+	struct pebs_batch *b;
+	struct pebs_perf_writer *w = NULL;
+	struct pebs_read_stats st;
+	uint64_t lost = 0;
+	char err[256] = "";
+	int r = 0;
+	input_open(&in, o, paths, n, 0);
+	while (r >= 0 && input_next(&in, &b) > 0) {
+		if (!w)
+			r = pebs_perf_writer_open(&w, fp, input_meta(&in),
+						  NULL);
+		if (r >= 0)
+			r = pebs_perf_writer_add_batch(w, b);
+		input_stats(&in, &st);
+		if (r >= 0 && st.lost > lost && b->n)
+			r = pebs_perf_writer_lost(w, 0, b->c64[PEBS_COL_TIME]
+						  [b->n - 1], st.lost - lost);
+		lost = st.lost;
+	}
+	if (!w && r >= 0)	/* no samples: still a valid perf.data */
+		r = pebs_perf_writer_open(&w, fp, input_meta(&in), NULL);
+	if (r < 0 && w)
+		snprintf(err, sizeof(err), "%s", pebs_perf_writer_errmsg(w));
+	int c = w ? pebs_perf_writer_close(w, r < 0 ? NULL : err,
+					   sizeof(err)) : r;
+	if (r >= 0)
+		r = c;
+	if (r == -PEBS_E_IO)
+		util_write_failed(o->out);
+	if (r < 0)
+		util_die(EXIT_SYS, "perf.data: %s", *err ? err :
+			 pebs_strerror(r));
+	return input_close(&in);
+}
+
+/* One YAML document per input file. */
+static int run_info(const struct opts *o, const char *const *paths,
+		    size_t n, FILE *fp)
+{
+	int status = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct input in;
+		struct pebs_batch *b;
+		struct pebs_read_stats st;
+		struct pebs_summary *s = pebs_summary_new();
+		struct pebs_meta *meta = pebs_meta_new();
+		int got = 0;
+		if (!s || !meta)
+			util_die(EXIT_SYS, "out of memory");
+		input_open(&in, o, &paths[i], 1,
+			   1ull << PEBS_COL_TIME | 1ull << PEBS_COL_EVENT);
+		while (input_next(&in, &b) > 0) {
+			if (!got++ && pebs_meta_copy(meta, input_meta(&in)))
+				util_die(EXIT_SYS, "out of memory");
+			if (pebs_summary_add(s, b) < 0)
+				util_die(EXIT_SYS, "out of memory");
+		}
+		/* No block at all: the metadata of the last segment seen. */
+		if (!got && pebs_meta_copy(meta, input_meta(&in)))
+			util_die(EXIT_SYS, "out of memory");
+		input_stats(&in, &st);
+		/* The whole file counts, magic and footer index included. */
+		struct stat sb;
+		if (strcmp(paths[i], "-") && stat(paths[i], &sb) == 0 &&
+		    S_ISREG(sb.st_mode))
+			st.bytes = (uint64_t)sb.st_size;
+		int r = pebs_output_info(fp, paths[i] ? paths[i] : "-", meta,
+					 s, &st);
+		if (r == -PEBS_E_IO)
+			util_write_failed(o->out);
+		if (r < 0)
+			util_die(EXIT_SYS, "%s", pebs_strerror(r));
+		r = input_close(&in);
+		if (r > status)
+			status = r;
+		pebs_summary_free(s);
+		pebs_meta_free(meta);
+	}
+	return status;
+}
+
+/* -------------------------------------------------------------- main */
+
+int main(int argc, char **argv)
+{
+	enum { O_FIELDS = 256, O_NOHDR, O_INFO, O_SALVAGE, O_VERSION, O_RAW,
+	       O_UARCH, O_RAWEV };
+	static const struct option lopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "fields", required_argument, NULL, O_FIELDS },
+		{ "no-header", no_argument, NULL, O_NOHDR },
+		{ "info", no_argument, NULL, O_INFO },
+		{ "salvage", no_argument, NULL, O_SALVAGE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ "raw", no_argument, NULL, O_RAW },
+		{ "uarch", required_argument, NULL, O_UARCH },
+		{ "raw-event", required_argument, NULL, O_RAWEV },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .fmt = -1 };
+	unsigned long long v;
+	int c;
+	util_init(argv[0]);
+	parse_fields(&o, pebs_field_default_list);
+	while ((c = getopt_long(argc, argv, "f:o:j:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o.fmt = strcmp(optarg, "pebs") == 0 ? FMT_PEBS :
+				strcmp(optarg, "perf") == 0 ? FMT_PERF :
+				pebs_output_format_parse(optarg);
+			if (o.fmt < 0)
+				util_die(EXIT_USAGE, "-f: unknown format \"%s\" "
+					 "(csv, yaml, jsonl, text, pebs, perf)",
+					 optarg);
+			break;
+		case O_FIELDS:
+			parse_fields(&o, optarg);
+			o.fields_set = 1;
+			break;
+		case O_NOHDR: o.flags |= PEBS_OUT_NO_HEADER; break;
+		case O_INFO: o.info = 1; break;
+		case O_SALVAGE: o.salvage = 1; break;
+		case O_RAW: o.raw = 1; break;
+		case O_UARCH: o.uarch = optarg; break;
+		case O_RAWEV: o.raw_event = optarg; break;
+		case 'o': o.out = optarg; break;
+		case 'j':
+			if (util_parse_u64(optarg, &v) || v > 1024)
+				util_die(EXIT_USAGE, "-j: not a thread count: "
+					 "\"%s\"", optarg);
+			o.threads = (unsigned)v;
+			break;
+		case 'h': usage(stdout); return EXIT_OK;
+		case O_VERSION: util_version();
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if ((o.uarch || o.raw_event) && !o.raw)
+		util_die(EXIT_USAGE, "--uarch and --raw-event need --raw");
+	if (o.raw && !o.uarch)
+		util_die(EXIT_USAGE, "--raw needs --uarch NAME");
+	if (o.raw && !pebs_uarch_by_name(o.uarch))
+		util_die(EXIT_USAGE, "--uarch: unknown microarchitecture "
+			 "\"%s\"", o.uarch);
+	if (o.fmt == FMT_PEBS && o.fields_set && !o.info)
+		util_die(EXIT_USAGE, "--fields does not apply to -f pebs");
+	const char *stdin_only[] = { "-" };
+	const char *const *paths = (const char *const *)argv + optind;
+	size_t n = (size_t)(argc - optind);
+	if (!n) {
+		paths = stdin_only;
+		n = 1;
+	}
+	FILE *fp = util_open_out(o.out, !o.info && (o.fmt == FMT_PEBS ||
+						    o.fmt == FMT_PERF));
+	if (o.fmt < 0)
+		o.fmt = isatty(fileno(fp)) ? PEBS_OUT_TEXT : PEBS_OUT_CSV;
+	int status = o.info ? run_info(&o, paths, n, fp) :
+		     o.fmt == FMT_PEBS ? run_pebs(&o, paths, n, fp) :
+		     o.fmt == FMT_PERF ? run_perf(&o, paths, n, fp) :
+		     run_text(&o, paths, n, fp);
+	util_close_out(fp, o.out);
+	return status;
+}

@@ -1,0 +1,235 @@
+/*
+ * pebs-import - CSV (the inverse of pebs-decode -f csv) or perf.data to the
+ * .pebs record format.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pebs_csvin.h"
+#include "pebs_format.h"
+#include "pebs_perf.h"
+#include "util.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: %s [-f csv|perf] [-o FILE] [--level N] "
+		"[FILE...]\n"
+		"  -f FORMAT   input format: csv (default) or perf\n"
+		"  -o FILE     write to FILE instead of standard output\n"
+		"  --level N   zstd compression level (1-19, default 3)\n"
+		"  -h, --help  this help; --version: the version\n",
+		util_prog);
+}
+
+/* The command line, for the metadata key "cmdline". */
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 1;
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	char *s = malloc(len), *p = s;
+	if (!s)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		size_t n = strlen(argv[i]);
+		if (i)
+			*p++ = ' ';
+		memcpy(p, argv[i], n);
+		p += n;
+	}
+	*p = 0;
+	return s;
+}
+
+static struct pebs_meta *make_meta(int argc, char **argv, const char *src)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	char host[256] = "", when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	char *cmd = join_args(argc, argv);
+	if (!m || !cmd)
+		util_die(EXIT_SYS, "out of memory");
+	gethostname(host, sizeof(host) - 1);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
+		 gmtime_r(&now, &tm));
+	if (pebs_meta_set(m, "source", src) ||
+	    pebs_meta_set(m, "cmdline", cmd) ||
+	    pebs_meta_set(m, "start_time", when) ||
+	    (host[0] && pebs_meta_set(m, "host", host)))
+		util_die(EXIT_SYS, "out of memory");
+	free(cmd);
+	return m;
+}
+
+static void wcheck(struct pebs_writer *w, int r, const char *out)
+{
+	if (r == -PEBS_E_IO)
+		util_write_failed(out);
+	if (r < 0)
+		util_die(EXIT_SYS, "%s", w ? pebs_writer_errmsg(w) :
+			 pebs_strerror(r));
+}
+
+/* The sink: a writer error is told apart from bad input by werr. */
+static int werr;
+
+static int sink_event(void *w, const char *name)
+{
+	int r = pebs_writer_event(w, name);
+	if (r < 0)
+		werr = r;
+	return r;
+}
+
+static int sink_sample(void *w, const struct pebs_sample *s)
+{
+	int r = pebs_writer_add(w, s);
+	if (r < 0)
+		werr = r;
+	return r;
+}
+
+/*
+ * Imports each CSV input (each with its own header) into writer @w.  A bad
+ * input is reported and its rows before the error are kept; returns the
+ * exit status.
+ */
+static int import_csv(struct pebs_writer *w, char **paths, size_t n,
+		      const char *out)
+{
+	struct pebs_csvin *c;
+	struct pebs_csvin_sink sink = { sink_event, sink_sample, w };
+	int status = EXIT_OK;
+	if (pebs_csvin_open(&c, &sink) < 0)
+		util_die(EXIT_SYS, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const char *name = paths[i];
+		int is_stdin = strcmp(name, "-") == 0;
+		FILE *fp = is_stdin ? stdin : fopen(name, "rb");
+		if (!fp) {
+			util_warn("%s: cannot open:", name);
+			status = EXIT_SYS;
+			continue;
+		}
+		int r = pebs_csvin_read(c, fp);
+		if (werr)
+			wcheck(w, werr, out);
+		if (r < 0) {
+			util_warn("%s: %s", is_stdin ? "-" : name,
+				  pebs_csvin_errmsg(c));
+			int st = r == -PEBS_E_IO ? EXIT_SYS :
+				 r == -PEBS_E_NOMEM ? EXIT_SYS : EXIT_DATA;
+			if (st > status)
+				status = st;
+		}
+		if (!is_stdin)
+			fclose(fp);
+	}
+	pebs_csvin_close(c);
+	return status;
+}
+
+/*
+ * -f perf: each perf.data input becomes one .pebs segment with the
+ * file's own metadata; this command line is kept as import.cmdline.
+ */
+static int import_perf(char **paths, size_t n, FILE *fp, const char *out,
+		       const struct pebs_writer_opts *wo, int argc,
+		       char **argv)
+{
+	struct pebs_meta *extra = pebs_meta_new();
+	char *cmd = join_args(argc, argv), err[256];
+	int status = EXIT_OK, wfail;
+	if (!extra || !cmd || pebs_meta_set(extra, "import.cmdline", cmd))
+		util_die(EXIT_SYS, "out of memory");
+	free(cmd);
+	for (size_t i = 0; i < n; i++) {
+		int is_stdin = strcmp(paths[i], "-") == 0;
+		FILE *in = is_stdin ? stdin : fopen(paths[i], "rb");
+		if (!in) {
+			util_warn("%s: cannot open:", paths[i]);
+			status = EXIT_SYS;
+			continue;
+		}
+		int r = pebs_perf_import(in, paths[i], fp, wo, extra, err,
+					 sizeof(err), &wfail);
+		if (!is_stdin)
+			fclose(in);
+		if (wfail && r == -PEBS_E_IO)
+			util_write_failed(out);
+		if (wfail)
+			util_die(EXIT_SYS, "%s", err);
+		if (r < 0) {
+			util_warn("%s: %s", paths[i], err);
+			int st = r == -PEBS_E_IO || r == -PEBS_E_NOMEM ?
+				 EXIT_SYS : EXIT_DATA;
+			if (st > status)
+				status = st;
+		}
+	}
+	pebs_meta_free(extra);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_LEVEL = 256, O_VERSION };
+	static const struct option lopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "level", required_argument, NULL, O_LEVEL },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *fmt = "csv", *out = NULL;
+	struct pebs_writer_opts wo = { 0 };
+	unsigned long long v;
+	int c;
+	util_init(argv[0]);
+	while ((c = getopt_long(argc, argv, "f:o:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': fmt = optarg; break;
+		case 'o': out = optarg; break;
+		case O_LEVEL:
+			if (util_parse_u64(optarg, &v) || v < 1 || v > 19)
+				util_die(EXIT_USAGE, "--level: not a zstd "
+					 "level (1-19): \"%s\"", optarg);
+			wo.level = (int)v;
+			break;
+		case 'h': usage(stdout); return EXIT_OK;
+		case O_VERSION: util_version();
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	int perf = strcmp(fmt, "perf") == 0;
+	if (!perf && strcmp(fmt, "csv") != 0)
+		util_die(EXIT_USAGE, "-f: unknown input format \"%s\" (csv, "
+			 "perf)", fmt);
+	char *stdin_only[] = { (char *)"-" };
+	char **paths = argv + optind;
+	size_t n = (size_t)(argc - optind);
+	if (!n) {
+		paths = stdin_only;
+		n = 1;
+	}
+	FILE *fp = util_open_out(out, 1);
+	if (perf) {
+		int st = import_perf(paths, n, fp, out, &wo, argc, argv);
+		util_close_out(fp, out);
+		return st;
+	}
+	struct pebs_meta *meta = make_meta(argc, argv, "import-csv");
+	struct pebs_writer *w;
+	wcheck(NULL, pebs_writer_open(&w, fp, meta, &wo), out);
+	pebs_meta_free(meta);
+	int status = import_csv(w, paths, n, out);
+	wcheck(NULL, pebs_writer_close(w), out);
+	util_close_out(fp, out);
+	return status;
+}

@@ -1,0 +1,571 @@
+/*
+ * csvin.c - CSV (a header of field names, then one sample per row) to
+ * samples, with libcsv doing the RFC 4180 tokenizing.
+ *
+ * libcsv does not count lines, so input is handed to csv_parse() one line
+ * at a time: every callback then fires while c->line is the line it
+ * concerns.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <csv.h>
+
+#include "pebs_csvin.h"
+#include "pebs_dsrc.h"
+#include "pebs_field.h"
+#include "output_fmt.h"
+
+#define NCACHE 64		/* event names remembered */
+#define COL_IGNORE (-1)		/* a derived name decided by its source */
+
+struct evc {
+	char *name;
+	int id;
+};
+
+struct pebs_csvin {
+	struct pebs_csvin_sink sink;
+	struct csv_parser p;
+	int err;
+	char msg[256];
+	uint64_t line;		/* 1-based line of the current input */
+	uint64_t samples;
+	int in_header;		/* the header row is being read */
+	int bom_checked;
+	int *col;		/* column index -> field id or COL_IGNORE */
+	size_t ncol, col_cap;
+	size_t field;		/* field index within the current row */
+	struct pebs_sample s;
+	uint64_t seen;		/* columns set in this row, bit per id */
+	uint64_t val[PEBS_COL_COUNT];	/* their values (repeats agree) */
+	unsigned dseen;		/* derived fields in this row, bit per id */
+	uint64_t dval[PEBS_F_END - PEBS_F_OP];
+	int have_event;		/* the header has an event column */
+	int empty_id;		/* event id of "", or -1 before first use */
+	struct evc ev[NCACHE];
+	size_t nev;
+	size_t ev_last;
+};
+
+/* ------------------------------------------------------------- errors */
+
+static void fail(struct pebs_csvin *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fail(struct pebs_csvin *c, int err, const char *fmt, ...)
+{
+	va_list ap;
+	if (c->err)
+		return;
+	c->err = err;
+	int n = snprintf(c->msg, sizeof(c->msg), "line %llu: ",
+			 (unsigned long long)c->line);
+	va_start(ap, fmt);
+	vsnprintf(c->msg + n, sizeof(c->msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* Quotable excerpt of a bad value: at most 40 bytes, controls as '?'. */
+static const char *excerpt(char *dst, size_t cap, const char *s, size_t n)
+{
+	size_t m = n < cap - 4 ? n : cap - 4;
+	for (size_t i = 0; i < m; i++)
+		dst[i] = (unsigned char)s[i] < 0x20 || s[i] == '"' ? '?' :
+			 s[i];
+	if (m < n)
+		memcpy(dst + m, "...", 4);
+	else
+		dst[m] = 0;
+	return dst;
+}
+
+/* ------------------------------------------------------------- events */
+
+static int event_id(struct pebs_csvin *c, const char *name)
+{
+	if (c->nev && strcmp(c->ev[c->ev_last].name, name) == 0)
+		return c->ev[c->ev_last].id;
+	for (size_t i = 0; i < c->nev; i++) {
+		if (strcmp(c->ev[i].name, name) == 0) {
+			c->ev_last = i;
+			return c->ev[i].id;
+		}
+	}
+	int id = c->sink.event(c->sink.ctx, name);
+	if (id < 0 || c->nev == NCACHE)
+		return id;
+	char *copy = strdup(name);
+	if (!copy)
+		return -PEBS_E_NOMEM;
+	c->ev[c->nev].name = copy;
+	c->ev[c->nev].id = id;
+	c->ev_last = c->nev++;
+	return id;
+}
+
+/* ------------------------------------------------------------- header */
+
+static void header_field(struct pebs_csvin *c, const char *name, size_t len)
+{
+	char ex[48];
+	if (c->ncol == c->col_cap) {
+		size_t nc = c->col_cap ? 2 * c->col_cap : 32;
+		int *n = realloc(c->col, nc * sizeof(*n));
+		if (!n) {
+			fail(c, -PEBS_E_NOMEM, "out of memory");
+			return;
+		}
+		c->col = n;
+		c->col_cap = nc;
+	}
+	if (len == 0) {
+		fail(c, -PEBS_E_PARSE, "column %zu: empty column name",
+		     c->ncol + 1);
+		return;
+	}
+	const struct pebs_field *f = strlen(name) == len ?
+				     pebs_field_lookup(name) : NULL;
+	if (!f) {
+		const char *sug = strlen(name) == len ?
+				  pebs_field_suggest(name) : NULL;
+		excerpt(ex, sizeof(ex), name, len);
+		if (sug)
+			fail(c, -PEBS_E_PARSE, "unknown column \"%s\" "
+			     "(did you mean \"%s\"?)", ex, sug);
+		else
+			fail(c, -PEBS_E_PARSE, "unknown column \"%s\"", ex);
+		return;
+	}
+	/*
+	 * A repeated column is allowed (pebs-decode --fields lat,lat writes
+	 * one); its values must then agree on every row.
+	 */
+	int id = f->id;
+	if (id == PEBS_COL_EVENT)
+		c->have_event = 1;
+	c->col[c->ncol++] = id;
+}
+
+/*
+ * Derived names whose source column is in the header are not even parsed:
+ * the source decides them.
+ */
+static void header_done(struct pebs_csvin *c)
+{
+	int dsrc = 0, addr = 0;
+	for (size_t i = 0; i < c->ncol; i++) {
+		dsrc |= c->col[i] == PEBS_COL_DSRC;
+		addr |= c->col[i] == PEBS_COL_ADDR;
+	}
+	for (size_t i = 0; i < c->ncol; i++) {
+		int id = c->col[i];
+		if ((dsrc && id >= PEBS_F_OP && id <= PEBS_F_LOCK) ||
+		    (addr && (id == PEBS_F_LINE || id == PEBS_F_PAGE)))
+			c->col[i] = COL_IGNORE;
+	}
+}
+
+/* --------------------------------------------------------------- data */
+
+static void set_col(struct pebs_sample *s, int col, uint64_t v)
+{
+	switch (col) {
+	case PEBS_COL_TIME: s->time = v; break;
+	case PEBS_COL_CPU: s->cpu = (uint32_t)v; break;
+	case PEBS_COL_PID: s->pid = (uint32_t)v; break;
+	case PEBS_COL_TID: s->tid = (uint32_t)v; break;
+	case PEBS_COL_IP: s->ip = v; break;
+	case PEBS_COL_ADDR: s->addr = v; break;
+	case PEBS_COL_LAT: s->lat = (uint32_t)v; break;
+	case PEBS_COL_INS_LAT: s->ins_lat = (uint32_t)v; break;
+	case PEBS_COL_DSRC: s->dsrc = v; break;
+	case PEBS_COL_RAW_DSE: s->raw_dse = v; break;
+	case PEBS_COL_FMT: s->fmt = (uint32_t)v; break;
+	case PEBS_COL_APPLICABLE: s->applicable = v; break;
+	case PEBS_COL_TSX: s->tsx = v; break;
+	case PEBS_COL_PHYS_ADDR: s->phys_addr = v; break;
+	case PEBS_COL_FLAGS: s->flags = (uint32_t)v; break;
+	default:
+		if (col >= PEBS_COL_REG0 &&
+		    col < PEBS_COL_REG0 + PEBS_REG_COUNT)
+			s->regs[col - PEBS_COL_REG0] = v;
+	}
+}
+
+/* The value of field @s for column @col: 0, or -1 after fail(). */
+static int field_value(struct pebs_csvin *c, int col, const char *s,
+		       size_t len, uint64_t *v)
+{
+	const struct pebs_col_info *ci = pebs_col_info((unsigned)col);
+	char ex[48];
+	if (col == PEBS_COL_EVENT) {
+		if (strlen(s) != len) {
+			fail(c, -PEBS_E_PARSE, "field \"event\": NUL byte "
+			     "in name");
+			return -1;
+		}
+		int id = event_id(c, s);
+		if (id < 0) {
+			fail(c, id, "field \"event\": %s", pebs_strerror(id));
+			return -1;
+		}
+		*v = (uint64_t)id;
+		return 0;
+	}
+	int r = pebs_outfmt_parse_u64(s, len, v);
+	if (r == 0 && ci->type == PEBS_T_U32 && *v > UINT32_MAX)
+		r = -2;
+	if (r == -1)
+		fail(c, -PEBS_E_PARSE, "field \"%s\": not a number: \"%s\"",
+		     ci->name, excerpt(ex, sizeof(ex), s, len));
+	else if (r == -2)
+		fail(c, -PEBS_E_RANGE, "field \"%s\": out of range for "
+		     "%s: \"%s\"", ci->name, ci->type == PEBS_T_U32 ?
+		     "32 bits" : "64 bits", excerpt(ex, sizeof(ex), s, len));
+	return r ? -1 : 0;
+}
+
+/*
+ * Derived names are kept and used only when their source column (dsrc for
+ * op/mem/snoop/tlb/lock, addr for line/page) is absent from the row: then
+ * a source value that derives the same names is made up, so that a subset
+ * of fields written by pebs-decode reads back to the same text.
+ */
+static void derived_field(struct pebs_csvin *c, int id, const char *s,
+			  size_t len)
+{
+	static const char *const tlb[] = { "na", "hit", "miss" };
+	static const char *const lock[] = { "no", "na", "locked" };
+	const char *name = pebs_field_by_id(id)->name;
+	unsigned k = (unsigned)(id - PEBS_F_OP);
+	uint64_t v = 0;
+	long e = -1;
+	char ex[48];
+	if (id == PEBS_F_LINE || id == PEBS_F_PAGE) {
+		int r = pebs_outfmt_parse_u64(s, len, &v);
+		if (r) {
+			fail(c, r == -2 ? -PEBS_E_RANGE : -PEBS_E_PARSE,
+			     "field \"%s\": not a 64-bit number: \"%s\"",
+			     name, excerpt(ex, sizeof(ex), s, len));
+			return;
+		}
+	} else {
+		if (id == PEBS_F_OP)
+			e = pebs_dsrc_op_parse(s);
+		else if (id == PEBS_F_MEM)
+			e = pebs_dsrc_mem_parse(s);
+		else if (id == PEBS_F_SNOOP)
+			e = pebs_dsrc_snoop_parse(s);
+		else
+			for (long i = 0; i < 3; i++)
+				if (!strcmp(s, id == PEBS_F_TLB ? tlb[i] :
+					    lock[i]))
+					e = i;
+		if (e < 0) {
+			fail(c, -PEBS_E_PARSE, "field \"%s\": unknown name "
+			     "\"%s\"", name, excerpt(ex, sizeof(ex), s, len));
+			return;
+		}
+		v = (uint64_t)e;
+	}
+	if (c->dseen & 1u << k && c->dval[k] != v) {
+		fail(c, -PEBS_E_PARSE, "field \"%s\": repeated with another "
+		     "value", name);
+		return;
+	}
+	c->dseen |= 1u << k;
+	c->dval[k] = v;
+}
+
+/* A perf_mem_data_src value whose derived names are the row's. */
+static uint64_t make_dsrc(const struct pebs_csvin *c)
+{
+	static const uint8_t op[] = {
+		[PEBS_OP_NA] = PEBS_DS_OP_NA, [PEBS_OP_LOAD] = PEBS_DS_OP_LOAD,
+		[PEBS_OP_STORE] = PEBS_DS_OP_STORE,
+		[PEBS_OP_PFETCH] = PEBS_DS_OP_PFETCH,
+		[PEBS_OP_EXEC] = PEBS_DS_OP_EXEC,
+	};
+	/* level bits, level number, remote */
+	static const uint16_t mem[PEBS_MEM_COUNT][3] = {
+		[PEBS_MEM_NA] = { PEBS_DS_LVL_NA, 0, 0 },
+		[PEBS_MEM_L1] = { PEBS_DS_LVL_HIT | PEBS_DS_LVL_L1,
+				  PEBS_DS_LNUM_L1, 0 },
+		[PEBS_MEM_LFB] = { PEBS_DS_LVL_HIT | PEBS_DS_LVL_LFB,
+				   PEBS_DS_LNUM_LFB, 0 },
+		[PEBS_MEM_L2] = { PEBS_DS_LVL_HIT | PEBS_DS_LVL_L2,
+				  PEBS_DS_LNUM_L2, 0 },
+		[PEBS_MEM_L3] = { PEBS_DS_LVL_HIT | PEBS_DS_LVL_L3,
+				  PEBS_DS_LNUM_L3, 0 },
+		[PEBS_MEM_L4] = { PEBS_DS_LVL_HIT, PEBS_DS_LNUM_L4, 0 },
+		[PEBS_MEM_LOCAL_RAM] = { PEBS_DS_LVL_HIT | PEBS_DS_LVL_LOC_RAM,
+					 PEBS_DS_LNUM_RAM, 0 },
+		[PEBS_MEM_REMOTE_RAM] = { PEBS_DS_LVL_HIT |
+					  PEBS_DS_LVL_REM_RAM1,
+					  PEBS_DS_LNUM_RAM, 1 },
+		[PEBS_MEM_REMOTE_CACHE] = { PEBS_DS_LVL_HIT |
+					    PEBS_DS_LVL_REM_CCE1,
+					    PEBS_DS_LNUM_ANY_CACHE, 1 },
+		[PEBS_MEM_PMEM] = { PEBS_DS_LVL_HIT, PEBS_DS_LNUM_PMEM, 0 },
+		[PEBS_MEM_CXL] = { PEBS_DS_LVL_HIT, PEBS_DS_LNUM_CXL, 0 },
+		[PEBS_MEM_IO] = { PEBS_DS_LVL_HIT | PEBS_DS_LVL_IO,
+				  PEBS_DS_LNUM_IO, 0 },
+		[PEBS_MEM_UNCACHED] = { PEBS_DS_LVL_HIT | PEBS_DS_LVL_UNC, 0,
+					0 },
+		[PEBS_MEM_L1_MISS] = { PEBS_DS_LVL_MISS | PEBS_DS_LVL_L1, 0,
+				       0 },
+		[PEBS_MEM_L2_MISS] = { PEBS_DS_LVL_MISS | PEBS_DS_LVL_L2, 0,
+				       0 },
+		[PEBS_MEM_L3_MISS] = { PEBS_DS_LVL_MISS | PEBS_DS_LVL_L3, 0,
+				       0 },
+	};
+	static const uint8_t snoop[PEBS_SNOOP_COUNT] = {
+		[PEBS_SNOOP_NA] = PEBS_DS_SNOOP_NA,
+		[PEBS_SNOOP_NONE] = PEBS_DS_SNOOP_NONE,
+		[PEBS_SNOOP_HIT] = PEBS_DS_SNOOP_HIT,
+		[PEBS_SNOOP_MISS] = PEBS_DS_SNOOP_MISS,
+		[PEBS_SNOOP_HITM] = PEBS_DS_SNOOP_HITM,
+		[PEBS_SNOOP_FWD] = 0,
+	};
+	static const uint8_t tlb[] = { PEBS_DS_TLB_NA, PEBS_DS_TLB_HIT,
+				       PEBS_DS_TLB_MISS };
+	static const uint8_t lock[] = { 0, PEBS_DS_LOCK_NA,
+					PEBS_DS_LOCK_LOCKED };
+	const uint64_t *d = c->dval;
+	unsigned has = c->dseen;
+	unsigned m = has & 2 ? (unsigned)d[1] % PEBS_MEM_COUNT : PEBS_MEM_NA;
+	unsigned sn = has & 4 ? (unsigned)d[2] % PEBS_SNOOP_COUNT :
+		      PEBS_SNOOP_NA;
+	return pebs_dsrc_make(op[has & 1 ? d[0] % 5 : PEBS_OP_NA],
+			      mem[m][0], snoop[sn], lock[has & 16 ? d[4] : 1],
+			      tlb[has & 8 ? d[3] : 0], mem[m][1], mem[m][2],
+			      sn == PEBS_SNOOP_FWD ? PEBS_DS_SNOOPX_FWD : 0);
+}
+
+static void data_field(struct pebs_csvin *c, const char *s, size_t len)
+{
+	uint64_t v;
+	if (c->field >= c->ncol)
+		return;		/* counted and reported at the row end */
+	int col = c->col[c->field];
+	if (col == COL_IGNORE)
+		return;
+	if (col >= PEBS_F_OP) {
+		derived_field(c, col, s, len);
+		return;
+	}
+	if (field_value(c, col, s, len, &v) < 0)
+		return;
+	uint64_t bit = 1ull << col;
+	if (c->seen & bit) {
+		if (c->val[col] != v)
+			fail(c, -PEBS_E_PARSE, "field \"%s\": repeated with "
+			     "another value",
+			     pebs_col_info((unsigned)col)->name);
+		return;
+	}
+	c->seen |= bit;
+	c->val[col] = v;
+	if (col == PEBS_COL_EVENT)
+		c->s.event = (uint32_t)v;
+	else
+		set_col(&c->s, col, v);
+}
+
+static void cb_field(void *field, size_t len, void *data)
+{
+	struct pebs_csvin *c = data;
+	const char *s = field ? field : "";
+	if (c->err)
+		return;
+	if (c->in_header)
+		header_field(c, s, len);
+	else
+		data_field(c, s, len);
+	c->field++;
+}
+
+static void cb_row(int term, void *data)
+{
+	struct pebs_csvin *c = data;
+	(void)term;
+	if (c->err)
+		return;
+	if (c->in_header) {
+		c->in_header = 0;
+		header_done(c);
+	} else if (c->field != c->ncol) {
+		fail(c, -PEBS_E_PARSE, "%zu fields, but the header has %zu",
+		     c->field, c->ncol);
+	} else {
+		if (!c->have_event) {
+			if (c->empty_id < 0)
+				c->empty_id = event_id(c, "");
+			if (c->empty_id < 0) {
+				fail(c, c->empty_id, "event: %s",
+				     pebs_strerror(c->empty_id));
+				return;
+			}
+			c->s.event = (uint32_t)c->empty_id;
+		}
+		unsigned dmask = (1u << (PEBS_F_LINE - PEBS_F_OP)) - 1;
+		if (c->dseen & dmask && !(c->seen & 1ull << PEBS_COL_DSRC))
+			c->s.dsrc = make_dsrc(c);
+		if (!(c->seen & 1ull << PEBS_COL_ADDR))
+			c->s.addr = c->dseen & 1u << (PEBS_F_LINE - PEBS_F_OP) ?
+				    c->dval[PEBS_F_LINE - PEBS_F_OP] :
+				    c->dseen & 1u << (PEBS_F_PAGE - PEBS_F_OP) ?
+				    c->dval[PEBS_F_PAGE - PEBS_F_OP] : 0;
+		int r = c->sink.sample(c->sink.ctx, &c->s);
+		if (r < 0)
+			fail(c, r, "%s", pebs_strerror(r));
+		else
+			c->samples++;
+	}
+	memset(&c->s, 0, sizeof(c->s));
+	c->seen = 0;
+	c->dseen = 0;
+	c->field = 0;
+}
+
+/* ---------------------------------------------------------------- api */
+
+static int reset(struct pebs_csvin *c)
+{
+	csv_free(&c->p);
+	if (csv_init(&c->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL))
+		return -PEBS_E_NOMEM;
+	c->err = 0;
+	c->line = 1;
+	c->in_header = 1;
+	c->bom_checked = 0;
+	c->ncol = 0;
+	c->field = 0;
+	c->have_event = 0;
+	c->seen = 0;
+	c->dseen = 0;
+	memset(&c->s, 0, sizeof(c->s));
+	return 0;
+}
+
+int pebs_csvin_open(struct pebs_csvin **out, const struct pebs_csvin_sink *sk)
+{
+	struct pebs_csvin *c = calloc(1, sizeof(*c));
+	*out = NULL;
+	if (!c)
+		return -PEBS_E_NOMEM;
+	if (csv_init(&c->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)) {
+		free(c);
+		return -PEBS_E_NOMEM;
+	}
+	c->sink = *sk;
+	c->empty_id = -1;
+	c->line = 1;
+	c->in_header = 1;
+	*out = c;
+	return 0;
+}
+
+static int w_event(void *ctx, const char *name)
+{
+	return pebs_writer_event(ctx, name);
+}
+
+static int w_sample(void *ctx, const struct pebs_sample *s)
+{
+	return pebs_writer_add(ctx, s);
+}
+
+int pebs_csvin_open_writer(struct pebs_csvin **c, struct pebs_writer *w)
+{
+	struct pebs_csvin_sink sk = { w_event, w_sample, w };
+	return pebs_csvin_open(c, &sk);
+}
+
+static void parse_error(struct pebs_csvin *c)
+{
+	if (csv_error(&c->p) == CSV_ENOMEM || csv_error(&c->p) == CSV_ETOOBIG)
+		fail(c, -PEBS_E_NOMEM, "field too large or out of memory");
+	else
+		fail(c, -PEBS_E_PARSE, "malformed quoting (RFC 4180: a "
+		     "quoted field ends at a quote followed by a comma or "
+		     "the line end; a quote inside is doubled)");
+}
+
+int pebs_csvin_feed(struct pebs_csvin *c, const void *buf, size_t len)
+{
+	const char *p = buf, *end = p + len;
+	if (c->err)
+		return c->err;
+	if (!c->bom_checked && len) {
+		/* A BOM split across feeds is not worth handling. */
+		c->bom_checked = 1;
+		if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+			p += 3;
+	}
+	while (p < end && !c->err) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		if (csv_parse(&c->p, p, n, cb_field, cb_row, c) != n)
+			parse_error(c);
+		p += n;
+		if (nl && !c->err)
+			c->line++;
+	}
+	return c->err;
+}
+
+int pebs_csvin_end(struct pebs_csvin *c)
+{
+	if (!c->err && csv_fini(&c->p, cb_field, cb_row, c))
+		fail(c, -PEBS_E_PARSE, "unterminated quoted field at the end "
+		     "of the input");
+	int err = c->err;
+	if (reset(c) < 0 && !err)
+		err = -PEBS_E_NOMEM;
+	/* reset() clears err; keep the message for the caller. */
+	return err;
+}
+
+int pebs_csvin_read(struct pebs_csvin *c, FILE *fp)
+{
+	char buf[1 << 16];
+	size_t n;
+	int r = 0;
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		if ((r = pebs_csvin_feed(c, buf, n)) < 0)
+			break;
+	if (r == 0 && ferror(fp)) {
+		int e = errno ? errno : EIO;
+		pebs_csvin_end(c);
+		snprintf(c->msg, sizeof(c->msg), "read error: %s",
+			 strerror(e));
+		errno = e;
+		return -PEBS_E_IO;
+	}
+	return pebs_csvin_end(c);
+}
+
+const char *pebs_csvin_errmsg(const struct pebs_csvin *c)
+{
+	return c->msg;
+}
+
+uint64_t pebs_csvin_samples(const struct pebs_csvin *c)
+{
+	return c->samples;
+}
+
+void pebs_csvin_close(struct pebs_csvin *c)
+{
+	if (!c)
+		return;
+	csv_free(&c->p);
+	for (size_t i = 0; i < c->nev; i++)
+		free(c->ev[i].name);
+	free(c->col);
+	free(c);
+}

@@ -1,0 +1,75 @@
+/*
+ * pebs_csvin.h - CSV to samples: the inverse of pebs-decode -f csv.
+ *
+ * Each input starts with a header line of field names (cli-contract.md),
+ * any subset in any order; a repeated column must repeat its value.  The
+ * derived names op, mem, snoop, tlb, lock (from dsrc) and line, page (from
+ * addr) are accepted and ignored when their source column is present; when
+ * it is absent, a source value that derives the same names is stored
+ * instead, so a subset of fields read back prints the same text.  Any other
+ * name is an error.  Values are decimal or 0x-hex numbers, the event column
+ * any string.  Columns a file lacks are 0 (the event "").  Quoting
+ * follows RFC 4180 (libcsv, strict mode); lines may end in LF or CRLF;
+ * spaces around unquoted fields are ignored; a UTF-8 byte order mark at the
+ * start is skipped.
+ */
+#ifndef PEBS_CSVIN_H
+#define PEBS_CSVIN_H
+
+#include <stdio.h>
+#include "pebs.h"
+#include "pebs_format.h"
+
+/* Where samples go. */
+struct pebs_csvin_sink {
+	/* Returns the id to store in pebs_sample.event for @name, or < 0. */
+	int (*event)(void *ctx, const char *name);
+	/* Takes one sample; returns 0 or a negative error. */
+	int (*sample)(void *ctx, const struct pebs_sample *s);
+	void *ctx;
+};
+
+struct pebs_csvin;
+
+/*
+ * Creates a reader sending samples to @sink (copied).  Returns 0 and *@c,
+ * or -PEBS_E_NOMEM.
+ */
+int pebs_csvin_open(struct pebs_csvin **c, const struct pebs_csvin_sink *sink);
+
+/* pebs_csvin_open() with a sink that adds to writer @w (not owned). */
+int pebs_csvin_open_writer(struct pebs_csvin **c, struct pebs_writer *w);
+
+/*
+ * Parses the next @len bytes of the current input.  Returns 0, or a
+ * negative error with a message in pebs_csvin_errmsg() such as
+ * 'line 12: field "lat": not a number: "x"' (-PEBS_E_PARSE for bad text,
+ * -PEBS_E_RANGE for a number too large for its field, or the sink's
+ * error).  After an error, the rest of this input is ignored and the same
+ * error returned until pebs_csvin_end().
+ */
+int pebs_csvin_feed(struct pebs_csvin *c, const void *buf, size_t len);
+
+/*
+ * Ends the current input (a last line without a line end is taken) and
+ * makes the reader ready for another input with its own header.  Returns
+ * 0 or the input's error (see pebs_csvin_feed).  An empty input is fine.
+ */
+int pebs_csvin_end(struct pebs_csvin *c);
+
+/*
+ * Feeds all of @fp and ends the input.  Returns 0, an error of
+ * pebs_csvin_end(), or -PEBS_E_IO when reading failed (errno kept).
+ */
+int pebs_csvin_read(struct pebs_csvin *c, FILE *fp);
+
+/* Message of the last error ("" if none); owned by @c. */
+const char *pebs_csvin_errmsg(const struct pebs_csvin *c);
+
+/* Samples passed to the sink so far, over all inputs. */
+uint64_t pebs_csvin_samples(const struct pebs_csvin *c);
+
+/* Frees @c.  NULL is fine. */
+void pebs_csvin_close(struct pebs_csvin *c);
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * output_fmt.c - number parsing and string escaping for the text formats.
+ */
+#include <strings.h>
+
+#include "output_fmt.h"
+
+const char pebs_outfmt_digits2[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+const char pebs_outfmt_hex2[512] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+/* pow10[n] = 10^n except pow10[0] = 0, so that ndigits(0) is 1. */
+const uint64_t pebs_outfmt_pow10[20] = {
+	0, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+	100000000000ull, 1000000000000ull, 10000000000000ull,
+	100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull,
+	10000000000000000000ull,
+};
+
+int pebs_outfmt_parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0)
+		return -1;
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		for (size_t i = 2; i < n; i++) {
+			unsigned c = (unsigned char)s[i], d;
+			if (c >= '0' && c <= '9')
+				d = c - '0';
+			else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+				d = (c | 0x20) - 'a' + 10;
+			else
+				return -1;
+			if (v >> 60)
+				return -2;
+			v = v << 4 | d;
+		}
+		*out = v;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+		if (d > 9)
+			return -1;
+		if (v > (UINT64_MAX - d) / 10)
+			return -2;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int pebs_outfmt_csv_needs_quote(const char *s, size_t n)
+{
+	if (n && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' ||
+		  s[n - 1] == '\t'))
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+			return 1;
+	return 0;
+}
+
+/* Length of the valid UTF-8 sequence at @s (1..4), or 0 when invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xbf;
+	size_t len;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+size_t pebs_outfmt_json_str(char *dst, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	char *p = dst;
+	*p++ = '"';
+	for (size_t i = 0; i < n;) {
+		unsigned c = u[i];
+		if (c >= 0x80) {
+			size_t l = utf8_len(u + i, n - i);
+			if (l) {
+				memcpy(p, u + i, l);
+				p += l;
+				i += l;
+			} else {
+				memcpy(p, "\\ufffd", 6);
+				p += 6;
+				i++;
+			}
+			continue;
+		}
+		i++;
+		if (c == '"' || c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)c;
+		} else if (c == '\n') {
+			*p++ = '\\';
+			*p++ = 'n';
+		} else if (c == '\t') {
+			*p++ = '\\';
+			*p++ = 't';
+		} else if (c == '\r') {
+			*p++ = '\\';
+			*p++ = 'r';
+		} else if (c < 0x20) {
+			memcpy(p, "\\u00", 4);
+			p[4] = hex[c >> 4];
+			p[5] = hex[c & 15];
+			p += 6;
+		} else {
+			*p++ = (char)c;
+		}
+	}
+	*p++ = '"';
+	return (size_t)(p - dst);
+}
+
+size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,
+			    uint32_t *width)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	char *p = dst;
+	uint32_t w = 0;
+	for (size_t i = 0; i < n; w++) {
+		size_t l = u[i] >= 0x80 ? utf8_len(u + i, n - i) : 1;
+		if (l > 1) {
+			memcpy(p, u + i, l);
+			p += l;
+			i += l;
+			continue;
+		}
+		*p++ = l == 0 || u[i] < 0x20 || u[i] == 0x7f ? '?' :
+		       (char)u[i];
+		i++;
+	}
+	*width = w;
+	return (size_t)(p - dst);
+}
+
+size_t pebs_outfmt_utf8_fix(char *dst, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	char *p = dst;
+	for (size_t i = 0; i < n;) {
+		size_t l = u[i] >= 0x80 ? utf8_len(u + i, n - i) : 1;
+		if (l) {
+			memcpy(p, u + i, l);
+			p += l;
+			i += l;
+		} else {
+			memcpy(p, "\xef\xbf\xbd", 3);
+			p += 3;
+			i++;
+		}
+	}
+	return (size_t)(p - dst);
+}
+
+int pebs_outfmt_yaml_needs_quote(const char *s, int numeric)
+{
+	static const char *const words[] = {
+		"y", "n", "yes", "no", "true", "false", "on", "off", "null",
+		"~",
+	};
+	if (!*s)
+		return 1;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasecmp(s, words[i]) == 0)
+			return 1;
+	/* Anything that starts like a number may be one: quote it. */
+	return numeric && strchr("0123456789+-.", *s) != NULL;
+}

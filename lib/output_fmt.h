@@ -1,0 +1,124 @@
+/*
+ * output_fmt.h - internal: fast number formatting and string escaping
+ * shared by output.c, output_info.c and csvin.c (not a public header).
+ */
+#ifndef PEBS_OUTPUT_FMT_H
+#define PEBS_OUTPUT_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+extern const char pebs_outfmt_digits2[200];
+extern const char pebs_outfmt_hex2[512];
+extern const uint64_t pebs_outfmt_pow10[20];
+
+/* Decimal digits of @v (1 for 0): bit length times log10(2), then fixed. */
+static inline unsigned pebs_outfmt_ndigits(uint64_t v)
+{
+	unsigned n = ((unsigned)(64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+	return n + (v >= pebs_outfmt_pow10[n]);
+}
+
+/* Writes the @n last digits of @v < 2^32 backwards, ending at @e. */
+static inline void pebs_outfmt_u32_back(char *e, uint32_t v)
+{
+	while (v >= 100) {
+		uint32_t r = v % 100;
+		v /= 100;
+		e -= 2;
+		memcpy(e, pebs_outfmt_digits2 + 2 * r, 2);
+	}
+	if (v >= 10)
+		memcpy(e - 2, pebs_outfmt_digits2 + 2 * v, 2);
+	else
+		e[-1] = (char)('0' + v);
+}
+
+/* Writes @v in decimal at @p (up to 20 bytes); returns the end. */
+static inline char *pebs_outfmt_u64(char *p, uint64_t v)
+{
+	unsigned n = pebs_outfmt_ndigits(v);
+	char *e = p + n;
+	/* 32-bit arithmetic is cheaper: peel off 8 digits at a time. */
+	while (v > UINT32_MAX) {
+		uint32_t lo = (uint32_t)(v % 100000000u);
+		v /= 100000000u;
+		uint32_t a = lo / 10000, b = lo % 10000;
+		memcpy(e - 8, pebs_outfmt_digits2 + 2 * (a / 100), 2);
+		memcpy(e - 6, pebs_outfmt_digits2 + 2 * (a % 100), 2);
+		memcpy(e - 4, pebs_outfmt_digits2 + 2 * (b / 100), 2);
+		memcpy(e - 2, pebs_outfmt_digits2 + 2 * (b % 100), 2);
+		e -= 8;
+	}
+	pebs_outfmt_u32_back(e, (uint32_t)v);
+	return p + n;
+}
+
+/* pebs_outfmt_u64() for 32-bit values, with short values first. */
+static inline char *pebs_outfmt_u32(char *p, uint32_t v)
+{
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v < 100) {
+		memcpy(p, pebs_outfmt_digits2 + 2 * v, 2);
+		return p + 2;
+	}
+	unsigned n = pebs_outfmt_ndigits(v);
+	pebs_outfmt_u32_back(p + n, v);
+	return p + n;
+}
+
+/* Writes "0x" and @v in lowercase hex at @p (up to 18 bytes). */
+static inline char *pebs_outfmt_hex(char *p, uint64_t v)
+{
+	unsigned n = (unsigned)(67 - __builtin_clzll(v | 1)) / 4;
+	*p++ = '0';
+	*p++ = 'x';
+	char *e = p + n, *q = e;
+	while (v >= 256) {
+		q -= 2;
+		memcpy(q, pebs_outfmt_hex2 + 2 * (v & 255), 2);
+		v >>= 8;
+	}
+	if (v >= 16)
+		memcpy(q - 2, pebs_outfmt_hex2 + 2 * v, 2);
+	else
+		q[-1] = pebs_outfmt_hex2[2 * v + 1];
+	return e;
+}
+
+/*
+ * Parses decimal or 0x-hex @s (@n bytes, no sign, no spaces) into *@out.
+ * Returns 0, -1 when it is not a number, -2 when it exceeds 64 bits.
+ */
+int pebs_outfmt_parse_u64(const char *s, size_t n, uint64_t *out);
+
+/* 1 when a CSV field must be quoted to read back as exactly @s. */
+int pebs_outfmt_csv_needs_quote(const char *s, size_t n);
+
+/*
+ * Writes @s as a JSON string with its quotes at @dst (at most 6n+2 bytes);
+ * invalid UTF-8 bytes become U+FFFD.  Returns the length.
+ */
+size_t pebs_outfmt_json_str(char *dst, const char *s, size_t n);
+
+/*
+ * Writes @s for a text table at @dst (at most 3n bytes): control bytes and
+ * invalid UTF-8 become '?'.  *@width gets the number of characters.
+ */
+size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,
+			    uint32_t *width);
+
+/* Copies @s to @dst (at most 3n bytes) replacing invalid UTF-8 by U+FFFD. */
+size_t pebs_outfmt_utf8_fix(char *dst, const char *s, size_t n);
+
+/*
+ * 1 when plain YAML @s would not read back as that string: empty, a YAML
+ * 1.1 bool/null word, or (when @numeric) something that reads as a number.
+ */
+int pebs_outfmt_yaml_needs_quote(const char *s, int numeric);
+
+#endif

@@ -1,0 +1,392 @@
+/*
+ * output_info.c - the YAML of pebs-decode --info: metadata nested by the
+ * dots of its keys, and a summary of what the input holds.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "pebs_output.h"
+#include "output_fmt.h"
+
+struct pebs_summary {
+	char **name;
+	uint64_t *count;
+	size_t n, cap;
+	uint64_t samples, tmin, tmax;
+	uint32_t *map;		/* batch dictionary index -> own index */
+	size_t map_cap;
+};
+
+struct pebs_summary *pebs_summary_new(void)
+{
+	return calloc(1, sizeof(struct pebs_summary));
+}
+
+void pebs_summary_free(struct pebs_summary *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		free(s->name[i]);
+	free(s->name);
+	free(s->count);
+	free(s->map);
+	free(s);
+}
+
+static long find_or_add(struct pebs_summary *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->name[i], name) == 0)
+			return (long)i;
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? 2 * s->cap : 8;
+		char **nn = realloc(s->name, nc * sizeof(*nn));
+		if (!nn)
+			return -1;
+		s->name = nn;
+		uint64_t *ncnt = realloc(s->count, nc * sizeof(*ncnt));
+		if (!ncnt)
+			return -1;
+		s->count = ncnt;
+		s->cap = nc;
+	}
+	if (!(s->name[s->n] = strdup(name)))
+		return -1;
+	s->count[s->n] = 0;
+	return (long)s->n++;
+}
+
+int pebs_summary_add(struct pebs_summary *s, const struct pebs_batch *b)
+{
+	if (b->nnames + 1u > s->map_cap) {
+		uint32_t *m = realloc(s->map, (b->nnames + 1u) * sizeof(*m));
+		if (!m)
+			return -PEBS_E_NOMEM;
+		s->map = m;
+		s->map_cap = b->nnames + 1u;
+	}
+	/* Ids outside the dictionary count as the empty name. */
+	for (uint32_t i = 0; i <= b->nnames; i++) {
+		long k = find_or_add(s, i < b->nnames ? b->names[i] : "");
+		if (k < 0)
+			return -PEBS_E_NOMEM;
+		s->map[i] = (uint32_t)k;
+	}
+	const uint32_t *ev = b->c32[PEBS_COL_EVENT];
+	const uint64_t *t = b->c64[PEBS_COL_TIME];
+	for (size_t i = 0; i < b->n; i++) {
+		uint32_t e = ev[i] < b->nnames ? ev[i] : b->nnames;
+		s->count[s->map[e]]++;
+		if (!s->samples || t[i] < s->tmin)
+			s->tmin = t[i];
+		if (!s->samples || t[i] > s->tmax)
+			s->tmax = t[i];
+		s->samples++;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ metadata tree */
+
+struct node {
+	char *name;
+	const char *value;
+	struct node **kid;
+	size_t nkid, cap;
+};
+
+static void node_free(struct node *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->nkid; i++)
+		node_free(n->kid[i]);
+	free(n->kid);
+	free(n->name);
+	free(n);
+}
+
+static struct node *node_child(struct node *n, const char *name, size_t len)
+{
+	for (size_t i = 0; i < n->nkid; i++)
+		if (strlen(n->kid[i]->name) == len &&
+		    memcmp(n->kid[i]->name, name, len) == 0)
+			return n->kid[i];
+	if (n->nkid == n->cap) {
+		size_t nc = n->cap ? 2 * n->cap : 4;
+		struct node **nk = realloc(n->kid, nc * sizeof(*nk));
+		if (!nk)
+			return NULL;
+		n->kid = nk;
+		n->cap = nc;
+	}
+	struct node *k = calloc(1, sizeof(*k));
+	if (!k || !(k->name = strndup(name, len))) {
+		free(k);
+		return NULL;
+	}
+	n->kid[n->nkid++] = k;
+	return k;
+}
+
+static int tree_add(struct node *root, const char *key, const char *value)
+{
+	struct node *n = root;
+	for (const char *p = key;;) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		if (!(n = node_child(n, p, len)))
+			return -PEBS_E_NOMEM;
+		if (!dot)
+			break;
+		p = dot + 1;
+	}
+	n->value = value;
+	return 0;
+}
+
+/* Children named 0..n-1 (in any order) make a sequence. */
+static int is_seq(const struct node *n)
+{
+	if (!n->nkid)
+		return 0;
+	for (size_t i = 0; i < n->nkid; i++) {
+		uint64_t v;
+		const char *s = n->kid[i]->name;
+		if (pebs_outfmt_parse_u64(s, strlen(s), &v) || v >= n->nkid ||
+		    (s[0] == '0' && s[1]))
+			return 0;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(n->kid[j]->name, s) == 0)
+				return 0;
+	}
+	return 1;
+}
+
+/* ------------------------------------------------------------ emitter */
+
+struct em {
+	yaml_emitter_t e;
+	FILE *fp;
+	int err;
+};
+
+static int em_write(void *data, unsigned char *buf, size_t size)
+{
+	struct em *m = data;
+	if (fwrite(buf, 1, size, m->fp) != size) {
+		if (!errno)
+			errno = EIO;
+		m->err = -PEBS_E_IO;
+		return 0;
+	}
+	return 1;
+}
+
+static int em_emit(struct em *m, yaml_event_t *ev, int ok)
+{
+	if (m->err)
+		return m->err;
+	if (!ok || !yaml_emitter_emit(&m->e, ev))
+		m->err = m->e.error == YAML_MEMORY_ERROR ? -PEBS_E_NOMEM :
+			 m->err ? m->err : -PEBS_E_IO;
+	return m->err;
+}
+
+static int em_scalar(struct em *m, const char *s, int quote)
+{
+	yaml_event_t ev;
+	size_t n = strlen(s);
+	char *fixed = malloc(3 * n + 1);
+	if (!fixed)
+		return m->err = -PEBS_E_NOMEM;
+	n = pebs_outfmt_utf8_fix(fixed, s, n);
+	fixed[n] = 0;
+	/* quote: 1 always, 0 never, -1 words, -2 words and numbers */
+	if (quote < 0)
+		quote = pebs_outfmt_yaml_needs_quote(fixed, quote == -2);
+	int r = em_emit(m, &ev, yaml_scalar_event_initialize(&ev, NULL, NULL,
+		(yaml_char_t *)fixed, (int)n, 1, 1, quote ?
+		YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE));
+	free(fixed);
+	return r;
+}
+
+static int em_u64(struct em *m, const char *key, uint64_t v)
+{
+	char buf[24];
+	*pebs_outfmt_u64(buf, v) = 0;
+	em_scalar(m, key, 0);
+	return em_scalar(m, buf, 0);
+}
+
+static int em_map(struct em *m, int start)
+{
+	yaml_event_t ev;
+	return em_emit(m, &ev, start ? yaml_mapping_start_event_initialize(
+		&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE) :
+		yaml_mapping_end_event_initialize(&ev));
+}
+
+static int em_seq(struct em *m, int start)
+{
+	yaml_event_t ev;
+	return em_emit(m, &ev, start ? yaml_sequence_start_event_initialize(
+		&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE) :
+		yaml_sequence_end_event_initialize(&ev));
+}
+
+static int em_node(struct em *m, const struct node *n);
+
+/* The value of @n: scalar, sequence or mapping. */
+static int em_value(struct em *m, const struct node *n)
+{
+	if (!n->nkid)
+		return em_scalar(m, n->value ? n->value : "", -1);
+	if (!n->value && is_seq(n)) {
+		em_seq(m, 1);
+		for (size_t i = 0; i < n->nkid; i++)
+			for (size_t j = 0; j < n->nkid; j++)
+				if ((size_t)atoi(n->kid[j]->name) == i)
+					em_value(m, n->kid[j]);
+		return em_seq(m, 0);
+	}
+	em_map(m, 1);
+	/* A key that has a value and sub-keys: the value goes under "_". */
+	if (n->value) {
+		em_scalar(m, "_", 0);
+		em_scalar(m, n->value, -1);
+	}
+	for (size_t i = 0; i < n->nkid; i++)
+		em_node(m, n->kid[i]);
+	return em_map(m, 0);
+}
+
+static int em_node(struct em *m, const struct node *n)
+{
+	em_scalar(m, n->name, -1);
+	return em_value(m, n);
+}
+
+static void em_seconds(struct em *m, const struct pebs_meta *meta,
+		       const struct pebs_summary *s)
+{
+	const char *unit = meta ? pebs_meta_get(meta, "time.unit") : NULL;
+	const char *hz = meta ? pebs_meta_get(meta, "tsc.hz") : NULL;
+	double div = 0;
+	if (!unit)
+		return;
+	em_scalar(m, "unit", 0);
+	em_scalar(m, unit, -1);
+	if (strcmp(unit, "ns") == 0) {
+		div = 1e9;
+	} else if (strcmp(unit, "tsc") == 0 && hz) {
+		char *end;
+		div = strtod(hz, &end);
+		if (*end || !(div > 0))
+			div = 0;
+	}
+	if (div > 0) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "%.9f",
+			 (double)(s->tmax - s->tmin) / div);
+		em_scalar(m, "seconds", 0);
+		em_scalar(m, buf, 0);
+	}
+}
+
+static void em_summary(struct em *m, const struct pebs_meta *meta,
+		       const struct pebs_summary *s,
+		       const struct pebs_read_stats *st)
+{
+	em_map(m, 1);
+	em_u64(m, "samples", st->samples);
+	em_u64(m, "blocks", st->blocks);
+	em_u64(m, "segments", st->segments);
+	em_u64(m, "lost", st->lost);
+	em_u64(m, "damaged_blocks", st->damaged);
+	em_u64(m, "bytes", st->bytes);
+	if (st->samples) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "%.2f",
+			 (double)st->bytes / (double)st->samples);
+		em_scalar(m, "bytes_per_sample", 0);
+		em_scalar(m, buf, 0);
+	}
+	if (s->samples) {
+		em_scalar(m, "time", 0);
+		em_map(m, 1);
+		em_u64(m, "first", s->tmin);
+		em_u64(m, "last", s->tmax);
+		em_seconds(m, meta, s);
+		em_map(m, 0);
+	}
+	em_scalar(m, "events", 0);
+	em_seq(m, 1);
+	for (size_t i = 0; i < s->n; i++) {
+		if (!s->count[i])
+			continue;
+		em_map(m, 1);
+		em_scalar(m, "name", 0);
+		em_scalar(m, s->name[i], -2);
+		em_u64(m, "count", s->count[i]);
+		em_map(m, 0);
+	}
+	em_seq(m, 0);
+	em_map(m, 0);
+}
+
+int pebs_output_info(FILE *fp, const char *file, const struct pebs_meta *meta,
+		     const struct pebs_summary *s,
+		     const struct pebs_read_stats *st)
+{
+	struct em m = { .fp = fp };
+	struct node *root = calloc(1, sizeof(*root));
+	yaml_event_t ev;
+	if (!root)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; meta && i < pebs_meta_count(meta); i++) {
+		const char *k, *v;
+		pebs_meta_entry(meta, i, &k, &v);
+		if (tree_add(root, k, v) < 0) {
+			node_free(root);
+			return -PEBS_E_NOMEM;
+		}
+	}
+	if (!yaml_emitter_initialize(&m.e)) {
+		node_free(root);
+		return -PEBS_E_NOMEM;
+	}
+	yaml_emitter_set_output(&m.e, em_write, &m);
+	yaml_emitter_set_unicode(&m.e, 1);
+	yaml_emitter_set_width(&m.e, -1);
+	em_emit(&m, &ev, yaml_stream_start_event_initialize(
+		&ev, YAML_UTF8_ENCODING));
+	em_emit(&m, &ev, yaml_document_start_event_initialize(
+		&ev, NULL, NULL, NULL, 0));
+	em_map(&m, 1);
+	em_scalar(&m, "file", 0);
+	em_scalar(&m, file, -2);
+	em_scalar(&m, "metadata", 0);
+	if (root->nkid) {
+		root->value = NULL;
+		em_value(&m, root);
+	} else {
+		em_map(&m, 1);
+		em_map(&m, 0);
+	}
+	em_scalar(&m, "summary", 0);
+	em_summary(&m, meta, s, st);
+	em_map(&m, 0);
+	em_emit(&m, &ev, yaml_document_end_event_initialize(&ev, 1));
+	em_emit(&m, &ev, yaml_stream_end_event_initialize(&ev));
+	if (!m.err && !yaml_emitter_flush(&m.e))
+		m.err = -PEBS_E_IO;
+	yaml_emitter_delete(&m.e);
+	node_free(root);
+	return m.err;
+}

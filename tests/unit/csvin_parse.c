@@ -1,0 +1,453 @@
+/*
+ * csvin_parse.c - CSV import (pebs_csvin.h): edge cases with exact error
+ * messages, and the round trip batch -> csv -> import -> csv.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pebs_csvin.h"
+#include "pebs_dsrc.h"
+#include "pebs_field.h"
+#include "pebs_format.h"
+#include "pebs_output.h"
+
+static char *to_csv(const struct pebs_batch *b, const int *ids, size_t n);
+
+/* Sink into a batch: event ids are the batch's dictionary indexes. */
+static int b_event(void *ctx, const char *name)
+{
+	return pebs_batch_intern(ctx, name);
+}
+
+static int b_sample(void *ctx, const struct pebs_sample *s)
+{
+	return pebs_batch_push(ctx, s);
+}
+
+struct run {
+	struct pebs_batch *b;
+	int rc;
+	char msg[256];
+};
+
+/* Imports @text fed in pieces of @step bytes (0 = all at once). */
+static struct run import_step(const char *text, size_t len, size_t step)
+{
+	struct run r = { pebs_batch_new(8192), 0, "" };
+	struct pebs_csvin_sink sk = { b_event, b_sample, r.b };
+	struct pebs_csvin *c;
+	cr_assert_eq(pebs_csvin_open(&c, &sk), 0);
+	if (!step)
+		step = len ? len : 1;
+	for (size_t at = 0; at < len && !r.rc; at += step)
+		r.rc = pebs_csvin_feed(c, text + at,
+				       len - at < step ? len - at : step);
+	int e = pebs_csvin_end(c);
+	if (!r.rc)
+		r.rc = e;
+	snprintf(r.msg, sizeof(r.msg), "%s", r.rc ? pebs_csvin_errmsg(c) : "");
+	pebs_csvin_close(c);
+	return r;
+}
+
+static struct run import(const char *text)
+{
+	return import_step(text, strlen(text), 0);
+}
+
+static void expect_error(const char *text, int rc, const char *msg)
+{
+	struct run r = import(text);
+	cr_assert_eq(r.rc, rc, "rc %d for %s", r.rc, text);
+	cr_assert_str_eq(r.msg, msg);
+	pebs_batch_free(r.b);
+}
+
+Test(csvin, basic_subset_any_order)
+{
+	struct run r = import("lat,event,addr,op,time\n"
+			      "35,load,0x7f00,load,100\n"
+			      "0x10,store,0,store,18446744073709551615\n");
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	cr_assert_eq(r.b->n, 2);
+	cr_assert_eq(r.b->c32[PEBS_COL_LAT][0], 35);
+	cr_assert_eq(r.b->c32[PEBS_COL_LAT][1], 16);
+	cr_assert_eq(r.b->c64[PEBS_COL_ADDR][0], 0x7f00);
+	cr_assert_eq(r.b->c64[PEBS_COL_TIME][1], UINT64_MAX);
+	cr_assert_str_eq(pebs_batch_event(r.b, 0), "load");
+	cr_assert_str_eq(pebs_batch_event(r.b, 1), "store");
+	cr_assert_eq(r.b->c32[PEBS_COL_CPU][0], 0);
+	pebs_batch_free(r.b);
+}
+
+Test(csvin, quoting_crlf_bom_spaces)
+{
+	struct run r = import("\xef\xbb\xbf" "event,cpu\r\n"
+			      "\"a,\"\"b\"\"\r\nc\", 7 \r\n"
+			      "\" x \",\"8\"\r\n"
+			      "plain,9");
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	cr_assert_eq(r.b->n, 3);
+	cr_assert_str_eq(pebs_batch_event(r.b, 0), "a,\"b\"\r\nc");
+	cr_assert_eq(r.b->c32[PEBS_COL_CPU][0], 7);
+	cr_assert_str_eq(pebs_batch_event(r.b, 1), " x ");
+	cr_assert_eq(r.b->c32[PEBS_COL_CPU][1], 8);
+	cr_assert_str_eq(pebs_batch_event(r.b, 2), "plain");
+	cr_assert_eq(r.b->c32[PEBS_COL_CPU][2], 9);
+	pebs_batch_free(r.b);
+}
+
+Test(csvin, empty_and_header_only)
+{
+	struct run r = import("");
+	cr_assert_eq(r.rc, 0);
+	cr_assert_eq(r.b->n, 0);
+	pebs_batch_free(r.b);
+	r = import("time,cpu\n");
+	cr_assert_eq(r.rc, 0);
+	cr_assert_eq(r.b->n, 0);
+	pebs_batch_free(r.b);
+	/* Blank lines carry no row. */
+	r = import("time\n\n1\n\n2\n");
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	cr_assert_eq(r.b->n, 2);
+	pebs_batch_free(r.b);
+}
+
+Test(csvin, repeated_columns_agree)
+{
+	struct run r = import("lat,event,lat,event\n5,e,5,e\n");
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	cr_assert_eq(r.b->n, 1);
+	cr_assert_eq(r.b->c32[PEBS_COL_LAT][0], 5);
+	pebs_batch_free(r.b);
+	expect_error("event,event\na,b\n", -PEBS_E_PARSE,
+		     "line 2: field \"event\": repeated with another value");
+}
+
+/* Every combination of derived names survives without a dsrc column. */
+Test(csvin, derived_names_without_source)
+{
+	static const char *const tlb[] = { "na", "hit", "miss" };
+	static const char *const lock[] = { "no", "na", "locked" };
+	int ids[5] = { PEBS_F_OP, PEBS_F_MEM, PEBS_F_SNOOP, PEBS_F_TLB,
+		       PEBS_F_LOCK };
+	char *text = NULL, *want = NULL;
+	size_t tl = 0, wl = 0;
+	FILE *in = open_memstream(&text, &tl), *w = open_memstream(&want, &wl);
+	fputs("op,mem,snoop,tlb,lock\n", in);
+	fputs("op,mem,snoop,tlb,lock\n", w);
+	for (int o = 0; o <= PEBS_OP_EXEC; o++)
+	for (int m = 0; m < PEBS_MEM_COUNT; m++)
+	for (int sn = 0; sn < PEBS_SNOOP_COUNT; sn++)
+	for (int t = 0; t < 3; t++)
+	for (int l = 0; l < 3; l++) {
+		fprintf(in, "%s,%s,%s,%s,%s\n", pebs_dsrc_op_name(o),
+			pebs_dsrc_mem_name(m), pebs_dsrc_snoop_name(sn),
+			tlb[t], lock[l]);
+		fprintf(w, "%s,%s,%s,%s,%s\n", pebs_dsrc_op_name(o),
+			pebs_dsrc_mem_name(m), pebs_dsrc_snoop_name(sn),
+			tlb[t], lock[l]);
+	}
+	fclose(in);
+	fclose(w);
+	struct run r = import(text);
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	char *again = to_csv(r.b, ids, 5);
+	cr_assert_str_eq(again, want);
+	free(again);
+	free(text);
+	free(want);
+	pebs_batch_free(r.b);
+	expect_error("mem\nL9\n", -PEBS_E_PARSE,
+		     "line 2: field \"mem\": unknown name \"L9\"");
+	r = import("line,page\n0x1040,0x1000\n");
+	cr_assert_eq(r.rc, 0);
+	cr_assert_eq(r.b->c64[PEBS_COL_ADDR][0], 0x1040);
+	pebs_batch_free(r.b);
+	/* With the source column present the names are not even read. */
+	r = import("dsrc,mem,op,snoop,tlb,lock\n0x0,x,y,z,w,v\n");
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	pebs_batch_free(r.b);
+	r = import("page,addr,line\n0x1000,0x2222,zz\n");
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	pebs_batch_free(r.b);
+	r = import("page,addr,line\n0x1000,0x2222,0x1040\n");
+	cr_assert_eq(r.b->c64[PEBS_COL_ADDR][0], 0x2222);
+	pebs_batch_free(r.b);
+}
+
+Test(csvin, no_event_column_is_empty_name)
+{
+	struct run r = import("cpu\n1\n2\n");
+	cr_assert_eq(r.rc, 0);
+	cr_assert_eq(r.b->n, 2);
+	cr_assert_str_eq(pebs_batch_event(r.b, 1), "");
+	pebs_batch_free(r.b);
+}
+
+Test(csvin, registers_and_all_columns)
+{
+	struct run r = import("r15,rflags,phys_addr,flags,fmt\n"
+			      "0xffffffffffffffff,0x246,0x1000,0xf,4\n");
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	cr_assert_eq(r.b->c64[PEBS_COL_REG0 + PEBS_REG_R15][0], UINT64_MAX);
+	cr_assert_eq(r.b->c64[PEBS_COL_REG0 + PEBS_REG_RFLAGS][0], 0x246);
+	cr_assert_eq(r.b->c64[PEBS_COL_PHYS_ADDR][0], 0x1000);
+	cr_assert_eq(r.b->c32[PEBS_COL_FLAGS][0], 0xf);
+	cr_assert_eq(r.b->c32[PEBS_COL_FMT][0], 4);
+	pebs_batch_free(r.b);
+}
+
+Test(csvin, errors)
+{
+	expect_error("time,lat\n1,2\n3,x\n", -PEBS_E_PARSE,
+		     "line 3: field \"lat\": not a number: \"x\"");
+	expect_error("time,lat\n1,2\n3\n", -PEBS_E_PARSE,
+		     "line 3: 1 fields, but the header has 2");
+	expect_error("time,lat\n1,2,3\n", -PEBS_E_PARSE,
+		     "line 2: 3 fields, but the header has 2");
+	expect_error("time,latt\n", -PEBS_E_PARSE,
+		     "line 1: unknown column \"latt\" (did you mean \"lat\"?)");
+	expect_error("time,bogus_column\n", -PEBS_E_PARSE,
+		     "line 1: unknown column \"bogus_column\"");
+	expect_error("lat,time,lat\n1,2,3\n", -PEBS_E_PARSE,
+		     "line 2: field \"lat\": repeated with another value");
+	expect_error("time,,lat\n", -PEBS_E_PARSE,
+		     "line 1: column 2: empty column name");
+	expect_error("time\n18446744073709551616\n", -PEBS_E_RANGE,
+		     "line 2: field \"time\": out of range for 64 bits: "
+		     "\"18446744073709551616\"");
+	expect_error("cpu\n4294967296\n", -PEBS_E_RANGE,
+		     "line 2: field \"cpu\": out of range for 32 bits: "
+		     "\"4294967296\"");
+	expect_error("ip\n0xfg\n", -PEBS_E_PARSE,
+		     "line 2: field \"ip\": not a number: \"0xfg\"");
+	expect_error("ip\n0x\n", -PEBS_E_PARSE,
+		     "line 2: field \"ip\": not a number: \"0x\"");
+	expect_error("ip\n-1\n", -PEBS_E_PARSE,
+		     "line 2: field \"ip\": not a number: \"-1\"");
+	expect_error("ip\n\n\"\"\n", -PEBS_E_PARSE,
+		     "line 3: field \"ip\": not a number: \"\"");
+	expect_error("event,cpu\n\"a\"b,1\n", -PEBS_E_PARSE,
+		     "line 2: malformed quoting (RFC 4180: a quoted field ends "
+		     "at a quote followed by a comma or the line end; a quote "
+		     "inside is doubled)");
+	expect_error("event,cpu\n\"open,1\n2,3\n", -PEBS_E_PARSE,
+		     "line 4: unterminated quoted field at the end of the "
+		     "input");
+	expect_error("ip\n0x12345678901234567890123456789012345678901234\n",
+		     -PEBS_E_RANGE, "line 2: field \"ip\": out of range for "
+		     "64 bits: "
+		     "\"0x123456789012345678901234567890123456789012...\"");
+}
+
+Test(csvin, line_numbers_count_quoted_newlines)
+{
+	expect_error("event,lat\n\"a\nb\nc\",1\nx,y\n", -PEBS_E_PARSE,
+		     "line 5: field \"lat\": not a number: \"y\"");
+}
+
+Test(csvin, errors_stop_the_input_but_not_the_next)
+{
+	struct pebs_batch *b = pebs_batch_new(64);
+	struct pebs_csvin_sink sk = { b_event, b_sample, b };
+	struct pebs_csvin *c;
+	const char *bad = "lat\n1\nzz\n2\n", *good = "cpu,lat\n5,6\n";
+	cr_assert_eq(pebs_csvin_open(&c, &sk), 0);
+	cr_assert_eq(pebs_csvin_feed(c, bad, strlen(bad)), -PEBS_E_PARSE);
+	cr_assert_eq(pebs_csvin_feed(c, "3\n", 2), -PEBS_E_PARSE);
+	cr_assert_eq(pebs_csvin_end(c), -PEBS_E_PARSE);
+	cr_assert_eq(b->n, 1);
+	cr_assert_eq(pebs_csvin_feed(c, good, strlen(good)), 0);
+	cr_assert_eq(pebs_csvin_end(c), 0);
+	cr_assert_eq(b->n, 2);
+	cr_assert_eq(b->c32[PEBS_COL_CPU][1], 5);
+	cr_assert_eq(pebs_csvin_samples(c), 2);
+	pebs_csvin_close(c);
+	pebs_batch_free(b);
+}
+
+static int fail_sample(void *ctx, const struct pebs_sample *s)
+{
+	(void)ctx;
+	(void)s;
+	return -PEBS_E_IO;
+}
+
+Test(csvin, sink_error_passes_through)
+{
+	struct pebs_batch *b = pebs_batch_new(4);
+	struct pebs_csvin_sink sk = { b_event, fail_sample, b };
+	struct pebs_csvin *c;
+	cr_assert_eq(pebs_csvin_open(&c, &sk), 0);
+	cr_assert_eq(pebs_csvin_feed(c, "lat\n1\n", 6), -PEBS_E_IO);
+	cr_assert_str_eq(pebs_csvin_errmsg(c), "line 2: I/O error");
+	pebs_csvin_close(c);
+	pebs_batch_free(b);
+}
+
+/* ----------------------------------------------------------- round trip */
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Random values of every size, biased to small and to edge values. */
+static uint64_t rval(uint64_t *x, int u32)
+{
+	uint64_t v = rnd(x);
+	switch (v & 7) {
+	case 0: v = 0; break;
+	case 1: v = UINT64_MAX; break;
+	case 2: v &= 0xff; break;
+	default: v >>= rnd(x) & 63; break;
+	}
+	return u32 ? (uint32_t)v : v;
+}
+
+static struct pebs_batch *random_batch(uint64_t *x, size_t n)
+{
+	static const char *const names[] = {
+		"load-latency", "precise-store", "a,b", "q\"uote", " sp ",
+		"nl\nx", "", "MEM_TRANS_RETIRED.LOAD_LATENCY:ldlat=30",
+		"\xc3\xa9t\xc3\xa9", "cr\r",
+	};
+	struct pebs_batch *b = pebs_batch_new(n);
+	for (size_t i = 0; i < n; i++) {
+		struct pebs_sample s;
+		memset(&s, 0, sizeof(s));
+		s.time = rval(x, 0);
+		s.cpu = (uint32_t)rval(x, 1);
+		s.pid = (uint32_t)rval(x, 1);
+		s.tid = (uint32_t)rval(x, 1);
+		s.ip = rval(x, 0);
+		s.addr = rval(x, 0);
+		s.lat = (uint32_t)rval(x, 1);
+		s.ins_lat = (uint32_t)rval(x, 1);
+		s.dsrc = rval(x, 0);
+		s.raw_dse = rval(x, 0);
+		s.fmt = (uint32_t)rval(x, 1);
+		s.flags = (uint32_t)rval(x, 1);
+		s.applicable = rval(x, 0);
+		s.tsx = rval(x, 0);
+		s.phys_addr = rval(x, 0);
+		for (int r = 0; r < PEBS_REG_COUNT; r++)
+			s.regs[r] = rval(x, 0);
+		s.event = (uint32_t)pebs_batch_intern(
+			b, names[rnd(x) % (sizeof(names) / sizeof(names[0]))]);
+		cr_assert_eq(pebs_batch_push(b, &s), 0);
+	}
+	return b;
+}
+
+static char *to_csv(const struct pebs_batch *b, const int *ids, size_t n)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	struct pebs_output *o = pebs_output_open(PEBS_OUT_CSV, ids, n, 0, fp);
+	cr_assert(o);
+	cr_assert_eq(pebs_output_batch(o, b), 0);
+	cr_assert_eq(pebs_output_close(o), 0);
+	fclose(fp);
+	return out;
+}
+
+Test(csvin, round_trip_random_fields)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	const struct pebs_field *f;
+	int all[128];
+	size_t nall = 0;
+	for (size_t i = 0; (f = pebs_field_at(i)); i++)
+		all[nall++] = f->id;
+	for (int round = 0; round < 60; round++) {
+		struct pebs_batch *b = random_batch(&x, 1 + rnd(&x) % 300);
+		int ids[128];
+		size_t n;
+		if (round == 0) {
+			memcpy(ids, all, nall * sizeof(int));
+			n = nall;
+		} else if (round == 1) {
+			const char *bad;
+			n = (size_t)pebs_field_parse_list(
+				pebs_field_default_list, ids, 128, &bad);
+		} else {
+			/* a random subset in random order, repeats allowed */
+			n = 1 + rnd(&x) % nall;
+			for (size_t i = 0; i < n; i++)
+				ids[i] = all[rnd(&x) % nall];
+		}
+		char *csv = to_csv(b, ids, n);
+		/* split feeds must not change anything */
+		struct run r = import_step(csv, strlen(csv),
+					   round % 3 ? 1 + rnd(&x) % 97 : 0);
+		cr_assert_eq(r.rc, 0, "round %d: %s", round, r.msg);
+		cr_assert_eq(r.b->n, b->n);
+		char *again = to_csv(r.b, ids, n);
+		cr_assert_str_eq(again, csv, "round %d", round);
+		free(csv);
+		free(again);
+		pebs_batch_free(r.b);
+		pebs_batch_free(b);
+	}
+}
+
+/* The whole path: csv -> writer -> file -> reader -> csv. */
+Test(csvin, round_trip_through_pebs_file)
+{
+	uint64_t x = 12345;
+	struct pebs_batch *b = random_batch(&x, 3000);
+	int ids[64];
+	const char *bad;
+	int n = pebs_field_parse_list(pebs_field_default_list, ids, 64, &bad);
+	char *csv = to_csv(b, ids, (size_t)n);
+	char path[] = "/tmp/csvin-rt-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	FILE *fp = fdopen(fd, "wb");
+	struct pebs_writer *w;
+	struct pebs_writer_opts wo = { .block_samples = 1000 };
+	cr_assert_eq(pebs_writer_open(&w, fp, NULL, &wo), 0);
+	struct pebs_csvin *c;
+	cr_assert_eq(pebs_csvin_open_writer(&c, w), 0);
+	cr_assert_eq(pebs_csvin_feed(c, csv, strlen(csv)), 0);
+	cr_assert_eq(pebs_csvin_end(c), 0);
+	pebs_csvin_close(c);
+	cr_assert_eq(pebs_writer_close(w), 0);
+	fclose(fp);
+
+	const char *paths[] = { path };
+	struct pebs_reader *rd;
+	struct pebs_reader_opts ro = { .threads = 1 };
+	cr_assert_eq(pebs_reader_open(&rd, paths, 1, &ro), 0);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&out, &len);
+	struct pebs_output *o = pebs_output_open(PEBS_OUT_CSV, ids, (size_t)n,
+						 0, mf);
+	struct pebs_batch *rb;
+	int got, blocks = 0;
+	while ((got = pebs_reader_next(rd, &rb)) > 0) {
+		cr_assert_eq(pebs_output_batch(o, rb), 0);
+		blocks++;
+	}
+	cr_assert_eq(got, 0, "%s", pebs_reader_errmsg(rd));
+	cr_assert_eq(blocks, 3);
+	cr_assert_eq(pebs_output_close(o), 0);
+	fclose(mf);
+	cr_assert_str_eq(out, csv);
+	pebs_reader_close(rd);
+	unlink(path);
+	free(out);
+	free(csv);
+	pebs_batch_free(b);
+}

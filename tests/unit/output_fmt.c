@@ -1,0 +1,413 @@
+/*
+ * output_fmt.c - the text formatters of pebs_output.h: exact strings for
+ * every format, quoting and escaping, number formatting against snprintf.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output_fmt.h"
+#include "pebs_dsrc.h"
+#include "pebs_field.h"
+#include "pebs_output.h"
+
+/* A batch of two known samples; event names as given. */
+static struct pebs_batch *two(const char *ev0, const char *ev1)
+{
+	struct pebs_batch *b = pebs_batch_new(16);
+	struct pebs_sample s = { 0 };
+	cr_assert(b);
+	s.time = 1000;
+	s.cpu = 3;
+	s.pid = 42;
+	s.tid = 43;
+	s.event = (uint32_t)pebs_batch_intern(b, ev0);
+	s.ip = 0x4005d0;
+	s.addr = 0x7ffd1043;
+	s.lat = 35;
+	s.ins_lat = 7;
+	s.dsrc = pebs_dsrc_make(PEBS_DS_OP_LOAD, PEBS_DS_LVL_HIT |
+				PEBS_DS_LVL_L1, PEBS_DS_SNOOP_NONE, 0,
+				PEBS_DS_TLB_HIT | PEBS_DS_TLB_L1, 0, 0, 0);
+	cr_assert_eq(pebs_batch_push(b, &s), 0);
+	memset(&s, 0, sizeof(s));
+	s.time = 18446744073709551615ull;
+	s.event = (uint32_t)pebs_batch_intern(b, ev1);
+	s.ip = 0xffffffffffffffffull;
+	s.lat = 4294967295u;
+	cr_assert_eq(pebs_batch_push(b, &s), 0);
+	return b;
+}
+
+/* Renders @b (NULL: no batch) with field list @list to a string. */
+static char *render(int fmt, const char *list, unsigned flags,
+		    const struct pebs_batch *b)
+{
+	int ids[64];
+	const char *bad;
+	char *out = NULL;
+	size_t len = 0;
+	int n = pebs_field_parse_list(list, ids, 64, &bad);
+	cr_assert_gt(n, 0, "field list %s", list);
+	FILE *fp = open_memstream(&out, &len);
+	cr_assert(fp);
+	struct pebs_output *o = pebs_output_open(fmt, ids, (size_t)n, flags,
+						 fp);
+	cr_assert(o);
+	if (b)
+		cr_assert_eq(pebs_output_batch(o, b), 0);
+	cr_assert_eq(pebs_output_close(o), 0);
+	fclose(fp);
+	return out;
+}
+
+#define DEF "time,cpu,pid,tid,event,ip,addr,lat,ins_lat,dsrc,op,mem,snoop"
+
+Test(output, csv_default_fields)
+{
+	struct pebs_batch *b = two("load-latency", "x");
+	char *s = render(PEBS_OUT_CSV, pebs_field_default_list, 0, b);
+	cr_assert_str_eq(s,
+		DEF "\n"
+		"1000,3,42,43,load-latency,0x4005d0,0x7ffd1043,35,7,"
+		"0x28100142,load,L1,none\n"
+		"18446744073709551615,0,0,0,x,0xffffffffffffffff,0x0,"
+		"4294967295,0,0x0,na,NA,na\n");
+	free(s);
+	pebs_batch_free(b);
+}
+
+Test(output, csv_no_header_and_derived)
+{
+	struct pebs_batch *b = two("a", "b");
+	char *s = render(PEBS_OUT_CSV, "line,page,tlb,lock,addr",
+			 PEBS_OUT_NO_HEADER, b);
+	cr_assert_str_eq(s, "0x7ffd1040,0x7ffd1000,hit,no,0x7ffd1043\n"
+			 "0x0,0x0,na,no,0x0\n");
+	free(s);
+	pebs_batch_free(b);
+}
+
+Test(output, csv_quoting)
+{
+	struct pebs_batch *b = two("a,b \"c\"", " lead");
+	char *s = render(PEBS_OUT_CSV, "event,cpu", PEBS_OUT_NO_HEADER, b);
+	cr_assert_str_eq(s, "\"a,b \"\"c\"\"\",3\n\" lead\",0\n");
+	free(s);
+	pebs_batch_reset(b);
+	struct pebs_sample x = { 0 };
+	x.event = (uint32_t)pebs_batch_intern(b, "two\nlines\r");
+	pebs_batch_push(b, &x);
+	x.event = (uint32_t)pebs_batch_intern(b, "trail\t");
+	pebs_batch_push(b, &x);
+	x.event = 99;		/* outside the dictionary: empty */
+	pebs_batch_push(b, &x);
+	s = render(PEBS_OUT_CSV, "event", PEBS_OUT_NO_HEADER, b);
+	cr_assert_str_eq(s, "\"two\nlines\r\"\n\"trail\t\"\n\n");
+	free(s);
+	pebs_batch_free(b);
+}
+
+Test(output, csv_empty_outputs)
+{
+	char *s = render(PEBS_OUT_CSV, "time,lat", 0, NULL);
+	cr_assert_str_eq(s, "time,lat\n");
+	free(s);
+	s = render(PEBS_OUT_CSV, "time,lat", PEBS_OUT_NO_HEADER, NULL);
+	cr_assert_str_eq(s, "");
+	free(s);
+	s = render(PEBS_OUT_JSONL, "time", 0, NULL);
+	cr_assert_str_eq(s, "");
+	free(s);
+	s = render(PEBS_OUT_YAML, "time", 0, NULL);
+	cr_assert_str_eq(s, "[]\n");
+	free(s);
+}
+
+Test(output, csv_header_once_over_batches)
+{
+	struct pebs_batch *b = two("e", "e");
+	int ids[] = { PEBS_COL_LAT };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	struct pebs_output *o = pebs_output_open(PEBS_OUT_CSV, ids, 1, 0, fp);
+	cr_assert_eq(pebs_output_batch(o, b), 0);
+	cr_assert_eq(pebs_output_batch(o, b), 0);
+	cr_assert_eq(pebs_output_close(o), 0);
+	fclose(fp);
+	cr_assert_str_eq(out, "lat\n35\n4294967295\n35\n4294967295\n");
+	free(out);
+	pebs_batch_free(b);
+}
+
+Test(output, jsonl)
+{
+	struct pebs_batch *b = two("q\"\\\x01\xff", "\xc3\xa9t\xc3\xa9");
+	char *s = render(PEBS_OUT_JSONL, "time,event,ip,lat,op", 0, b);
+	cr_assert_str_eq(s,
+		"{\"time\":1000,\"event\":\"q\\\"\\\\\\u0001\\ufffd\","
+		"\"ip\":\"0x4005d0\",\"lat\":35,\"op\":\"load\"}\n"
+		"{\"time\":18446744073709551615,"
+		"\"event\":\"\xc3\xa9t\xc3\xa9\","
+		"\"ip\":\"0xffffffffffffffff\",\"lat\":4294967295,"
+		"\"op\":\"na\"}\n");
+	free(s);
+	pebs_batch_free(b);
+}
+
+Test(output, text_aligned)
+{
+	struct pebs_batch *b = two("load-latency", "\x1b[31m");
+	char *s = render(PEBS_OUT_TEXT, "time,cpu,event,addr,mem", 0, b);
+	char want[512];
+	/* widths: time 16, cpu 4, event 20 (left), addr 18; last unpadded */
+	snprintf(want, sizeof(want), "%16s %4s %-20s %18s %s\n"
+		 "%16s %4s %-20s %18s %s\n%16s %4s %-20s %18s %s\n",
+		 "time", "cpu", "event", "addr", "mem",
+		 "1000", "3", "load-latency", "0x7ffd1043", "L1",
+		 "18446744073709551615", "0", "?[31m", "0x0", "NA");
+	cr_assert_str_eq(s, want);
+	free(s);
+	s = render(PEBS_OUT_TEXT, "lat", PEBS_OUT_NO_HEADER, b);
+	cr_assert_str_eq(s, "    35\n4294967295\n");
+	free(s);
+	pebs_batch_free(b);
+}
+
+Test(output, yaml)
+{
+	struct pebs_batch *b = two("no", "123");
+	char *s = render(PEBS_OUT_YAML, "time,event,addr,snoop", 0, b);
+	cr_assert_str_eq(s,
+		"- time: 1000\n"
+		"  event: 'no'\n"
+		"  addr: 0x7ffd1043\n"
+		"  snoop: none\n"
+		"- time: 18446744073709551615\n"
+		"  event: '123'\n"
+		"  addr: 0x0\n"
+		"  snoop: na\n");
+	free(s);
+	pebs_batch_free(b);
+}
+
+Test(output, yaml_strings_need_care)
+{
+	struct pebs_batch *b = two("", "a: b\xff");
+	char *s = render(PEBS_OUT_YAML, "event", 0, b);
+	cr_assert_str_eq(s, "- event: ''\n- event: 'a: b\xef\xbf\xbd'\n");
+	free(s);
+	pebs_batch_free(b);
+}
+
+Test(output, bad_open_arguments)
+{
+	int ids[] = { PEBS_COL_TIME }, bad[] = { 1000 };
+	cr_assert_null(pebs_output_open(99, ids, 1, 0, stdout));
+	cr_assert_null(pebs_output_open(PEBS_OUT_CSV, ids, 0, 0, stdout));
+	cr_assert_null(pebs_output_open(PEBS_OUT_CSV, bad, 1, 0, stdout));
+	cr_assert_eq(pebs_output_close(NULL), 0);
+}
+
+Test(output, format_names)
+{
+	cr_assert_eq(pebs_output_format_parse("csv"), PEBS_OUT_CSV);
+	cr_assert_eq(pebs_output_format_parse("yaml"), PEBS_OUT_YAML);
+	cr_assert_eq(pebs_output_format_parse("jsonl"), PEBS_OUT_JSONL);
+	cr_assert_eq(pebs_output_format_parse("text"), PEBS_OUT_TEXT);
+	cr_assert_eq(pebs_output_format_parse("pebs"), -1);
+	cr_assert_eq(pebs_output_format_parse("CSV"), -1);
+}
+
+Test(output, write_error_reported)
+{
+	FILE *fp = fopen("/dev/full", "w");
+	if (!fp)
+		cr_skip_test("no /dev/full");
+	struct pebs_batch *b = two("e", "e");
+	int ids[] = { PEBS_COL_TIME };
+	struct pebs_output *o = pebs_output_open(PEBS_OUT_CSV, ids, 1, 0, fp);
+	setvbuf(fp, NULL, _IONBF, 0);
+	int r = 0;
+	/* Unbuffered: the first batch already reaches the full device. */
+	r = pebs_output_batch(o, b);
+	cr_assert_eq(r, -PEBS_E_IO);
+	cr_assert_eq(pebs_output_batch(o, b), -PEBS_E_IO);
+	cr_assert_eq(pebs_output_close(o), -PEBS_E_IO);
+	fclose(fp);
+	pebs_batch_free(b);
+}
+
+/* ------------------------------------------------------------ numbers */
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void check_num(uint64_t v)
+{
+	char want[32], got[32];
+	snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+	*pebs_outfmt_u64(got, v) = 0;
+	cr_assert_str_eq(got, want);
+	if (v <= UINT32_MAX) {
+		*pebs_outfmt_u32(got, (uint32_t)v) = 0;
+		cr_assert_str_eq(got, want);
+	}
+	snprintf(want, sizeof(want), "0x%llx", (unsigned long long)v);
+	*pebs_outfmt_hex(got, v) = 0;
+	cr_assert_str_eq(got, want);
+	uint64_t back;
+	cr_assert_eq(pebs_outfmt_parse_u64(want, strlen(want), &back), 0);
+	cr_assert_eq(back, v);
+}
+
+Test(output, numbers_match_snprintf)
+{
+	uint64_t x = 88172645463325252ull;
+	for (uint64_t p = 1, i = 0; i < 20; i++, p *= 10) {
+		check_num(p - 1);
+		check_num(p);
+		check_num(p + 1);
+	}
+	for (unsigned s = 0; s < 64; s++) {
+		check_num(1ull << s);
+		check_num((1ull << s) - 1);
+	}
+	check_num(UINT32_MAX);
+	check_num(UINT64_MAX);
+	for (int i = 0; i < 200000; i++) {
+		uint64_t v = rnd(&x);
+		check_num(v >> (v & 63));
+	}
+}
+
+Test(output, parse_numbers)
+{
+	uint64_t v = 7;
+	cr_assert_eq(pebs_outfmt_parse_u64("", 0, &v), -1);
+	cr_assert_eq(pebs_outfmt_parse_u64("0x", 2, &v), -1);
+	cr_assert_eq(pebs_outfmt_parse_u64("0xg", 3, &v), -1);
+	cr_assert_eq(pebs_outfmt_parse_u64("-1", 2, &v), -1);
+	cr_assert_eq(pebs_outfmt_parse_u64("1 ", 2, &v), -1);
+	cr_assert_eq(pebs_outfmt_parse_u64("18446744073709551616", 20, &v),
+		     -2);
+	cr_assert_eq(pebs_outfmt_parse_u64("0x10000000000000000", 19, &v),
+		     -2);
+	cr_assert_eq(pebs_outfmt_parse_u64("0x0000000000000000001", 21, &v),
+		     0);
+	cr_assert_eq(v, 1);
+	cr_assert_eq(pebs_outfmt_parse_u64("0XfF", 4, &v), 0);
+	cr_assert_eq(v, 255);
+	cr_assert_eq(pebs_outfmt_parse_u64("007", 3, &v), 0);
+	cr_assert_eq(v, 7);
+}
+
+/* --------------------------------------------------------------- info */
+
+Test(output, info_yaml)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	pebs_meta_set(m, "source", "gen");
+	pebs_meta_set(m, "cpu.vendor", "GenuineIntel");
+	pebs_meta_set(m, "cpu.model", "85");
+	pebs_meta_set(m, "time.unit", "tsc");
+	pebs_meta_set(m, "tsc.hz", "2000000000");
+	pebs_meta_set(m, "events.0.name", "load-latency");
+	pebs_meta_set(m, "events.0.ldlat", "30");
+	pebs_meta_set(m, "events.1.name", "precise-store");
+	pebs_meta_set(m, "topology.node.1.cpus", "28-55");
+	pebs_meta_set(m, "host", "no");
+	pebs_meta_set(m, "plan", "x");
+	pebs_meta_set(m, "plan.0.msr", "0x3f1");
+	struct pebs_summary *s = pebs_summary_new();
+	struct pebs_batch *b = two("load-latency", "precise-store");
+	b->c64[PEBS_COL_TIME][1] = 5000001000ull;
+	cr_assert_eq(pebs_summary_add(s, b), 0);
+	cr_assert_eq(pebs_summary_add(s, b), 0);
+	struct pebs_read_stats st = { .samples = 4, .blocks = 2,
+				      .segments = 1, .bytes = 1001 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	cr_assert_eq(pebs_output_info(fp, "x.pebs", m, s, &st), 0);
+	fclose(fp);
+	cr_assert_str_eq(out,
+		"---\n"
+		"file: x.pebs\n"
+		"metadata:\n"
+		"  source: gen\n"
+		"  cpu:\n"
+		"    vendor: GenuineIntel\n"
+		"    model: 85\n"
+		"  time:\n"
+		"    unit: tsc\n"
+		"  tsc:\n"
+		"    hz: 2000000000\n"
+		"  events:\n"
+		"  - name: load-latency\n"
+		"    ldlat: 30\n"
+		"  - name: precise-store\n"
+		"  topology:\n"
+		"    node:\n"
+		"      1:\n"
+		"        cpus: 28-55\n"
+		"  host: 'no'\n"
+		"  plan:\n"
+		"    _: x\n"
+		"    0:\n"
+		"      msr: 0x3f1\n"
+		"summary:\n"
+		"  samples: 4\n"
+		"  blocks: 2\n"
+		"  segments: 1\n"
+		"  lost: 0\n"
+		"  damaged_blocks: 0\n"
+		"  bytes: 1001\n"
+		"  bytes_per_sample: 250.25\n"
+		"  time:\n"
+		"    first: 1000\n"
+		"    last: 5000001000\n"
+		"    unit: tsc\n"
+		"    seconds: 2.500000000\n"
+		"  events:\n"
+		"  - name: load-latency\n"
+		"    count: 2\n"
+		"  - name: precise-store\n"
+		"    count: 2\n");
+	free(out);
+	pebs_batch_free(b);
+	pebs_summary_free(s);
+	pebs_meta_free(m);
+}
+
+Test(output, info_empty)
+{
+	struct pebs_summary *s = pebs_summary_new();
+	struct pebs_read_stats st = { 0 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	cr_assert_eq(pebs_output_info(fp, "-", NULL, s, &st), 0);
+	fclose(fp);
+	cr_assert_str_eq(out,
+		"---\n"
+		"file: '-'\n"
+		"metadata: {}\n"
+		"summary:\n"
+		"  samples: 0\n"
+		"  blocks: 0\n"
+		"  segments: 0\n"
+		"  lost: 0\n"
+		"  damaged_blocks: 0\n"
+		"  bytes: 0\n"
+		"  events: []\n");
+	free(out);
+	pebs_summary_free(s);
+}
