@@ -36,9 +36,10 @@ t zstd -d -q -c "$out/gen.csv.zst" > /dev/null
 echo "== pebs-decode -f csv to /dev/null"
 t pebs-decode -f csv "$out/gen.pebs" > /dev/null
 
-# Every other benchmark the tools' authors added (bench/*-bench.sh).
+# Every other benchmark (bench/*-bench.sh BINDIR): c2c, filter/hist,
+# perf import, capture.
 for s in bench/*-bench.sh; do
 	[ -x "$s" ] || continue
 	echo "== $s"
-	"$s" "$b" || echo "$s failed"
+	"$s" "$root/$b/bin" || echo "$s failed"
 done

@@ -1,0 +1,316 @@
+/*
+ * pebs-c2c - cache-line contention (false/true sharing) report from memory
+ * samples: perf c2c's counts, plus a verdict and a concrete fix per line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pebs_c2c.h"
+#include "pebs_format.h"
+#include "util.h"
+
+#define MAX_SHOWN 20		/* damage messages printed before hushing */
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: %s [-f text|csv|yaml|html] [--line-size N] "
+		"[-d lcl|rmt|tot] [-c LIST]\n"
+		"       [--min-hitm N] [--top N] [--show-all] [--stats] "
+		"[--min-samples N]\n"
+		"       [--access-size N] [--verdict-share PCT] "
+		"[--perf-compat] [-o FILE] [FILE...]\n"
+		"       %s --merge [options] RESULT.yaml...\n"
+		"  -f FORMAT          text (default), csv, yaml (complete, "
+		"mergeable), html\n"
+		"  --line-size N      cache line size in bytes (default 64; "
+		"128 for adjacent-line\n"
+		"                     prefetch pairs)\n"
+		"  -d, --display M    which HITMs order and filter lines: tot "
+		"(default), lcl, rmt\n"
+		"  -c, --coalesce L   per-offset row keys from "
+		"pid,tid,iaddr,cpu (default iaddr)\n"
+		"  --min-hitm N       list lines with at least N HITMs "
+		"(default 1)\n"
+		"  --top N            list at most N lines\n"
+		"  --show-all         list lines without HITM too\n"
+		"  --stats            only the global statistics tables (text "
+		"or csv)\n"
+		"  --min-samples N    samples a line needs for a verdict "
+		"(default 10)\n"
+		"  --access-size N    bytes assumed per sampled access "
+		"(default 8)\n"
+		"  --verdict-share P  share of samples deciding false/true "
+		"sharing (default 80)\n"
+		"  --perf-compat      count remote accesses exactly as perf "
+		"does (see the man page)\n"
+		"  --merge            inputs are YAML results of pebs-c2c -f "
+		"yaml: merge them\n"
+		"  -o FILE            write to FILE instead of standard "
+		"output\n"
+		"  -h, --help         this help; --version: the version\n",
+		util_prog, util_prog);
+}
+
+static unsigned long long num(const char *opt, const char *s,
+			      unsigned long long lo, unsigned long long hi)
+{
+	unsigned long long v;
+	if (util_parse_u64(s, &v) || v < lo || v > hi)
+		util_die(EXIT_USAGE, "%s: \"%s\" is not a number from %llu to "
+			 "%llu", opt, s, lo, hi);
+	return v;
+}
+
+static unsigned parse_coalesce(const char *list)
+{
+	static const char *const names[] = { "pid", "tid", "iaddr", "cpu" };
+	unsigned by = 0;
+	const char *p = list;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		unsigned i;
+		for (i = 0; i < 4; i++)
+			if (strlen(names[i]) == len &&
+			    !strncmp(p, names[i], len))
+				break;
+		if (i == 4)
+			util_die(EXIT_USAGE, "--coalesce: unknown key \"%.*s\" "
+				 "(known: pid, tid, iaddr, cpu)", (int)len, p);
+		by |= 1u << i;
+		if (!p[len])
+			return by;
+		p += len + 1;
+	}
+}
+
+/* Reads .pebs inputs into @c.  Returns the exit status of the damage. */
+static int read_samples(struct pebs_c2c *c, char **paths, size_t n)
+{
+	struct pebs_reader_opts ro = {
+		.cols = 1ull << PEBS_COL_ADDR | 1ull << PEBS_COL_IP |
+			1ull << PEBS_COL_DSRC | 1ull << PEBS_COL_PID |
+			1ull << PEBS_COL_TID | 1ull << PEBS_COL_CPU |
+			1ull << PEBS_COL_LAT,
+	};
+	struct pebs_reader *r;
+	struct pebs_batch *b;
+	int status = 0, rc;
+	unsigned shown = 0;
+	int64_t src = -1, seg = -1;
+	rc = pebs_reader_open(&r, (const char *const *)paths, n, &ro);
+	if (rc < 0)
+		util_die(EXIT_SYS, "cannot start reading: %s",
+			 pebs_strerror(rc));
+	for (;;) {
+		rc = pebs_reader_next(r, &b);
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			if (rc == -PEBS_E_NOMEM)
+				util_die(EXIT_SYS, "out of memory");
+			int st = rc == -PEBS_E_IO ? EXIT_SYS : EXIT_DATA;
+			if (st > status)
+				status = st;
+			if (shown++ < MAX_SHOWN)
+				util_warn("%s: %s", pebs_reader_errfile(r),
+					  pebs_reader_errmsg(r));
+			else if (shown == MAX_SHOWN + 1)
+				util_warn("more errors not shown");
+			continue;
+		}
+		if (b->source != src || b->segment != seg) {
+			src = b->source;
+			seg = b->segment;
+			if (pebs_c2c_set_topology(c, pebs_reader_meta(r)) < 0) {
+				util_warn("%s: topology: %s",
+					  pebs_reader_errfile(r),
+					  pebs_c2c_errmsg(c));
+				status = EXIT_DATA;
+			}
+		}
+		if (pebs_c2c_add_batch(c, b) < 0)
+			util_die(EXIT_SYS, "out of memory");
+	}
+	pebs_reader_close(r);
+	return status;
+}
+
+static char *slurp(FILE *fp, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, fp);
+		if (n < cap)
+			break;
+		char *nb = realloc(buf, cap * 2);
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = nb;
+		cap *= 2;
+	}
+	if (!buf)
+		util_die(EXIT_SYS, "out of memory");
+	*len = n;
+	return buf;
+}
+
+/* Merges YAML results.  Returns the exit status. */
+static int read_results(struct pebs_c2c *c, char **paths, size_t n)
+{
+	static char *dash[] = { (char *)"-" };
+	int status = 0;
+	if (!n) {
+		paths = dash;
+		n = 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int is_stdin = !strcmp(paths[i], "-");
+		FILE *fp = is_stdin ? stdin : fopen(paths[i], "rb");
+		if (!fp) {
+			util_warn("%s: cannot open:", paths[i]);
+			status = EXIT_SYS;
+			continue;
+		}
+		size_t len;
+		char *buf = slurp(fp, &len);
+		if (ferror(fp)) {
+			util_warn("%s: read error:", paths[i]);
+			status = EXIT_SYS;
+		} else if (pebs_c2c_merge_yaml(c, buf, len) < 0) {
+			util_warn("%s: %s", paths[i], pebs_c2c_errmsg(c));
+			if (status < EXIT_DATA)
+				status = EXIT_DATA;
+		}
+		free(buf);
+		if (!is_stdin)
+			fclose(fp);
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_LINE = 256, O_MINHITM, O_TOP, O_SHOWALL, O_STATS, O_MINS,
+	       O_ACC, O_SHARE, O_COMPAT, O_MERGE, O_VERSION };
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "display", required_argument, NULL, 'd' },
+		{ "coalesce", required_argument, NULL, 'c' },
+		{ "line-size", required_argument, NULL, O_LINE },
+		{ "min-hitm", required_argument, NULL, O_MINHITM },
+		{ "top", required_argument, NULL, O_TOP },
+		{ "show-all", no_argument, NULL, O_SHOWALL },
+		{ "stats", no_argument, NULL, O_STATS },
+		{ "min-samples", required_argument, NULL, O_MINS },
+		{ "access-size", required_argument, NULL, O_ACC },
+		{ "verdict-share", required_argument, NULL, O_SHARE },
+		{ "perf-compat", no_argument, NULL, O_COMPAT },
+		{ "merge", no_argument, NULL, O_MERGE },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pebs_c2c_opts o;
+	const char *out = NULL;
+	int fmt = PEBS_C2C_F_TEXT, stats = 0, merge = 0, ch;
+	memset(&o, 0, sizeof(o));
+	util_init(argv[0]);
+	while ((ch = getopt_long(argc, argv, "f:o:d:c:h", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				fmt = PEBS_C2C_F_TEXT;
+			else if (!strcmp(optarg, "csv"))
+				fmt = PEBS_C2C_F_CSV;
+			else if (!strcmp(optarg, "yaml"))
+				fmt = PEBS_C2C_F_YAML;
+			else if (!strcmp(optarg, "html"))
+				fmt = PEBS_C2C_F_HTML;
+			else
+				util_die(EXIT_USAGE, "-f: unknown format "
+					 "\"%s\" (text, csv, yaml, html)",
+					 optarg);
+			break;
+		case 'o': out = optarg; break;
+		case 'd':
+			if (!strcmp(optarg, "tot"))
+				o.display = PEBS_C2C_D_TOT;
+			else if (!strcmp(optarg, "lcl"))
+				o.display = PEBS_C2C_D_LCL;
+			else if (!strcmp(optarg, "rmt"))
+				o.display = PEBS_C2C_D_RMT;
+			else
+				util_die(EXIT_USAGE, "-d: unknown display "
+					 "\"%s\" (lcl, rmt, tot)", optarg);
+			break;
+		case 'c': o.coalesce = parse_coalesce(optarg); break;
+		case O_LINE:
+			o.line_size = (unsigned)num("--line-size", optarg, 16,
+						    256);
+			break;
+		case O_MINHITM:
+			o.min_hitm = num("--min-hitm", optarg, 1, UINT64_MAX);
+			break;
+		case O_TOP:
+			o.top = (size_t)num("--top", optarg, 1, SIZE_MAX);
+			break;
+		case O_SHOWALL: o.show_all = 1; break;
+		case O_STATS: stats = 1; break;
+		case O_MINS:
+			o.min_samples = (unsigned)num("--min-samples", optarg,
+						      1, UINT32_MAX);
+			break;
+		case O_ACC:
+			o.access_size = (unsigned)num("--access-size", optarg,
+						      1, 256);
+			break;
+		case O_SHARE:
+			o.verdict_pct = (unsigned)num("--verdict-share",
+						      optarg, 51, 100);
+			break;
+		case O_COMPAT: o.perf_compat = 1; break;
+		case O_MERGE: merge = 1; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		case O_VERSION: util_version();
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (stats) {
+		if (fmt == PEBS_C2C_F_TEXT)
+			fmt = PEBS_C2C_F_STATS_TEXT;
+		else if (fmt == PEBS_C2C_F_CSV)
+			fmt = PEBS_C2C_F_STATS_CSV;
+		else
+			util_die(EXIT_USAGE, "--stats: only with -f text or "
+				 "csv (yaml always holds the totals)");
+	}
+	struct pebs_c2c *c;
+	char err[256];
+	int r = pebs_c2c_new(&c, &o, err, sizeof(err));
+	if (r == -PEBS_E_INVAL)
+		util_die(EXIT_USAGE, "%s", err);
+	if (r < 0)
+		util_die(EXIT_SYS, "out of memory");
+	char **paths = argv + optind;
+	size_t n = (size_t)(argc - optind);
+	int status = merge ? read_results(c, paths, n) :
+			     read_samples(c, paths, n);
+	if (pebs_c2c_finish(c) < 0)
+		util_die(EXIT_SYS, "%s", pebs_c2c_errmsg(c));
+	FILE *fp = util_open_out(out, 0);
+	r = pebs_c2c_write(c, fp, (enum pebs_c2c_format)fmt);
+	if (r == -PEBS_E_IO)
+		util_write_failed(out);
+	if (r < 0)
+		util_die(EXIT_SYS, "%s", pebs_c2c_errmsg(c));
+	util_close_out(fp, out);
+	pebs_c2c_free(c);
+	return status;
+}

@@ -1,0 +1,518 @@
+/*
+ * c2c.c - cache-to-cache analysis: perf c2c's sample classification, exact
+ * aggregate cells, per-line statistics and the sharing verdict.
+ *
+ * The verdict algorithm is specified in man/pebs-c2c.1 (VERDICT); keep the
+ * two in step.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c_int.h"
+#include "pebs_dsrc.h"
+
+int c2c_fail(struct pebs_c2c *c, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof(c->err), fmt, ap);
+	va_end(ap);
+	return -code;
+}
+
+/* ------------------------------------------------------ classification */
+
+unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
+			   uint64_t addr, uint64_t n, int perf_compat)
+{
+	unsigned op = PEBS_DS_OP(dsrc), lvl = PEBS_DS_LVL(dsrc);
+	unsigned snoop = PEBS_DS_SNOOP(dsrc), snoopx = PEBS_DS_SNOOPX(dsrc);
+	unsigned blk = PEBS_DS_BLK(dsrc);
+	/*
+	 * perf: the remote bit without hops means "remote, level unknown"
+	 * (Skylake reports it so; Power uses hops for same-node remotes).
+	 */
+	int mrem = PEBS_DS_REMOTE(dsrc) && !PEBS_DS_HOPS(dsrc);
+	unsigned cls = 0;
+
+	st->nr_entries += n;
+	if (PEBS_DS_LOCK(dsrc) & PEBS_DS_LOCK_LOCKED)
+		st->locks += n;
+	if (blk & PEBS_DS_BLK_DATA)
+		st->blk_data += n;
+	if (blk & PEBS_DS_BLK_ADDR)
+		st->blk_addr += n;
+
+	if (op & PEBS_DS_OP_LOAD) {
+		st->load += n;
+		if (!addr) {
+			st->ld_noadrs += n;
+			return PEBS_C2C_NOADDR;
+		}
+		cls = PEBS_C2C_LOAD;
+		int rcache = (lvl & (PEBS_DS_LVL_REM_CCE1 |
+				     PEBS_DS_LVL_REM_CCE2)) || mrem;
+		/*
+		 * Deviation from perf (documented in pebs-c2c(1)): the SDM
+		 * reports the one source that satisfied the load, so a
+		 * remote access whose snoop says a remote cache supplied it
+		 * is not also counted as remote DRAM.
+		 */
+		int rcache_hit = rcache &&
+			((snoop & (PEBS_DS_SNOOP_HIT | PEBS_DS_SNOOP_HITM)) ||
+			 (snoopx & PEBS_DS_SNOOPX_PEER));
+		if (lvl & PEBS_DS_LVL_HIT) {
+			if (lvl & PEBS_DS_LVL_UNC)
+				st->ld_uncache += n;
+			if (lvl & PEBS_DS_LVL_IO)
+				st->ld_io += n;
+			if (lvl & PEBS_DS_LVL_LFB)
+				st->ld_fbhit += n;
+			if (lvl & PEBS_DS_LVL_L1)
+				st->ld_l1hit += n;
+			if (lvl & PEBS_DS_LVL_L2) {
+				st->ld_l2hit += n;
+				if (snoopx & PEBS_DS_SNOOPX_PEER) {
+					st->lcl_peer += n;
+					st->tot_peer += n;
+				}
+			}
+			if (lvl & PEBS_DS_LVL_L3) {
+				if (snoop & PEBS_DS_SNOOP_HITM) {
+					st->lcl_hitm += n;
+					st->tot_hitm += n;
+					cls |= PEBS_C2C_LCL_HITM;
+				} else {
+					st->ld_llchit += n;
+				}
+				if (snoopx & PEBS_DS_SNOOPX_PEER) {
+					st->lcl_peer += n;
+					st->tot_peer += n;
+				}
+			}
+			if (lvl & PEBS_DS_LVL_LOC_RAM) {
+				st->lcl_dram += n;
+				if (snoop & PEBS_DS_SNOOP_HIT)
+					st->ld_shared += n;
+				else
+					st->ld_excl += n;
+			}
+			int rram = (lvl & (PEBS_DS_LVL_REM_RAM1 |
+					   PEBS_DS_LVL_REM_RAM2)) ||
+				(mrem && (perf_compat || !rcache_hit));
+			if (rram) {
+				st->rmt_dram += n;
+				if (snoop & PEBS_DS_SNOOP_HIT)
+					st->ld_shared += n;
+				else
+					st->ld_excl += n;
+			}
+		}
+		if (rcache) {
+			if (snoop & PEBS_DS_SNOOP_HIT) {
+				st->rmt_hit += n;
+			} else if (snoop & PEBS_DS_SNOOP_HITM) {
+				st->rmt_hitm += n;
+				st->tot_hitm += n;
+				cls |= PEBS_C2C_RMT_HITM;
+			} else if (snoopx & PEBS_DS_SNOOPX_PEER) {
+				st->rmt_hit += n;
+				st->rmt_peer += n;
+				st->tot_peer += n;
+			}
+		}
+		if (lvl & PEBS_DS_LVL_MISS)
+			st->ld_miss += n;
+		return cls;
+	}
+	if (op & PEBS_DS_OP_STORE) {
+		st->store += n;
+		if (!addr) {
+			st->st_noadrs += n;
+			return PEBS_C2C_NOADDR;
+		}
+		if (lvl & PEBS_DS_LVL_HIT) {
+			if (lvl & PEBS_DS_LVL_UNC)
+				st->st_uncache += n;
+			if (lvl & PEBS_DS_LVL_L1)
+				st->st_l1hit += n;
+		}
+		if ((lvl & PEBS_DS_LVL_MISS) && (lvl & PEBS_DS_LVL_L1))
+			st->st_l1miss += n;
+		if (lvl & PEBS_DS_LVL_NA)
+			st->st_na += n;
+		return PEBS_C2C_STORE;
+	}
+	st->noparse += n;
+	return PEBS_C2C_NOPARSE;
+}
+
+uint64_t pebs_c2c_llc_misses(const struct pebs_c2c_stats *st)
+{
+	return st->lcl_dram + st->rmt_dram + st->rmt_hitm + st->rmt_hit;
+}
+
+uint64_t pebs_c2c_tot_loads(const struct pebs_c2c_stats *st)
+{
+	return pebs_c2c_llc_misses(st) + st->ld_fbhit + st->ld_l1hit +
+	       st->ld_l2hit + st->ld_llchit + st->lcl_hitm;
+}
+
+uint64_t pebs_c2c_tot_recs(const struct pebs_c2c_stats *st)
+{
+	return pebs_c2c_tot_loads(st) + st->st_l1hit + st->st_l1miss +
+	       st->st_na;
+}
+
+unsigned c2c_cell_class(const struct pebs_c2c *c, const struct c2c_cell *k)
+{
+	struct pebs_c2c_stats tmp;
+	memset(&tmp, 0, sizeof(tmp));
+	return pebs_c2c_classify(&tmp, k->dsrc, k->addr, 1,
+				 c->o.perf_compat);
+}
+
+const char *pebs_c2c_verdict_name(enum pebs_c2c_verdict v)
+{
+	switch (v) {
+	case PEBS_C2C_V_FALSE: return "false-sharing";
+	case PEBS_C2C_V_TRUE: return "true-sharing";
+	case PEBS_C2C_V_MIXED: return "mixed";
+	default: return "unknown";
+	}
+}
+
+const char *c2c_fmt_lat(char *buf, size_t len, double mean, uint32_t p50,
+			uint32_t p99, uint64_t n)
+{
+	if (!n)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "mean %.1f p50 %" PRIu32 " p99 %" PRIu32,
+			 mean, p50, p99);
+	return buf;
+}
+
+const char *c2c_fmt_mean(char *buf, size_t len, double v, uint64_t n,
+			 int prec)
+{
+	if (!n)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.*f", prec, v);
+	return buf;
+}
+
+/* ------------------------------------------------------------- set-up */
+
+int pebs_c2c_new(struct pebs_c2c **out, const struct pebs_c2c_opts *o,
+		 char *err, size_t errlen)
+{
+	struct pebs_c2c_opts d;
+	memset(&d, 0, sizeof(d));
+	if (o)
+		d = *o;
+	if (!d.line_size)
+		d.line_size = 64;
+	if (!d.access_size)
+		d.access_size = 8;
+	if (!d.coalesce)
+		d.coalesce = PEBS_C2C_BY_IADDR;
+	if (!d.min_samples)
+		d.min_samples = 10;
+	if (!d.verdict_pct)
+		d.verdict_pct = 80;
+	if (!d.min_hitm)
+		d.min_hitm = 1;
+	const char *bad = NULL;
+	if (d.line_size < 16 || d.line_size > C2C_MAX_LINE ||
+	    (d.line_size & (d.line_size - 1)))
+		bad = "line size must be a power of two from 16 to 256";
+	else if (d.access_size > d.line_size)
+		bad = "access size must be from 1 to the line size";
+	else if (d.display < PEBS_C2C_D_TOT || d.display > PEBS_C2C_D_RMT)
+		bad = "display must be tot, lcl or rmt";
+	else if (d.verdict_pct <= 50 || d.verdict_pct > 100)
+		bad = "verdict share must be from 51 to 100 percent";
+	else if (d.coalesce & ~0xfu)
+		bad = "unknown coalesce key";
+	if (bad) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", bad);
+		return -PEBS_E_INVAL;
+	}
+	struct pebs_c2c *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -PEBS_E_NOMEM;
+	c->o = d;
+	*out = c;
+	return 0;
+}
+
+void c2c_free_results(struct pebs_c2c *c)
+{
+	for (size_t i = 0; i < c->nlines; i++) {
+		free(c->lines[i].why);
+		free(c->lines[i].evidence);
+		free(c->lines[i].fix);
+	}
+	free(c->lines);
+	free(c->order);
+	free(c->rank);
+	c->lines = NULL;
+	c->order = c->rank = NULL;
+	c->nlines = c->norder = 0;
+	c->finished = 0;
+}
+
+void pebs_c2c_free(struct pebs_c2c *c)
+{
+	if (!c)
+		return;
+	c2c_free_results(c);
+	free(c->cells);
+	free(c->hash);
+	free(c->topo.node);
+	for (size_t i = 0; i < c->topo.nnodes; i++)
+		free(c->topo.cpulist[i]);
+	free(c->topo.cpulist);
+	free(c);
+}
+
+const char *pebs_c2c_errmsg(const struct pebs_c2c *c)
+{
+	return c ? c->err : "";
+}
+
+/* ---------------------------------------------------------- topology */
+
+int c2c_parse_cpulist(const char *s, int (*cb)(void *, unsigned), void *ctx)
+{
+	const char *p = s;
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return 0;
+	for (;;) {
+		char *e;
+		errno = 0;
+		unsigned long a = strtoul(p, &e, 10), b;
+		if (e == p || errno || a > 65535)
+			return -1;
+		p = e;
+		b = a;
+		if (*p == '-') {
+			p++;
+			b = strtoul(p, &e, 10);
+			if (e == p || errno || b > 65535 || b < a)
+				return -1;
+			p = e;
+		}
+		for (unsigned long x = a; x <= b; x++)
+			if (cb(ctx, (unsigned)x))
+				return -1;
+		if (!*p)
+			return 0;
+		if (*p != ',')
+			return -1;
+		p++;
+	}
+}
+
+struct topo_ctx {
+	struct pebs_c2c *c;
+	int node;
+	int conflict;
+};
+
+static int topo_cb(void *v, unsigned cpu)
+{
+	struct topo_ctx *t = v;
+	struct c2c_topo *tp = &t->c->topo;
+	if (cpu >= tp->ncpu) {
+		size_t n = cpu + 1 > tp->ncpu * 2 ? cpu + 1 : tp->ncpu * 2;
+		int *nn = realloc(tp->node, n * sizeof(*nn));
+		if (!nn)
+			return -1;
+		for (size_t i = tp->ncpu; i < n; i++)
+			nn[i] = -1;
+		tp->node = nn;
+		tp->ncpu = n;
+	}
+	if (tp->node[cpu] >= 0 && tp->node[cpu] != t->node) {
+		t->conflict = 1;
+		return -1;
+	}
+	tp->node[cpu] = t->node;
+	return 0;
+}
+
+/* Records node @node's cpu list @list (first definition wins). */
+static int topo_add(struct pebs_c2c *c, unsigned node, const char *list)
+{
+	struct c2c_topo *tp = &c->topo;
+	if (node > 4095)
+		return c2c_fail(c, PEBS_E_PARSE, "node %u: number too large",
+				node);
+	if (node < tp->nnodes && tp->cpulist[node])
+		return 0;
+	if (node >= tp->nnodes) {
+		char **nl = realloc(tp->cpulist, (node + 1) * sizeof(*nl));
+		if (!nl)
+			return -PEBS_E_NOMEM;
+		for (size_t i = tp->nnodes; i <= node; i++)
+			nl[i] = NULL;
+		tp->cpulist = nl;
+		tp->nnodes = node + 1;
+	}
+	struct topo_ctx t = { c, (int)node, 0 };
+	if (c2c_parse_cpulist(list, topo_cb, &t))
+		return c2c_fail(c, PEBS_E_PARSE, t.conflict ?
+				"node %u: cpu list \"%s\" names a cpu of "
+				"another node" :
+				"node %u: bad cpu list \"%s\"", node, list);
+	tp->cpulist[node] = strdup(list);
+	if (!tp->cpulist[node])
+		return -PEBS_E_NOMEM;
+	return 0;
+}
+
+int c2c_topo_add(struct pebs_c2c *c, unsigned node, const char *list)
+{
+	return topo_add(c, node, list);
+}
+
+int pebs_c2c_set_topology(struct pebs_c2c *c, const struct pebs_meta *m)
+{
+	static const char pre[] = "topology.node.";
+	size_t n = m ? pebs_meta_count(m) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *k, *v;
+		pebs_meta_entry(m, i, &k, &v);
+		if (strncmp(k, pre, sizeof(pre) - 1))
+			continue;
+		char *e;
+		unsigned long node = strtoul(k + sizeof(pre) - 1, &e, 10);
+		if (e == k + sizeof(pre) - 1 || strcmp(e, ".cpus"))
+			continue;
+		int r = topo_add(c, (unsigned)node, v);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int c2c_node_of(const struct pebs_c2c *c, uint32_t cpu)
+{
+	if (cpu >= c->topo.ncpu)
+		return -1;
+	return c->topo.node[cpu];
+}
+
+/* --------------------------------------------------------------- cells */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
+}
+
+static uint64_t cell_hash(const struct c2c_cell *k)
+{
+	uint64_t h = mix(0, k->addr);
+	h = mix(h, k->ip);
+	h = mix(h, k->dsrc);
+	h = mix(h, (uint64_t)k->pid << 32 | k->tid);
+	h = mix(h, (uint64_t)k->cpu << 32 | k->lat);
+	return h;
+}
+
+static int cell_eq(const struct c2c_cell *a, const struct c2c_cell *b)
+{
+	return a->addr == b->addr && a->ip == b->ip && a->dsrc == b->dsrc &&
+	       a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
+	       a->lat == b->lat;
+}
+
+static int rehash(struct pebs_c2c *c, size_t cap)
+{
+	uint32_t *h = calloc(cap, sizeof(*h));
+	if (!h)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < c->ncells; i++) {
+		size_t j = cell_hash(&c->cells[i]) & (cap - 1);
+		while (h[j])
+			j = (j + 1) & (cap - 1);
+		h[j] = (uint32_t)i + 1;
+	}
+	free(c->hash);
+	c->hash = h;
+	c->hashcap = cap;
+	return 0;
+}
+
+int c2c_add_cell(struct pebs_c2c *c, const struct c2c_cell *k,
+		 uint64_t count)
+{
+	if (!count)
+		return 0;
+	if ((c->ncells + 1) * 2 > c->hashcap) {
+		if (c->ncells >= 0x7fffffffu)
+			return c2c_fail(c, PEBS_E_NOMEM, "too many cells");
+		int r = rehash(c, c->hashcap ? c->hashcap * 2 : 4096);
+		if (r)
+			return r;
+	}
+	size_t j = cell_hash(k) & (c->hashcap - 1);
+	while (c->hash[j]) {
+		struct c2c_cell *x = &c->cells[c->hash[j] - 1];
+		if (cell_eq(x, k)) {
+			x->count += count;
+			c->finished = 0;
+			return 0;
+		}
+		j = (j + 1) & (c->hashcap - 1);
+	}
+	if (c->ncells == c->capcells) {
+		size_t n = c->capcells ? c->capcells * 2 : 1024;
+		struct c2c_cell *nc = realloc(c->cells, n * sizeof(*nc));
+		if (!nc)
+			return -PEBS_E_NOMEM;
+		c->cells = nc;
+		c->capcells = n;
+	}
+	c->cells[c->ncells] = *k;
+	c->cells[c->ncells].count = count;
+	c->hash[j] = (uint32_t)++c->ncells;
+	c->finished = 0;
+	return 0;
+}
+
+int pebs_c2c_add_sample(struct pebs_c2c *c, const struct pebs_sample *s)
+{
+	struct c2c_cell k = { s->addr, s->ip, s->dsrc, s->pid, s->tid,
+			      s->cpu, s->lat, 0 };
+	return c2c_add_cell(c, &k, 1);
+}
+
+int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
+{
+	const uint64_t *addr = b->c64[PEBS_COL_ADDR], *ip = b->c64[PEBS_COL_IP];
+	const uint64_t *dsrc = b->c64[PEBS_COL_DSRC];
+	const uint32_t *pid = b->c32[PEBS_COL_PID], *tid = b->c32[PEBS_COL_TID];
+	const uint32_t *cpu = b->c32[PEBS_COL_CPU], *lat = b->c32[PEBS_COL_LAT];
+	for (size_t i = 0; i < b->n; i++) {
+		struct c2c_cell k = { addr ? addr[i] : 0, ip ? ip[i] : 0,
+				      dsrc ? dsrc[i] : 0, pid ? pid[i] : 0,
+				      tid ? tid[i] : 0, cpu ? cpu[i] : 0,
+				      lat ? lat[i] : 0, 0 };
+		int r = c2c_add_cell(c, &k, 1);
+		if (r)
+			return r;
+	}
+	return 0;
+}

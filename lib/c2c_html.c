@@ -1,0 +1,225 @@
+/*
+ * c2c_html.c - a self-contained HTML report: summary, line table, and per
+ * listed line a heat map (inline SVG) of 8-byte words x threads, the
+ * per-offset rows, the verdict, its evidence and the fix.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c_int.h"
+
+#define HTML_MAX_MAPS 50	/* heat maps for at most this many lines */
+#define HTML_MAX_ROWS 64	/* threads drawn per heat map */
+
+static void esc(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '&': fputs("&amp;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		default: fputc(*s, fp);
+		}
+	}
+}
+
+static void heat_svg(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
+{
+	struct c2c_heat h;
+	if (c2c_line_heat(c, l, &h))
+		return;
+	const unsigned cw = 76, ch = 22, left = 150, top = 34;
+	uint32_t rows = h.nthreads < HTML_MAX_ROWS ? h.nthreads : HTML_MAX_ROWS;
+	uint64_t max = 1;
+	for (size_t i = 0; i < (size_t)h.nthreads * h.nwords; i++)
+		if (h.loads[i] + h.stores[i] > max)
+			max = h.loads[i] + h.stores[i];
+	unsigned wd = left + h.nwords * cw + 10, ht = top + rows * ch + 30;
+	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+		"height=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
+		wd, ht);
+	for (unsigned w = 0; w < h.nwords; w++)
+		fprintf(fp, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">"
+			"0x%02x</text>\n", left + w * cw + cw / 2, top - 8,
+			w * 8);
+	for (uint32_t t = 0; t < rows; t++) {
+		uint64_t key = h.thread[t];
+		fprintf(fp, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">"
+			"tid %" PRIu32 " (pid %" PRIu32 ")</text>\n", left - 6,
+			top + t * ch + ch / 2 + 4, (uint32_t)key,
+			(uint32_t)(key >> 32));
+		for (unsigned w = 0; w < h.nwords; w++) {
+			size_t i = (size_t)t * h.nwords + w;
+			uint64_t ld = h.loads[i], st = h.stores[i];
+			unsigned x = left + w * cw, y = top + t * ch;
+			if (!ld && !st) {
+				fprintf(fp, "<rect x=\"%u\" y=\"%u\" width=\"%u"
+					"\" height=\"%u\" fill=\"#f4f4f4\" "
+					"stroke=\"#ddd\"/>\n", x, y, cw, ch);
+				continue;
+			}
+			double a = 0.2 + 0.8 * (double)(ld + st) / (double)max;
+			/* red: stores, blue: loads only */
+			const char *col = st ? "200,30,30" : "30,80,200";
+			fprintf(fp, "<rect x=\"%u\" y=\"%u\" width=\"%u\" "
+				"height=\"%u\" fill=\"rgba(%s,%.2f)\" "
+				"stroke=\"#999\"><title>offset 0x%02x-0x%02x, "
+				"tid %" PRIu32 ": %" PRIu64 " stores, %" PRIu64
+				" loads</title></rect>\n", x, y, cw, ch, col, a,
+				w * 8, w * 8 + 7, (uint32_t)key, st, ld);
+			fprintf(fp, "<text x=\"%u\" y=\"%u\" text-anchor="
+				"\"middle\" fill=\"%s\">", x + cw / 2,
+				y + ch / 2 + 4, a > 0.6 ? "#fff" : "#000");
+			if (st)
+				fprintf(fp, "W%" PRIu64 "%s", st,
+					ld ? " " : "");
+			if (ld)
+				fprintf(fp, "R%" PRIu64, ld);
+			fprintf(fp, "</text>\n");
+		}
+	}
+	if (h.nthreads > rows)
+		fprintf(fp, "<text x=\"4\" y=\"%u\">%" PRIu32 " more threads "
+			"not drawn</text>\n", top + rows * ch + 16,
+			h.nthreads - rows);
+	else
+		fprintf(fp, "<text x=\"4\" y=\"%u\">W n: n stores, R n: n "
+			"loads; red: stored to, blue: loads only; darker = "
+			"more samples</text>\n",
+			top + rows * ch + 16);
+	fprintf(fp, "</svg>\n");
+	c2c_heat_free(&h);
+}
+
+static void rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
+{
+	struct c2c_row *rows;
+	long n = c2c_line_rows(c, l, &rows);
+	if (n < 0)
+		return;
+	unsigned by = c->o.coalesce;
+	fprintf(fp, "<table><tr><th>offset</th>");
+	if (by & PEBS_C2C_BY_PID)
+		fprintf(fp, "<th>pid</th>");
+	if (by & PEBS_C2C_BY_TID)
+		fprintf(fp, "<th>tid</th>");
+	if (by & PEBS_C2C_BY_CPU)
+		fprintf(fp, "<th>cpu</th>");
+	fprintf(fp, "<th>loads</th><th>stores</th><th>lcl_hitm</th>"
+		"<th>rmt_hitm</th><th>lat_mean</th><th>threads</th>"
+		"<th>cpus</th><th>instructions</th></tr>\n");
+	char mb[32];
+	for (long i = 0; i < n; i++) {
+		const struct c2c_row *r = &rows[i];
+		fprintf(fp, "<tr><td>0x%02" PRIx32 "</td>", r->offset);
+		if (by & PEBS_C2C_BY_PID)
+			fprintf(fp, "<td>%" PRIu32 "</td>", r->pid);
+		if (by & PEBS_C2C_BY_TID)
+			fprintf(fp, "<td>%" PRIu32 "</td>", r->tid);
+		if (by & PEBS_C2C_BY_CPU)
+			fprintf(fp, "<td>%" PRIu32 "</td>", r->cpu);
+		fprintf(fp, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%"
+			PRIu64 "</td><td>%" PRIu64 "</td><td>%s</td><td>%"
+			PRIu32 "</td><td>%" PRIu32 "</td><td>", r->loads,
+			r->stores, r->lcl_hitm, r->rmt_hitm,
+			c2c_fmt_mean(mb, sizeof(mb), r->lat_n ?
+				     (double)r->lat_sum / (double)r->lat_n : 0,
+				     r->lat_n, 1), r->nthreads, r->ncpus);
+		for (unsigned k = 0; k < 3 && k < r->nips; k++)
+			fprintf(fp, "%s0x%" PRIx64, k ? " " : "", r->ips[k]);
+		if (r->nips > 3)
+			fprintf(fp, " +%" PRIu32, r->nips - 3);
+		fprintf(fp, "</td></tr>\n");
+	}
+	fprintf(fp, "</table>\n");
+	free(rows);
+}
+
+int c2c_write_html(struct pebs_c2c *c, FILE *fp)
+{
+	const struct pebs_c2c_stats *t = &c->totals;
+	fprintf(fp, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+		"<title>pebs-c2c report</title>\n<style>\n"
+		"body{font-family:sans-serif;margin:1.5em;color:#222}\n"
+		"table{border-collapse:collapse;margin:.5em 0}\n"
+		"td,th{border:1px solid #bbb;padding:2px 6px;"
+		"text-align:right;font-family:monospace}\n"
+		"th{background:#eee}\n.v-false-sharing{color:#b00}\n"
+		".v-true-sharing{color:#a50}\n.v-mixed{color:#80a}\n"
+		".v-unknown{color:#666}\n.fix{background:#efe;padding:.4em;"
+		"border-left:4px solid #4a4}\n</style></head><body>\n");
+	fprintf(fp, "<h1>pebs-c2c: cache-line sharing</h1>\n<p>%" PRIu64
+		" samples (%" PRIu64 " loads, %" PRIu64 " stores); HITM %"
+		PRIu64 " (local %" PRIu64 ", remote %" PRIu64 "); %zu cache "
+		"lines sampled; line size %u.</p>\n", t->nr_entries, t->load,
+		t->store, t->tot_hitm, t->lcl_hitm, t->rmt_hitm, c->nlines,
+		c->o.line_size);
+	fprintf(fp, "<h2>Cache lines, most cycles lost to HITM first</h2>\n"
+		"<table><tr><th>#</th><th>dcacheline</th><th>hitm cycles</th>"
+		"<th>tot_hitm</th><th>lcl_hitm</th><th>rmt_hitm</th>"
+		"<th>records</th><th>loads</th><th>stores</th><th>threads</th>"
+		"<th>verdict</th></tr>\n");
+	size_t k = 0;
+	for (size_t i = 0; i < c->nlines; i++) {
+		const struct c2c_line_int *l = &c->lines[c->rank[i]];
+		const struct pebs_c2c_line *p = &l->pub;
+		if (!l->listed)
+			continue;
+		const char *vn = pebs_c2c_verdict_name(p->verdict);
+		fprintf(fp, "<tr><td><a href=\"#l%zu\">%zu</a></td><td>0x%"
+			PRIx64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+			"</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%"
+			PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
+			"</td><td>%" PRIu32 "</td><td class=\"v-%s\">%s</td>"
+			"</tr>\n", k, k, p->addr, p->hitm_cycles,
+			p->st.tot_hitm, p->st.lcl_hitm, p->st.rmt_hitm,
+			pebs_c2c_tot_recs(&p->st), pebs_c2c_tot_loads(&p->st),
+			p->st.store, p->nthreads, vn, vn);
+		k++;
+	}
+	fprintf(fp, "</table>\n");
+	if (!k)
+		fprintf(fp, "<p>No cache line passes the listing "
+			"filters.</p>\n");
+	k = 0;
+	for (size_t i = 0; i < c->nlines && k < HTML_MAX_MAPS; i++) {
+		struct c2c_line_int *l = &c->lines[c->rank[i]];
+		const struct pebs_c2c_line *p = &l->pub;
+		if (!l->listed)
+			continue;
+		const char *vn = pebs_c2c_verdict_name(p->verdict);
+		char b1[64], b2[64];
+		fprintf(fp, "<h2 id=\"l%zu\">Line %zu: 0x%" PRIx64 " <span "
+			"class=\"v-%s\">%s</span></h2>\n", k, k, p->addr, vn,
+			vn);
+		fprintf(fp, "<p>HITM %" PRIu64 " local, %" PRIu64 " remote; "
+			"cycles lost %" PRIu64 "; HITM latency %s; load "
+			"latency %s; cpus %" PRIu32 ", threads %" PRIu32
+			", processes %" PRIu32 ".</p>\n", p->st.lcl_hitm,
+			p->st.rmt_hitm, p->hitm_cycles,
+			c2c_fmt_lat(b1, sizeof(b1), p->hitm_mean, p->hitm_p50,
+				    p->hitm_p99, p->nhitm),
+			c2c_fmt_lat(b2, sizeof(b2), p->lat_mean, p->lat_p50,
+				    p->lat_p99, p->nloads),
+			p->ncpus, p->nthreads, p->npids);
+		heat_svg(c, fp, l);
+		rows_table(c, fp, l);
+		fprintf(fp, "<p><b>Verdict:</b> <span class=\"v-%s\">%s</span>"
+			": ", vn, vn);
+		esc(fp, p->why);
+		fprintf(fp, "</p>\n<p><b>Evidence:</b> ");
+		esc(fp, p->evidence);
+		fprintf(fp, "</p>\n");
+		if (*p->fix) {
+			fprintf(fp, "<p class=\"fix\"><b>Fix:</b> ");
+			esc(fp, p->fix);
+			fprintf(fp, "</p>\n");
+		}
+		k++;
+	}
+	fprintf(fp, "</body></html>\n");
+	return ferror(fp) ? -PEBS_E_IO : 0;
+}

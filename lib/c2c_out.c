@@ -1,0 +1,396 @@
+/*
+ * c2c_out.c - the text and CSV reports of the c2c analysis, and the global
+ * statistics tables (perf c2c --stats, without -nan).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c_int.h"
+
+static const char *disp_name(int d)
+{
+	return d == PEBS_C2C_D_LCL ? "lcl" : d == PEBS_C2C_D_RMT ? "rmt" :
+	       "tot";
+}
+
+/* "12.50%" of @a in @b, or "n/a" when @b is 0. */
+static const char *pct(char *buf, size_t len, uint64_t a, uint64_t b)
+{
+	if (!b)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.2f%%", 100.0 * (double)a / (double)b);
+	return buf;
+}
+
+static const char *nodes_str(char *buf, size_t len, int n)
+{
+	if (n < 0)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%d", n);
+	return buf;
+}
+
+/* --------------------------------------------------------------- stats */
+
+struct statrow {
+	const char *name, *label;
+	uint64_t v;
+	int kind;		/* 0 count, 1 v / base as a percentage, 2 n/a */
+	uint64_t base;
+};
+
+/*
+ * perf c2c --stats, row by row with perf's labels and values (perf 6.1
+ * "Load LLC hit" includes local HITMs), then the shared-line table.
+ */
+static int stats_rows(struct pebs_c2c *c, struct statrow *r)
+{
+	const struct pebs_c2c_stats *s = &c->totals;
+	struct pebs_c2c_stats sh;
+	memset(&sh, 0, sizeof(sh));
+	uint64_t nshared = 0;
+	for (size_t i = 0; i < c->nlines; i++) {
+		const struct pebs_c2c_stats *x = &c->lines[i].pub.st;
+		if (!x->tot_hitm)
+			continue;
+		nshared++;
+		uint64_t *d = (uint64_t *)&sh;
+		const uint64_t *a = (const uint64_t *)x;
+		for (size_t k = 0; k < sizeof(sh) / sizeof(uint64_t); k++)
+			d[k] += a[k];
+	}
+	uint64_t llc = pebs_c2c_llc_misses(s);
+	int n = 0;
+#define R(nm, lb, val) r[n++] = (struct statrow){ nm, lb, val, 0, 0 }
+#define P(nm, lb, val, b) r[n++] = (struct statrow){ nm, lb, val, 1, b }
+	R("records", "Total records", s->nr_entries);
+	R("locks", "Locked Load/Store Operations", s->locks);
+	R("load", "Load Operations", s->load);
+	R("ld_uncache", "Loads - uncacheable", s->ld_uncache);
+	R("ld_io", "Loads - IO", s->ld_io);
+	R("ld_miss", "Loads - Miss", s->ld_miss);
+	R("ld_noadrs", "Loads - no mapping", s->ld_noadrs);
+	R("ld_fbhit", "Load Fill Buffer Hit", s->ld_fbhit);
+	R("ld_l1hit", "Load L1D hit", s->ld_l1hit);
+	R("ld_l2hit", "Load L2D hit", s->ld_l2hit);
+	R("ld_llchit_all", "Load LLC hit", s->ld_llchit + s->lcl_hitm);
+	R("lcl_hitm", "Load Local HITM", s->lcl_hitm);
+	R("rmt_hitm", "Load Remote HITM", s->rmt_hitm);
+	R("rmt_hit", "Load Remote HIT", s->rmt_hit);
+	R("lcl_dram", "Load Local DRAM", s->lcl_dram);
+	R("rmt_dram", "Load Remote DRAM", s->rmt_dram);
+	R("ld_excl", "Load MESI State Exclusive", s->ld_excl);
+	R("ld_shared", "Load MESI State Shared", s->ld_shared);
+	R("llc_misses", "Load LLC Misses", llc);
+	R("blk_data", "Load access blocked by data", s->blk_data);
+	R("blk_addr", "Load access blocked by address", s->blk_addr);
+	R("lcl_peer", "Load HIT Local Peer", s->lcl_peer);
+	R("rmt_peer", "Load HIT Remote Peer", s->rmt_peer);
+	P("llc_miss_lcl_dram", "LLC Misses to Local DRAM", s->lcl_dram, llc);
+	P("llc_miss_rmt_dram", "LLC Misses to Remote DRAM", s->rmt_dram, llc);
+	P("llc_miss_rmt_hit", "LLC Misses to Remote cache (HIT)",
+	  s->rmt_hit, llc);
+	P("llc_miss_rmt_hitm", "LLC Misses to Remote cache (HITM)",
+	  s->rmt_hitm, llc);
+	R("store", "Store Operations", s->store);
+	R("st_uncache", "Store - uncacheable", s->st_uncache);
+	R("st_noadrs", "Store - no mapping", s->st_noadrs);
+	R("st_l1hit", "Store L1D Hit", s->st_l1hit);
+	R("st_l1miss", "Store L1D Miss", s->st_l1miss);
+	R("st_na", "Store No available memory level", s->st_na);
+	r[n++] = (struct statrow){ "nomap", "No Page Map Rejects", 0, 2, 0 };
+	R("noparse", "Unable to parse data source", s->noparse);
+	R("shared_lines", "Total Shared Cache Lines", nshared);
+	R("shared_loads", "Load HITs on shared lines", sh.load);
+	R("shared_ld_fbhit", "Fill Buffer Hits on shared lines", sh.ld_fbhit);
+	R("shared_ld_l1hit", "L1D hits on shared lines", sh.ld_l1hit);
+	R("shared_ld_l2hit", "L2D hits on shared lines", sh.ld_l2hit);
+	R("shared_ld_llchit_all", "LLC hits on shared lines",
+	  sh.ld_llchit + sh.lcl_hitm);
+	R("shared_peer", "Load hits on peer cache or nodes", sh.tot_peer);
+	R("shared_locks", "Locked Access on shared lines", sh.locks);
+	R("shared_blocked", "Blocked Access on shared lines",
+	  sh.blk_data + sh.blk_addr);
+	R("shared_store", "Store HITs on shared lines", sh.store);
+	R("shared_st_l1hit", "Store L1D hits on shared lines", sh.st_l1hit);
+	R("shared_st_na", "Store No available memory level", sh.st_na);
+	R("shared_merged", "Total Merged records", sh.tot_hitm + sh.store);
+#undef R
+#undef P
+	return n;
+}
+
+int c2c_write_stats(struct pebs_c2c *c, FILE *fp, int csv)
+{
+	struct statrow r[64];
+	int n = stats_rows(c, r);
+	char buf[32];
+	if (csv)
+		fprintf(fp, "name,value\n");
+	else
+		fprintf(fp, "Trace Event Information\n");
+	for (int i = 0; i < n; i++) {
+		const char *v = buf;
+		if (r[i].kind == 2 || (r[i].kind == 1 && !r[i].base))
+			v = csv ? "" : "n/a";
+		else if (r[i].kind == 1)
+			snprintf(buf, sizeof(buf), csv ? "%.1f%%" :
+				 "%10.1f%%", 100.0 *
+				 (double)r[i].v / (double)r[i].base);
+		else
+			snprintf(buf, sizeof(buf), "%" PRIu64, r[i].v);
+		if (!strcmp(r[i].name, "shared_lines") && !csv)
+			fprintf(fp, "\nGlobal Shared Cache Line Event "
+				"Information\n");
+		if (csv)
+			fprintf(fp, "%s,%s\n", r[i].name, v);
+		else
+			fprintf(fp, "  %-33s : %10s\n", r[i].label, v);
+	}
+	return ferror(fp) ? -PEBS_E_IO : 0;
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void text_rows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
+{
+	struct c2c_row *rows;
+	long n = c2c_line_rows(c, l, &rows);
+	if (n < 0) {
+		fprintf(fp, "    (out of memory)\n");
+		return;
+	}
+	unsigned by = c->o.coalesce;
+	fprintf(fp, "    offset");
+	if (by & PEBS_C2C_BY_PID)
+		fprintf(fp, "      pid");
+	if (by & PEBS_C2C_BY_TID)
+		fprintf(fp, "      tid");
+	if (by & PEBS_C2C_BY_CPU)
+		fprintf(fp, "  cpu");
+	fprintf(fp, "    loads   stores lcl_hitm rmt_hitm  lat_mean threads"
+		" cpus  instructions\n");
+	char mb[32];
+	for (long i = 0; i < n; i++) {
+		const struct c2c_row *r = &rows[i];
+		fprintf(fp, "    0x%04" PRIx32, r->offset);
+		if (by & PEBS_C2C_BY_PID)
+			fprintf(fp, " %8" PRIu32, r->pid);
+		if (by & PEBS_C2C_BY_TID)
+			fprintf(fp, " %8" PRIu32, r->tid);
+		if (by & PEBS_C2C_BY_CPU)
+			fprintf(fp, " %4" PRIu32, r->cpu);
+		fprintf(fp, " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8"
+			PRIu64 " %9s %7" PRIu32 " %4" PRIu32 "  ", r->loads,
+			r->stores, r->lcl_hitm, r->rmt_hitm,
+			c2c_fmt_mean(mb, sizeof(mb), r->lat_n ?
+				     (double)r->lat_sum / (double)r->lat_n : 0,
+				     r->lat_n, 1),
+			r->nthreads, r->ncpus);
+		for (unsigned k = 0; k < 3 && k < r->nips; k++)
+			fprintf(fp, "%s0x%" PRIx64, k ? "," : "", r->ips[k]);
+		if (r->nips > 3)
+			fprintf(fp, ",+%" PRIu32, r->nips - 3);
+		fputc('\n', fp);
+	}
+	free(rows);
+}
+
+int c2c_write_text(struct pebs_c2c *c, FILE *fp)
+{
+	const struct pebs_c2c_stats *t = &c->totals;
+	size_t listed = 0, hitm_lines = 0, vcount[4] = { 0 };
+	uint64_t cyc = 0;
+	for (size_t i = 0; i < c->nlines; i++) {
+		const struct c2c_line_int *l = &c->lines[c->rank[i]];
+		hitm_lines += l->pub.sort_hitm > 0;
+		cyc += l->pub.hitm_cycles;
+		if (l->listed) {
+			listed++;
+			vcount[l->pub.verdict]++;
+		}
+	}
+	uint64_t sort_tot = c->o.display == PEBS_C2C_D_LCL ? t->lcl_hitm :
+			    c->o.display == PEBS_C2C_D_RMT ? t->rmt_hitm :
+			    t->tot_hitm;
+	char b1[64], b2[64], b3[32];
+	fprintf(fp, "Summary\n");
+	fprintf(fp, "  samples: %" PRIu64 " (loads %" PRIu64 ", stores %"
+		PRIu64 ", without address %" PRIu64 ", neither %" PRIu64
+		")\n", t->nr_entries, t->load, t->store,
+		t->ld_noadrs + t->st_noadrs, t->noparse);
+	fprintf(fp, "  HITM: %" PRIu64 " (local %" PRIu64 ", remote %"
+		PRIu64 "); cycles lost to HITM (%s): %" PRIu64 "\n",
+		t->tot_hitm, t->lcl_hitm, t->rmt_hitm,
+		disp_name(c->o.display), cyc);
+	fprintf(fp, "  cache lines: %zu sampled, %zu with %s HITM, %zu "
+		"listed (line size %u, display %s)\n", c->nlines, hitm_lines,
+		disp_name(c->o.display), listed, c->o.line_size,
+		disp_name(c->o.display));
+	fprintf(fp, "  verdicts of listed lines: false-sharing %zu, "
+		"true-sharing %zu, mixed %zu, unknown %zu\n",
+		vcount[PEBS_C2C_V_FALSE], vcount[PEBS_C2C_V_TRUE],
+		vcount[PEBS_C2C_V_MIXED], vcount[PEBS_C2C_V_UNKNOWN]);
+	if (!listed) {
+		fprintf(fp, "\nNo cache line with %s HITM%s.\n",
+			disp_name(c->o.display), c->o.min_hitm > 1 ?
+			" at or above --min-hitm" : "");
+		return ferror(fp) ? -PEBS_E_IO : 0;
+	}
+	fprintf(fp, "\nCache lines, most cycles lost to HITM first\n");
+	fprintf(fp, "  #  %-18s %10s %7s %8s %8s %8s %6s %6s %6s %6s %6s "
+		"%6s %6s %6s %6s %6s  %s\n", "dcacheline", "hitm_cyc", "hitm%",
+		"tot_hitm", "lcl_hitm", "rmt_hitm", "recs", "loads", "stores",
+		"st_l1h", "st_l1m", "ld_l1h", "ld_l2h", "ld_llc", "l_dram",
+		"r_dram", "verdict");
+	size_t k = 0;
+	for (size_t i = 0; i < c->nlines; i++) {
+		const struct c2c_line_int *l = &c->lines[c->rank[i]];
+		const struct pebs_c2c_line *p = &l->pub;
+		if (!l->listed)
+			continue;
+		fprintf(fp, "%3zu  0x%016" PRIx64 " %10" PRIu64 " %7s %8" PRIu64
+			" %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %6" PRIu64
+			" %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
+			" %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
+			"  %s\n", k++, p->addr, p->hitm_cycles,
+			pct(b1, sizeof(b1), p->sort_hitm, sort_tot),
+			p->st.tot_hitm, p->st.lcl_hitm, p->st.rmt_hitm,
+			pebs_c2c_tot_recs(&p->st), pebs_c2c_tot_loads(&p->st),
+			p->st.store, p->st.st_l1hit, p->st.st_l1miss,
+			p->st.ld_l1hit, p->st.ld_l2hit, p->st.ld_llchit,
+			p->st.lcl_dram, p->st.rmt_dram,
+			pebs_c2c_verdict_name(p->verdict));
+	}
+	k = 0;
+	for (size_t i = 0; i < c->nlines; i++) {
+		struct c2c_line_int *l = &c->lines[c->rank[i]];
+		const struct pebs_c2c_line *p = &l->pub;
+		if (!l->listed)
+			continue;
+		fprintf(fp, "\nLine %zu: 0x%" PRIx64 ": %s\n", k++, p->addr,
+			pebs_c2c_verdict_name(p->verdict));
+		fprintf(fp, "  HITM: %" PRIu64 " local, %" PRIu64 " remote; "
+			"cycles lost %" PRIu64 "; HITM latency %s\n",
+			p->st.lcl_hitm, p->st.rmt_hitm, p->hitm_cycles,
+			c2c_fmt_lat(b1, sizeof(b1), p->hitm_mean, p->hitm_p50,
+				    p->hitm_p99, p->nhitm));
+		fprintf(fp, "  loads %" PRIu64 " (latency %s), stores %" PRIu64
+			"; cpus %" PRIu32 ", threads %" PRIu32 ", processes %"
+			PRIu32 ", nodes %s\n", pebs_c2c_tot_loads(&p->st),
+			c2c_fmt_lat(b2, sizeof(b2), p->lat_mean, p->lat_p50,
+				    p->lat_p99, p->nloads), p->st.store,
+			p->ncpus, p->nthreads, p->npids,
+			nodes_str(b3, sizeof(b3), p->nnodes));
+		text_rows(c, fp, l);
+		fprintf(fp, "  verdict: %s: %s\n",
+			pebs_c2c_verdict_name(p->verdict), p->why);
+		fprintf(fp, "  evidence: %s\n", p->evidence);
+		if (*p->fix)
+			fprintf(fp, "  fix: %s\n", p->fix);
+	}
+	return ferror(fp) ? -PEBS_E_IO : 0;
+}
+
+/* ----------------------------------------------------------------- csv */
+
+static void csv_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+static void csv_mean(FILE *fp, double v, uint64_t n)
+{
+	if (n)
+		fprintf(fp, ",%.2f", v);
+	else
+		fprintf(fp, ",");
+}
+
+int c2c_write_csv(struct pebs_c2c *c, FILE *fp)
+{
+	fprintf(fp, "dcacheline,tot_hitm,lcl_hitm,rmt_hitm,tot_recs,"
+		"tot_loads,tot_stores,stores_l1hit,stores_l1miss,ld_l1hit,"
+		"ld_l2hit,ld_llchit,lcl_dram,rmt_dram,verdict,hitm_cycles,"
+		"stores_na,ld_fbhit,rmt_hit,ld_uncache,ld_io,ld_miss,locks,"
+		"lcl_hitm_cyc,rmt_hitm_cyc,ld_cyc,lat_mean,lat_p50,lat_p99,"
+		"hitm_mean,hitm_p50,hitm_p99,cpus,threads,pids,nodes,why,"
+		"fix\n");
+	for (size_t i = 0; i < c->nlines; i++) {
+		const struct c2c_line_int *l = &c->lines[c->rank[i]];
+		const struct pebs_c2c_line *p = &l->pub;
+		const struct pebs_c2c_stats *s = &p->st;
+		if (!l->listed)
+			continue;
+		fprintf(fp, "0x%" PRIx64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
+			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
+			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+			p->addr, s->tot_hitm, s->lcl_hitm, s->rmt_hitm,
+			pebs_c2c_tot_recs(s), pebs_c2c_tot_loads(s), s->store,
+			s->st_l1hit, s->st_l1miss, s->ld_l1hit, s->ld_l2hit,
+			s->ld_llchit, s->lcl_dram, s->rmt_dram,
+			pebs_c2c_verdict_name(p->verdict), p->hitm_cycles,
+			s->st_na, s->ld_fbhit, s->rmt_hit, s->ld_uncache,
+			s->ld_io, s->ld_miss, s->locks);
+		csv_mean(fp, p->lcl_hitm_cyc, s->lcl_hitm);
+		csv_mean(fp, p->rmt_hitm_cyc, s->rmt_hitm);
+		csv_mean(fp, p->ld_cyc, p->nloads - p->nhitm);
+		csv_mean(fp, p->lat_mean, p->nloads);
+		if (p->nloads)
+			fprintf(fp, ",%" PRIu32 ",%" PRIu32, p->lat_p50,
+				p->lat_p99);
+		else
+			fprintf(fp, ",,");
+		csv_mean(fp, p->hitm_mean, p->nhitm);
+		if (p->nhitm)
+			fprintf(fp, ",%" PRIu32 ",%" PRIu32, p->hitm_p50,
+				p->hitm_p99);
+		else
+			fprintf(fp, ",,");
+		fprintf(fp, ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",", p->ncpus,
+			p->nthreads, p->npids);
+		if (p->nnodes >= 0)
+			fprintf(fp, "%d", p->nnodes);
+		fputc(',', fp);
+		csv_str(fp, p->why);
+		fputc(',', fp);
+		csv_str(fp, p->fix);
+		fputc('\n', fp);
+	}
+	return ferror(fp) ? -PEBS_E_IO : 0;
+}
+
+int pebs_c2c_write(struct pebs_c2c *c, FILE *fp, enum pebs_c2c_format fmt)
+{
+	if (!c->finished)
+		return c2c_fail(c, PEBS_E_INVAL,
+				"pebs_c2c_finish() not called");
+	int r;
+	errno = 0;
+	switch (fmt) {
+	case PEBS_C2C_F_TEXT: r = c2c_write_text(c, fp); break;
+	case PEBS_C2C_F_CSV: r = c2c_write_csv(c, fp); break;
+	case PEBS_C2C_F_YAML: r = c2c_write_yaml(c, fp); break;
+	case PEBS_C2C_F_HTML: r = c2c_write_html(c, fp); break;
+	case PEBS_C2C_F_STATS_TEXT: r = c2c_write_stats(c, fp, 0); break;
+	case PEBS_C2C_F_STATS_CSV: r = c2c_write_stats(c, fp, 1); break;
+	default:
+		return c2c_fail(c, PEBS_E_INVAL, "unknown output format");
+	}
+	if (r == -PEBS_E_IO)
+		return c2c_fail(c, PEBS_E_IO, "write error");
+	return r;
+}

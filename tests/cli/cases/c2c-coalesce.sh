@@ -1,0 +1,4 @@
+# Per-offset rows coalesced by tid and instruction, and by cpu only.
+pebs-import -f csv -o $TMP/s.pebs $TD/good/c2c-sharing.csv &&
+pebs-c2c --top 1 -c tid,iaddr $TMP/s.pebs | sed -n '/^Line/,$p' &&
+pebs-c2c --top 1 -c cpu -f yaml $TMP/s.pebs | grep -- '- {offset'

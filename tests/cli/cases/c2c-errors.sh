@@ -1,0 +1,19 @@
+# Usage errors exit 2; bad YAML and damaged input exit 1 after the report,
+# a missing file exits 3 (the report of what was read still comes out);
+# a full disk exits 3, a closed pipe downstream ends quietly with 0.
+{
+pebs-c2c --line-size 96 </dev/null; echo "rc $?"
+pebs-c2c -d far </dev/null; echo "rc $?"
+pebs-c2c -c pid,foo </dev/null; echo "rc $?"
+pebs-c2c --stats -f yaml </dev/null; echo "rc $?"
+pebs-c2c --access-size 0 </dev/null; echo "rc $?"
+printf 'pebs_c2c: 1\ncells:\n  - [1, 2]\n' > $TMP/bad.yaml
+pebs-c2c --merge -f csv $TMP/bad.yaml | wc -l; echo "rc $?"
+printf 'just text\n' | pebs-c2c --merge -f csv | wc -l; echo "rc $?"
+pebs-c2c --merge -f csv $TMP/missing.yaml | wc -l; echo "rc $?"
+pebs-import -f csv $TD/good/c2c-sharing.csv -o $TMP/s.pebs &&
+head -c 300 $TMP/s.pebs > $TMP/cut.pebs &&
+pebs-c2c -f csv $TMP/cut.pebs | wc -l; echo "rc $?"
+pebs-c2c -f csv -o /dev/full $TMP/s.pebs; echo "rc $?"
+pebs-c2c --show-all -f yaml $TMP/s.pebs | head -1; echo "rc ${PIPESTATUS[0]}"
+} 2>&1 | sed -e "s|$TMP|TMP|g" -e 's/offset 0x[0-9a-f]*/offset X/'

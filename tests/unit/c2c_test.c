@@ -1,0 +1,715 @@
+/*
+ * c2c_test.c - pebs-c2c library: perf's classification rule by rule, per-line
+ * counts against a plain reference on random data, the verdict on every
+ * kind, display filters, topology, and YAML merge of parts == whole.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pebs_c2c.h"
+#include "pebs_dsrc.h"
+
+#define LD PEBS_DS_OP_LOAD
+#define ST PEBS_DS_OP_STORE
+#define HIT PEBS_DS_LVL_HIT
+
+static uint64_t ds(unsigned op, unsigned lvl, unsigned snoop)
+{
+	return pebs_dsrc_make(op, lvl, snoop, 0, 0, 0, 0, 0);
+}
+
+static uint64_t ds_remote(unsigned op, unsigned lvl, unsigned snoop)
+{
+	return ds(op, lvl, snoop) | 1ull << PEBS_DS_REMOTE_SHIFT;
+}
+
+static const uint64_t A = 0x7f0000001000;
+
+/* ------------------------------------------------------ classification */
+
+struct rule {
+	uint64_t dsrc, addr;
+	size_t field;		/* offsetof the one counter it must bump */
+	unsigned cls;
+};
+
+#define F(x) offsetof(struct pebs_c2c_stats, x)
+
+Test(c2c, classify_each_perf_rule)
+{
+	const struct rule rules[] = {
+		{ ds(LD, HIT | PEBS_DS_LVL_L1, 2), A, F(ld_l1hit),
+		  PEBS_C2C_LOAD },
+		{ ds(LD, HIT | PEBS_DS_LVL_LFB, 2), A, F(ld_fbhit),
+		  PEBS_C2C_LOAD },
+		{ ds(LD, HIT | PEBS_DS_LVL_L2, 2), A, F(ld_l2hit),
+		  PEBS_C2C_LOAD },
+		{ ds(LD, HIT | PEBS_DS_LVL_L3, PEBS_DS_SNOOP_NONE), A,
+		  F(ld_llchit), PEBS_C2C_LOAD },
+		{ ds(LD, HIT | PEBS_DS_LVL_L3, PEBS_DS_SNOOP_HITM), A,
+		  F(lcl_hitm), PEBS_C2C_LOAD | PEBS_C2C_LCL_HITM },
+		{ ds(LD, HIT | PEBS_DS_LVL_LOC_RAM, PEBS_DS_SNOOP_MISS), A,
+		  F(lcl_dram), PEBS_C2C_LOAD },
+		{ ds(LD, HIT | PEBS_DS_LVL_REM_RAM1, PEBS_DS_SNOOP_MISS), A,
+		  F(rmt_dram), PEBS_C2C_LOAD },
+		{ ds(LD, HIT | PEBS_DS_LVL_REM_RAM2, PEBS_DS_SNOOP_MISS), A,
+		  F(rmt_dram), PEBS_C2C_LOAD },
+		{ ds(LD, HIT | PEBS_DS_LVL_REM_CCE1, PEBS_DS_SNOOP_HIT), A,
+		  F(rmt_hit), PEBS_C2C_LOAD },
+		{ ds(LD, HIT | PEBS_DS_LVL_REM_CCE2, PEBS_DS_SNOOP_HITM), A,
+		  F(rmt_hitm), PEBS_C2C_LOAD | PEBS_C2C_RMT_HITM },
+		{ ds(LD, HIT | PEBS_DS_LVL_UNC, 1), A, F(ld_uncache),
+		  PEBS_C2C_LOAD },
+		{ ds(LD, HIT | PEBS_DS_LVL_IO, 1), A, F(ld_io), PEBS_C2C_LOAD },
+		{ ds(LD, PEBS_DS_LVL_MISS | PEBS_DS_LVL_L3, 1), A, F(ld_miss),
+		  PEBS_C2C_LOAD },
+		{ ds(LD, HIT | PEBS_DS_LVL_L1, 2), 0, F(ld_noadrs),
+		  PEBS_C2C_NOADDR },
+		{ ds(ST, HIT | PEBS_DS_LVL_L1, 1), A, F(st_l1hit),
+		  PEBS_C2C_STORE },
+		{ ds(ST, PEBS_DS_LVL_MISS | PEBS_DS_LVL_L1, 1), A,
+		  F(st_l1miss), PEBS_C2C_STORE },
+		{ ds(ST, PEBS_DS_LVL_NA, 1), A, F(st_na), PEBS_C2C_STORE },
+		{ ds(ST, HIT | PEBS_DS_LVL_UNC, 1), A, F(st_uncache),
+		  PEBS_C2C_STORE },
+		{ ds(ST, HIT | PEBS_DS_LVL_L1, 1), 0, F(st_noadrs),
+		  PEBS_C2C_NOADDR },
+		{ ds(PEBS_DS_OP_NA, HIT | PEBS_DS_LVL_L1, 1), A, F(noparse),
+		  PEBS_C2C_NOPARSE },
+		{ 0, A, F(noparse), PEBS_C2C_NOPARSE },
+	};
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		struct pebs_c2c_stats st;
+		memset(&st, 0, sizeof(st));
+		unsigned cls = pebs_c2c_classify(&st, rules[i].dsrc,
+						 rules[i].addr, 3, 0);
+		cr_expect_eq(cls, rules[i].cls, "rule %zu: class %#x", i, cls);
+		const uint64_t *v = (const uint64_t *)&st;
+		cr_expect_eq(v[rules[i].field / 8], 3, "rule %zu", i);
+		cr_expect_eq(st.nr_entries, 3, "rule %zu", i);
+		/* exactly one source counter of perf's tot_recs, or none */
+		uint64_t recs = pebs_c2c_tot_recs(&st);
+		int in_recs = rules[i].field != F(ld_uncache) &&
+			      rules[i].field != F(ld_io) &&
+			      rules[i].field != F(ld_miss) &&
+			      rules[i].field != F(st_uncache) &&
+			      rules[i].field != F(noparse) &&
+			      rules[i].field != F(ld_noadrs) &&
+			      rules[i].field != F(st_noadrs);
+		cr_expect_eq(recs, in_recs ? 3u : 0u, "rule %zu: recs %llu",
+			     i, (unsigned long long)recs);
+	}
+}
+
+Test(c2c, classify_derived_and_flags)
+{
+	struct pebs_c2c_stats st;
+	memset(&st, 0, sizeof(st));
+	uint64_t d = ds(LD, HIT | PEBS_DS_LVL_LOC_RAM, PEBS_DS_SNOOP_HIT) |
+		     (uint64_t)PEBS_DS_LOCK_LOCKED << PEBS_DS_LOCK_SHIFT |
+		     (uint64_t)PEBS_DS_BLK_DATA << PEBS_DS_BLK_SHIFT;
+	pebs_c2c_classify(&st, d, A, 1, 0);
+	cr_expect_eq(st.locks, 1);
+	cr_expect_eq(st.blk_data, 1);
+	cr_expect_eq(st.ld_shared, 1);
+	cr_expect_eq(st.ld_excl, 0);
+	pebs_c2c_classify(&st, ds(LD, HIT | PEBS_DS_LVL_REM_RAM1, 8), A, 1, 0);
+	cr_expect_eq(st.ld_excl, 1);
+	pebs_c2c_classify(&st, ds(LD, HIT | PEBS_DS_LVL_REM_CCE1,
+				  PEBS_DS_SNOOP_HITM), A, 2, 0);
+	cr_expect_eq(st.tot_hitm, 2);
+	cr_expect_eq(pebs_c2c_llc_misses(&st), 4);	/* 1+1 dram + 2 hitm */
+	cr_expect_eq(pebs_c2c_tot_loads(&st), 4);
+}
+
+/*
+ * perf counts a remote-bit access (no hops) that a remote cache supplied
+ * also as remote DRAM; we count it once unless perf_compat.
+ */
+Test(c2c, remote_bit_deviation_and_compat)
+{
+	uint64_t d = ds_remote(LD, HIT | PEBS_DS_LVL_REM_CCE1,
+			       PEBS_DS_SNOOP_HITM);
+	struct pebs_c2c_stats a, b;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	pebs_c2c_classify(&a, d, A, 1, 0);
+	pebs_c2c_classify(&b, d, A, 1, 1);
+	cr_expect_eq(a.rmt_hitm, 1);
+	cr_expect_eq(a.rmt_dram, 0);
+	cr_expect_eq(pebs_c2c_tot_loads(&a), 1);
+	cr_expect_eq(b.rmt_hitm, 1);
+	cr_expect_eq(b.rmt_dram, 1);
+	cr_expect_eq(pebs_c2c_tot_loads(&b), 2);
+	/* remote bit, no snoop hit: remote DRAM in both modes */
+	uint64_t r = ds_remote(LD, HIT, PEBS_DS_SNOOP_NONE);
+	memset(&a, 0, sizeof(a));
+	pebs_c2c_classify(&a, r, A, 1, 0);
+	cr_expect_eq(a.rmt_dram, 1);
+	/* hops set: not "unknown remote", so no remote class at all */
+	memset(&a, 0, sizeof(a));
+	pebs_c2c_classify(&a, r | 1ull << PEBS_DS_HOPS_SHIFT, A, 1, 0);
+	cr_expect_eq(a.rmt_dram, 0);
+}
+
+/* ------------------------------------------------------------ helpers */
+
+struct smp {
+	uint32_t cpu, pid, tid, lat;
+	uint64_t ip, addr, dsrc;
+};
+
+static struct pebs_c2c *mk(const struct pebs_c2c_opts *o)
+{
+	struct pebs_c2c *c;
+	char err[128];
+	cr_assert_eq(pebs_c2c_new(&c, o, err, sizeof(err)), 0, "%s", err);
+	return c;
+}
+
+static void add(struct pebs_c2c *c, uint32_t cpu, uint32_t tid,
+		uint64_t ip, uint64_t addr, uint32_t lat, uint64_t dsrc,
+		unsigned n)
+{
+	struct pebs_batch *b = pebs_batch_new(64);
+	cr_assert(b);
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	s.cpu = cpu;
+	s.pid = 100;
+	s.tid = tid;
+	s.ip = ip;
+	s.addr = addr;
+	s.lat = lat;
+	s.dsrc = dsrc;
+	s.event = (uint32_t)pebs_batch_intern(b, "load-latency");
+	for (unsigned i = 0; i < n; i++)
+		cr_assert_eq(pebs_batch_push(b, &s), 0);
+	cr_assert_eq(pebs_c2c_add_batch(c, b), 0);
+	pebs_batch_free(b);
+}
+
+static const struct pebs_c2c_line *find(struct pebs_c2c *c, uint64_t la)
+{
+	for (size_t i = 0; i < pebs_c2c_nlines(c); i++)
+		if (pebs_c2c_line_at(c, i)->addr == la)
+			return pebs_c2c_line_at(c, i);
+	return NULL;
+}
+
+#define HITM_L ds(LD, HIT | PEBS_DS_LVL_L3, PEBS_DS_SNOOP_HITM)
+#define HITM_R ds(LD, HIT | PEBS_DS_LVL_REM_CCE1, PEBS_DS_SNOOP_HITM)
+#define STORE ds(ST, HIT | PEBS_DS_LVL_L1, 1)
+#define L1LD ds(LD, HIT | PEBS_DS_LVL_L1, 2)
+
+/* ------------------------------------------------------------ verdicts */
+
+Test(c2c, verdict_false_sharing_and_fix)
+{
+	struct pebs_c2c *c = mk(NULL);
+	add(c, 0, 1001, 0x10, A + 0x00, 0, STORE, 10);
+	add(c, 0, 1001, 0x18, A + 0x00, 200, HITM_L, 5);
+	add(c, 1, 1002, 0x20, A + 0x20, 0, STORE, 10);
+	add(c, 1, 1002, 0x28, A + 0x20, 210, HITM_L, 5);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_assert(l);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_FALSE, "%s", l->why);
+	cr_expect(strstr(l->fix, "move offset 0x20-0x27 (written by tid "
+			 "1002) away from 0x00-0x07 (written by tid 1001): "
+			 "pad with 56 bytes after 0x07 or align each to 64"),
+		  "fix: %s", l->fix);
+	cr_expect(strstr(l->evidence, "0x00-0x07 (written by tid 1001)"));
+	cr_expect_eq(l->st.tot_hitm, 10);
+	cr_expect_eq(l->hitm_cycles, 5 * 200 + 5 * 210);
+	cr_expect_eq(l->nthreads, 2);
+	cr_expect_eq(l->ncpus, 2);
+	cr_expect_eq(l->nnodes, -1);
+	pebs_c2c_free(c);
+}
+
+Test(c2c, verdict_false_sharing_reader_vs_writer_128)
+{
+	struct pebs_c2c_opts o = { .line_size = 128 };
+	struct pebs_c2c *c = mk(&o);
+	/* tid 1 writes 0x00, tid 2 only reads 0x48: adjacent-line pair */
+	add(c, 0, 1, 0x10, A + 0x00, 0, STORE, 10);
+	add(c, 1, 2, 0x20, A + 0x48, 190, HITM_L, 10);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_assert(l);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_FALSE, "%s", l->why);
+	cr_expect(strstr(l->fix, "move offset 0x48-0x4f (read by tid 2) away "
+			 "from 0x00-0x07 (written by tid 1): pad with 120 "
+			 "bytes after 0x07 or align each to 128"),
+		  "fix: %s", l->fix);
+	pebs_c2c_free(c);
+}
+
+Test(c2c, verdict_true_sharing)
+{
+	struct pebs_c2c *c = mk(NULL);
+	for (uint32_t t = 1; t <= 3; t++) {
+		add(c, t, t, 0x10, A + 0x08, 0, STORE, 4);
+		add(c, t, t, 0x18, A + 0x08, 300, HITM_R, 4);
+	}
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_TRUE, "%s", l->why);
+	cr_expect(strstr(l->fix, "offset 0x08-0x0f (written by tid 1, 2, 3) "
+			 "is the same data"), "fix: %s", l->fix);
+	cr_expect(strstr(l->fix, "padding cannot help"));
+	cr_expect_eq(l->st.rmt_hitm, 12);
+	pebs_c2c_free(c);
+}
+
+/* A single writer and a reader of the same bytes is true sharing too. */
+Test(c2c, verdict_true_sharing_writer_reader)
+{
+	struct pebs_c2c *c = mk(NULL);
+	add(c, 0, 1, 0x10, A + 0x10, 0, STORE, 10);
+	add(c, 1, 2, 0x20, A + 0x10, 250, HITM_L, 10);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect_eq(find(c, A)->verdict, PEBS_C2C_V_TRUE);
+	pebs_c2c_free(c);
+}
+
+Test(c2c, verdict_mixed)
+{
+	struct pebs_c2c *c = mk(NULL);
+	add(c, 0, 1, 0x10, A + 0x00, 0, STORE, 5);
+	add(c, 1, 2, 0x10, A + 0x00, 0, STORE, 5);
+	add(c, 2, 3, 0x30, A + 0x30, 0, STORE, 10);
+	add(c, 2, 3, 0x38, A + 0x30, 150, HITM_L, 3);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_MIXED, "%s", l->why);
+	cr_expect(strstr(l->fix, "move offset 0x30-0x37"), "%s", l->fix);
+	cr_expect(strstr(l->fix, "padding cannot help"), "%s", l->fix);
+	pebs_c2c_free(c);
+}
+
+/*
+ * Slots each shared by a pair of threads, different pairs on different
+ * slots of one line: true sharing within a slot and false sharing between
+ * slots, so mixed, and the fix names both.
+ */
+Test(c2c, verdict_mixed_pairs_per_slot)
+{
+	struct pebs_c2c *c = mk(NULL);
+	for (uint32_t slot = 0; slot < 4; slot++)
+		for (uint32_t k = 0; k < 2; k++) {
+			uint32_t tid = 10 + slot + 4 * k;
+			add(c, tid, tid, 0x10, A + slot * 8, 0, STORE, 3);
+			add(c, tid, tid, 0x18, A + slot * 8, 120, HITM_L, 3);
+		}
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_MIXED, "%s", l->why);
+	cr_expect(strstr(l->fix, "away from 0x00-0x07 (written by tid 10, "
+			 "14)"), "%s", l->fix);
+	cr_expect(strstr(l->fix, "4 fields are used by different threads"),
+		  "%s", l->fix);
+	cr_expect(strstr(l->fix, "padding cannot help"), "%s", l->fix);
+	pebs_c2c_free(c);
+}
+
+/* The access-size assumption decides whether 0x00 and 0x04 overlap. */
+Test(c2c, verdict_access_size)
+{
+	struct pebs_c2c_opts o = { .access_size = 4 };
+	for (int pass = 0; pass < 2; pass++) {
+		struct pebs_c2c *c = mk(pass ? &o : NULL);
+		add(c, 0, 1, 0x10, A + 0x00, 0, STORE, 10);
+		add(c, 1, 2, 0x10, A + 0x04, 0, STORE, 10);
+		add(c, 1, 2, 0x18, A + 0x04, 99, HITM_L, 1);
+		cr_assert_eq(pebs_c2c_finish(c), 0);
+		cr_expect_eq(find(c, A)->verdict, pass ? PEBS_C2C_V_FALSE :
+			     PEBS_C2C_V_TRUE, "pass %d: %s", pass,
+			     find(c, A)->why);
+		pebs_c2c_free(c);
+	}
+}
+
+Test(c2c, verdict_unknown_reasons)
+{
+	struct pebs_c2c *c = mk(NULL);
+	uint64_t B = A + 0x1000, C = A + 0x2000;
+	add(c, 0, 1, 0x10, A, 0, STORE, 2);	/* too few */
+	add(c, 1, 2, 0x10, A + 8, 100, HITM_L, 3);
+	add(c, 0, 1, 0x10, B, 0, STORE, 10);	/* one thread */
+	add(c, 0, 1, 0x10, B + 8, 100, HITM_L, 10);
+	add(c, 0, 1, 0x10, C, 100, HITM_L, 10);	/* no stores */
+	add(c, 1, 2, 0x10, C + 8, 100, HITM_L, 10);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_UNKNOWN);
+	cr_expect(strstr(l->why, "5 samples on this line; a verdict needs at "
+			 "least 10"), "%s", l->why);
+	cr_expect_str_eq(l->fix, "");
+	l = find(c, B);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_UNKNOWN);
+	cr_expect(strstr(l->why, "one thread (tid 1)"), "%s", l->why);
+	l = find(c, C);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_UNKNOWN);
+	cr_expect(strstr(l->why, "no store to this line was sampled"), "%s",
+		  l->why);
+	pebs_c2c_free(c);
+}
+
+/* ------------------------------------------------- display and listing */
+
+Test(c2c, display_order_and_filters)
+{
+	struct pebs_c2c_opts o = { 0 };
+	uint64_t B = A + 0x40;
+	for (int d = 0; d < 3; d++) {
+		o.display = d;
+		struct pebs_c2c *c = mk(&o);
+		add(c, 0, 1, 0x10, A, 100, HITM_L, 10);	/* lcl 1000 cyc */
+		add(c, 0, 1, 0x10, B, 400, HITM_R, 4);	/* rmt 1600 cyc */
+		add(c, 0, 1, 0x10, A + 0x80, 4, L1LD, 50);	/* no HITM */
+		cr_assert_eq(pebs_c2c_finish(c), 0);
+		cr_assert_eq(pebs_c2c_nlines(c), 3);
+		uint64_t first = pebs_c2c_line_at(c, 0)->addr;
+		cr_expect_eq(first, d == PEBS_C2C_D_LCL ? A : B, "display %d",
+			     d);
+		size_t listed = 0;
+		for (size_t i = 0; i < 3; i++)
+			listed += (size_t)pebs_c2c_line_listed(c, i);
+		cr_expect_eq(listed, d == PEBS_C2C_D_TOT ? 2u : 1u);
+		pebs_c2c_free(c);
+	}
+	o.display = PEBS_C2C_D_TOT;
+	o.min_hitm = 5;
+	struct pebs_c2c *c = mk(&o);
+	add(c, 0, 1, 0x10, A, 100, HITM_L, 10);
+	add(c, 0, 1, 0x10, B, 400, HITM_R, 4);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect(!pebs_c2c_line_listed(c, 0));	/* B: most costly, 4 */
+	cr_expect(pebs_c2c_line_listed(c, 1));
+	pebs_c2c_free(c);
+	o.min_hitm = 0;
+	o.show_all = 1;
+	o.top = 1;
+	c = mk(&o);
+	add(c, 0, 1, 0x10, A, 100, HITM_L, 10);
+	add(c, 0, 1, 0x10, A + 0x80, 4, L1LD, 50);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect(pebs_c2c_line_listed(c, 0));
+	cr_expect(!pebs_c2c_line_listed(c, 1));
+	pebs_c2c_free(c);
+}
+
+Test(c2c, bad_options)
+{
+	struct pebs_c2c *c;
+	char err[128] = "";
+	struct pebs_c2c_opts o = { .line_size = 96 };
+	cr_expect_eq(pebs_c2c_new(&c, &o, err, sizeof(err)), -PEBS_E_INVAL);
+	cr_expect(strstr(err, "power of two"));
+	o.line_size = 64;
+	o.access_size = 65;
+	cr_expect_eq(pebs_c2c_new(&c, &o, err, sizeof(err)), -PEBS_E_INVAL);
+}
+
+Test(c2c, topology_nodes)
+{
+	struct pebs_c2c *c = mk(NULL);
+	struct pebs_meta *m = pebs_meta_new();
+	pebs_meta_set(m, "topology.node.0.cpus", "0-3,8");
+	pebs_meta_set(m, "topology.node.1.cpus", "4-7");
+	cr_assert_eq(pebs_c2c_set_topology(c, m), 0);
+	add(c, 0, 1, 0x10, A, 100, HITM_L, 1);
+	add(c, 8, 2, 0x10, A, 100, HITM_L, 1);
+	add(c, 5, 3, 0x10, A, 100, HITM_L, 1);
+	add(c, 2, 1, 0x10, A + 64, 100, HITM_L, 1);
+	add(c, 9, 1, 0x10, A + 64, 100, HITM_L, 1);	/* cpu 9: no node */
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect_eq(find(c, A)->nnodes, 2);
+	cr_expect_eq(find(c, A + 64)->nnodes, 2);	/* node 0 and "-1" */
+	pebs_meta_set(m, "topology.node.2.cpus", "1");	/* cpu 1 twice */
+	pebs_meta_set(m, "topology.node.0.cpus", "1");
+	struct pebs_c2c *d = mk(NULL);
+	pebs_meta_free(m);
+	m = pebs_meta_new();
+	pebs_meta_set(m, "topology.node.0.cpus", "0-3");
+	pebs_meta_set(m, "topology.node.1.cpus", "3-4");
+	cr_expect_eq(pebs_c2c_set_topology(d, m), -PEBS_E_PARSE);
+	cr_expect(strstr(pebs_c2c_errmsg(d), "another node"));
+	pebs_meta_free(m);
+	m = pebs_meta_new();
+	pebs_meta_set(m, "topology.node.5.cpus", "3-x");
+	cr_expect_eq(pebs_c2c_set_topology(d, m), -PEBS_E_PARSE);
+	pebs_meta_free(m);
+	pebs_c2c_free(d);
+	pebs_c2c_free(c);
+}
+
+/* ------------------------------------- property: reference computation */
+
+static uint64_t rnd_state = 88172645463325252ull;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+static const uint64_t *kinds(size_t *n)
+{
+	static uint64_t k[12];
+	k[0] = L1LD;
+	k[1] = ds(LD, HIT | PEBS_DS_LVL_LFB, 2);
+	k[2] = ds(LD, HIT | PEBS_DS_LVL_L2, 2);
+	k[3] = ds(LD, HIT | PEBS_DS_LVL_L3, PEBS_DS_SNOOP_NONE);
+	k[4] = HITM_L;
+	k[5] = HITM_R;
+	k[6] = ds(LD, HIT | PEBS_DS_LVL_LOC_RAM, PEBS_DS_SNOOP_MISS);
+	k[7] = ds(LD, HIT | PEBS_DS_LVL_REM_RAM1, PEBS_DS_SNOOP_HIT);
+	k[8] = STORE;
+	k[9] = ds(ST, PEBS_DS_LVL_MISS | PEBS_DS_LVL_L1, 1);
+	k[10] = ds(ST, PEBS_DS_LVL_NA, 1);
+	k[11] = ds_remote(LD, HIT | PEBS_DS_LVL_REM_CCE1, PEBS_DS_SNOOP_HITM);
+	*n = 12;
+	return k;
+}
+
+static struct smp *random_samples(size_t n, unsigned seed)
+{
+	rnd_state = 88172645463325252ull ^ seed;
+	size_t nk;
+	const uint64_t *k = kinds(&nk);
+	struct smp *s = calloc(n, sizeof(*s));
+	for (size_t i = 0; i < n; i++) {
+		s[i].cpu = (uint32_t)(rnd() % 8);
+		s[i].pid = 100 + (uint32_t)(rnd() % 2);
+		s[i].tid = 1000 + (uint32_t)(rnd() % 6);
+		s[i].ip = 0x400000 + rnd() % 16 * 4;
+		s[i].addr = rnd() % 10 == 0 ? 0 : A + rnd() % 1024;
+		s[i].dsrc = k[rnd() % nk];
+		s[i].lat = (uint32_t)(rnd() % 500);
+	}
+	return s;
+}
+
+static void feed(struct pebs_c2c *c, const struct smp *s, size_t n)
+{
+	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+	int ev = pebs_batch_intern(b, "e");
+	for (size_t i = 0; i < n; i++) {
+		struct pebs_sample x;
+		memset(&x, 0, sizeof(x));
+		x.cpu = s[i].cpu;
+		x.pid = s[i].pid;
+		x.tid = s[i].tid;
+		x.ip = s[i].ip;
+		x.addr = s[i].addr;
+		x.dsrc = s[i].dsrc;
+		x.lat = s[i].lat;
+		x.event = (uint32_t)ev;
+		cr_assert_eq(pebs_batch_push(b, &x), 0);
+	}
+	cr_assert_eq(pebs_c2c_add_batch(c, b), 0);
+	pebs_batch_free(b);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+Test(c2c, property_line_counts_match_reference)
+{
+	const size_t n = 5000;
+	for (unsigned seed = 1; seed <= 4; seed++) {
+		struct smp *s = random_samples(n, seed);
+		struct pebs_c2c_opts o = { .line_size = seed % 2 ? 64 : 128,
+					   .show_all = 1 };
+		struct pebs_c2c *c = mk(&o);
+		feed(c, s, n);
+		cr_assert_eq(pebs_c2c_finish(c), 0);
+		uint64_t L = o.line_size;
+		size_t lines_seen = 0;
+		for (uint64_t la = A; la < A + 1024; la += L) {
+			/* the reference: one plain pass per line */
+			struct pebs_c2c_stats ref;
+			memset(&ref, 0, sizeof(ref));
+			uint32_t lats[5000], hl[5000];
+			size_t nl = 0, nh = 0, ns = 0;
+			uint64_t cyc = 0;
+			int cpus[8] = { 0 };
+			for (size_t i = 0; i < n; i++) {
+				if (!s[i].addr || (s[i].addr & ~(L - 1)) != la)
+					continue;
+				unsigned cl = pebs_c2c_classify(&ref, s[i].dsrc,
+						s[i].addr, 1, 0);
+				ns++;
+				cpus[s[i].cpu] = 1;
+				if (cl & PEBS_C2C_LOAD)
+					lats[nl++] = s[i].lat;
+				if (cl & (PEBS_C2C_LCL_HITM |
+					  PEBS_C2C_RMT_HITM)) {
+					hl[nh++] = s[i].lat;
+					cyc += s[i].lat;
+				}
+			}
+			const struct pebs_c2c_line *l = find(c, la);
+			if (!ns) {
+				cr_expect_null(l);
+				continue;
+			}
+			lines_seen++;
+			cr_assert(l, "line %llx missing",
+				  (unsigned long long)la);
+			cr_expect_eq(memcmp(&ref, &l->st, sizeof(ref)), 0,
+				     "seed %u line %llx", seed,
+				     (unsigned long long)la);
+			cr_expect_eq(l->hitm_cycles, cyc);
+			cr_expect_eq(l->nloads, nl);
+			qsort(lats, nl, sizeof(*lats), cmp_u32);
+			qsort(hl, nh, sizeof(*hl), cmp_u32);
+			/* nearest rank: ceil(p/100 * n), 1-based */
+			if (nl) {
+				cr_expect_eq(l->lat_p50, lats[(nl * 50 + 99) /
+							      100 - 1]);
+				cr_expect_eq(l->lat_p99, lats[(nl * 99 + 99) /
+							      100 - 1]);
+			}
+			if (nh)
+				cr_expect_eq(l->hitm_p99, hl[(nh * 99 + 99) /
+							     100 - 1]);
+			int nc = 0;
+			for (int k = 0; k < 8; k++)
+				nc += cpus[k];
+			cr_expect_eq(l->ncpus, (uint32_t)nc);
+		}
+		cr_expect_eq(pebs_c2c_nlines(c), lines_seen);
+		/* totals: every sample, with or without address */
+		struct pebs_c2c_stats tot;
+		memset(&tot, 0, sizeof(tot));
+		for (size_t i = 0; i < n; i++)
+			pebs_c2c_classify(&tot, s[i].dsrc, s[i].addr, 1, 0);
+		cr_expect_eq(memcmp(&tot, pebs_c2c_totals(c), sizeof(tot)), 0);
+		pebs_c2c_free(c);
+		free(s);
+	}
+}
+
+/* ---------------------------------------------------------------- merge */
+
+static char *to_yaml(struct pebs_c2c *c, size_t *len)
+{
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+	cr_assert(fp);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_assert_eq(pebs_c2c_write(c, fp, PEBS_C2C_F_YAML), 0);
+	fclose(fp);
+	return buf;
+}
+
+Test(c2c, merge_parts_equals_whole)
+{
+	const size_t n = 4000;
+	struct smp *s = random_samples(n, 7);
+	struct pebs_meta *m = pebs_meta_new();
+	pebs_meta_set(m, "topology.node.0.cpus", "0-3");
+	pebs_meta_set(m, "topology.node.1.cpus", "4-7");
+	struct pebs_c2c *whole = mk(NULL);
+	cr_assert_eq(pebs_c2c_set_topology(whole, m), 0);
+	feed(whole, s, n);
+	size_t wl;
+	char *wy = to_yaml(whole, &wl);
+	const size_t cut[] = { 0, 1000, 1001, 2500, n };
+	struct pebs_c2c *merged = mk(NULL);
+	for (size_t p = 0; p + 1 < sizeof(cut) / sizeof(cut[0]); p++) {
+		struct pebs_c2c *part = mk(NULL);
+		cr_assert_eq(pebs_c2c_set_topology(part, m), 0);
+		feed(part, s + cut[p], cut[p + 1] - cut[p]);
+		size_t pl;
+		char *py = to_yaml(part, &pl);
+		cr_assert_eq(pebs_c2c_merge_yaml(merged, py, pl), 0, "%s",
+			     pebs_c2c_errmsg(merged));
+		free(py);
+		pebs_c2c_free(part);
+	}
+	size_t ml;
+	char *my = to_yaml(merged, &ml);
+	/* identical up to the order of the cells list */
+	char *wc = strstr(wy, "\ncells:"), *mc = strstr(my, "\ncells:");
+	cr_assert(wc && mc);
+	cr_expect_eq(wc - wy, mc - my);
+	cr_expect_eq(memcmp(wy, my, (size_t)(wc - wy)), 0);
+	/* and the text reports are byte-identical */
+	char *t1 = NULL, *t2 = NULL;
+	size_t l1, l2;
+	FILE *f1 = open_memstream(&t1, &l1), *f2 = open_memstream(&t2, &l2);
+	pebs_c2c_write(whole, f1, PEBS_C2C_F_TEXT);
+	pebs_c2c_write(merged, f2, PEBS_C2C_F_TEXT);
+	fclose(f1);
+	fclose(f2);
+	cr_expect_eq(l1, l2);
+	cr_expect_eq(memcmp(t1, t2, l1), 0);
+	cr_expect(strstr(wy, "nodes: 2"), "topology survives the merge");
+	free(t1);
+	free(t2);
+	free(wy);
+	free(my);
+	pebs_c2c_free(whole);
+	pebs_c2c_free(merged);
+	pebs_meta_free(m);
+	free(s);
+}
+
+Test(c2c, merge_rejects_bad_yaml)
+{
+	static const char *const bad[] = {
+		"", "foo: 1\n", "[1, 2]\n", "pebs_c2c: 2\n",
+		"pebs_c2c: 1\ncells:\n  - [1, 2, 3]\n",
+		"pebs_c2c: 1\ncells:\n  - [1, 2, 3, 4, 5, 6, 7, 8, 9]\n",
+		"pebs_c2c: 1\ncells:\n  - [1, 2, 3, 4294967296, 5, 6, 7, 8]\n",
+		"pebs_c2c: 1\ncells:\n  - [-1, 2, 3, 4, 5, 6, 7, 8]\n",
+		"pebs_c2c: 1\ncells: {a: 1}\n",
+		"pebs_c2c: 1\ntopology:\n  \"0\": \"0-x\"\n",
+		"pebs_c2c: 1\ncells: [\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct pebs_c2c *c = mk(NULL);
+		int r = pebs_c2c_merge_yaml(c, bad[i], strlen(bad[i]));
+		cr_expect_lt(r, 0, "case %zu accepted", i);
+		cr_expect_neq(pebs_c2c_errmsg(c)[0], 0, "case %zu: no message",
+			      i);
+		pebs_c2c_free(c);
+	}
+	struct pebs_c2c *c = mk(NULL);
+	const char *ok = "pebs_c2c: 1\nunknown: {x: [1, 2]}\ncells:\n"
+			 "  - [0x1000, 0x10, 0x68100842, 1, 2, 3, 44, 5]\n";
+	cr_expect_eq(pebs_c2c_merge_yaml(c, ok, strlen(ok)), 0, "%s",
+		     pebs_c2c_errmsg(c));
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect_eq(pebs_c2c_totals(c)->nr_entries, 5);
+	pebs_c2c_free(c);
+}
+
+Test(c2c, writers_never_print_nan)
+{
+	struct pebs_c2c *c = mk(NULL);
+	add(c, 0, 1, 0x10, A, 0, STORE, 3);	/* no loads, no LLC misses */
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	for (int f = PEBS_C2C_F_TEXT; f <= PEBS_C2C_F_STATS_CSV; f++) {
+		char *buf = NULL;
+		size_t len;
+		FILE *fp = open_memstream(&buf, &len);
+		cr_assert_eq(pebs_c2c_write(c, fp, f), 0);
+		fclose(fp);
+		cr_expect_null(strstr(buf, "nan"), "format %d", f);
+		free(buf);
+	}
+	pebs_c2c_free(c);
+}
