@@ -21,6 +21,9 @@ static void usage(FILE *fp)
 		"  -f FORMAT   input format: csv (default) or perf\n"
 		"  -o FILE     write to FILE instead of standard output\n"
 		"  --level N   zstd compression level (1-19, default 3)\n"
+		"  --meta K=V  add metadata key K with value V (csv; "
+		"repeatable),\n"
+		"              e.g. topology.node.0.cpus=0-27\n"
 		"  -h, --help  this help; --version: the version\n",
 		util_prog);
 }
@@ -178,11 +181,12 @@ static int import_perf(char **paths, size_t n, FILE *fp, const char *out,
 
 int main(int argc, char **argv)
 {
-	enum { O_LEVEL = 256, O_VERSION };
+	enum { O_LEVEL = 256, O_VERSION, O_META };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "level", required_argument, NULL, O_LEVEL },
+		{ "meta", required_argument, NULL, O_META },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -191,7 +195,10 @@ int main(int argc, char **argv)
 	struct pebs_writer_opts wo = { 0 };
 	unsigned long long v;
 	int c;
+	struct pebs_meta *user = pebs_meta_new();
 	util_init(argv[0]);
+	if (!user)
+		util_die(EXIT_SYS, "out of memory");
 	while ((c = getopt_long(argc, argv, "f:o:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': fmt = optarg; break;
@@ -202,12 +209,26 @@ int main(int argc, char **argv)
 					 "level (1-19): \"%s\"", optarg);
 			wo.level = (int)v;
 			break;
+		case O_META: {
+			const char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg)
+				util_die(EXIT_USAGE, "--meta: expected KEY=VALUE, "
+					 "got \"%s\"", optarg);
+			char *key = strndup(optarg, (size_t)(eq - optarg));
+			if (!key || pebs_meta_set(user, key, eq + 1))
+				util_die(EXIT_SYS, "out of memory");
+			free(key);
+			break;
+		}
 		case 'h': usage(stdout); return EXIT_OK;
 		case O_VERSION: util_version();
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
 	int perf = strcmp(fmt, "perf") == 0;
+	if (perf && pebs_meta_count(user))
+		util_die(EXIT_USAGE, "--meta: only with -f csv (perf.data "
+			 "carries its own metadata)");
 	if (!perf && strcmp(fmt, "csv") != 0)
 		util_die(EXIT_USAGE, "-f: unknown input format \"%s\" (csv, "
 			 "perf)", fmt);
@@ -225,6 +246,9 @@ int main(int argc, char **argv)
 		return st;
 	}
 	struct pebs_meta *meta = make_meta(argc, argv, "import-csv");
+	if (pebs_meta_copy(meta, user))
+		util_die(EXIT_SYS, "out of memory");
+	pebs_meta_free(user);
 	struct pebs_writer *w;
 	wcheck(NULL, pebs_writer_open(&w, fp, meta, &wo), out);
 	pebs_meta_free(meta);
