@@ -40,13 +40,19 @@ FUZZ_SRC := $(sort $(filter-out fuzz/replay.c,$(wildcard fuzz/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 BINS := $(CMD_SRC:cmd/%.c=$(B)/bin/%)
 FUZZ_REPLAY := $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%-replay)
+# libpebs-trace: the access-recording runtime linked into programs built
+# with -fsanitize=thread instead of libtsan (trace/, formats/trace-format.md)
+TRACE_SRC := $(sort $(wildcard trace/*.c))
+TRACE_OBJ := $(TRACE_SRC:%.c=$(B)/%.o)
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 # cmd/ helpers that are not tools (shared CLI plumbing) are cmd/util*.c
 CMD_UTIL := $(sort $(wildcard cmd/util*.c))
 CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
 
 .PHONY: all test check unit cli replay asan bench fuzz demo golden install \
-	clean deps lib
-all: $(B)/libpebs.a $(B)/libpebs.so $(BINS)
+	clean deps lib trace examples
+all: $(B)/libpebs.a $(B)/libpebs.so $(BINS) $(B)/libpebs-trace.a \
+	$(B)/libpebs-trace.so
 lib: $(B)/libpebs.a
 
 $(B)/lib/%.o: lib/%.c $(wildcard lib/*.h lib/include/*.h)
@@ -69,6 +75,28 @@ $(B)/libpebs.so: $(LIB_OBJ)
 $(B)/bin/%: $(B)/cmd/%.o $(CMD_UTIL_OBJ) $(B)/libpebs.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDSAN) -pthread -o $@ $< $(CMD_UTIL_OBJ) $(B)/libpebs.a $(LIBS)
+
+# No sanitizer flags on purpose: this goes into the user's program.
+$(B)/trace/%.o: trace/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(OPT) -g -fPIC -pthread $(WARN) -D_GNU_SOURCE \
+		-c -o $@ $<
+
+$(B)/libpebs-trace.a: $(TRACE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/libpebs-trace.so: $(TRACE_OBJ)
+	$(CC) -shared -pthread -o $@ $^ -ldl
+
+# Example programs, instrumented and linked against libpebs-trace.
+$(B)/examples/%: examples/%.c $(B)/libpebs-trace.a
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -fsanitize=thread -c -o $@.o $<
+	$(CC) -o $@ $@.o $(B)/libpebs-trace.a -pthread -ldl
+
+trace: $(B)/libpebs-trace.a $(B)/libpebs-trace.so
+examples: $(EXAMPLES)
 
 # Unit tests: one Criterion binary; tests may include internal headers.
 $(B)/tests/unit-tests: $(UNIT_SRC) $(B)/libpebs.a $(wildcard tests/unit/*.h)
@@ -135,7 +163,8 @@ install: all
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(B)/libpebs.a $(B)/libpebs.so $(DESTDIR)$(PREFIX)/lib
+	install -m 644 $(B)/libpebs.a $(B)/libpebs.so $(B)/libpebs-trace.a \
+		$(B)/libpebs-trace.so $(DESTDIR)$(PREFIX)/lib
 	install -m 644 lib/include/*.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \

@@ -102,7 +102,9 @@ int pebs_workload_open(struct pebs_workload **w, const char *name,
 /*
  * Opens a recorded trace (libpebs-trace output or the text format of
  * formats/trace-format.md) at @path ("-" = standard input) and runs it
- * through the cache model.
+ * through the cache model.  Fails only when the file cannot be opened
+ * (-PEBS_E_IO, errno kept); a malformed trace is reported by the first
+ * pebs_workload_next(), with its line number in pebs_workload_errmsg().
  */
 int pebs_workload_open_trace(struct pebs_workload **w, const char *path,
 			     const struct pebs_workload_opts *opts);

@@ -1,0 +1,418 @@
+/*
+ * trace.c - reader of the trace text format (formats/trace-format.md),
+ * the output of libpebs-trace and a format people can write by hand.
+ *
+ * Line oriented: the first line is "pebs-trace 1"; then comments ('#'),
+ * blank lines, directives (a word first) and accesses (a number first):
+ *   TIME TID CPU OP SIZE IP ADDR
+ * Every error names its 1-based line.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload_int.h"
+
+#define MAX_MAPS 65536u
+
+struct wtrace {
+	FILE *fp;
+	int own;
+	char *buf;
+	size_t bufcap;
+	uint64_t line;
+	int cycles;		/* clock cycles (else ns) */
+	int started;		/* an access was read */
+	uint32_t pid;
+	uint64_t last_time;
+	struct wtrace_map *maps;
+	size_t nmaps, maps_cap;
+	char *command;
+	struct wtrace_rec first;	/* read by wtrace_open() */
+	int have_first;		/* 1: first holds an access; -1: at end */
+};
+
+static int fail(char *msg, size_t cap, uint64_t line, int err,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int fail(char *msg, size_t cap, uint64_t line, int err,
+		const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(msg, cap, "line %llu: ", (unsigned long long)line);
+	if (n < 0 || (size_t)n >= cap)
+		return -err;
+	va_start(ap, fmt);
+	vsnprintf(msg + n, cap - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+/* Next whitespace-separated word of *@p (NUL-terminated in place). */
+static char *word(char **p)
+{
+	char *s = *p;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s)
+		return NULL;
+	char *e = s;
+	while (*e && *e != ' ' && *e != '\t')
+		e++;
+	if (*e)
+		*e++ = 0;
+	*p = e;
+	return s;
+}
+
+/* Unsigned number (base 10, or 16 with @hex; "0x" optional there). */
+static int num(const char *s, int hex, uint64_t max, uint64_t *v)
+{
+	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (!*s)
+		return -1;
+	uint64_t x = 0;
+	unsigned base = hex ? 16 : 10;
+	for (; *s; s++) {
+		unsigned d;
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (hex && *s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (hex && *s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
+			return -1;
+		if (__builtin_mul_overflow(x, base, &x) ||
+		    __builtin_add_overflow(x, d, &x) || x > max)
+			return -2;
+	}
+	*v = x;
+	return 0;
+}
+
+/* Quotable excerpt: at most 24 bytes, control bytes as '?'. */
+static const char *excerpt(char *dst, size_t cap, const char *s)
+{
+	size_t i = 0;
+	for (; s[i] && i + 4 < cap && i < 24; i++)
+		dst[i] = (unsigned char)s[i] < 0x20 ||
+			 (unsigned char)s[i] >= 0x7f ? '?' : s[i];
+	if (s[i])
+		memcpy(dst + i, "...", 4);
+	else
+		dst[i] = 0;
+	return dst;
+}
+
+static int field(char *msg, size_t cap, uint64_t line, const char *name,
+		 const char *s, int hex, uint64_t max, uint64_t *v)
+{
+	char ex[32];
+	if (!s)
+		return fail(msg, cap, line, PEBS_E_PARSE, "missing %s", name);
+	int r = num(s, hex, max, v);
+	if (r == -2)
+		return fail(msg, cap, line, PEBS_E_RANGE,
+			    "%s '%s' out of range", name,
+			    excerpt(ex, sizeof(ex), s));
+	if (r < 0)
+		return fail(msg, cap, line, PEBS_E_PARSE,
+			    "%s '%s' is not a %s number", name,
+			    excerpt(ex, sizeof(ex), s),
+			    hex ? "hexadecimal" : "decimal");
+	return 0;
+}
+
+static int access_line(struct wtrace *t, char *p, struct wtrace_rec *r,
+		       char *msg, size_t cap)
+{
+	uint64_t v, ln = t->line;
+	char ex[32];
+	int e;
+	memset(r, 0, sizeof(*r));
+	r->line = ln;
+	if ((e = field(msg, cap, ln, "TIME", word(&p), 0, UINT64_MAX, &v)))
+		return e;
+	r->time = v;
+	if ((e = field(msg, cap, ln, "TID", word(&p), 0, UINT32_MAX, &v)))
+		return e;
+	r->tid = (uint32_t)v;
+	char *c = word(&p);
+	if (c && strcmp(c, "-") == 0) {
+		r->cpu = -1;
+	} else {
+		if ((e = field(msg, cap, ln, "CPU", c, 0, 1u << 20, &v)))
+			return e;
+		r->cpu = (int32_t)v;
+	}
+	char *op = word(&p);
+	if (!op)
+		return fail(msg, cap, ln, PEBS_E_PARSE, "missing OP");
+	if (strcmp(op, "R") && strcmp(op, "W") && strcmp(op, "U"))
+		return fail(msg, cap, ln, PEBS_E_PARSE,
+			    "OP '%s' is not R, W or U",
+			    excerpt(ex, sizeof(ex), op));
+	r->op = op[0];
+	char *sz = word(&p);
+	if ((e = field(msg, cap, ln, "SIZE", sz, 0, 64, &v)))
+		return e;
+	if (v == 0)
+		return fail(msg, cap, ln, PEBS_E_RANGE,
+			    "SIZE 0 (must be 1-64)");
+	r->size = (uint8_t)v;
+	if ((e = field(msg, cap, ln, "IP", word(&p), 1, UINT64_MAX, &v)))
+		return e;
+	r->ip = v;
+	if ((e = field(msg, cap, ln, "ADDR", word(&p), 1, UINT64_MAX, &v)))
+		return e;
+	r->addr = v;
+	char *extra = word(&p);
+	if (extra)
+		return fail(msg, cap, ln, PEBS_E_PARSE,
+			    "unexpected field '%s' after ADDR",
+			    excerpt(ex, sizeof(ex), extra));
+	if (t->started && r->time < t->last_time)
+		return fail(msg, cap, ln, PEBS_E_PARSE,
+			    "time %llu is before the previous access's "
+			    "%llu (the trace must be in time order)",
+			    (unsigned long long)r->time,
+			    (unsigned long long)t->last_time);
+	t->started = 1;
+	t->last_time = r->time;
+	r->pid = t->pid;
+	return 1;
+}
+
+static int map_line(struct wtrace *t, char *p, char *msg, size_t cap)
+{
+	uint64_t pid, start, end, pgoff, ln = t->line;
+	int e;
+	if ((e = field(msg, cap, ln, "map PID", word(&p), 0, UINT32_MAX,
+		       &pid)) ||
+	    (e = field(msg, cap, ln, "map START", word(&p), 1, UINT64_MAX,
+		       &start)) ||
+	    (e = field(msg, cap, ln, "map END", word(&p), 1, UINT64_MAX,
+		       &end)) ||
+	    (e = field(msg, cap, ln, "map PGOFF", word(&p), 1, UINT64_MAX,
+		       &pgoff)))
+		return e;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return fail(msg, cap, ln, PEBS_E_PARSE, "map without a PATH");
+	if (end <= start)
+		return fail(msg, cap, ln, PEBS_E_RANGE,
+			    "map END is not above START");
+	if (t->nmaps >= MAX_MAPS)
+		return fail(msg, cap, ln, PEBS_E_RANGE,
+			    "more than %u maps", MAX_MAPS);
+	if (t->nmaps == t->maps_cap) {
+		size_t nc = t->maps_cap ? t->maps_cap * 2 : 16;
+		void *n = realloc(t->maps, nc * sizeof(*t->maps));
+		if (!n)
+			return fail(msg, cap, ln, PEBS_E_NOMEM,
+				    "out of memory");
+		t->maps = n;
+		t->maps_cap = nc;
+	}
+	char *path = strdup(p);
+	if (!path)
+		return fail(msg, cap, ln, PEBS_E_NOMEM, "out of memory");
+	t->maps[t->nmaps++] = (struct wtrace_map){ (uint32_t)pid, start, end,
+						   pgoff, path };
+	return 0;
+}
+
+static int directive(struct wtrace *t, char *p, char *msg, size_t cap)
+{
+	char ex[32];
+	uint64_t v;
+	int e;
+	char *w = word(&p);
+	if (strcmp(w, "pid") == 0) {
+		if ((e = field(msg, cap, t->line, "pid", word(&p), 0,
+			       UINT32_MAX, &v)))
+			return e;
+		t->pid = (uint32_t)v;
+		if ((w = word(&p)))
+			return fail(msg, cap, t->line, PEBS_E_PARSE,
+				    "unexpected '%s' after pid",
+				    excerpt(ex, sizeof(ex), w));
+		return 0;
+	}
+	if (strcmp(w, "clock") == 0) {
+		char *u = word(&p);
+		if (t->started)
+			return fail(msg, cap, t->line, PEBS_E_PARSE,
+				    "clock after the first access");
+		if (u && strcmp(u, "ns") == 0)
+			t->cycles = 0;
+		else if (u && strcmp(u, "cycles") == 0)
+			t->cycles = 1;
+		else
+			return fail(msg, cap, t->line, PEBS_E_PARSE,
+				    "clock must be 'ns' or 'cycles'");
+		return 0;
+	}
+	if (strcmp(w, "map") == 0)
+		return map_line(t, p, msg, cap);
+	if (strcmp(w, "command") == 0) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		char *c = strdup(p);
+		if (!c)
+			return fail(msg, cap, t->line, PEBS_E_NOMEM,
+				    "out of memory");
+		free(t->command);
+		t->command = c;
+		return 0;
+	}
+	return fail(msg, cap, t->line, PEBS_E_PARSE,
+		    "unknown directive '%s'", excerpt(ex, sizeof(ex), w));
+}
+
+/* Reads lines up to the next access. */
+static int read_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
+		     size_t cap)
+{
+	for (;;) {
+		errno = 0;
+		ssize_t n = getline(&t->buf, &t->bufcap, t->fp);
+		if (n < 0) {
+			if (ferror(t->fp))
+				return fail(msg, cap, t->line + 1, PEBS_E_IO,
+					    "read error: %s",
+					    strerror(errno ? errno : EIO));
+			return 0;
+		}
+		t->line++;
+		if ((size_t)n != strlen(t->buf))
+			return fail(msg, cap, t->line, PEBS_E_PARSE,
+				    "NUL byte in the line");
+		while (n > 0 && (t->buf[n - 1] == '\n' ||
+				 t->buf[n - 1] == '\r'))
+			t->buf[--n] = 0;
+		char *p = t->buf;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		if (*p >= '0' && *p <= '9')
+			return access_line(t, p, r, msg, cap);
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
+			int e = directive(t, p, msg, cap);
+			if (e)
+				return e;
+			continue;
+		}
+		char ex[32];
+		return fail(msg, cap, t->line, PEBS_E_PARSE,
+			    "neither an access, a directive nor a comment: "
+			    "'%s'", excerpt(ex, sizeof(ex), p));
+	}
+}
+
+void wtrace_close(struct wtrace *t)
+{
+	if (!t)
+		return;
+	if (t->own && t->fp)
+		fclose(t->fp);
+	for (size_t i = 0; i < t->nmaps; i++)
+		free(t->maps[i].path);
+	free(t->maps);
+	free(t->buf);
+	free(t->command);
+	free(t);
+}
+
+int wtrace_open(struct wtrace **out, FILE *fp, int own, char *msg,
+		size_t cap)
+{
+	*out = NULL;
+	struct wtrace *t = calloc(1, sizeof(*t));
+	if (!t) {
+		if (own)
+			fclose(fp);
+		snprintf(msg, cap, "out of memory");
+		return -PEBS_E_NOMEM;
+	}
+	t->fp = fp;
+	t->own = own;
+	ssize_t n = getline(&t->buf, &t->bufcap, fp);
+	t->line = 1;
+	int e = 0;
+	if (n < 0) {
+		e = ferror(fp) ? fail(msg, cap, 1, PEBS_E_IO, "read error: %s",
+				      strerror(errno ? errno : EIO)) :
+			fail(msg, cap, 1, PEBS_E_FORMAT,
+			     "empty input, expected 'pebs-trace 1'");
+	} else {
+		while (n > 0 && (t->buf[n - 1] == '\n' ||
+				 t->buf[n - 1] == '\r' ||
+				 t->buf[n - 1] == ' '))
+			t->buf[--n] = 0;
+		if (strncmp(t->buf, "pebs-trace ", 11) != 0 ||
+		    (size_t)n != strlen(t->buf)) {
+			e = fail(msg, cap, 1, PEBS_E_FORMAT,
+				 "not a pebs-trace file (expected "
+				 "'pebs-trace 1')");
+		} else if (strcmp(t->buf + 11, "1") != 0) {
+			char ex[32];
+			e = fail(msg, cap, 1, PEBS_E_VERSION,
+				 "trace format version '%s' is not supported "
+				 "(this reader knows 1)",
+				 excerpt(ex, sizeof(ex), t->buf + 11));
+		}
+	}
+	if (!e) {
+		e = read_next(t, &t->first, msg, cap);
+		if (e >= 0) {
+			t->have_first = e ? 1 : -1;
+			e = 0;
+		}
+	}
+	if (e) {
+		wtrace_close(t);
+		return e;
+	}
+	*out = t;
+	return 0;
+}
+
+int wtrace_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
+		size_t cap)
+{
+	if (t->have_first) {
+		int h = t->have_first;
+		t->have_first = 0;
+		if (h < 0)
+			return 0;
+		*r = t->first;
+		return 1;
+	}
+	return read_next(t, r, msg, cap);
+}
+
+int wtrace_cycles(const struct wtrace *t)
+{
+	return t->cycles;
+}
+
+size_t wtrace_nmaps(const struct wtrace *t)
+{
+	return t->nmaps;
+}
+
+const struct wtrace_map *wtrace_map(const struct wtrace *t, size_t i)
+{
+	return i < t->nmaps ? &t->maps[i] : NULL;
+}
+
+const char *wtrace_command(const struct wtrace *t)
+{
+	return t->command ? t->command : "";
+}

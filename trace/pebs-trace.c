@@ -1,0 +1,693 @@
+/*
+ * pebs-trace.c - libpebs-trace: records the memory accesses of a real,
+ * multi-threaded program for the simulated PMU (pebs-capture -b sim).
+ *
+ * The program is compiled with the compiler's thread-sanitizer
+ * instrumentation (gcc or clang -fsanitize=thread -c) and linked, WITHOUT
+ * -fsanitize=thread, against this library instead of libtsan.  Every
+ * instrumented load, store and atomic then calls in here; each thread
+ * appends (time, ip, addr, size, op) to its own buffer, and at exit the
+ * buffers are merged in time order and written as the trace text format
+ * (formats/trace-format.md) to $PEBS_TRACE_OUT (default
+ * pebs-trace.PID.txt).  The program runs truly in parallel: a record costs
+ * one clock_gettime() and a few stores in the thread's own memory.
+ *
+ * Time: the trace should show the program as it runs on the simulated
+ * machine, where every thread has a core of its own, not as the host's
+ * scheduler happened to time-slice it (on a busy host with few CPUs,
+ * threads run in bursts of milliseconds and would never contend).  So each
+ * thread keeps a virtual clock: CLOCK_MONOTONIC, except that a gap of more
+ * than 200 us between two of its accesses (it was descheduled or blocked)
+ * counts as 1 us; a thread started by pthread_create() starts at its
+ * creator's virtual time, and pthread_join() moves the joiner's clock to
+ * the joined thread's end.  (This library wraps those two functions.)
+ *
+ * Environment:
+ *   PEBS_TRACE_OUT    output path
+ *   PEBS_TRACE_MAX    most accesses kept per thread (default 4000000); the
+ *                     rest are counted and reported in a header comment
+ *   PEBS_TRACE_CLOCK  "wall": plain CLOCK_MONOTONIC times, no virtual clock
+ *
+ * Limits: accesses are recorded until exit() (or the return from main);
+ * a process ending by _exit() or a signal writes nothing; a forked child
+ * writes nothing (only the process that loaded the library does); 128-bit
+ * atomics are not provided (they would need libatomic).
+ *
+ * This file is not instrumented itself and never calls back into the
+ * program.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CHUNK_RECS 65536u
+#define DEFAULT_MAX 4000000ull
+#define GAP_NS 200000ull	/* a longer gap: the thread did not run */
+#define GAP_AS_NS 1000ull	/* what such a gap counts as */
+
+enum { OP_R, OP_W, OP_U };
+
+struct rec {
+	uint64_t t;		/* CLOCK_MONOTONIC ns */
+	uint64_t addr;
+	uint64_t ipx;		/* ip 47:0, size 55:48, op 57:56 */
+};
+
+struct chunk {
+	struct chunk *next;
+	uint32_t n;		/* records written (release-stored) */
+	struct rec r[CHUNK_RECS];
+};
+
+struct tbuf {
+	struct tbuf *next;	/* all threads ever seen */
+	uint32_t tid;
+	uint64_t vt;		/* virtual clock (ns), see the top */
+	uint64_t last_wall;	/* CLOCK_MONOTONIC at the last reading */
+	pthread_t pt;		/* for pthread_join() */
+	int joined;		/* pt was joined (and may be reused) */
+	uint64_t kept, dropped;
+	struct chunk *head, *tail;
+};
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tbuf *threads;
+static int stopping;		/* set at exit: no more records */
+static pid_t owner_pid;		/* the process that writes the trace */
+static uint64_t max_recs = DEFAULT_MAX;
+static int wall_clock;		/* PEBS_TRACE_CLOCK=wall */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static __thread struct tbuf *self;
+static __thread int busy;	/* a record in progress (signal handlers) */
+
+static void write_trace(void);
+
+static void init_once(void)
+{
+	const char *m = getenv("PEBS_TRACE_MAX");
+	if (m && *m) {
+		char *end;
+		unsigned long long v = strtoull(m, &end, 10);
+		if (!*end)
+			max_recs = v;
+	}
+	const char *c = getenv("PEBS_TRACE_CLOCK");
+	wall_clock = c && strcmp(c, "wall") == 0;
+	owner_pid = getpid();
+	atexit(write_trace);
+}
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The thread's virtual time now. */
+static uint64_t vclock(struct tbuf *b)
+{
+	uint64_t w = wall_ns();
+	if (wall_clock)
+		return w;
+	if (!b->last_wall) {
+		if (!b->vt)
+			b->vt = w;
+	} else {
+		uint64_t d = w > b->last_wall ? w - b->last_wall : 0;
+		b->vt += d > GAP_NS ? GAP_AS_NS : d;
+	}
+	b->last_wall = w;
+	return b->vt;
+}
+
+/* Registers the calling thread, its clock starting at @vt (0: now). */
+static struct tbuf *thread_buf_at(uint64_t vt)
+{
+	struct tbuf *b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->vt = vt;
+	b->pt = pthread_self();
+	b->tid = (uint32_t)syscall(SYS_gettid);
+	pthread_mutex_lock(&reg_lock);
+	b->next = threads;
+	threads = b;
+	pthread_mutex_unlock(&reg_lock);
+	return b;
+}
+
+static struct tbuf *thread_buf(void)
+{
+	return thread_buf_at(0);
+}
+
+static void record(uint64_t ip, const volatile void *addr, unsigned size,
+		   unsigned op)
+{
+	if (__atomic_load_n(&stopping, __ATOMIC_RELAXED) || busy)
+		return;
+	busy = 1;
+	pthread_once(&once, init_once);
+	struct tbuf *b = self;
+	if (!b && !(b = self = thread_buf()))
+		goto out;
+	if (b->kept >= max_recs) {
+		b->dropped++;
+		goto out;
+	}
+	struct chunk *c = b->tail;
+	if (!c || c->n == CHUNK_RECS) {
+		struct chunk *nc = malloc(sizeof(*nc));
+		if (!nc) {
+			b->dropped++;
+			goto out;
+		}
+		nc->next = NULL;
+		nc->n = 0;
+		if (c)
+			__atomic_store_n(&c->next, nc, __ATOMIC_RELEASE);
+		else
+			__atomic_store_n(&b->head, nc, __ATOMIC_RELEASE);
+		b->tail = c = nc;
+	}
+	struct rec *r = &c->r[c->n];
+	r->t = vclock(b);
+	r->addr = (uint64_t)(uintptr_t)addr;
+	r->ipx = (ip & 0xffffffffffffull) | (uint64_t)size << 48 |
+		 (uint64_t)op << 56;
+	__atomic_store_n(&c->n, c->n + 1, __ATOMIC_RELEASE);
+	b->kept++;
+out:
+	busy = 0;
+}
+
+/* A range in pieces of at most 64 bytes, each within one line. */
+static void record_range(uint64_t ip, const volatile void *addr,
+			 unsigned long size, unsigned op)
+{
+	uintptr_t a = (uintptr_t)addr, end = a + size;
+	while (a < end) {
+		uintptr_t next = (a | 63) + 1;
+		if (next > end)
+			next = end;
+		record(ip, (const void *)a, (unsigned)(next - a), op);
+		a = next;
+	}
+}
+
+#define RA() ((uint64_t)(uintptr_t)__builtin_return_address(0))
+
+/* ------------------------------------------------------ the tsan ABI */
+
+/*
+ * Declared here (the compiler emits calls to them, no header declares
+ * them) to keep -Wmissing-prototypes quiet.
+ */
+void __tsan_init(void);
+void __tsan_func_entry(void *pc);
+void __tsan_func_exit(void);
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
+void __tsan_read_range(void *addr, unsigned long size);
+void __tsan_write_range(void *addr, unsigned long size);
+void __tsan_vptr_update(void **vptr_p, void *new_val);
+void __tsan_vptr_read(void **vptr_p);
+void *__tsan_memcpy(void *dst, const void *src, unsigned long n);
+void *__tsan_memmove(void *dst, const void *src, unsigned long n);
+void *__tsan_memset(void *dst, int c, unsigned long n);
+void __tsan_atomic_thread_fence(int mo);
+void __tsan_atomic_signal_fence(int mo);
+
+/* ------------------------------------------------ thread lifetimes */
+
+struct start {
+	void *(*fn)(void *);
+	void *arg;
+	uint64_t vt;
+};
+
+static void *trampoline(void *p)
+{
+	struct start s = *(struct start *)p;
+	free(p);
+	busy = 1;
+	self = thread_buf_at(s.vt);
+	if (self)
+		self->last_wall = wall_ns();
+	busy = 0;
+	return s.fn(s.arg);
+}
+
+int pthread_create(pthread_t *t, const pthread_attr_t *attr,
+		   void *(*fn)(void *), void *arg)
+{
+	static int (*real)(pthread_t *, const pthread_attr_t *,
+			   void *(*)(void *), void *);
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+	if (!real)
+		return EAGAIN;
+	pthread_once(&once, init_once);
+	struct start *s = malloc(sizeof(*s));
+	if (!s)
+		return EAGAIN;
+	s->fn = fn;
+	s->arg = arg;
+	s->vt = 0;
+	if (!busy) {
+		busy = 1;
+		if (!self)
+			self = thread_buf();
+		if (self)
+			s->vt = vclock(self);
+		busy = 0;
+	}
+	int r = real(t, attr, trampoline, s);
+	if (r)
+		free(s);
+	return r;
+}
+
+int pthread_join(pthread_t t, void **ret)
+{
+	static int (*real)(pthread_t, void **);
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_join");
+	if (!real)
+		return EINVAL;
+	int r = real(t, ret);
+	if (r || busy)
+		return r;
+	busy = 1;
+	uint64_t end = 0;
+	pthread_mutex_lock(&reg_lock);
+	for (struct tbuf *b = threads; b; b = b->next)
+		if (!b->joined && pthread_equal(b->pt, t)) {
+			b->joined = 1;
+			if (b->vt > end)
+				end = b->vt;
+		}
+	pthread_mutex_unlock(&reg_lock);
+	if (!self)
+		self = thread_buf();
+	if (self && !wall_clock) {
+		vclock(self);
+		if (end > self->vt)
+			self->vt = end;
+	}
+	busy = 0;
+	return r;
+}
+
+void __tsan_init(void)
+{
+	pthread_once(&once, init_once);
+}
+
+void __tsan_func_entry(void *pc)
+{
+	(void)pc;
+}
+
+void __tsan_func_exit(void)
+{
+}
+
+void __tsan_ignore_thread_begin(void)
+{
+}
+
+void __tsan_ignore_thread_end(void)
+{
+}
+
+#define PLAIN(N)							\
+void __tsan_read##N(void *a);						\
+void __tsan_write##N(void *a);						\
+void __tsan_unaligned_read##N(void *a);					\
+void __tsan_unaligned_write##N(void *a);				\
+void __tsan_volatile_read##N(void *a);					\
+void __tsan_volatile_write##N(void *a);					\
+void __tsan_read##N##_pc(void *a, void *pc);				\
+void __tsan_write##N##_pc(void *a, void *pc);				\
+void __tsan_read##N(void *a) { record(RA(), a, N, OP_R); }		\
+void __tsan_write##N(void *a) { record(RA(), a, N, OP_W); }		\
+void __tsan_unaligned_read##N(void *a) { record(RA(), a, N, OP_R); }	\
+void __tsan_unaligned_write##N(void *a) { record(RA(), a, N, OP_W); }	\
+void __tsan_volatile_read##N(void *a) { record(RA(), a, N, OP_R); }	\
+void __tsan_volatile_write##N(void *a) { record(RA(), a, N, OP_W); }	\
+void __tsan_read##N##_pc(void *a, void *pc)				\
+{ record((uint64_t)(uintptr_t)pc, a, N, OP_R); }			\
+void __tsan_write##N##_pc(void *a, void *pc)				\
+{ record((uint64_t)(uintptr_t)pc, a, N, OP_W); }
+
+PLAIN(1)
+PLAIN(2)
+PLAIN(4)
+PLAIN(8)
+PLAIN(16)
+
+void __tsan_read_range(void *addr, unsigned long size)
+{
+	record_range(RA(), addr, size, OP_R);
+}
+
+void __tsan_write_range(void *addr, unsigned long size)
+{
+	record_range(RA(), addr, size, OP_W);
+}
+
+void __tsan_vptr_update(void **vptr_p, void *new_val)
+{
+	(void)new_val;
+	record(RA(), vptr_p, sizeof(void *), OP_W);
+}
+
+void __tsan_vptr_read(void **vptr_p)
+{
+	record(RA(), vptr_p, sizeof(void *), OP_R);
+}
+
+void *__tsan_memcpy(void *dst, const void *src, unsigned long n)
+{
+	record_range(RA(), src, n, OP_R);
+	record_range(RA(), dst, n, OP_W);
+	return memcpy(dst, src, n);
+}
+
+void *__tsan_memmove(void *dst, const void *src, unsigned long n)
+{
+	record_range(RA(), src, n, OP_R);
+	record_range(RA(), dst, n, OP_W);
+	return memmove(dst, src, n);
+}
+
+void *__tsan_memset(void *dst, int c, unsigned long n)
+{
+	record_range(RA(), dst, n, OP_W);
+	return memset(dst, c, n);
+}
+
+void __tsan_atomic_thread_fence(int mo)
+{
+	(void)mo;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void __tsan_atomic_signal_fence(int mo)
+{
+	(void)mo;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/*
+ * Atomics: performed with sequential consistency whatever order was asked
+ * (never weaker than asked), recorded as R, W or U (read-modify-write).
+ */
+#define RMW(N, T, NAME, BUILTIN)					\
+T __tsan_atomic##N##_##NAME(volatile T *a, T v, int mo);		\
+T __tsan_atomic##N##_##NAME(volatile T *a, T v, int mo)			\
+{									\
+	(void)mo;							\
+	record(RA(), a, N / 8, OP_U);					\
+	return BUILTIN(a, v, __ATOMIC_SEQ_CST);				\
+}
+
+#define ATOMICS(N, T)							\
+T __tsan_atomic##N##_load(const volatile T *a, int mo);			\
+T __tsan_atomic##N##_load(const volatile T *a, int mo)			\
+{									\
+	(void)mo;							\
+	record(RA(), a, N / 8, OP_R);					\
+	return __atomic_load_n(a, __ATOMIC_SEQ_CST);			\
+}									\
+void __tsan_atomic##N##_store(volatile T *a, T v, int mo);		\
+void __tsan_atomic##N##_store(volatile T *a, T v, int mo)		\
+{									\
+	(void)mo;							\
+	record(RA(), a, N / 8, OP_W);					\
+	__atomic_store_n(a, v, __ATOMIC_SEQ_CST);			\
+}									\
+RMW(N, T, exchange, __atomic_exchange_n)				\
+RMW(N, T, fetch_add, __atomic_fetch_add)				\
+RMW(N, T, fetch_sub, __atomic_fetch_sub)				\
+RMW(N, T, fetch_and, __atomic_fetch_and)				\
+RMW(N, T, fetch_or, __atomic_fetch_or)					\
+RMW(N, T, fetch_xor, __atomic_fetch_xor)				\
+RMW(N, T, fetch_nand, __atomic_fetch_nand)				\
+int __tsan_atomic##N##_compare_exchange_strong(volatile T *a, T *c,	\
+					       T v, int mo, int fmo);	\
+int __tsan_atomic##N##_compare_exchange_strong(volatile T *a, T *c,	\
+					       T v, int mo, int fmo)	\
+{									\
+	(void)mo;							\
+	(void)fmo;							\
+	int ok = __atomic_compare_exchange_n(a, c, v, 0,		\
+					     __ATOMIC_SEQ_CST,		\
+					     __ATOMIC_SEQ_CST);		\
+	record(RA(), a, N / 8, ok ? OP_U : OP_R);			\
+	return ok;							\
+}									\
+int __tsan_atomic##N##_compare_exchange_weak(volatile T *a, T *c,	\
+					     T v, int mo, int fmo);	\
+int __tsan_atomic##N##_compare_exchange_weak(volatile T *a, T *c,	\
+					     T v, int mo, int fmo)	\
+{									\
+	(void)mo;							\
+	(void)fmo;							\
+	int ok = __atomic_compare_exchange_n(a, c, v, 0,		\
+					     __ATOMIC_SEQ_CST,		\
+					     __ATOMIC_SEQ_CST);		\
+	record(RA(), a, N / 8, ok ? OP_U : OP_R);			\
+	return ok;							\
+}									\
+T __tsan_atomic##N##_compare_exchange_val(volatile T *a, T c, T v,	\
+					  int mo, int fmo);		\
+T __tsan_atomic##N##_compare_exchange_val(volatile T *a, T c, T v,	\
+					  int mo, int fmo)		\
+{									\
+	(void)mo;							\
+	(void)fmo;							\
+	int ok = __atomic_compare_exchange_n(a, &c, v, 0,		\
+					     __ATOMIC_SEQ_CST,		\
+					     __ATOMIC_SEQ_CST);		\
+	record(RA(), a, N / 8, ok ? OP_U : OP_R);			\
+	return c;							\
+}
+
+ATOMICS(8, uint8_t)
+ATOMICS(16, uint16_t)
+ATOMICS(32, uint32_t)
+ATOMICS(64, uint64_t)
+
+/* ------------------------------------------------------------ output */
+
+struct out {
+	FILE *fp;
+	char buf[1 << 16];
+	size_t n;
+	int err;
+};
+
+static void flush(struct out *o)
+{
+	if (o->n && fwrite(o->buf, 1, o->n, o->fp) != o->n)
+		o->err = errno ? errno : EIO;
+	o->n = 0;
+}
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (o->n + n > sizeof(o->buf))
+		flush(o);
+	if (n > sizeof(o->buf)) {
+		if (fwrite(s, 1, n, o->fp) != n)
+			o->err = errno ? errno : EIO;
+		return;
+	}
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
+}
+
+static char *dec(char *p, uint64_t v)
+{
+	char t[24];
+	int n = 0;
+	do
+		t[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+static char *hex(char *p, uint64_t v)
+{
+	char t[24];
+	int n = 0;
+	*p++ = '0';
+	*p++ = 'x';
+	do
+		t[n++] = "0123456789abcdef"[v & 15];
+	while ((v >>= 4));
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+static void put_header(struct out *o, uint64_t dropped)
+{
+	char line[512];
+	int n = snprintf(line, sizeof(line),
+			 "pebs-trace 1\n"
+			 "# written by libpebs-trace (pebs-tools)\n"
+			 "# TIME(ns) TID CPU OP SIZE IP ADDR\n"
+			 "clock ns\n");
+	put(o, line, (size_t)n);
+	if (dropped) {
+		n = snprintf(line, sizeof(line), "# dropped %llu accesses "
+			     "beyond PEBS_TRACE_MAX per thread\n",
+			     (unsigned long long)dropped);
+		put(o, line, (size_t)n);
+	}
+	FILE *f = fopen("/proc/self/cmdline", "r");
+	if (f) {
+		size_t len = fread(line, 1, sizeof(line) - 1, f);
+		fclose(f);
+		for (size_t i = 0; i < len; i++)
+			if (line[i] == 0 || line[i] == '\n')
+				line[i] = ' ';
+		while (len && line[len - 1] == ' ')
+			len--;
+		if (len) {
+			put(o, "command ", 8);
+			put(o, line, len);
+			put(o, "\n", 1);
+		}
+	}
+	n = snprintf(line, sizeof(line), "pid %d\n", (int)owner_pid);
+	put(o, line, (size_t)n);
+	/* Executable mappings, so that reports can name the instructions. */
+	f = fopen("/proc/self/maps", "r");
+	char *l = NULL;
+	size_t cap = 0;
+	while (f && getline(&l, &cap, f) > 0) {
+		unsigned long long s, e, off;
+		char perm[8];
+		int pos = 0;
+		if (sscanf(l, "%llx-%llx %7s %llx %*s %*s %n", &s, &e, perm,
+			   &off, &pos) < 4 || !pos || perm[2] != 'x' ||
+		    l[pos] != '/')
+			continue;
+		l[strcspn(l, "\n")] = 0;
+		n = snprintf(line, sizeof(line), "map %d 0x%llx 0x%llx "
+			     "0x%llx ", (int)owner_pid, s, e, off);
+		put(o, line, (size_t)n);
+		put(o, l + pos, strlen(l + pos));
+		put(o, "\n", 1);
+	}
+	free(l);
+	if (f)
+		fclose(f);
+}
+
+/* Cursor over one thread's records. */
+struct cur {
+	struct tbuf *b;
+	struct chunk *c;
+	uint32_t i, n;
+};
+
+static int cur_valid(struct cur *k)
+{
+	while (k->c && k->i == k->n) {
+		k->c = __atomic_load_n(&k->c->next, __ATOMIC_ACQUIRE);
+		k->i = 0;
+		k->n = k->c ? __atomic_load_n(&k->c->n, __ATOMIC_ACQUIRE) : 0;
+	}
+	return k->c != NULL;
+}
+
+static void write_trace(void)
+{
+	if (getpid() != owner_pid)
+		return;
+	__atomic_store_n(&stopping, 1, __ATOMIC_SEQ_CST);
+	const char *path = getenv("PEBS_TRACE_OUT");
+	char def[64];
+	if (!path || !*path) {
+		snprintf(def, sizeof(def), "pebs-trace.%d.txt",
+			 (int)owner_pid);
+		path = def;
+	}
+	pthread_mutex_lock(&reg_lock);
+	size_t nt = 0;
+	uint64_t dropped = 0;
+	for (struct tbuf *b = threads; b; b = b->next) {
+		nt++;
+		dropped += b->dropped;
+	}
+	struct cur *k = calloc(nt ? nt : 1, sizeof(*k));
+	static struct out o;
+	o.fp = fopen(path, "w");
+	if (!k || !o.fp) {
+		fprintf(stderr, "pebs-trace: %s: %s\n", path,
+			strerror(k ? errno : ENOMEM));
+		pthread_mutex_unlock(&reg_lock);
+		free(k);
+		if (o.fp)
+			fclose(o.fp);
+		return;
+	}
+	size_t i = 0;
+	for (struct tbuf *b = threads; b; b = b->next, i++) {
+		k[i].b = b;
+		k[i].c = __atomic_load_n(&b->head, __ATOMIC_ACQUIRE);
+		k[i].n = k[i].c ? __atomic_load_n(&k[i].c->n,
+						  __ATOMIC_ACQUIRE) : 0;
+	}
+	put_header(&o, dropped);
+	/* k-way merge by time; threads are few, a scan is enough. */
+	for (;;) {
+		struct cur *best = NULL;
+		for (i = 0; i < nt; i++)
+			if (cur_valid(&k[i]) && (!best || k[i].c->r[k[i].i].t <
+					best->c->r[best->i].t))
+				best = &k[i];
+		if (!best)
+			break;
+		const struct rec *r = &best->c->r[best->i++];
+		char line[128], *p = line;
+		p = dec(p, r->t);
+		*p++ = ' ';
+		p = dec(p, best->b->tid);
+		memcpy(p, " - ", 3);
+		p += 3;
+		*p++ = "RWU?"[(r->ipx >> 56) & 3];
+		*p++ = ' ';
+		p = dec(p, (r->ipx >> 48) & 0xff);
+		*p++ = ' ';
+		p = hex(p, r->ipx & 0xffffffffffffull);
+		*p++ = ' ';
+		p = hex(p, r->addr);
+		*p++ = '\n';
+		put(&o, line, (size_t)(p - line));
+	}
+	pthread_mutex_unlock(&reg_lock);
+	flush(&o);
+	if (fclose(o.fp) != 0 && !o.err)
+		o.err = errno ? errno : EIO;
+	if (o.err)
+		fprintf(stderr, "pebs-trace: %s: %s\n", path,
+			strerror(o.err));
+	free(k);
+}
