@@ -36,8 +36,11 @@ t zstd -d -q -c "$out/gen.csv.zst" > /dev/null
 echo "== pebs-decode -f csv to /dev/null"
 t pebs-decode -f csv "$out/gen.pebs" > /dev/null
 
-# Every other benchmark (bench/*-bench.sh BINDIR): c2c, filter/hist,
-# perf import, capture.
+echo "== bench/filter_hist.sh"
+bench/filter_hist.sh "$b" "$N" || echo "bench/filter_hist.sh failed"
+
+# Every other benchmark (bench/*-bench.sh BINDIR): c2c, perf import,
+# capture.
 for s in bench/*-bench.sh; do
 	[ -x "$s" ] || continue
 	echo "== $s"

@@ -1,0 +1,397 @@
+/*
+ * pebs-filter - keeps the samples matching an expression (pebs_expr.h).
+ *
+ * Speed comes from three levels: blocks whose directory min/max rule out
+ * every match are skipped undecoded (and with --count, blocks that match
+ * entirely are counted from their directory); blocks where every sample
+ * matches are copied as raw chunks (no re-encode) when the output is
+ * .pebs; the expression runs column-wise over the rest.  Text outputs
+ * decode only the columns of the expression and of --fields.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pebs_expr.h"
+#include "pebs_field.h"
+#include "pebs_format.h"
+#include "pebs_output.h"
+#include "util.h"
+
+#define FMT_PEBS 0
+#define MAX_FIELDS 256
+#define MAX_SHOWN 20
+
+struct opts {
+	int fmt;
+	int fields[MAX_FIELDS];
+	size_t nfields;
+	unsigned flags;
+	unsigned threads;
+	uint64_t head;		/* 0 = no limit */
+	uint64_t sample;	/* keep 1 in sample; 0/1 = all */
+	int invert, count, explain, salvage;
+	const char *out;
+	const char *text;
+};
+
+/* Shared with the block callback, which runs in reader threads. */
+struct ctx {
+	struct pebs_expr *e;
+	uint64_t t0;
+	int have_t0;		/* atomic */
+	int fast_count;		/* --count may count whole blocks unread */
+	uint64_t counted;	/* atomic: samples of blocks counted unread */
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: %s [-f pebs|csv|yaml|jsonl|text] [--fields LIST] "
+		"[--no-header]\n"
+		"       [--head N] [--sample 1/N] [-v] [--count] [-o FILE] "
+		"[-j THREADS]\n"
+		"       [--salvage] [--explain] EXPR [FILE...]\n"
+		"  EXPR            e.g. 'lat > 200 and mem in (L3, LOCAL_RAM)' "
+		"(see pebs-filter(1))\n"
+		"  -f FORMAT       output format (default: pebs, never to a "
+		"terminal)\n"
+		"  --fields LIST   csv/yaml/jsonl/text fields (default: %s)\n"
+		"  --no-header     csv/text: no header line\n"
+		"  --head N        stop after N matching samples\n"
+		"  --sample 1/N    keep one matching sample in N "
+		"(deterministic)\n"
+		"  -v, --invert    keep the samples that do not match\n"
+		"  -c, --count     print the number of matching samples only\n"
+		"  --explain       print the compiled program and exit\n"
+		"  --salvage       skip damaged blocks and go on\n"
+		"  -o FILE         write to FILE instead of standard output\n"
+		"  -j THREADS      decode threads (default: CPUs, at most 8)\n"
+		"  -h, --help      this help; --version: the version\n",
+		util_prog, pebs_field_default_list);
+}
+
+static void parse_fields(struct opts *o, const char *list)
+{
+	const char *bad;
+	int n = pebs_field_parse_list(list, o->fields, MAX_FIELDS, &bad);
+	if (n >= 0) {
+		o->nfields = (size_t)n;
+		return;
+	}
+	size_t len = strcspn(bad, ",");
+	char name[64];
+	snprintf(name, sizeof(name), "%.*s", (int)len, bad);
+	const char *sug = pebs_field_suggest(name);
+	if (sug)
+		util_die(EXIT_USAGE, "--fields: unknown field \"%s\" (did you "
+			 "mean \"%s\"?)", name, sug);
+	util_die(EXIT_USAGE, "--fields: unknown field \"%s\"", name);
+}
+
+static int block_cb(void *vctx, const struct pebs_block_info *bi)
+{
+	struct ctx *c = vctx;
+	/* the input starts at the smallest time of its first block */
+	if (!__atomic_load_n(&c->have_t0, __ATOMIC_ACQUIRE)) {
+		c->t0 = bi->min[PEBS_COL_TIME];
+		__atomic_store_n(&c->have_t0, 1, __ATOMIC_RELEASE);
+	}
+	enum pebs_expr_match m = pebs_expr_block(c->e, bi);
+	if (m == PEBS_MATCH_NONE)
+		return 0;
+	if (m == PEBS_MATCH_ALL && c->fast_count) {
+		__atomic_add_fetch(&c->counted, bi->nsamples,
+				   __ATOMIC_RELAXED);
+		return 0;
+	}
+	return 1;
+}
+
+/* Fixes the clock of `t` from the first batch's metadata. */
+static void set_clock(struct ctx *c, struct pebs_reader *r,
+		      const struct pebs_batch *b)
+{
+	if (!__atomic_load_n(&c->have_t0, __ATOMIC_ACQUIRE)) {
+		c->t0 = b->n ? b->c64[PEBS_COL_TIME][0] : 0;
+		for (size_t i = 1; i < b->n; i++)
+			if (b->c64[PEBS_COL_TIME][i] < c->t0)
+				c->t0 = b->c64[PEBS_COL_TIME][i];
+	}
+	struct pebs_expr_error err;
+	if (pebs_expr_set_clock_meta(c->e, c->t0, pebs_reader_meta(r),
+				     &err) < 0)
+		util_die(EXIT_USAGE, "expression: col %zu: %s", err.col,
+			 err.msg);
+}
+
+struct sink {
+	const struct opts *o;
+	FILE *fp;
+	struct pebs_writer *w;
+	struct pebs_output *out;
+};
+
+static void sink_check(struct sink *s, int r)
+{
+	if (r == -PEBS_E_IO)
+		util_write_failed(s->o->out);
+	if (r < 0)
+		util_die(EXIT_SYS, "%s", s->w ? pebs_writer_errmsg(s->w) :
+			 pebs_strerror(r));
+}
+
+static void sink_open(struct sink *s, const struct pebs_meta *meta)
+{
+	if (s->w || s->out)
+		return;
+	if (s->o->fmt != FMT_PEBS) {
+		s->out = pebs_output_open(s->o->fmt, s->o->fields,
+					  s->o->nfields, s->o->flags, s->fp);
+		if (!s->out)
+			util_die(EXIT_SYS, "out of memory");
+		return;
+	}
+	struct pebs_meta *m = pebs_meta_new();
+	if (!m || (meta && pebs_meta_copy(m, meta) < 0))
+		util_die(EXIT_SYS, "out of memory");
+	/* record what was kept, composing with an earlier filter */
+	const char *old = pebs_meta_get(m, "filter");
+	const char *inv = s->o->invert ? "not " : "";
+	int r = old ? pebs_meta_setf(m, "filter", "(%s) and %s(%s)", old, inv,
+				     s->o->text) :
+		pebs_meta_setf(m, "filter", "%s(%s)", inv, s->o->text);
+	if (r < 0)
+		util_die(EXIT_SYS, "out of memory");
+	sink_check(s, pebs_writer_open(&s->w, s->fp, m, NULL));
+	pebs_meta_free(m);
+}
+
+static void sink_close(struct sink *s, const struct pebs_meta *meta)
+{
+	sink_open(s, meta);
+	if (s->w)
+		sink_check(s, pebs_writer_close(s->w));
+	s->w = NULL;
+	if (s->out)
+		sink_check(s, pebs_output_close(s->out));
+}
+
+/* Columns the text output's fields need. */
+static uint64_t text_cols(const struct opts *o)
+{
+	uint64_t c = 0;
+	for (size_t i = 0; i < o->nfields; i++)
+		c |= pebs_field_by_id(o->fields[i])->deps;
+	return c;
+}
+
+static int run(const struct opts *o, struct ctx *c, const char *const *paths,
+	       size_t npaths, FILE *fp)
+{
+	int text = o->fmt != FMT_PEBS;
+	int need_out = !o->count;
+	uint64_t ecols = pebs_expr_cols(c->e);
+	if (o->sample > 1)
+		ecols |= 1ull << PEBS_COL_TIME | 1ull << PEBS_COL_CPU;
+	c->fast_count = o->count && !o->head && o->sample <= 1;
+	/*
+	 * Columns: --count needs only the expression's (0 would mean all, so
+	 * an expression without columns asks for one cheap column).  When
+	 * samples are written, every column is decoded at once in the reader
+	 * threads: nearly every block that survives the min/max test has some
+	 * match, and one full decode there was measured faster than decoding
+	 * the expression's columns, then the whole block again on this thread
+	 * (bench/RESULTS-filter-hist.md).
+	 */
+	struct pebs_reader_opts ro = {
+		.threads = o->threads, .salvage = o->salvage,
+		.cols = !need_out ? (ecols ? ecols : 1ull << PEBS_COL_CPU) :
+			text ? ecols | text_cols(o) : 0,
+		.filter = block_cb, .filter_ctx = c, .raw_chunks = 1,
+	};
+	struct pebs_reader *r;
+	int rc = pebs_reader_open(&r, paths, npaths, &ro);
+	if (rc < 0)
+		util_die(EXIT_SYS, "cannot start reading: %s",
+			 pebs_strerror(rc));
+	struct sink s = { o, fp, NULL, NULL };
+	struct pebs_batch *sub = pebs_batch_new(PEBS_BATCH_MAX);
+	uint32_t *sel = malloc(PEBS_BATCH_MAX * sizeof(*sel));
+	if (!sub || !sel)
+		util_die(EXIT_SYS, "out of memory");
+	uint64_t done = 0;
+	int status = EXIT_OK;
+	unsigned shown = 0;
+	struct pebs_batch *b;
+	while ((rc = pebs_reader_next(r, &b)) != 0) {
+		if (rc < 0) {
+			if (rc == -PEBS_E_NOMEM)
+				util_die(EXIT_SYS, "out of memory");
+			int st = rc == -PEBS_E_IO ? EXIT_SYS : EXIT_DATA;
+			status = st > status ? st : status;
+			if (shown++ < MAX_SHOWN)
+				util_warn("%s: %s", pebs_reader_errfile(r),
+					  pebs_reader_errmsg(r));
+			continue;
+		}
+		if (!pebs_expr_clock_ready(c->e))
+			set_clock(c, r, b);
+		size_t n = pebs_expr_eval(c->e, b, sel);
+		if (n == (size_t)-1)
+			util_die(EXIT_SYS, "out of memory");
+		if (o->sample > 1) {
+			size_t k = 0;
+			const uint64_t *t = b->c64[PEBS_COL_TIME];
+			const uint32_t *cpu = b->c32[PEBS_COL_CPU];
+			for (size_t i = 0; i < n; i++) {
+				sel[k] = sel[i];
+				k += pebs_expr_sample_keep(t[sel[i]],
+							   cpu[sel[i]],
+							   o->sample);
+			}
+			n = k;
+		}
+		if (o->head && n > o->head - done)
+			n = (size_t)(o->head - done);
+		done += n;
+		if (n && need_out) {
+			size_t len;
+			const void *raw = pebs_reader_raw(r, &len);
+			sink_open(&s, pebs_reader_meta(r));
+			if (n == b->n && !text && raw) {
+				sink_check(&s, pebs_writer_copy_block(s.w, raw,
+								      len));
+			} else {
+				if (pebs_expr_select(sub, b, sel, n, 0) < 0)
+					util_die(EXIT_SYS, "out of memory");
+				sink_check(&s, text ?
+					   pebs_output_batch(s.out, sub) :
+					   pebs_writer_add_batch(s.w, sub));
+			}
+		}
+		if (o->head && done >= o->head)
+			break;
+	}
+	if (o->count) {
+		done += __atomic_load_n(&c->counted, __ATOMIC_RELAXED);
+		if (fprintf(fp, "%llu\n", (unsigned long long)done) < 0)
+			util_write_failed(o->out);
+	} else {
+		sink_close(&s, pebs_reader_meta(r));
+	}
+	pebs_reader_close(r);
+	pebs_batch_free(sub);
+	free(sel);
+	return status;
+}
+
+static uint64_t parse_count(const char *opt, const char *s)
+{
+	unsigned long long v;
+	if (util_parse_u64(s, &v))
+		util_die(EXIT_USAGE, "%s: not a count: \"%s\"", opt, s);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_FIELDS = 256, O_NOHDR, O_HEAD, O_SAMPLE, O_EXPLAIN,
+	       O_SALVAGE, O_VERSION };
+	static const struct option lopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "fields", required_argument, NULL, O_FIELDS },
+		{ "no-header", no_argument, NULL, O_NOHDR },
+		{ "head", required_argument, NULL, O_HEAD },
+		{ "sample", required_argument, NULL, O_SAMPLE },
+		{ "invert", no_argument, NULL, 'v' },
+		{ "count", no_argument, NULL, 'c' },
+		{ "explain", no_argument, NULL, O_EXPLAIN },
+		{ "salvage", no_argument, NULL, O_SALVAGE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .fmt = FMT_PEBS };
+	int c;
+	util_init(argv[0]);
+	parse_fields(&o, pebs_field_default_list);
+	while ((c = getopt_long(argc, argv, "f:o:j:vch", lopts, NULL))
+	       != -1) {
+		switch (c) {
+		case 'f':
+			o.fmt = strcmp(optarg, "pebs") == 0 ? FMT_PEBS :
+				pebs_output_format_parse(optarg);
+			if (o.fmt < 0)
+				util_die(EXIT_USAGE, "-f: unknown format "
+					 "\"%s\" (pebs, csv, yaml, jsonl, "
+					 "text)", optarg);
+			break;
+		case O_FIELDS: parse_fields(&o, optarg); break;
+		case O_NOHDR: o.flags |= PEBS_OUT_NO_HEADER; break;
+		case O_HEAD:
+			o.head = parse_count("--head", optarg);
+			if (!o.head)
+				util_die(EXIT_USAGE, "--head: must be > 0");
+			break;
+		case O_SAMPLE:
+			o.sample = parse_count("--sample",
+					       strncmp(optarg, "1/", 2) ? optarg
+					       : optarg + 2);
+			if (!o.sample)
+				util_die(EXIT_USAGE, "--sample: N must be > 0");
+			break;
+		case 'v': o.invert = 1; break;
+		case 'c': o.count = 1; break;
+		case O_EXPLAIN: o.explain = 1; break;
+		case O_SALVAGE: o.salvage = 1; break;
+		case 'o': o.out = optarg; break;
+		case 'j':
+			o.threads = (unsigned)parse_count("-j", optarg);
+			if (o.threads > 1024)
+				util_die(EXIT_USAGE, "-j: too many threads");
+			break;
+		case 'h': usage(stdout); return EXIT_OK;
+		case O_VERSION: util_version();
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		util_warn("missing expression");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	o.text = argv[optind++];
+	struct ctx ctx = { 0 };
+	struct pebs_expr_error err;
+	int r = pebs_expr_parse(o.text, &ctx.e, &err);
+	if (r == -PEBS_E_NOMEM)
+		util_die(EXIT_SYS, "out of memory");
+	if (r < 0)
+		util_die(EXIT_USAGE, "expression: col %zu: %s", err.col,
+			 err.msg);
+	if (o.invert)
+		pebs_expr_invert(ctx.e);
+	if (o.explain) {
+		char buf[4096];
+		pebs_expr_dump(ctx.e, buf, sizeof(buf));
+		printf("%s\n", buf);
+		pebs_expr_free(ctx.e);
+		util_close_out(stdout, NULL);
+		return EXIT_OK;
+	}
+	const char *stdin_only[] = { "-" };
+	const char *const *paths = (const char *const *)argv + optind;
+	size_t n = (size_t)(argc - optind);
+	if (!n) {
+		paths = stdin_only;
+		n = 1;
+	}
+	FILE *fp = util_open_out(o.out, !o.count && o.fmt == FMT_PEBS);
+	int status = run(&o, &ctx, paths, n, fp);
+	util_close_out(fp, o.out);
+	pebs_expr_free(ctx.e);
+	return status;
+}

@@ -1,0 +1,323 @@
+/*
+ * pebs-hist - exact histograms and percentiles of a sample field, grouped
+ * by any field; --merge combines YAML outputs of several runs exactly.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pebs_expr.h"
+#include "pebs_field.h"
+#include "pebs_format.h"
+#include "pebs_hist.h"
+#include "util.h"
+
+#define MAX_PCT 64
+#define MAX_SHOWN 20
+
+struct opts {
+	int fmt;
+	int field, by;
+	int field_set, by_set;
+	struct pebs_hist_bins bins;
+	struct pebs_hist_pct pct[MAX_PCT];
+	size_t npct;
+	int merge, salvage;
+	unsigned threads;
+	const char *out;
+	const char *where;
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: %s [-f text|csv|yaml|svg] [--field NAME] "
+		"[--by KEY] [--bins SPEC]\n"
+		"       [--percentiles LIST] [--where EXPR] [-o FILE] "
+		"[-j THREADS] [FILE...]\n"
+		"       %s --merge [-f ...] [--bins SPEC] [--percentiles LIST] "
+		"YAML...\n"
+		"  -f FORMAT          output format (default: text on a "
+		"terminal, else csv)\n"
+		"  --field NAME       numeric field to count (default: lat)\n"
+		"  --by KEY           one histogram per value of KEY (mem, "
+		"snoop, event, cpu, ...)\n"
+		"  --bins SPEC        log2 (default), linear:WIDTH, or edges "
+		"E0,E1,...\n"
+		"  --percentiles LIST e.g. 50,90,99,99.9 (csv: a percentile "
+		"table instead of bins)\n"
+		"  --where EXPR       count only samples matching EXPR (see "
+		"pebs-filter(1))\n"
+		"  --merge            inputs are yaml outputs of pebs-hist: "
+		"combine them\n"
+		"  --salvage          skip damaged blocks and go on\n"
+		"  -o FILE            write to FILE instead of standard "
+		"output\n"
+		"  -j THREADS         decode threads (default: CPUs, at most "
+		"8)\n"
+		"  -h, --help         this help; --version: the version\n",
+		util_prog, util_prog);
+}
+
+static int field_arg(const char *opt, const char *name, int numeric)
+{
+	const struct pebs_field *f = pebs_field_lookup(name);
+	if (!f) {
+		const char *s = pebs_field_suggest(name);
+		if (s)
+			util_die(EXIT_USAGE, "%s: unknown field \"%s\" (did "
+				 "you mean \"%s\"?)", opt, name, s);
+		util_die(EXIT_USAGE, "%s: unknown field \"%s\"", opt, name);
+	}
+	if (numeric && f->kind == PEBS_FK_STR)
+		util_die(EXIT_USAGE, "%s: field \"%s\" is not numeric", opt,
+			 name);
+	return f->id;
+}
+
+static void check(int r, const char *out)
+{
+	if (r == -PEBS_E_IO)
+		util_write_failed(out);
+	if (r < 0)
+		util_die(EXIT_SYS, "%s", pebs_strerror(r));
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	if (!fp)
+		util_die(EXIT_SYS, "%s: cannot open:", path);
+	if (!buf)
+		util_die(EXIT_SYS, "out of memory");
+	for (;;) {
+		if (n == cap && !(buf = realloc(buf, cap *= 2)))
+			util_die(EXIT_SYS, "out of memory");
+		size_t k = fread(buf + n, 1, cap - n, fp);
+		n += k;
+		if (k == 0)
+			break;
+	}
+	if (ferror(fp))
+		util_die(EXIT_SYS, "%s: read error:", path);
+	if (fp != stdin)
+		fclose(fp);
+	*len = n;
+	return buf;
+}
+
+static int run_merge(struct opts *o, const char *const *paths, size_t n,
+		     struct pebs_hist **hp)
+{
+	char err[256];
+	int status = EXIT_OK;
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		char *text = slurp(paths[i], &len);
+		if (!*hp) {
+			int f, b;
+			if (pebs_hist_yaml_peek(text, len, &f, &b, err,
+						sizeof(err)) < 0)
+				util_die(EXIT_DATA, "%s: %s", paths[i], err);
+			if (o->field_set)
+				f = o->field;
+			if (o->by_set)
+				b = o->by;
+			if (pebs_hist_new(hp, f, b) < 0)
+				util_die(EXIT_SYS, "out of memory");
+		}
+		int r = pebs_hist_merge_yaml(*hp, text, len, err, sizeof(err));
+		free(text);
+		if (r == -PEBS_E_NOMEM)
+			util_die(EXIT_SYS, "out of memory");
+		if (r < 0) {
+			util_warn("%s: %s", paths[i], err);
+			status = EXIT_DATA;
+		}
+	}
+	return status;
+}
+
+/* --where: blocks that cannot match are skipped undecoded. */
+struct where {
+	struct pebs_expr *e;
+	uint64_t t0;
+	int have_t0;		/* atomic: set by the reader's thread */
+};
+
+static int where_cb(void *ctx, const struct pebs_block_info *bi)
+{
+	struct where *w = ctx;
+	/* `t` counts from the smallest time of the input's first block */
+	if (!__atomic_load_n(&w->have_t0, __ATOMIC_ACQUIRE)) {
+		w->t0 = bi->min[PEBS_COL_TIME];
+		__atomic_store_n(&w->have_t0, 1, __ATOMIC_RELEASE);
+	}
+	return pebs_expr_block(w->e, bi) != PEBS_MATCH_NONE;
+}
+
+static int run_read(struct opts *o, const char *const *paths, size_t n,
+		    struct pebs_hist **hp)
+{
+	struct pebs_expr *e = NULL;
+	struct pebs_expr_error xe;
+	struct where w = { 0 };
+	if (o->where) {
+		int r = pebs_expr_parse(o->where, &e, &xe);
+		if (r == -PEBS_E_NOMEM)
+			util_die(EXIT_SYS, "out of memory");
+		if (r < 0)
+			util_die(EXIT_USAGE, "--where: col %zu: %s", xe.col,
+				 xe.msg);
+	}
+	if (pebs_hist_new(hp, o->field, o->by) < 0)
+		util_die(EXIT_SYS, "out of memory");
+	struct pebs_reader_opts ro = {
+		.threads = o->threads, .salvage = o->salvage,
+		.cols = pebs_hist_cols(*hp) | (e ? pebs_expr_cols(e) : 0),
+		.filter = e ? where_cb : NULL, .filter_ctx = &w,
+	};
+	w.e = e;
+	struct pebs_reader *r;
+	int rc = pebs_reader_open(&r, paths, n, &ro);
+	if (rc < 0)
+		util_die(EXIT_SYS, "cannot start reading: %s",
+			 pebs_strerror(rc));
+	struct pebs_batch *b, *sub = NULL;
+	uint32_t *sel = NULL;
+	if (e && (!(sub = pebs_batch_new(PEBS_BATCH_MAX)) ||
+		  !(sel = malloc(PEBS_BATCH_MAX * sizeof(*sel)))))
+		util_die(EXIT_SYS, "out of memory");
+	int status = EXIT_OK;
+	unsigned shown = 0;
+	while ((rc = pebs_reader_next(r, &b)) != 0) {
+		if (rc < 0) {
+			if (rc == -PEBS_E_NOMEM)
+				util_die(EXIT_SYS, "out of memory");
+			int st = rc == -PEBS_E_IO ? EXIT_SYS : EXIT_DATA;
+			status = st > status ? st : status;
+			if (shown++ < MAX_SHOWN)
+				util_warn("%s: %s", pebs_reader_errfile(r),
+					  pebs_reader_errmsg(r));
+			continue;
+		}
+		if (e && !pebs_expr_clock_ready(e)) {
+			if (!__atomic_load_n(&w.have_t0, __ATOMIC_ACQUIRE))
+				w.t0 = b->n ? b->c64[PEBS_COL_TIME][0] : 0;
+			if (pebs_expr_set_clock_meta(e, w.t0,
+						     pebs_reader_meta(r),
+						     &xe) < 0)
+				util_die(EXIT_USAGE, "--where: col %zu: %s",
+					 xe.col, xe.msg);
+		}
+		if (e) {
+			size_t k = pebs_expr_eval(e, b, sel);
+			if (k == (size_t)-1)
+				util_die(EXIT_SYS, "out of memory");
+			if (pebs_expr_select(sub, b, sel, k, ro.cols) < 0)
+				util_die(EXIT_SYS, "out of memory");
+			b = sub;
+		}
+		if (pebs_hist_add(*hp, b) < 0)
+			util_die(EXIT_SYS, "out of memory");
+	}
+	pebs_reader_close(r);
+	pebs_batch_free(sub);
+	free(sel);
+	pebs_expr_free(e);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_FIELD = 256, O_BY, O_BINS, O_PCT, O_MERGE, O_WHERE,
+	       O_SALVAGE, O_VERSION };
+	static const struct option lopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "field", required_argument, NULL, O_FIELD },
+		{ "by", required_argument, NULL, O_BY },
+		{ "bins", required_argument, NULL, O_BINS },
+		{ "percentiles", required_argument, NULL, O_PCT },
+		{ "where", required_argument, NULL, O_WHERE },
+		{ "merge", no_argument, NULL, O_MERGE },
+		{ "salvage", no_argument, NULL, O_SALVAGE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .fmt = -1, .field = PEBS_COL_LAT, .by = -1 };
+	unsigned long long v;
+	int c, r;
+	util_init(argv[0]);
+	o.bins.kind = PEBS_BINS_LOG2;
+	while ((c = getopt_long(argc, argv, "f:o:j:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o.fmt = pebs_hist_format_parse(optarg);
+			if (o.fmt < 0)
+				util_die(EXIT_USAGE, "-f: unknown format "
+					 "\"%s\" (text, csv, yaml, svg)",
+					 optarg);
+			break;
+		case O_FIELD:
+			o.field = field_arg("--field", optarg, 1);
+			o.field_set = 1;
+			break;
+		case O_BY:
+			o.by = strcmp(optarg, "none") ?
+			       field_arg("--by", optarg, 0) : -1;
+			o.by_set = 1;
+			break;
+		case O_BINS:
+			if (pebs_hist_bins_parse(optarg, &o.bins) < 0)
+				util_die(EXIT_USAGE, "--bins: bad spec \"%s\" "
+					 "(log2, linear:WIDTH, or ascending "
+					 "edges E0,E1,...)", optarg);
+			break;
+		case O_PCT:
+			r = pebs_hist_pct_parse(optarg, o.pct, MAX_PCT);
+			if (r < 0)
+				util_die(EXIT_USAGE, "--percentiles: bad list "
+					 "\"%s\" (numbers in 0..100, e.g. "
+					 "50,90,99.9)", optarg);
+			o.npct = (size_t)r;
+			break;
+		case O_WHERE: o.where = optarg; break;
+		case O_MERGE: o.merge = 1; break;
+		case O_SALVAGE: o.salvage = 1; break;
+		case 'o': o.out = optarg; break;
+		case 'j':
+			if (util_parse_u64(optarg, &v) || v > 1024)
+				util_die(EXIT_USAGE, "-j: not a thread count: "
+					 "\"%s\"", optarg);
+			o.threads = (unsigned)v;
+			break;
+		case 'h': usage(stdout); return EXIT_OK;
+		case O_VERSION: util_version();
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (o.merge && o.where)
+		util_die(EXIT_USAGE, "--where does not apply to --merge");
+	const char *stdin_only[] = { "-" };
+	const char *const *paths = (const char *const *)argv + optind;
+	size_t n = (size_t)(argc - optind);
+	if (!n) {
+		paths = stdin_only;
+		n = 1;
+	}
+	FILE *fp = util_open_out(o.out, 0);
+	struct pebs_hist *h = NULL;
+	int status = o.merge ? run_merge(&o, paths, n, &h) :
+		     run_read(&o, paths, n, &h);
+	if (o.fmt < 0)
+		o.fmt = isatty(fileno(fp)) ? PEBS_HIST_TEXT : PEBS_HIST_CSV;
+	check(pebs_hist_write(h, fp, o.fmt, &o.bins, o.pct, o.npct), o.out);
+	util_close_out(fp, o.out);
+	pebs_hist_free(h);
+	return status;
+}

@@ -1,0 +1,36 @@
+/*
+ * fuzz/hist.c - pebs-hist --merge on arbitrary YAML: peek the field and
+ * group key, merge into a histogram of them, then write every format.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pebs_hist.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[256];
+	int field, by;
+	struct pebs_hist *h;
+	if (pebs_hist_yaml_peek((const char *)data, size, &field, &by, err,
+				sizeof(err)) < 0)
+		return 0;
+	if (pebs_hist_new(&h, field, by) < 0)
+		return 0;
+	if (pebs_hist_merge_yaml(h, (const char *)data, size, err,
+				 sizeof(err)) == 0) {
+		struct pebs_hist_bins b;
+		struct pebs_hist_pct p[3];
+		int np = pebs_hist_pct_parse("0,50,99.9", p, 3);
+		FILE *fp = fopen("/dev/null", "w");
+		pebs_hist_bins_parse(size % 3 == 0 ? "log2" : size % 3 == 1 ?
+				     "linear:7" : "1,10,100", &b);
+		for (int f = PEBS_HIST_TEXT; fp && f <= PEBS_HIST_SVG; f++)
+			pebs_hist_write(h, fp, f, &b, p, (size_t)np);
+		if (fp)
+			fclose(fp);
+	}
+	pebs_hist_free(h);
+	return 0;
+}

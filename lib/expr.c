@@ -1,0 +1,1848 @@
+/*
+ * expr.c - pebs-filter expressions: parser, compiler to interval leaves,
+ * column-wise evaluation with selection vectors, block (min/max) analysis.
+ *
+ * Every numeric comparison is compiled into "column value lies in a sorted
+ * list of disjoint closed intervals": `lat > 200` is lat in [201, max],
+ * `line(addr) == X` is addr in [X, X+63], `t >= 1.5s` becomes a time
+ * interval once the clock is known.  One leaf form keeps both the batch
+ * loops (one subtract and compare per sample) and the block analysis
+ * (interval against [min, max]) small and exact.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pebs_dsrc.h"
+#include "pebs_expr.h"
+#include "pebs_field.h"
+
+#define MAXDEPTH 48
+#define MAXNODES 4096
+#define U64MAX UINT64_MAX
+
+enum nkind { N_TRUE, N_FALSE, N_AND, N_OR, N_NOT, N_NUM, N_DSRC, N_EVENT,
+	     N_T, N_CMP2 };
+enum cmpop { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
+
+struct ival { uint64_t lo, hi; };
+
+struct node {
+	int kind;
+	int a, b;		/* children (AND/OR/NOT) */
+	int col;		/* N_NUM, N_CMP2 left column */
+	int col2;		/* N_CMP2 right column */
+	uint64_t m1, m2;	/* N_CMP2 value masks (line/page) */
+	int op;			/* N_T, N_CMP2 */
+	int neg;		/* N_DSRC, N_EVENT: negated membership */
+	uint64_t mask;		/* N_DSRC feature bits */
+	struct ival *iv;	/* N_NUM intervals; N_T lowered intervals */
+	size_t niv;
+	char **names;		/* N_EVENT */
+	size_t nnames;
+	double tval;		/* N_T constant, in units of tunit */
+	int tunit;		/* N_T: 0 raw ticks, else index in units[] */
+	size_t tcol;		/* N_T: column in the text (for messages) */
+};
+
+struct pebs_expr {
+	struct node *nodes;
+	size_t nn, ncap;
+	int root;
+	uint64_t cols;
+	int uses_t;
+	int clock_ready;	/* atomic; published by set_clock */
+	/* scratch for evaluation */
+	uint32_t **pool;
+	size_t npool, pool_used, pool_cap;	/* pool_cap: elements each */
+	uint8_t *evmatch;
+	size_t evcap;
+	uint64_t ckey[256], cval[256];
+	uint8_t cvalid[256];
+};
+
+/* --------------------------------------------------- data-source classes */
+
+/* Feature word layout: classes in bits 0-10 (PEBS_DSF_*), one-hot derived
+ * names above, so any predicate over dsrc is "features & mask". */
+#define F_MEM_SHIFT 16		/* 16 mem values */
+#define F_SNOOP_SHIFT 32	/* 6 snoop values */
+#define F_OP_SHIFT 40		/* 5 op values */
+#define F_TLB_SHIFT 48		/* hit, miss, na */
+#define F_LOCK_SHIFT 52		/* locked, na, no */
+
+uint64_t pebs_expr_dsrc_class(uint64_t d)
+{
+	uint64_t f = 0;
+	enum pebs_mem m = pebs_dsrc_mem(d);
+	enum pebs_op op = pebs_dsrc_op(d);
+	unsigned lvl = PEBS_DS_LVL(d);
+	if (PEBS_DS_SNOOP(d) & PEBS_DS_SNOOP_HITM)
+		f |= PEBS_DSF_HITM;
+	if (PEBS_DS_REMOTE(d) || (lvl & (PEBS_DS_LVL_REM_RAM1 |
+	    PEBS_DS_LVL_REM_RAM2 | PEBS_DS_LVL_REM_CCE1 |
+	    PEBS_DS_LVL_REM_CCE2)))
+		f |= PEBS_DSF_REMOTE;
+	if (m == PEBS_MEM_LOCAL_RAM || m == PEBS_MEM_REMOTE_RAM)
+		f |= PEBS_DSF_DRAM;
+	if (m == PEBS_MEM_L1)
+		f |= PEBS_DSF_L1;
+	if (m == PEBS_MEM_LFB)
+		f |= PEBS_DSF_LFB;
+	if (m == PEBS_MEM_L2)
+		f |= PEBS_DSF_L2;
+	if (m == PEBS_MEM_L3)
+		f |= PEBS_DSF_L3;
+	if (PEBS_DS_TLB(d) & PEBS_DS_TLB_MISS)
+		f |= PEBS_DSF_STLB_MISS;
+	if (PEBS_DS_LOCK(d) & PEBS_DS_LOCK_LOCKED)
+		f |= PEBS_DSF_LOCKED;
+	if (op == PEBS_OP_STORE)
+		f |= PEBS_DSF_STORE;
+	if (op == PEBS_OP_LOAD)
+		f |= PEBS_DSF_LOAD;
+	f |= 1ull << (F_MEM_SHIFT + (unsigned)m);
+	f |= 1ull << (F_SNOOP_SHIFT + (unsigned)pebs_dsrc_snoop(d));
+	f |= 1ull << (F_OP_SHIFT + (unsigned)op);
+	const char *t = pebs_dsrc_tlb_name(d);
+	f |= 1ull << (F_TLB_SHIFT + (t[0] == 'h' ? 0 : t[0] == 'm' ? 1 : 2));
+	const char *l = pebs_dsrc_lock_name(d);
+	f |= 1ull << (F_LOCK_SHIFT + (l[0] == 'l' ? 0 : l[1] == 'a' ? 1 : 2));
+	return f;
+}
+
+static const struct { const char *name; uint64_t bit; } classes[] = {
+	{ "hitm", PEBS_DSF_HITM }, { "remote", PEBS_DSF_REMOTE },
+	{ "dram", PEBS_DSF_DRAM }, { "l1", PEBS_DSF_L1 },
+	{ "lfb", PEBS_DSF_LFB }, { "l2", PEBS_DSF_L2 }, { "l3", PEBS_DSF_L3 },
+	{ "stlb_miss", PEBS_DSF_STLB_MISS }, { "locked", PEBS_DSF_LOCKED },
+	{ "store", PEBS_DSF_STORE }, { "load", PEBS_DSF_LOAD },
+};
+#define NCLASSES (sizeof(classes) / sizeof(classes[0]))
+
+static const char *const tlb_vals[] = { "hit", "miss", "na" };
+static const char *const lock_vals[] = { "locked", "na", "no" };
+
+int pebs_expr_sample_keep(uint64_t time, uint32_t cpu, uint64_t n)
+{
+	if (n <= 1)
+		return 1;
+	uint64_t z = time ^ ((uint64_t)cpu * 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return z % n == 0;
+}
+
+/* ---------------------------------------------------------------- lexer */
+
+enum tok { T_END, T_NUM, T_STR, T_WORD, T_LP, T_RP, T_COMMA, T_DOTDOT,
+	   T_CMP, T_AND, T_OR, T_NOT, T_IN, T_BAD };
+
+static const char *const units[] = { "", "ns", "us", "ms", "s" };
+static const double unit_sec[] = { 0, 1e-9, 1e-6, 1e-3, 1 };
+
+struct lex {
+	const char *src, *p;
+	int tok;
+	size_t col;		/* 1-based column of the current token */
+	/* T_NUM */
+	uint64_t num;
+	double dnum;
+	int integral;		/* dnum == num exactly */
+	int unit;		/* index in units[], 0 none */
+	/* T_STR / T_WORD */
+	char text[128];
+	int op;			/* T_CMP */
+	/* parser */
+	struct pebs_expr *e;
+	struct pebs_expr_error *err;
+	int failed;
+	int depth;
+};
+
+static void fail(struct lex *L, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void fail(struct lex *L, size_t col, const char *fmt, ...)
+{
+	if (L->failed)
+		return;
+	L->failed = 1;
+	if (!L->err)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	L->err->col = col;
+	vsnprintf(L->err->msg, sizeof(L->err->msg), fmt, ap);
+	va_end(ap);
+}
+
+static int isword(int c)
+{
+	return isalnum(c) || c == '_' || c == '-' || c == '.';
+}
+
+static void lex_number(struct lex *L)
+{
+	const char *p = L->p;
+	uint64_t v = 0;
+	int over = 0;
+	double frac = 0;
+	int hasfrac = 0;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		if (!isxdigit((unsigned char)*p)) {
+			fail(L, L->col, "bad hex number");
+			return;
+		}
+		while (isxdigit((unsigned char)*p)) {
+			int d = isdigit((unsigned char)*p) ? *p - '0' :
+				tolower((unsigned char)*p) - 'a' + 10;
+			if (v >> 60)
+				over = 1;
+			v = v << 4 | (unsigned)d;
+			p++;
+		}
+	} else {
+		while (isdigit((unsigned char)*p)) {
+			unsigned d = (unsigned)(*p - '0');
+			if (v > (U64MAX - d) / 10)
+				over = 1;
+			v = v * 10 + d;
+			p++;
+		}
+		/* "1.5" is a fraction, "1..5" a range */
+		if (p[0] == '.' && isdigit((unsigned char)p[1])) {
+			double scale = 0.1;
+			p++;
+			hasfrac = 1;
+			while (isdigit((unsigned char)*p)) {
+				frac += (*p - '0') * scale;
+				scale /= 10;
+				p++;
+			}
+		}
+	}
+	if (over) {
+		fail(L, L->col, "number too large");
+		return;
+	}
+	char suf[8];
+	size_t n = 0;
+	while (isalpha((unsigned char)p[n]) && n < sizeof(suf) - 1) {
+		suf[n] = p[n];
+		n++;
+	}
+	suf[n] = 0;
+	if (isalnum((unsigned char)p[n]) || p[n] == '_') {
+		fail(L, L->col, "bad number suffix");
+		return;
+	}
+	uint64_t mul = 1;
+	L->unit = 0;
+	if (n == 0) {
+	} else if (strcmp(suf, "k") == 0 || strcmp(suf, "K") == 0) {
+		mul = 1000;
+	} else if (strcmp(suf, "M") == 0) {
+		mul = 1000000;
+	} else if (strcmp(suf, "G") == 0) {
+		mul = 1000000000;
+	} else {
+		int u = 0;
+		for (int i = 1; i < 5; i++)
+			if (strcmp(suf, units[i]) == 0)
+				u = i;
+		if (!u) {
+			fail(L, L->col, "bad number suffix \"%s\" (k, M, G, "
+			     "or a time unit s, ms, us, ns)", suf);
+			return;
+		}
+		L->unit = u;
+	}
+	p += n;
+	L->dnum = ((double)v + frac) * (double)mul;
+	if (v && mul > U64MAX / v) {
+		fail(L, L->col, "number too large");
+		return;
+	}
+	uint64_t fm = (uint64_t)(frac * (double)mul + 0.5);
+	L->num = v * mul;
+	L->integral = !hasfrac || fabs(frac * (double)mul - (double)fm) <
+		      1e-9;
+	if (hasfrac && L->integral)
+		L->num += fm;
+	L->p = p;
+	L->tok = T_NUM;
+}
+
+static void lex_next(struct lex *L)
+{
+	if (L->failed) {
+		L->tok = T_BAD;
+		return;
+	}
+	while (isspace((unsigned char)*L->p))
+		L->p++;
+	L->col = (size_t)(L->p - L->src) + 1;
+	const char *p = L->p;
+	char c = *p;
+	switch (c) {
+	case 0: L->tok = T_END; return;
+	case '(': L->tok = T_LP; L->p++; return;
+	case ')': L->tok = T_RP; L->p++; return;
+	case ',': L->tok = T_COMMA; L->p++; return;
+	default: break;
+	}
+	if (c == '.' && p[1] == '.') {
+		L->tok = T_DOTDOT;
+		L->p += 2;
+		return;
+	}
+	if (c == '&' && p[1] == '&') {
+		L->tok = T_AND;
+		L->p += 2;
+		return;
+	}
+	if (c == '|' && p[1] == '|') {
+		L->tok = T_OR;
+		L->p += 2;
+		return;
+	}
+	if (strchr("=!<>", c)) {
+		int two = p[1] == '=';
+		L->tok = T_CMP;
+		if (c == '=') {
+			L->op = OP_EQ;	/* "=" and "==" */
+		} else if (c == '!') {
+			if (!two) {
+				L->tok = T_NOT;
+				L->p++;
+				return;
+			}
+			L->op = OP_NE;
+		} else if (c == '<') {
+			L->op = two ? OP_LE : OP_LT;
+		} else {
+			L->op = two ? OP_GE : OP_GT;
+		}
+		L->p += 1 + two;
+		return;
+	}
+	if (c == '"' || c == '\'') {
+		size_t n = 0;
+		p++;
+		while (*p && *p != c) {
+			if (*p == '\\' && p[1])
+				p++;
+			if (n >= sizeof(L->text) - 1) {
+				fail(L, L->col, "string too long");
+				L->tok = T_BAD;
+				return;
+			}
+			L->text[n++] = *p++;
+		}
+		if (!*p) {
+			fail(L, L->col, "unterminated string");
+			L->tok = T_BAD;
+			return;
+		}
+		L->text[n] = 0;
+		L->p = p + 1;
+		L->tok = T_STR;
+		return;
+	}
+	if (isdigit((unsigned char)c)) {
+		lex_number(L);
+		if (L->failed)
+			L->tok = T_BAD;
+		return;
+	}
+	if (isalpha((unsigned char)c) || c == '_') {
+		size_t n = 0;
+		/* '-' and '.' continue a word ("load-latency"), but not ".."
+		 */
+		while (isword((unsigned char)*p) &&
+		       !(p[0] == '.' && p[1] == '.')) {
+			if (n >= sizeof(L->text) - 1) {
+				fail(L, L->col, "word too long");
+				L->tok = T_BAD;
+				return;
+			}
+			L->text[n++] = *p++;
+		}
+		L->text[n] = 0;
+		L->p = p;
+		if (strcmp(L->text, "and") == 0)
+			L->tok = T_AND;
+		else if (strcmp(L->text, "or") == 0)
+			L->tok = T_OR;
+		else if (strcmp(L->text, "not") == 0)
+			L->tok = T_NOT;
+		else if (strcmp(L->text, "in") == 0)
+			L->tok = T_IN;
+		else
+			L->tok = T_WORD;
+		return;
+	}
+	fail(L, L->col, "unexpected character '%c'", isprint((unsigned char)c)
+	     ? c : '?');
+	L->tok = T_BAD;
+}
+
+/* ---------------------------------------------------------------- nodes */
+
+static int node_new(struct lex *L, int kind)
+{
+	struct pebs_expr *e = L->e;
+	if (e->nn >= MAXNODES) {
+		fail(L, L->col, "expression too large");
+		return -1;
+	}
+	if (e->nn == e->ncap) {
+		size_t nc = e->ncap ? e->ncap * 2 : 16;
+		struct node *nn = realloc(e->nodes, nc * sizeof(*nn));
+		if (!nn) {
+			fail(L, L->col, "out of memory");
+			return -1;
+		}
+		e->nodes = nn;
+		e->ncap = nc;
+	}
+	struct node *n = &e->nodes[e->nn];
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	n->a = n->b = -1;
+	return (int)e->nn++;
+}
+
+static int mk_bin(struct lex *L, int kind, int a, int b)
+{
+	if (a < 0 || b < 0)
+		return -1;
+	struct node *na = &L->e->nodes[a], *nb = &L->e->nodes[b];
+	/* constant folding keeps TRUE/FALSE out of evaluated programs */
+	if (kind == N_AND) {
+		if (na->kind == N_FALSE || nb->kind == N_TRUE)
+			return a;
+		if (nb->kind == N_FALSE || na->kind == N_TRUE)
+			return b;
+	} else {
+		if (na->kind == N_TRUE || nb->kind == N_FALSE)
+			return a;
+		if (nb->kind == N_TRUE || na->kind == N_FALSE)
+			return b;
+	}
+	int n = node_new(L, kind);
+	if (n < 0)
+		return -1;
+	L->e->nodes[n].a = a;
+	L->e->nodes[n].b = b;
+	return n;
+}
+
+static int mk_not(struct lex *L, int a)
+{
+	if (a < 0)
+		return -1;
+	int k = L->e->nodes[a].kind;
+	if (k == N_TRUE || k == N_FALSE)
+		return node_new(L, k == N_TRUE ? N_FALSE : N_TRUE);
+	if (k == N_NOT)
+		return L->e->nodes[a].a;
+	int n = node_new(L, N_NOT);
+	if (n >= 0)
+		L->e->nodes[n].a = a;
+	return n;
+}
+
+/* ------------------------------------------------------------ intervals */
+
+static int ival_cmp(const void *x, const void *y)
+{
+	const struct ival *a = x, *b = y;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Sorts and merges overlapping or adjacent intervals in place. */
+static size_t ival_norm(struct ival *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), ival_cmp);
+	size_t k = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (v[k].hi == U64MAX || v[i].lo <= v[k].hi + 1) {
+			if (v[i].hi > v[k].hi)
+				v[k].hi = v[i].hi;
+		} else {
+			v[++k] = v[i];
+		}
+	}
+	return k + 1;
+}
+
+/* Complement of a normalized list into @out (capacity n + 1). */
+static size_t ival_not(const struct ival *v, size_t n, struct ival *out)
+{
+	size_t k = 0;
+	uint64_t next = 0;
+	int done = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].lo > next)
+			out[k++] = (struct ival){ next, v[i].lo - 1 };
+		if (v[i].hi == U64MAX) {
+			done = 1;
+			break;
+		}
+		next = v[i].hi + 1;
+	}
+	if (!done)
+		out[k++] = (struct ival){ next, U64MAX };
+	return k;
+}
+
+/* Interval of x with "x OP c"; returns 0 when empty. */
+static int ival_of(int op, uint64_t c, struct ival *out, size_t *n)
+{
+	*n = 1;
+	switch (op) {
+	case OP_EQ: out[0] = (struct ival){ c, c }; return 1;
+	case OP_LE: out[0] = (struct ival){ 0, c }; return 1;
+	case OP_GE: out[0] = (struct ival){ c, U64MAX }; return 1;
+	case OP_LT:
+		if (!c)
+			return *n = 0;
+		out[0] = (struct ival){ 0, c - 1 };
+		return 1;
+	case OP_GT:
+		if (c == U64MAX)
+			return *n = 0;
+		out[0] = (struct ival){ c + 1, U64MAX };
+		return 1;
+	default: {
+		struct ival one = { c, c };
+		*n = ival_not(&one, 1, out);
+		return *n != 0;
+	}
+	}
+}
+
+/*
+ * "(v & mask) in [lo, hi]" as an interval on v, for mask = ~(2^k - 1)
+ * (line(): k = 6, page(): k = 12).
+ */
+static int ival_unmask(struct ival *iv, uint64_t mask)
+{
+	uint64_t low = ~mask;
+	uint64_t lo = iv->lo, hi = iv->hi;
+	if (lo & low) {
+		if (lo > U64MAX - low)
+			return 0;
+		lo = (lo + low) & mask;
+	}
+	hi = (hi & mask) | low;
+	if (lo > hi)
+		return 0;
+	iv->lo = lo;
+	iv->hi = hi;
+	return 1;
+}
+
+/* ------------------------------------------------------------- operands */
+
+enum okind { O_FIELD, O_NUM, O_STR, O_WORD, O_T };
+
+struct operand {
+	int kind;
+	size_t col;
+	int field;		/* O_FIELD: column id or PEBS_F_* */
+	uint64_t mask;		/* O_FIELD numeric: value = column & mask */
+	uint64_t num;
+	double dnum;
+	int integral, unit;
+	char text[128];
+};
+
+static int parse_or(struct lex *L);
+
+static int field_kind(int id)
+{
+	const struct pebs_field *f = pebs_field_by_id(id);
+	return f ? f->kind : 0;
+}
+
+static int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int row[33];
+	if (la > 32 || lb > 32)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int prev = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int cur = row[j];
+			int best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			if (prev + (a[i - 1] != b[j - 1]) < best)
+				best = prev + (a[i - 1] != b[j - 1]);
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+static void unknown_word(struct lex *L, size_t col, const char *w)
+{
+	const char *s = pebs_field_suggest(w);
+	if (!s) {
+		int bd = 3;
+		for (size_t i = 0; i < NCLASSES; i++) {
+			int d = edit_distance(w, classes[i].name);
+			if (d < bd) {
+				bd = d;
+				s = classes[i].name;
+			}
+		}
+	}
+	if (s)
+		fail(L, col, "unknown field \"%s\" (did you mean \"%s\"?)", w,
+		     s);
+	else
+		fail(L, col, "unknown field \"%s\"", w);
+}
+
+/* Resolves a bare word used as a value: field, t, else left as a word. */
+static void word_operand(struct operand *o, const char *w)
+{
+	const struct pebs_field *f = pebs_field_lookup(w);
+	snprintf(o->text, sizeof(o->text), "%s", w);
+	o->kind = O_WORD;
+	o->mask = U64MAX;
+	if (strcmp(w, "t") == 0) {
+		o->kind = O_T;
+	} else if (f) {
+		o->kind = O_FIELD;
+		o->field = f->id;
+		if (f->id == PEBS_F_LINE) {
+			o->field = PEBS_COL_ADDR;
+			o->mask = ~(uint64_t)63;
+		} else if (f->id == PEBS_F_PAGE) {
+			o->field = PEBS_COL_ADDR;
+			o->mask = ~(uint64_t)4095;
+		}
+	}
+}
+
+static int parse_operand(struct lex *L, struct operand *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->col = L->col;
+	o->mask = U64MAX;
+	switch (L->tok) {
+	case T_NUM:
+		o->kind = O_NUM;
+		o->num = L->num;
+		o->dnum = L->dnum;
+		o->integral = L->integral;
+		o->unit = L->unit;
+		lex_next(L);
+		return 0;
+	case T_STR:
+		o->kind = O_STR;
+		snprintf(o->text, sizeof(o->text), "%s", L->text);
+		lex_next(L);
+		return 0;
+	case T_WORD:
+		break;
+	default:
+		fail(L, L->col, L->tok == T_END ? "unexpected end of "
+		     "expression" : "expected a field, number or string");
+		return -1;
+	}
+	char w[128];
+	snprintf(w, sizeof(w), "%s", L->text);
+	lex_next(L);
+	if (L->tok == T_LP && (strcmp(w, "line") == 0 ||
+			       strcmp(w, "page") == 0)) {
+		uint64_t m = w[0] == 'l' ? ~(uint64_t)63 : ~(uint64_t)4095;
+		lex_next(L);
+		struct operand in;
+		if (parse_operand(L, &in) < 0)
+			return -1;
+		if (L->tok != T_RP) {
+			fail(L, L->col, "expected ')' after %s(", w);
+			return -1;
+		}
+		lex_next(L);
+		if (in.kind == O_NUM && in.integral && !in.unit) {
+			*o = in;
+			o->num &= m;
+			o->dnum = (double)o->num;
+			return 0;
+		}
+		if (in.kind == O_WORD)
+			unknown_word(L, in.col, in.text);
+		if (in.kind != O_FIELD || field_kind(in.field) == PEBS_FK_STR) {
+			fail(L, in.col, "%s() needs a numeric field", w);
+			return -1;
+		}
+		*o = in;
+		o->col = in.col;
+		o->mask &= m;
+		return 0;
+	}
+	word_operand(o, w);
+	return 0;
+}
+
+/* ---------------------------------------------------------- comparisons */
+
+static int flip(int op)
+{
+	switch (op) {
+	case OP_LT: return OP_GT;
+	case OP_LE: return OP_GE;
+	case OP_GT: return OP_LT;
+	case OP_GE: return OP_LE;
+	default: return op;
+	}
+}
+
+/* A set item: a value or a range lo..hi. */
+struct item {
+	struct operand lo, hi;
+	int range;
+};
+
+static int is_strfield(const struct operand *o)
+{
+	return o->kind == O_FIELD && field_kind(o->field) == PEBS_FK_STR;
+}
+
+/* Bit(s) of the feature word for value @s of string field @id; 0 when
+ * unknown (error reported). */
+static uint64_t str_feature(struct lex *L, int id, const struct operand *v)
+{
+	const char *s = v->text;
+	int k = -1;
+	switch (id) {
+	case PEBS_F_MEM:
+		k = pebs_dsrc_mem_parse(s);
+		if (k >= 0)
+			return 1ull << (F_MEM_SHIFT + k);
+		fail(L, v->col, "unknown mem value \"%s\" (L1, LFB, L2, L3, "
+		     "L4, LOCAL_RAM, REMOTE_RAM, REMOTE_CACHE, PMEM, CXL, IO, "
+		     "UNCACHED, L1_MISS, L2_MISS, L3_MISS, NA)", s);
+		return 0;
+	case PEBS_F_SNOOP:
+		k = pebs_dsrc_snoop_parse(s);
+		if (k >= 0)
+			return 1ull << (F_SNOOP_SHIFT + k);
+		fail(L, v->col, "unknown snoop value \"%s\" (none, hit, miss, "
+		     "hitm, fwd, na)", s);
+		return 0;
+	case PEBS_F_OP:
+		k = pebs_dsrc_op_parse(s);
+		if (k >= 0)
+			return 1ull << (F_OP_SHIFT + k);
+		fail(L, v->col, "unknown op value \"%s\" (load, store, pfetch, "
+		     "exec, na)", s);
+		return 0;
+	case PEBS_F_TLB:
+		for (int i = 0; i < 3; i++)
+			if (strcasecmp(s, tlb_vals[i]) == 0)
+				return 1ull << (F_TLB_SHIFT + i);
+		fail(L, v->col, "unknown tlb value \"%s\" (hit, miss, na)", s);
+		return 0;
+	case PEBS_F_LOCK:
+		for (int i = 0; i < 3; i++)
+			if (strcasecmp(s, lock_vals[i]) == 0)
+				return 1ull << (F_LOCK_SHIFT + i);
+		fail(L, v->col, "unknown lock value \"%s\" (locked, no, na)",
+		     s);
+		return 0;
+	default:
+		fail(L, v->col, "bad string field");
+		return 0;
+	}
+}
+
+/* String field @f against items (== or in): builds N_DSRC or N_EVENT. */
+static int cmp_string(struct lex *L, const struct operand *f,
+		      const struct item *it, size_t n, int neg)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (it[i].range) {
+			fail(L, it[i].lo.col, "a range needs a numeric field");
+			return -1;
+		}
+		if (it[i].lo.kind != O_STR && it[i].lo.kind != O_WORD) {
+			fail(L, it[i].lo.col, "field \"%s\" is a string: "
+			     "compare it with a string",
+			     pebs_field_by_id(f->field)->name);
+			return -1;
+		}
+	}
+	if (f->field == PEBS_COL_EVENT) {
+		int nd = node_new(L, N_EVENT);
+		if (nd < 0)
+			return -1;
+		struct node *p = &L->e->nodes[nd];
+		p->neg = neg;
+		p->names = calloc(n, sizeof(char *));
+		if (!p->names) {
+			fail(L, f->col, "out of memory");
+			return -1;
+		}
+		for (size_t i = 0; i < n; i++) {
+			p->names[i] = strdup(it[i].lo.text);
+			if (!p->names[i]) {
+				fail(L, f->col, "out of memory");
+				return -1;
+			}
+			p->nnames++;
+		}
+		L->e->cols |= 1ull << PEBS_COL_EVENT;
+		return nd;
+	}
+	uint64_t mask = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t b = str_feature(L, f->field, &it[i].lo);
+		if (!b)
+			return -1;
+		mask |= b;
+	}
+	int nd = node_new(L, N_DSRC);
+	if (nd < 0)
+		return -1;
+	L->e->nodes[nd].mask = mask;
+	L->e->nodes[nd].neg = neg;
+	L->e->cols |= 1ull << PEBS_COL_DSRC;
+	return nd;
+}
+
+static int num_const(struct lex *L, const struct operand *o)
+{
+	if (o->kind == O_WORD) {
+		unknown_word(L, o->col, o->text);
+		return -1;
+	}
+	if (o->kind != O_NUM) {
+		fail(L, o->col, "expected a number");
+		return -1;
+	}
+	if (o->unit) {
+		fail(L, o->col, "a time unit is only valid with t");
+		return -1;
+	}
+	if (!o->integral) {
+		fail(L, o->col, "fractional number is only valid with t");
+		return -1;
+	}
+	return 0;
+}
+
+/* Numeric field in a set of items: one N_NUM leaf. */
+static int cmp_numset(struct lex *L, const struct operand *f,
+		      const struct item *it, size_t n, int neg)
+{
+	struct ival *v = calloc(2 * n + 2, sizeof(*v));
+	size_t k = 0;
+	if (!v) {
+		fail(L, f->col, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (num_const(L, &it[i].lo) < 0 ||
+		    (it[i].range && num_const(L, &it[i].hi) < 0)) {
+			free(v);
+			return -1;
+		}
+		struct ival x = { it[i].lo.num, it[i].range ? it[i].hi.num :
+				  it[i].lo.num };
+		if (x.lo > x.hi)
+			continue;	/* empty range */
+		if (f->mask != U64MAX && !ival_unmask(&x, f->mask))
+			continue;
+		v[k++] = x;
+	}
+	k = ival_norm(v, k);
+	if (neg) {
+		struct ival *c = calloc(k + 1, sizeof(*c));
+		if (!c) {
+			free(v);
+			fail(L, f->col, "out of memory");
+			return -1;
+		}
+		k = ival_not(v, k, c);
+		free(v);
+		v = c;
+	}
+	const struct pebs_col_info *ci = pebs_col_info((unsigned)f->field);
+	int full = k == 1 && v[0].lo == 0 && (v[0].hi == U64MAX ||
+		   (ci->type != PEBS_T_U64 && v[0].hi >= UINT32_MAX));
+	if (k == 0 || full) {
+		free(v);
+		return node_new(L, k ? N_TRUE : N_FALSE);
+	}
+	int nd = node_new(L, N_NUM);
+	if (nd < 0) {
+		free(v);
+		return -1;
+	}
+	L->e->nodes[nd].col = f->field;
+	L->e->nodes[nd].iv = v;
+	L->e->nodes[nd].niv = k;
+	L->e->cols |= 1ull << f->field;
+	return nd;
+}
+
+static int mk_t(struct lex *L, int op, const struct operand *c)
+{
+	if (c->kind != O_NUM) {
+		if (c->kind == O_WORD)
+			unknown_word(L, c->col, c->text);
+		else
+			fail(L, c->col, "t is compared with a number");
+		return -1;
+	}
+	int nd = node_new(L, N_T);
+	if (nd < 0)
+		return -1;
+	struct node *p = &L->e->nodes[nd];
+	p->op = op;
+	p->tval = c->unit ? c->dnum : (double)c->num;
+	p->tunit = c->unit;
+	p->tcol = c->col;
+	L->e->uses_t = 1;
+	L->e->cols |= 1ull << PEBS_COL_TIME;
+	return nd;
+}
+
+/* t in items: or of (t == x) / (t >= lo and t <= hi). */
+static int cmp_tset(struct lex *L, const struct item *it, size_t n, int neg)
+{
+	int acc = node_new(L, N_FALSE);
+	for (size_t i = 0; i < n && acc >= 0; i++) {
+		int x;
+		if (it[i].range)
+			x = mk_bin(L, N_AND, mk_t(L, OP_GE, &it[i].lo),
+				   mk_t(L, OP_LE, &it[i].hi));
+		else
+			x = mk_t(L, OP_EQ, &it[i].lo);
+		acc = mk_bin(L, N_OR, acc, x);
+	}
+	return neg ? mk_not(L, acc) : acc;
+}
+
+static int is_num_operand(const struct operand *o)
+{
+	return o->kind == O_FIELD && field_kind(o->field) != PEBS_FK_STR;
+}
+
+/* value OP value */
+static int compare(struct lex *L, struct operand *a, int op,
+		   struct operand *b)
+{
+	if (a->kind != O_FIELD && a->kind != O_T &&
+	    (b->kind == O_FIELD || b->kind == O_T)) {
+		struct operand *t = a;
+		a = b;
+		b = t;
+		op = flip(op);
+	}
+	if (a->kind != O_FIELD && a->kind != O_T) {
+		if (a->kind == O_WORD)
+			unknown_word(L, a->col, a->text);
+		else if (b->kind == O_WORD)
+			unknown_word(L, b->col, b->text);
+		else
+			fail(L, a->col, "comparison needs a field");
+		return -1;
+	}
+	if (a->kind == O_T) {
+		if (b->kind == O_T) {
+			fail(L, b->col, "t compared with itself");
+			return -1;
+		}
+		return mk_t(L, op, b);
+	}
+	if (is_strfield(a)) {
+		if (op != OP_EQ && op != OP_NE) {
+			fail(L, a->col, "string field \"%s\" supports only "
+			     "==, != and in", pebs_field_by_id(a->field)->name);
+			return -1;
+		}
+		struct item it = { *b, { 0 }, 0 };
+		return cmp_string(L, a, &it, 1, op == OP_NE);
+	}
+	/* numeric field */
+	if (b->kind == O_FIELD) {
+		if (is_strfield(b)) {
+			fail(L, b->col, "cannot compare a number with string "
+			     "field \"%s\"", pebs_field_by_id(b->field)->name);
+			return -1;
+		}
+		int nd = node_new(L, N_CMP2);
+		if (nd < 0)
+			return -1;
+		struct node *p = &L->e->nodes[nd];
+		p->col = a->field;
+		p->col2 = b->field;
+		p->m1 = a->mask;
+		p->m2 = b->mask;
+		p->op = op;
+		L->e->cols |= 1ull << a->field | 1ull << b->field;
+		return nd;
+	}
+	if (b->kind == O_T) {
+		fail(L, b->col, "t is compared with a number");
+		return -1;
+	}
+	if (num_const(L, b) < 0)
+		return -1;
+	struct ival v[2];
+	size_t k;
+	ival_of(op, b->num, v, &k);
+	struct item it[2];
+	memset(it, 0, sizeof(it));
+	for (size_t i = 0; i < k; i++) {
+		it[i].lo = *b;
+		it[i].hi = *b;
+		it[i].lo.num = v[i].lo;
+		it[i].hi.num = v[i].hi;
+		it[i].range = 1;
+	}
+	return cmp_numset(L, a, it, k, 0);
+}
+
+static int parse_item(struct lex *L, struct item *it)
+{
+	memset(it, 0, sizeof(*it));
+	if (parse_operand(L, &it->lo) < 0)
+		return -1;
+	if (L->tok == T_DOTDOT) {
+		lex_next(L);
+		if (parse_operand(L, &it->hi) < 0)
+			return -1;
+		it->range = 1;
+	}
+	return 0;
+}
+
+/* value [not] in (set) | value [not] in a..b */
+static int parse_in(struct lex *L, struct operand *a, int neg)
+{
+	struct item *it = NULL;
+	size_t n = 0, cap = 0;
+	int r = -1;
+	if (L->tok == T_LP) {
+		lex_next(L);
+		for (;;) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				if (cap > 4096) {
+					fail(L, L->col, "set too large");
+					goto out;
+				}
+				struct item *ni = realloc(it, cap *
+							  sizeof(*ni));
+				if (!ni) {
+					fail(L, L->col, "out of memory");
+					goto out;
+				}
+				it = ni;
+			}
+			if (parse_item(L, &it[n]) < 0)
+				goto out;
+			n++;
+			if (L->tok == T_RP)
+				break;
+			if (L->tok != T_COMMA) {
+				fail(L, L->col, "expected ',' or ')' in set");
+				goto out;
+			}
+			lex_next(L);
+		}
+		lex_next(L);
+	} else {
+		it = calloc(1, sizeof(*it));
+		if (!it) {
+			fail(L, L->col, "out of memory");
+			goto out;
+		}
+		if (parse_item(L, it) < 0)
+			goto out;
+		n = 1;
+		if (!it->range) {
+			fail(L, it->lo.col, "expected a range a..b or a set "
+			     "(x, y)");
+			goto out;
+		}
+	}
+	if (a->kind == O_T)
+		r = cmp_tset(L, it, n, neg);
+	else if (a->kind == O_WORD)
+		unknown_word(L, a->col, a->text);
+	else if (a->kind != O_FIELD)
+		fail(L, a->col, "\"in\" needs a field on its left");
+	else if (is_strfield(a))
+		r = cmp_string(L, a, it, n, neg);
+	else
+		r = cmp_numset(L, a, it, n, neg);
+out:
+	free(it);
+	return L->failed ? -1 : r;
+}
+
+static int parse_unary(struct lex *L)
+{
+	if (L->failed)
+		return -1;
+	if (++L->depth > MAXDEPTH) {
+		fail(L, L->col, "expression nested too deeply");
+		return -1;
+	}
+	int r = -1;
+	if (L->tok == T_NOT) {
+		lex_next(L);
+		r = mk_not(L, parse_unary(L));
+	} else if (L->tok == T_LP) {
+		size_t col = L->col;
+		lex_next(L);
+		r = parse_or(L);
+		if (r >= 0 && L->tok != T_RP) {
+			fail(L, L->tok == T_END ? col : L->col,
+			     L->tok == T_END ? "unbalanced '('" :
+			     "expected ')'");
+			r = -1;
+		}
+		lex_next(L);
+	} else {
+		struct operand a;
+		if (parse_operand(L, &a) < 0)
+			goto out;
+		if (L->tok == T_CMP) {
+			int op = L->op;
+			struct operand b;
+			lex_next(L);
+			if (parse_operand(L, &b) < 0)
+				goto out;
+			r = compare(L, &a, op, &b);
+		} else if (L->tok == T_IN) {
+			lex_next(L);
+			r = parse_in(L, &a, 0);
+		} else if (L->tok == T_NOT) {
+			lex_next(L);
+			if (L->tok != T_IN) {
+				fail(L, L->col,
+				     "expected \"in\" after \"not\"");
+				goto out;
+			}
+			lex_next(L);
+			r = parse_in(L, &a, 1);
+		} else if (a.kind == O_WORD) {
+			/* a class used as a boolean */
+			if (strcmp(a.text, "true") == 0) {
+				r = node_new(L, N_TRUE);
+				goto out;
+			}
+			if (strcmp(a.text, "false") == 0) {
+				r = node_new(L, N_FALSE);
+				goto out;
+			}
+			for (size_t i = 0; i < NCLASSES; i++) {
+				if (strcmp(a.text, classes[i].name))
+					continue;
+				r = node_new(L, N_DSRC);
+				if (r >= 0) {
+					L->e->nodes[r].mask = classes[i].bit;
+					L->e->cols |= 1ull << PEBS_COL_DSRC;
+				}
+				goto out;
+			}
+			unknown_word(L, a.col, a.text);
+		} else if (is_num_operand(&a)) {
+			/* a numeric field alone: true when non-zero */
+			struct operand z = a;
+			z.kind = O_NUM;
+			z.num = 0;
+			z.dnum = 0;
+			z.integral = 1;
+			z.unit = 0;
+			r = compare(L, &a, OP_NE, &z);
+		} else {
+			fail(L, a.col, "expected a comparison");
+		}
+	}
+out:
+	L->depth--;
+	return L->failed ? -1 : r;
+}
+
+static int parse_and(struct lex *L)
+{
+	int a = parse_unary(L);
+	while (a >= 0 && L->tok == T_AND) {
+		lex_next(L);
+		a = mk_bin(L, N_AND, a, parse_unary(L));
+	}
+	return L->failed ? -1 : a;
+}
+
+static int parse_or(struct lex *L)
+{
+	int a = parse_and(L);
+	while (a >= 0 && L->tok == T_OR) {
+		lex_next(L);
+		a = mk_bin(L, N_OR, a, parse_and(L));
+	}
+	return L->failed ? -1 : a;
+}
+
+void pebs_expr_free(struct pebs_expr *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->nn; i++) {
+		free(e->nodes[i].iv);
+		for (size_t j = 0; j < e->nodes[i].nnames; j++)
+			free(e->nodes[i].names[j]);
+		free(e->nodes[i].names);
+	}
+	free(e->nodes);
+	for (size_t i = 0; i < e->npool; i++)
+		free(e->pool[i]);
+	free(e->pool);
+	free(e->evmatch);
+	free(e);
+}
+
+int pebs_expr_parse(const char *text, struct pebs_expr **out,
+		    struct pebs_expr_error *err)
+{
+	*out = NULL;
+	if (err) {
+		err->col = 0;
+		err->msg[0] = 0;
+	}
+	struct pebs_expr *e = calloc(1, sizeof(*e));
+	if (!e)
+		return -PEBS_E_NOMEM;
+	struct lex L = { .src = text, .p = text, .e = e, .err = err };
+	lex_next(&L);
+	if (L.tok == T_END)
+		fail(&L, 1, "empty expression");
+	int root = parse_or(&L);
+	if (!L.failed && L.tok != T_END)
+		fail(&L, L.col, L.tok == T_RP ? "unbalanced ')'" :
+		     "expected \"and\", \"or\" or the end of the expression");
+	if (L.failed || root < 0) {
+		pebs_expr_free(e);
+		return -PEBS_E_PARSE;
+	}
+	e->root = root;
+	e->clock_ready = !e->uses_t;
+	*out = e;
+	return 0;
+}
+
+uint64_t pebs_expr_cols(const struct pebs_expr *e)
+{
+	return e->cols;
+}
+
+int pebs_expr_uses_t(const struct pebs_expr *e)
+{
+	return e->uses_t;
+}
+
+void pebs_expr_invert(struct pebs_expr *e)
+{
+	struct lex L = { .src = "", .p = "", .e = e };
+	int r = mk_not(&L, e->root);
+	if (r >= 0)
+		e->root = r;
+}
+
+int pebs_expr_clock_ready(const struct pebs_expr *e)
+{
+	return __atomic_load_n(&e->clock_ready, __ATOMIC_ACQUIRE);
+}
+
+/* t OP x (x in ticks, real) as one interval of t (signed, in ticks). */
+static int t_interval(int op, double x, __int128 *lo, __int128 *hi,
+		      int *ne)
+{
+	const double big = 1.8446744073709552e19;	/* 2^64 */
+	__int128 inf = (__int128)1 << 100;
+	double fl = floor(x), ce = ceil(x);
+	__int128 f = fl >= big ? inf : (__int128)fl;
+	__int128 c = ce >= big ? inf : (__int128)ce;
+	*ne = 0;
+	*lo = -inf;
+	*hi = inf;
+	switch (op) {
+	case OP_GE: *lo = c; break;
+	case OP_GT: *lo = f + 1; break;
+	case OP_LE: *hi = f; break;
+	case OP_LT: *hi = c - 1; break;
+	case OP_EQ:
+	case OP_NE:
+		if (fl != x)
+			return op == OP_EQ ? 0 : 2;	/* never / always */
+		*lo = *hi = f;
+		*ne = op == OP_NE;
+		break;
+	}
+	return 1;
+}
+
+int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
+			double ticks_per_sec, struct pebs_expr_error *err)
+{
+	if (pebs_expr_clock_ready(e))
+		return 0;
+	for (size_t i = 0; i < e->nn; i++) {
+		struct node *p = &e->nodes[i];
+		if (p->kind != N_T)
+			continue;
+		double x = p->tval;
+		if (p->tunit) {
+			if (ticks_per_sec <= 0) {
+				if (err) {
+					err->col = p->tcol;
+					snprintf(err->msg, sizeof(err->msg),
+						 "t in %s needs the time "
+						 "frequency (metadata tsc.hz)",
+						 units[p->tunit]);
+				}
+				return -PEBS_E_PARSE;
+			}
+			x = p->tval * unit_sec[p->tunit] * ticks_per_sec;
+		}
+		__int128 lo, hi;
+		int ne;
+		int k = t_interval(p->op, x, &lo, &hi, &ne);
+		struct ival *v = calloc(2, sizeof(*v));
+		if (!v)
+			return -PEBS_E_NOMEM;
+		size_t n = 0;
+		if (k == 2) {
+			v[n++] = (struct ival){ 0, U64MAX };
+		} else if (k == 1) {
+			lo += t0;
+			hi += t0;
+			if (lo < 0)
+				lo = 0;
+			if (hi > (__int128)U64MAX)
+				hi = U64MAX;
+			if (lo <= hi) {
+				v[n++] = (struct ival){ (uint64_t)lo,
+							(uint64_t)hi };
+			}
+			if (ne) {
+				struct ival c[2];
+				n = ival_not(v, n, c);
+				memcpy(v, c, n * sizeof(*v));
+			}
+		}
+		free(p->iv);
+		p->iv = v;
+		p->niv = n;
+	}
+	__atomic_store_n(&e->clock_ready, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
+			     const struct pebs_meta *m,
+			     struct pebs_expr_error *err)
+{
+	const char *unit = m ? pebs_meta_get(m, "time.unit") : NULL;
+	const char *hz = m ? pebs_meta_get(m, "tsc.hz") : NULL;
+	double tps = 0;
+	if (unit && strcmp(unit, "ns") == 0)
+		tps = 1e9;
+	else if (hz)
+		tps = strtod(hz, NULL);
+	return pebs_expr_set_clock(e, t0, tps, err);
+}
+
+/* ----------------------------------------------------------- evaluation */
+
+static uint32_t *buf_get(struct pebs_expr *e)
+{
+	if (e->pool_used == e->npool) {
+		uint32_t **np = realloc(e->pool, (e->npool + 1) * sizeof(*np));
+		if (!np)
+			return NULL;
+		e->pool = np;
+		e->pool[e->npool] = malloc(e->pool_cap * sizeof(uint32_t));
+		if (!e->pool[e->npool])
+			return NULL;
+		e->npool++;
+	}
+	return e->pool[e->pool_used++];
+}
+
+/* in \ s, both ascending, s a subset of in (in NULL = 0..n-1). */
+static size_t sel_diff(const uint32_t *in, size_t nin, const uint32_t *s,
+		       size_t ns, uint32_t *out)
+{
+	size_t k = 0, j = 0;
+	for (size_t i = 0; i < nin; i++) {
+		uint32_t x = in ? in[i] : (uint32_t)i;
+		if (j < ns && s[j] == x)
+			j++;
+		else
+			out[k++] = x;
+	}
+	return k;
+}
+
+static size_t sel_merge(const uint32_t *a, size_t na, const uint32_t *b,
+			size_t nb, uint32_t *out)
+{
+	size_t i = 0, j = 0, k = 0;
+	while (i < na && j < nb)
+		out[k++] = a[i] < b[j] ? a[i++] : b[j++];
+	while (i < na)
+		out[k++] = a[i++];
+	while (j < nb)
+		out[k++] = b[j++];
+	return k;
+}
+
+#define NUM_LOOP(T, col)						\
+	do {								\
+		const T *c = (const T *)(col);				\
+		if (niv == 1) {						\
+			uint64_t lo = iv[0].lo, w = iv[0].hi - iv[0].lo; \
+			if (!in) {					\
+				for (size_t i = 0; i < nin; i++) {	\
+					out[k] = (uint32_t)i;		\
+					k += (uint64_t)c[i] - lo <= w;	\
+				}					\
+			} else {					\
+				for (size_t i = 0; i < nin; i++) {	\
+					uint32_t x = in[i];		\
+					out[k] = x;			\
+					k += (uint64_t)c[x] - lo <= w;	\
+				}					\
+			}						\
+			break;						\
+		}							\
+		for (size_t i = 0; i < nin; i++) {			\
+			uint32_t x = in ? in[i] : (uint32_t)i;		\
+			uint64_t v = c[x];				\
+			int m = 0;					\
+			for (size_t j = 0; j < niv && !m; j++)		\
+				m = v - iv[j].lo <= iv[j].hi - iv[j].lo; \
+			out[k] = x;					\
+			k += m;						\
+		}							\
+	} while (0)
+
+static size_t ev_num(int col, const struct ival *iv, size_t niv,
+		     const struct pebs_batch *b, const uint32_t *in,
+		     size_t nin, uint32_t *out)
+{
+	size_t k = 0;
+	if (niv == 0)
+		return 0;
+	if (b->c64[col])
+		NUM_LOOP(uint64_t, b->c64[col]);
+	else
+		NUM_LOOP(uint32_t, b->c32[col]);
+	return k;
+}
+
+static uint64_t features(struct pebs_expr *e, uint64_t d)
+{
+	unsigned h = (unsigned)((d * 0x9e3779b97f4a7c15ull) >> 56);
+	if (e->cvalid[h] && e->ckey[h] == d)
+		return e->cval[h];
+	uint64_t f = pebs_expr_dsrc_class(d);
+	e->ckey[h] = d;
+	e->cval[h] = f;
+	e->cvalid[h] = 1;
+	return f;
+}
+
+static size_t ev_dsrc(struct pebs_expr *e, const struct node *p,
+		      const struct pebs_batch *b, const uint32_t *in,
+		      size_t nin, uint32_t *out)
+{
+	const uint64_t *c = b->c64[PEBS_COL_DSRC];
+	uint64_t mask = p->mask;
+	int neg = p->neg;
+	size_t k = 0;
+	uint64_t last = 0, lastm = (features(e, 0) & mask) != 0;
+	for (size_t i = 0; i < nin; i++) {
+		uint32_t x = in ? in[i] : (uint32_t)i;
+		uint64_t d = c[x];
+		/* runs of one data source are common: skip the cache */
+		if (d != last) {
+			last = d;
+			lastm = (features(e, d) & mask) != 0;
+		}
+		out[k] = x;
+		k += lastm ^ (uint64_t)neg;
+	}
+	return k;
+}
+
+static size_t ev_event(struct pebs_expr *e, const struct node *p,
+		       const struct pebs_batch *b, const uint32_t *in,
+		       size_t nin, uint32_t *out)
+{
+	uint32_t nn = b->nnames;
+	if (nn + 1 > e->evcap) {
+		uint8_t *m = realloc(e->evmatch, nn + 1);
+		if (!m)
+			return (size_t)-1;
+		e->evmatch = m;
+		e->evcap = nn + 1;
+	}
+	/* names[nn] stands for ids outside the dictionary: "" */
+	for (uint32_t i = 0; i <= nn; i++) {
+		const char *s = i < nn ? b->names[i] : "";
+		int m = 0;
+		for (size_t j = 0; j < p->nnames && !m; j++)
+			m = strcmp(s, p->names[j]) == 0;
+		e->evmatch[i] = (uint8_t)(m ^ p->neg);
+	}
+	const uint32_t *c = b->c32[PEBS_COL_EVENT];
+	size_t k = 0;
+	for (size_t i = 0; i < nin; i++) {
+		uint32_t x = in ? in[i] : (uint32_t)i;
+		uint32_t id = c[x] < nn ? c[x] : nn;
+		out[k] = x;
+		k += e->evmatch[id];
+	}
+	return k;
+}
+
+static uint64_t colval(const struct pebs_batch *b, int col, size_t i)
+{
+	return b->c64[col] ? b->c64[col][i] : b->c32[col][i];
+}
+
+static int cmp_true(int op, uint64_t x, uint64_t y)
+{
+	switch (op) {
+	case OP_EQ: return x == y;
+	case OP_NE: return x != y;
+	case OP_LT: return x < y;
+	case OP_LE: return x <= y;
+	case OP_GT: return x > y;
+	default: return x >= y;
+	}
+}
+
+static size_t ev(struct pebs_expr *e, int ni, const struct pebs_batch *b,
+		 const uint32_t *in, size_t nin, uint32_t *out);
+
+/*
+ * The operands of a chain "a and b and c" (a left-deep tree), leftmost
+ * first.  Chains are evaluated iteratively so that a long chain needs a
+ * constant number of scratch buffers, not one per link.
+ */
+static int *spine(const struct pebs_expr *e, int ni, int kind, size_t *n)
+{
+	size_t k = 1;
+	for (int x = ni; e->nodes[x].kind == kind; x = e->nodes[x].a)
+		k++;
+	int *v = malloc(k * sizeof(*v));
+	if (!v)
+		return NULL;
+	*n = k;
+	int x = ni;
+	while (e->nodes[x].kind == kind) {
+		v[--k] = e->nodes[x].b;
+		x = e->nodes[x].a;
+	}
+	v[0] = x;
+	return v;
+}
+
+static size_t ev_and(struct pebs_expr *e, int ni, const struct pebs_batch *b,
+		     const uint32_t *in, size_t nin, uint32_t *out)
+{
+	size_t n, cur = nin;
+	int *v = spine(e, ni, N_AND, &n);
+	uint32_t *t[2];
+	if (!v || !(t[0] = buf_get(e)) || !(t[1] = buf_get(e))) {
+		free(v);
+		return (size_t)-1;
+	}
+	const uint32_t *src = in;
+	for (size_t i = 0; i < n && cur; i++) {
+		uint32_t *dst = i == n - 1 ? out : t[i & 1];
+		cur = ev(e, v[i], b, src, cur, dst);
+		if (cur == (size_t)-1)
+			break;
+		src = dst;
+	}
+	free(v);
+	e->pool_used -= 2;
+	return cur;
+}
+
+static size_t ev_or(struct pebs_expr *e, int ni, const struct pebs_batch *b,
+		    const uint32_t *in, size_t nin, uint32_t *out)
+{
+	size_t n, nm = 0, nr = nin, nt;
+	int *v = spine(e, ni, N_OR, &n);
+	uint32_t *m[2], *r[2], *t;
+	if (!v || !(m[0] = buf_get(e)) || !(m[1] = buf_get(e)) ||
+	    !(r[0] = buf_get(e)) || !(r[1] = buf_get(e)) ||
+	    !(t = buf_get(e))) {
+		free(v);
+		return (size_t)-1;
+	}
+	/* m: matched so far; rest: not yet matched, the next operand's input */
+	const uint32_t *rest = in;
+	uint32_t *mat = m[0];
+	for (size_t i = 0; i < n && nr; i++) {
+		nt = ev(e, v[i], b, rest, nr, t);
+		if (nt == (size_t)-1) {
+			nm = nt;
+			goto out;
+		}
+		if (!nt)
+			continue;
+		uint32_t *nmat = mat == m[0] ? m[1] : m[0];
+		nm = sel_merge(mat, nm, t, nt, nmat);
+		mat = nmat;
+		uint32_t *nrest = rest == r[0] ? r[1] : r[0];
+		nr = sel_diff(rest, nr, t, nt, nrest);
+		rest = nrest;
+	}
+	memcpy(out, mat, nm * sizeof(*out));
+out:
+	free(v);
+	e->pool_used -= 5;
+	return nm;
+}
+
+static size_t ev(struct pebs_expr *e, int ni, const struct pebs_batch *b,
+		 const uint32_t *in, size_t nin, uint32_t *out)
+{
+	const struct node *p = &e->nodes[ni];
+	size_t k = 0, n1;
+	uint32_t *t1;
+	switch (p->kind) {
+	case N_TRUE:
+		for (size_t i = 0; i < nin; i++)
+			out[i] = in ? in[i] : (uint32_t)i;
+		return nin;
+	case N_FALSE:
+		return 0;
+	case N_NUM:
+		return ev_num(p->col, p->iv, p->niv, b, in, nin, out);
+	case N_T:
+		if (!pebs_expr_clock_ready(e))
+			return 0;
+		return ev_num(PEBS_COL_TIME, p->iv, p->niv, b, in, nin, out);
+	case N_DSRC:
+		return ev_dsrc(e, p, b, in, nin, out);
+	case N_EVENT:
+		return ev_event(e, p, b, in, nin, out);
+	case N_CMP2:
+		for (size_t i = 0; i < nin; i++) {
+			uint32_t x = in ? in[i] : (uint32_t)i;
+			out[k] = x;
+			k += cmp_true(p->op, colval(b, p->col, x) & p->m1,
+				      colval(b, p->col2, x) & p->m2);
+		}
+		return k;
+	case N_AND:
+		return ev_and(e, ni, b, in, nin, out);
+	case N_OR:
+		return ev_or(e, ni, b, in, nin, out);
+	case N_NOT:
+		if (!(t1 = buf_get(e)))
+			return (size_t)-1;
+		n1 = ev(e, p->a, b, in, nin, t1);
+		if (n1 == (size_t)-1)
+			return n1;
+		k = sel_diff(in, nin, t1, n1, out);
+		e->pool_used--;
+		return k;
+	}
+	return 0;
+}
+
+size_t pebs_expr_eval(struct pebs_expr *e, const struct pebs_batch *b,
+		      uint32_t *sel)
+{
+	if (b->n > e->pool_cap) {
+		/* grow every scratch buffer to the new batch size */
+		for (size_t i = 0; i < e->npool; i++)
+			free(e->pool[i]);
+		e->npool = 0;
+		e->pool_cap = b->n < 1024 ? 1024 : b->n;
+	}
+	e->pool_used = 0;
+	size_t r = ev(e, e->root, b, NULL, b->n, sel);
+	e->pool_used = 0;
+	return r;
+}
+
+/* ------------------------------------------------------- block analysis */
+
+static enum pebs_expr_match iv_match(const struct ival *iv, size_t niv,
+				     uint64_t mn, uint64_t mx)
+{
+	for (size_t i = 0; i < niv; i++) {
+		if (iv[i].lo <= mn && mx <= iv[i].hi)
+			return PEBS_MATCH_ALL;
+		if (iv[i].lo <= mx && mn <= iv[i].hi)
+			return PEBS_MATCH_SOME;
+	}
+	return PEBS_MATCH_NONE;
+}
+
+static enum pebs_expr_match blk(const struct pebs_expr *e, int ni,
+				const struct pebs_block_info *bi)
+{
+	const struct node *p = &e->nodes[ni];
+	enum pebs_expr_match x, y;
+	switch (p->kind) {
+	case N_TRUE: return PEBS_MATCH_ALL;
+	case N_FALSE: return PEBS_MATCH_NONE;
+	case N_NUM:
+		return iv_match(p->iv, p->niv, bi->min[p->col],
+				bi->max[p->col]);
+	case N_T:
+		if (!pebs_expr_clock_ready(e))
+			return PEBS_MATCH_SOME;
+		return iv_match(p->iv, p->niv, bi->min[PEBS_COL_TIME],
+				bi->max[PEBS_COL_TIME]);
+	case N_DSRC:
+		if (bi->min[PEBS_COL_DSRC] != bi->max[PEBS_COL_DSRC])
+			return PEBS_MATCH_SOME;
+		x = ((pebs_expr_dsrc_class(bi->min[PEBS_COL_DSRC]) &
+		      p->mask) != 0) ^ p->neg;
+		return x ? PEBS_MATCH_ALL : PEBS_MATCH_NONE;
+	case N_EVENT:
+	case N_CMP2:
+		return PEBS_MATCH_SOME;
+	case N_AND:
+		x = blk(e, p->a, bi);
+		if (x == PEBS_MATCH_NONE)
+			return x;
+		y = blk(e, p->b, bi);
+		return x < y ? x : y;
+	case N_OR:
+		x = blk(e, p->a, bi);
+		if (x == PEBS_MATCH_ALL)
+			return x;
+		y = blk(e, p->b, bi);
+		return x > y ? x : y;
+	case N_NOT:
+		return PEBS_MATCH_ALL - blk(e, p->a, bi);
+	}
+	return PEBS_MATCH_SOME;
+}
+
+enum pebs_expr_match pebs_expr_block(const struct pebs_expr *e,
+				     const struct pebs_block_info *info)
+{
+	if (info->nsamples == 0)
+		return PEBS_MATCH_NONE;
+	return blk(e, e->root, info);
+}
+
+/* ------------------------------------------------------------------ dump */
+
+struct sbuf {
+	char *p;
+	size_t len, used;
+};
+
+static void sb_printf(struct sbuf *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	size_t room = s->used < s->len ? s->len - s->used : 0;
+	int n = vsnprintf(room ? s->p + s->used : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		s->used += (size_t)n;
+}
+
+static const char *const opnames[] = { "==", "!=", "<", "<=", ">", ">=" };
+
+static void dump(const struct pebs_expr *e, int ni, struct sbuf *s)
+{
+	const struct node *p = &e->nodes[ni];
+	switch (p->kind) {
+	case N_TRUE: sb_printf(s, "true"); break;
+	case N_FALSE: sb_printf(s, "false"); break;
+	case N_AND:
+	case N_OR:
+		sb_printf(s, "(");
+		dump(e, p->a, s);
+		sb_printf(s, p->kind == N_AND ? " and " : " or ");
+		dump(e, p->b, s);
+		sb_printf(s, ")");
+		break;
+	case N_NOT:
+		sb_printf(s, "not ");
+		dump(e, p->a, s);
+		break;
+	case N_NUM:
+	case N_T:
+		sb_printf(s, "%s in {", p->kind == N_T ? "time" :
+			  pebs_col_info((unsigned)p->col)->name);
+		if (p->kind == N_T && !pebs_expr_clock_ready(e))
+			sb_printf(s, "t %s %g%s", opnames[p->op], p->tval,
+				  units[p->tunit]);
+		for (size_t i = 0; i < p->niv; i++)
+			sb_printf(s, "%s0x%llx..0x%llx", i ? "," : "",
+				  (unsigned long long)p->iv[i].lo,
+				  (unsigned long long)p->iv[i].hi);
+		sb_printf(s, "}");
+		break;
+	case N_DSRC:
+		sb_printf(s, "%sdsrc&0x%llx", p->neg ? "!" : "",
+			  (unsigned long long)p->mask);
+		break;
+	case N_EVENT:
+		sb_printf(s, "event %sin {", p->neg ? "not " : "");
+		for (size_t i = 0; i < p->nnames; i++)
+			sb_printf(s, "%s\"%s\"", i ? "," : "", p->names[i]);
+		sb_printf(s, "}");
+		break;
+	case N_CMP2:
+		sb_printf(s, "%s&0x%llx %s %s&0x%llx",
+			  pebs_col_info((unsigned)p->col)->name,
+			  (unsigned long long)p->m1, opnames[p->op],
+			  pebs_col_info((unsigned)p->col2)->name,
+			  (unsigned long long)p->m2);
+		break;
+	}
+}
+
+size_t pebs_expr_dump(const struct pebs_expr *e, char *buf, size_t len)
+{
+	struct sbuf s = { buf, len, 0 };
+	if (len)
+		buf[0] = 0;
+	dump(e, e->root, &s);
+	return s.used;
+}

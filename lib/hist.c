@@ -1,0 +1,1041 @@
+/*
+ * hist.c - exact value counts per group, statistics, bins, YAML merge.
+ *
+ * A group's counter is a dense array for values below DENSE (latencies
+ * live there: one increment per sample) and an open-addressing hash for
+ * the rest.  Groups with few samples stay hash-only so that grouping by a
+ * field with many values (ip, line) does not cost DENSE words per group.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "pebs_dsrc.h"
+#include "pebs_field.h"
+#include "pebs_hist.h"
+
+#include "hist_int.h"
+
+/* ------------------------------------------------------------- counters */
+
+static int hash_grow(struct counter *c)
+{
+	size_t nc = c->hcap ? c->hcap * 2 : 4;	/* many groups: start small */
+	uint64_t *k = calloc(nc, sizeof(*k)), *v = calloc(nc, sizeof(*v));
+	uint8_t *u = calloc(nc, 1);
+	if (!k || !v || !u) {
+		free(k);
+		free(v);
+		free(u);
+		return -PEBS_E_NOMEM;
+	}
+	for (size_t i = 0; i < c->hcap; i++) {
+		if (!c->hu[i])
+			continue;
+		size_t j = hist_hash(c->hk[i]) & (nc - 1);
+		while (u[j])
+			j = (j + 1) & (nc - 1);
+		u[j] = 1;
+		k[j] = c->hk[i];
+		v[j] = c->hv[i];
+	}
+	free(c->hk);
+	free(c->hv);
+	free(c->hu);
+	c->hk = k;
+	c->hv = v;
+	c->hu = u;
+	c->hcap = nc;
+	return 0;
+}
+
+static int hash_add(struct counter *c, uint64_t key, uint64_t n)
+{
+	if ((c->hn + 1) * 4 > c->hcap * 3 && hash_grow(c) < 0)
+		return -PEBS_E_NOMEM;
+	size_t m = c->hcap - 1, j = hist_hash(key) & m;
+	while (c->hu[j]) {
+		if (c->hk[j] == key) {
+			c->hv[j] += n;
+			return 0;
+		}
+		j = (j + 1) & m;
+	}
+	c->hu[j] = 1;
+	c->hk[j] = key;
+	c->hv[j] = n;
+	c->hn++;
+	return 0;
+}
+
+/* Moves a counter's small values from the hash into a new dense array. */
+static int promote(struct counter *c)
+{
+	c->dense = calloc(DENSE, sizeof(uint64_t));
+	if (!c->dense)
+		return -PEBS_E_NOMEM;
+	size_t keep = 0;
+	for (size_t i = 0; i < c->hcap; i++) {
+		if (c->hu[i] && c->hk[i] < DENSE) {
+			c->dense[c->hk[i]] += c->hv[i];
+			c->hu[i] = 0;
+		} else if (c->hu[i]) {
+			keep++;
+		}
+	}
+	/* rebuild the hash: removal left holes in probe chains */
+	uint64_t *k = c->hk, *v = c->hv;
+	uint8_t *u = c->hu;
+	size_t cap = c->hcap;
+	c->hk = c->hv = NULL;
+	c->hu = NULL;
+	c->hcap = c->hn = 0;
+	int r = 0;
+	for (size_t i = 0; i < cap && !r; i++)
+		if (u[i])
+			r = hash_add(c, k[i], v[i]);
+	(void)keep;
+	free(k);
+	free(v);
+	free(u);
+	return r;
+}
+
+int hist_counter_add(struct counter *c, uint64_t v, uint64_t n)
+{
+	if (v < DENSE && c->dense) {
+		c->dense[v] += n;
+		return 0;
+	}
+	if (v < DENSE) {
+		c->small += n;
+		if (c->small >= PROMOTE_AT) {
+			int r = promote(c);
+			if (r < 0)
+				return r;
+			c->dense[v] += n;
+			return 0;
+		}
+	}
+	return hash_add(c, v, n);
+}
+
+static void counter_free(struct counter *c)
+{
+	free(c->dense);
+	free(c->hk);
+	free(c->hv);
+	free(c->hu);
+	free(c->sv);
+	free(c->sc);
+}
+
+static int u64cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The sorted (value, count) list of @c, rebuilt when counts changed. */
+int hist_counter_sorted(struct pebs_hist *h, struct counter *c)
+{
+	if (c->sgen == h->gen && c->sv)
+		return 0;
+	size_t n = c->hn;
+	if (c->dense)
+		for (size_t v = 0; v < DENSE; v++)
+			n += c->dense[v] != 0;
+	free(c->sv);
+	free(c->sc);
+	c->sv = malloc((n ? n : 1) * sizeof(uint64_t));
+	c->sc = malloc((n ? n : 1) * sizeof(uint64_t));
+	uint64_t *hk = malloc((c->hn ? c->hn : 1) * sizeof(uint64_t));
+	if (!c->sv || !c->sc || !hk) {
+		free(hk);
+		free(c->sv);
+		free(c->sc);
+		c->sv = c->sc = NULL;
+		return -PEBS_E_NOMEM;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < c->hcap; i++)
+		if (c->hu[i])
+			hk[k++] = c->hk[i];
+	qsort(hk, k, sizeof(*hk), u64cmp);
+	/* dense values are all < DENSE, and the hash may hold small ones only
+	 * while there is no dense array: the two lists never interleave */
+	size_t o = 0;
+	if (c->dense) {
+		for (size_t v = 0; v < DENSE; v++) {
+			if (c->dense[v]) {
+				c->sv[o] = v;
+				c->sc[o++] = c->dense[v];
+			}
+		}
+	}
+	for (size_t i = 0; i < k; i++) {
+		size_t m = c->hcap - 1, j = hist_hash(hk[i]) & m;
+		while (!c->hu[j] || c->hk[j] != hk[i])
+			j = (j + 1) & m;
+		c->sv[o] = hk[i];
+		c->sc[o++] = c->hv[j];
+	}
+	free(hk);
+	c->sn = o;
+	c->n = 0;
+	for (size_t i = 0; i < o; i++)
+		c->n += c->sc[i];
+	c->sgen = h->gen;
+	return 0;
+}
+
+/* --------------------------------------------------------------- groups */
+
+static const char *const tlb_names[] = { "hit", "miss", "na" };
+static const char *const lock_names[] = { "locked", "na", "no" };
+
+static int by_kind(int by)
+{
+	switch (by) {
+	case -1: return BY_NONE;
+	case PEBS_F_OP: case PEBS_F_MEM: case PEBS_F_SNOOP: case PEBS_F_TLB:
+	case PEBS_F_LOCK:
+		return BY_DSRC;
+	case PEBS_COL_EVENT: return BY_EVENT;
+	default: return BY_NUM;
+	}
+}
+
+static void col_mask(int id, int *col, uint64_t *mask)
+{
+	*mask = UINT64_MAX;
+	*col = id;
+	if (id == PEBS_F_LINE) {
+		*col = PEBS_COL_ADDR;
+		*mask = ~(uint64_t)63;
+	} else if (id == PEBS_F_PAGE) {
+		*col = PEBS_COL_ADDR;
+		*mask = ~(uint64_t)4095;
+	}
+}
+
+int pebs_hist_new(struct pebs_hist **hp, int field, int by)
+{
+	*hp = NULL;
+	const struct pebs_field *f = pebs_field_by_id(field);
+	if (!f || f->kind == PEBS_FK_STR)
+		return -PEBS_E_INVAL;
+	if (by != -1 && !pebs_field_by_id(by))
+		return -PEBS_E_INVAL;
+	struct pebs_hist *h = calloc(1, sizeof(*h));
+	if (!h)
+		return -PEBS_E_NOMEM;
+	h->field = field;
+	h->by = by;
+	h->bykind = by_kind(by);
+	col_mask(field, &h->fcol, &h->fmask);
+	if (h->bykind == BY_NUM)
+		col_mask(by, &h->bycol, &h->bymask);
+	h->gen = 1;
+	*hp = h;
+	return 0;
+}
+
+void pebs_hist_free(struct pebs_hist *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->ng; i++) {
+		counter_free(&h->g[i].c);
+		free(h->g[i].name);
+	}
+	free(h->g);
+	free(h->gk);
+	free(h->gi);
+	free(h->gu);
+	for (size_t i = 0; i < h->nev; i++)
+		free(h->ev[i]);
+	free(h->ev);
+	free(h->gidx);
+	free(h->evmap);
+	free(h->order);
+	free(h);
+}
+
+uint64_t pebs_hist_cols(const struct pebs_hist *h)
+{
+	uint64_t c = 1ull << h->fcol;
+	if (h->by >= 0)
+		c |= pebs_field_by_id(h->by)->deps;
+	return c;
+}
+
+int pebs_hist_field(const struct pebs_hist *h)
+{
+	return h->field;
+}
+
+int pebs_hist_by(const struct pebs_hist *h)
+{
+	return h->by;
+}
+
+uint64_t pebs_hist_total(const struct pebs_hist *h)
+{
+	/* summed from the counts: the cached totals may be stale */
+	uint64_t n = 0;
+	for (size_t i = 0; i < h->ng; i++) {
+		const struct counter *c = &h->g[i].c;
+		if (c->dense)
+			for (size_t v = 0; v < DENSE; v++)
+				n += c->dense[v];
+		for (size_t j = 0; j < c->hcap; j++)
+			n += c->hu[j] ? c->hv[j] : 0;
+	}
+	return n;
+}
+
+size_t pebs_hist_ngroups(const struct pebs_hist *h)
+{
+	return h->ng;
+}
+
+/* Printed name of group key @key. */
+static char *key_name(const struct pebs_hist *h, uint64_t key)
+{
+	char buf[32];
+	const char *s = buf;
+	switch (h->bykind) {
+	case BY_NONE: s = "all"; break;
+	case BY_EVENT: s = h->ev[key]; break;
+	case BY_DSRC:
+		switch (h->by) {
+		case PEBS_F_OP: s = pebs_dsrc_op_name((enum pebs_op)key);
+			break;
+		case PEBS_F_MEM: s = pebs_dsrc_mem_name((enum pebs_mem)key);
+			break;
+		case PEBS_F_SNOOP:
+			s = pebs_dsrc_snoop_name((enum pebs_snoop)key);
+			break;
+		case PEBS_F_TLB: s = tlb_names[key % 3]; break;
+		default: s = lock_names[key % 3]; break;
+		}
+		break;
+	default:
+		snprintf(buf, sizeof(buf), pebs_field_by_id(h->by)->kind ==
+			 PEBS_FK_HEX ? "0x%llx" : "%llu",
+			 (unsigned long long)key);
+	}
+	return strdup(s);
+}
+
+static int ghash_grow(struct pebs_hist *h)
+{
+	size_t nc = h->gcapH ? h->gcapH * 2 : 64;
+	uint64_t *k = calloc(nc, sizeof(*k));
+	uint32_t *v = calloc(nc, sizeof(*v));
+	uint8_t *u = calloc(nc, 1);
+	if (!k || !v || !u) {
+		free(k);
+		free(v);
+		free(u);
+		return -PEBS_E_NOMEM;
+	}
+	for (size_t i = 0; i < h->gcapH; i++) {
+		if (!h->gu[i])
+			continue;
+		size_t j = hist_hash(h->gk[i]) & (nc - 1);
+		while (u[j])
+			j = (j + 1) & (nc - 1);
+		u[j] = 1;
+		k[j] = h->gk[i];
+		v[j] = h->gi[i];
+	}
+	free(h->gk);
+	free(h->gi);
+	free(h->gu);
+	h->gk = k;
+	h->gi = v;
+	h->gu = u;
+	h->gcapH = nc;
+	return 0;
+}
+
+/* Index of the group with @key, created on first use; < 0 on error. */
+static long group_of(struct pebs_hist *h, uint64_t key)
+{
+	if (h->ng && h->last_key == key && h->have_last)
+		return (long)h->last_idx;
+	if ((h->ng + 1) * 4 > h->gcapH * 3 && ghash_grow(h) < 0)
+		return -PEBS_E_NOMEM;
+	size_t m = h->gcapH - 1, j = hist_hash(key) & m;
+	while (h->gu[j]) {
+		if (h->gk[j] == key) {
+			h->last_key = key;
+			h->last_idx = h->gi[j];
+			h->have_last = 1;
+			return (long)h->gi[j];
+		}
+		j = (j + 1) & m;
+	}
+	if (h->ng == h->gcap) {
+		size_t nc = h->gcap ? h->gcap * 2 : 16;
+		struct group *ng = realloc(h->g, nc * sizeof(*ng));
+		if (!ng)
+			return -PEBS_E_NOMEM;
+		h->g = ng;
+		h->gcap = nc;
+	}
+	struct group *g = &h->g[h->ng];
+	memset(g, 0, sizeof(*g));
+	g->key = key;
+	g->name = key_name(h, key);
+	if (!g->name)
+		return -PEBS_E_NOMEM;
+	/* the first groups get a dense array at once: the common case of
+	 * few groups then never touches the hash for small values */
+	if (h->ng < 64 && !(g->c.dense = calloc(DENSE, sizeof(uint64_t)))) {
+		free(g->name);
+		return -PEBS_E_NOMEM;
+	}
+	h->gu[j] = 1;
+	h->gk[j] = key;
+	h->gi[j] = (uint32_t)h->ng;
+	h->last_key = key;
+	h->last_idx = (uint32_t)h->ng;
+	h->have_last = 1;
+	h->order_valid = 0;
+	return (long)h->ng++;
+}
+
+static long event_id(struct pebs_hist *h, const char *name)
+{
+	for (size_t i = 0; i < h->nev; i++)
+		if (strcmp(h->ev[i], name) == 0)
+			return (long)i;
+	if (h->nev == h->evcap) {
+		size_t nc = h->evcap ? h->evcap * 2 : 8;
+		char **n = realloc(h->ev, nc * sizeof(*n));
+		if (!n)
+			return -PEBS_E_NOMEM;
+		h->ev = n;
+		h->evcap = nc;
+	}
+	if (!(h->ev[h->nev] = strdup(name)))
+		return -PEBS_E_NOMEM;
+	return (long)h->nev++;
+}
+
+static uint64_t dsrc_key(int by, uint64_t d)
+{
+	switch (by) {
+	case PEBS_F_OP: return pebs_dsrc_op(d);
+	case PEBS_F_MEM: return pebs_dsrc_mem(d);
+	case PEBS_F_SNOOP: return pebs_dsrc_snoop(d);
+	case PEBS_F_TLB: {
+		const char *t = pebs_dsrc_tlb_name(d);
+		return t[0] == 'h' ? 0 : t[0] == 'm' ? 1 : 2;
+	}
+	default: {
+		const char *l = pebs_dsrc_lock_name(d);
+		return l[0] == 'l' ? 0 : l[1] == 'a' ? 1 : 2;
+	}
+	}
+}
+
+/* Group index of every sample of @b into h->gidx. */
+static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
+{
+	size_t n = b->n;
+	uint32_t *gi = h->gidx;
+	long g;
+	if (h->bykind == BY_DSRC) {
+		const uint64_t *d = b->c64[PEBS_COL_DSRC];
+		for (size_t i = 0; i < n; i++) {
+			unsigned s = (unsigned)((d[i] * 0x9e3779b97f4a7c15ull)
+						>> 54);
+			if (!h->dvalid[s] || h->dkey[s] != d[i]) {
+				g = group_of(h, dsrc_key(h->by, d[i]));
+				if (g < 0)
+					return (int)g;
+				h->dkey[s] = d[i];
+				h->dval[s] = (uint32_t)g;
+				h->dvalid[s] = 1;
+			}
+			gi[i] = h->dval[s];
+		}
+	} else if (h->bykind == BY_EVENT) {
+		uint32_t nn = b->nnames;
+		uint32_t *m = realloc(h->evmap, (nn + 1) * sizeof(*m));
+		if (!m)
+			return -PEBS_E_NOMEM;
+		h->evmap = m;
+		/* groups are made on first use: a name of the dictionary that
+		 * no sample carries makes no (empty) group */
+		for (uint32_t i = 0; i <= nn; i++)
+			m[i] = UINT32_MAX;
+		const uint32_t *c = b->c32[PEBS_COL_EVENT];
+		for (size_t i = 0; i < n; i++) {
+			uint32_t id = c[i] < nn ? c[i] : nn;
+			if (m[id] == UINT32_MAX) {
+				long e = event_id(h, id < nn ? b->names[id] :
+						  "");
+				if (e < 0 || (g = group_of(h, (uint64_t)e)) < 0)
+					return -PEBS_E_NOMEM;
+				m[id] = (uint32_t)g;
+			}
+			gi[i] = m[id];
+		}
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = b->c64[h->bycol] ? b->c64[h->bycol][i] :
+				     b->c32[h->bycol][i];
+			g = group_of(h, v & h->bymask);
+			if (g < 0)
+				return (int)g;
+			gi[i] = (uint32_t)g;
+		}
+	}
+	return 0;
+}
+
+#define COUNT_LOOP(T)							\
+	do {								\
+		const T *col = (const T *)vals;				\
+		if (h->bykind == BY_NONE) {				\
+			struct counter *c = &h->g[0].c;			\
+			uint64_t *d = c->dense;				\
+			for (size_t i = 0; i < n; i++) {		\
+				uint64_t v = col[i] & mask;		\
+				if (v < DENSE)				\
+					d[v]++;				\
+				else if (hist_counter_add(c, v, 1))	\
+					return -PEBS_E_NOMEM;		\
+			}						\
+			break;						\
+		}							\
+		for (size_t i = 0; i < n; i++) {			\
+			struct counter *c = &h->g[h->gidx[i]].c;	\
+			uint64_t v = col[i] & mask;			\
+			if (v < DENSE && c->dense) {			\
+				c->dense[v]++;				\
+			} else if (hist_counter_add(c, v, 1)) {		\
+				return -PEBS_E_NOMEM;			\
+			}						\
+		}							\
+	} while (0)
+
+int pebs_hist_add(struct pebs_hist *h, const struct pebs_batch *b)
+{
+	size_t n = b->n;
+	uint64_t mask = h->fmask;
+	if (!n)
+		return 0;
+	h->gen++;
+	if (h->bykind == BY_NONE) {
+		if (!h->ng && group_of(h, 0) < 0)
+			return -PEBS_E_NOMEM;
+	} else {
+		if (!h->gidx && !(h->gidx = malloc(PEBS_BATCH_MAX *
+						   sizeof(uint32_t))))
+			return -PEBS_E_NOMEM;
+		int r = group_batch(h, b);
+		if (r < 0)
+			return r;
+	}
+	const void *vals = b->c64[h->fcol] ? (const void *)b->c64[h->fcol] :
+			   (const void *)b->c32[h->fcol];
+	if (b->c64[h->fcol])
+		COUNT_LOOP(uint64_t);
+	else
+		COUNT_LOOP(uint32_t);
+	return 0;
+}
+
+/* Group key of printed name @s; 0 or -PEBS_E_PARSE. */
+static int key_parse(struct pebs_hist *h, const char *s, uint64_t *key)
+{
+	int k = -1;
+	switch (h->bykind) {
+	case BY_NONE:
+		*key = 0;
+		return strcmp(s, "all") ? -PEBS_E_PARSE : 0;
+	case BY_EVENT: {
+		long e = event_id(h, s);
+		if (e < 0)
+			return (int)e;
+		*key = (uint64_t)e;
+		return 0;
+	}
+	case BY_DSRC:
+		switch (h->by) {
+		case PEBS_F_OP: k = pebs_dsrc_op_parse(s); break;
+		case PEBS_F_MEM: k = pebs_dsrc_mem_parse(s); break;
+		case PEBS_F_SNOOP: k = pebs_dsrc_snoop_parse(s); break;
+		default:
+			for (int i = 0; i < 3; i++)
+				if (!strcmp(s, h->by == PEBS_F_TLB ?
+					    tlb_names[i] : lock_names[i]))
+					k = i;
+		}
+		if (k < 0)
+			return -PEBS_E_PARSE;
+		*key = (uint64_t)k;
+		return 0;
+	default: {
+		char *end;
+		if (!*s || *s == '-')
+			return -PEBS_E_PARSE;
+		*key = strtoull(s, &end, 0);
+		return *end ? -PEBS_E_PARSE : 0;
+	}
+	}
+}
+
+int pebs_hist_add_value(struct pebs_hist *h, const char *group,
+			uint64_t value, uint64_t count)
+{
+	uint64_t key = 0;
+	int r = key_parse(h, group, &key);
+	if (r < 0)
+		return r;
+	long g = group_of(h, key);
+	if (g < 0)
+		return (int)g;
+	h->gen++;
+	return hist_counter_add(&h->g[g].c, value, count);
+}
+
+/* ------------------------------------------------------------ statistics */
+
+static int order_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct pebs_hist *h = ctx;
+	const struct group *x = &h->g[*(const size_t *)a];
+	const struct group *y = &h->g[*(const size_t *)b];
+	if (h->bykind == BY_EVENT)
+		return strcmp(x->name, y->name);
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+struct group *hist_group(struct pebs_hist *h, size_t i)
+{
+	if (i >= h->ng)
+		return NULL;
+	if (!h->order_valid) {
+		size_t *o = realloc(h->order, (h->ng ? h->ng : 1) *
+				    sizeof(*o));
+		if (!o)
+			return NULL;
+		h->order = o;
+		for (size_t k = 0; k < h->ng; k++)
+			o[k] = k;
+		qsort_r(o, h->ng, sizeof(*o), order_cmp, h);
+		h->order_valid = 1;
+	}
+	return &h->g[h->order[i]];
+}
+
+int pebs_hist_group_stats(struct pebs_hist *h, size_t i,
+			  struct pebs_hist_stats *st)
+{
+	struct group *g = hist_group(h, i);
+	if (!g || hist_counter_sorted(h, &g->c) < 0)
+		return -PEBS_E_NOMEM;
+	struct counter *c = &g->c;
+	memset(st, 0, sizeof(*st));
+	st->group = g->name;
+	st->count = c->n;
+	if (!c->sn)
+		return 0;
+	st->min = c->sv[0];
+	st->max = c->sv[c->sn - 1];
+	for (size_t k = 0; k < c->sn; k++)
+		st->sum += (unsigned __int128)c->sv[k] * c->sc[k];
+	st->mean = (double)((long double)st->sum / (long double)c->n);
+	return 0;
+}
+
+int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
+			size_t cap)
+{
+	size_t n = 0;
+	const char *s = list;
+	for (;;) {
+		uint64_t num = 0, den = 1;
+		size_t digits = 0, len = 0;
+		int dot = 0;
+		const char *start = s;
+		for (; *s && *s != ','; s++, len++) {
+			if (*s == '.' && !dot) {
+				dot = 1;
+				continue;
+			}
+			if (*s < '0' || *s > '9' || digits >= 12)
+				return -PEBS_E_PARSE;
+			num = num * 10 + (uint64_t)(*s - '0');
+			digits++;
+			if (dot)
+				den *= 10;
+		}
+		if (!digits || n == cap || len >= sizeof(p[0].name) ||
+		    num > 100 * den)
+			return -PEBS_E_PARSE;
+		p[n].num = num;
+		p[n].den = den;
+		memcpy(p[n].name, start, len);
+		p[n].name[len] = 0;
+		n++;
+		if (!*s)
+			break;
+		s++;
+	}
+	return (int)n;
+}
+
+int pebs_hist_percentile(struct pebs_hist *h, size_t i,
+			 const struct pebs_hist_pct *p, uint64_t *v)
+{
+	struct group *g = hist_group(h, i);
+	if (!g || hist_counter_sorted(h, &g->c) < 0)
+		return -PEBS_E_NOMEM;
+	struct counter *c = &g->c;
+	if (!c->n)
+		return -PEBS_E_RANGE;
+	/* rank = ceil(P * n / 100) exactly, at least 1 */
+	unsigned __int128 q = (unsigned __int128)p->num * c->n;
+	unsigned __int128 d = (unsigned __int128)p->den * 100;
+	unsigned __int128 rank = (q + d - 1) / d;
+	if (rank == 0)
+		rank = 1;
+	unsigned __int128 cum = 0;
+	for (size_t k = 0; k < c->sn; k++) {
+		cum += c->sc[k];
+		if (cum >= rank) {
+			*v = c->sv[k];
+			return 0;
+		}
+	}
+	*v = c->sv[c->sn - 1];
+	return 0;
+}
+
+/* ------------------------------------------------------------------ bins */
+
+int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (strcmp(spec, "log2") == 0) {
+		b->kind = PEBS_BINS_LOG2;
+		return 0;
+	}
+	char *end;
+	if (strncmp(spec, "linear:", 7) == 0) {
+		b->kind = PEBS_BINS_LINEAR;
+		if (spec[7] < '0' || spec[7] > '9')
+			return -PEBS_E_PARSE;
+		b->width = strtoull(spec + 7, &end, 0);
+		return *end || !b->width ? -PEBS_E_PARSE : 0;
+	}
+	b->kind = PEBS_BINS_EDGES;
+	const char *s = spec;
+	for (;;) {
+		if (*s < '0' || *s > '9' || b->nedges == PEBS_HIST_MAX_EDGES)
+			return -PEBS_E_PARSE;
+		uint64_t e = strtoull(s, &end, 0);
+		if (b->nedges && e <= b->edges[b->nedges - 1])
+			return -PEBS_E_PARSE;
+		b->edges[b->nedges++] = e;
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			return -PEBS_E_PARSE;
+		s = end + 1;
+	}
+}
+
+static unsigned log2_bin(uint64_t v)
+{
+	return v ? 64u - (unsigned)__builtin_clzll(v) : 0;
+}
+
+struct binv {
+	struct pebs_hist_bin *v;
+	size_t n, cap;
+};
+
+static int bin_push(struct binv *bv, uint64_t lo, unsigned __int128 hi,
+		    uint64_t count)
+{
+	if (bv->n == bv->cap) {
+		size_t nc = bv->cap ? bv->cap * 2 : 64;
+		struct pebs_hist_bin *n = realloc(bv->v, nc * sizeof(*n));
+		if (!n)
+			return -PEBS_E_NOMEM;
+		bv->v = n;
+		bv->cap = nc;
+	}
+	bv->v[bv->n++] = (struct pebs_hist_bin){ lo, hi, count };
+	return 0;
+}
+
+int pebs_hist_bins_of(struct pebs_hist *h, size_t i,
+		      const struct pebs_hist_bins *bins,
+		      struct pebs_hist_bin **out, size_t *nout)
+{
+	struct group *g = hist_group(h, i);
+	struct binv bv = { 0 };
+	*out = NULL;
+	*nout = 0;
+	if (!g || hist_counter_sorted(h, &g->c) < 0)
+		return -PEBS_E_NOMEM;
+	const struct counter *c = &g->c;
+	if (!c->sn)
+		return 0;
+	const unsigned __int128 top = (unsigned __int128)1 << 64;
+	size_t k = 0;
+	int r = 0;
+	if (bins->kind == PEBS_BINS_LOG2) {
+		unsigned b0 = log2_bin(c->sv[0]);
+		unsigned b1 = log2_bin(c->sv[c->sn - 1]);
+		for (unsigned b = b0; b <= b1 && !r; b++) {
+			uint64_t lo = b ? 1ull << (b - 1) : 0;
+			unsigned __int128 hi = (unsigned __int128)1 << b;
+			uint64_t cnt = 0;
+			while (k < c->sn && log2_bin(c->sv[k]) == b)
+				cnt += c->sc[k++];
+			r = bin_push(&bv, lo, hi, cnt);
+		}
+	} else if (bins->kind == PEBS_BINS_LINEAR) {
+		uint64_t w = bins->width;
+		uint64_t b0 = c->sv[0] / w, b1 = c->sv[c->sn - 1] / w;
+		int sparse = b1 - b0 >= 10000;
+		for (uint64_t b = b0; b <= b1 && !r;) {
+			uint64_t cnt = 0;
+			while (k < c->sn && c->sv[k] / w == b)
+				cnt += c->sc[k++];
+			unsigned __int128 hi = (unsigned __int128)b * w + w;
+			if (!sparse || cnt)
+				r = bin_push(&bv, b * w, hi > top ? top : hi,
+					     cnt);
+			if (b == b1)
+				break;
+			b = sparse && k < c->sn ? c->sv[k] / w : b + 1;
+		}
+	} else {
+		const uint64_t *e = bins->edges;
+		size_t ne = bins->nedges;
+		uint64_t under = 0, over = 0;
+		while (k < c->sn && c->sv[k] < e[0])
+			under += c->sc[k++];
+		if (under)
+			r = bin_push(&bv, 0, e[0], under);
+		for (size_t j = 0; j + 1 < ne && !r; j++) {
+			uint64_t cnt = 0;
+			while (k < c->sn && c->sv[k] < e[j + 1])
+				cnt += c->sc[k++];
+			r = bin_push(&bv, e[j], e[j + 1], cnt);
+		}
+		while (k < c->sn)
+			over += c->sc[k++];
+		if (over && !r)
+			r = bin_push(&bv, e[ne - 1], top, over);
+	}
+	if (r < 0) {
+		free(bv.v);
+		return r;
+	}
+	*out = bv.v;
+	*nout = bv.n;
+	return 0;
+}
+
+/* ------------------------------------------------------------ YAML merge */
+
+static const char *scalar(yaml_document_t *d, yaml_node_t *n)
+{
+	(void)d;
+	return n && n->type == YAML_SCALAR_NODE ?
+	       (const char *)n->data.scalar.value : NULL;
+}
+
+static yaml_node_t *map_get(yaml_document_t *d, yaml_node_t *m,
+			    const char *key)
+{
+	if (!m || m->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start;
+	     p < m->data.mapping.pairs.top; p++) {
+		const char *k = scalar(d, yaml_document_get_node(d, p->key));
+		if (k && strcmp(k, key) == 0)
+			return yaml_document_get_node(d, p->value);
+	}
+	return NULL;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	if (!s || !*s || *s == '-')
+		return -1;
+	*v = strtoull(s, &end, 0);
+	return *end ? -1 : 0;
+}
+
+static int field_id(const char *name, int *id)
+{
+	if (name && strcmp(name, "none") == 0) {
+		*id = -1;
+		return 0;
+	}
+	const struct pebs_field *f = name ? pebs_field_lookup(name) : NULL;
+	if (!f)
+		return -1;
+	*id = f->id;
+	return 0;
+}
+
+#define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); goto out; } \
+	while (0)
+
+/* Runs @fn on each document of @text; stops at the first error. */
+static int each_doc(const char *text, size_t len, char *err, size_t errlen,
+		    int (*fn)(yaml_document_t *, void *, char *, size_t),
+		    void *ctx, int first_only)
+{
+	yaml_parser_t p;
+	int r = 0, ndocs = 0;
+	if (!yaml_parser_initialize(&p))
+		return -PEBS_E_NOMEM;
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	for (;;) {
+		yaml_document_t d;
+		if (!yaml_parser_load(&p, &d)) {
+			snprintf(err, errlen, "YAML: line %zu: %s",
+				 p.problem_mark.line + 1,
+				 p.problem ? p.problem : "syntax error");
+			r = -PEBS_E_PARSE;
+			break;
+		}
+		yaml_node_t *root = yaml_document_get_root_node(&d);
+		if (!root) {
+			yaml_document_delete(&d);
+			break;
+		}
+		ndocs++;
+		r = fn(&d, ctx, err, errlen);
+		yaml_document_delete(&d);
+		if (r < 0 || first_only)
+			break;
+	}
+	yaml_parser_delete(&p);
+	if (!r && !ndocs) {
+		snprintf(err, errlen, "no histogram in the input");
+		r = -PEBS_E_PARSE;
+	}
+	return r;
+}
+
+struct peek {
+	int field, by;
+};
+
+static int peek_doc(yaml_document_t *d, void *ctx, char *err, size_t errlen)
+{
+	struct peek *pk = ctx;
+	yaml_node_t *root = yaml_document_get_root_node(d);
+	const char *f = scalar(d, map_get(d, root, "field"));
+	const char *b = scalar(d, map_get(d, root, "by"));
+	if (!map_get(d, root, "pebs_hist")) {
+		snprintf(err, errlen, "not a pebs-hist YAML document");
+		return -PEBS_E_PARSE;
+	}
+	if (field_id(f, &pk->field) < 0 || pk->field < 0 ||
+	    field_id(b, &pk->by) < 0) {
+		snprintf(err, errlen, "bad field or by");
+		return -PEBS_E_PARSE;
+	}
+	return 0;
+}
+
+int pebs_hist_yaml_peek(const char *text, size_t len, int *field, int *by,
+			char *err, size_t errlen)
+{
+	struct peek pk = { 0, -1 };
+	int r = each_doc(text, len, err, errlen, peek_doc, &pk, 1);
+	*field = pk.field;
+	*by = pk.by;
+	return r;
+}
+
+static int merge_doc(yaml_document_t *d, void *ctx, char *err,
+		     size_t errlen)
+{
+	struct pebs_hist *h = ctx;
+	struct peek pk;
+	int r = peek_doc(d, &pk, err, errlen);
+	if (r < 0)
+		return r;
+	if (pk.field != h->field || pk.by != h->by) {
+		snprintf(err, errlen, "histogram of %s by %s cannot merge "
+			 "into one of %s by %s",
+			 pebs_field_by_id(pk.field)->name,
+			 pk.by < 0 ? "none" : pebs_field_by_id(pk.by)->name,
+			 pebs_field_by_id(h->field)->name,
+			 h->by < 0 ? "none" : pebs_field_by_id(h->by)->name);
+		return -PEBS_E_INVAL;
+	}
+	r = -PEBS_E_PARSE;
+	yaml_node_t *root = yaml_document_get_root_node(d);
+	yaml_node_t *gs = map_get(d, root, "groups");
+	if (!gs || gs->type != YAML_SEQUENCE_NODE)
+		ERR("no groups sequence");
+	for (yaml_node_item_t *it = gs->data.sequence.items.start;
+	     it < gs->data.sequence.items.top; it++) {
+		yaml_node_t *g = yaml_document_get_node(d, *it);
+		const char *name = scalar(d, map_get(d, g, "group"));
+		yaml_node_t *vs = map_get(d, g, "values");
+		uint64_t count, sum = 0;
+		if (!name || !vs || vs->type != YAML_SEQUENCE_NODE ||
+		    parse_u64(scalar(d, map_get(d, g, "count")), &count) < 0)
+			ERR("group without group, count or values");
+		for (yaml_node_item_t *vi = vs->data.sequence.items.start;
+		     vi < vs->data.sequence.items.top; vi++) {
+			yaml_node_t *pair = yaml_document_get_node(d, *vi);
+			uint64_t v, n;
+			if (!pair || pair->type != YAML_SEQUENCE_NODE ||
+			    pair->data.sequence.items.top -
+			    pair->data.sequence.items.start != 2 ||
+			    parse_u64(scalar(d, yaml_document_get_node(d,
+				      pair->data.sequence.items.start[0])),
+				      &v) < 0 ||
+			    parse_u64(scalar(d, yaml_document_get_node(d,
+				      pair->data.sequence.items.start[1])),
+				      &n) < 0)
+				ERR("group %s: values must be [value, count] "
+				    "pairs", name);
+			int e = pebs_hist_add_value(h, name, v, n);
+			if (e == -PEBS_E_NOMEM)
+				return e;
+			if (e < 0)
+				ERR("group \"%s\" is not a value of %s", name,
+				    h->by < 0 ? "none" :
+				    pebs_field_by_id(h->by)->name);
+			sum += n;
+		}
+		if (sum != count)
+			ERR("group %s: count %llu but values add up to %llu",
+			    name, (unsigned long long)count,
+			    (unsigned long long)sum);
+	}
+	r = 0;
+out:
+	return r;
+}
+
+int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
+			 char *err, size_t errlen)
+{
+	return each_doc(text, len, err, errlen, merge_doc, h, 0);
+}

@@ -1,0 +1,505 @@
+/*
+ * hist_out.c - pebs-hist writers: text (aligned table with a bar chart),
+ * csv, yaml (complete: exact value counts, so --merge is exact) and svg
+ * (a log-log step plot per group).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pebs_field.h"
+#include "pebs_hist.h"
+
+#include "hist_int.h"
+
+static const struct pebs_hist_pct default_pct[] = {
+	{ 50, 1, "50" }, { 90, 1, "90" }, { 99, 1, "99" },
+};
+
+int pebs_hist_format_parse(const char *name)
+{
+	static const char *const names[] = { "text", "csv", "yaml", "svg" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(name, names[i]) == 0)
+			return PEBS_HIST_TEXT + i;
+	return -1;
+}
+
+static int is_hex(const struct pebs_hist *h)
+{
+	return pebs_field_by_id(h->field)->kind == PEBS_FK_HEX;
+}
+
+/* A value of the histogram's field, as the contract prints it. */
+static char *fmt_val(const struct pebs_hist *h, unsigned __int128 v,
+		     char *buf, size_t len)
+{
+	if (v >> 64) {
+		snprintf(buf, len, is_hex(h) ? "0x10000000000000000" :
+			 "18446744073709551616");
+		return buf;
+	}
+	snprintf(buf, len, is_hex(h) ? "0x%llx" : "%llu",
+		 (unsigned long long)v);
+	return buf;
+}
+
+static void u128_dec(unsigned __int128 v, char *buf, size_t len)
+{
+	char tmp[48];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v && n < sizeof(tmp));
+	size_t k = 0;
+	while (n && k + 1 < len)
+		buf[k++] = tmp[--n];
+	buf[k] = 0;
+}
+
+static const char *by_name(const struct pebs_hist *h)
+{
+	return h->by < 0 ? "none" : pebs_field_by_id(h->by)->name;
+}
+
+static const char *bins_name(const struct pebs_hist_bins *b, char *buf,
+			     size_t len)
+{
+	if (b->kind == PEBS_BINS_LOG2)
+		return "log2";
+	if (b->kind == PEBS_BINS_LINEAR) {
+		snprintf(buf, len, "linear:%llu", (unsigned long long)b->width);
+		return buf;
+	}
+	size_t o = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < b->nedges && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%llu", i ? "," : "",
+				      (unsigned long long)b->edges[i]);
+	return buf;
+}
+
+/* RFC 4180 field. */
+static void csv_str(FILE *fp, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+/* YAML double-quoted scalar. */
+static void yaml_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(fp, "\\x%02x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+static int write_csv(struct pebs_hist *h, FILE *fp,
+		     const struct pebs_hist_bins *bins,
+		     const struct pebs_hist_pct *p, size_t np)
+{
+	char a[48], b[48];
+	if (np) {
+		fprintf(fp, "group,count,min,max,mean");
+		for (size_t j = 0; j < np; j++)
+			fprintf(fp, ",p%s", p[j].name);
+		fputc('\n', fp);
+	} else {
+		fprintf(fp, "group,lo,hi,count\n");
+	}
+	for (size_t i = 0; i < h->ng; i++) {
+		struct pebs_hist_stats st;
+		if (pebs_hist_group_stats(h, i, &st) < 0)
+			return -PEBS_E_NOMEM;
+		if (np) {
+			csv_str(fp, st.group);
+			fprintf(fp, ",%llu,%s,%s,%.3f",
+				(unsigned long long)st.count,
+				fmt_val(h, st.min, a, sizeof(a)),
+				fmt_val(h, st.max, b, sizeof(b)), st.mean);
+			for (size_t j = 0; j < np; j++) {
+				uint64_t v = 0;
+				pebs_hist_percentile(h, i, &p[j], &v);
+				fprintf(fp, ",%s", fmt_val(h, v, a, sizeof(a)));
+			}
+			fputc('\n', fp);
+			continue;
+		}
+		struct pebs_hist_bin *bv;
+		size_t nb;
+		if (pebs_hist_bins_of(h, i, bins, &bv, &nb) < 0)
+			return -PEBS_E_NOMEM;
+		for (size_t k = 0; k < nb; k++) {
+			csv_str(fp, st.group);
+			fprintf(fp, ",%s,%s,%llu\n",
+				fmt_val(h, bv[k].lo, a, sizeof(a)),
+				fmt_val(h, bv[k].hi, b, sizeof(b)),
+				(unsigned long long)bv[k].count);
+		}
+		free(bv);
+	}
+	return 0;
+}
+
+static int write_yaml(struct pebs_hist *h, FILE *fp,
+		      const struct pebs_hist_bins *bins,
+		      const struct pebs_hist_pct *p, size_t np)
+{
+	char a[48], b[48], bn[PEBS_HIST_MAX_EDGES * 21 + 16];
+	fprintf(fp, "---\npebs_hist: 1\nfield: %s\nby: %s\nbins: \"%s\"\n"
+		"total: %llu\ngroups:%s\n", pebs_field_by_id(h->field)->name,
+		by_name(h), bins_name(bins, bn, sizeof(bn)),
+		(unsigned long long)pebs_hist_total(h), h->ng ? "" : " []");
+	for (size_t i = 0; i < h->ng; i++) {
+		struct pebs_hist_stats st;
+		struct group *g = hist_group(h, i);
+		if (!g || pebs_hist_group_stats(h, i, &st) < 0)
+			return -PEBS_E_NOMEM;
+		u128_dec(st.sum, bn, sizeof(bn));
+		fputs("- group: ", fp);
+		yaml_str(fp, st.group);
+		fprintf(fp, "\n  count: %llu\n  min: %s\n  max: %s\n"
+			"  sum: %s\n  mean: %.3f\n  percentiles:\n",
+			(unsigned long long)st.count,
+			fmt_val(h, st.min, a, sizeof(a)),
+			fmt_val(h, st.max, b, sizeof(b)), bn, st.mean);
+		for (size_t j = 0; j < np; j++) {
+			uint64_t v = 0;
+			pebs_hist_percentile(h, i, &p[j], &v);
+			fprintf(fp, "    p%s: %s\n", p[j].name,
+				fmt_val(h, v, a, sizeof(a)));
+		}
+		struct pebs_hist_bin *bv;
+		size_t nb;
+		if (pebs_hist_bins_of(h, i, bins, &bv, &nb) < 0)
+			return -PEBS_E_NOMEM;
+		fprintf(fp, "  bins:\n");
+		for (size_t k = 0; k < nb; k++)
+			fprintf(fp, "  - {lo: %s, hi: %s, count: %llu}\n",
+				fmt_val(h, bv[k].lo, a, sizeof(a)),
+				fmt_val(h, bv[k].hi, b, sizeof(b)),
+				(unsigned long long)bv[k].count);
+		free(bv);
+		/* exact value counts: what --merge reads */
+		fprintf(fp, "  values:\n");
+		for (size_t k = 0; k < g->c.sn; k++)
+			fprintf(fp, "  - [%s, %llu]\n",
+				fmt_val(h, g->c.sv[k], a, sizeof(a)),
+				(unsigned long long)g->c.sc[k]);
+	}
+	return 0;
+}
+
+/* A bar of @w eighths of a character cell, in Unicode block elements. */
+static void bar(FILE *fp, uint64_t eighths)
+{
+	static const char *const part[] = { "", "\u258f", "\u258e", "\u258d",
+					    "\u258c", "\u258b", "\u258a",
+					    "\u2589" };
+	for (uint64_t i = 0; i < eighths / 8; i++)
+		fputs("\u2588", fp);
+	fputs(part[eighths % 8], fp);
+}
+
+static int write_text(struct pebs_hist *h, FILE *fp,
+		      const struct pebs_hist_bins *bins,
+		      const struct pebs_hist_pct *p, size_t np)
+{
+	char a[48], b[48];
+	uint64_t total = pebs_hist_total(h);
+	fprintf(fp, "%s", pebs_field_by_id(h->field)->name);
+	if (h->by >= 0)
+		fprintf(fp, " by %s", by_name(h));
+	fprintf(fp, ": %llu samples, %zu group%s\n",
+		(unsigned long long)total, h->ng, h->ng == 1 ? "" : "s");
+	for (size_t i = 0; i < h->ng; i++) {
+		struct pebs_hist_stats st;
+		if (pebs_hist_group_stats(h, i, &st) < 0)
+			return -PEBS_E_NOMEM;
+		fprintf(fp, "\n%s: %llu samples (%.2f%%)  min %s  max %s  "
+			"mean %.3f", st.group, (unsigned long long)st.count,
+			total ? 100.0 * (double)st.count / (double)total : 0.0,
+			fmt_val(h, st.min, a, sizeof(a)),
+			fmt_val(h, st.max, b, sizeof(b)), st.mean);
+		for (size_t j = 0; j < np; j++) {
+			uint64_t v = 0;
+			pebs_hist_percentile(h, i, &p[j], &v);
+			fprintf(fp, "  p%s %s", p[j].name,
+				fmt_val(h, v, a, sizeof(a)));
+		}
+		fputc('\n', fp);
+		struct pebs_hist_bin *bv;
+		size_t nb;
+		if (pebs_hist_bins_of(h, i, bins, &bv, &nb) < 0)
+			return -PEBS_E_NOMEM;
+		uint64_t mx = 1;
+		int wl = 2, wh = 2;
+		for (size_t k = 0; k < nb; k++) {
+			if (bv[k].count > mx)
+				mx = bv[k].count;
+			int l1 = (int)strlen(fmt_val(h, bv[k].lo, a,
+						     sizeof(a)));
+			int l2 = (int)strlen(fmt_val(h, bv[k].hi, a,
+						     sizeof(a)));
+			wl = l1 > wl ? l1 : wl;
+			wh = l2 > wh ? l2 : wh;
+		}
+		fprintf(fp, "  %*s  %*s  %12s  %7s\n", wl, "lo", wh, "hi",
+			"count", "%");
+		for (size_t k = 0; k < nb; k++) {
+			fprintf(fp, "  %*s  %*s  %12llu  %7.3f", wl,
+				fmt_val(h, bv[k].lo, a, sizeof(a)), wh,
+				fmt_val(h, bv[k].hi, b, sizeof(b)),
+				(unsigned long long)bv[k].count,
+				st.count ? 100.0 * (double)bv[k].count /
+				(double)st.count : 0.0);
+			/* 40 cells, scaled to the group's largest bin */
+			uint64_t e8 = (uint64_t)((unsigned __int128)
+						 bv[k].count * 320 / mx);
+			if (e8) {
+				fputs("  ", fp);
+				bar(fp, e8);
+			}
+			fputc('\n', fp);
+		}
+		free(bv);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ svg */
+
+#define SVG_W 860
+#define SVG_H 500
+#define ML 80
+#define MR 200
+#define MT 50
+#define MB 70
+#define SVG_MAXG 10
+
+static const char *const colors[SVG_MAXG] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+};
+
+static void xml_str(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '&': fputs("&amp;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		default:
+			if ((unsigned char)*s >= 0x20)
+				fputc(*s, fp);
+		}
+	}
+}
+
+static void si(char *buf, size_t len, double v)
+{
+	static const char *const suf[] = { "", "k", "M", "G", "T", "P", "E" };
+	int k = 0;
+	while (v >= 1000 && k < 6) {
+		v /= 1000;
+		k++;
+	}
+	snprintf(buf, len, "%.3g%s", v, suf[k]);
+}
+
+static int cmp_count_desc(const void *x, const void *y, void *ctx)
+{
+	struct pebs_hist *h = ctx;
+	uint64_t a = hist_group(h, *(const size_t *)x)->c.n;
+	uint64_t b = hist_group(h, *(const size_t *)y)->c.n;
+	if (a != b)
+		return a > b ? -1 : 1;
+	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+static int write_svg(struct pebs_hist *h, FILE *fp)
+{
+	struct pebs_hist_bins lb = { .kind = PEBS_BINS_LOG2 };
+	size_t ng = h->ng, shown = ng < SVG_MAXG ? ng : SVG_MAXG;
+	size_t *idx = malloc((ng ? ng : 1) * sizeof(*idx));
+	struct pebs_hist_bin *bv[SVG_MAXG] = { 0 };
+	size_t nb[SVG_MAXG] = { 0 };
+	int r = 0;
+	if (!idx || (ng && !hist_group(h, 0)))
+		goto nomem;
+	for (size_t i = 0; i < ng; i++) {
+		idx[i] = i;
+		/* the totals the ordering reads */
+		if (hist_counter_sorted(h, &hist_group(h, i)->c) < 0)
+			goto nomem;
+	}
+	/* the largest groups, then in output order for a stable legend */
+	qsort_r(idx, ng, sizeof(*idx), cmp_count_desc, h);
+	int kmin = 64, kmax = 0;
+	uint64_t cmax = 1;
+	for (size_t s = 0; s < shown; s++) {
+		if (pebs_hist_bins_of(h, idx[s], &lb, &bv[s], &nb[s]) < 0)
+			goto nomem;
+		for (size_t k = 0; k < nb[s]; k++) {
+			int b = bv[s][k].lo ? 64 - __builtin_clzll(bv[s][k].lo)
+				: 0;
+			kmin = b < kmin ? b : kmin;
+			kmax = b > kmax ? b : kmax;
+			cmax = bv[s][k].count > cmax ? bv[s][k].count : cmax;
+		}
+	}
+	if (kmin > kmax)
+		kmin = kmax = 1;
+	/* x in log2 units: bin b spans [b-1, b]; y in decades of count */
+	double x0 = kmin - 1, x1 = kmax, ydec = ceil(log10((double)cmax));
+	if (x1 - x0 < 4)
+		x1 = x0 + 4;
+	if (ydec < 1)
+		ydec = 1;
+	double pw = SVG_W - ML - MR, ph = SVG_H - MT - MB;
+#define X(v) (ML + ((v) - x0) / (x1 - x0) * pw)
+#define Y(c) (MT + ph - ((c) > 0 ? (log10((double)(c)) + 0.3) / \
+			 (ydec + 0.3) * ph : 0))
+	const char *fname = pebs_field_by_id(h->field)->name;
+	const struct pebs_col_info *ci = pebs_col_info((unsigned)h->fcol);
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\""
+		" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
+		"fill=\"white\"/>\n", SVG_W, SVG_H, SVG_W, SVG_H);
+	fprintf(fp, "<text x=\"%d\" y=\"24\" font-size=\"16\" "
+		"font-weight=\"bold\">%s distribution", ML, fname);
+	if (h->by >= 0)
+		fprintf(fp, " by %s", by_name(h));
+	fprintf(fp, " (%llu samples)</text>\n",
+		(unsigned long long)pebs_hist_total(h));
+	/* grid and ticks */
+	int step = (int)ceil((x1 - x0) / 16);
+	for (int k = (int)x0; k <= (int)x1; k++) {
+		double x = X(k);
+		char lab[32];
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n", x, MT, x,
+			MT + ph);
+		if ((k - (int)x0) % step)
+			continue;
+		/* bin 0 is [0, 1): its left edge is labelled 0 */
+		if (k < 0)
+			snprintf(lab, sizeof(lab), "0");
+		else if (k <= 16)
+			snprintf(lab, sizeof(lab), "%llu", 1ull << k);
+		else
+			snprintf(lab, sizeof(lab), "2^%d", k);
+		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" "
+			"text-anchor=\"middle\">%s</text>\n", x, MT + ph + 16,
+			lab);
+	}
+	for (int d = 0; d <= (int)ydec; d++) {
+		char lab[32];
+		double y = Y(pow(10, d));
+		si(lab, sizeof(lab), pow(10, d));
+		fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n"
+			"<text x=\"%d\" y=\"%.1f\" "
+			"text-anchor=\"end\">%s</text>\n", ML, y, ML + pw, y,
+			ML - 6, y + 4, lab);
+	}
+	fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" "
+		"fill=\"none\" stroke=\"black\"/>\n", ML, MT, pw, ph);
+	fprintf(fp, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s%s%s%s"
+		" (log2 bins: [lo, 2lo))</text>\n", ML + pw / 2, SVG_H - 24,
+		fname, ci && ci->unit[0] ? " [" : "", ci ? ci->unit : "",
+		ci && ci->unit[0] ? "]" : "");
+	fprintf(fp, "<text transform=\"translate(20,%.1f) rotate(-90)\" "
+		"text-anchor=\"middle\">samples per bin (log scale)</text>\n",
+		MT + ph / 2);
+	/* one step line per group */
+	for (size_t s = 0; s < shown; s++) {
+		fprintf(fp, "<polyline fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"2\" points=\"", colors[s]);
+		for (size_t k = 0; k < nb[s]; k++) {
+			int b = bv[s][k].lo ? 64 - __builtin_clzll(bv[s][k].lo)
+				: 0;
+			double y = Y(bv[s][k].count);
+			if (k == 0)
+				fprintf(fp, "%.1f,%.1f ", X(b - 1), Y(0));
+			fprintf(fp, "%.1f,%.1f %.1f,%.1f ", X(b - 1), y, X(b),
+				y);
+			if (k + 1 == nb[s])
+				fprintf(fp, "%.1f,%.1f", X(b), Y(0));
+		}
+		fprintf(fp, "\"/>\n");
+	}
+	/* legend */
+	for (size_t s = 0; s < shown; s++) {
+		struct group *g = hist_group(h, idx[s]);
+		double y = MT + 10 + 20.0 * (double)s;
+		char lab[32];
+		si(lab, sizeof(lab), (double)g->c.n);
+		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
+			"height=\"4\" fill=\"%s\"/>\n"
+			"<text x=\"%.1f\" y=\"%.1f\">",
+			ML + pw + 14, y - 4, colors[s], ML + pw + 34, y + 1);
+		xml_str(fp, g->name);
+		fprintf(fp, " (%s)</text>\n", lab);
+	}
+	if (shown < ng)
+		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">(%zu of %zu groups)"
+			"</text>\n", ML + pw + 14,
+			MT + 10 + 20.0 * (double)shown, shown, ng);
+	fprintf(fp, "</svg>\n");
+#undef X
+#undef Y
+	goto out;
+nomem:
+	r = -PEBS_E_NOMEM;
+out:
+	for (size_t s = 0; s < SVG_MAXG; s++)
+		free(bv[s]);
+	free(idx);
+	return r;
+}
+
+int pebs_hist_write(struct pebs_hist *h, FILE *fp, int fmt,
+		    const struct pebs_hist_bins *bins,
+		    const struct pebs_hist_pct *p, size_t np)
+{
+	int r;
+	const struct pebs_hist_pct *dp = np ? p : default_pct;
+	size_t dn = np ? np : 3;
+	switch (fmt) {
+	case PEBS_HIST_CSV: r = write_csv(h, fp, bins, p, np); break;
+	case PEBS_HIST_YAML: r = write_yaml(h, fp, bins, dp, dn); break;
+	case PEBS_HIST_SVG: r = write_svg(h, fp); break;
+	case PEBS_HIST_TEXT: r = write_text(h, fp, bins, dp, dn); break;
+	default: return -PEBS_E_INVAL;
+	}
+	if (r < 0)
+		return r;
+	if (ferror(fp)) {
+		if (!errno)
+			errno = EIO;
+		return -PEBS_E_IO;
+	}
+	return 0;
+}

@@ -1,0 +1,161 @@
+/*
+ * pebs_expr.h - sample filter expressions (pebs-filter).
+ *
+ * An expression is parsed once into a small program over the fields of
+ * pebs_field.h and evaluated column-wise over a whole batch with selection
+ * vectors.  The same program answers, from a block's per-column min/max,
+ * whether none, some or all of the block's samples can match, so readers
+ * can skip or copy blocks without decompressing them.
+ *
+ * Language (the pebs-filter(1) man page is the reference):
+ *   expr   := or
+ *   or     := and { ("or" | "||") and }
+ *   and    := unary { ("and" | "&&") unary }
+ *   unary  := ("not" | "!") unary | "(" expr ")" | class | compare
+ *   compare:= value OP value | value ["not"] "in" set | value ["not"] "in"
+ *             range
+ *   value  := FIELD | "line(" value ")" | "page(" value ")" | "t" | NUMBER
+ *             | STRING | WORD
+ *   set    := "(" item { "," item } ")"     item := value | range
+ *   range  := NUMBER ".." NUMBER            (both ends included)
+ *   class  := hitm | remote | dram | l1 | lfb | l2 | l3 | stlb_miss |
+ *             locked | store | load | true | false
+ * Numbers: decimal or 0x hex, optional k (1e3), M (1e6), G (1e9) suffix;
+ * with `t`, optional time unit s, ms, us, ns and a fraction ("1.5s").
+ */
+#ifndef PEBS_EXPR_H
+#define PEBS_EXPR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pebs.h"
+#include "pebs_format.h"
+
+struct pebs_expr;
+
+/* Where and why parsing failed. */
+struct pebs_expr_error {
+	size_t col;		/* 1-based column of the offending token */
+	char msg[192];		/* e.g. unknown field "latt" (...) */
+};
+
+/*
+ * Parses @text into *@out.  Returns 0, or -PEBS_E_PARSE with @err filled
+ * (@err may be NULL), or -PEBS_E_NOMEM.  Free *@out with pebs_expr_free().
+ */
+int pebs_expr_parse(const char *text, struct pebs_expr **out,
+		    struct pebs_expr_error *err);
+
+/* Frees @e.  NULL is fine. */
+void pebs_expr_free(struct pebs_expr *e);
+
+/* Mask of the columns (1 << PEBS_COL_*) evaluation reads. */
+uint64_t pebs_expr_cols(const struct pebs_expr *e);
+
+/* Wraps the whole program in a "not" (pebs-filter --invert). */
+void pebs_expr_invert(struct pebs_expr *e);
+
+/* Non-zero when the expression uses `t` (time since the input start). */
+int pebs_expr_uses_t(const struct pebs_expr *e);
+
+/*
+ * Fixes the clock for `t`: @t0 is the input start in the time column's
+ * unit; @ticks_per_sec is how many time units make a second (tsc.hz for
+ * time.unit tsc, 1e9 for ns, 0 when unknown: then only unit-less `t`
+ * constants are allowed, counted in raw time units).  Must be called before
+ * evaluating an expression that uses `t` (else `t` leaves match nothing and
+ * block analysis answers "some").  Call once; later calls are ignored.
+ * Returns 0, or -PEBS_E_PARSE with @err when a constant has a unit that
+ * cannot be converted.
+ */
+int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
+			double ticks_per_sec, struct pebs_expr_error *err);
+
+/*
+ * pebs_expr_set_clock() with the frequency from metadata @m: time.unit ns
+ * gives 1e9, otherwise tsc.hz when present, else 0 (raw units only).
+ */
+int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
+			     const struct pebs_meta *m,
+			     struct pebs_expr_error *err);
+
+/* Non-zero once pebs_expr_set_clock() succeeded (or `t` is unused). */
+int pebs_expr_clock_ready(const struct pebs_expr *e);
+
+/*
+ * Evaluates @e on every sample of @b.  Writes the indices of matching
+ * samples, ascending, into @sel (capacity b->n) and returns their count.
+ * Columns outside pebs_expr_cols() are not read.  Not thread-safe for one
+ * @e (it owns scratch buffers); returns (size_t)-1 only when scratch memory
+ * cannot be allocated.
+ */
+size_t pebs_expr_eval(struct pebs_expr *e, const struct pebs_batch *b,
+		      uint32_t *sel);
+
+/* Block analysis answers. */
+enum pebs_expr_match { PEBS_MATCH_NONE = 0, PEBS_MATCH_SOME = 1,
+		       PEBS_MATCH_ALL = 2 };
+
+/*
+ * From the directory of a block alone (@info: per-column min/max and the
+ * present mask), says whether no sample, possibly some, or certainly every
+ * sample of the block matches.  Safe to call from any thread concurrently
+ * with itself and with pebs_expr_eval() (it reads only immutable state
+ * and the clock published by pebs_expr_set_clock()).
+ */
+enum pebs_expr_match pebs_expr_block(const struct pebs_expr *e,
+				     const struct pebs_block_info *info);
+
+/*
+ * Makes @dst (reset first) hold the samples @sel[0..@n) of @src, in that
+ * order: columns in mask @cols (0 = all) are copied, the others are zero;
+ * the event dictionary is copied whole, so event ids keep their meaning.
+ * Returns 0, -PEBS_E_RANGE when @n exceeds dst->cap, or -PEBS_E_NOMEM.
+ */
+int pebs_expr_select(struct pebs_batch *dst, const struct pebs_batch *src,
+		     const uint32_t *sel, size_t n, uint64_t cols);
+
+/*
+ * Writes a readable form of the compiled program into @buf (for tests and
+ * --explain); returns the length it needed.
+ */
+size_t pebs_expr_dump(const struct pebs_expr *e, char *buf, size_t len);
+
+/*
+ * The feature bits of a perf_mem_data_src value used by the data-source
+ * classes (exposed for tests and other tools):
+ * PEBS_DSF_* bits of pebs_expr_dsrc_class().
+ */
+#define PEBS_DSF_HITM		(1ull << 0)
+#define PEBS_DSF_REMOTE		(1ull << 1)
+#define PEBS_DSF_DRAM		(1ull << 2)
+#define PEBS_DSF_L1		(1ull << 3)
+#define PEBS_DSF_LFB		(1ull << 4)
+#define PEBS_DSF_L2		(1ull << 5)
+#define PEBS_DSF_L3		(1ull << 6)
+#define PEBS_DSF_STLB_MISS	(1ull << 7)
+#define PEBS_DSF_LOCKED		(1ull << 8)
+#define PEBS_DSF_STORE		(1ull << 9)
+#define PEBS_DSF_LOAD		(1ull << 10)
+
+/*
+ * Returns the PEBS_DSF_* classes @dsrc belongs to:
+ *   hitm      snoop HITM bit set (mem_snoop & HITM)
+ *   remote    mem_remote set, or mem_lvl REM_RAM1/2 or REM_CCE1/2
+ *   dram      derived mem is LOCAL_RAM or REMOTE_RAM
+ *   l1 lfb l2 l3  derived mem is exactly L1, LFB, L2, L3 (a hit there)
+ *   stlb_miss mem_dtlb MISS bit set
+ *   locked    mem_lock LOCKED bit set
+ *   store     derived op is store;  load  derived op is load
+ */
+uint64_t pebs_expr_dsrc_class(uint64_t dsrc);
+
+/*
+ * Deterministic 1-in-@n sampling key of a sample (pebs-filter --sample):
+ * non-zero when the sample with @time and @cpu is kept.  @n == 0 or 1
+ * keeps everything.
+ */
+int pebs_expr_sample_keep(uint64_t time, uint32_t cpu, uint64_t n);
+
+#endif

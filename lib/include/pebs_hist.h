@@ -1,0 +1,162 @@
+/*
+ * pebs_hist.h - exact histograms of a numeric sample field, grouped by any
+ * field (pebs-hist).
+ *
+ * Every distinct value is counted exactly (a dense array for small values,
+ * a hash for the rest), so counts, min, max, mean and nearest-rank
+ * percentiles are exact, and bins of any shape are computed at output time
+ * from the value counts.  The YAML output carries the value counts, so
+ * histograms of parts merge into exactly the histogram of the whole.
+ */
+#ifndef PEBS_HIST_H
+#define PEBS_HIST_H
+
+#include <stdio.h>
+
+#include "pebs.h"
+
+struct pebs_hist;
+
+/*
+ * Creates a histogram of field @field (a numeric field id of pebs_field.h:
+ * stored column, PEBS_F_LINE or PEBS_F_PAGE) grouped by field @by (any
+ * field id, or -1 for one group "all").  Returns 0 and *@h, -PEBS_E_INVAL
+ * for a string @field or an unknown id, or -PEBS_E_NOMEM.
+ */
+int pebs_hist_new(struct pebs_hist **h, int field, int by);
+
+/* Frees @h.  NULL is fine. */
+void pebs_hist_free(struct pebs_hist *h);
+
+/* Mask of the columns pebs_hist_add() reads. */
+uint64_t pebs_hist_cols(const struct pebs_hist *h);
+
+/* The field and group-by ids given to pebs_hist_new(). */
+int pebs_hist_field(const struct pebs_hist *h);
+int pebs_hist_by(const struct pebs_hist *h);
+
+/* Counts every sample of @b.  Returns 0 or -PEBS_E_NOMEM. */
+int pebs_hist_add(struct pebs_hist *h, const struct pebs_batch *b);
+
+/*
+ * Adds @count samples of value @value to group @group (its printed name:
+ * "L3", "load-latency", "17", "0x4005d0"; "all" without grouping).
+ * Returns 0, -PEBS_E_PARSE when @group is not a value of the group-by
+ * field, or -PEBS_E_NOMEM.
+ */
+int pebs_hist_add_value(struct pebs_hist *h, const char *group,
+			uint64_t value, uint64_t count);
+
+/*
+ * Merges the histograms in YAML text @text (@len bytes, one or more
+ * documents written by pebs_hist_write(PEBS_HIST_YAML)) into @h.  Their
+ * field and group-by must be @h's.  Returns 0 or -PEBS_E_PARSE /
+ * -PEBS_E_INVAL (mismatch) with a message in @err; -PEBS_E_NOMEM.
+ */
+int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
+			 char *err, size_t errlen);
+
+/*
+ * Reads the field and group-by names of the first document of YAML @text
+ * (so a merge can create the right histogram).  *@field and *@by get field
+ * ids (*@by = -1 for none).  Returns 0 or -PEBS_E_PARSE with @err.
+ */
+int pebs_hist_yaml_peek(const char *text, size_t len, int *field, int *by,
+			char *err, size_t errlen);
+
+/* Totals over all groups. */
+uint64_t pebs_hist_total(const struct pebs_hist *h);
+size_t pebs_hist_ngroups(const struct pebs_hist *h);
+
+/* ------------------------------------------------------------ statistics */
+
+/* Summary of group @g (0..ngroups-1, in output order). */
+struct pebs_hist_stats {
+	const char *group;	/* printed name; owned by the histogram */
+	uint64_t count, min, max;
+	unsigned __int128 sum;
+	double mean;
+};
+/* Fills @st for group @g (groups sorted by key).  0 or -PEBS_E_NOMEM. */
+int pebs_hist_group_stats(struct pebs_hist *h, size_t g,
+			  struct pebs_hist_stats *st);
+
+/* A percentile P = num / den (exactly, e.g. 99.9 = 999/10). */
+struct pebs_hist_pct {
+	uint64_t num, den;
+	char name[24];		/* as written: "99.9" */
+};
+
+/*
+ * Parses a comma-separated list of percentiles in [0, 100] ("50,90,99.9")
+ * into @p (capacity @cap).  Returns the count or -PEBS_E_PARSE.
+ */
+int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
+			size_t cap);
+
+/*
+ * Nearest-rank percentile of group @g: the smallest value v such that at
+ * least ceil(P/100 * count) samples are <= v (rank at least 1).  Returns 0
+ * with *@v, or -PEBS_E_RANGE for an empty group.
+ */
+int pebs_hist_percentile(struct pebs_hist *h, size_t g,
+			 const struct pebs_hist_pct *p, uint64_t *v);
+
+/* ------------------------------------------------------------------ bins */
+
+enum pebs_hist_bin_kind { PEBS_BINS_LOG2, PEBS_BINS_LINEAR,
+			  PEBS_BINS_EDGES };
+
+#define PEBS_HIST_MAX_EDGES 1024
+
+struct pebs_hist_bins {
+	int kind;
+	uint64_t width;		/* LINEAR */
+	uint64_t edges[PEBS_HIST_MAX_EDGES];	/* EDGES, ascending */
+	size_t nedges;
+};
+
+/*
+ * Parses "log2", "linear:WIDTH" or "E0,E1,..." (strictly ascending) into
+ * @b.  Returns 0 or -PEBS_E_PARSE.
+ */
+int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b);
+
+/* One bin: [lo, hi), hi may be 2^64. */
+struct pebs_hist_bin {
+	uint64_t lo;
+	unsigned __int128 hi;
+	uint64_t count;
+};
+
+/*
+ * Computes the bins of group @g into *@out (malloc'd, caller frees) and
+ * their number *@n.  log2/linear: every bin from the one holding the
+ * minimum to the one holding the maximum (linear spans of more than 10000
+ * bins: the non-empty ones only); edges: every [e_i, e_i+1) plus the
+ * under/overflow bins [0, e_0) and [e_last, 2^64) when not empty.
+ * Returns 0 or -PEBS_E_NOMEM.
+ */
+int pebs_hist_bins_of(struct pebs_hist *h, size_t g,
+		      const struct pebs_hist_bins *bins,
+		      struct pebs_hist_bin **out, size_t *n);
+
+/* ---------------------------------------------------------------- output */
+
+enum pebs_hist_format { PEBS_HIST_TEXT = 1, PEBS_HIST_CSV, PEBS_HIST_YAML,
+			PEBS_HIST_SVG };
+
+/* "text", "csv", "yaml", "svg" to enum pebs_hist_format, else -1. */
+int pebs_hist_format_parse(const char *name);
+
+/*
+ * Writes @h to @fp in format @fmt with bins @bins and percentiles
+ * @p[0..@np) (CSV: with @np > 0 the percentile table replaces the bins;
+ * text, yaml: 50, 90, 99 when @np is 0).  Returns 0, -PEBS_E_IO on a write
+ * error (errno kept) or -PEBS_E_NOMEM.
+ */
+int pebs_hist_write(struct pebs_hist *h, FILE *fp, int fmt,
+		    const struct pebs_hist_bins *bins,
+		    const struct pebs_hist_pct *p, size_t np);
+
+#endif

@@ -1,0 +1,258 @@
+/*
+ * expr_parse.c - pebs_expr: error messages and columns, the compiled form
+ * of the language's pieces, time windows, data-source classes.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "pebs_dsrc.h"
+#include "pebs_expr.h"
+#include "pebs_field.h"
+
+struct bad {
+	const char *text;
+	size_t col;
+	const char *msg;
+};
+
+Test(expr_parse, errors_point_at_the_column)
+{
+	static const struct bad cases[] = {
+		{ "lat > 3 and latt < 5", 13,
+		  "unknown field \"latt\" (did you mean \"lat\"?)" },
+		{ "latt", 1, "unknown field \"latt\" (did you mean \"lat\"?)" },
+		{ "hitn", 1, "(did you mean \"hitm\"?)" },
+		{ "5 == xyzzy", 6, "unknown field \"xyzzy\"" },
+		{ "", 1, "empty expression" },
+		{ "lat >", 6, "unexpected end of expression" },
+		{ "(lat > 3", 1, "unbalanced '('" },
+		{ "lat > 3)", 8, "unbalanced ')'" },
+		{ "mem == L9", 8, "unknown mem value \"L9\"" },
+		{ "snoop in (hit, bogus)", 16, "unknown snoop value" },
+		{ "mem < L3", 1, "supports only ==, != and in" },
+		{ "lat == \"x\"", 8, "expected a number" },
+		{ "mem == 3", 8, "compare it with a string" },
+		{ "lat > 1.5", 7, "fractional number is only valid with t" },
+		{ "lat > 3s", 7, "time unit is only valid with t" },
+		{ "lat > 3q", 7, "bad number suffix" },
+		{ "lat > 99999999999999999999", 7, "number too large" },
+		{ "lat > 0x11112222333344445", 7, "number too large" },
+		{ "event == \"abc", 10, "unterminated string" },
+		{ "lat in 5", 8, "expected a range" },
+		{ "lat in (1, 2", 13, "expected ',' or ')'" },
+		{ "lat > 3 lat", 9, "expected \"and\", \"or\"" },
+		{ "line(mem) == 0", 6, "needs a numeric field" },
+		{ "lat $ 3", 5, "unexpected character '$'" },
+		{ "mem", 1, "expected a comparison" },
+		{ "lat not 3", 9, "expected \"in\" after \"not\"" },
+		{ "t", 1, "expected a comparison" },
+		{ "t == t", 6, "t compared with itself" },
+		{ "mem in (1..3)", 9, "a range needs a numeric field" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pebs_expr *e = (void *)1;
+		struct pebs_expr_error err;
+		int r = pebs_expr_parse(cases[i].text, &e, &err);
+		cr_assert_eq(r, -PEBS_E_PARSE, "\"%s\" accepted",
+			     cases[i].text);
+		cr_assert_null(e);
+		cr_expect(strstr(err.msg, cases[i].msg) != NULL,
+			  "\"%s\": message \"%s\"", cases[i].text, err.msg);
+		cr_expect_eq(err.col, cases[i].col, "\"%s\": col %zu, want %zu",
+			     cases[i].text, err.col, cases[i].col);
+	}
+}
+
+Test(expr_parse, deep_nesting_is_refused_not_crashed)
+{
+	char buf[4096] = "";
+	for (int i = 0; i < 1000; i++)
+		strcat(buf, "(");
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	cr_assert_eq(pebs_expr_parse(buf, &e, &err), -PEBS_E_PARSE);
+	cr_assert(strstr(err.msg, "nested too deeply"), "%s", err.msg);
+	/* a long flat chain is fine and evaluates */
+	buf[0] = 0;
+	for (int i = 0; i < 300; i++)
+		strcat(buf, i ? " and lat > 1" : "lat > 1");
+	cr_assert_eq(pebs_expr_parse(buf, &e, NULL), 0);
+	pebs_expr_free(e);
+}
+
+static const char *dump(const char *text)
+{
+	static char buf[1024];
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	cr_assert_eq(pebs_expr_parse(text, &e, &err), 0, "%s: %s", text,
+		     err.msg);
+	pebs_expr_dump(e, buf, sizeof(buf));
+	pebs_expr_free(e);
+	return buf;
+}
+
+Test(expr_parse, compiled_forms)
+{
+	const char *gt200 = "lat in {0xc9..0xffffffffffffffff}";
+	cr_assert_str_eq(dump("lat > 200"), gt200);
+	cr_assert_str_eq(dump("200 < lat"), gt200);
+	cr_assert_str_eq(dump("lat in 100..400"), "lat in {0x64..0x190}");
+	cr_assert_str_eq(dump("lat != 5"),
+			 "lat in {0x0..0x4,0x6..0xffffffffffffffff}");
+	cr_assert_str_eq(dump("cpu in (1, 2, 3, 7)"),
+			 "cpu in {0x1..0x3,0x7..0x7}");
+	cr_assert_str_eq(dump("lat >= 2k and lat < 0x1M"),
+			 "(lat in {0x7d0..0xffffffffffffffff} and "
+			 "lat in {0x0..0xf423f})");
+	/* line() and page() become address ranges */
+	cr_assert_str_eq(dump("line(addr) == 0x1040"),
+			 "addr in {0x1040..0x107f}");
+	cr_assert_str_eq(dump("page == 0x3000"), "addr in {0x3000..0x3fff}");
+	cr_assert_str_eq(dump("line(addr) == 0x1041"), "false");
+	cr_assert_str_eq(dump("lat >= 0"), "true");
+	cr_assert_str_eq(dump("lat < 0"), "false");
+	cr_assert_str_eq(dump("lat > 3 or true"), "true");
+	cr_assert_str_eq(dump("false and hitm"), "false");
+	cr_assert_str_eq(dump("not not hitm"), dump("hitm"));
+	cr_assert_str_eq(dump("event == load-latency"),
+			 "event in {\"load-latency\"}");
+	cr_assert_str_eq(dump("event not in (\"a\", b)"),
+			 "event not in {\"a\",\"b\"}");
+	cr_assert_str_eq(dump("addr"), "addr in {0x1..0xffffffffffffffff}");
+	cr_assert_str_eq(dump("lat > ins_lat"),
+			 "lat&0xffffffffffffffff > ins_lat&0xffffffffffffffff");
+}
+
+Test(expr_parse, columns_used)
+{
+	struct pebs_expr *e;
+	cr_assert_eq(pebs_expr_parse("lat > 3 and (hitm or event == x)", &e,
+				     NULL), 0);
+	cr_assert_eq(pebs_expr_cols(e), 1ull << PEBS_COL_LAT |
+		     1ull << PEBS_COL_DSRC | 1ull << PEBS_COL_EVENT);
+	pebs_expr_free(e);
+	cr_assert_eq(pebs_expr_parse("page(addr) == 0 or t < 1s", &e, NULL),
+		     0);
+	cr_assert_eq(pebs_expr_cols(e), 1ull << PEBS_COL_ADDR |
+		     1ull << PEBS_COL_TIME);
+	cr_assert(pebs_expr_uses_t(e));
+	pebs_expr_free(e);
+}
+
+/* Samples at t = 0, 0.5s, 1s, 1.5s, 2s with a 1 GHz TSC from 1000. */
+static size_t count_t(const char *text, double hz, int *err_out)
+{
+	struct pebs_batch *b = pebs_batch_new(16);
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	for (int i = 0; i < 5; i++) {
+		s.time = 1000 + (uint64_t)i * 500000000ull;
+		pebs_batch_push(b, &s);
+	}
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	uint32_t sel[16];
+	cr_assert_eq(pebs_expr_parse(text, &e, &err), 0, "%s", err.msg);
+	cr_assert(!pebs_expr_clock_ready(e));
+	*err_out = pebs_expr_set_clock(e, 1000, hz, &err);
+	size_t n = *err_out ? 0 : pebs_expr_eval(e, b, sel);
+	pebs_expr_free(e);
+	pebs_batch_free(b);
+	return n;
+}
+
+Test(expr_parse, time_windows)
+{
+	int err;
+	cr_assert_eq(count_t("t >= 1.5s", 1e9, &err), 2);
+	cr_assert_eq(count_t("t > 1.5s", 1e9, &err), 1);
+	cr_assert_eq(count_t("t < 500ms", 1e9, &err), 1);
+	cr_assert_eq(count_t("t <= 500ms", 1e9, &err), 2);
+	cr_assert_eq(count_t("t in 0.5s..1.5s", 1e9, &err), 3);
+	cr_assert_eq(count_t("t in 500000us..1000000000ns", 1e9, &err), 2);
+	cr_assert_eq(count_t("t == 1s", 1e9, &err), 1);
+	cr_assert_eq(count_t("t != 1s", 1e9, &err), 4);
+	cr_assert_eq(count_t("t not in (0s, 2s)", 1e9, &err), 3);
+	/* raw ticks without units, even without a frequency */
+	cr_assert_eq(count_t("t >= 500000000", 0, &err), 4);
+	cr_assert_eq(err, 0);
+	/* a unit without a frequency is an error */
+	cr_assert_eq(count_t("t >= 1s", 0, &err), 0);
+	cr_assert_eq(err, -PEBS_E_PARSE);
+	/* 2.5 GHz: 1s = 2.5e9 ticks; samples are 0.2s apart there */
+	cr_assert_eq(count_t("t < 0.3s", 2.5e9, &err), 2);
+}
+
+Test(expr_parse, dsrc_classes)
+{
+	uint64_t hitm = pebs_dsrc_make(PEBS_DS_OP_LOAD, PEBS_DS_LVL_HIT |
+		PEBS_DS_LVL_L3, PEBS_DS_SNOOP_HITM, 0, PEBS_DS_TLB_HIT,
+		PEBS_DS_LNUM_L3, 0, 0);
+	uint64_t rram = pebs_dsrc_make(PEBS_DS_OP_LOAD, PEBS_DS_LVL_HIT |
+		PEBS_DS_LVL_REM_RAM1, PEBS_DS_SNOOP_HIT, 0, PEBS_DS_TLB_MISS |
+		PEBS_DS_TLB_L2, PEBS_DS_LNUM_RAM, 1, 0);
+	uint64_t st = pebs_dsrc_make(PEBS_DS_OP_STORE, PEBS_DS_LVL_HIT |
+		PEBS_DS_LVL_L1, PEBS_DS_SNOOP_NA, PEBS_DS_LOCK_LOCKED,
+		PEBS_DS_TLB_HIT, 0, 0, 0);
+	cr_assert_eq(pebs_expr_dsrc_class(hitm) & 0x7ff, PEBS_DSF_HITM |
+		     PEBS_DSF_L3 | PEBS_DSF_LOAD);
+	cr_assert_eq(pebs_expr_dsrc_class(rram) & 0x7ff, PEBS_DSF_REMOTE |
+		     PEBS_DSF_DRAM | PEBS_DSF_STLB_MISS | PEBS_DSF_LOAD);
+	cr_assert_eq(pebs_expr_dsrc_class(st) & 0x7ff, PEBS_DSF_L1 |
+		     PEBS_DSF_LOCKED | PEBS_DSF_STORE);
+	cr_assert_eq(pebs_expr_dsrc_class(0) & 0x7ff, 0);
+}
+
+Test(expr_parse, sample_keep_is_deterministic_and_fair)
+{
+	size_t kept = 0;
+	for (uint64_t t = 0; t < 100000; t++) {
+		int k = pebs_expr_sample_keep(t * 2500, (uint32_t)(t % 7), 10);
+		cr_assert_eq(k, pebs_expr_sample_keep(t * 2500,
+						      (uint32_t)(t % 7), 10));
+		kept += (size_t)k;
+	}
+	cr_assert(kept > 9500 && kept < 10500, "kept %zu of 100000", kept);
+	cr_assert(pebs_expr_sample_keep(5, 1, 1));
+	cr_assert(pebs_expr_sample_keep(5, 1, 0));
+}
+
+Test(expr_parse, select_copies_the_selected_samples)
+{
+	struct pebs_batch *src = pebs_batch_new(100), *dst = pebs_batch_new(8);
+	struct pebs_sample s;
+	pebs_batch_intern(src, "a");
+	pebs_batch_intern(src, "b");
+	for (uint32_t i = 0; i < 100; i++) {
+		memset(&s, 0, sizeof(s));
+		s.time = 1000 + i;
+		s.lat = i;
+		s.cpu = i % 4;
+		s.event = i % 2;
+		s.regs[PEBS_REG_R15] = i * 3;
+		pebs_batch_push(src, &s);
+	}
+	pebs_batch_update_present(src);
+	uint32_t sel[] = { 3, 10, 11, 99 };
+	cr_assert_eq(pebs_expr_select(dst, src, sel, 4, 0), 0);
+	cr_assert_eq(dst->n, 4);
+	for (size_t i = 0; i < 4; i++) {
+		struct pebs_sample a, b;
+		pebs_batch_get(dst, i, &a);
+		pebs_batch_get(src, sel[i], &b);
+		cr_assert(memcmp(&a, &b, sizeof(a)) == 0, "sample %zu", i);
+		cr_assert_str_eq(pebs_batch_event(dst, i),
+				 pebs_batch_event(src, sel[i]));
+	}
+	/* only the asked columns; the others read as zero */
+	cr_assert_eq(pebs_expr_select(dst, src, sel, 4, 1ull << PEBS_COL_LAT),
+		     0);
+	cr_assert_eq(dst->c32[PEBS_COL_LAT][3], 99);
+	cr_assert_eq(dst->c64[PEBS_COL_TIME][3], 0);
+	cr_assert_eq(dst->present, 1ull << PEBS_COL_LAT);
+	uint32_t many[9] = { 0 };
+	cr_assert_eq(pebs_expr_select(dst, src, many, 9, 0), -PEBS_E_RANGE);
+	pebs_batch_free(src);
+	pebs_batch_free(dst);
+}

@@ -1,0 +1,314 @@
+/*
+ * hist_prop.c - pebs_hist against a straightforward reference (sort the
+ * values of each group; nearest rank by index), bins against direct
+ * counting, and --merge of parts against the whole.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pebs_field.h"
+#include "pebs_hist.h"
+
+static uint64_t rs;
+
+static uint64_t rnd(void)
+{
+	uint64_t z = (rs += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static const char *const events[] = { "load-latency", "precise-store" };
+
+static void fill(struct pebs_batch *b, size_t n)
+{
+	pebs_batch_reset(b);
+	pebs_batch_intern(b, events[0]);
+	pebs_batch_intern(b, events[1]);
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	for (size_t i = 0; i < n; i++) {
+		s.cpu = (uint32_t)(rnd() % 5);
+		s.event = (uint32_t)(rnd() % 2);
+		/* mostly small latencies, some beyond the dense range */
+		uint64_t k = rnd() % 100;
+		s.lat = k < 90 ? (uint32_t)(rnd() % 700) : k < 98 ?
+			(uint32_t)(4096 + rnd() % 100000) : UINT32_MAX -
+			(uint32_t)(rnd() % 3);
+		s.addr = 0x7f0000000000ull + (rnd() % 5000) * 8;
+		s.dsrc = (uint64_t)(rnd() % 4) << 5 | 2;
+		s.time += 1 + rnd() % 10;
+		pebs_batch_push(b, &s);
+	}
+}
+
+struct refgroup {
+	char name[64];
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int cmp64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static struct refgroup *ref_find(struct refgroup *g, size_t *ng,
+				 const char *name)
+{
+	for (size_t i = 0; i < *ng; i++)
+		if (!strcmp(g[i].name, name))
+			return &g[i];
+	struct refgroup *r = &g[(*ng)++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	return r;
+}
+
+static void ref_add(struct refgroup *r, uint64_t v)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->v = realloc(r->v, r->cap * sizeof(uint64_t));
+	}
+	r->v[r->n++] = v;
+}
+
+/* The group name of sample @i as the hist prints it. */
+static void group_name(const struct pebs_batch *b, size_t i, int by,
+		       char *buf, size_t len)
+{
+	const struct pebs_field *f = by < 0 ? NULL : pebs_field_by_id(by);
+	if (!f)
+		snprintf(buf, len, "all");
+	else if (f->kind == PEBS_FK_STR)
+		snprintf(buf, len, "%s", pebs_field_str(b, i, by));
+	else
+		snprintf(buf, len, f->kind == PEBS_FK_HEX ? "0x%llx" : "%llu",
+			 (unsigned long long)pebs_field_num(b, i, by));
+}
+
+static void check_one(int field, int by, const struct pebs_hist_bins *bins)
+{
+	struct pebs_batch *b = pebs_batch_new(5000);
+	struct pebs_hist *h;
+	struct refgroup *g = calloc(20000, sizeof(*g));
+	size_t ng = 0;
+	cr_assert_eq(pebs_hist_new(&h, field, by), 0);
+	for (int rep = 0; rep < 4; rep++) {
+		fill(b, 1000 + rnd() % 4000);
+		cr_assert_eq(pebs_hist_add(h, b), 0);
+		for (size_t i = 0; i < b->n; i++) {
+			char name[64];
+			group_name(b, i, by, name, sizeof(name));
+			ref_add(ref_find(g, &ng, name),
+				pebs_field_num(b, i, field));
+		}
+	}
+	cr_assert_eq(pebs_hist_ngroups(h), ng);
+	struct pebs_hist_pct p[6];
+	int np = pebs_hist_pct_parse("0,0.1,50,90,99.9,100", p, 6);
+	cr_assert_eq(np, 6);
+	for (size_t k = 0; k < ng; k++) {
+		struct pebs_hist_stats st;
+		cr_assert_eq(pebs_hist_group_stats(h, k, &st), 0);
+		struct refgroup *r = NULL;
+		for (size_t j = 0; j < ng; j++)
+			if (!strcmp(g[j].name, st.group))
+				r = &g[j];
+		cr_assert_not_null(r, "group %s unknown", st.group);
+		qsort(r->v, r->n, sizeof(uint64_t), cmp64);
+		unsigned __int128 sum = 0;
+		for (size_t j = 0; j < r->n; j++)
+			sum += r->v[j];
+		cr_assert_eq(st.count, r->n);
+		cr_assert_eq(st.min, r->v[0]);
+		cr_assert_eq(st.max, r->v[r->n - 1]);
+		cr_assert(st.sum == sum);
+		for (int j = 0; j < np; j++) {
+			/* nearest rank: ceil(P/100 * n), P = num/den */
+			uint64_t d = p[j].den * 100;
+			size_t rank = (size_t)((p[j].num * r->n + d - 1) / d);
+			if (rank < 1)
+				rank = 1;
+			uint64_t v;
+			cr_assert_eq(pebs_hist_percentile(h, k, &p[j], &v), 0);
+			cr_assert_eq(v, r->v[rank - 1], "group %s p%s: %llu "
+				     "want %llu", st.group, p[j].name,
+				     (unsigned long long)v,
+				     (unsigned long long)r->v[rank - 1]);
+		}
+		/* bins: each value in exactly the bin [lo, hi) counted */
+		struct pebs_hist_bin *bv;
+		size_t nb;
+		cr_assert_eq(pebs_hist_bins_of(h, k, bins, &bv, &nb), 0);
+		uint64_t total = 0;
+		for (size_t j = 0; j < nb; j++) {
+			uint64_t want = 0;
+			for (size_t i = 0; i < r->n; i++)
+				want += r->v[i] >= bv[j].lo &&
+					(unsigned __int128)r->v[i] < bv[j].hi;
+			cr_assert_eq(bv[j].count, want, "bin %zu", j);
+			if (j)
+				cr_assert(bv[j].lo >= bv[j - 1].hi);
+			total += bv[j].count;
+		}
+		cr_assert_eq(total, r->n, "bins must cover every value");
+		free(bv);
+	}
+	for (size_t k = 0; k < ng; k++)
+		free(g[k].v);
+	free(g);
+	pebs_hist_free(h);
+	pebs_batch_free(b);
+}
+
+Test(hist_prop, counts_stats_percentiles_bins)
+{
+	struct pebs_hist_bins lg, lin, ed;
+	cr_assert_eq(pebs_hist_bins_parse("log2", &lg), 0);
+	cr_assert_eq(pebs_hist_bins_parse("linear:50", &lin), 0);
+	cr_assert_eq(pebs_hist_bins_parse("10,100,1000,5000", &ed), 0);
+	rs = 1;
+	check_one(PEBS_COL_LAT, -1, &lg);
+	check_one(PEBS_COL_LAT, PEBS_F_MEM, &lin);
+	check_one(PEBS_COL_LAT, PEBS_COL_EVENT, &ed);
+	check_one(PEBS_COL_LAT, PEBS_COL_CPU, &lg);
+	check_one(PEBS_COL_ADDR, PEBS_F_OP, &lg);
+	check_one(PEBS_F_LINE, PEBS_COL_CPU, &ed);
+	/* many groups: most stay hash-only, some become dense */
+	check_one(PEBS_COL_LAT, PEBS_F_LINE, &lin);
+}
+
+Test(hist_prop, nearest_rank_small)
+{
+	struct pebs_hist *h;
+	struct pebs_hist_pct p[5];
+	uint64_t v;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, -1), 0);
+	uint64_t vals[] = { 1, 2, 2, 3, 100 };
+	for (int i = 0; i < 5; i++)
+		cr_assert_eq(pebs_hist_add_value(h, "all", vals[i], 1), 0);
+	cr_assert_eq(pebs_hist_pct_parse("0,20,50,80.1,100", p, 5), 5);
+	uint64_t want[] = { 1, 1, 2, 100, 100 };
+	for (int i = 0; i < 5; i++) {
+		cr_assert_eq(pebs_hist_percentile(h, 0, &p[i], &v), 0);
+		cr_assert_eq(v, want[i], "p%s = %llu", p[i].name,
+			     (unsigned long long)v);
+	}
+	cr_assert_eq(pebs_hist_add_value(h, "L1", 3, 1), -PEBS_E_PARSE);
+	pebs_hist_free(h);
+}
+
+Test(hist_prop, parse_errors)
+{
+	struct pebs_hist_pct p[4];
+	struct pebs_hist_bins b;
+	cr_assert_lt(pebs_hist_pct_parse("", p, 4), 0);
+	cr_assert_lt(pebs_hist_pct_parse("50,", p, 4), 0);
+	cr_assert_lt(pebs_hist_pct_parse("100.1", p, 4), 0);
+	cr_assert_lt(pebs_hist_pct_parse("1,2,3,4,5", p, 4), 0);
+	cr_assert_lt(pebs_hist_pct_parse("-5", p, 4), 0);
+	cr_assert_eq(pebs_hist_pct_parse("99.99", p, 4), 1);
+	cr_assert_eq(p[0].num, 9999);
+	cr_assert_eq(p[0].den, 100);
+	cr_assert_lt(pebs_hist_bins_parse("linear:0", &b), 0);
+	cr_assert_lt(pebs_hist_bins_parse("linear:", &b), 0);
+	cr_assert_lt(pebs_hist_bins_parse("10,5", &b), 0);
+	cr_assert_lt(pebs_hist_bins_parse("10,,20", &b), 0);
+	cr_assert_lt(pebs_hist_bins_parse("log3", &b), 0);
+	cr_assert_eq(pebs_hist_bins_parse("0,10,100", &b), 0);
+	cr_assert_eq(b.nedges, 3);
+	struct pebs_hist *h;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_F_MEM, -1), -PEBS_E_INVAL);
+}
+
+static char *yaml_of(struct pebs_hist *h, const struct pebs_hist_bins *b)
+{
+	char *buf;
+	size_t len;
+	FILE *fp = open_memstream(&buf, &len);
+	cr_assert_eq(pebs_hist_write(h, fp, PEBS_HIST_YAML, b, NULL, 0), 0);
+	fclose(fp);
+	return buf;
+}
+
+Test(hist_prop, merge_of_parts_equals_whole)
+{
+	static const int bys[] = { -1, PEBS_F_MEM, PEBS_COL_EVENT,
+				   PEBS_COL_CPU, PEBS_F_PAGE };
+	struct pebs_hist_bins lg;
+	struct pebs_batch *b = pebs_batch_new(4000);
+	pebs_hist_bins_parse("log2", &lg);
+	rs = 99;
+	for (size_t t = 0; t < sizeof(bys) / sizeof(bys[0]); t++) {
+		struct pebs_hist *whole, *part[3], *merged;
+		pebs_hist_new(&whole, PEBS_COL_LAT, bys[t]);
+		for (int i = 0; i < 3; i++)
+			pebs_hist_new(&part[i], PEBS_COL_LAT, bys[t]);
+		for (int k = 0; k < 6; k++) {
+			fill(b, 1 + rnd() % 4000);
+			pebs_hist_add(whole, b);
+			pebs_hist_add(part[rnd() % 3], b);
+		}
+		pebs_hist_new(&merged, PEBS_COL_LAT, bys[t]);
+		char err[256];
+		for (int i = 0; i < 3; i++) {
+			char *y = yaml_of(part[i], &lg);
+			int f, by;
+			cr_assert_eq(pebs_hist_yaml_peek(y, strlen(y), &f, &by,
+							 err, sizeof(err)), 0,
+				     "%s", err);
+			cr_assert_eq(f, PEBS_COL_LAT);
+			cr_assert_eq(by, bys[t]);
+			cr_assert_eq(pebs_hist_merge_yaml(merged, y, strlen(y),
+							  err, sizeof(err)),
+				     0, "%s", err);
+			free(y);
+			pebs_hist_free(part[i]);
+		}
+		char *a = yaml_of(whole, &lg), *m = yaml_of(merged, &lg);
+		cr_assert_str_eq(m, a, "merge differs for by=%d", bys[t]);
+		/* a mismatched histogram is refused */
+		struct pebs_hist *other;
+		pebs_hist_new(&other, PEBS_COL_INS_LAT, bys[t]);
+		cr_assert_lt(pebs_hist_merge_yaml(other, a, strlen(a), err,
+						  sizeof(err)), 0);
+		cr_assert(strstr(err, "cannot merge") != NULL, "%s", err);
+		pebs_hist_free(other);
+		free(a);
+		free(m);
+		pebs_hist_free(whole);
+		pebs_hist_free(merged);
+	}
+	pebs_batch_free(b);
+}
+
+Test(hist_prop, merge_rejects_bad_yaml)
+{
+	static const char *const bad[] = {
+		"", "[1, 2", "pebs_hist: 1\nfield: lat\nby: none\n",
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
+		"  count: 3\n  values:\n  - [1, 2]\n",
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: L1\n"
+		"  count: 1\n  values:\n  - [1, 1]\n",
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
+		"  count: 1\n  values:\n  - [x, 1]\n",
+		"pebs_hist: 1\nfield: nope\nby: none\ngroups: []\n",
+		"field: lat\nby: none\ngroups: []\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct pebs_hist *h;
+		char err[256] = "";
+		pebs_hist_new(&h, PEBS_COL_LAT, -1);
+		cr_assert_lt(pebs_hist_merge_yaml(h, bad[i], strlen(bad[i]),
+						  err, sizeof(err)), 0,
+			     "case %zu accepted", i);
+		cr_assert_neq(err[0], 0, "case %zu: no message", i);
+		pebs_hist_free(h);
+	}
+}
