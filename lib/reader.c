@@ -488,7 +488,12 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 					(unsigned long long)off);
 		}
 		r->st.bytes += CHUNK_HDR + len + CHUNK_TRL;
-		if (fmt_checksum(tag, p, len) != get64(p + len)) {
+		/*
+		 * Blocks are verified by the decoding workers, in parallel and
+		 * outside this lock (or below, before a skip); the rest here.
+		 */
+		if (tag != TAG_BLCK && fmt_checksum(tag, p, len) !=
+		    get64(p + len)) {
 			free(own);
 			if (tag == TAG_BLCK)
 				slot_err(sl, PEBS_E_CHECKSUM, si,
@@ -567,6 +572,11 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		size_t clen = CHUNK_HDR + len + CHUNK_TRL;
 		uint64_t bno = s->blocks++;
 		int rc = pebs_block_info(chunk, clen, 0, &bi, msg, sizeof(msg));
+		if (rc && fmt_checksum(tag, p, len) != get64(p + len)) {
+			/* A damaged directory: name the cause, not the effect. */
+			rc = -PEBS_E_CHECKSUM;
+			snprintf(msg, sizeof(msg), "checksum mismatch");
+		}
 		if (rc) {
 			free(whole);
 			slot_err(sl, -rc, si, "block %llu at offset 0x%llx: %s",
@@ -580,6 +590,17 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		bi.offset = off;
 		bi.index = bno;
 		if (r->o.filter && !r->o.filter(r->o.filter_ctx, &bi)) {
+			/* Damage is reported, never skipped unseen. */
+			if (fmt_checksum(tag, p, len) != get64(p + len)) {
+				free(whole);
+				slot_err(sl, PEBS_E_CHECKSUM, si,
+					 "block %llu at offset 0x%llx: "
+					 "checksum mismatch",
+					 (unsigned long long)bno,
+					 (unsigned long long)off);
+				after_damage(r, s, off, 1);
+				return P_ERROR;
+			}
 			r->st.skipped++;
 			free(whole);
 			continue;
@@ -604,7 +625,7 @@ static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 		slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
 		return;
 	}
-	int rc = fmt_block_decode(d, sl->chunk, sl->len, r->o.cols, 0,
+	int rc = fmt_block_decode(d, sl->chunk, sl->len, r->o.cols, 1,
 				  sl->batch, msg, sizeof(msg));
 	if (rc) {
 		slot_err(sl, -rc, sl->src, "block %llu at offset 0x%llx: %s",

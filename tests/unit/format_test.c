@@ -785,3 +785,50 @@ Test(format, footer_index)
 	unlink(p);
 	free(p);
 }
+
+static int skip_all(void *ctx, const struct pebs_block_info *bi)
+{
+	(void)ctx;
+	(void)bi;
+	return 0;
+}
+
+/* A block the filter would skip is still checked: damage is reported. */
+Test(format, skipped_block_damage_is_reported)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 1, 5000, 1000, "a", 0);
+	fclose(fp);
+	size_t len, offs[64];
+	char *b = slurp(p, &len);
+	block_offsets(b, len, offs);
+	b[offs[3] + len / 50] ^= 0x10;
+	char *q = dump(b, len);
+	const char *paths[] = { q };
+	for (unsigned t = 1; t <= 2; t++) {
+		struct pebs_reader *r;
+		struct pebs_reader_opts o = { .threads = t, .salvage = 1,
+					      .filter = skip_all };
+		cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+		struct pebs_batch *bt;
+		int rc, errs = 0;
+		while ((rc = pebs_reader_next(r, &bt)) != 0) {
+			cr_assert_lt(rc, 0, "every block is skipped");
+			cr_assert_eq(rc, -PEBS_E_CHECKSUM, "%s",
+				     pebs_reader_errmsg(r));
+			cr_assert(strstr(pebs_reader_errmsg(r), "block 3 at"));
+			errs++;
+		}
+		cr_assert_eq(errs, 1);
+		struct pebs_read_stats st;
+		pebs_reader_stats(r, &st);
+		cr_assert_eq(st.skipped, 4);
+		pebs_reader_close(r);
+	}
+	unlink(q);
+	unlink(p);
+	free(q);
+	free(p);
+	free(b);
+}
