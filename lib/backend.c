@@ -1,0 +1,268 @@
+/*
+ * backend.c - the common part of every backend (pebs_backend.h): plan
+ * programming with saved originals, restore, and dispatch.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_int.h"
+#include "pebs_sim.h"
+
+struct pebs_backend *bk_new(const struct bk_ops *ops,
+			    const struct pebs_uarch *u, const int *cpus,
+			    size_t n)
+{
+	struct pebs_backend *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->ops = ops;
+	b->u = u;
+	b->cpus = calloc(n ? n : 1, sizeof(int));
+	b->ds = calloc(n ? n : 1, sizeof(*b->ds));
+	if (!b->cpus || !b->ds) {
+		free(b->cpus);
+		free(b->ds);
+		free(b);
+		return NULL;
+	}
+	if (n)
+		memcpy(b->cpus, cpus, n * sizeof(int));
+	b->ncpus = n;
+	return b;
+}
+
+void bk_err(struct pebs_backend *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b->err, sizeof(b->err), fmt, ap);
+	va_end(ap);
+}
+
+const char *pebs_backend_name(const struct pebs_backend *b)
+{
+	return b->ops->name;
+}
+
+unsigned pebs_backend_caps(const struct pebs_backend *b)
+{
+	return b->ops->caps;
+}
+
+size_t pebs_backend_ncpus(const struct pebs_backend *b)
+{
+	return b->ncpus;
+}
+
+int pebs_backend_cpu(const struct pebs_backend *b, size_t i)
+{
+	return i < b->ncpus ? b->cpus[i] : -1;
+}
+
+int pebs_backend_rdmsr(struct pebs_backend *b, int cpu, uint32_t msr,
+		       uint64_t *v)
+{
+	if (!b->ops->rdmsr) {
+		bk_err(b, "%s backend: no MSR access", b->ops->name);
+		return -PEBS_E_UNSUPPORTED;
+	}
+	return b->ops->rdmsr(b, cpu, msr, v);
+}
+
+int pebs_backend_wrmsr(struct pebs_backend *b, int cpu, uint32_t msr,
+		       uint64_t v)
+{
+	if (!b->ops->wrmsr) {
+		bk_err(b, "%s backend: no MSR access", b->ops->name);
+		return -PEBS_E_UNSUPPORTED;
+	}
+	return b->ops->wrmsr(b, cpu, msr, v);
+}
+
+/* Reads and remembers @msr of @cpu unless already saved. */
+static int save(struct pebs_backend *b, int cpu, uint32_t msr)
+{
+	uint64_t v;
+	int r;
+
+	for (size_t i = 0; i < b->nsaved; i++)
+		if (b->saved[i].cpu == cpu && b->saved[i].msr == msr)
+			return 0;
+	if (b->nsaved == PEBS_BK_MAX_SAVED) {
+		bk_err(b, "more than %u registers to save",
+		       PEBS_BK_MAX_SAVED);
+		return -PEBS_E_RANGE;
+	}
+	if (!b->saved) {
+		b->saved = calloc(PEBS_BK_MAX_SAVED, sizeof(*b->saved));
+		if (!b->saved)
+			return -PEBS_E_NOMEM;
+	}
+	r = b->ops->rdmsr(b, cpu, msr, &v);
+	if (r < 0)
+		return r;
+	b->saved[b->nsaved].cpu = cpu;
+	b->saved[b->nsaved].msr = msr;
+	b->saved[b->nsaved].value = v;
+	b->nsaved++;
+	return 0;
+}
+
+static int program_ds(struct pebs_backend *b, const struct pebs_plan *p,
+		      size_t buf_size)
+{
+	size_t rec = pebs_ds_record_size(b->u, pebs_plan_data_cfg(p));
+	int r;
+
+	if (!buf_size)
+		buf_size = b->u->pebs_fmt == PEBS_FMT_CORE2 ? 4096 :
+			   PEBS_DS_DEFAULT_BUF;
+	for (size_t i = 0; i < b->ncpus; i++) {
+		struct pebs_ds_mem m;
+		r = b->ops->ds_alloc(b, i, buf_size, &m);
+		if (r < 0)
+			return r;
+		r = pebs_ds_init(&b->ds[i], &m, b->u, rec);
+		if (r < 0) {
+			bk_err(b, "CPU %d: DS buffer of %zu bytes cannot "
+			       "hold 2 records of %zu bytes", b->cpus[i],
+			       buf_size, rec);
+			return r;
+		}
+		for (size_t k = 0; k < pebs_plan_nresets(p); k++) {
+			const struct pebs_ds_reset *rs = pebs_plan_reset(p, k);
+			pebs_ds_set(&b->ds[i], rs->offset, rs->value);
+		}
+	}
+	for (size_t w = 0; w < pebs_plan_nwrites(p); w++) {
+		const struct pebs_msr_write *mw = pebs_plan_write(p, w);
+		for (size_t i = 0; i < b->ncpus; i++) {
+			uint64_t v = mw->value;
+			if (mw->cpu >= 0 && mw->cpu != b->cpus[i])
+				continue;
+			if (mw->flags & PEBS_MW_DS_ADDR)
+				v = b->ds[i].mem.area_addr;
+			r = save(b, b->cpus[i], mw->msr);
+			if (r < 0)
+				return r;
+			r = b->ops->wrmsr(b, b->cpus[i], mw->msr, v);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+int pebs_backend_program(struct pebs_backend *b, const struct pebs_plan *p,
+			 size_t buf_size)
+{
+	int r;
+
+	if (b->programmed) {
+		bk_err(b, "already programmed");
+		return -PEBS_E_INVAL;
+	}
+	b->plan = p;
+	b->programmed = 1;
+	if (b->ops->program)
+		r = b->ops->program(b, p);
+	else
+		r = program_ds(b, p, buf_size);
+	if (r < 0) {
+		char keep[sizeof(b->err)];
+		memcpy(keep, b->err, sizeof(keep));
+		pebs_backend_restore(b);
+		memcpy(b->err, keep, sizeof(keep));
+	}
+	return r;
+}
+
+struct pebs_ds *pebs_backend_ds(struct pebs_backend *b, size_t i)
+{
+	if (!(b->ops->caps & PEBS_BK_DS) || i >= b->ncpus || !b->programmed)
+		return NULL;
+	return &b->ds[i];
+}
+
+int pebs_backend_ack(struct pebs_backend *b, size_t i)
+{
+	if (!(b->ops->caps & PEBS_BK_DS) || i >= b->ncpus)
+		return 0;
+	return b->ops->wrmsr(b, b->cpus[i], PEBS_MSR_GLOBAL_OVF,
+			     PEBS_STATUS_DS_THRESH);
+}
+
+int pebs_backend_wait(struct pebs_backend *b, int timeout_ms)
+{
+	return b->ops->wait(b, timeout_ms);
+}
+
+uint64_t pebs_backend_lost(const struct pebs_backend *b, size_t i)
+{
+	return b->ops->lost ? b->ops->lost(b, i) : 0;
+}
+
+long pebs_backend_read(struct pebs_backend *b, size_t i,
+		       struct pebs_batch *out)
+{
+	if (!b->ops->read)
+		return -PEBS_E_UNSUPPORTED;
+	return b->ops->read(b, i, out);
+}
+
+uint64_t pebs_backend_now(const struct pebs_backend *b)
+{
+	return b->ops->now ? b->ops->now(b) : 0;
+}
+
+int pebs_backend_restore(struct pebs_backend *b)
+{
+	int first = 0, r;
+
+	if (b->restored)
+		return 0;
+	b->restored = 1;
+	if (b->ops->stop) {
+		r = b->ops->stop(b);
+		if (r < 0)
+			first = r;
+	}
+	if (!b->nsaved)
+		return first;
+	/* Stop counting before anything else changes (SDM 002), then undo
+	 * the writes newest first, so GLOBAL_CTRL gets its original value
+	 * last of all. */
+	for (size_t i = 0; i < b->ncpus; i++) {
+		r = b->ops->wrmsr(b, b->cpus[i], PEBS_MSR_GLOBAL_CTRL, 0);
+		if (r < 0 && !first)
+			first = r;
+	}
+	for (size_t i = b->nsaved; i-- > 0;) {
+		const struct bk_saved *s = &b->saved[i];
+		r = b->ops->wrmsr(b, s->cpu, s->msr, s->value);
+		if (r < 0 && !first)
+			first = r;
+	}
+	return first;
+}
+
+const char *pebs_backend_errmsg(const struct pebs_backend *b)
+{
+	return b->err;
+}
+
+void pebs_backend_close(struct pebs_backend *b)
+{
+	if (!b)
+		return;
+	pebs_backend_restore(b);
+	if (b->ops->free)
+		b->ops->free(b);
+	free(b->saved);
+	free(b->ds);
+	free(b->cpus);
+	free(b);
+}

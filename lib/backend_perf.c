@@ -1,0 +1,304 @@
+/*
+ * backend_perf.c - capture through perf_event_open(2): the kernel
+ * programs the PMU and drains the DS area (Linux ds.c) and hands us
+ * samples in a ring buffer.  One event per plan event and CPU, raw
+ * config = the plan's PERFEVTSEL event selection, config1 = the load
+ * latency threshold (format "ldlat") or MSR_PEBS_FRONTEND (format
+ * "frontend"), precise_ip 2 (falling back to 1), sample_type
+ * IP|TID|TIME|ADDR|CPU|WEIGHT|DATA_SRC, a 64 KiB ring per event.
+ * Without a PMU (virtual machines) perf_event_open fails: the message
+ * says so.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend_int.h"
+
+#define RING_PAGES	16	/* data pages, a power of two */
+#define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | \
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_WEIGHT | \
+			 PERF_SAMPLE_DATA_SRC)
+
+struct pf_ev {
+	int fd;
+	void *ring;
+	size_t ringlen;
+	size_t cpu_i;		/* CPU index */
+	const char *name;	/* plan event name */
+	uint64_t lost;
+};
+
+struct bk_perf {
+	int pid;
+	struct pf_ev *ev;
+	size_t nev;
+};
+
+size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
+		     uint64_t head, struct pebs_batch *out, int ev,
+		     uint32_t cpu_default, uint64_t *lost)
+{
+	size_t n = 0;
+
+	while (*tail + sizeof(struct perf_event_header) <= head) {
+		uint8_t rec[512];
+		struct perf_event_header h;
+		size_t off = (size_t)(*tail % size);
+		for (size_t i = 0; i < sizeof(h); i++)
+			((uint8_t *)&h)[i] = data[(off + i) % size];
+		if (h.size < sizeof(h) || *tail + h.size > head)
+			break;	/* damaged or not yet complete */
+		if (h.type == PERF_RECORD_SAMPLE && out->n >= out->cap)
+			break;	/* caller flushes first */
+		if (h.size <= sizeof(rec))
+			for (size_t i = 0; i < h.size; i++)
+				rec[i] = data[(off + i) % size];
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= 8 + 56 &&
+		    h.size <= sizeof(rec)) {
+			struct pebs_sample s;
+			uint64_t v[7];
+			memcpy(v, rec + 8, sizeof(v));
+			memset(&s, 0, sizeof(s));
+			s.ip = v[0];
+			s.pid = (uint32_t)v[1];
+			s.tid = (uint32_t)(v[1] >> 32);
+			s.time = v[2];
+			s.addr = v[3];
+			s.cpu = (uint32_t)v[4];
+			s.lat = (uint32_t)v[5];
+			s.dsrc = v[6];
+			s.event = (uint32_t)ev;
+			(void)cpu_default;
+			if (pebs_batch_push(out, &s) == 0)
+				n++;
+		} else if (h.type == PERF_RECORD_LOST && h.size >= 24 &&
+			   h.size <= sizeof(rec)) {
+			uint64_t l;
+			memcpy(&l, rec + 16, 8);
+			*lost += l;
+		}
+		*tail += h.size;
+	}
+	return n;
+}
+
+static long pf_open(struct perf_event_attr *a, int pid, int cpu)
+{
+	return syscall(SYS_perf_event_open, a, pid, cpu, -1,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+static int p_program(struct pebs_backend *b, const struct pebs_plan *p)
+{
+	struct bk_perf *pp = b->priv;
+	size_t ne = pebs_plan_nevents(p), k = 0;
+	long page = sysconf(_SC_PAGESIZE);
+
+	pp->ev = calloc(ne * b->ncpus, sizeof(*pp->ev));
+	if (!pp->ev)
+		return -PEBS_E_NOMEM;
+	for (size_t e = 0; e < ne; e++) {
+		const struct pebs_plan_event *pe = pebs_plan_event(p, e);
+		for (size_t i = 0; i < b->ncpus; i++, k++) {
+			struct perf_event_attr a;
+			struct pf_ev *fe = &pp->ev[k];
+			long fd;
+			memset(&a, 0, sizeof(a));
+			a.size = sizeof(a);
+			a.type = PERF_TYPE_RAW;
+			a.config = pe->ev.select;
+			if (pe->ev.kind == PEBS_EVK_LOAD_LATENCY)
+				a.config1 = pe->ldlat;
+			else if (pe->ev.kind == PEBS_EVK_FRONTEND)
+				a.config1 = pe->frontend;
+			a.sample_period = pe->period;
+			a.sample_type = SAMPLE_TYPE;
+			a.precise_ip = 2;
+			a.disabled = 1;
+			a.exclude_kernel = !(pe->evtsel & PEBS_EVTSEL_OS);
+			a.exclude_user = !(pe->evtsel & PEBS_EVTSEL_USR);
+			a.exclude_hv = 1;
+			fe->fd = -1;
+			fd = pf_open(&a, pp->pid > 0 ? pp->pid : -1,
+				     b->cpus[i]);
+			if (fd < 0 && errno == EINVAL) {
+				a.precise_ip = 1;
+				fd = pf_open(&a, pp->pid > 0 ? pp->pid : -1,
+					     b->cpus[i]);
+			}
+			if (fd < 0) {
+				int en = errno;
+				bk_err(b, "perf_event_open %s on CPU %d: %s%s",
+				       pe->ev.name, b->cpus[i], strerror(en),
+				       en == ENOENT || en == EOPNOTSUPP ||
+				       en == ENODEV ? " (no PEBS-capable PMU "
+				       "here: virtual machine?)" :
+				       en == EACCES || en == EPERM ?
+				       " (perf_event_paranoid too high; "
+				       "run as root)" : "");
+				pp->nev = k;
+				return en == ENOENT || en == EOPNOTSUPP ||
+				       en == ENODEV || en == EACCES ||
+				       en == EPERM ? -PEBS_E_UNSUPPORTED :
+				       -PEBS_E_IO;
+			}
+			fe->fd = (int)fd;
+			fe->cpu_i = i;
+			fe->name = pe->ev.name;
+			fe->ringlen = (size_t)page * (RING_PAGES + 1);
+			fe->ring = mmap(NULL, fe->ringlen,
+					PROT_READ | PROT_WRITE, MAP_SHARED,
+					fe->fd, 0);
+			pp->nev = k + 1;
+			if (fe->ring == MAP_FAILED) {
+				fe->ring = NULL;
+				bk_err(b, "perf ring mmap: %s",
+				       strerror(errno));
+				return -PEBS_E_IO;
+			}
+		}
+	}
+	for (size_t i = 0; i < pp->nev; i++)
+		ioctl(pp->ev[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+	return 0;
+}
+
+static int p_stop(struct pebs_backend *b)
+{
+	struct bk_perf *pp = b->priv;
+	for (size_t i = 0; i < pp->nev; i++)
+		if (pp->ev[i].fd >= 0)
+			ioctl(pp->ev[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	return 0;
+}
+
+static int p_wait(struct pebs_backend *b, int timeout_ms)
+{
+	(void)b;
+	/* The kernel wakes readers per watermark; a plain sleep of the
+	 * timeout keeps this simple and drains at least 10 times a
+	 * second. */
+	usleep((useconds_t)(timeout_ms > 100 ? 100 : timeout_ms) * 1000);
+	return PEBS_BK_PMI;
+}
+
+static long p_read(struct pebs_backend *b, size_t ci, struct pebs_batch *o)
+{
+	struct bk_perf *pp = b->priv;
+	long page = sysconf(_SC_PAGESIZE), n = 0;
+
+	for (size_t i = 0; i < pp->nev; i++) {
+		struct pf_ev *fe = &pp->ev[i];
+		struct perf_event_mmap_page *mp = fe->ring;
+		uint64_t head, tail;
+		int ev;
+		if (fe->cpu_i != ci || !mp)
+			continue;
+		ev = pebs_batch_intern(o, fe->name);
+		if (ev < 0)
+			return ev;
+		head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+		tail = mp->data_tail;
+		n += (long)bk_perf_parse((uint8_t *)mp + page,
+					 (size_t)page * RING_PAGES, &tail,
+					 head, o, ev,
+					 (uint32_t)b->cpus[ci], &fe->lost);
+		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+	}
+	return n;
+}
+
+static uint64_t p_lost(const struct pebs_backend *b, size_t ci)
+{
+	const struct bk_perf *pp = b->priv;
+	uint64_t l = 0;
+	for (size_t i = 0; i < pp->nev; i++)
+		if (pp->ev[i].cpu_i == ci)
+			l += pp->ev[i].lost;
+	return l;
+}
+
+static uint64_t p_now(const struct pebs_backend *b)
+{
+	struct timespec ts;
+
+	(void)b;
+	/* perf's sample time is CLOCK_MONOTONIC-like nanoseconds. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void p_free(struct pebs_backend *b)
+{
+	struct bk_perf *pp = b->priv;
+	if (!pp)
+		return;
+	for (size_t i = 0; i < pp->nev; i++) {
+		if (pp->ev[i].ring)
+			munmap(pp->ev[i].ring, pp->ev[i].ringlen);
+		if (pp->ev[i].fd >= 0)
+			close(pp->ev[i].fd);
+	}
+	free(pp->ev);
+	free(pp);
+}
+
+static const struct bk_ops perf_ops = {
+	.name = "perf",
+	.caps = PEBS_BK_SAMPLES,
+	.wait = p_wait,
+	.lost = p_lost,
+	.now = p_now,
+	.program = p_program,
+	.stop = p_stop,
+	.read = p_read,
+	.free = p_free,
+};
+
+int pebs_backend_open_perf(struct pebs_backend **out,
+			   const struct pebs_uarch *u, const int *cpus,
+			   size_t n, int pid, char *err, size_t errlen)
+{
+	struct pebs_backend *b;
+	struct bk_perf *pp;
+	int *all = NULL, any = -1;
+
+	*out = NULL;
+	if (pid > 0) {
+		cpus = &any;
+		n = 1;
+	} else if (!cpus) {
+		long nc = sysconf(_SC_NPROCESSORS_ONLN);
+		if (nc < 1)
+			nc = 1;
+		all = malloc((size_t)nc * sizeof(int));
+		if (!all)
+			return -PEBS_E_NOMEM;
+		for (long i = 0; i < nc; i++)
+			all[i] = (int)i;
+		cpus = all;
+		n = (size_t)nc;
+	}
+	b = bk_new(&perf_ops, u, cpus, n);
+	free(all);
+	pp = calloc(1, sizeof(*pp));
+	if (!b || !pp) {
+		free(pp);
+		pebs_backend_close(b);
+		snprintf(err, errlen, "out of memory");
+		return -PEBS_E_NOMEM;
+	}
+	pp->pid = pid;
+	b->priv = pp;
+	*out = b;
+	return 0;
+}

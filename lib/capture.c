@@ -1,0 +1,807 @@
+/*
+ * capture.c - the capture pipeline (pebs_capture.h; formats/capture.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture_int.h"
+#include "pebs_capture.h"
+#include "pebs_format.h"
+#include "pebs_probe.h"
+#include "pebs_uarch.h"
+
+#define WAIT_MS		100
+/* Samples per block (the writer's default). */
+#define CAP_BLOCK	65536u
+/* sim: flush every 1 ms of simulated time. */
+#define SIM_FLUSH_CYCLES (PEBS_SIM_TSC_HZ / 1000)
+#define DEFAULT_SIM_UARCH "skx"
+
+struct cap {
+	const struct pebs_capture_opts *o;
+	struct pebs_capture_stats *st;
+	char *err;
+	size_t errlen;
+	int is_sim;
+	const struct pebs_uarch *u;
+	struct pebs_plan *plan;
+	struct pebs_workload *wl;
+	struct pebs_sim *sim;
+	struct pebs_backend *bk;
+	struct pebs_writer *w;
+	struct pebs_meta *meta;
+	struct pebs_batch *batch;	/* being filled: one block */
+	struct cap_enc *enc;
+	struct pebs_raw_config *cfg;	/* per CPU index */
+	struct pebs_raw_stats *rst;	/* per CPU index */
+	uint64_t *lost_seen;		/* per CPU index: counted */
+	uint64_t *lost_written;		/* per CPU index: in the file */
+	char tracepath[4096];
+	pid_t child;
+	double t0, last_flush, last_progress;
+	uint64_t flush_epoch;		/* sim: SIM_FLUSH_CYCLES periods */
+};
+
+static void cerr(struct cap *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void cerr(struct cap *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* A failed write of the output: keep errno for the caller (a closed
+ * pipe downstream is not an error of the capture). */
+static void write_err(struct cap *c)
+{
+	int e = errno;
+	cerr(c, "write: %s", pebs_writer_errmsg(c->w));
+	c->st->write_errno = e;
+}
+
+/* Encoder threads: as asked, else one per spare CPU, at most 4. */
+static unsigned enc_threads(const struct pebs_capture_opts *o)
+{
+	long n;
+
+	if (o->threads)
+		return o->threads < 0 ? 0 : (unsigned)o->threads;
+	n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	return n < 1 ? 1 : n > 4 ? 4 : (unsigned)n;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static long wl_next(void *ctx, struct pebs_access *a, size_t max)
+{
+	return pebs_workload_next(ctx, a, max);
+}
+
+/* ------------------------------------------------------------- setup */
+
+/* In the command's process: when the capture writes to standard output,
+ * the command's output goes to standard error instead of into the file. */
+static void keep_stdout(const struct cap *c)
+{
+	if (fileno(c->o->out) == STDOUT_FILENO)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+}
+
+/* sim with -- COMMAND: run it to the end with the trace runtime's
+ * PEBS_TRACE_OUT pointing at a temporary file, then replay the trace. */
+static int run_traced(struct cap *c)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd, status;
+	pid_t pid;
+
+	snprintf(c->tracepath, sizeof(c->tracepath), "%s/pebs-trace-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(c->tracepath);
+	if (fd < 0) {
+		cerr(c, "%s: %s", c->tracepath, strerror(errno));
+		c->tracepath[0] = 0;
+		return -PEBS_E_IO;
+	}
+	close(fd);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		cerr(c, "fork: %s", strerror(errno));
+		return -PEBS_E_IO;
+	}
+	if (pid == 0) {
+		keep_stdout(c);
+		setenv("PEBS_TRACE_OUT", c->tracepath, 1);
+		execvp(c->o->command[0], c->o->command);
+		fprintf(stderr, "pebs-capture: %s: %s\n", c->o->command[0],
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			cerr(c, "waitpid: %s", strerror(errno));
+			return -PEBS_E_IO;
+		}
+	c->st->cmd_status = status;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		cerr(c, "%s: could not run the command", c->o->command[0]);
+		return -PEBS_E_INVAL;
+	}
+	{
+		struct stat sb;
+		if (stat(c->tracepath, &sb) == 0 && sb.st_size == 0) {
+			cerr(c, "%s wrote no trace: build it with "
+			     "-fsanitize=thread and link libpebs-trace "
+			     "(formats/trace-format.md)", c->o->command[0]);
+			return -PEBS_E_INVAL;
+		}
+	}
+	return 0;
+}
+
+static int setup_sim(struct cap *c, unsigned *ncpus)
+{
+	const struct pebs_capture_opts *o = c->o;
+	struct pebs_workload_opts wo = { .seed = o->seed,
+					 .accesses = o->accesses };
+	const char *nr;
+	int r;
+
+	if (o->source) {
+		*ncpus = o->source_ncpus ? o->source_ncpus : 1;
+		return 0;
+	}
+	if (o->command) {
+		if (o->workload) {
+			cerr(c, "--workload and -- COMMAND exclude each other");
+			return -PEBS_E_INVAL;
+		}
+		r = run_traced(c);
+		if (r < 0)
+			return r;
+		r = pebs_workload_open_trace(&c->wl, c->tracepath, &wo);
+	} else if (!o->workload) {
+		cerr(c, "-b sim needs --workload NAME or -- COMMAND");
+		return -PEBS_E_INVAL;
+	} else {
+		r = pebs_workload_open(&c->wl, o->workload, &wo);
+	}
+	if (r < 0) {
+		if (r == -PEBS_E_INVAL && !o->command) {
+			char names[256] = "";
+			const char *const *n = pebs_workload_names();
+			for (; n && *n; n++) {
+				strncat(names, names[0] ? " " : "",
+					sizeof(names) - strlen(names) - 1);
+				strncat(names, *n,
+					sizeof(names) - strlen(names) - 1);
+			}
+			cerr(c, "--workload: unknown workload \"%s\" (one "
+			     "of: %s)", o->workload, names);
+		} else {
+			cerr(c, "%s: %s", o->command ? "trace" : o->workload,
+			     c->wl ? pebs_workload_errmsg(c->wl) :
+			     pebs_strerror(r));
+		}
+		return r;
+	}
+	r = pebs_workload_meta(c->wl, c->meta);
+	if (r < 0)
+		return r;
+	nr = pebs_meta_get(c->meta, "topology.nr_cpus");
+	*ncpus = nr ? (unsigned)strtoul(nr, NULL, 10) : 0;
+	if (*ncpus == 0)
+		*ncpus = 8;
+	return 0;
+}
+
+static int pick_uarch(struct cap *c)
+{
+	const struct pebs_capture_opts *o = c->o;
+	struct pebs_probe_facts f;
+	struct pebs_probe_result pr;
+
+	if (o->uarch || c->is_sim) {
+		const char *name = o->uarch ? o->uarch : DEFAULT_SIM_UARCH;
+		c->u = pebs_uarch_by_name(name);
+		if (!c->u) {
+			cerr(c, "--uarch: unknown microarchitecture \"%s\"",
+			     name);
+			return -PEBS_E_INVAL;
+		}
+		return 0;
+	}
+	if (pebs_probe_gather(&f, NULL) < 0) {
+		cerr(c, "cannot identify this CPU");
+		return -PEBS_E_UNSUPPORTED;
+	}
+	pebs_probe_analyze(&f, &pr);
+	if (!pr.uarch) {
+		cerr(c, "no PEBS profile for this CPU: %s (see pebs-capture "
+		     "--probe; -b sim runs anywhere)", pr.uarch_why);
+		return -PEBS_E_UNSUPPORTED;
+	}
+	c->u = pr.uarch;
+	return 0;
+}
+
+static int build_plan(struct cap *c, int **cl, size_t *ncl)
+{
+	const struct pebs_capture_opts *o = c->o;
+	struct pebs_plan_opts po = { .uarch = c->u, .period = o->period };
+	const char *defev[1];
+	const char *const *ev = o->events;
+	size_t nev = o->nevents;
+	enum pebs_rule rule;
+	int r;
+
+	if (o->cpus) {
+		r = pebs_plan_parse_cpus(o->cpus, cl, ncl, c->err, c->errlen);
+		if (r < 0)
+			return r;
+		po.cpus = *cl;
+		po.ncpus = *ncl;
+	}
+	if (nev == 0) {
+		/* Default: load latency where the hardware has it, else
+		 * the portable store event. */
+		defev[0] = c->u->ldlat_counters ? "load-latency" :
+			   "precise-store";
+		ev = defev;
+		nev = 1;
+	}
+	r = pebs_plan_build(&c->plan, &po, ev, nev, &rule, c->err,
+			    c->errlen);
+	return r;
+}
+
+static int add_meta(struct cap *c)
+{
+	const struct pebs_capture_opts *o = c->o;
+	struct pebs_meta *m = c->meta;
+	char host[256] = "unknown", tbuf[64];
+	time_t t = c->is_sim ? 0 : time(NULL);
+	struct tm tm;
+	int r = 0;
+
+	gethostname(host, sizeof(host) - 1);
+	/* sim: start_time is the simulated clock's origin (TSC 0), so the
+	 * same seed gives the same file. */
+	gmtime_r(&t, &tm);
+	strftime(tbuf, sizeof(tbuf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	r |= pebs_meta_set(m, "source", pebs_backend_name(c->bk));
+	r |= pebs_meta_set(m, "host", host);
+	if (o->cmdline)
+		r |= pebs_meta_set(m, "cmdline", o->cmdline);
+	r |= pebs_meta_set(m, "start_time", tbuf);
+	if (c->is_sim) {
+		r |= pebs_meta_set(m, "cpu.vendor", "GenuineIntel");
+		r |= pebs_meta_setf(m, "cpu.family", "%u", c->u->family);
+		if (c->u->nmodels)
+			r |= pebs_meta_setf(m, "cpu.model", "%u",
+					    c->u->models[0]);
+		r |= pebs_meta_setf(m, "cpu.name", "simulated %s",
+				    c->u->desc);
+		if (o->workload)
+			r |= pebs_meta_set(m, "sim.workload", o->workload);
+		r |= pebs_meta_setf(m, "sim.seed", "%llu",
+				    (unsigned long long)o->seed);
+	}
+	r |= pebs_meta_setf(m, "pebs.format", "%u", c->u->pebs_fmt);
+	if (pebs_backend_caps(c->bk) & PEBS_BK_SAMPLES) {
+		r |= pebs_meta_set(m, "time.unit", "ns");
+	} else {
+		r |= pebs_meta_set(m, "time.unit", "tsc");
+		if (c->is_sim)
+			r |= pebs_meta_setf(m, "tsc.hz", "%llu",
+					    PEBS_SIM_TSC_HZ);
+	}
+	if (r)
+		return -PEBS_E_NOMEM;
+	return pebs_plan_to_meta(c->plan, m);
+}
+
+static int setup_cfg(struct cap *c)
+{
+	size_t n = pebs_backend_ncpus(c->bk);
+
+	c->cfg = calloc(n, sizeof(*c->cfg));
+	c->rst = calloc(n, sizeof(*c->rst));
+	c->lost_seen = calloc(n, sizeof(*c->lost_seen));
+	c->lost_written = calloc(n, sizeof(*c->lost_written));
+	if (!c->cfg || !c->rst || !c->lost_seen || !c->lost_written)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct pebs_raw_config *cf = &c->cfg[i];
+		cf->uarch = c->u;
+		cf->data_cfg = pebs_plan_data_cfg(c->plan);
+		cf->data_cfg_known = (c->u->features & PEBS_UF_ADAPTIVE) != 0;
+		cf->cpu = (uint32_t)pebs_backend_cpu(c->bk, i);
+		for (size_t e = 0; e < pebs_plan_nevents(c->plan); e++) {
+			const struct pebs_plan_event *pe =
+				pebs_plan_event(c->plan, e);
+			cf->pebs_enabled |= 1ull << pe->counter;
+			cf->ev[pe->counter].name = pe->ev.name;
+			cf->ev[pe->counter].kind = (uint8_t)pe->ev.kind;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- drain */
+
+/* Hands the current batch (a block's worth at most) to the encoders and
+ * starts a new one. */
+static int flush_batch(struct cap *c)
+{
+	int r, werr = 0;
+	size_t n = c->batch->n;
+
+	if (n == 0)
+		return 0;
+	r = cenc_submit(c->enc, c->batch, c->w, &werr);
+	c->batch = cenc_batch(c->enc);
+	if (r < 0 || !c->batch) {
+		if (werr)
+			write_err(c);
+		else
+			cerr(c, "encoding: %s", pebs_strerror(r < 0 ? r :
+				-PEBS_E_NOMEM));
+		return r < 0 ? r : -PEBS_E_NOMEM;
+	}
+	c->st->samples += n;
+	return 0;
+}
+
+/* Everything so far encoded and written, in order. */
+static int sync_out(struct cap *c)
+{
+	int r = flush_batch(c), werr = 0;
+
+	if (r == 0)
+		r = cenc_sync(c->enc, c->w, &werr);
+	if (r < 0 && werr)
+		write_err(c);
+	else if (r < 0)
+		cerr(c, "encoding: %s", pebs_strerror(r));
+	return r;
+}
+
+/* Fills what records do not carry: the drain time where the format has
+ * no TSC; on the sim, pid and tid from its register convention (R10,
+ * R9: see pebs_sim.h) when registers are present. */
+static void fixup(struct cap *c, size_t from, uint64_t t)
+{
+	struct pebs_batch *b = c->batch;
+	for (size_t k = from; k < b->n; k++) {
+		if (!(b->c32[PEBS_COL_FLAGS][k] & PEBS_SF_TSC))
+			b->c64[PEBS_COL_TIME][k] = t;
+		if (c->is_sim && (b->c32[PEBS_COL_FLAGS][k] & PEBS_SF_REGS)) {
+			b->c32[PEBS_COL_PID][k] = (uint32_t)
+				b->c64[PEBS_COL_REG0 + PEBS_REG_R10][k];
+			b->c32[PEBS_COL_TID][k] = (uint32_t)
+				b->c64[PEBS_COL_REG0 + PEBS_REG_R9][k];
+		}
+	}
+	b->dirty |= (1ull << PEBS_COL_TIME) | (1ull << PEBS_COL_PID) |
+		    (1ull << PEBS_COL_TID);
+}
+
+static int drain_cpu(struct cap *c, size_t i)
+{
+	struct pebs_ds *ds = pebs_backend_ds(c->bk, i);
+	uint64_t t = pebs_backend_now(c->bk), lost;
+	const uint8_t *recs;
+	size_t len, off = 0;
+	int full, r;
+
+	if (!ds) {
+		long n;
+		do {
+			if (c->batch->n == c->batch->cap &&
+			    (r = flush_batch(c)) < 0)
+				return r;
+			n = pebs_backend_read(c->bk, i, c->batch);
+			if (n < 0) {
+				cerr(c, "%s", pebs_backend_errmsg(c->bk));
+				return (int)n;
+			}
+		} while (c->batch->n == c->batch->cap);
+	} else {
+		uint64_t rec0 = c->rst[i].records;
+		r = pebs_ds_pending(ds, &recs, &len, &full);
+		if (r < 0) {
+			/* The index left the buffer: nothing there can be
+			 * trusted; start over. */
+			c->st->dropped++;
+			pebs_ds_reset_index(ds, 0);
+			return 0;
+		}
+		while (off < len) {
+			size_t used = 0, from = c->batch->n;
+			char derr[256];
+			r = pebs_ds_decode(&c->cfg[i], recs + off, len - off,
+					    c->batch, &used, &c->rst[i], derr,
+					    sizeof(derr));
+			fixup(c, from, t);
+			off += used;
+			if (r < 0) {
+				/* A record that cannot be framed: what
+				 * follows cannot be found either. */
+				c->st->dropped++;
+				break;
+			}
+			if (off < len && (r = flush_batch(c)) < 0)
+				return r;
+		}
+		c->st->records += c->rst[i].records - rec0;
+		c->st->full += (uint64_t)full;
+		pebs_ds_reset_index(ds, c->rst[i].records - rec0);
+		r = pebs_backend_ack(c->bk, i);
+		if (r < 0) {
+			cerr(c, "%s", pebs_backend_errmsg(c->bk));
+			return r;
+		}
+	}
+	lost = pebs_backend_lost(c->bk, i) + c->rst[i].lost;
+	if (lost > c->lost_seen[i]) {
+		c->st->lost += lost - c->lost_seen[i];
+		c->lost_seen[i] = lost;
+	}
+	return 0;
+}
+
+/* Writes the losses not yet in the file, one in-band record per CPU.
+ * Only at flushes: a lost record ends the writer's current block, and
+ * small blocks cost space and time. */
+static int emit_lost(struct cap *c)
+{
+	uint64_t t = pebs_backend_now(c->bk);
+	int r;
+
+	for (size_t i = 0; i < pebs_backend_ncpus(c->bk); i++) {
+		if (c->lost_seen[i] == c->lost_written[i])
+			continue;
+		r = sync_out(c);
+		if (r == 0)
+			r = pebs_writer_lost(c->w, (uint32_t)
+					     pebs_backend_cpu(c->bk, i), t,
+					     c->lost_seen[i] -
+					     c->lost_written[i]);
+		if (r < 0) {
+			write_err(c);
+			return r;
+		}
+		c->lost_written[i] = c->lost_seen[i];
+	}
+	return 0;
+}
+
+static int drain_all(struct cap *c)
+{
+	int r;
+	c->st->drains++;
+	for (size_t i = 0; i < pebs_backend_ncpus(c->bk); i++) {
+		r = drain_cpu(c, i);
+		if (r < 0)
+			return r;
+	}
+	/* Partial batches wait for more samples: blocks stay full. */
+	return c->batch->n == c->batch->cap ? flush_batch(c) : 0;
+}
+
+static void totals(struct cap *c)
+{
+	struct pebs_write_stats ws;
+	if (c->w) {
+		pebs_writer_stats(c->w, &ws);
+		c->st->bytes = ws.bytes;
+		c->st->blocks = ws.blocks;
+	}
+	c->st->wall_s = now_s() - c->t0;
+	if (c->is_sim && c->sim)
+		c->st->sim_s = (double)pebs_sim_cycle(c->sim) /
+			       (double)PEBS_SIM_TSC_HZ;
+	c->st->lost_exceeded = c->o->max_lost_set &&
+			       c->st->lost > c->o->max_lost;
+}
+
+/*
+ * Whether to flush now.  Hardware: once a second of wall time.  Sim:
+ * at every SIM_FLUSH_CYCLES boundary of simulated time, so that block
+ * boundaries, and so the file, depend only on the seed (the simulator
+ * retires about 1-2 M accesses a second, a few cycles apart: about a
+ * second of wall time or less).
+ */
+static int flush_due(struct cap *c)
+{
+	if (c->is_sim) {
+		uint64_t k = pebs_sim_cycle(c->sim) / SIM_FLUSH_CYCLES;
+		if (k == c->flush_epoch)
+			return 0;
+		c->flush_epoch = k;
+		return 1;
+	}
+	if (now_s() - c->last_flush < 1.0)
+		return 0;
+	c->last_flush = now_s();
+	return 1;
+}
+
+static int loop(struct cap *c)
+{
+	const struct pebs_capture_opts *o = c->o;
+	int r, status;
+
+	for (;;) {
+		int end = 0;
+		if (o->stop && *o->stop)
+			break;
+		r = pebs_backend_wait(c->bk, WAIT_MS);
+		if (r < 0) {
+			if (c->wl)
+				cerr(c, "%s: %s", pebs_backend_errmsg(c->bk),
+				     pebs_workload_errmsg(c->wl));
+			else
+				cerr(c, "%s", pebs_backend_errmsg(c->bk));
+			return r;
+		}
+		end = r == PEBS_BK_END;
+		r = drain_all(c);
+		if (r < 0)
+			return r;
+		if (!c->is_sim && o->duration > 0 &&
+		    now_s() - c->t0 >= o->duration)
+			end = 1;
+		if (c->child > 0 && waitpid(c->child, &status, WNOHANG) ==
+		    c->child) {
+			c->st->cmd_status = status;
+			c->child = 0;
+			end = 1;
+		}
+		if (flush_due(c)) {
+			/* A killed capture loses at most about a second. */
+			r = sync_out(c);
+			if (r == 0)
+				r = emit_lost(c);
+			if (r == 0)
+				r = pebs_writer_flush(c->w);
+			if (r < 0) {
+				write_err(c);
+				return r;
+			}
+		}
+		if (o->progress && now_s() - c->last_progress >= 1.0) {
+			c->last_progress = now_s();
+			totals(c);
+			o->progress(o->progress_ctx, c->st);
+		}
+		if (end)
+			break;
+	}
+	return 0;
+}
+
+static int start_child(struct cap *c)
+{
+	fflush(NULL);
+	c->child = fork();
+	if (c->child < 0) {
+		cerr(c, "fork: %s", strerror(errno));
+		c->child = 0;
+		return -PEBS_E_IO;
+	}
+	if (c->child == 0) {
+		keep_stdout(c);
+		execvp(c->o->command[0], c->o->command);
+		fprintf(stderr, "pebs-capture: %s: %s\n", c->o->command[0],
+			strerror(errno));
+		_exit(127);
+	}
+	return 0;
+}
+
+static int open_backend(struct cap *c, unsigned ncpus, const int *cl,
+			size_t ncl)
+{
+	const struct pebs_capture_opts *o = c->o;
+	int r;
+
+	if (c->is_sim) {
+		struct pebs_sim_opts so = { .uarch = c->u, .ncpus = ncpus,
+					    .seed = o->seed,
+					    .tag_rate = o->tag_rate };
+		struct pebs_backend_sim_opts bo = { 0 };
+		r = pebs_sim_new(&c->sim, &so);
+		if (r < 0) {
+			cerr(c, "simulator: %s", pebs_strerror(r));
+			return r;
+		}
+		bo.sim = c->sim;
+		bo.next = o->source ? o->source : wl_next;
+		bo.ctx = o->source ? o->source_ctx : c->wl;
+		if (o->duration > 0)
+			bo.stop_cycle = (uint64_t)(o->duration *
+						   (double)PEBS_SIM_TSC_HZ);
+		r = pebs_backend_open_sim(&c->bk, &bo);
+		if (r < 0)
+			cerr(c, "sim backend: %s", pebs_strerror(r));
+		return r;
+	}
+	if (!strcmp(o->backend, "msr")) {
+		int *all = NULL;
+		if (!cl) {
+			long nc = sysconf(_SC_NPROCESSORS_ONLN);
+			if (nc < 1)
+				nc = 1;
+			all = malloc((size_t)nc * sizeof(int));
+			if (!all)
+				return -PEBS_E_NOMEM;
+			for (long i = 0; i < nc; i++)
+				all[i] = (int)i;
+			cl = all;
+			ncl = (size_t)nc;
+		}
+		r = pebs_backend_open_msr(&c->bk, o->devroot, c->u, cl, ncl,
+					  c->err, c->errlen);
+		free(all);
+		return r;
+	}
+	return pebs_backend_open_perf(&c->bk, c->u, cl, ncl, 0, c->err,
+				      c->errlen);
+}
+
+int pebs_capture_run(const struct pebs_capture_opts *o,
+		     struct pebs_capture_stats *st, char *err, size_t errlen)
+{
+	struct cap c = { .o = o, .st = st, .err = err, .errlen = errlen };
+	struct pebs_writer_opts wo = { .level = o->level };
+	int *cl = NULL;
+	size_t ncl = 0;
+	unsigned ncpus = 0;
+	int r, r2;
+
+	memset(st, 0, sizeof(*st));
+	st->cmd_status = -1;
+	err[0] = 0;
+	c.t0 = c.last_flush = c.last_progress = now_s();
+	if (!o->out) {
+		cerr(&c, "no output");
+		return -PEBS_E_INVAL;
+	}
+	if (o->backend && strcmp(o->backend, "sim") &&
+	    strcmp(o->backend, "msr") && strcmp(o->backend, "perf")) {
+		cerr(&c, "-b: unknown backend \"%s\" (sim, msr, perf)",
+		     o->backend);
+		return -PEBS_E_INVAL;
+	}
+	c.is_sim = !o->backend || !strcmp(o->backend, "sim");
+	if (!c.is_sim && o->workload) {
+		cerr(&c, "--workload needs -b sim");
+		return -PEBS_E_INVAL;
+	}
+	c.meta = pebs_meta_new();
+	r = cenc_open(&c.enc, enc_threads(o), o->level, CAP_BLOCK);
+	if (r == 0)
+		c.batch = cenc_batch(c.enc);
+	if (!c.meta || !c.batch) {
+		r = -PEBS_E_NOMEM;
+		goto out;
+	}
+	r = pick_uarch(&c);
+	if (r == 0)
+		r = build_plan(&c, &cl, &ncl);
+	if (r == 0 && c.is_sim)
+		r = setup_sim(&c, &ncpus);
+	if (r == 0 && c.is_sim && cl && cl[ncl - 1] >= (int)ncpus) {
+		cerr(&c, "-C: CPU %d beyond the simulated machine's %u "
+		     "CPUs", cl[ncl - 1], ncpus);
+		r = -PEBS_E_INVAL;
+	}
+	if (r == 0)
+		r = open_backend(&c, ncpus, cl, ncl);
+	if (r == 0)
+		r = add_meta(&c);
+	if (r == 0)
+		r = setup_cfg(&c);
+	if (r < 0)
+		goto out;
+	r = pebs_writer_open(&c.w, o->out, c.meta, &wo);
+	if (r < 0) {
+		cerr(&c, "cannot start the output: %s", pebs_strerror(r));
+		goto out;
+	}
+	r = pebs_backend_program(c.bk, c.plan, o->buf_size);
+	if (r < 0) {
+		cerr(&c, "%s", pebs_backend_errmsg(c.bk));
+		goto out;
+	}
+	if (!c.is_sim && o->command)
+		r = start_child(&c);
+	if (r == 0)
+		r = loop(&c);
+	/* Stop and restore every register, then take what is left. */
+	r2 = pebs_backend_restore(c.bk);
+	if (r2 < 0 && r == 0) {
+		cerr(&c, "restoring registers: %s",
+		     pebs_backend_errmsg(c.bk));
+		r = r2;
+	}
+	r2 = drain_all(&c);
+	if (r2 == 0)
+		r2 = sync_out(&c);
+	if (r2 == 0)
+		r2 = emit_lost(&c);
+	if (r2 < 0 && r == 0)
+		r = r2;
+out:
+	if (c.child > 0) {
+		int status;
+		if (waitpid(c.child, &status, 0) == c.child)
+			st->cmd_status = status;
+	}
+	if (c.w) {
+		r2 = pebs_writer_finish(c.w);
+		if (r2 < 0 && r == 0) {
+			write_err(&c);
+			r = r2;
+		}
+	}
+	totals(&c);
+	if (c.w)
+		pebs_writer_close(c.w);
+	pebs_backend_close(c.bk);
+	pebs_sim_free(c.sim);
+	pebs_workload_close(c.wl);
+	pebs_plan_free(c.plan);
+	pebs_meta_free(c.meta);
+	pebs_batch_free(c.batch);
+	cenc_close(c.enc);
+	free(c.cfg);
+	free(c.rst);
+	free(c.lost_seen);
+	free(c.lost_written);
+	free(cl);
+	if (c.tracepath[0])
+		unlink(c.tracepath);
+	if (r < 0 && !err[0])
+		cerr(&c, "%s", pebs_strerror(r));
+	return r;
+}
+
+void pebs_capture_summary(const struct pebs_capture_stats *st, int is_sim,
+			  char *buf, size_t len)
+{
+	double rate = st->wall_s > 0 ? (double)st->samples / st->wall_s : 0;
+	int n = snprintf(buf, len, "%llu samples, %llu lost, %llu bytes, "
+			 "%.2f s, %.0f samples/s",
+			 (unsigned long long)st->samples,
+			 (unsigned long long)st->lost,
+			 (unsigned long long)st->bytes, st->wall_s, rate);
+	if (is_sim && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n,
+			      " (%.6f simulated s)", st->sim_s);
+	/* Hardware does not count what it drops at the maximum: say that
+	 * the buffer was full at least. */
+	if (!is_sim && st->full && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", DS buffer full at %llu "
+			 "drains (uncounted loss possible)",
+			 (unsigned long long)st->full);
+}

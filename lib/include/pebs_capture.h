@@ -1,0 +1,96 @@
+/*
+ * pebs_capture.h - the capture pipeline behind pebs-capture: event plan
+ * (pebs_plan.h) -> backend register writes in plan order (pebs_backend.h)
+ * -> run -> per-CPU drain of the DS buffer (pebs_ds.h) -> raw records
+ * decoded (pebs_ds_decode) -> blocks encoded on worker threads -> the
+ * streaming .pebs writer (flushed at least once a second), until the
+ * duration ends, the command exits, the source ends or
+ * the caller's stop flag is set; then every register written is restored
+ * and the file finished.  formats/capture.md describes the behaviour.
+ *
+ * The library never prints: progress and the summary come back through
+ * a callback and struct pebs_capture_stats.
+ */
+#ifndef PEBS_CAPTURE_H
+#define PEBS_CAPTURE_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "pebs.h"
+#include "pebs_backend.h"
+
+struct pebs_capture_stats {
+	uint64_t samples;	/* written */
+	uint64_t records;	/* raw records drained */
+	uint64_t lost;		/* samples known lost (in band in file) */
+	uint64_t dropped;	/* records the decoder could not attribute */
+	uint64_t bytes;		/* bytes written */
+	uint64_t blocks;
+	uint64_t drains;	/* drain rounds */
+	uint64_t full;		/* drains that found a DS buffer full: on
+				 * hardware, samples may have been lost
+				 * uncounted (the sim counts them) */
+	double wall_s;		/* wall-clock seconds */
+	double sim_s;		/* sim: simulated seconds covered */
+	int lost_exceeded;	/* lost > max_lost (exit 4) */
+	int cmd_status;		/* -- COMMAND: wait status, else -1 */
+	int write_errno;	/* errno of a failed output write, else 0 */
+};
+
+typedef void (*pebs_capture_progress_fn)(void *ctx,
+					 const struct pebs_capture_stats *st);
+
+struct pebs_capture_opts {
+	const char *backend;	/* "sim" (NULL = sim), "msr", "perf" */
+	const char *const *events;	/* specs; none = the default event */
+	size_t nevents;
+	uint64_t period;	/* -c; 0 = PEBS_PLAN_DEFAULT_PERIOD */
+	const char *cpus;	/* -C list, NULL = all */
+	double duration;	/* -d seconds (sim: simulated); 0 = no limit */
+	const char *uarch;	/* sim: profile, NULL = skx; hw: override */
+	const char *workload;	/* sim: scenario name */
+	uint64_t seed;		/* sim: workload and tagging seed */
+	uint64_t accesses;	/* sim: scenario length, 0 = its default */
+	char *const *command;	/* -- COMMAND (NULL-terminated) or NULL */
+	uint64_t max_lost;	/* with max_lost_set: exit-4 threshold */
+	int max_lost_set;
+	FILE *out;		/* the .pebs stream (required) */
+	const char *cmdline;	/* metadata "cmdline" */
+	volatile sig_atomic_t *stop;	/* set asynchronously to stop */
+	pebs_capture_progress_fn progress;	/* about once a second */
+	void *progress_ctx;
+	/* Tests and benchmarks. */
+	const char *devroot;	/* msr: device root, see backend_msr */
+	size_t buf_size;	/* DS buffer bytes, 0 = default */
+	unsigned tag_rate;	/* sim: 1-in-N load tagging, 0 = default */
+	pebs_access_fn source;	/* sim: replaces the workload */
+	void *source_ctx;
+	unsigned source_ncpus;	/* CPUs of that source */
+	int level;		/* zstd level, 0 = writer default */
+	int threads;		/* block encoders: 0 = auto, < 0 = inline */
+};
+
+/*
+ * Runs one capture.  Returns 0 (also when the stop flag ended it, and
+ * when the loss exceeded max_lost: see st->lost_exceeded) with the totals
+ * in @st, or a negative error with a message in @err (@errlen bytes):
+ *   -PEBS_E_INVAL / -PEBS_E_PARSE / -PEBS_E_RULE  bad options, events or
+ *          a configuration the SDM forbids (usage errors, exit 2);
+ *   -PEBS_E_UNSUPPORTED  the backend cannot run here (no PMU, no msr
+ *          device, no kernel module, unknown CPU: exit 3);
+ *   -PEBS_E_IO, -PEBS_E_NOMEM, others: system errors (exit 3).
+ * Whatever was captured before an error is in the file, finished.
+ */
+int pebs_capture_run(const struct pebs_capture_opts *o,
+		     struct pebs_capture_stats *st, char *err, size_t errlen);
+
+/*
+ * Writes the one-line summary of @st into @buf (@len bytes): "N samples,
+ * N lost, N bytes, S s, N samples/s" (plus the simulated seconds for the
+ * sim).  The caller prints it.
+ */
+void pebs_capture_summary(const struct pebs_capture_stats *st, int is_sim,
+			  char *buf, size_t len);
+
+#endif

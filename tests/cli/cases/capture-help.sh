@@ -1,0 +1,2 @@
+pebs-capture --help | head -3
+echo "rc=$?"

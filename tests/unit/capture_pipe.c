@@ -1,0 +1,437 @@
+/*
+ * The capture pipeline end to end on a fake access source: every profile
+ * captures its portable event, the file decodes with the plan's event
+ * names and the records' fields, the same seed gives the same bytes, the
+ * stop flag ends a capture with a valid file, loss beyond --max-lost is
+ * reported; the msr backend against regular files standing in for
+ * /dev/cpu/N/msr and the pebs_ds device (registers restored afterwards);
+ * the perf backend's ring parsing; perf refusing cleanly without a PMU.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "backend_int.h"
+#include "pebs_capture.h"
+#include "pebs_dsrc.h"
+#include "pebs_format.h"
+
+struct fake {
+	uint64_t i, n;
+	unsigned ncpus;
+};
+
+/* Loads and stores on a few lines, round robin over the CPUs. */
+static long fake_next(void *ctx, struct pebs_access *a, size_t max)
+{
+	struct fake *f = ctx;
+	size_t k = 0;
+	static const uint8_t src[] = { PEBS_SRC_L1, PEBS_SRC_L2,
+				       PEBS_SRC_L3_HITM, PEBS_SRC_LOCAL_DRAM };
+	for (; k < max && f->i < f->n; k++, f->i++) {
+		memset(&a[k], 0, sizeof(a[k]));
+		a[k].cycle = f->i * 10;
+		a[k].cpu = (uint32_t)(f->i % f->ncpus);
+		a[k].pid = 7;
+		a[k].tid = 70 + a[k].cpu;
+		a[k].ip = 0x401000 + 16 * (f->i % 5);
+		a[k].addr = 0x600000 + 64 * (f->i % 8) + 8 * a[k].cpu;
+		a[k].size = 8;
+		a[k].kind = f->i % 3 ? PEBS_ACC_LOAD : PEBS_ACC_STORE;
+		a[k].src = src[f->i % 4];
+		a[k].lat = a[k].kind == PEBS_ACC_LOAD ? 5 + 40 * (f->i % 4) : 0;
+		if (a[k].src == PEBS_SRC_L1 && a[k].kind == PEBS_ACC_LOAD)
+			a[k].lat = 4;
+	}
+	return (long)k;
+}
+
+static int run_t(const char *uarch, const char *const *ev, size_t nev,
+		 uint64_t n, uint64_t period, char **buf, size_t *len,
+		 struct pebs_capture_stats *st, size_t bufsz, int threads)
+{
+	struct fake f = { .n = n, .ncpus = 2 };
+	struct pebs_capture_opts o = { 0 };
+	char err[512];
+	FILE *fp = open_memstream(buf, len);
+	int r;
+
+	cr_assert_not_null(fp);
+	o.backend = "sim";
+	o.uarch = uarch;
+	o.events = ev;
+	o.nevents = nev;
+	o.period = period;
+	o.out = fp;
+	o.source = fake_next;
+	o.source_ctx = &f;
+	o.source_ncpus = 2;
+	o.tag_rate = 1;
+	o.seed = 3;
+	o.buf_size = bufsz;
+	o.cmdline = "test";
+	o.threads = threads;
+	r = pebs_capture_run(&o, st, err, sizeof(err));
+	fclose(fp);
+	if (r < 0)
+		cr_log_info("%s: %s", uarch, err);
+	return r;
+}
+
+static int run(const char *uarch, const char *const *ev, size_t nev,
+	       uint64_t n, uint64_t period, char **buf, size_t *len,
+	       struct pebs_capture_stats *st, size_t bufsz)
+{
+	return run_t(uarch, ev, nev, n, period, buf, len, st, bufsz, 0);
+}
+
+static uint64_t count_samples(const char *buf, size_t len,
+			      const char *event, int *addr_ok)
+{
+	char path[] = "/tmp/h6-cap-XXXXXX";
+	int fd = mkstemp(path);
+	struct pebs_reader *rd;
+	struct pebs_batch *b;
+	const char *p = path;
+	uint64_t n = 0;
+
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	cr_assert_eq(pebs_reader_open(&rd, &p, 1, NULL), 0);
+	*addr_ok = 1;
+	while (pebs_reader_next(rd, &b) == 1)
+		for (size_t i = 0; i < b->n; i++) {
+			cr_assert_str_eq(pebs_batch_event(b, i), event);
+			if (b->c64[PEBS_COL_ADDR][i] &&
+			    (b->c64[PEBS_COL_ADDR][i] < 0x600000 ||
+			     b->c64[PEBS_COL_ADDR][i] >= 0x600200))
+				*addr_ok = 0;
+			n++;
+		}
+	cr_assert_str_eq(pebs_meta_get(pebs_reader_meta(rd), "source"),
+			 "sim");
+	pebs_reader_close(rd);
+	unlink(path);
+	return n;
+}
+
+Test(capture_pipe, every_profile_captures)
+{
+	for (unsigned i = 0; i < pebs_uarch_count(); i++) {
+		const struct pebs_uarch *u = pebs_uarch_get(i);
+		const struct pebs_uarch_event *e;
+		const char *spec;
+		char *buf = NULL;
+		size_t len = 0;
+		struct pebs_capture_stats st;
+		int ok;
+		uint64_t n;
+
+		if (u->ldlat_counters)
+			e = pebs_uarch_event_by_kind(u, PEBS_EVK_LOAD_LATENCY);
+		else if (u->store_counters)
+			e = pebs_uarch_event_by_kind(u, u->features &
+						     PEBS_UF_PSTORE ?
+						     PEBS_EVK_PRECISE_STORE :
+						     PEBS_EVK_DATALA_STORE);
+		else
+			e = &u->events[0];
+		cr_assert_not_null(e);
+		spec = e->name;
+		cr_assert_eq(run(u->name, &spec, 1, 3000, 7, &buf, &len, &st,
+				 0), 0, "%s", u->name);
+		n = count_samples(buf, len, e->name, &ok);
+		cr_assert(n > 50, "%s: %llu samples", u->name,
+			  (unsigned long long)n);
+		cr_assert_eq(n, st.samples, "%s", u->name);
+		cr_assert(ok || u->pebs_fmt == PEBS_FMT_CORE2, "%s",
+			  u->name);
+		free(buf);
+	}
+}
+
+Test(capture_pipe, deterministic_and_two_events)
+{
+	static const char *const ev[] = { "load-latency", "precise-store" };
+	char *a = NULL, *b = NULL;
+	size_t la = 0, lb = 0;
+	struct pebs_capture_stats st;
+
+	cr_assert_eq(run("skx", ev, 2, 20000, 11, &a, &la, &st, 0), 0);
+	cr_assert(st.samples > 1000);
+	cr_assert_eq(run("skx", ev, 2, 20000, 11, &b, &lb, &st, 0), 0);
+	cr_assert_eq(la, lb);
+	cr_assert(memcmp(a, b, la) == 0);
+	free(a);
+	free(b);
+}
+
+/* Encoding inline or on 1 or 3 workers: the same file, block for block
+ * (several blocks: 300000 samples). */
+Test(capture_pipe, encoder_threads_same_file)
+{
+	static const char *const ev[] = { "MEM_INST_RETIRED.ALL_LOADS" };
+	static const int th[] = { -1, 1, 3 };
+	char *f[3] = { NULL, NULL, NULL };
+	size_t l[3] = { 0, 0, 0 };
+	struct pebs_capture_stats st;
+
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(run_t("skx", ev, 1, 450000, 1, &f[i], &l[i], &st,
+				   0, th[i]), 0);
+		cr_assert(st.samples > 250000, "%llu",
+			  (unsigned long long)st.samples);
+		cr_assert(st.blocks >= 4);
+	}
+	for (int i = 1; i < 3; i++) {
+		cr_assert_eq(l[i], l[0]);
+		cr_assert(memcmp(f[i], f[0], l[0]) == 0);
+	}
+	for (int i = 0; i < 3; i++)
+		free(f[i]);
+}
+
+Test(capture_pipe, small_buffer_loses_and_counts)
+{
+	static const char *const ev[] = { "load-latency" };
+	char *a = NULL;
+	size_t la = 0;
+	struct pebs_capture_stats st;
+
+	/* 2 records of room and a PMI only each quantum: loss. */
+	cr_assert_eq(run("skl", ev, 1, 100000, 1, &a, &la, &st, 400), 0);
+	cr_assert(st.lost > 0);
+	cr_assert(st.samples > 0);
+	free(a);
+}
+
+Test(capture_pipe, bad_options)
+{
+	struct pebs_capture_opts o = { 0 };
+	struct pebs_capture_stats st;
+	static const char *const bad[] = { "load-latency:ldlat=2" };
+	char err[512];
+	FILE *fp = fopen("/dev/null", "w");
+
+	o.out = fp;
+	o.backend = "sim";
+	o.uarch = "nope";
+	o.workload = "false-sharing";
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)),
+		     -PEBS_E_INVAL);
+	cr_assert(strstr(err, "nope"));
+	o.uarch = "skx";
+	o.events = bad;
+	o.nevents = 1;
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)),
+		     -PEBS_E_RULE);
+	cr_assert(strstr(err, "ldlat-min"), "%s", err);
+	o.nevents = 0;
+	o.workload = "no-such-workload";
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)),
+		     -PEBS_E_INVAL);
+	o.backend = "bogus";
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)),
+		     -PEBS_E_INVAL);
+	fclose(fp);
+}
+
+/* A fake root: ROOT/dev/cpu/0/msr (8 bytes per MSR at 8 * MSR) and
+ * ROOT/dev/pebs_ds. */
+static void fake_root(char *root, size_t len)
+{
+	char p[600];
+	int fd;
+
+	snprintf(root, len, "/tmp/h6-root-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/dev", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/dev/cpu", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/dev/cpu/0", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/dev/cpu/0/msr", root);
+	fd = open(p, O_CREAT | O_RDWR, 0644);
+	cr_assert(fd >= 0);
+	cr_assert_eq(ftruncate(fd, 0x2000 * 8), 0);
+	{
+		uint64_t v = 0x70000000full;	/* someone's GLOBAL_CTRL */
+		cr_assert_eq(pwrite(fd, &v, 8, 0x38f * 8), 8);
+	}
+	close(fd);
+	snprintf(p, sizeof(p), "%s/dev/pebs_ds", root);
+	fd = open(p, O_CREAT | O_RDWR, 0644);
+	cr_assert(fd >= 0);
+	cr_assert_eq(ftruncate(fd, 2 << 20), 0);
+	close(fd);
+}
+
+static uint64_t msr_at(const char *root, uint32_t msr)
+{
+	char p[600];
+	uint64_t v = 0;
+	int fd;
+	snprintf(p, sizeof(p), "%s/dev/cpu/0/msr", root);
+	fd = open(p, O_RDONLY);
+	cr_assert_eq(pread(fd, &v, 8, (off_t)msr * 8), 8);
+	close(fd);
+	return v;
+}
+
+Test(capture_pipe, msr_backend_fake_root_restores)
+{
+	char root[64], err[512], cmd[700];
+	struct pebs_backend *b;
+	struct pebs_plan *p;
+	struct pebs_plan_opts po = { .uarch = pebs_uarch_by_name("skx") };
+	static const char *const ev[] = { "load-latency:ldlat=30" };
+	int cpu0 = 0;
+	uint64_t v;
+
+	fake_root(root, sizeof(root));
+	cr_assert_eq(pebs_plan_build(&p, &po, ev, 1, NULL, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(pebs_backend_open_msr(&b, root, po.uarch, &cpu0, 1, err,
+					   sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(pebs_backend_name(b), "msr");
+	cr_assert_eq(pebs_backend_program(b, p, 0), 0, "%s",
+		     pebs_backend_errmsg(b));
+	/* The plan's values went to the MSR offsets... */
+	cr_assert_eq(msr_at(root, 0x3f6), 30);
+	cr_assert_eq(msr_at(root, 0x3f1), pebs_plan_pebs_enable(p));
+	cr_assert_eq(msr_at(root, 0x38f), pebs_plan_global_ctrl(p));
+	/* ...IA32_DS_AREA got this CPU's DS address, whose fields are
+	 * visible through the mapping. */
+	cr_assert_eq(msr_at(root, 0x600), 0xffff888000000000ull);
+	cr_assert_eq(pebs_ds_get(pebs_backend_ds(b, 0), PEBS_DS_PEBS_BASE),
+		     0xffff888000001000ull);
+	cr_assert_eq(pebs_ds_get(pebs_backend_ds(b, 0), PEBS_DS_GP_RESET(0)),
+		     pebs_plan_reset(p, 0)->value);
+	cr_assert_eq(pebs_backend_wait(b, 1), PEBS_BK_TIMEOUT);
+	cr_assert_eq(pebs_backend_rdmsr(b, 0, 0x3f6, &v), 0);
+	cr_assert_eq(v, 30);
+	/* Restore: every register back to what it was. */
+	cr_assert_eq(pebs_backend_restore(b), 0);
+	cr_assert_eq(msr_at(root, 0x38f), 0x70000000full);
+	cr_assert_eq(msr_at(root, 0x3f1), 0);
+	cr_assert_eq(msr_at(root, 0x3f6), 0);
+	cr_assert_eq(msr_at(root, 0x600), 0);
+	pebs_backend_close(b);
+	pebs_plan_free(p);
+	/* No device: a clear refusal. */
+	cr_assert_eq(pebs_backend_open_msr(&b, "/nonexistent", po.uarch,
+					   &cpu0, 1, err, sizeof(err)),
+		     -PEBS_E_UNSUPPORTED);
+	cr_assert(strstr(err, "modprobe msr"), "%s", err);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	cr_assert_eq(system(cmd), 0);
+}
+
+static void ring_put(uint8_t *ring, size_t size, uint64_t pos,
+		     const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ring[(pos + i) % size] = ((const uint8_t *)p)[i];
+}
+
+Test(capture_pipe, perf_ring_parse_wraps)
+{
+	uint8_t ring[256];
+	struct pebs_batch *b = pebs_batch_new(16);
+	uint64_t tail = 200, head = 200, lost = 0;
+	struct { struct perf_event_header h; uint64_t v[7]; } s;
+	struct { struct perf_event_header h; uint64_t id, lost; } l;
+
+	memset(&s, 0, sizeof(s));
+	s.h.type = PERF_RECORD_SAMPLE;
+	s.h.size = sizeof(s);
+	s.v[0] = 0x401000;
+	s.v[1] = 5 | (6ull << 32);
+	s.v[2] = 12345;
+	s.v[3] = 0xdead00;
+	s.v[4] = 3;
+	s.v[5] = 99;
+	s.v[6] = 0x629800842ull;
+	/* The first sample wraps around the end of the ring. */
+	ring_put(ring, sizeof(ring), head, &s, sizeof(s));
+	head += sizeof(s);
+	l.h.type = PERF_RECORD_LOST;
+	l.h.size = sizeof(l);
+	l.id = 1;
+	l.lost = 17;
+	ring_put(ring, sizeof(ring), head, &l, sizeof(l));
+	head += sizeof(l);
+	s.v[3] = 0xbeef00;
+	ring_put(ring, sizeof(ring), head, &s, sizeof(s));
+	head += sizeof(s);
+	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head - 4, b, 0,
+				   0, &lost), 1);	/* last incomplete */
+	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head, b, 0, 0,
+				   &lost), 1);
+	cr_assert_eq(tail, head);
+	cr_assert_eq(lost, 17);
+	cr_assert_eq(b->n, 2);
+	cr_assert_eq(b->c64[PEBS_COL_IP][0], 0x401000);
+	cr_assert_eq(b->c32[PEBS_COL_PID][0], 5);
+	cr_assert_eq(b->c32[PEBS_COL_TID][0], 6);
+	cr_assert_eq(b->c64[PEBS_COL_TIME][0], 12345);
+	cr_assert_eq(b->c64[PEBS_COL_ADDR][0], 0xdead00);
+	cr_assert_eq(b->c64[PEBS_COL_ADDR][1], 0xbeef00);
+	cr_assert_eq(b->c32[PEBS_COL_CPU][0], 3);
+	cr_assert_eq(b->c32[PEBS_COL_LAT][0], 99);
+	cr_assert_eq(b->c64[PEBS_COL_DSRC][0], 0x629800842ull);
+	pebs_batch_free(b);
+}
+
+/* The whole pipeline on the msr backend over stand-in files: it programs,
+ * waits for the wall-clock duration (no processor writes records here),
+ * restores every register and writes a valid, empty capture. */
+Test(capture_pipe, msr_capture_fake_root)
+{
+	char root[64], err[512], cmd[700];
+	struct pebs_capture_opts o = { 0 };
+	struct pebs_capture_stats st;
+	static const char *const ev[] = { "load-latency" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	fake_root(root, sizeof(root));
+	o.backend = "msr";
+	o.uarch = "hsw";
+	o.devroot = root;
+	o.cpus = "0";
+	o.events = ev;
+	o.nevents = 1;
+	o.duration = 0.2;
+	o.out = fp;
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)), 0, "%s",
+		     err);
+	fclose(fp);
+	cr_assert_eq(st.samples, 0);
+	cr_assert(st.drains >= 2);
+	cr_assert(st.wall_s >= 0.2);
+	cr_assert(len > 0);
+	cr_assert_eq(msr_at(root, 0x38f), 0x70000000full);
+	cr_assert_eq(msr_at(root, 0x3f1), 0);
+	cr_assert_eq(msr_at(root, 0x186), 0);
+	free(buf);
+	/* Without the module: exit-3 class error naming it. */
+	snprintf(cmd, sizeof(cmd), "%s/dev/pebs_ds", root);
+	cr_assert_eq(unlink(cmd), 0);
+	fp = fopen("/dev/null", "w");
+	o.out = fp;
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)),
+		     -PEBS_E_UNSUPPORTED);
+	cr_assert(strstr(err, "pebs_ds"), "%s", err);
+	fclose(fp);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	cr_assert_eq(system(cmd), 0);
+}
