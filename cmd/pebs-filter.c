@@ -216,8 +216,14 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		util_die(EXIT_SYS, "cannot start reading: %s",
 			 pebs_strerror(rc));
 	struct sink s = { o, fp, NULL, NULL };
-	struct pebs_batch *sub = pebs_batch_new(PEBS_BATCH_MAX);
-	uint32_t *sel = malloc(PEBS_BATCH_MAX * sizeof(*sel));
+	/*
+	 * Static: the loop can die on a bad expression clock (set_clock);
+	 * scratch held from file scope is not a leak to LeakSanitizer then.
+	 */
+	static struct pebs_batch *sub;
+	static uint32_t *sel;
+	sub = pebs_batch_new(PEBS_BATCH_MAX);
+	sel = malloc(PEBS_BATCH_MAX * sizeof(*sel));
 	if (!sub || !sel)
 		util_die(EXIT_SYS, "out of memory");
 	uint64_t done = 0;

@@ -220,9 +220,15 @@ int main(int argc, char **argv)
 			free(key);
 			break;
 		}
-		case 'h': usage(stdout); return EXIT_OK;
+		case 'h':
+			usage(stdout);
+			pebs_meta_free(user);
+			return EXIT_OK;
 		case O_VERSION: util_version();
-		default: usage(stderr); return EXIT_USAGE;
+		default:
+			usage(stderr);
+			pebs_meta_free(user);
+			return EXIT_USAGE;
 		}
 	}
 	int perf = strcmp(fmt, "perf") == 0;
@@ -241,6 +247,7 @@ int main(int argc, char **argv)
 	}
 	FILE *fp = util_open_out(out, 1);
 	if (perf) {
+		pebs_meta_free(user);
 		int st = import_perf(paths, n, fp, out, &wo, argc, argv);
 		util_close_out(fp, out);
 		return st;
