@@ -20,7 +20,7 @@ static void usage(FILE *fp)
 		"[FILE...]\n"
 		"  -f FORMAT   input format: csv (default) or perf\n"
 		"  -o FILE     write to FILE instead of standard output\n"
-		"  --level N   zstd compression level (1-19, default 3)\n"
+		"  --level N   zstd compression level (1-19, default 1)\n"
 		"  --meta K=V  add metadata key K with value V (csv; "
 		"repeatable),\n"
 		"              e.g. topology.node.0.cpus=0-27\n"

@@ -8,6 +8,7 @@
 #endif
 #include <endian.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,26 +321,28 @@ static int encode_column(struct fmt_enc *e, size_t n, int level,
  * @keycol) and keeps it instead of @cd's when its compressed size is
  * smaller.  The data of @cd is the last thing in @data.
  */
+/* KEYED deltas of e->v against e->key into e->raw; returns the size. */
+static size_t keyed_pack(struct fmt_enc *e, size_t n, uint64_t base)
+{
+	for (size_t s = 0; s < KEYED_SLOTS; s++)
+		e->last[s] = base;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t s = fmt_key_slot(e->key[i]);
+		e->tmp[i] = zigzag(e->v[i] - e->last[s]);
+		e->last[s] = e->v[i];
+	}
+	return vpack(e->tmp, n, e->raw);
+}
+
 static int try_keyed(struct fmt_enc *e, size_t n, int level, unsigned keycol,
 		     struct coldir *cd, struct obuf *data)
 {
 	struct coldir kd = *cd;
-	uint64_t dmax = 0;
-	for (size_t s = 0; s < KEYED_SLOTS; s++)
-		e->last[s] = cd->min;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t s = fmt_key_slot(e->key[i]);
-		uint64_t z = zigzag(e->v[i] - e->last[s]);
-		e->last[s] = e->v[i];
-		e->tmp[i] = z;
-		dmax = z > dmax ? z : dmax;
-	}
-	(void)dmax;
 	kd.enc = ENC_KEYED;
 	kd.width = 0;
 	kd.base = cd->min;
 	kd.dict_count = keycol;
-	kd.raw_len = vpack(e->tmp, n, e->raw);
+	kd.raw_len = keyed_pack(e, n, cd->min);
 	size_t at = data->len - cd->comp_len;
 	int r = put_data(e, level, &kd, data);
 	if (r)
@@ -355,6 +358,25 @@ static int try_keyed(struct fmt_enc *e, size_t n, int level, unsigned keycol,
 	return 0;
 }
 
+/* Encodes e->v[0..n) as KEYED with key columns @aux, unconditionally. */
+static int encode_keyed(struct fmt_enc *e, size_t n, int level, unsigned aux,
+			struct coldir *cd, struct obuf *data)
+{
+	uint64_t mn = e->v[0], mx = e->v[0];
+	for (size_t i = 1; i < n; i++) {
+		mn = e->v[i] < mn ? e->v[i] : mn;
+		mx = e->v[i] > mx ? e->v[i] : mx;
+	}
+	cd->min = mn;
+	cd->max = mx;
+	cd->enc = ENC_KEYED;
+	cd->width = 0;
+	cd->base = mn;
+	cd->dict_count = aux;
+	cd->raw_len = keyed_pack(e, n, mn);
+	return put_data(e, level, cd, data);
+}
+
 /*
  * Columns that follow another closely in real data: the same instruction
  * touches nearby addresses and is satisfied at the same level; a thread
@@ -367,10 +389,34 @@ static const uint8_t key_of[PEBS_COL_COUNT][2] = {
 	[PEBS_COL_CPU] = { PEBS_COL_TID + 1, 0 },
 };
 
-/* Column @c of @b as u64 (NULL-safe for absent arrays is not needed). */
+/* Column @c of @b as u64. */
 static uint64_t colval(const struct pebs_batch *b, unsigned c, size_t i)
 {
 	return b->c64[c] ? b->c64[c][i] : b->c32[c][i];
+}
+
+/* Values decided on before a column's whole KEYED encoding is chosen. */
+#define KEY_TRIAL 8192u
+
+/*
+ * Fills e->key[0..n) with key choice @kc of column @c (0: first key column,
+ * 1: both) and *@aux with its directory value.  Returns 0 when every key is
+ * zero (the choice cannot help).
+ */
+static int load_keys(struct fmt_enc *e, const struct pebs_batch *b,
+		     unsigned c, unsigned kc, size_t n, unsigned *aux)
+{
+	unsigned k1 = key_of[c][0] - 1u, k2 = kc ? key_of[c][1] : 0;
+	uint64_t acc = 0;
+	for (size_t i = 0; i < n; i++) {
+		e->key[i] = colval(b, k1, i);
+		if (k2)
+			e->key[i] += colval(b, k2 - 1, i) * FMT_KEY_C2;
+		acc |= e->key[i];
+	}
+	/* aux: key column, and second key column + 1. */
+	*aux = k1 | k2 << 8;
+	return acc != 0;
 }
 
 int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
@@ -379,7 +425,7 @@ int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
 	size_t n = b->n;
 	struct coldir cd[PEBS_COL_COUNT];
 	unsigned ncols = 0;
-	struct obuf data = { 0 };
+	struct obuf data = { 0 }, trial = { 0 };
 	int r = 0;
 
 	if (n == 0 || n > PEBS_BATCH_MAX || b->nnames > 65535)
@@ -403,30 +449,40 @@ int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
 			for (size_t i = 0; i < n; i++)
 				e->v[i] = b->c32[c][i];
 		cd[ncols].col = (uint16_t)c;
-		r = encode_column(e, n, level, &cd[ncols], &data);
-		if (r)
-			goto out;
-		/* Each key choice is a candidate; the smallest output wins. */
-		for (unsigned kc = 0; kc < 2 && key_of[c][kc]; kc++) {
-			if (cd[ncols].enc == ENC_CONST)
-				break;
-			unsigned k1 = key_of[c][0] - 1u;
-			unsigned k2 = kc ? key_of[c][1] : 0;
-			acc = 0;
-			for (size_t i = 0; i < n; i++) {
-				e->key[i] = colval(b, k1, i);
-				if (k2)
-					e->key[i] += colval(b, k2 - 1, i) *
-						     FMT_KEY_C2;
-				acc |= e->key[i];
+		/*
+		 * Each key choice is a candidate.  Which one wins is decided on
+		 * the first KEY_TRIAL values (each candidate compressed there),
+		 * then only the winner is encoded for the whole column: three
+		 * full compressions of a column would cost more than all the
+		 * other columns together.
+		 */
+		int best = -1;		/* -1 plain, else the aux that won */
+		if (key_of[c][0]) {
+			size_t tn = n > KEY_TRIAL ? KEY_TRIAL : n;
+			struct coldir t = { .col = (uint16_t)c };
+			trial.len = 0;
+			r = encode_column(e, tn, level, &t, &trial);
+			for (unsigned kc = 0; !r && kc < 2 && key_of[c][kc] &&
+			     t.enc != ENC_CONST; kc++) {
+				unsigned aux;
+				if (load_keys(e, b, c, kc, tn, &aux))
+					r = try_keyed(e, tn, level, aux, &t,
+						      &trial);
 			}
-			/* aux: key column, and second key column + 1. */
-			if (acc)
-				r = try_keyed(e, n, level, k1 | k2 << 8,
-					      &cd[ncols], &data);
 			if (r)
 				goto out;
+			if ((t.enc & 0x7f) == ENC_KEYED)
+				best = (int)t.dict_count;
 		}
+		if (best < 0) {
+			r = encode_column(e, n, level, &cd[ncols], &data);
+		} else {
+			unsigned aux;
+			load_keys(e, b, c, (unsigned)best >> 8 ? 1 : 0, n, &aux);
+			r = encode_keyed(e, n, level, aux, &cd[ncols], &data);
+		}
+		if (r)
+			goto out;
 		ncols++;
 	}
 
@@ -478,18 +534,40 @@ int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
 	*len = total;
 out:
 	free(data.p);
+	free(trial.p);
 	return r;
+}
+
+/*
+ * pebs_block_encode() keeps one encoder per thread: its zstd context and
+ * scratch buffers are worth reusing from block to block, and an encoder
+ * carries nothing from one block to the next, so the output is the same.
+ */
+static pthread_key_t enc_key;
+static pthread_once_t enc_once = PTHREAD_ONCE_INIT;
+
+static void enc_destroy(void *p)
+{
+	fmt_enc_free(p);
+}
+
+static void enc_key_init(void)
+{
+	pthread_key_create(&enc_key, enc_destroy);
 }
 
 int pebs_block_encode(const struct pebs_batch *b, int level, void **out,
 		      size_t *len)
 {
-	struct fmt_enc *e = fmt_enc_new();
-	if (!e)
-		return -PEBS_E_NOMEM;
-	int r = fmt_block_encode(e, b, level, out, len);
-	fmt_enc_free(e);
-	return r;
+	pthread_once(&enc_once, enc_key_init);
+	struct fmt_enc *e = pthread_getspecific(enc_key);
+	if (!e) {
+		if (!(e = fmt_enc_new()))
+			return -PEBS_E_NOMEM;
+		pthread_setspecific(enc_key, e);
+	}
+	return fmt_block_encode(e, b, level ? level : FMT_DEFAULT_LEVEL, out,
+				len);
 }
 
 /* ------------------------------------------------------------- decoding */

@@ -138,7 +138,7 @@ int pebs_writer_open(struct pebs_writer **wp, FILE *fp,
 	if (!w)
 		return -PEBS_E_NOMEM;
 	w->fp = fp;
-	w->level = opts && opts->level ? opts->level : 3;
+	w->level = opts && opts->level ? opts->level : FMT_DEFAULT_LEVEL;
 	w->block_samples = opts && opts->block_samples ?
 			   opts->block_samples : PEBS_BATCH_MAX;
 	if (w->block_samples > PEBS_BATCH_MAX)

@@ -26,7 +26,8 @@ struct pebs_block_info {
 
 /*
  * Encodes @b (n <= PEBS_BATCH_MAX) as one complete block chunk, compressed
- * with zstd @level.  On success *@out is a malloc'd buffer of *@len bytes
+ * with zstd @level (0 = the default, 1).  Thread-safe; the output depends
+ * only on @b and @level.  On success *@out is a malloc'd buffer of *@len bytes
  * owned by the caller.  Returns 0 or a negative error.
  */
 int pebs_block_encode(const struct pebs_batch *b, int level, void **out,
@@ -63,7 +64,7 @@ const char *pebs_codec_select(int force_scalar);
 struct pebs_writer;
 
 struct pebs_writer_opts {
-	int level;		/* zstd level; 0 = default (3) */
+	int level;		/* zstd level; 0 = default (1) */
 	unsigned block_samples;	/* samples per block; 0 = 65536 */
 	int no_index;		/* do not write the footer index */
 };
