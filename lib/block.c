@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <zstd.h>
 
+#include "errbuf.h"
 #include "fmt.h"
 #include "pebs_format.h"
 
@@ -575,12 +576,10 @@ int pebs_block_encode(const struct pebs_batch *b, int level, void **out,
 __attribute__((format(printf, 4, 5)))
 static int fail(int code, char *err, size_t errlen, const char *fmt, ...)
 {
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	lib_verrf(err, errlen, fmt, ap);
+	va_end(ap);
 	return -code;
 }
 

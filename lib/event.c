@@ -12,20 +12,9 @@
 
 #include <perfmon/pfmlib.h>
 
+#include "errbuf.h"
 #include "pebs_plan.h"
 
-static void seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 /* ------------------------------------------------------------- parsing */
 
@@ -121,7 +110,7 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 	size_t i;
 
 	if (len == 0) {
-		seterr(err, errlen, "empty modifier");
+		lib_errf(err, errlen, "empty modifier");
 		return -PEBS_E_PARSE;
 	}
 	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
@@ -129,20 +118,20 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 		    memcmp(mods[i].key, tok, klen) == 0)
 			break;
 	if (i == sizeof(mods) / sizeof(mods[0])) {
-		seterr(err, errlen, "unknown modifier '%.*s'", (int)klen, tok);
+		lib_errf(err, errlen, "unknown modifier '%.*s'", (int)klen, tok);
 		return -PEBS_E_PARSE;
 	}
 	if (o->mods & mods[i].bit) {
-		seterr(err, errlen, "modifier '%s' given twice", mods[i].key);
+		lib_errf(err, errlen, "modifier '%s' given twice", mods[i].key);
 		return -PEBS_E_PARSE;
 	}
 	if (mods[i].value && !eq) {
-		seterr(err, errlen, "modifier '%s' needs a value (%s=N)",
+		lib_errf(err, errlen, "modifier '%s' needs a value (%s=N)",
 		       mods[i].key, mods[i].key);
 		return -PEBS_E_PARSE;
 	}
 	if (!mods[i].value && eq) {
-		seterr(err, errlen, "modifier '%s' takes no value",
+		lib_errf(err, errlen, "modifier '%s' takes no value",
 		       mods[i].key);
 		return -PEBS_E_PARSE;
 	}
@@ -158,14 +147,14 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 				return 0;
 			}
 		}
-		seterr(err, errlen, "unknown front-end sub-event '%.*s' "
+		lib_errf(err, errlen, "unknown front-end sub-event '%.*s' "
 		       "(dsb_miss, l1i_miss, l2_miss, itlb_miss, stlb_miss, "
 		       "idq_bubbles)", (int)vlen, val);
 		return -PEBS_E_PARSE;
 	}
 	uint64_t v;
 	if (parse_num(val, vlen, &v) < 0) {
-		seterr(err, errlen, "modifier '%s': '%.*s' is not a number "
+		lib_errf(err, errlen, "modifier '%s': '%.*s' is not a number "
 		       "(decimal or 0x-hex, at most 64 bits)", mods[i].key,
 		       (int)vlen, val);
 		return -PEBS_E_PARSE;
@@ -177,7 +166,7 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 	case PEBS_MOD_WIDTH: o->width = v; break;
 	case PEBS_MOD_CMASK:
 		if (v > 255) {
-			seterr(err, errlen, "cmask=%llu does not fit the "
+			lib_errf(err, errlen, "cmask=%llu does not fit the "
 			       "8-bit CMASK field",
 			       (unsigned long long)v);
 			return -PEBS_E_PARSE;
@@ -186,7 +175,7 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 		break;
 	case PEBS_MOD_PMC:
 		if (v > 31) {
-			seterr(err, errlen, "pmc=%llu: no such general-purpose "
+			lib_errf(err, errlen, "pmc=%llu: no such general-purpose "
 			       "counter", (unsigned long long)v);
 			return -PEBS_E_PARSE;
 		}
@@ -201,12 +190,12 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 {
 	memset(o, 0, sizeof(*o));
 	if (!text || !*text) {
-		seterr(err, errlen, "empty event specification");
+		lib_errf(err, errlen, "empty event specification");
 		return -PEBS_E_PARSE;
 	}
 	size_t tlen = strnlen(text, PEBS_EVSPEC_MAX);
 	if (tlen >= PEBS_EVSPEC_MAX) {
-		seterr(err, errlen, "event specification longer than %d "
+		lib_errf(err, errlen, "event specification longer than %d "
 		       "bytes", PEBS_EVSPEC_MAX - 1);
 		return -PEBS_E_PARSE;
 	}
@@ -214,11 +203,11 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 	const char *colon = strchr(text, ':');
 	size_t nlen = colon ? (size_t)(colon - text) : tlen;
 	if (nlen == 0) {
-		seterr(err, errlen, "'%s': no event name before ':'", o->text);
+		lib_errf(err, errlen, "'%s': no event name before ':'", o->text);
 		return -PEBS_E_PARSE;
 	}
 	if (nlen >= PEBS_EVNAME_MAX) {
-		seterr(err, errlen, "event name longer than %d bytes",
+		lib_errf(err, errlen, "event name longer than %d bytes",
 		       PEBS_EVNAME_MAX - 1);
 		return -PEBS_E_PARSE;
 	}
@@ -229,11 +218,11 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 		 * syntax (':', '=') or is not a name at all. */
 		if (!isalnum(c) && c != '_' && c != '.' && c != '-') {
 			if (isprint(c))
-				seterr(err, errlen, "'%s': character '%c' is "
+				lib_errf(err, errlen, "'%s': character '%c' is "
 				       "not allowed in an event name",
 				       o->text, c);
 			else
-				seterr(err, errlen, "'%s': byte 0x%02x is not "
+				lib_errf(err, errlen, "'%s': byte 0x%02x is not "
 				       "allowed in an event name",
 				       o->text, c);
 			return -PEBS_E_PARSE;
@@ -254,14 +243,14 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 		char buf[20] = "0x";
 		memcpy(buf + 2, o->name + 1, nlen - 1);
 		if (parse_num(buf, nlen + 1, &o->raw) < 0) {
-			seterr(err, errlen, "'%s': bad raw value", o->name);
+			lib_errf(err, errlen, "'%s': bad raw value", o->name);
 			return -PEBS_E_PARSE;
 		}
 	} else {
 		o->type = PEBS_SPEC_NAME;
 		if (o->name[0] == '.' || o->name[0] == '-' ||
 		    o->name[nlen - 1] == '.' || strstr(o->name, "..")) {
-			seterr(err, errlen, "'%s': malformed event name",
+			lib_errf(err, errlen, "'%s': malformed event name",
 			       o->name);
 			return -PEBS_E_PARSE;
 		}
@@ -270,7 +259,7 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 	if (colon) {
 		const char *p = colon + 1;
 		if (!*p) {
-			seterr(err, errlen, "'%s': no modifier after ':'",
+			lib_errf(err, errlen, "'%s': no modifier after ':'",
 			       o->text);
 			return -PEBS_E_PARSE;
 		}
@@ -289,7 +278,7 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 				len--;
 			int r = parse_mod(o, p, len, m, sizeof(m));
 			if (r < 0) {
-				seterr(err, errlen, "'%s': %s", o->text, m);
+				lib_errf(err, errlen, "'%s': %s", o->text, m);
 				return r;
 			}
 			if (!c)
@@ -301,13 +290,13 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 	/* Modifiers that can only mean something for one type. */
 	unsigned fe = PEBS_MOD_SUB | PEBS_MOD_LATENCY | PEBS_MOD_WIDTH;
 	if (o->type != PEBS_SPEC_FRONTEND && (o->mods & fe)) {
-		seterr(err, errlen, "'%s': sub=, latency= and width= apply "
+		lib_errf(err, errlen, "'%s': sub=, latency= and width= apply "
 		       "only to the 'frontend' event", o->text);
 		return -PEBS_E_PARSE;
 	}
 	if (o->type == PEBS_SPEC_FRONTEND) {
 		if (!(o->mods & PEBS_MOD_SUB)) {
-			seterr(err, errlen, "'%s': frontend needs sub=NAME "
+			lib_errf(err, errlen, "'%s': frontend needs sub=NAME "
 			       "(dsb_miss, l1i_miss, l2_miss, itlb_miss, "
 			       "stlb_miss, idq_bubbles)", o->text);
 			return -PEBS_E_PARSE;
@@ -315,19 +304,19 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 		int bub = o->sub == PEBS_FE_IDQ_BUBBLES;
 		if (bub && (o->mods & (PEBS_MOD_LATENCY | PEBS_MOD_WIDTH)) !=
 		    (PEBS_MOD_LATENCY | PEBS_MOD_WIDTH)) {
-			seterr(err, errlen, "'%s': sub=idq_bubbles needs "
+			lib_errf(err, errlen, "'%s': sub=idq_bubbles needs "
 			       "latency=N and width=N", o->text);
 			return -PEBS_E_PARSE;
 		}
 		if (!bub && (o->mods & (PEBS_MOD_LATENCY | PEBS_MOD_WIDTH))) {
-			seterr(err, errlen, "'%s': latency= and width= apply "
+			lib_errf(err, errlen, "'%s': latency= and width= apply "
 			       "only to sub=idq_bubbles", o->text);
 			return -PEBS_E_PARSE;
 		}
 	}
 	if ((o->type == PEBS_SPEC_PRECISE_STORE ||
 	     o->type == PEBS_SPEC_FRONTEND) && (o->mods & PEBS_MOD_LDLAT)) {
-		seterr(err, errlen, "'%s': ldlat= applies only to a "
+		lib_errf(err, errlen, "'%s': ldlat= applies only to a "
 		       "load-latency event", o->text);
 		return -PEBS_E_PARSE;
 	}
@@ -371,7 +360,7 @@ static int pfm_init(const char *pmu, char *err, size_t errlen)
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
 	int r = pfm_initialize();
 	if (r != PFM_SUCCESS) {
-		seterr(err, errlen, "libpfm4: %s", pfm_strerror(r));
+		lib_errf(err, errlen, "libpfm4: %s", pfm_strerror(r));
 		return -PEBS_E_UNSUPPORTED;
 	}
 	pfm_ready = 1;
@@ -449,7 +438,7 @@ static int pfm_lookup(const struct pebs_uarch *u, const char *name,
 {
 	const char *pmu = pebs_event_pfm_pmu(u);
 	if (!pmu) {
-		seterr(err, errlen, "unknown event '%s' on %s (not in the "
+		lib_errf(err, errlen, "unknown event '%s' on %s (not in the "
 		       "profile's table, and libpfm4 has no %s table)", name,
 		       u->name, u->name);
 		return -PEBS_E_INVAL;
@@ -469,7 +458,7 @@ static int pfm_lookup(const struct pebs_uarch *u, const char *name,
 	a.fstr = &fstr;
 	r = pfm_get_os_event_encoding(q, PFM_PLM3, PFM_OS_NONE, &a);
 	if (r != PFM_SUCCESS) {
-		seterr(err, errlen, "unknown event '%s' on %s (libpfm4: %s)",
+		lib_errf(err, errlen, "unknown event '%s' on %s (libpfm4: %s)",
 		       name, u->name, pfm_strerror(r));
 		free(a.codes);
 		free(fstr);
@@ -490,7 +479,7 @@ static int pfm_lookup(const struct pebs_uarch *u, const char *name,
 	/* libpfm4 adds a second code for an extra MSR (offcore response,
 	 * load latency); only the load-latency one is ours to program. */
 	if (extra && !(t && t->kind == PEBS_EVK_LOAD_LATENCY)) {
-		seterr(err, errlen, "event '%s' needs an extra MSR that "
+		lib_errf(err, errlen, "event '%s' needs an extra MSR that "
 		       "PEBS plans do not program", name);
 		return -PEBS_E_INVAL;
 	}
@@ -533,7 +522,7 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 	memset(o, 0, sizeof(*o));
 	o->spec = *s;
 	if (!u) {
-		seterr(err, errlen, "no microarchitecture profile");
+		lib_errf(err, errlen, "no microarchitecture profile");
 		return -PEBS_E_INVAL;
 	}
 
@@ -542,7 +531,7 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 		t = pebs_uarch_event_by_kind(u, PEBS_EVK_LOAD_LATENCY);
 		if (!t || !(u->features & PEBS_UF_LDLAT)) {
 			*rule = PEBS_RULE_LDLAT_SUPPORT;
-			seterr(err, errlen, "rule ldlat-support: %s has no "
+			lib_errf(err, errlen, "rule ldlat-support: %s has no "
 			       "load-latency facility (it needs the enhanced "
 			       "PEBS record of Nehalem and later cores)",
 			       u->name);
@@ -556,7 +545,7 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 			t = pebs_uarch_event_by_kind(u, PEBS_EVK_DATALA_STORE);
 		if (!t) {
 			*rule = PEBS_RULE_PSTORE_SUPPORT;
-			seterr(err, errlen, "rule pstore-support: %s has no "
+			lib_errf(err, errlen, "rule pstore-support: %s has no "
 			       "precise-store or DataLA store event (store "
 			       "addresses are sampled from Sandy Bridge on)",
 			       u->name);
@@ -568,7 +557,7 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 		t = pebs_uarch_event_by_kind(u, PEBS_EVK_FRONTEND);
 		if (!t || !(u->features & PEBS_UF_FRONTEND)) {
 			*rule = PEBS_RULE_FRONTEND_SUPPORT;
-			seterr(err, errlen, "rule frontend-support: %s has no "
+			lib_errf(err, errlen, "rule frontend-support: %s has no "
 			       "MSR_PEBS_FRONTEND (PEBS front-end events "
 			       "start with Skylake)", u->name);
 			return -PEBS_E_RULE;
@@ -577,7 +566,7 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 		break;
 	case PEBS_SPEC_RAW:
 		if (s->raw & ~PEBS_EVTSEL_SELECT) {
-			seterr(err, errlen, "'%s': bits 0x%llx are not event "
+			lib_errf(err, errlen, "'%s': bits 0x%llx are not event "
 			       "selection bits (event 7:0, umask 15:8, edge "
 			       "18, any 21, inv 23, cmask 31:24); USR/OS/INT/"
 			       "EN are set by the plan (use :u or :k)",
@@ -619,14 +608,14 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 
 	if ((o->counters & gp_mask(u) & u->pebs_counters) == 0) {
 		if (o->counters & PEBS_UARCH_FIXED_MASK) {
-			seterr(err, errlen, "'%s': %s is sampled on a fixed "
+			lib_errf(err, errlen, "'%s': %s is sampled on a fixed "
 			       "counter on %s; PEBS plans use general-purpose "
 			       "counters only", s->text, o->name, u->name);
 			return -PEBS_E_UNSUPPORTED;
 		}
 		/* A table entry with no counter at all: nothing to use. */
 		*rule = PEBS_RULE_PEBS_COUNTER;
-		seterr(err, errlen, "rule pebs-counter: %s has no PEBS "
+		lib_errf(err, errlen, "rule pebs-counter: %s has no PEBS "
 		       "counter on %s", o->name, u->name);
 		return -PEBS_E_RULE;
 	}
@@ -641,7 +630,7 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 		o->counter_rule = PEBS_RULE_GLM_PMC0;
 
 	if ((s->mods & PEBS_MOD_LDLAT) && o->kind != PEBS_EVK_LOAD_LATENCY) {
-		seterr(err, errlen, "'%s': ldlat= applies only to a "
+		lib_errf(err, errlen, "'%s': ldlat= applies only to a "
 		       "load-latency event, and %s is not one on %s", s->text,
 		       o->name, u->name);
 		return -PEBS_E_INVAL;
@@ -649,7 +638,7 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 	if (o->kind == PEBS_EVK_FRONTEND && s->type != PEBS_SPEC_FRONTEND) {
 		/* MSR_PEBS_FRONTEND is chosen with sub=: only the portable
 		 * spelling carries it. */
-		seterr(err, errlen, "'%s': %s needs MSR_PEBS_FRONTEND; use "
+		lib_errf(err, errlen, "'%s': %s needs MSR_PEBS_FRONTEND; use "
 		       "frontend:sub=NAME", s->text, o->name);
 		return -PEBS_E_INVAL;
 	}

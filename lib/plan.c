@@ -10,20 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "errbuf.h"
 #include "pebs_plan.h"
 
-static void seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 /* ---------------------------------------------------------------- rules */
 
@@ -306,7 +295,7 @@ static int fe_value_ok(const struct pebs_uarch *u, uint64_t v, char *err,
 	unsigned lat = (unsigned)(v >> PEBS_FE_LATENCY_SHIFT & 0xfff);
 	unsigned wid = (unsigned)(v >> PEBS_FE_WIDTH_SHIFT & 0x7);
 	if (v & ~PEBS_FE_VALID_MASK) {
-		seterr(err, errlen, "rule frontend-msr: MSR_PEBS_FRONTEND "
+		lib_errf(err, errlen, "rule frontend-msr: MSR_PEBS_FRONTEND "
 		       "0x%llx sets bits outside 0x%llx",
 		       (unsigned long long)v,
 		       (unsigned long long)PEBS_FE_VALID_MASK);
@@ -314,12 +303,12 @@ static int fe_value_ok(const struct pebs_uarch *u, uint64_t v, char *err,
 	}
 	if (sub == PEBS_FE_IDQ_BUBBLES) {
 		if (lat < 1 || lat > 4095) {
-			seterr(err, errlen, "rule frontend-msr: IDQ bubble "
+			lib_errf(err, errlen, "rule frontend-msr: IDQ bubble "
 			       "latency %u is outside 1-4095", lat);
 			return -1;
 		}
 		if (wid < 1 || wid > fe_width_max(u)) {
-			seterr(err, errlen, "rule frontend-msr: IDQ bubble "
+			lib_errf(err, errlen, "rule frontend-msr: IDQ bubble "
 			       "width %u is outside 1-%u on %s", wid,
 			       fe_width_max(u), u->name);
 			return -1;
@@ -327,12 +316,12 @@ static int fe_value_ok(const struct pebs_uarch *u, uint64_t v, char *err,
 		return 0;
 	}
 	if (!strcmp(pebs_event_fe_sub_name(sub), "?")) {
-		seterr(err, errlen, "rule frontend-msr: 0x%02x is not a "
+		lib_errf(err, errlen, "rule frontend-msr: 0x%02x is not a "
 		       "sub-event of Table 18-58", sub);
 		return -1;
 	}
 	if (lat || wid) {
-		seterr(err, errlen, "rule frontend-msr: latency and width "
+		lib_errf(err, errlen, "rule frontend-msr: latency and width "
 		       "apply only to IDQ bubbles (sub-event 0x06)");
 		return -1;
 	}
@@ -488,7 +477,7 @@ static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 		uint64_t v = (s->mods & PEBS_MOD_LDLAT) ? s->ldlat :
 			     PEBS_PLAN_DEFAULT_LDLAT;
 		if (v < min) {
-			seterr(err, errlen, "rule ldlat-min: ldlat=%llu is "
+			lib_errf(err, errlen, "rule ldlat-min: ldlat=%llu is "
 			       "below %llu, the smallest "
 			       "MSR_PEBS_LD_LAT_THRESHOLD the SDM allows",
 			       (unsigned long long)v,
@@ -496,7 +485,7 @@ static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 			return rule_err(rule, PEBS_RULE_LDLAT_MIN);
 		}
 		if (v > PEBS_LDLAT_MAX) {
-			seterr(err, errlen, "rule ldlat-max: ldlat=%llu does "
+			lib_errf(err, errlen, "rule ldlat-max: ldlat=%llu does "
 			       "not fit MSR_PEBS_LD_LAT_THRESHOLD bits 15:0 "
 			       "(at most %u)", (unsigned long long)v,
 			       PEBS_LDLAT_MAX);
@@ -507,14 +496,14 @@ static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 	if (ev->kind == PEBS_EVK_FRONTEND) {
 		if (s->sub == PEBS_FE_IDQ_BUBBLES) {
 			if (s->latency < 1 || s->latency > 4095) {
-				seterr(err, errlen, "rule frontend-msr: "
+				lib_errf(err, errlen, "rule frontend-msr: "
 				       "latency=%llu is outside 1-4095 "
 				       "(MSR_PEBS_FRONTEND bits 19:8)",
 				       (unsigned long long)s->latency);
 				return rule_err(rule, PEBS_RULE_FRONTEND_MSR);
 			}
 			if (s->width < 1 || s->width > fe_width_max(u)) {
-				seterr(err, errlen, "rule frontend-msr: "
+				lib_errf(err, errlen, "rule frontend-msr: "
 				       "width=%llu is outside 1-%u on %s "
 				       "(allocation slots per cycle)",
 				       (unsigned long long)s->width,
@@ -528,14 +517,14 @@ static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 	}
 	if (ev->kind == PEBS_EVK_LOAD_LATENCY &&
 	    (ev->select & (PEBS_EVTSEL_CMASK | PEBS_EVTSEL_INV))) {
-		seterr(err, errlen, "rule ldlat-cmask-inv: %s must have CMASK "
+		lib_errf(err, errlen, "rule ldlat-cmask-inv: %s must have CMASK "
 		       "and INV 0 on the load-latency counter", ev->name);
 		return rule_err(rule, PEBS_RULE_LDLAT_CMASK_INV);
 	}
 	uint64_t f = ev->select & (PEBS_EVTSEL_ANY | PEBS_EVTSEL_EDGE |
 				   PEBS_EVTSEL_INV | PEBS_EVTSEL_CMASK);
 	if (f) {
-		seterr(err, errlen, "rule pebs-fields-zero: %s sets%s%s%s%s; "
+		lib_errf(err, errlen, "rule pebs-fields-zero: %s sets%s%s%s%s; "
 		       "PEBS events need AnyThread, Edge, Invert and CMask "
 		       "all 0", ev->name,
 		       (f & PEBS_EVTSEL_ANY) ? " AnyThread" : "",
@@ -545,14 +534,14 @@ static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 		return rule_err(rule, PEBS_RULE_FIELDS_ZERO);
 	}
 	if (ev->precise == 0 && !nonprecise_ok(u)) {
-		seterr(err, errlen, "rule pebs-event: %s is not a PEBS "
+		lib_errf(err, errlen, "rule pebs-event: %s is not a PEBS "
 		       "(precise) event on %s", ev->name, u->name);
 		return rule_err(rule, PEBS_RULE_PEBS_EVENT);
 	}
 	pe->period = (s->mods & PEBS_MOD_PERIOD) ? s->period :
 		     (o->period ? o->period : PEBS_PLAN_DEFAULT_PERIOD);
 	if (pe->period == 0 || pe->period > max_period(u)) {
-		seterr(err, errlen, "rule period-range: period %llu is "
+		lib_errf(err, errlen, "rule period-range: period %llu is "
 		       "outside 1-%llu on %s (%s counter writes)",
 		       (unsigned long long)pe->period,
 		       (unsigned long long)max_period(u), u->name,
@@ -562,7 +551,7 @@ static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 	}
 	if (s->mods & PEBS_MOD_PMC) {
 		if (s->pmc >= u->n_gp) {
-			seterr(err, errlen, "rule pebs-counter: %s has no "
+			lib_errf(err, errlen, "rule pebs-counter: %s has no "
 			       "PMC%u (%u general-purpose counters)", u->name,
 			       s->pmc, u->n_gp);
 			return rule_err(rule, PEBS_RULE_PEBS_COUNTER);
@@ -571,7 +560,7 @@ static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 			const struct pebs_rule_info *ri =
 				pebs_rule_info(ev->counter_rule);
 			fmt_counters(ev->counters, cl, sizeof(cl));
-			seterr(err, errlen, "rule %s: %s can only use %s on "
+			lib_errf(err, errlen, "rule %s: %s can only use %s on "
 			       "%s (pmc=%u asked)", ri->name, ev->name, cl,
 			       u->name, s->pmc);
 			return rule_err(rule, ev->counter_rule);
@@ -628,7 +617,7 @@ static int assign(struct pebs_plan *p, enum pebs_rule *rule, char *err,
 			n += (size_t)w;
 		}
 		fmt_counters(allow[e], cl, sizeof(cl));
-		seterr(err, errlen, "rule %s: %s can only use %s on %s, "
+		lib_errf(err, errlen, "rule %s: %s can only use %s on %s, "
 		       "already taken (%s)", ri->name, pe->ev.name, cl,
 		       u->name, who);
 		return rule_err(rule, pe->ev.counter_rule);
@@ -650,7 +639,7 @@ static int set_checks(struct pebs_plan *p, enum pebs_rule *rule, char *err,
 		const struct pebs_plan_event *pe = &p->ev[i];
 		if (pe->ev.kind == PEBS_EVK_LOAD_LATENCY) {
 			if (ll && ll->ldlat != pe->ldlat) {
-				seterr(err, errlen, "rule ldlat-conflict: "
+				lib_errf(err, errlen, "rule ldlat-conflict: "
 				       "load-latency thresholds %u (%s) and "
 				       "%u (%s) share one "
 				       "MSR_PEBS_LD_LAT_THRESHOLD", ll->ldlat,
@@ -663,7 +652,7 @@ static int set_checks(struct pebs_plan *p, enum pebs_rule *rule, char *err,
 		}
 		if (pe->ev.kind == PEBS_EVK_FRONTEND) {
 			if (fe && fe->frontend != pe->frontend) {
-				seterr(err, errlen, "rule frontend-conflict: "
+				lib_errf(err, errlen, "rule frontend-conflict: "
 				       "%s and %s need different "
 				       "MSR_PEBS_FRONTEND values (0x%llx, "
 				       "0x%llx)", fe->ev.spec.text,
@@ -680,7 +669,7 @@ static int set_checks(struct pebs_plan *p, enum pebs_rule *rule, char *err,
 		const struct pebs_plan_event *other = &p->ev[0];
 		if (other == ll)
 			other = &p->ev[1];
-		seterr(err, errlen, "rule ldlat-alone: on %s no other PEBS "
+		lib_errf(err, errlen, "rule ldlat-alone: on %s no other PEBS "
 		       "event may run beside load latency (%s with %s)",
 		       u->name, ll->ev.name, other->ev.name);
 		return rule_err(rule, PEBS_RULE_LDLAT_ALONE);
@@ -689,11 +678,11 @@ static int set_checks(struct pebs_plan *p, enum pebs_rule *rule, char *err,
 	if (p->nev > popcount64(pc)) {
 		fmt_counters(pc, cl, sizeof(cl));
 		if (is_glm(u)) {
-			seterr(err, errlen, "rule glm-pmc0: Goldmont does PEBS "
+			lib_errf(err, errlen, "rule glm-pmc0: Goldmont does PEBS "
 			       "on PMC0 only: one event, not %zu", p->nev);
 			return rule_err(rule, PEBS_RULE_GLM_PMC0);
 		}
-		seterr(err, errlen, "rule too-many-events: %zu events but %s "
+		lib_errf(err, errlen, "rule too-many-events: %zu events but %s "
 		       "has %u PEBS counters (%s)", p->nev, u->name,
 		       popcount64(pc), cl);
 		return rule_err(rule, PEBS_RULE_TOO_MANY);
@@ -819,33 +808,33 @@ int pebs_plan_build(struct pebs_plan **out, const struct pebs_plan_opts *o,
 	*rule = PEBS_RULE_NONE;
 	*out = NULL;
 	if (!o || !o->uarch) {
-		seterr(err, errlen, "no microarchitecture profile (--uarch)");
+		lib_errf(err, errlen, "no microarchitecture profile (--uarch)");
 		return -PEBS_E_INVAL;
 	}
 	if (n == 0) {
-		seterr(err, errlen, "no events (-e EVENT)");
+		lib_errf(err, errlen, "no events (-e EVENT)");
 		return -PEBS_E_INVAL;
 	}
 	if (n > PEBS_PLAN_MAX_EVENTS) {
-		seterr(err, errlen, "%zu events: at most %u", n,
+		lib_errf(err, errlen, "%zu events: at most %u", n,
 		       PEBS_PLAN_MAX_EVENTS);
 		return -PEBS_E_INVAL;
 	}
 	if (o->cpus) {
 		if (o->ncpus == 0 || o->ncpus > PEBS_PLAN_MAX_CPUS) {
-			seterr(err, errlen, "bad CPU list length %zu",
+			lib_errf(err, errlen, "bad CPU list length %zu",
 			       o->ncpus);
 			return -PEBS_E_INVAL;
 		}
 		for (size_t i = 0; i < o->ncpus; i++) {
 			if (o->cpus[i] < 0 ||
 			    o->cpus[i] >= (int)PEBS_PLAN_MAX_CPUS) {
-				seterr(err, errlen, "bad CPU %d", o->cpus[i]);
+				lib_errf(err, errlen, "bad CPU %d", o->cpus[i]);
 				return -PEBS_E_INVAL;
 			}
 			for (size_t j = 0; j < i; j++) {
 				if (o->cpus[j] == o->cpus[i]) {
-					seterr(err, errlen, "CPU %d listed "
+					lib_errf(err, errlen, "CPU %d listed "
 					       "twice", o->cpus[i]);
 					return -PEBS_E_INVAL;
 				}
@@ -854,13 +843,13 @@ int pebs_plan_build(struct pebs_plan **out, const struct pebs_plan_opts *o,
 	}
 	if (o->ds_area && (o->ds_area >> 47 != 0 &&
 			   o->ds_area >> 47 != 0x1ffff)) {
-		seterr(err, errlen, "DS area 0x%llx is not a canonical "
+		lib_errf(err, errlen, "DS area 0x%llx is not a canonical "
 		       "address", (unsigned long long)o->ds_area);
 		return -PEBS_E_INVAL;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		seterr(err, errlen, "out of memory");
+		lib_errf(err, errlen, "out of memory");
 		return -PEBS_E_NOMEM;
 	}
 	p->u = o->uarch;
@@ -884,7 +873,7 @@ int pebs_plan_build(struct pebs_plan **out, const struct pebs_plan_opts *o,
 	if (r == 0)
 		r = emit(p, o);
 	if (r == -PEBS_E_NOMEM)
-		seterr(err, errlen, "out of memory");
+		lib_errf(err, errlen, "out of memory");
 	if (r == 0) {
 		/* The plain path: re-derive the state from the writes and
 		 * check every rule again; a failure here is our bug. */
@@ -892,7 +881,7 @@ int pebs_plan_build(struct pebs_plan **out, const struct pebs_plan_opts *o,
 		r = pebs_plan_check(p->u, p->w, p->nw, rule, cerr,
 				    sizeof(cerr));
 		if (r < 0)
-			seterr(err, errlen, "internal: plan fails its own "
+			lib_errf(err, errlen, "internal: plan fails its own "
 			       "check: %s", cerr);
 	}
 	if (r < 0)
@@ -930,13 +919,13 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 	else
 		snprintf(where, sizeof(where), "CPU %d", s->cpu);
 	if (!s->ended) {
-		seterr(err, errlen, "rule write-order: %s: the writes do not "
+		lib_errf(err, errlen, "rule write-order: %s: the writes do not "
 		       "end by enabling IA32_PERF_GLOBAL_CTRL", where);
 		return rule_err(rule, PEBS_RULE_WRITE_ORDER);
 	}
 	if (en & ~u->pebs_counters) {
 		fmt_counters(u->pebs_counters & gp, cl, sizeof(cl));
-		seterr(err, errlen, "rule %s: IA32_PEBS_ENABLE 0x%llx enables "
+		lib_errf(err, errlen, "rule %s: IA32_PEBS_ENABLE 0x%llx enables "
 		       "PEBS outside %s on %s",
 		       is_glm(u) ? "glm-pmc0" : "pebs-counter",
 		       (unsigned long long)pe, cl, u->name);
@@ -948,7 +937,7 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 			continue;
 		uint64_t sel = s->sel[x];
 		if (!(s->sel_w >> x & 1) || !(sel & PEBS_EVTSEL_EN)) {
-			seterr(err, errlen, "rule pebs-counter: PEBS_EN_PMC%u "
+			lib_errf(err, errlen, "rule pebs-counter: PEBS_EN_PMC%u "
 			       "is set but IA32_PERFEVTSEL%u is not enabled",
 			       x, x);
 			return rule_err(rule, PEBS_RULE_PEBS_COUNTER);
@@ -958,7 +947,7 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 		int kind = t ? t->kind : PEBS_EVK_OTHER;
 		if (kind == PEBS_EVK_LOAD_LATENCY &&
 		    (sel & (PEBS_EVTSEL_CMASK | PEBS_EVTSEL_INV))) {
-			seterr(err, errlen, "rule ldlat-cmask-inv: "
+			lib_errf(err, errlen, "rule ldlat-cmask-inv: "
 			       "IA32_PERFEVTSEL%u 0x%llx: CMASK/INV set on "
 			       "the load-latency counter", x,
 			       (unsigned long long)sel);
@@ -966,7 +955,7 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 		}
 		if (sel & (PEBS_EVTSEL_ANY | PEBS_EVTSEL_EDGE |
 			   PEBS_EVTSEL_INV | PEBS_EVTSEL_CMASK)) {
-			seterr(err, errlen, "rule pebs-fields-zero: "
+			lib_errf(err, errlen, "rule pebs-fields-zero: "
 			       "IA32_PERFEVTSEL%u 0x%llx sets AnyThread, Edge, "
 			       "Invert or CMask on a PEBS counter", x,
 			       (unsigned long long)sel);
@@ -976,7 +965,7 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 		if (kind == PEBS_EVK_PRECISE_STORE &&
 		    (u->features & PEBS_UF_PSTORE)) {
 			if (x != 3 || !(pe & PEBS_PE_PS_EN)) {
-				seterr(err, errlen, "rule pstore-pmc3: %s on "
+				lib_errf(err, errlen, "rule pstore-pmc3: %s on "
 				       "PMC%u needs PMC3 and PS_EN "
 				       "(IA32_PEBS_ENABLE bit 63)", t->name,
 				       x);
@@ -985,7 +974,7 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 		}
 		if (!(allowed >> x & 1)) {
 			fmt_counters(allowed & gp, cl, sizeof(cl));
-			seterr(err, errlen, "rule %s: %s can only use %s on "
+			lib_errf(err, errlen, "rule %s: %s can only use %s on "
 			       "%s, not PMC%u",
 			       is_glm(u) ? "glm-pmc0" : "pebs-counter",
 			       t ? t->name : "event", cl, u->name, x);
@@ -996,14 +985,14 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 			ll_counter = (int)x;
 			if ((u->features & PEBS_UF_LL_EN) &&
 			    !(pe & PEBS_PE_LL_EN(x))) {
-				seterr(err, errlen, "rule ldlat-enable: load "
+				lib_errf(err, errlen, "rule ldlat-enable: load "
 				       "latency on PMC%u needs LL_EN_PMC%u "
 				       "(bit %u) as well as PEBS_EN_PMC%u", x,
 				       x, 32 + x, x);
 				return rule_err(rule, PEBS_RULE_LDLAT_ENABLE);
 			}
 			if (!s->ldlat_w) {
-				seterr(err, errlen, "rule ldlat-min: load "
+				lib_errf(err, errlen, "rule ldlat-min: load "
 				       "latency enabled without writing "
 				       "MSR_PEBS_LD_LAT_THRESHOLD");
 				return rule_err(rule, PEBS_RULE_LDLAT_MIN);
@@ -1011,7 +1000,7 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 		}
 		if (kind == PEBS_EVK_FRONTEND) {
 			if (!s->fe_w) {
-				seterr(err, errlen, "rule frontend-msr: "
+				lib_errf(err, errlen, "rule frontend-msr: "
 				       "FRONTEND_RETIRED enabled without "
 				       "writing MSR_PEBS_FRONTEND");
 				return rule_err(rule, PEBS_RULE_FRONTEND_MSR);
@@ -1029,7 +1018,7 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 					(unsigned)(s->sel[x] >> 8 & 0xff));
 			if (!(pe >> x & 1) || !t ||
 			    t->kind != PEBS_EVK_LOAD_LATENCY) {
-				seterr(err, errlen, "rule ldlat-enable: "
+				lib_errf(err, errlen, "rule ldlat-enable: "
 				       "LL_EN_PMC%u is set without "
 				       "PEBS_EN_PMC%u and the load-latency "
 				       "event on PMC%u", x, x, x);
@@ -1043,7 +1032,7 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 			(unsigned)(s->sel[3] >> 8 & 0xff));
 		if (!(pe & PEBS_PE_PEBS_EN(3)) || !t ||
 		    t->kind != PEBS_EVK_PRECISE_STORE) {
-			seterr(err, errlen, "rule pstore-pmc3: PS_EN is set "
+			lib_errf(err, errlen, "rule pstore-pmc3: PS_EN is set "
 			       "without PEBS_EN_PMC3 and the precise-store "
 			       "event on PMC3");
 			return rule_err(rule, PEBS_RULE_PSTORE_PMC3);
@@ -1052,7 +1041,7 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 	if (ll_counter >= 0 && ldlat_alone(u) &&
 	    (pe & ~(PEBS_PE_LL_EN(ll_counter) |
 		    PEBS_PE_PEBS_EN(ll_counter)))) {
-		seterr(err, errlen, "rule ldlat-alone: IA32_PEBS_ENABLE "
+		lib_errf(err, errlen, "rule ldlat-alone: IA32_PEBS_ENABLE "
 		       "0x%llx enables other PEBS events beside load latency "
 		       "on %s", (unsigned long long)pe, u->name);
 		return rule_err(rule, PEBS_RULE_LDLAT_ALONE);
@@ -1060,7 +1049,7 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 	if (ll_counter >= 0) {
 		uint64_t min = u->ldlat_min ? u->ldlat_min : 3;
 		if (s->ldlat < min) {
-			seterr(err, errlen, "rule ldlat-min: "
+			lib_errf(err, errlen, "rule ldlat-min: "
 			       "MSR_PEBS_LD_LAT_THRESHOLD %llu is below %llu",
 			       (unsigned long long)s->ldlat,
 			       (unsigned long long)min);
@@ -1085,7 +1074,7 @@ int pebs_plan_check(const struct pebs_uarch *u,
 		rule = &dummy;
 	*rule = PEBS_RULE_NONE;
 	if (!u || (!w && n)) {
-		seterr(err, errlen, "no profile or no writes");
+		lib_errf(err, errlen, "no profile or no writes");
 		return -PEBS_E_INVAL;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -1100,7 +1089,7 @@ int pebs_plan_check(const struct pebs_uarch *u,
 			struct cstate *ns = realloc(st, (nst + 1) *
 						    sizeof(*ns));
 			if (!ns) {
-				seterr(err, errlen, "out of memory");
+				lib_errf(err, errlen, "out of memory");
 				r = -PEBS_E_NOMEM;
 				goto out;
 			}
@@ -1111,20 +1100,20 @@ int pebs_plan_check(const struct pebs_uarch *u,
 		}
 		uint64_t valid = msr_valid(u, x->msr, &exists, &mname);
 		if (!strcmp(mname, "?")) {
-			seterr(err, errlen, "write %zu: MSR 0x%x is not part "
+			lib_errf(err, errlen, "write %zu: MSR 0x%x is not part "
 			       "of a PEBS plan", i, x->msr);
 			r = -PEBS_E_INVAL;
 			goto out;
 		}
 		if (!exists) {
-			seterr(err, errlen, "rule reserved-bits: write %zu: %s "
+			lib_errf(err, errlen, "rule reserved-bits: write %zu: %s "
 			       "(0x%x) does not exist on %s", i, mname,
 			       x->msr, u->name);
 			r = rule_err(rule, PEBS_RULE_RESERVED);
 			goto out;
 		}
 		if (x->value & ~valid) {
-			seterr(err, errlen, "rule reserved-bits: write %zu: "
+			lib_errf(err, errlen, "rule reserved-bits: write %zu: "
 			       "%s (0x%x) = 0x%llx sets bits 0x%llx that %s "
 			       "does not define", i, x->name ? x->name : mname,
 			       x->msr, (unsigned long long)x->value,
@@ -1135,7 +1124,7 @@ int pebs_plan_check(const struct pebs_uarch *u,
 		}
 		if (x->msr == PEBS_MSR_DS_AREA && x->value >> 47 != 0 &&
 		    x->value >> 47 != 0x1ffff) {
-			seterr(err, errlen, "rule reserved-bits: write %zu: "
+			lib_errf(err, errlen, "rule reserved-bits: write %zu: "
 			       "IA32_DS_AREA 0x%llx is not canonical", i,
 			       (unsigned long long)x->value);
 			r = rule_err(rule, PEBS_RULE_RESERVED);
@@ -1143,7 +1132,7 @@ int pebs_plan_check(const struct pebs_uarch *u,
 		}
 		if (!s->started) {
 			if (x->msr != PEBS_MSR_GLOBAL_CTRL || x->value) {
-				seterr(err, errlen, "rule write-order: write "
+				lib_errf(err, errlen, "rule write-order: write "
 				       "%zu: the first write must disable the "
 				       "counters (IA32_PERF_GLOBAL_CTRL = 0)",
 				       i);
@@ -1154,7 +1143,7 @@ int pebs_plan_check(const struct pebs_uarch *u,
 			continue;
 		}
 		if (s->ended) {
-			seterr(err, errlen, "rule write-order: write %zu: %s "
+			lib_errf(err, errlen, "rule write-order: write %zu: %s "
 			       "after the counters were enabled", i, mname);
 			r = rule_err(rule, PEBS_RULE_WRITE_ORDER);
 			goto out;
@@ -1190,7 +1179,7 @@ int pebs_plan_check(const struct pebs_uarch *u,
 	}
 	for (size_t k = 0; k < nst && r == 0; k++) {
 		if (st[k].global_ctrl & ~gp_mask(u) & 0xffffffffull) {
-			seterr(err, errlen, "rule reserved-bits: "
+			lib_errf(err, errlen, "rule reserved-bits: "
 			       "IA32_PERF_GLOBAL_CTRL enables a counter %s "
 			       "lacks", u->name);
 			r = rule_err(rule, PEBS_RULE_RESERVED);
@@ -1259,7 +1248,7 @@ int pebs_plan_parse_cpus(const char *s, int **cpus, size_t *n, char *err,
 	*cpus = NULL;
 	*n = 0;
 	if (!s || !*s) {
-		seterr(err, errlen, "empty CPU list");
+		lib_errf(err, errlen, "empty CPU list");
 		return -PEBS_E_PARSE;
 	}
 	if (strcmp(s, "all") == 0)
@@ -1291,7 +1280,7 @@ int pebs_plan_parse_cpus(const char *s, int **cpus, size_t *n, char *err,
 		}
 		for (unsigned long c = a; c <= b; c++) {
 			if (seen[c]) {
-				seterr(err, errlen, "CPU list '%s': CPU %lu "
+				lib_errf(err, errlen, "CPU list '%s': CPU %lu "
 				       "listed twice", s, c);
 				free(seen);
 				return -PEBS_E_PARSE;
@@ -1316,7 +1305,7 @@ int pebs_plan_parse_cpus(const char *s, int **cpus, size_t *n, char *err,
 	free(seen);
 	return 0;
 bad:
-	seterr(err, errlen, "bad CPU list '%s' (expected e.g. 0-3,8; CPUs "
+	lib_errf(err, errlen, "bad CPU list '%s' (expected e.g. 0-3,8; CPUs "
 	       "below %u)", s, PEBS_PLAN_MAX_CPUS);
 	free(seen);
 	return -PEBS_E_PARSE;

@@ -83,6 +83,19 @@ static void assert_same(const struct pebs_batch *a, const struct pebs_batch *b)
 		cr_assert_str_eq(pebs_batch_event(a, i), pebs_batch_event(b, i));
 }
 
+/* The reference decoder reads @chunk back exactly as @b. */
+static void check_ref(const void *chunk, size_t len,
+		      const struct pebs_batch *b, uint64_t **ref)
+{
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		memset(ref[c], 0, PEBS_BATCH_MAX * sizeof(uint64_t));
+	cr_assert_eq(ref_decode_block(chunk, len, ref), (long)b->n);
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		for (size_t i = 0; i < b->n; i++)
+			cr_assert_eq(ref[c][i], pebs_field_num_raw(b, c, i),
+				     "ref column %u sample %zu", c, i);
+}
+
 Test(format, block_roundtrip_fast_scalar_reference)
 {
 	uint64_t *ref[PEBS_COL_COUNT];
@@ -106,14 +119,7 @@ Test(format, block_roundtrip_fast_scalar_reference)
 			assert_same(b, d);
 		}
 		pebs_codec_select(0);
-		for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
-			memset(ref[c], 0, PEBS_BATCH_MAX * sizeof(uint64_t));
-		cr_assert_eq(ref_decode_block(chunk, len, ref), (long)n);
-		for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
-			for (size_t i = 0; i < n; i++)
-				cr_assert_eq(ref[c][i],
-					     pebs_field_num_raw(b, c, i),
-					     "ref column %u sample %zu", c, i);
+		check_ref(chunk, len, b, ref);
 		free(chunk);
 		pebs_batch_free(b);
 		pebs_batch_free(d);
@@ -729,14 +735,7 @@ Test(format, block_keyed_generated_matches_reference)
 		for (size_t i = 0; i < n; i++)
 			cr_assert_eq(d->c64[PEBS_COL_ADDR][i],
 				     b->c64[PEBS_COL_ADDR][i]);
-		for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
-			memset(ref[c], 0, PEBS_BATCH_MAX * sizeof(uint64_t));
-		cr_assert_eq(ref_decode_block(chunk, len, ref), (long)n);
-		for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
-			for (size_t i = 0; i < n; i++)
-				cr_assert_eq(ref[c][i],
-					     pebs_field_num_raw(b, c, i),
-					     "ref column %u sample %zu", c, i);
+		check_ref(chunk, len, b, ref);
 		free(chunk);
 	}
 	cr_assert(keyed_seen, "the generator should select KEYED");
