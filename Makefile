@@ -50,7 +50,7 @@ CMD_UTIL := $(sort $(wildcard cmd/util*.c))
 CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
 
 .PHONY: all test check unit cli replay asan bench fuzz demo golden install \
-	clean deps lib trace examples
+	clean deps lib trace examples perf-compat
 all: $(B)/libpebs.a $(B)/libpebs.so $(BINS) $(B)/libpebs-trace.a \
 	$(B)/libpebs-trace.so
 lib: $(B)/libpebs.a
@@ -136,6 +136,11 @@ test: deps
 	$(MAKE) asan
 	@echo "make test: all suites passed"
 
+# Checks against the installed Linux perf (perf script, perf mem/c2c report
+# reading our perf.data); not part of `make test`, which must pass without it.
+perf-compat: all
+	tests/perf-compat.sh $(B)/bin
+
 golden: all
 	tests/cli/run.sh --update $(B)/bin
 
@@ -161,12 +166,13 @@ demo: deps
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/lib/pkgconfig
+		$(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(B)/libpebs.a $(B)/libpebs.so $(B)/libpebs-trace.a \
 		$(B)/libpebs-trace.so $(DESTDIR)$(PREFIX)/lib
 	install -m 644 lib/include/*.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		libpebs.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libpebs.pc
 

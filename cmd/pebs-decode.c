@@ -391,7 +391,8 @@ int main(int argc, char **argv)
 				pebs_output_format_parse(optarg);
 			if (o.fmt < 0)
 				util_die(EXIT_USAGE, "-f: unknown format \"%s\" "
-					 "(csv, yaml, jsonl, text, pebs, perf)",
+					 "(csv, yaml, jsonl, text, pebs, "
+					 "perf)",
 					 optarg);
 			break;
 		case O_FIELDS:

@@ -1,0 +1,218 @@
+/*
+ * pebs_perf.h - Linux perf.data interoperability: a parser that turns a
+ * perf.data file (seekable or pipe mode, either byte order) into samples and
+ * metadata, and a writer that turns samples and metadata into a perf.data
+ * file that `perf script`, `perf mem report` and `perf c2c report` accept.
+ * The mapping between the two models is specified in formats/perf-import.md.
+ */
+#ifndef PEBS_PERF_H
+#define PEBS_PERF_H
+
+#include <stdio.h>
+#include "pebs.h"
+#include "pebs_format.h"
+
+/* PERF_SAMPLE_* bits used in options (include/uapi/linux/perf_event.h). */
+#define PEBS_PERF_S_IP		(1ull << 0)
+#define PEBS_PERF_S_TID		(1ull << 1)
+#define PEBS_PERF_S_TIME	(1ull << 2)
+#define PEBS_PERF_S_ADDR	(1ull << 3)
+#define PEBS_PERF_S_READ	(1ull << 4)
+#define PEBS_PERF_S_CALLCHAIN	(1ull << 5)
+#define PEBS_PERF_S_ID		(1ull << 6)
+#define PEBS_PERF_S_CPU		(1ull << 7)
+#define PEBS_PERF_S_PERIOD	(1ull << 8)
+#define PEBS_PERF_S_STREAM_ID	(1ull << 9)
+#define PEBS_PERF_S_RAW		(1ull << 10)
+#define PEBS_PERF_S_BRANCH_STACK (1ull << 11)
+#define PEBS_PERF_S_REGS_USER	(1ull << 12)
+#define PEBS_PERF_S_STACK_USER	(1ull << 13)
+#define PEBS_PERF_S_WEIGHT	(1ull << 14)
+#define PEBS_PERF_S_DATA_SRC	(1ull << 15)
+#define PEBS_PERF_S_IDENTIFIER	(1ull << 16)
+#define PEBS_PERF_S_TRANSACTION	(1ull << 17)
+#define PEBS_PERF_S_REGS_INTR	(1ull << 18)
+#define PEBS_PERF_S_PHYS_ADDR	(1ull << 19)
+#define PEBS_PERF_S_AUX		(1ull << 20)
+#define PEBS_PERF_S_CGROUP	(1ull << 21)
+#define PEBS_PERF_S_DATA_PAGE_SIZE (1ull << 22)
+#define PEBS_PERF_S_CODE_PAGE_SIZE (1ull << 23)
+#define PEBS_PERF_S_WEIGHT_STRUCT (1ull << 24)
+
+/*
+ * CPUs a topology may describe (perf's own limit is lower): a larger
+ * count in a file is ignored as damage, a larger cpu number in a sample
+ * does not grow the topology the writer describes.
+ */
+#define PEBS_PERF_MAX_CPUS 16384u
+
+/* ---------------------------------------------------------------- parser */
+
+struct pebs_perf_reader;
+
+/* One item from the parser. */
+enum pebs_perf_kind {
+	PEBS_PERF_SAMPLE = 1,	/* s and event are valid */
+	PEBS_PERF_LOST = 2,	/* lost, cpu and time are valid */
+};
+
+struct pebs_perf_item {
+	int kind;		/* enum pebs_perf_kind */
+	struct pebs_sample s;	/* s.event is the reader's event index */
+	const char *event;	/* event name (owned by the reader) */
+	uint64_t lost;		/* PEBS_PERF_LOST: samples lost */
+	uint32_t cpu;		/* PEBS_PERF_LOST: cpu, when known, else 0 */
+	uint64_t time;		/* PEBS_PERF_LOST: time, when known, else 0 */
+};
+
+struct pebs_perf_reader_opts {
+	/*
+	 * Keep process maps of every process, not only those with samples
+	 * (maps.N.* metadata keys).  Default: only processes with samples
+	 * plus the kernel's maps (pid -1).
+	 */
+	int all_maps;
+};
+
+/*
+ * Opens the perf.data on @fp (read from its current position; @name is used
+ * in messages).  A regular file is memory-mapped; a pipe is first copied to
+ * an unlinked temporary file (tmpfile(3)), so a whole `perf record -o -`
+ * stream is accepted.  The whole input is scanned once to collect the metadata
+ * (attributes, header features, process maps); samples are returned by
+ * pebs_perf_reader_next().  @fp is not closed.  @opts may be NULL.
+ *
+ * Returns 0 and *@r, or a negative error with *@r still set (so its message
+ * can be read; free it with pebs_perf_reader_close()) when the input is not
+ * a perf.data file at all (PEBS_E_FORMAT), a feature is not supported
+ * (PEBS_E_UNSUPPORTED) or I/O fails.  A file damaged after its header opens
+ * fine: the damage is reported by pebs_perf_reader_next() after every
+ * complete record before it.
+ */
+int pebs_perf_reader_open(struct pebs_perf_reader **r, FILE *fp,
+			  const char *name,
+			  const struct pebs_perf_reader_opts *opts);
+
+/*
+ * Like pebs_perf_reader_open() on the @len bytes at @buf, which must stay
+ * valid and unchanged until pebs_perf_reader_close() (not copied).
+ */
+int pebs_perf_reader_open_mem(struct pebs_perf_reader **r, const void *buf,
+			      size_t len,
+			      const struct pebs_perf_reader_opts *opts);
+
+/*
+ * Metadata gathered from the file (source, host, os.release, cmdline,
+ * cpu.*, uarch, time.unit, topology.*, events.N.*, maps.N.*): owned by @r,
+ * valid until pebs_perf_reader_close().
+ */
+const struct pebs_meta *pebs_perf_reader_meta(const struct pebs_perf_reader *r);
+
+/*
+ * Returns the next item through @it: 1 when one was returned, 0 at the end,
+ * or a negative error (PEBS_E_TRUNCATED, PEBS_E_CORRUPT, ...) once every
+ * complete record before the damage has been returned.  Samples come out in
+ * time order, sorted within the reordering window of
+ * PERF_RECORD_FINISHED_ROUND (memory is bounded by two rounds).
+ */
+int pebs_perf_reader_next(struct pebs_perf_reader *r,
+			  struct pebs_perf_item *it);
+
+/* Number of events and the name of event @i (NULL when out of range). */
+unsigned pebs_perf_reader_nevents(const struct pebs_perf_reader *r);
+const char *pebs_perf_reader_event(const struct pebs_perf_reader *r,
+				   unsigned i);
+
+/* Detail message of the last error ("" if none). */
+const char *pebs_perf_reader_errmsg(const struct pebs_perf_reader *r);
+
+/* Frees @r and its mapping.  NULL is fine. */
+void pebs_perf_reader_close(struct pebs_perf_reader *r);
+
+/*
+ * Returns 1 when @buf (@len bytes) starts like a perf.data file or stream
+ * (magic "PERFILE2" in either byte order), else 0.
+ */
+int pebs_perf_probe(const void *buf, size_t len);
+
+/* ---------------------------------------------------------------- writer */
+
+struct pebs_perf_writer;
+
+struct pebs_perf_writer_opts {
+	/*
+	 * PERF_SAMPLE_* bits of every event; 0 = the default
+	 * IDENTIFIER|IP|TID|TIME|ADDR|ID|CPU|PERIOD|WEIGHT_STRUCT|DATA_SRC|
+	 * PHYS_ADDR.  Bits that the writer cannot fill from a sample
+	 * (READ, CALLCHAIN, RAW, BRANCH_STACK, REGS_*, STACK_USER, AUX) are
+	 * written empty (nr/size/abi 0) so readers skip them correctly.
+	 */
+	uint64_t sample_type;
+	int big_endian;		/* write the other byte order (tests) */
+	int pipe;		/* pipe mode even on a seekable stream */
+	/* Emit a PERF_RECORD_FINISHED_ROUND every this many samples (0 =
+	 * 4096). */
+	unsigned round;
+};
+
+/*
+ * Starts a perf.data on @fp with the capture metadata @meta (copied; may be
+ * NULL).  A seekable @fp gets the normal file layout (header rewritten at
+ * close); otherwise (or with opts->pipe) pipe mode.  Events are declared as
+ * samples name them.  @fp is not closed.  Returns 0 and *@w or a negative
+ * error.
+ */
+int pebs_perf_writer_open(struct pebs_perf_writer **w, FILE *fp,
+			  const struct pebs_meta *meta,
+			  const struct pebs_perf_writer_opts *opts);
+
+/*
+ * Appends sample @s of event @event (a name; NULL or "" = "pebs").  A new
+ * name declares a new event (in pipe mode after the start, with an in-band
+ * attribute and name record).  Returns 0 or a negative error.
+ */
+int pebs_perf_writer_add(struct pebs_perf_writer *w,
+			 const struct pebs_sample *s, const char *event);
+
+/* Declares event @name in advance (keeps event order).  0 or error. */
+int pebs_perf_writer_event(struct pebs_perf_writer *w, const char *name);
+
+/* Appends every sample of batch @b (event names from its dictionary). */
+int pebs_perf_writer_add_batch(struct pebs_perf_writer *w,
+			       const struct pebs_batch *b);
+
+/* Appends a PERF_RECORD_LOST_SAMPLES of @count on @cpu at @time. */
+int pebs_perf_writer_lost(struct pebs_perf_writer *w, uint32_t cpu,
+			  uint64_t time, uint64_t count);
+
+/*
+ * Writes the attributes and header features (file mode), rewrites the
+ * header, flushes and frees @w (@fp stays open).  Returns 0 or the first
+ * error of the writer's life, with its message copied into @err (@errlen
+ * bytes) when non-NULL.
+ */
+int pebs_perf_writer_close(struct pebs_perf_writer *w, char *err,
+			   size_t errlen);
+
+/* Detail message of the last error ("" if none). */
+const char *pebs_perf_writer_errmsg(const struct pebs_perf_writer *w);
+
+/* -------------------------------------------------------- conversions */
+
+/*
+ * Imports the perf.data on @in (@name for messages) into one .pebs segment
+ * on @out written with options @wo (may be NULL): metadata from the file
+ * plus @extra (may be NULL; its keys win), samples in time order, lost
+ * counts in band.  On damage every complete record before it is written
+ * and the segment closed properly.
+ *
+ * Returns 0 or a negative error with a message in @err (@errlen bytes).
+ * *@write_failed is set to 1 when the error came from writing @out (an
+ * I/O error of the output, not bad input).
+ */
+int pebs_perf_import(FILE *in, const char *name, FILE *out,
+		     const struct pebs_writer_opts *wo,
+		     const struct pebs_meta *extra, char *err, size_t errlen,
+		     int *write_failed);
+
+#endif

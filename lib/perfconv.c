@@ -1,0 +1,97 @@
+/*
+ * perfconv.c - perf.data <-> .pebs glue used by pebs-import -f perf and
+ * pebs-decode -f perf.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pebs_perf.h"
+
+int pebs_perf_writer_add_batch(struct pebs_perf_writer *w,
+			       const struct pebs_batch *b)
+{
+	struct pebs_sample s;
+	for (size_t i = 0; i < b->n; i++) {
+		pebs_batch_get(b, i, &s);
+		int r = pebs_perf_writer_add(w, &s, pebs_batch_event(b, i));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int wfail(struct pebs_writer *w, int r, char *err, size_t errlen,
+		 int *write_failed)
+{
+	*write_failed = 1;
+	snprintf(err, errlen, "%s", w && *pebs_writer_errmsg(w) ?
+		 pebs_writer_errmsg(w) : pebs_strerror(r));
+	return r;
+}
+
+int pebs_perf_import(FILE *in, const char *name, FILE *out,
+		     const struct pebs_writer_opts *wo,
+		     const struct pebs_meta *extra, char *err, size_t errlen,
+		     int *write_failed)
+{
+	struct pebs_perf_reader *r;
+	struct pebs_writer *w = NULL;
+	struct pebs_perf_item it;
+	int e, we = 0;
+	*write_failed = 0;
+	e = pebs_perf_reader_open(&r, in, name, NULL);
+	if (e < 0) {
+		snprintf(err, errlen, "%s", r ? pebs_perf_reader_errmsg(r) :
+			 pebs_strerror(e));
+		pebs_perf_reader_close(r);
+		return e;
+	}
+	struct pebs_meta *m = pebs_meta_new();
+	if (!m || pebs_meta_copy(m, pebs_perf_reader_meta(r)) < 0 ||
+	    (extra && pebs_meta_copy(m, extra) < 0)) {
+		pebs_meta_free(m);
+		pebs_perf_reader_close(r);
+		snprintf(err, errlen, "out of memory");
+		return -PEBS_E_NOMEM;
+	}
+	we = pebs_writer_open(&w, out, m, wo);
+	pebs_meta_free(m);
+	if (we < 0) {
+		pebs_perf_reader_close(r);
+		return wfail(NULL, we, err, errlen, write_failed);
+	}
+	/* Intern the events in file order so their ids are stable. */
+	int *ids = calloc(pebs_perf_reader_nevents(r) + 1, sizeof(int));
+	for (unsigned i = 0; ids && i < pebs_perf_reader_nevents(r); i++) {
+		ids[i] = pebs_writer_event(w, pebs_perf_reader_event(r, i));
+		if (ids[i] < 0) {
+			we = ids[i];
+			break;
+		}
+	}
+	if (!ids)
+		we = -PEBS_E_NOMEM;
+	while (!we && (e = pebs_perf_reader_next(r, &it)) > 0) {
+		if (it.kind == PEBS_PERF_LOST) {
+			we = pebs_writer_lost(w, it.cpu, it.time, it.lost);
+		} else {
+			it.s.event = (uint32_t)ids[it.s.event];
+			we = pebs_writer_add(w, &it.s);
+		}
+	}
+	free(ids);
+	if (we < 0) {
+		wfail(w, we, err, errlen, write_failed);
+		pebs_writer_close(w);
+		pebs_perf_reader_close(r);
+		return we;
+	}
+	if (e < 0)
+		snprintf(err, errlen, "%s", pebs_perf_reader_errmsg(r));
+	pebs_perf_reader_close(r);
+	we = pebs_writer_close(w);
+	if (we < 0 && e >= 0)
+		return wfail(NULL, we, err, errlen, write_failed);
+	return e < 0 ? e : 0;
+}

@@ -1,0 +1,1696 @@
+/*
+ * perfdata.c - perf.data parser: file and pipe layouts, both byte orders,
+ * any sample_type; see formats/perf-import.md for the mapping to samples
+ * and metadata.  Every read is bounds-checked against the mapping: a
+ * hostile or truncated file yields the records before the damage, then an
+ * error, never a fault.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include "pebs_perf.h"
+#include "pebs_uarch.h"
+
+#define MAGIC_LE 0x32454c4946524550ull	/* "PERFILE2" read little-endian */
+#define MAX_ATTRS 4096u
+#define MAX_KEPT_MAPS 20000u
+
+struct pattr {
+	uint32_t type, size;
+	uint64_t config, config1, period, sample_type, read_format, flags;
+	uint64_t branch_type, regs_user, regs_intr;
+	char *name;
+	uint64_t *ids;
+	size_t nids;
+};
+
+struct pmap {
+	uint32_t pid;
+	int dead;
+	uint64_t start, len, pgoff;
+	const char *path;	/* interned in the string pool */
+	uint8_t bid[20];
+	uint8_t bid_len;
+	uint32_t next;		/* next map of the same pid, or UINT32_MAX */
+};
+
+struct pbid {
+	char *path;
+	uint8_t bid[20];
+	uint8_t len;
+};
+
+/* u64 -> u64 open-addressing table (key + 1 stored so 0 means empty). */
+struct htab {
+	uint64_t *k, *v;
+	size_t cap, n;
+};
+
+struct pend {
+	uint64_t time, off;
+	uint32_t attr;
+};
+
+struct pebs_perf_reader {
+	const uint8_t *b;	/* whole input */
+	size_t len;
+	void *map;
+	size_t maplen;
+	uint8_t *heap;		/* when the input could not be mapped */
+	uint8_t *expanded;	/* data with compressed records inflated */
+	int swap, pipe;
+	uint64_t data_off, data_end;
+	struct pattr *attrs;
+	size_t nattrs;
+	struct htab ids;	/* sample id -> attr index */
+	struct pebs_meta *meta;
+	char **evname;		/* per attr: its events.N.name */
+	/* pass 1 */
+	struct pmap *maps;
+	size_t nmaps, capmaps;
+	struct htab pidmap;	/* pid -> first map index */
+	struct htab sampled;	/* pids with samples */
+	struct htab comm;	/* pid -> string pool index + 1 */
+	char **pool;
+	size_t npool, cappool;
+	struct pbid *bids;
+	size_t nbids;
+	uint32_t nr_cpus;
+	uint64_t nsamples, nlost, unknown_id;
+	uint64_t stop;		/* offset of the first bad record */
+	int stop_err;
+	char stop_msg[200];
+	int all_maps;
+	/* pass 2 */
+	uint64_t pos;
+	struct pend *pend;
+	size_t npend, cappend, ready, emit, sorted;
+	uint64_t cur_max, prev_max;
+	int done;
+	char err[256];
+};
+
+/* ------------------------------------------------------------- helpers */
+
+static void seterr(struct pebs_perf_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void seterr(struct pebs_perf_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+}
+
+static uint16_t rd16(const struct pebs_perf_reader *r, const uint8_t *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return r->swap ? __builtin_bswap16(v) : v;
+}
+
+static uint32_t rd32(const struct pebs_perf_reader *r, const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return r->swap ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t rd64(const struct pebs_perf_reader *r, const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return r->swap ? __builtin_bswap64(v) : v;
+}
+
+/*
+ * The attr flag bitfield is laid out by the writer's compiler: on a
+ * big-endian host flag i is bit 7 - i%8 of byte i/8 (perf's swap_bitfield
+ * reverses the bits of each byte and swaps no bytes).
+ */
+static uint64_t rdflags(const struct pebs_perf_reader *r, const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++) {
+		uint8_t c = p[i];
+		if (r->swap) {
+			uint8_t x = 0;
+			for (int j = 0; j < 8; j++)
+				if (c & (1u << j))
+					x |= (uint8_t)(0x80u >> j);
+			c = x;
+		}
+		v |= (uint64_t)c << (8 * i);
+	}
+	return v;
+}
+
+static int ht_grow(struct htab *h)
+{
+	size_t nc = h->cap ? h->cap * 2 : 64;
+	uint64_t *nk = calloc(nc, 8), *nv = calloc(nc, 8);
+	if (!nk || !nv) {
+		free(nk);
+		free(nv);
+		return -PEBS_E_NOMEM;
+	}
+	for (size_t i = 0; i < h->cap; i++) {
+		if (!h->k[i])
+			continue;
+		size_t j = (h->k[i] * 0x9e3779b97f4a7c15ull) >> 7 & (nc - 1);
+		while (nk[j])
+			j = (j + 1) & (nc - 1);
+		nk[j] = h->k[i];
+		nv[j] = h->v[i];
+	}
+	free(h->k);
+	free(h->v);
+	h->k = nk;
+	h->v = nv;
+	h->cap = nc;
+	return 0;
+}
+
+static uint64_t *ht_slot(struct htab *h, uint64_t key, int create)
+{
+	if (create && (h->n + 1) * 2 > h->cap && ht_grow(h) < 0)
+		return NULL;
+	if (!h->cap)
+		return NULL;
+	uint64_t k = key + 1;
+	size_t j = (k * 0x9e3779b97f4a7c15ull) >> 7 & (h->cap - 1);
+	while (h->k[j]) {
+		if (h->k[j] == k)
+			return &h->v[j];
+		j = (j + 1) & (h->cap - 1);
+	}
+	if (!create)
+		return NULL;
+	h->k[j] = k;
+	h->v[j] = 0;
+	h->n++;
+	return &h->v[j];
+}
+
+static void ht_free(struct htab *h)
+{
+	free(h->k);
+	free(h->v);
+}
+
+static const char *intern(struct pebs_perf_reader *r, const uint8_t *s,
+			  size_t max)
+{
+	size_t n = strnlen((const char *)s, max);
+	if (r->npool && strlen(r->pool[r->npool - 1]) == n &&
+	    memcmp(r->pool[r->npool - 1], s, n) == 0)
+		return r->pool[r->npool - 1];
+	if (r->npool == r->cappool) {
+		size_t nc = r->cappool ? r->cappool * 2 : 256;
+		char **np = realloc(r->pool, nc * sizeof(*np));
+		if (!np)
+			return NULL;
+		r->pool = np;
+		r->cappool = nc;
+	}
+	char *c = strndup((const char *)s, n);
+	if (!c)
+		return NULL;
+	r->pool[r->npool++] = c;
+	return c;
+}
+
+/* A perf header string: u32 length, then NUL-padded text. */
+static int rdstr(const struct pebs_perf_reader *r, const uint8_t *p,
+		 size_t n, size_t *off, char **out)
+{
+	if (*off + 4 > n)
+		return -1;
+	uint32_t l = rd32(r, p + *off);
+	if (l > n - *off - 4)
+		return -1;
+	*out = strndup((const char *)p + *off + 4, l);
+	if (!*out)
+		return -1;
+	*off += 4 + (size_t)l;
+	return 0;
+}
+
+/* ------------------------------------------------------------ attrs */
+
+static int parse_attr(struct pebs_perf_reader *r, const uint8_t *p, size_t n,
+		      struct pattr *a)
+{
+	if (n < 64)
+		return -1;
+	memset(a, 0, sizeof(*a));
+	a->type = rd32(r, p);
+	a->size = rd32(r, p + 4);
+	a->config = rd64(r, p + 8);
+	a->period = rd64(r, p + 16);
+	a->sample_type = rd64(r, p + 24);
+	a->read_format = rd64(r, p + 32);
+	a->flags = rdflags(r, p + 40);
+	a->config1 = rd64(r, p + 56);
+	if (n >= 80)
+		a->branch_type = rd64(r, p + 72);
+	if (n >= 88)
+		a->regs_user = rd64(r, p + 80);
+	if (n >= 104)
+		a->regs_intr = rd64(r, p + 96);
+	return 0;
+}
+
+static int add_attr(struct pebs_perf_reader *r, const struct pattr *a)
+{
+	if (r->nattrs >= MAX_ATTRS)
+		return -1;
+	struct pattr *na = realloc(r->attrs, (r->nattrs + 1) * sizeof(*na));
+	if (!na)
+		return -1;
+	r->attrs = na;
+	r->attrs[r->nattrs++] = *a;
+	return 0;
+}
+
+static int add_ids(struct pebs_perf_reader *r, size_t ai, const uint8_t *p,
+		   size_t nids)
+{
+	struct pattr *a = &r->attrs[ai];
+	a->ids = calloc(nids ? nids : 1, 8);
+	if (!a->ids)
+		return -1;
+	for (size_t i = 0; i < nids; i++) {
+		a->ids[i] = rd64(r, p + 8 * i);
+		uint64_t *v = ht_slot(&r->ids, a->ids[i], 1);
+		if (!v)
+			return -1;
+		*v = ai;
+	}
+	a->nids = nids;
+	return 0;
+}
+
+/* --------------------------------------------------------- features */
+
+struct feat_ctx {
+	char *cpuid, *cpudesc, *host, *osrel, *version, *arch;
+	char *cmdline;
+	char **node_cpus;
+	uint32_t *node_id;
+	uint32_t nnodes;
+	uint32_t *socket;	/* per cpu */
+	uint32_t nsocket;	/* entries in socket[] */
+	int have_sockets;
+};
+
+static void bid_add(struct pebs_perf_reader *r, const uint8_t *p, size_t n)
+{
+	/* header(8) pid(4) build_id[24] (20 bytes + size byte) filename */
+	while (n >= 8) {
+		uint16_t misc = rd16(r, p + 4), sz = rd16(r, p + 6);
+		if (sz < 36 || sz > n)
+			return;
+		struct pbid *nb = realloc(r->bids, (r->nbids + 1) *
+					  sizeof(*nb));
+		if (!nb)
+			return;
+		r->bids = nb;
+		struct pbid *b = &r->bids[r->nbids];
+		memcpy(b->bid, p + 12, 20);
+		b->len = (misc & (1u << 15)) && p[32] && p[32] <= 20 ?
+			p[32] : 20;
+		b->path = strndup((const char *)p + 36, sz - 36);
+		if (!b->path)
+			return;
+		r->nbids++;
+		p += sz;
+		n -= sz;
+	}
+}
+
+static void feature(struct pebs_perf_reader *r, struct feat_ctx *f,
+		    unsigned id, const uint8_t *p, size_t n)
+{
+	size_t off = 0;
+	switch (id) {
+	case 2:		/* BUILD_ID */
+		bid_add(r, p, n);
+		break;
+	case 3:
+		if (!f->host)
+			rdstr(r, p, n, &off, &f->host);
+		break;
+	case 4:
+		if (!f->osrel)
+			rdstr(r, p, n, &off, &f->osrel);
+		break;
+	case 5:
+		if (!f->version)
+			rdstr(r, p, n, &off, &f->version);
+		break;
+	case 6:
+		if (!f->arch)
+			rdstr(r, p, n, &off, &f->arch);
+		break;
+	case 7:		/* NRCPUS: avail, online */
+		if (n >= 8 && !r->nr_cpus && rd32(r, p) <= PEBS_PERF_MAX_CPUS)
+			r->nr_cpus = rd32(r, p);
+		break;
+	case 8:
+		if (!f->cpudesc)
+			rdstr(r, p, n, &off, &f->cpudesc);
+		break;
+	case 9:
+		if (!f->cpuid)
+			rdstr(r, p, n, &off, &f->cpuid);
+		break;
+	case 11: {	/* CMDLINE: u32 nr, nr strings */
+		if (n < 4 || f->cmdline)
+			break;
+		uint32_t nr = rd32(r, p);
+		off = 4;
+		size_t tot = 0;
+		char *line = NULL;
+		for (uint32_t i = 0; i < nr; i++) {
+			char *s;
+			if (rdstr(r, p, n, &off, &s) < 0)
+				break;
+			size_t l = strlen(s);
+			char *nl = realloc(line, tot + l + 2);
+			if (!nl) {
+				free(s);
+				break;
+			}
+			line = nl;
+			if (tot)
+				line[tot++] = ' ';
+			memcpy(line + tot, s, l + 1);
+			tot += l;
+			free(s);
+		}
+		f->cmdline = line;
+		break;
+	}
+	case 12: {	/* EVENT_DESC */
+		if (n < 8)
+			break;
+		uint32_t nr = rd32(r, p), asz = rd32(r, p + 4);
+		off = 8;
+		for (uint32_t i = 0; i < nr && i < MAX_ATTRS; i++) {
+			if (asz > n - off || asz < 64)
+				return;
+			off += asz;
+			if (off + 4 > n)
+				return;
+			uint32_t nids = rd32(r, p + off);
+			off += 4;
+			char *name;
+			if (rdstr(r, p, n, &off, &name) < 0)
+				return;
+			if (nids > (n - off) / 8) {
+				free(name);
+				return;
+			}
+			/* Match by the first id; else by position. */
+			size_t ai = i;
+			if (nids) {
+				uint64_t *v = ht_slot(&r->ids,
+						      rd64(r, p + off), 0);
+				if (v)
+					ai = *v;
+			}
+			off += 8 * (size_t)nids;
+			if (ai < r->nattrs && !r->attrs[ai].name)
+				r->attrs[ai].name = name;
+			else
+				free(name);
+		}
+		break;
+	}
+	case 13: {	/* CPU_TOPOLOGY */
+		if (n < 4)
+			break;
+		for (int part = 0; part < 2; part++) {
+			if (off + 4 > n)
+				return;
+			uint32_t nr = rd32(r, p + off);
+			off += 4;
+			for (uint32_t i = 0; i < nr; i++) {
+				char *s;
+				if (rdstr(r, p, n, &off, &s) < 0)
+					return;
+				free(s);
+			}
+		}
+		if (!r->nr_cpus ||
+		    (size_t)r->nr_cpus * 8 > n - off || f->socket)
+			break;
+		f->socket = calloc(r->nr_cpus, 4);
+		f->nsocket = r->nr_cpus;
+		if (!f->socket)
+			break;
+		for (uint32_t c = 0; c < r->nr_cpus; c++)
+			f->socket[c] = rd32(r, p + off + 8 * c + 4);
+		f->have_sockets = 1;
+		break;
+	}
+	case 14: {	/* NUMA_TOPOLOGY */
+		if (n < 4 || f->node_cpus || f->node_id)
+			break;
+		uint32_t nr = rd32(r, p);
+		off = 4;
+		if (nr > 4096)
+			break;
+		f->node_cpus = calloc(nr ? nr : 1, sizeof(char *));
+		f->node_id = calloc(nr ? nr : 1, 4);
+		if (!f->node_cpus || !f->node_id)
+			break;
+		for (uint32_t i = 0; i < nr; i++) {
+			if (off + 20 > n)
+				break;
+			f->node_id[i] = rd32(r, p + off);
+			off += 20;
+			if (rdstr(r, p, n, &off, &f->node_cpus[i]) < 0)
+				break;
+			f->nnodes = i + 1;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void feat_free(struct feat_ctx *f)
+{
+	free(f->cpuid);
+	free(f->cpudesc);
+	free(f->host);
+	free(f->osrel);
+	free(f->version);
+	free(f->arch);
+	free(f->cmdline);
+	for (uint32_t i = 0; i < f->nnodes; i++)
+		free(f->node_cpus[i]);
+	free(f->node_cpus);
+	free(f->node_id);
+	free(f->socket);
+}
+
+/* ---------------------------------------------------------- samples */
+
+/* Finds the attr of the sample record body @p (@n bytes). */
+static int sample_attr(const struct pebs_perf_reader *r, const uint8_t *p,
+		       size_t n, size_t *ai)
+{
+	if (r->nattrs == 1) {
+		*ai = 0;
+		return 0;
+	}
+	uint64_t st = r->attrs[0].sample_type;
+	size_t pos;
+	if (st & PEBS_PERF_S_IDENTIFIER) {
+		pos = 0;
+	} else if (st & PEBS_PERF_S_ID) {
+		pos = !!(st & PEBS_PERF_S_IP) + !!(st & PEBS_PERF_S_TID) +
+		      !!(st & PEBS_PERF_S_TIME) + !!(st & PEBS_PERF_S_ADDR);
+	} else {
+		*ai = 0;	/* perf needs ids to tell events apart */
+		return 0;
+	}
+	if (8 * pos + 8 > n)
+		return -1;
+	uint64_t *v = ht_slot((struct htab *)&r->ids, rd64(r, p + 8 * pos), 0);
+	if (!v)
+		return 1;
+	*ai = *v;
+	return 0;
+}
+
+static int read_size(const struct pattr *a, const struct pebs_perf_reader *r,
+		     const uint8_t *p, size_t n, size_t *off)
+{
+	uint64_t rf = a->read_format;
+	uint64_t per = 1 + !!(rf & 4) + !!(rf & 16);	/* value, id, lost */
+	uint64_t sz;
+	if (rf & 8) {		/* GROUP: nr, [enabled], [running], entries */
+		if (*off + 8 > n)
+			return -1;
+		uint64_t nr = rd64(r, p + *off);
+		if (nr > 65536)
+			return -1;
+		sz = 8 * (1 + !!(rf & 1) + !!(rf & 2) + nr * per);
+	} else {
+		sz = 8 * (per + !!(rf & 1) + !!(rf & 2));
+	}
+	if (sz > n - *off)
+		return -1;
+	*off += sz;
+	return 0;
+}
+
+/*
+ * Parses a sample record body with attr @a into @s.  Returns 0, or -1 when
+ * the body is shorter than its sample_type says.
+ */
+static int parse_sample(const struct pebs_perf_reader *r, const uint8_t *p,
+			size_t n, const struct pattr *a, struct pebs_sample *s)
+{
+	uint64_t st = a->sample_type;
+	size_t off = 0;
+	memset(s, 0, sizeof(*s));
+#define NEED(k) do { if ((uint64_t)(k) > n - off) return -1; } while (0)
+#define U64(dst) do { NEED(8); dst = rd64(r, p + off); off += 8; } while (0)
+#define SKIP(k) do { NEED(k); off += (k); } while (0)
+	uint64_t tmp;
+	if (st & PEBS_PERF_S_IDENTIFIER)
+		SKIP(8);
+	if (st & PEBS_PERF_S_IP)
+		U64(s->ip);
+	if (st & PEBS_PERF_S_TID) {
+		NEED(8);
+		s->pid = rd32(r, p + off);
+		s->tid = rd32(r, p + off + 4);
+		off += 8;
+	}
+	if (st & PEBS_PERF_S_TIME)
+		U64(s->time);
+	if (st & PEBS_PERF_S_ADDR)
+		U64(s->addr);
+	if (st & PEBS_PERF_S_ID)
+		SKIP(8);
+	if (st & PEBS_PERF_S_STREAM_ID)
+		SKIP(8);
+	if (st & PEBS_PERF_S_CPU) {
+		NEED(8);
+		s->cpu = rd32(r, p + off);
+		off += 8;
+	}
+	if (st & PEBS_PERF_S_PERIOD)
+		SKIP(8);
+	if ((st & PEBS_PERF_S_READ) && read_size(a, r, p, n, &off) < 0)
+		return -1;
+	if (st & PEBS_PERF_S_CALLCHAIN) {
+		U64(tmp);
+		if (tmp > (n - off) / 8)
+			return -1;
+		off += 8 * tmp;
+	}
+	if (st & PEBS_PERF_S_RAW) {
+		NEED(4);
+		uint32_t sz = rd32(r, p + off);
+		off += 4;
+		SKIP(sz);
+	}
+	if (st & PEBS_PERF_S_BRANCH_STACK) {
+		U64(tmp);
+		if (a->branch_type & (1ull << 17))	/* HW_INDEX */
+			SKIP(8);
+		uint64_t per = 24 + ((a->branch_type & (1ull << 19)) ? 8 : 0);
+		if (tmp > (n - off) / per)
+			return -1;
+		off += per * tmp;
+	}
+	if (st & PEBS_PERF_S_REGS_USER) {
+		U64(tmp);
+		if (tmp)
+			SKIP(8 * (uint64_t)__builtin_popcountll(a->regs_user));
+	}
+	if (st & PEBS_PERF_S_STACK_USER) {
+		U64(tmp);
+		SKIP(tmp);
+		if (tmp)
+			SKIP(8);	/* dyn_size */
+	}
+	if (st & (PEBS_PERF_S_WEIGHT | PEBS_PERF_S_WEIGHT_STRUCT)) {
+		U64(tmp);
+		if (st & PEBS_PERF_S_WEIGHT_STRUCT) {
+			s->lat = (uint32_t)tmp;
+			s->ins_lat = (uint16_t)(tmp >> 32);
+		} else {
+			s->lat = tmp > UINT32_MAX ? UINT32_MAX : (uint32_t)tmp;
+		}
+	}
+	if (st & PEBS_PERF_S_DATA_SRC)
+		U64(s->dsrc);
+	if (st & PEBS_PERF_S_TRANSACTION)
+		U64(s->tsx);
+	if (st & PEBS_PERF_S_REGS_INTR) {
+		U64(tmp);
+		if (tmp)
+			SKIP(8 * (uint64_t)__builtin_popcountll(a->regs_intr));
+	}
+	if (st & PEBS_PERF_S_PHYS_ADDR) {
+		U64(s->phys_addr);
+		s->flags |= PEBS_SF_PHYS;
+	}
+	if (st & PEBS_PERF_S_CGROUP)
+		SKIP(8);
+	if (st & PEBS_PERF_S_DATA_PAGE_SIZE)
+		SKIP(8);
+	if (st & PEBS_PERF_S_CODE_PAGE_SIZE)
+		SKIP(8);
+	if (st & PEBS_PERF_S_AUX) {
+		U64(tmp);
+		SKIP(tmp);
+	}
+#undef NEED
+#undef U64
+#undef SKIP
+	return 0;
+}
+
+/* Time and cpu from the sample_id trailer of a non-sample record. */
+static void sample_id(const struct pebs_perf_reader *r, const uint8_t *p,
+		      size_t n, uint64_t *time, uint32_t *cpu)
+{
+	*time = 0;
+	*cpu = 0;
+	if (!r->nattrs || !(r->attrs[0].flags & (1ull << 18)))
+		return;
+	uint64_t st = r->attrs[0].sample_type;
+	uint64_t m = st & (PEBS_PERF_S_TID | PEBS_PERF_S_TIME | PEBS_PERF_S_ID |
+			   PEBS_PERF_S_STREAM_ID | PEBS_PERF_S_CPU |
+			   PEBS_PERF_S_IDENTIFIER);
+	size_t sz = 8 * (size_t)__builtin_popcountll(m);
+	if (sz > n)
+		return;
+	const uint8_t *q = p + n - sz;
+	if (st & PEBS_PERF_S_TID)
+		q += 8;
+	if (st & PEBS_PERF_S_TIME) {
+		*time = rd64(r, q);
+		q += 8;
+	}
+	if (st & PEBS_PERF_S_ID)
+		q += 8;
+	if (st & PEBS_PERF_S_STREAM_ID)
+		q += 8;
+	if (st & PEBS_PERF_S_CPU)
+		*cpu = rd32(r, q);
+}
+
+/* ------------------------------------------------------------ pass 1 */
+
+static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
+{
+	if (r->nmaps == r->capmaps) {
+		size_t nc = r->capmaps ? r->capmaps * 2 : 256;
+		struct pmap *nm = realloc(r->maps, nc * sizeof(*nm));
+		if (!nm)
+			return -1;
+		r->maps = nm;
+		r->capmaps = nc;
+	}
+	uint64_t *head = ht_slot(&r->pidmap, m->pid, 1);
+	if (!head)
+		return -1;
+	struct pmap *d = &r->maps[r->nmaps];
+	*d = *m;
+	/* head stores index + 1 (0 = none); list is newest first */
+	d->next = *head ? (uint32_t)(*head - 1) : UINT32_MAX;
+	*head = ++r->nmaps;
+	return 0;
+}
+
+static void maps_fork(struct pebs_perf_reader *r, uint32_t child,
+		      uint32_t parent)
+{
+	uint64_t *h = ht_slot(&r->pidmap, parent, 0);
+	if (!h || !*h)
+		return;
+	/* Collect first: map_add() may move r->maps. */
+	size_t n = 0;
+	for (uint32_t i = (uint32_t)(*h - 1); i != UINT32_MAX;
+	     i = r->maps[i].next)
+		n++;
+	uint32_t *idx = malloc(n * sizeof(*idx) + 1);
+	if (!idx)
+		return;
+	n = 0;
+	for (uint32_t i = (uint32_t)(*h - 1); i != UINT32_MAX;
+	     i = r->maps[i].next)
+		if (!r->maps[i].dead)
+			idx[n++] = i;
+	/* oldest first so the child's list keeps the same order */
+	while (n--) {
+		struct pmap m = r->maps[idx[n]];
+		m.pid = child;
+		if (map_add(r, &m) < 0)
+			break;
+	}
+	free(idx);
+}
+
+static void maps_exec(struct pebs_perf_reader *r, uint32_t pid)
+{
+	uint64_t *h = ht_slot(&r->pidmap, pid, 0);
+	if (!h || !*h)
+		return;
+	for (uint32_t i = (uint32_t)(*h - 1); i != UINT32_MAX;
+	     i = r->maps[i].next)
+		r->maps[i].dead = 1;
+}
+
+static void stop_at(struct pebs_perf_reader *r, uint64_t off, int err,
+		    const char *what)
+{
+	/* the first damage in file order wins */
+	if (r->stop_err && r->stop <= off)
+		return;
+	r->stop = off;
+	r->stop_err = err;
+	snprintf(r->stop_msg, sizeof(r->stop_msg), "offset 0x%llx: %s",
+		 (unsigned long long)off, what);
+}
+
+/*
+ * Size of the data that follows record @p beyond its header.size (pipe
+ * TRACING_DATA and AUXTRACE carry their payload after the record).
+ */
+static int extra_size(const struct pebs_perf_reader *r, uint32_t type,
+		      const uint8_t *p, size_t sz, uint64_t *extra)
+{
+	*extra = 0;
+	if (type == 66 && sz >= 12)
+		*extra = ((uint64_t)rd32(r, p + 8) + 7) & ~7ull;
+	else if (type == 71 && sz >= 16)
+		*extra = rd64(r, p + 8);
+	else if (type == 66 || type == 71)
+		return -1;
+	return 0;
+}
+
+/*
+ * perf record -z: PERF_RECORD_COMPRESSED (81; 83 adds a u64 data size)
+ * carry zstd output of one stream that runs across records, which
+ * decompresses to ordinary records.  When the data has any, it is rebuilt
+ * in memory with those records inflated in place, so the two passes read
+ * plain records.  Damage ends the rebuilt data (all records before it are
+ * kept) and is reported at its offset in the input.
+ */
+static int expand_compressed(struct pebs_perf_reader *r)
+{
+	uint64_t pos = r->data_off, end = r->data_end;
+	int any = 0;
+	while (!any && pos + 8 <= end) {
+		uint32_t type = rd32(r, r->b + pos);
+		uint16_t sz = rd16(r, r->b + pos + 6);
+		uint64_t extra;
+		if (sz < 8 || sz > end - pos ||
+		    extra_size(r, type, r->b + pos, sz, &extra) < 0 ||
+		    extra > end - pos - sz)
+			break;
+		any = type == 81 || type == 83;
+		pos += sz + extra;
+	}
+	if (!any)
+		return 0;
+	ZSTD_DCtx *dc = ZSTD_createDCtx();
+	size_t cap = 1 << 20, n = 0;
+	/* perf's ratio is ~10; far more means a hostile file */
+	uint64_t limit = (uint64_t)r->len * 256 + (4u << 20);
+	uint8_t *out = malloc(cap);
+	if (!dc || !out) {
+		ZSTD_freeDCtx(dc);
+		free(out);
+		return -PEBS_E_NOMEM;
+	}
+	pos = r->data_off;
+	while (pos < end) {
+		const uint8_t *p = r->b + pos;
+		if (end - pos < 8) {
+			stop_at(r, pos, PEBS_E_TRUNCATED,
+				"input ends inside a record header");
+			break;
+		}
+		uint32_t type = rd32(r, p);
+		uint16_t sz = rd16(r, p + 6);
+		uint64_t extra;
+		if (sz < 8 || sz > end - pos ||
+		    extra_size(r, type, p, sz, &extra) < 0 ||
+		    extra > end - pos - sz) {
+			stop_at(r, pos, sz < 8 ? PEBS_E_CORRUPT :
+				PEBS_E_TRUNCATED, sz < 8 ? "record size < 8" :
+				"input ends inside a record");
+			break;
+		}
+		const uint8_t *src = p + 8;
+		size_t srclen = sz - 8, add = (size_t)(sz + extra);
+		if (type == 83) {
+			uint64_t dlen = srclen >= 8 ? rd64(r, src) : ~0ull;
+			if (dlen > srclen - 8) {
+				stop_at(r, pos, PEBS_E_CORRUPT,
+					"compressed record: bad data size");
+				break;
+			}
+			src += 8;
+			srclen = (size_t)dlen;
+		}
+		int bad = 0;
+		if (type == 81 || type == 83) {
+			ZSTD_inBuffer in = { src, srclen, 0 };
+			while (in.pos < in.size && !bad) {
+				if (cap - n < 65536 && cap * 2 > limit) {
+					bad = 2;	/* a zstd bomb */
+					break;
+				}
+				if (cap - n < 65536) {
+					uint8_t *no = realloc(out, cap * 2);
+					if (!no) {
+						ZSTD_freeDCtx(dc);
+						free(out);
+						return -PEBS_E_NOMEM;
+					}
+					out = no;
+					cap *= 2;
+				}
+				ZSTD_outBuffer ob = { out + n, cap - n, 0 };
+				size_t before = in.pos;
+				size_t k = ZSTD_decompressStream(dc, &ob,
+								 &in);
+				n += ob.pos;
+				/* an error, or no progress despite room */
+				bad = ZSTD_isError(k) ||
+				      (in.pos == before && ob.pos == 0);
+			}
+			if (bad) {
+				stop_at(r, pos, PEBS_E_CORRUPT, bad == 2 ?
+					"compressed records inflate to over "
+					"256 times the input" :
+					"compressed record: bad zstd data");
+				break;
+			}
+		} else {
+			while (cap - n < add) {
+				uint8_t *no = realloc(out, cap * 2);
+				if (!no) {
+					ZSTD_freeDCtx(dc);
+					free(out);
+					return -PEBS_E_NOMEM;
+				}
+				out = no;
+				cap *= 2;
+			}
+			memcpy(out + n, p, add);
+			n += add;
+		}
+		pos += sz + extra;
+	}
+	ZSTD_freeDCtx(dc);
+	/*
+	 * The rebuilt data replaces the input.  Damage met while rebuilding
+	 * (its message gives the input offset) now lies at the rebuilt end.
+	 */
+	r->expanded = out;
+	r->b = out;
+	r->len = n;
+	r->data_off = 0;
+	r->data_end = n;
+	if (r->stop_err)
+		r->stop = n;
+	return 0;
+}
+
+static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
+{
+	uint64_t pos = r->data_off, end = r->data_end;
+	while (pos < end) {
+		if (end - pos < 8) {
+			stop_at(r, pos, PEBS_E_TRUNCATED,
+				"input ends inside a record header");
+			break;
+		}
+		const uint8_t *p = r->b + pos;
+		uint32_t type = rd32(r, p);
+		uint16_t misc = rd16(r, p + 4), sz = rd16(r, p + 6);
+		if (sz < 8) {
+			stop_at(r, pos, PEBS_E_CORRUPT, "record size < 8");
+			break;
+		}
+		if (sz > end - pos) {
+			stop_at(r, pos, PEBS_E_TRUNCATED,
+				"input ends inside a record");
+			break;
+		}
+		uint64_t extra;
+		if (extra_size(r, type, p, sz, &extra) < 0 ||
+		    extra > end - pos - sz) {
+			stop_at(r, pos, PEBS_E_TRUNCATED,
+				"input ends inside a record's payload");
+			break;
+		}
+		const uint8_t *q = p + 8;
+		size_t n = sz - 8;
+		struct pmap m;
+		switch (type) {
+		case 9: {	/* SAMPLE */
+			size_t ai;
+			struct pebs_sample s;
+			int k = r->nattrs ? sample_attr(r, q, n, &ai) : -1;
+			if (k == 1) {
+				r->unknown_id++;
+				break;
+			}
+			if (k < 0 || parse_sample(r, q, n, &r->attrs[ai],
+						  &s) < 0) {
+				stop_at(r, pos, PEBS_E_CORRUPT, r->nattrs ?
+					"sample shorter than its sample_type" :
+					"sample before any event attribute");
+				goto out;
+			}
+			uint64_t *v = ht_slot(&r->sampled, s.pid, 1);
+			if (!v)
+				return -PEBS_E_NOMEM;
+			r->nsamples++;
+			break;
+		}
+		case 1:		/* MMAP */
+		case 10:	/* MMAP2 */
+			if (n < (type == 1 ? 32u : 64u))
+				break;
+			memset(&m, 0, sizeof(m));
+			m.pid = rd32(r, q);
+			m.start = rd64(r, q + 8);
+			m.len = rd64(r, q + 16);
+			m.pgoff = rd64(r, q + 24);
+			if (type == 10 && (misc & (1u << 14)) && q[32] &&
+			    q[32] <= 20) {
+				m.bid_len = q[32];
+				memcpy(m.bid, q + 36, m.bid_len);
+			}
+			m.path = intern(r, q + (type == 1 ? 32 : 64),
+					n - (type == 1 ? 32 : 64));
+			if (!m.path || map_add(r, &m) < 0)
+				return -PEBS_E_NOMEM;
+			break;
+		case 3:		/* COMM */
+			if (n < 9)
+				break;
+			{
+				uint32_t pid = rd32(r, q), tid = rd32(r, q + 4);
+				if (misc & (1u << 13))	/* COMM_EXEC */
+					maps_exec(r, pid);
+				if (pid != tid && ht_slot(&r->comm, pid, 0))
+					break;
+				const char *c = intern(r, q + 8, n - 8);
+				uint64_t *v = ht_slot(&r->comm, pid, 1);
+				if (!c || !v)
+					return -PEBS_E_NOMEM;
+				*v = (uint64_t)(r->npool - 1) + 1;
+			}
+			break;
+		case 7:		/* FORK */
+			if (n >= 24 && rd32(r, q) != rd32(r, q + 4))
+				maps_fork(r, rd32(r, q), rd32(r, q + 4));
+			break;
+		case 2:		/* LOST */
+			if (n >= 16)
+				r->nlost += rd64(r, q + 8);
+			break;
+		case 13:	/* LOST_SAMPLES */
+			if (n >= 8)
+				r->nlost += rd64(r, q);
+			break;
+		case 64: {	/* HEADER_ATTR (pipe) */
+			struct pattr a;
+			if (parse_attr(r, q, n, &a) < 0) {
+				stop_at(r, pos, PEBS_E_CORRUPT,
+					"short event attribute");
+				goto out;
+			}
+			size_t asz = a.size >= 64 && a.size <= n ? a.size : 64;
+			if (add_attr(r, &a) < 0 ||
+			    add_ids(r, r->nattrs - 1, q + asz,
+				    (n - asz) / 8) < 0)
+				return -PEBS_E_NOMEM;
+			break;
+		}
+		case 67:	/* HEADER_BUILD_ID */
+			bid_add(r, p, sz);
+			break;
+		case 78:	/* EVENT_UPDATE: u64 type, u64 id, payload */
+			if (n > 16 && rd64(r, q) == 2) {
+				uint64_t *v = ht_slot(&r->ids,
+						      rd64(r, q + 8), 0);
+				if (v && !r->attrs[*v].name)
+					r->attrs[*v].name = strndup(
+						(const char *)q + 16, n - 16);
+			}
+			break;
+		case 80:	/* HEADER_FEATURE: u64 id, payload */
+			if (n >= 8 && rd64(r, q) < 256)
+				feature(r, f, (unsigned)rd64(r, q), q + 8,
+					n - 8);
+			break;
+		case 81:	/* COMPRESSED: inflated before the scan */
+		case 83:	/* COMPRESSED2 */
+			stop_at(r, pos, PEBS_E_CORRUPT,
+				"compressed records inside compressed data");
+			goto out;
+		default:
+			break;
+		}
+		pos += sz + extra;
+	}
+out:
+	return 0;
+}
+
+/* ------------------------------------------------------ metadata */
+
+static void attr_name(const struct pattr *a, char *buf, size_t len)
+{
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses",
+		"branches", "branch-misses", "bus-cycles",
+		"stalled-cycles-frontend", "stalled-cycles-backend",
+		"ref-cycles",
+	};
+	if (a->name && *a->name)
+		snprintf(buf, len, "%s", a->name);
+	else if (a->type == 0 && a->config < 10)
+		snprintf(buf, len, "%s", hw[a->config]);
+	else if (a->type == 4)
+		snprintf(buf, len, "r%llx", (unsigned long long)a->config);
+	else
+		snprintf(buf, len, "type%u/config=0x%llx/", a->type,
+			 (unsigned long long)a->config);
+}
+
+#define SET(...) do { if (pebs_meta_setf(m, __VA_ARGS__) < 0) \
+	return -PEBS_E_NOMEM; } while (0)
+
+/*
+ * Anonymous memory, devices and SysV segments have no symbols: keeping them
+ * would only bloat the metadata (a busy server has thousands).
+ */
+static int useless_map(const char *path)
+{
+	static const char *const skip[] = {
+		"//anon", "/anon_hugepage", "/dev/", "/SYSV", "/memfd:",
+		"[heap]", "[stack]", "[anon",
+	};
+	if (!*path)
+		return 1;
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (strncmp(path, skip[i], strlen(skip[i])) == 0)
+			return 1;
+	return 0;
+}
+
+static int meta_maps(struct pebs_perf_reader *r, struct pebs_meta *m)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < r->nmaps && kept < MAX_KEPT_MAPS; i++) {
+		const struct pmap *p = &r->maps[i];
+		if (p->dead || !p->len ||
+		    (!r->all_maps && useless_map(p->path)))
+			continue;
+		if (!r->all_maps && p->pid != UINT32_MAX &&
+		    !ht_slot(&r->sampled, p->pid, 0))
+			continue;
+		char k[64];
+		size_t n = kept++;
+#define MK(f) (snprintf(k, sizeof(k), "maps.%zu." f, n), k)
+		SET(MK("pid"), "%d", (int32_t)p->pid);
+		SET(MK("start"), "0x%llx", (unsigned long long)p->start);
+		SET(MK("end"), "0x%llx",
+		    (unsigned long long)(p->start + p->len));
+		SET(MK("pgoff"), "0x%llx", (unsigned long long)p->pgoff);
+		SET(MK("path"), "%s", p->path);
+		const uint8_t *bid = p->bid_len ? p->bid : NULL;
+		size_t bl = p->bid_len;
+		for (size_t j = 0; !bid && j < r->nbids; j++) {
+			if (strcmp(r->bids[j].path, p->path) == 0) {
+				bid = r->bids[j].bid;
+				bl = r->bids[j].len;
+			}
+		}
+		if (bid) {
+			char hex[41];
+			for (size_t j = 0; j < bl; j++)
+				snprintf(hex + 2 * j, 3, "%02x", bid[j]);
+			SET(MK("build_id"), "%s", hex);
+		}
+#undef MK
+	}
+	if (kept == MAX_KEPT_MAPS)
+		SET("perf.maps_truncated", "%d", 1);
+	/* comm of each sampled process, for writers and symbol notes */
+	for (size_t i = 0; i < r->sampled.cap; i++) {
+		if (!r->sampled.k[i])
+			continue;
+		uint64_t pid = r->sampled.k[i] - 1;
+		uint64_t *c = ht_slot(&r->comm, pid, 0);
+		if (c && *c) {
+			char k[48];
+			snprintf(k, sizeof(k), "comm.%llu",
+				 (unsigned long long)pid);
+			SET(k, "%s", r->pool[*c - 1]);
+		}
+	}
+	return 0;
+}
+
+static int build_meta(struct pebs_perf_reader *r, struct feat_ctx *f)
+{
+	struct pebs_meta *m = r->meta;
+	r->evname = calloc(r->nattrs + 1, sizeof(char *));
+	if (!r->evname)
+		return -PEBS_E_NOMEM;
+	SET("source", "%s", "import-perf");
+	if (f->host)
+		SET("host", "%s", f->host);
+	if (f->osrel)
+		SET("os.release", "%s", f->osrel);
+	if (f->cmdline)
+		SET("cmdline", "%s", f->cmdline);
+	if (f->version)
+		SET("perf.version", "%s", f->version);
+	if (f->arch)
+		SET("perf.arch", "%s", f->arch);
+	SET("perf.byte_order", "%s", r->swap ? "swapped" : "native");
+	SET("perf.pipe", "%d", r->pipe);
+	if (f->cpuid) {
+		/* x86: "GenuineIntel,6,85,4" */
+		char vendor[64];
+		unsigned fam, model, step;
+		int k = sscanf(f->cpuid, "%63[^,],%u,%u,%u", vendor, &fam,
+			       &model, &step);
+		SET("perf.cpuid", "%s", f->cpuid);
+		if (k >= 3) {
+			SET("cpu.vendor", "%s", vendor);
+			SET("cpu.family", "%u", fam);
+			SET("cpu.model", "%u", model);
+			if (k == 4)
+				SET("cpu.stepping", "%u", step);
+			const struct pebs_uarch *u =
+				pebs_uarch_by_model(fam, model);
+			if (u && strcmp(vendor, "GenuineIntel") == 0)
+				SET("uarch", "%s", u->name);
+		}
+	}
+	if (f->cpudesc)
+		SET("cpu.name", "%s", f->cpudesc);
+	SET("time.unit", "%s", "ns");
+	if (r->nr_cpus)
+		SET("topology.nr_cpus", "%u", r->nr_cpus);
+	for (uint32_t i = 0; i < f->nnodes; i++) {
+		char k[48];
+		snprintf(k, sizeof(k), "topology.node.%u.cpus", f->node_id[i]);
+		SET(k, "%s", f->node_cpus[i] ? f->node_cpus[i] : "");
+	}
+	if (f->have_sockets) {
+		uint32_t maxs = 0;
+		/* NRCPUS may come again later in a hostile pipe */
+		for (uint32_t c = 0; c < f->nsocket; c++) {
+			char k[48];
+			snprintf(k, sizeof(k), "topology.cpu.%u.socket", c);
+			SET(k, "%u", f->socket[c]);
+			if (f->socket[c] + 1 > maxs && f->socket[c] < 65536)
+				maxs = f->socket[c] + 1;
+		}
+		SET("topology.sockets", "%u", maxs);
+	}
+	for (size_t i = 0; i < r->nattrs; i++) {
+		const struct pattr *a = &r->attrs[i];
+		char k[64], name[256];
+		attr_name(a, name, sizeof(name));
+#define EK(f) (snprintf(k, sizeof(k), "events.%zu." f, i), k)
+		SET(EK("name"), "%s", name);
+		r->evname[i] = strdup(name);
+		if (!r->evname[i])
+			return -PEBS_E_NOMEM;
+		if (!(a->flags & (1ull << 10)))		/* not freq */
+			SET(EK("period"), "%llu",
+			    (unsigned long long)a->period);
+		else
+			SET(EK("freq"), "%llu", (unsigned long long)a->period);
+		SET(EK("perf.type"), "%u", a->type);
+		SET(EK("perf.config"), "0x%llx",
+		    (unsigned long long)a->config);
+		SET(EK("perf.config1"), "0x%llx",
+		    (unsigned long long)a->config1);
+		SET(EK("perf.sample_type"), "0x%llx",
+		    (unsigned long long)a->sample_type);
+		SET(EK("perf.precise_ip"), "%u",
+		    (unsigned)(a->flags >> 15 & 3));
+		if (a->type == 4 && (a->config & 0xffff) == 0x1cd)
+			SET(EK("ldlat"), "%llu",
+			    (unsigned long long)a->config1);
+		if (a->nids) {
+			size_t cap = a->nids * 21 + 1, o = 0;
+			char *s = malloc(cap);
+			if (!s)
+				return -PEBS_E_NOMEM;
+			s[0] = 0;
+			for (size_t j = 0; j < a->nids; j++)
+				o += (size_t)snprintf(s + o, cap - o, "%s%llu",
+					j ? "," : "",
+					(unsigned long long)a->ids[j]);
+			int e = pebs_meta_set(m, EK("id"), s);
+			free(s);
+			if (e < 0)
+				return e;
+		}
+#undef EK
+	}
+	if (r->nattrs == 1 && !(r->attrs[0].flags & (1ull << 10)))
+		SET("period", "%llu", (unsigned long long)r->attrs[0].period);
+	if (r->unknown_id)
+		SET("perf.unknown_id_samples", "%llu",
+		    (unsigned long long)r->unknown_id);
+	return meta_maps(r, m);
+}
+#undef SET
+
+/* ------------------------------------------------------------ open */
+
+int pebs_perf_probe(const void *buf, size_t len)
+{
+	uint64_t v;
+	if (len < 8)
+		return 0;
+	memcpy(&v, buf, 8);
+	return v == MAGIC_LE || v == __builtin_bswap64(MAGIC_LE);
+}
+
+/* Maps @fp's contents (spooling a pipe to a temporary file first). */
+static int load(struct pebs_perf_reader *r, FILE *fp)
+{
+	int fd = fileno(fp);
+	struct stat st;
+	FILE *tmp = NULL;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		tmp = tmpfile();
+		if (!tmp) {
+			seterr(r, "cannot create a temporary file: %s",
+			       strerror(errno));
+			return -PEBS_E_IO;
+		}
+		char buf[65536];
+		size_t k;
+		while ((k = fread(buf, 1, sizeof(buf), fp)) > 0) {
+			if (fwrite(buf, 1, k, tmp) != k) {
+				seterr(r, "temporary file: %s",
+				       strerror(errno));
+				fclose(tmp);
+				return -PEBS_E_IO;
+			}
+		}
+		if (ferror(fp) || fflush(tmp) == EOF) {
+			seterr(r, "read error: %s", strerror(errno));
+			fclose(tmp);
+			return -PEBS_E_IO;
+		}
+		fd = fileno(tmp);
+		if (fstat(fd, &st) < 0) {
+			fclose(tmp);
+			return -PEBS_E_IO;
+		}
+	}
+	off_t start = tmp ? 0 : lseek(fd, 0, SEEK_CUR);
+	if (start < 0 || start > st.st_size)
+		start = 0;
+	size_t len = (size_t)(st.st_size - start);
+	if (len == 0) {
+		if (tmp)
+			fclose(tmp);
+		r->b = (const uint8_t *)"";
+		r->len = 0;
+		return 0;
+	}
+	/* mmap needs a page-aligned offset */
+	off_t pa = start & ~(off_t)(sysconf(_SC_PAGESIZE) - 1);
+	void *mp = mmap(NULL, len + (size_t)(start - pa), PROT_READ,
+			MAP_PRIVATE, fd, pa);
+	if (mp == MAP_FAILED) {
+		/* e.g. a file system without mmap: read it instead */
+		r->heap = malloc(len);
+		if (!r->heap || pread(fd, r->heap, len, start) !=
+		    (ssize_t)len) {
+			seterr(r, "cannot read input: %s", strerror(errno));
+			if (tmp)
+				fclose(tmp);
+			return -PEBS_E_IO;
+		}
+		r->b = r->heap;
+	} else {
+		r->map = mp;
+		r->maplen = len + (size_t)(start - pa);
+		r->b = (const uint8_t *)mp + (start - pa);
+	}
+	r->len = len;
+	if (tmp)
+		fclose(tmp);	/* the mapping stays valid */
+	return 0;
+}
+
+static int open_file_layout(struct pebs_perf_reader *r, struct feat_ctx *f)
+{
+	const uint8_t *b = r->b;
+	if (r->len < 104) {
+		seterr(r, "perf.data header truncated");
+		return -PEBS_E_TRUNCATED;
+	}
+	uint64_t hsz = rd64(r, b + 8), asz = rd64(r, b + 16);
+	uint64_t aoff = rd64(r, b + 24), alen = rd64(r, b + 32);
+	uint64_t doff = rd64(r, b + 40), dlen = rd64(r, b + 48);
+	if (hsz < 104 || asz < 64 + 16 || asz > 4096) {
+		seterr(r, "bad perf.data header (size %llu, attr size %llu)",
+		       (unsigned long long)hsz, (unsigned long long)asz);
+		return -PEBS_E_FORMAT;
+	}
+	if (aoff > r->len || alen > r->len - aoff || alen / asz > MAX_ATTRS) {
+		seterr(r, "attribute section outside the file");
+		return -PEBS_E_TRUNCATED;
+	}
+	for (uint64_t i = 0; i < alen / asz; i++) {
+		const uint8_t *p = b + aoff + i * asz;
+		struct pattr a;
+		parse_attr(r, p, asz - 16, &a);
+		uint64_t ioff = rd64(r, p + asz - 16);
+		uint64_t ilen = rd64(r, p + asz - 8);
+		if (ioff > r->len || ilen > r->len - ioff) {
+			seterr(r, "id section of event %llu outside the file",
+			       (unsigned long long)i);
+			return -PEBS_E_TRUNCATED;
+		}
+		if (add_attr(r, &a) < 0 ||
+		    add_ids(r, r->nattrs - 1, b + ioff, ilen / 8) < 0)
+			return -PEBS_E_NOMEM;
+	}
+	r->data_off = doff > r->len ? r->len : doff;
+	/* A file cut short (or never finished): read what is there. */
+	if (dlen > r->len - r->data_off || (dlen == 0 && doff < r->len)) {
+		r->data_end = r->len;
+		if (dlen)
+			stop_at(r, r->len, PEBS_E_TRUNCATED,
+				"data section extends past the end of file");
+	} else {
+		r->data_end = r->data_off + dlen;
+	}
+	/* Feature sections: one {offset,size} per set bit, after data. */
+	uint64_t ft = doff + dlen;
+	unsigned k = 0;
+	for (unsigned bit = 0; bit < 256; bit++) {
+		uint64_t word = rd64(r, b + 72 + 8 * (bit / 64));
+		if (!(word >> (bit % 64) & 1))
+			continue;
+		uint64_t so = ft + 16ull * k++;
+		if (ft > r->len || so > r->len - 16)
+			break;
+		uint64_t fo = rd64(r, b + so), fl = rd64(r, b + so + 8);
+		if (fo > r->len || fl > r->len - fo)
+			continue;
+		feature(r, f, bit, b + fo, fl);
+	}
+	return 0;
+}
+
+/* Parses the input in r->b (header, attributes, features, pass 1). */
+static int start(struct pebs_perf_reader *r)
+{
+	int e;
+	if (r->len < 16 || !pebs_perf_probe(r->b, r->len)) {
+		seterr(r, r->len < 8 ? "input too short for a perf.data "
+		       "file" : "not a perf.data file (no PERFILE2 magic)");
+		return -PEBS_E_FORMAT;
+	}
+	uint64_t mg;
+	memcpy(&mg, r->b, 8);
+	r->swap = mg != MAGIC_LE;
+	struct feat_ctx f;
+	memset(&f, 0, sizeof(f));
+	if (rd64(r, r->b + 8) == 16) {
+		r->pipe = 1;
+		r->data_off = 16;
+		r->data_end = r->len;
+	} else if ((e = open_file_layout(r, &f)) < 0) {
+		feat_free(&f);
+		return e;
+	}
+	e = expand_compressed(r);
+	if (e == 0)
+		e = scan(r, &f);
+	if (e == 0 && r->stop_err == PEBS_E_UNSUPPORTED && !r->nsamples) {
+		seterr(r, "%s", r->stop_msg);
+		e = -PEBS_E_UNSUPPORTED;
+	}
+	if (e == 0)
+		e = build_meta(r, &f);
+	feat_free(&f);
+	if (e < 0 && !r->err[0])
+		seterr(r, "%s", pebs_strerror(e));
+	r->pos = r->data_off;
+	return e;
+}
+
+static struct pebs_perf_reader *new_reader(
+	const struct pebs_perf_reader_opts *opts)
+{
+	struct pebs_perf_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->meta = pebs_meta_new();
+	if (!r->meta) {
+		free(r);
+		return NULL;
+	}
+	r->all_maps = opts && opts->all_maps;
+	return r;
+}
+
+int pebs_perf_reader_open(struct pebs_perf_reader **rp, FILE *fp,
+			  const char *name,
+			  const struct pebs_perf_reader_opts *opts)
+{
+	(void)name;
+	struct pebs_perf_reader *r = new_reader(opts);
+	*rp = r;
+	if (!r)
+		return -PEBS_E_NOMEM;
+	int e = load(r, fp);
+	return e < 0 ? e : start(r);
+}
+
+int pebs_perf_reader_open_mem(struct pebs_perf_reader **rp, const void *buf,
+			      size_t len,
+			      const struct pebs_perf_reader_opts *opts)
+{
+	struct pebs_perf_reader *r = new_reader(opts);
+	*rp = r;
+	if (!r)
+		return -PEBS_E_NOMEM;
+	r->b = len ? buf : (const uint8_t *)"";
+	r->len = len;
+	return start(r);
+}
+
+/* ------------------------------------------------------------ pass 2 */
+
+static int pend_cmp(const void *a, const void *b)
+{
+	const struct pend *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * Sorts the pending samples and marks those up to @limit ready.  Only the
+ * samples added since the last round are sorted, then merged with the
+ * sorted rest: a file of many tiny rounds stays linear per round.
+ */
+static int flush_until(struct pebs_perf_reader *r, uint64_t limit, int all)
+{
+	/* drop what was emitted */
+	if (r->emit) {
+		memmove(r->pend, r->pend + r->emit,
+			(r->npend - r->emit) * sizeof(*r->pend));
+		r->npend -= r->emit;
+		r->sorted -= r->emit < r->sorted ? r->emit : r->sorted;
+		r->emit = 0;
+	}
+	size_t old = r->sorted, add = r->npend - old;
+	if (add) {
+		qsort(r->pend + old, add, sizeof(*r->pend), pend_cmp);
+		if (old && pend_cmp(&r->pend[old - 1], &r->pend[old]) > 0) {
+			struct pend *t = malloc(r->npend * sizeof(*t));
+			if (!t) {
+				seterr(r, "out of memory");
+				return -PEBS_E_NOMEM;
+			}
+			size_t i = 0, j = old, k = 0;
+			while (i < old && j < r->npend)
+				t[k++] = pend_cmp(&r->pend[i], &r->pend[j]) <= 0
+					 ? r->pend[i++] : r->pend[j++];
+			while (i < old)
+				t[k++] = r->pend[i++];
+			while (j < r->npend)
+				t[k++] = r->pend[j++];
+			memcpy(r->pend, t, r->npend * sizeof(*t));
+			free(t);
+		}
+		r->sorted = r->npend;
+	}
+	size_t k = 0;
+	if (all)
+		k = r->npend;
+	else
+		while (k < r->npend && r->pend[k].time <= limit)
+			k++;
+	r->ready = k;
+	return 0;
+}
+
+static int emit(struct pebs_perf_reader *r, struct pebs_perf_item *it)
+{
+	const struct pend *e = &r->pend[r->emit++];
+	const uint8_t *p = r->b + e->off;
+	uint16_t sz = rd16(r, p + 6);
+	memset(it, 0, sizeof(*it));
+	it->kind = PEBS_PERF_SAMPLE;
+	parse_sample(r, p + 8, sz - 8, &r->attrs[e->attr], &it->s);
+	it->s.event = e->attr;
+	it->event = pebs_perf_reader_event(r, e->attr);
+	return 1;
+}
+
+int pebs_perf_reader_next(struct pebs_perf_reader *r,
+			  struct pebs_perf_item *it)
+{
+	for (;;) {
+		if (r->emit < r->ready)
+			return emit(r, it);
+		if (r->done) {
+			if (r->stop_err) {
+				seterr(r, "%s", r->stop_msg);
+				return -r->stop_err;
+			}
+			return 0;
+		}
+		uint64_t end = r->stop_err ? r->stop : r->data_end;
+		if (r->pos >= end) {
+			r->done = 1;
+			if (flush_until(r, 0, 1) < 0)
+				return -PEBS_E_NOMEM;
+			continue;
+		}
+		/* scan() validated every record before r->stop */
+		const uint8_t *p = r->b + r->pos;
+		uint32_t type = rd32(r, p);
+		uint16_t sz = rd16(r, p + 6);
+		uint64_t extra = 0;
+		extra_size(r, type, p, sz, &extra);
+		if (sz < 8 || extra > end - r->pos - sz) {
+			/* cannot happen after scan(); never loop on it */
+			r->pos = end;
+			continue;
+		}
+		uint64_t off = r->pos;
+		r->pos += sz + extra;
+		if (type == 9) {
+			size_t ai;
+			struct pebs_sample s;
+			if (sample_attr(r, p + 8, sz - 8, &ai) != 0)
+				continue;	/* unknown id: counted */
+			parse_sample(r, p + 8, sz - 8, &r->attrs[ai], &s);
+			if (r->npend == r->cappend) {
+				size_t nc = r->cappend ? r->cappend * 2 : 4096;
+				struct pend *np = realloc(r->pend,
+							  nc * sizeof(*np));
+				if (!np) {
+					seterr(r, "out of memory");
+					return -PEBS_E_NOMEM;
+				}
+				r->pend = np;
+				r->cappend = nc;
+			}
+			r->pend[r->npend++] = (struct pend){ s.time, off,
+							     (uint32_t)ai };
+			if (s.time > r->cur_max)
+				r->cur_max = s.time;
+		} else if (type == 68) {	/* FINISHED_ROUND */
+			if (flush_until(r, r->prev_max, 0) < 0)
+				return -PEBS_E_NOMEM;
+			r->prev_max = r->cur_max;
+		} else if (type == 2 || type == 13) {
+			size_t n = sz - 8;
+			if (n < (type == 2 ? 16u : 8u))
+				continue;
+			memset(it, 0, sizeof(*it));
+			it->kind = PEBS_PERF_LOST;
+			it->lost = rd64(r, p + 8 + (type == 2 ? 8 : 0));
+			sample_id(r, p + 8, n, &it->time, &it->cpu);
+			return 1;
+		}
+	}
+}
+
+/* ---------------------------------------------------------- accessors */
+
+const struct pebs_meta *pebs_perf_reader_meta(const struct pebs_perf_reader *r)
+{
+	return r->meta;
+}
+
+unsigned pebs_perf_reader_nevents(const struct pebs_perf_reader *r)
+{
+	return (unsigned)r->nattrs;
+}
+
+const char *pebs_perf_reader_event(const struct pebs_perf_reader *r,
+				   unsigned i)
+{
+	if (i >= r->nattrs || !r->evname || !r->evname[i])
+		return NULL;
+	return r->evname[i];
+}
+
+const char *pebs_perf_reader_errmsg(const struct pebs_perf_reader *r)
+{
+	return r->err;
+}
+
+void pebs_perf_reader_close(struct pebs_perf_reader *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap(r->map, r->maplen);
+	free(r->heap);
+	free(r->expanded);
+	for (size_t i = 0; i < r->nattrs; i++) {
+		if (r->evname)
+			free(r->evname[i]);
+		free(r->attrs[i].name);
+		free(r->attrs[i].ids);
+	}
+	free(r->evname);
+	free(r->attrs);
+	ht_free(&r->ids);
+	ht_free(&r->pidmap);
+	ht_free(&r->sampled);
+	ht_free(&r->comm);
+	free(r->maps);
+	for (size_t i = 0; i < r->npool; i++)
+		free(r->pool[i]);
+	free(r->pool);
+	for (size_t i = 0; i < r->nbids; i++)
+		free(r->bids[i].path);
+	free(r->bids);
+	free(r->pend);
+	pebs_meta_free(r->meta);
+	free(r);
+}

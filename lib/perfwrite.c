@@ -1,0 +1,1073 @@
+/*
+ * perfwrite.c - samples and metadata to a perf.data file (or a pipe-mode
+ * stream) that Linux perf reads: perf script, perf mem report, perf c2c
+ * report.  Layout and the metadata it uses: formats/perf-import.md.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pebs_perf.h"
+
+#define ATTR_SIZE 128u		/* PERF_ATTR_SIZE_VER7 */
+#define ID_BASE 1000u
+#define MAX_EVENTS 4096u
+#define MAX_PATH 4095u		/* longer paths are cut (PATH_MAX) */
+#define MAX_NAME 4095u
+#define DEFAULT_ST (PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP | \
+	PEBS_PERF_S_TID | PEBS_PERF_S_TIME | PEBS_PERF_S_ADDR | \
+	PEBS_PERF_S_ID | PEBS_PERF_S_CPU | PEBS_PERF_S_PERIOD | \
+	PEBS_PERF_S_WEIGHT_STRUCT | PEBS_PERF_S_DATA_SRC | \
+	PEBS_PERF_S_PHYS_ADDR)
+
+struct buf {
+	uint8_t *p;
+	size_t n, cap;
+	int swap;
+	int oom;
+};
+
+struct wevent {
+	char *name;
+	uint32_t type;
+	uint64_t config, config1, period;
+	unsigned precise;
+};
+
+struct pebs_perf_writer {
+	FILE *fp;
+	struct pebs_meta *meta;
+	struct pebs_perf_writer_opts o;
+	struct wevent *ev;
+	size_t nev;
+	size_t last_ev;
+	int started;		/* pipe: header records written */
+	struct buf out;		/* pending data records */
+	uint64_t data_off, data_len;
+	uint64_t nsamples;
+	uint32_t max_cpu;
+	uint64_t tsc_hz;	/* time.unit=tsc: convert to ns */
+	int err;
+	char msg[256];
+};
+
+/* ------------------------------------------------------------ buffer */
+
+static void b_grow(struct buf *b, size_t add)
+{
+	if (b->oom || b->n + add <= b->cap)
+		return;
+	size_t nc = b->cap ? b->cap : 4096;
+	while (nc < b->n + add)
+		nc *= 2;
+	uint8_t *np = realloc(b->p, nc);
+	if (!np) {
+		b->oom = 1;
+		return;
+	}
+	b->p = np;
+	b->cap = nc;
+}
+
+static void b_put(struct buf *b, const void *p, size_t n)
+{
+	b_grow(b, n);
+	if (b->oom)
+		return;
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static void b_u16(struct buf *b, uint16_t v)
+{
+	if (b->swap)
+		v = __builtin_bswap16(v);
+	b_put(b, &v, 2);
+}
+
+static void b_u32(struct buf *b, uint32_t v)
+{
+	if (b->swap)
+		v = __builtin_bswap32(v);
+	b_put(b, &v, 4);
+}
+
+static void b_u64(struct buf *b, uint64_t v)
+{
+	if (b->swap)
+		v = __builtin_bswap64(v);
+	b_put(b, &v, 8);
+}
+
+static void b_zero(struct buf *b, size_t n)
+{
+	b_grow(b, n);
+	if (b->oom)
+		return;
+	memset(b->p + b->n, 0, n);
+	b->n += n;
+}
+
+/* Rewrites the u16 at @off (a record size known only at the end). */
+static void b_set16(struct buf *b, size_t off, uint16_t v)
+{
+	if (b->oom)
+		return;
+	if (b->swap)
+		v = __builtin_bswap16(v);
+	memcpy(b->p + off, &v, 2);
+}
+
+/* A perf header string: u32 length (a multiple of 64), NUL-padded text. */
+static void b_str(struct buf *b, const char *s)
+{
+	size_t l = strlen(s), al = (l + 1 + 63) & ~(size_t)63;
+	b_u32(b, (uint32_t)al);
+	b_put(b, s, l);
+	b_zero(b, al - l);
+}
+
+/* The attr flag bitfield; on a big-endian writer bit order is reversed. */
+static void b_flags(struct buf *b, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		uint8_t c = (uint8_t)(v >> (8 * i)), x = c;
+		if (b->swap) {
+			x = 0;
+			for (int j = 0; j < 8; j++)
+				if (c & (1u << j))
+					x |= (uint8_t)(0x80u >> j);
+		}
+		b_put(b, &x, 1);
+	}
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static int fail(struct pebs_perf_writer *w, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct pebs_perf_writer *w, int err, const char *fmt, ...)
+{
+	if (!w->err) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+		va_end(ap);
+		w->err = err;
+	}
+	return -err;
+}
+
+static const char *mget(const struct pebs_perf_writer *w, const char *fmt,
+			...) __attribute__((format(printf, 2, 3)));
+static const char *mget(const struct pebs_perf_writer *w, const char *fmt,
+			...)
+{
+	char k[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(k, sizeof(k), fmt, ap);
+	va_end(ap);
+	return pebs_meta_get(w->meta, k);
+}
+
+static uint64_t num(const char *s, uint64_t dflt)
+{
+	if (!s || !*s)
+		return dflt;
+	char *e;
+	errno = 0;
+	unsigned long long v = strtoull(s, &e, 0);
+	return errno || *e ? dflt : v;
+}
+
+/* maps.N.* of the metadata, gathered in one pass. */
+struct wmap {
+	const char *pid, *start, *end, *pgoff, *path, *bid;
+};
+
+static struct wmap *collect_maps(const struct pebs_perf_writer *w,
+				 size_t *n)
+{
+	size_t cap = 0;
+	*n = 0;
+	for (size_t i = 0; i < pebs_meta_count(w->meta); i++) {
+		const char *k, *v;
+		size_t idx;
+		int end = 0;
+		pebs_meta_entry(w->meta, i, &k, &v);
+		if (sscanf(k, "maps.%zu.%n", &idx, &end) == 1 && end &&
+		    idx < 1000000 && idx + 1 > cap)
+			cap = idx + 1;
+	}
+	struct wmap *m = calloc(cap ? cap : 1, sizeof(*m));
+	if (!m)
+		return NULL;
+	for (size_t i = 0; i < pebs_meta_count(w->meta); i++) {
+		const char *k, *v, *f;
+		size_t idx;
+		int end = 0;
+		pebs_meta_entry(w->meta, i, &k, &v);
+		if (sscanf(k, "maps.%zu.%n", &idx, &end) != 1 || !end ||
+		    idx >= cap)
+			continue;
+		f = k + end;
+		if (!strcmp(f, "pid"))
+			m[idx].pid = v;
+		else if (!strcmp(f, "start"))
+			m[idx].start = v;
+		else if (!strcmp(f, "end"))
+			m[idx].end = v;
+		else if (!strcmp(f, "pgoff"))
+			m[idx].pgoff = v;
+		else if (!strcmp(f, "path"))
+			m[idx].path = v;
+		else if (!strcmp(f, "build_id"))
+			m[idx].bid = v;
+	}
+	*n = cap;
+	return m;
+}
+
+static int flush_out(struct pebs_perf_writer *w)
+{
+	if (w->out.oom)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	if (w->out.n && fwrite(w->out.p, 1, w->out.n, w->fp) != w->out.n)
+		return fail(w, PEBS_E_IO, "write error: %s", strerror(errno));
+	w->data_len += w->out.n;
+	w->out.n = 0;
+	return 0;
+}
+
+static size_t rec_begin(struct buf *b, uint32_t type, uint16_t misc)
+{
+	size_t at = b->n;
+	b_u32(b, type);
+	b_u16(b, misc);
+	b_u16(b, 0);
+	return at;
+}
+
+static int rec_end(struct pebs_perf_writer *w, struct buf *b, size_t at)
+{
+	size_t n = b->n - at;
+	if (n % 8)
+		b_zero(b, 8 - n % 8);
+	n = b->n - at;
+	if (n > 65535)
+		return fail(w, PEBS_E_RANGE, "record of %zu bytes", n);
+	b_set16(b, at + 6, (uint16_t)n);
+	return 0;
+}
+
+/* ------------------------------------------------------------ events */
+
+static uint64_t ev_id(size_t i)
+{
+	return ID_BASE + i;
+}
+
+static uint64_t sample_type(const struct pebs_perf_writer *w)
+{
+	return w->o.sample_type ? w->o.sample_type : DEFAULT_ST;
+}
+
+static void put_attr(struct pebs_perf_writer *w, struct buf *b, size_t i)
+{
+	const struct wevent *e = &w->ev[i];
+	uint64_t flags = (uint64_t)(e->precise & 3) << 15;
+	flags |= 1ull << 18;				/* sample_id_all */
+	if (i == 0)	/* mmap comm task mmap_data mmap2 comm_exec */
+		flags |= 1ull << 8 | 1ull << 9 | 1ull << 13 | 1ull << 17 |
+			 1ull << 23 | 1ull << 24;
+	size_t start = b->n;
+	b_u32(b, e->type);
+	b_u32(b, ATTR_SIZE);
+	b_u64(b, e->config);
+	b_u64(b, e->period);
+	b_u64(b, sample_type(w));
+	/* perf insists on PERF_FORMAT_ID when samples carry READ */
+	b_u64(b, sample_type(w) & PEBS_PERF_S_READ ? 4 : 0);
+	b_flags(b, flags);
+	b_u32(b, 0);			/* wakeup_events */
+	b_u32(b, 0);			/* bp_type */
+	b_u64(b, e->config1);
+	b_zero(b, ATTR_SIZE - (b->n - start));
+}
+
+static int add_event(struct pebs_perf_writer *w, const char *name)
+{
+	if (w->nev >= MAX_EVENTS)
+		return fail(w, PEBS_E_RANGE, "more than %u events", MAX_EVENTS);
+	struct wevent *ne = realloc(w->ev, (w->nev + 1) * sizeof(*ne));
+	if (!ne)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	w->ev = ne;
+	struct wevent *e = &w->ev[w->nev];
+	memset(e, 0, sizeof(*e));
+	e->name = strdup(name);
+	if (!e->name)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	/* Attributes from the metadata event of the same name, if any. */
+	const char *v;
+	size_t mi;
+	for (mi = 0; (v = mget(w, "events.%zu.name", mi)); mi++)
+		if (strcmp(v, name) == 0)
+			break;
+	e->type = 4;		/* PERF_TYPE_RAW */
+	e->precise = 2;
+	e->period = num(pebs_meta_get(w->meta, "period"), 1);
+	if (v) {
+		const char *t = mget(w, "events.%zu.perf.type", mi);
+		if (t) {
+			e->type = (uint32_t)num(t, 4);
+			e->config = num(mget(w, "events.%zu.perf.config", mi),
+					0);
+			e->config1 = num(mget(w, "events.%zu.perf.config1",
+					      mi), 0);
+			e->precise = (unsigned)num(mget(w,
+				"events.%zu.perf.precise_ip", mi), 2);
+		} else {
+			e->config = num(mget(w, "events.%zu.evtsel", mi), 0) &
+				    0xffff;
+			e->config1 = num(mget(w, "events.%zu.ldlat", mi), 0);
+		}
+		e->period = num(mget(w, "events.%zu.period", mi), e->period);
+	}
+	w->nev++;
+	return (int)(w->nev - 1);
+}
+
+static int find_event(struct pebs_perf_writer *w, const char *name)
+{
+	if (!name || !*name)
+		name = "pebs";
+	if (w->last_ev < w->nev && strcmp(w->ev[w->last_ev].name, name) == 0)
+		return (int)w->last_ev;
+	for (size_t i = 0; i < w->nev; i++) {
+		if (strcmp(w->ev[i].name, name) == 0) {
+			w->last_ev = i;
+			return (int)i;
+		}
+	}
+	int k = add_event(w, name);
+	if (k < 0)
+		return k;
+	w->last_ev = (size_t)k;
+	if (w->started) {
+		/*
+		 * Pipe mode, header already out: perf takes an attribute
+		 * in band at any point, and its name from an EVENT_UPDATE.
+		 */
+		struct buf *b = &w->out;
+		size_t at = rec_begin(b, 64, 0);	/* HEADER_ATTR */
+		put_attr(w, b, (size_t)k);
+		b_u64(b, ev_id((size_t)k));
+		if (rec_end(w, b, at) < 0)
+			return -w->err;
+		at = rec_begin(b, 78, 0);		/* EVENT_UPDATE */
+		b_u64(b, 2);				/* NAME */
+		b_u64(b, ev_id((size_t)k));
+		b_put(b, name, strnlen(name, MAX_NAME));
+		b_zero(b, 1);
+		if (rec_end(w, b, at) < 0)
+			return -w->err;
+	}
+	return k;
+}
+
+int pebs_perf_writer_event(struct pebs_perf_writer *w, const char *name)
+{
+	int k = find_event(w, name);
+	return k < 0 ? k : 0;
+}
+
+/* ------------------------------------------------------------ records */
+
+/* The sample_id trailer of non-sample records (sample_id_all). */
+static void put_sample_id(struct pebs_perf_writer *w, struct buf *b,
+			  uint32_t pid, uint32_t tid, uint64_t time,
+			  uint32_t cpu)
+{
+	uint64_t st = sample_type(w);
+	if (st & PEBS_PERF_S_TID) {
+		b_u32(b, pid);
+		b_u32(b, tid);
+	}
+	if (st & PEBS_PERF_S_TIME)
+		b_u64(b, time);
+	if (st & PEBS_PERF_S_ID)
+		b_u64(b, ev_id(0));
+	if (st & PEBS_PERF_S_STREAM_ID)
+		b_u64(b, ev_id(0));
+	if (st & PEBS_PERF_S_CPU) {
+		b_u32(b, cpu);
+		b_u32(b, 0);
+	}
+	if (st & PEBS_PERF_S_IDENTIFIER)
+		b_u64(b, ev_id(0));
+}
+
+/* COMM and MMAP2 records for the processes and maps in the metadata. */
+static int put_side(struct pebs_perf_writer *w)
+{
+	struct buf *b = &w->out;
+	for (size_t i = 0; i < pebs_meta_count(w->meta); i++) {
+		const char *k, *v;
+		pebs_meta_entry(w->meta, i, &k, &v);
+		if (strncmp(k, "comm.", 5) != 0)
+			continue;
+		uint32_t pid = (uint32_t)num(k + 5, 0);
+		size_t at = rec_begin(b, 3, 0);		/* COMM */
+		b_u32(b, pid);
+		b_u32(b, pid);
+		b_put(b, v, strnlen(v, 255));	/* a kernel comm is 16 */
+		b_zero(b, 1);
+		b_zero(b, (8 - (b->n - at) % 8) % 8);
+		put_sample_id(w, b, pid, pid, 0, 0);
+		if (rec_end(w, b, at) < 0)
+			return -w->err;
+	}
+	size_t nm;
+	struct wmap *mp = collect_maps(w, &nm);
+	if (!mp)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	for (size_t i = 0; i < nm; i++) {
+		const char *path = mp[i].path;
+		if (!path)
+			continue;
+		int32_t pid = (int32_t)strtol(mp[i].pid ? mp[i].pid : "0",
+					     NULL, 0);
+		uint64_t start = num(mp[i].start, 0);
+		uint64_t end = num(mp[i].end, start);
+		uint64_t pgoff = num(mp[i].pgoff, 0);
+		int kernel = pid == -1;
+		/* MMAP2: cpumode in misc (1 kernel, 2 user) */
+		size_t at = rec_begin(b, 10, kernel ? 1 : 2);
+		b_u32(b, (uint32_t)pid);
+		b_u32(b, (uint32_t)pid);
+		b_u64(b, start);
+		b_u64(b, end > start ? end - start : 0);
+		b_u64(b, pgoff);
+		b_zero(b, 24);			/* maj, min, ino, ino_gen */
+		b_u32(b, 5);			/* PROT_READ|PROT_EXEC */
+		b_u32(b, 2);			/* MAP_PRIVATE */
+		b_put(b, path, strnlen(path, MAX_PATH));
+		b_zero(b, 1);
+		b_zero(b, (8 - (b->n - at) % 8) % 8);
+		put_sample_id(w, b, (uint32_t)pid, (uint32_t)pid, 0, 0);
+		if (rec_end(w, b, at) < 0) {
+			free(mp);
+			return -w->err;
+		}
+	}
+	free(mp);
+	return 0;
+}
+
+/* ----------------------------------------------------------- features */
+
+/* CPUs of the capture: metadata, or the highest cpu seen. */
+static uint32_t nr_cpus(const struct pebs_perf_writer *w)
+{
+	uint64_t n = num(pebs_meta_get(w->meta, "topology.nr_cpus"), 0);
+	if (n < (uint64_t)w->max_cpu + 1)
+		n = (uint64_t)w->max_cpu + 1;
+	return n > PEBS_PERF_MAX_CPUS ? PEBS_PERF_MAX_CPUS : (uint32_t)n;
+}
+
+static void feat_string(struct buf *b, const char *s)
+{
+	b_str(b, s ? s : "");
+}
+
+#define MAX_NODES 1024u
+
+static void feat_numa(struct pebs_perf_writer *w, struct buf *b)
+{
+	/* topology.node.N.cpus, in one pass over the metadata */
+	const char *cpus[MAX_NODES] = { 0 };
+	uint32_t n = 0;
+	for (size_t i = 0; i < pebs_meta_count(w->meta); i++) {
+		const char *k, *v;
+		unsigned node;
+		int end = 0;
+		pebs_meta_entry(w->meta, i, &k, &v);
+		if (sscanf(k, "topology.node.%u.cpus%n", &node, &end) == 1 &&
+		    !k[end] && node < MAX_NODES) {
+			n += !cpus[node];
+			cpus[node] = v;
+		}
+	}
+	if (!n) {
+		char all[32];
+		snprintf(all, sizeof(all), "0-%u", nr_cpus(w) - 1);
+		b_u32(b, 1);
+		b_u32(b, 0);
+		b_u64(b, 0);
+		b_u64(b, 0);
+		b_str(b, all);
+		return;
+	}
+	b_u32(b, n);
+	for (uint32_t node = 0; node < MAX_NODES; node++) {
+		if (!cpus[node])
+			continue;
+		b_u32(b, node);
+		b_u64(b, 0);		/* mem_total: unknown */
+		b_u64(b, 0);		/* mem_free */
+		b_str(b, cpus[node]);
+	}
+}
+
+/*
+ * Socket of every cpu from topology.cpu.N.socket (one pass over the
+ * metadata: a lookup per cpu would be quadratic).  Caller frees.
+ */
+static uint32_t *sockets(const struct pebs_perf_writer *w, uint32_t n)
+{
+	uint32_t *sock = calloc(n ? n : 1, sizeof(*sock));
+	if (!sock)
+		return NULL;
+	for (size_t i = 0; i < pebs_meta_count(w->meta); i++) {
+		const char *k, *v;
+		unsigned cpu;
+		int end = 0;
+		pebs_meta_entry(w->meta, i, &k, &v);
+		if (sscanf(k, "topology.cpu.%u.socket%n", &cpu, &end) == 1 &&
+		    !k[end] && cpu < n)
+			sock[cpu] = (uint32_t)num(v, 0);
+	}
+	return sock;
+}
+
+static void feat_cpu_topology(struct pebs_perf_writer *w, struct buf *b)
+{
+	uint32_t n = nr_cpus(w), nsock = 1;
+	uint32_t *sock = sockets(w, n);
+	if (!sock) {
+		b->oom = 1;
+		return;
+	}
+	for (uint32_t c = 0; c < n; c++)
+		if (sock[c] >= nsock && sock[c] < 1024)
+			nsock = sock[c] + 1;
+	/* core siblings: the cpus of each socket, as cpu lists */
+	size_t cap = (size_t)n * 12 + 2;
+	char *list = malloc(cap);
+	if (!list) {
+		free(sock);
+		b->oom = 1;
+		return;
+	}
+	b_u32(b, nsock);
+	for (uint32_t s = 0; s < nsock; s++) {
+		size_t o = 0;
+		list[0] = 0;
+		for (uint32_t c = 0; c < n; c++)
+			if (sock[c] == s)
+				o += (size_t)snprintf(list + o, cap - o,
+						      "%s%u", o ? "," : "", c);
+		b_str(b, list);
+	}
+	/* thread siblings: unknown, each cpu alone */
+	b_u32(b, n);
+	for (uint32_t c = 0; c < n; c++) {
+		char one[16];
+		snprintf(one, sizeof(one), "%u", c);
+		b_str(b, one);
+	}
+	for (uint32_t c = 0; c < n; c++) {
+		b_u32(b, c);			/* core_id */
+		b_u32(b, sock[c]);		/* socket_id */
+	}
+	/*
+	 * Dies: one per socket.  perf reads this part whenever the feature
+	 * is longer than what came before, which a pipe record's padding
+	 * makes it: so it must always be there.
+	 */
+	b_u32(b, nsock);
+	for (uint32_t s = 0; s < nsock; s++) {
+		size_t o = 0;
+		list[0] = 0;
+		for (uint32_t c = 0; c < n; c++)
+			if (sock[c] == s)
+				o += (size_t)snprintf(list + o, cap - o,
+						      "%s%u", o ? "," : "", c);
+		b_str(b, list);
+	}
+	for (uint32_t c = 0; c < n; c++)
+		b_u32(b, sock[c] < nsock ? sock[c] : 0);	/* die_id */
+	free(list);
+	free(sock);
+}
+
+static void feat_event_desc(struct pebs_perf_writer *w, struct buf *b)
+{
+	b_u32(b, (uint32_t)w->nev);
+	b_u32(b, ATTR_SIZE);
+	for (size_t i = 0; i < w->nev; i++) {
+		put_attr(w, b, i);
+		b_u32(b, 1);
+		b_str(b, w->ev[i].name);
+		b_u64(b, ev_id(i));
+	}
+}
+
+/*
+ * Build-id records: the BUILD_ID feature of a file, or (@type 67,
+ * HEADER_BUILD_ID) in-band records of a pipe, where perf does not take the
+ * feature form.
+ */
+static void feat_build_id(struct pebs_perf_writer *w, struct buf *b,
+			  uint32_t type)
+{
+	size_t nm;
+	struct wmap *mp = collect_maps(w, &nm);
+	if (!mp) {
+		b->oom = 1;
+		return;
+	}
+	for (size_t i = 0; i < nm; i++) {
+		const char *path = mp[i].path, *hex = mp[i].bid;
+		if (!path || !hex)
+			continue;
+		uint8_t id[20] = { 0 };
+		size_t n = 0;
+		for (; n < 20 && hex[2 * n] && hex[2 * n + 1]; n++) {
+			unsigned x;
+			if (sscanf(hex + 2 * n, "%2x", &x) != 1)
+				break;
+			id[n] = (uint8_t)x;
+		}
+		int kernel = path[0] == '[';
+		size_t l = strlen(path), al = (l + 1 + 63) & ~(size_t)63;
+		b_u32(b, type);
+		b_u16(b, (uint16_t)((kernel ? 1 : 2) | 1u << 15));
+		b_u16(b, (uint16_t)(8 + 4 + 24 + al));
+		b_u32(b, (uint32_t)-1);		/* host machine */
+		b_put(b, id, 20);
+		uint8_t sz[4] = { (uint8_t)n, 0, 0, 0 };
+		b_put(b, sz, 4);
+		b_put(b, path, l);
+		b_zero(b, al - l);
+	}
+	free(mp);
+}
+
+static const char *cpuid_string(const struct pebs_perf_writer *w, char *buf,
+				size_t len)
+{
+	const char *c = pebs_meta_get(w->meta, "perf.cpuid");
+	if (c)
+		return c;
+	const char *v = pebs_meta_get(w->meta, "cpu.vendor");
+	const char *f = pebs_meta_get(w->meta, "cpu.family");
+	const char *m = pebs_meta_get(w->meta, "cpu.model");
+	const char *s = pebs_meta_get(w->meta, "cpu.stepping");
+	if (!f || !m)
+		return NULL;
+	snprintf(buf, len, "%s,%s,%s,%s", v ? v : "GenuineIntel", f, m,
+		 s ? s : "0");
+	return buf;
+}
+
+/* Builds feature @id into @b; returns 1 when the file should have it. */
+static int feature(struct pebs_perf_writer *w, unsigned id, struct buf *b)
+{
+	char tmp[128];
+	const char *s;
+	switch (id) {
+	case 2:		/* BUILD_ID */
+		feat_build_id(w, b, 0);
+		return b->n > 0;
+	case 3:
+		feat_string(b, pebs_meta_get(w->meta, "host"));
+		return 1;
+	case 4:
+		feat_string(b, pebs_meta_get(w->meta, "os.release"));
+		return 1;
+	case 5:
+		s = pebs_meta_get(w->meta, "perf.version");
+		feat_string(b, s ? s : "pebs-tools " PEBS_VERSION_STRING);
+		return 1;
+	case 6:
+		s = pebs_meta_get(w->meta, "perf.arch");
+		feat_string(b, s ? s : "x86_64");
+		return 1;
+	case 7:		/* NRCPUS: available, online */
+		b_u32(b, nr_cpus(w));
+		b_u32(b, nr_cpus(w));
+		return 1;
+	case 8:
+		s = pebs_meta_get(w->meta, "cpu.name");
+		if (!s)
+			return 0;
+		feat_string(b, s);
+		return 1;
+	case 9:
+		s = cpuid_string(w, tmp, sizeof(tmp));
+		if (!s)
+			return 0;
+		feat_string(b, s);
+		return 1;
+	case 11:	/* CMDLINE: one string */
+		b_u32(b, 1);
+		feat_string(b, pebs_meta_get(w->meta, "cmdline"));
+		return 1;
+	case 12:
+		feat_event_desc(w, b);
+		return 1;
+	case 13:
+		feat_cpu_topology(w, b);
+		return 1;
+	case 14:
+		feat_numa(w, b);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static const unsigned feat_ids[] = { 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14 };
+#define NFEAT (sizeof(feat_ids) / sizeof(feat_ids[0]))
+
+/* ---------------------------------------------------------- pipe mode */
+
+/* EVENT_UPDATE (NAME) records: event names without the EVENT_DESC. */
+static int names_in_band(struct pebs_perf_writer *w)
+{
+	struct buf *b = &w->out;
+	for (size_t i = 0; i < w->nev; i++) {
+		size_t at = rec_begin(b, 78, 0);
+		b_u64(b, 2);
+		b_u64(b, ev_id(i));
+		b_put(b, w->ev[i].name, strnlen(w->ev[i].name, MAX_NAME));
+		b_zero(b, 1);
+		if (rec_end(w, b, at) < 0)
+			return -w->err;
+	}
+	return 0;
+}
+
+static int pipe_start(struct pebs_perf_writer *w)
+{
+	struct buf *b = &w->out;
+	if (w->nev == 0 && find_event(w, NULL) < 0)
+		return -w->err;
+	for (size_t i = 0; i < w->nev; i++) {
+		size_t at = rec_begin(b, 64, 0);	/* HEADER_ATTR */
+		put_attr(w, b, i);
+		b_u64(b, ev_id(i));
+		if (rec_end(w, b, at) < 0)
+			return -w->err;
+	}
+	feat_build_id(w, b, 67);
+	for (size_t k = 0; k < NFEAT; k++) {
+		struct buf f = { .swap = w->o.big_endian };
+		int ok = feat_ids[k] != 2 && feature(w, feat_ids[k], &f) &&
+			 !f.oom;
+		/*
+		 * A record holds at most 64 KiB: a bigger feature is left
+		 * out, and event names then go as EVENT_UPDATE records.
+		 */
+		if (ok && f.n + 16 > 65535) {
+			ok = 0;
+			if (feat_ids[k] == 12 && names_in_band(w) < 0) {
+				free(f.p);
+				return -w->err;
+			}
+		}
+		if (ok) {
+			size_t at = rec_begin(b, 80, 0); /* HEADER_FEATURE */
+			b_u64(b, feat_ids[k]);
+			b_put(b, f.p, f.n);
+			if (rec_end(w, b, at) < 0) {
+				free(f.p);
+				return -w->err;
+			}
+		}
+		free(f.p);
+	}
+	w->started = 1;
+	return put_side(w);
+}
+
+/* ------------------------------------------------------------ public */
+
+int pebs_perf_writer_open(struct pebs_perf_writer **wp, FILE *fp,
+			  const struct pebs_meta *meta,
+			  const struct pebs_perf_writer_opts *opts)
+{
+	struct pebs_perf_writer *w = calloc(1, sizeof(*w));
+	*wp = w;
+	if (!w)
+		return -PEBS_E_NOMEM;
+	w->fp = fp;
+	if (opts)
+		w->o = *opts;
+	if (!w->o.round)
+		w->o.round = 4096;
+	w->out.swap = w->o.big_endian;
+	w->meta = pebs_meta_new();
+	if (!w->meta || (meta && pebs_meta_copy(w->meta, meta) < 0))
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	const char *unit = pebs_meta_get(w->meta, "time.unit");
+	if (unit && strcmp(unit, "tsc") == 0)
+		w->tsc_hz = num(pebs_meta_get(w->meta, "tsc.hz"), 0);
+	uint64_t st = sample_type(w);
+	if ((st & PEBS_PERF_S_WEIGHT) && (st & PEBS_PERF_S_WEIGHT_STRUCT))
+		return fail(w, PEBS_E_INVAL, "WEIGHT and WEIGHT_STRUCT are "
+			    "exclusive");
+	/* Declare the metadata's events first, in order. */
+	const char *name;
+	for (size_t i = 0; (name = mget(w, "events.%zu.name", i)); i++)
+		if (find_event(w, name) < 0)
+			return -w->err;
+	struct stat sb;
+	int fd = fileno(fp);
+	if (!w->o.pipe && (fd < 0 || fstat(fd, &sb) < 0 ||
+			   !S_ISREG(sb.st_mode)))
+		w->o.pipe = 1;
+	struct buf *b = &w->out;
+	uint64_t magic = 0x32454c4946524550ull;	/* "PERFILE2" */
+	b_u64(b, magic);
+	if (w->o.pipe) {
+		b_u64(b, 16);
+		w->data_off = 0;
+		return flush_out(w);
+	}
+	/* file mode: a placeholder header, rewritten by close */
+	b_zero(b, 96);
+	long pos = ftell(fp);
+	if (pos < 0)
+		return fail(w, PEBS_E_IO, "cannot tell position: %s",
+			    strerror(errno));
+	w->data_off = (uint64_t)pos + 104;
+	if (flush_out(w) < 0)
+		return -w->err;
+	w->data_len = 0;
+	w->started = 0;
+	if (put_side(w) < 0)
+		return -w->err;
+	return 0;
+}
+
+static uint64_t to_ns(const struct pebs_perf_writer *w, uint64_t t)
+{
+	if (!w->tsc_hz)
+		return t;
+	return (uint64_t)((unsigned __int128)t * 1000000000u / w->tsc_hz);
+}
+
+int pebs_perf_writer_add(struct pebs_perf_writer *w,
+			 const struct pebs_sample *s, const char *event)
+{
+	if (w->err)
+		return -w->err;
+	/* the event first: a pipe's header records then declare it */
+	int k = find_event(w, event);
+	if (k < 0)
+		return k;
+	if (w->o.pipe && !w->started && pipe_start(w) < 0)
+		return -w->err;
+	const struct wevent *e = &w->ev[k];
+	uint64_t st = sample_type(w), id = ev_id((size_t)k);
+	struct buf *b = &w->out;
+	size_t at = rec_begin(b, 9, 0x2);	/* SAMPLE, user mode */
+	if (st & PEBS_PERF_S_IDENTIFIER)
+		b_u64(b, id);
+	if (st & PEBS_PERF_S_IP)
+		b_u64(b, s->ip);
+	if (st & PEBS_PERF_S_TID) {
+		b_u32(b, s->pid);
+		b_u32(b, s->tid);
+	}
+	if (st & PEBS_PERF_S_TIME)
+		b_u64(b, to_ns(w, s->time));
+	if (st & PEBS_PERF_S_ADDR)
+		b_u64(b, s->addr);
+	if (st & PEBS_PERF_S_ID)
+		b_u64(b, id);
+	if (st & PEBS_PERF_S_STREAM_ID)
+		b_u64(b, id);
+	if (st & PEBS_PERF_S_CPU) {
+		b_u32(b, s->cpu);
+		b_u32(b, 0);
+	}
+	if (st & PEBS_PERF_S_PERIOD)
+		b_u64(b, e->period);
+	if (st & PEBS_PERF_S_READ) {
+		b_u64(b, 0);		/* read_format ID: value, id */
+		b_u64(b, id);
+	}
+	if (st & PEBS_PERF_S_CALLCHAIN)
+		b_u64(b, 0);
+	if (st & PEBS_PERF_S_RAW) {
+		b_u32(b, 4);		/* u32 size + data stay 8-aligned */
+		b_u32(b, 0);
+	}
+	if (st & PEBS_PERF_S_BRANCH_STACK)
+		b_u64(b, 0);
+	if (st & PEBS_PERF_S_REGS_USER)
+		b_u64(b, 0);		/* abi NONE: no registers */
+	if (st & PEBS_PERF_S_STACK_USER)
+		b_u64(b, 0);
+	if (st & PEBS_PERF_S_WEIGHT_STRUCT)
+		b_u64(b, s->lat | (uint64_t)(s->ins_lat & 0xffff) << 32);
+	else if (st & PEBS_PERF_S_WEIGHT)
+		b_u64(b, s->lat);
+	if (st & PEBS_PERF_S_DATA_SRC)
+		b_u64(b, s->dsrc);
+	if (st & PEBS_PERF_S_TRANSACTION)
+		b_u64(b, s->tsx);
+	if (st & PEBS_PERF_S_REGS_INTR)
+		b_u64(b, 0);
+	if (st & PEBS_PERF_S_PHYS_ADDR)
+		b_u64(b, s->phys_addr);
+	if (st & PEBS_PERF_S_CGROUP)
+		b_u64(b, 0);
+	if (st & PEBS_PERF_S_DATA_PAGE_SIZE)
+		b_u64(b, 0);
+	if (st & PEBS_PERF_S_CODE_PAGE_SIZE)
+		b_u64(b, 0);
+	if (st & PEBS_PERF_S_AUX)
+		b_u64(b, 0);
+	if (rec_end(w, b, at) < 0)
+		return -w->err;
+	if (s->cpu > w->max_cpu && s->cpu < PEBS_PERF_MAX_CPUS)
+		w->max_cpu = s->cpu;
+	if (++w->nsamples % w->o.round == 0) {
+		size_t r = rec_begin(b, 68, 0);		/* FINISHED_ROUND */
+		rec_end(w, b, r);
+	}
+	if (b->n >= 1u << 16)
+		return flush_out(w);
+	return b->oom ? fail(w, PEBS_E_NOMEM, "out of memory") : 0;
+}
+
+int pebs_perf_writer_lost(struct pebs_perf_writer *w, uint32_t cpu,
+			  uint64_t time, uint64_t count)
+{
+	if (w->err)
+		return -w->err;
+	if (w->o.pipe && !w->started && pipe_start(w) < 0)
+		return -w->err;
+	if (!w->nev && find_event(w, NULL) < 0)
+		return -w->err;
+	struct buf *b = &w->out;
+	size_t at = rec_begin(b, 13, 0);	/* LOST_SAMPLES */
+	b_u64(b, count);
+	put_sample_id(w, b, 0, 0, to_ns(w, time), cpu);
+	return rec_end(w, b, at);
+}
+
+/* File mode: features after the data, then attrs, then the header. */
+static int finish_file(struct pebs_perf_writer *w)
+{
+	struct buf *b = &w->out;
+	if (!w->nev && find_event(w, NULL) < 0)
+		return -w->err;
+	if (flush_out(w) < 0)
+		return -w->err;
+	uint64_t pos = w->data_off + w->data_len;
+	/* feature table, then payloads */
+	struct buf f[NFEAT];
+	int have[NFEAT];
+	size_t nf = 0;
+	uint64_t bits[4] = { 0 };
+	for (size_t k = 0; k < NFEAT; k++) {
+		memset(&f[k], 0, sizeof(f[k]));
+		f[k].swap = w->o.big_endian;
+		have[k] = feature(w, feat_ids[k], &f[k]) && !f[k].oom;
+		if (have[k]) {
+			nf++;
+			bits[feat_ids[k] / 64] |= 1ull << (feat_ids[k] % 64);
+		}
+	}
+	uint64_t off = pos + 16 * nf;
+	for (size_t k = 0; k < NFEAT; k++) {
+		if (!have[k])
+			continue;
+		b_u64(b, off);
+		b_u64(b, f[k].n);
+		off += f[k].n;
+	}
+	for (size_t k = 0; k < NFEAT; k++) {
+		if (have[k])
+			b_put(b, f[k].p, f[k].n);
+		free(f[k].p);
+	}
+	/* id arrays, then the attr section */
+	uint64_t ids_off = off;
+	for (size_t i = 0; i < w->nev; i++)
+		b_u64(b, ev_id(i));
+	uint64_t attrs_off = ids_off + 8 * w->nev;
+	for (size_t i = 0; i < w->nev; i++) {
+		put_attr(w, b, i);
+		b_u64(b, ids_off + 8 * i);
+		b_u64(b, 8);
+	}
+	uint64_t attrs_len = (uint64_t)w->nev * (ATTR_SIZE + 16);
+	uint64_t data_len = w->data_len;
+	if (flush_out(w) < 0)
+		return -w->err;
+	/* the header */
+	b_u64(b, 0x32454c4946524550ull);
+	b_u64(b, 104);
+	b_u64(b, ATTR_SIZE + 16);
+	b_u64(b, attrs_off);
+	b_u64(b, attrs_len);
+	b_u64(b, w->data_off);
+	b_u64(b, data_len);
+	b_u64(b, 0);			/* event_types: unused */
+	b_u64(b, 0);
+	for (int i = 0; i < 4; i++)
+		b_u64(b, bits[i]);
+	if (b->oom)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	if (fseek(w->fp, (long)(w->data_off - 104), SEEK_SET) < 0 ||
+	    fwrite(b->p, 1, b->n, w->fp) != b->n ||
+	    fseek(w->fp, 0, SEEK_END) < 0)
+		return fail(w, PEBS_E_IO, "cannot rewrite the header: %s",
+			    strerror(errno));
+	b->n = 0;
+	return 0;
+}
+
+int pebs_perf_writer_close(struct pebs_perf_writer *w, char *err,
+			   size_t errlen)
+{
+	if (!w)
+		return -PEBS_E_INVAL;
+	if (!w->err) {
+		if (w->o.pipe) {
+			if (!w->started)
+				pipe_start(w);
+			flush_out(w);
+		} else {
+			finish_file(w);
+		}
+		if (!w->err && fflush(w->fp) == EOF)
+			fail(w, PEBS_E_IO, "write error: %s", strerror(errno));
+	}
+	int e = w->err;
+	if (err && errlen)
+		snprintf(err, errlen, "%s", w->msg);
+	for (size_t i = 0; i < w->nev; i++)
+		free(w->ev[i].name);
+	free(w->ev);
+	free(w->out.p);
+	pebs_meta_free(w->meta);
+	free(w);
+	return -e;
+}
+
+const char *pebs_perf_writer_errmsg(const struct pebs_perf_writer *w)
+{
+	return w->msg;
+}

@@ -1,0 +1,77 @@
+#!/bin/bash
+# Checks our perf.data against the Linux perf tool itself (needs `perf`;
+# not part of the golden CLI suite, which must pass without it):
+#   tests/perf-compat.sh BINDIR
+# 1. the checked-in goldens of perf script (real capture, perf record -z
+#    capture) are current;
+# 2. perf.data -> .pebs -> perf.data (file and pipe mode): perf script
+#    prints the same sample fields as for the original;
+# 3. perf mem report and perf c2c report accept our files;
+# 4. the generated variants in testdata/perf are read by perf identically
+#    (the pipe-mode big-endian one excepted: perf 6.1 does not swap samples
+#    of a cross-endian pipe).
+set -euo pipefail
+bin=$(cd "${1:?usage: perf-compat.sh BINDIR}" && pwd)
+cd "$(dirname "$0")/.."
+command -v perf >/dev/null || { echo "perf-compat: no perf here" >&2; exit 3; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+T=testdata/perf
+F=pid,tid,cpu,time,ip,addr,weight,data_src
+ps() { perf script --ns -F $F "$@" 2>/dev/null; }
+fail=0
+check() { if cmp -s "$2" "$3"; then echo "ok   $1"; else echo "FAIL $1";
+	diff "$2" "$3" | head -5; fail=1; fi; }
+
+ps -i $T/skx-load-latency.perf.data > "$tmp/orig"
+check "golden perf script output is current" $T/skx-load-latency.script \
+	"$tmp/orig"
+perf script --ns -F pid,tid,time,ip,addr -i $T/cpu-clock-zstd.perf.data \
+	2>/dev/null > "$tmp/z"
+check "golden of the compressed (perf record -z) capture is current" \
+	$T/cpu-clock-zstd.script "$tmp/z"
+"$bin/pebs-import" -f perf $T/skx-load-latency.perf.data -o "$tmp/a.pebs"
+"$bin/pebs-decode" -f perf "$tmp/a.pebs" -o "$tmp/rt.data"
+ps -i "$tmp/rt.data" > "$tmp/rt"
+check "round trip (file): perf script fields" "$tmp/orig" "$tmp/rt"
+"$bin/pebs-decode" -f perf "$tmp/a.pebs" | ps -i - > "$tmp/rtp"
+check "round trip (pipe): perf script fields" "$tmp/orig" "$tmp/rtp"
+cat $T/skx-load-latency.perf.data | "$bin/pebs-import" -f perf |
+	"$bin/pebs-decode" -f perf | ps -i - > "$tmp/rtpp"
+check "pipe in, pipe out" "$tmp/orig" "$tmp/rtpp"
+ps -i $T/skx-be.perf.data > "$tmp/be"
+check "perf reads skx-be" "$tmp/orig" "$tmp/be"
+ps -i - < $T/skx-pipe.perf.data > "$tmp/pipe"
+check "perf reads skx-pipe" "$tmp/orig" "$tmp/pipe"
+# callchains change how perf script prints the ip: compare without it
+ps2() { perf script --ns -F pid,tid,cpu,time,addr,weight,data_src "$@" \
+	2>/dev/null | sed 's/ *$//'; }
+ps2 -i $T/skx-weight-callchain.perf.data > "$tmp/wc"
+ps2 -i $T/skx-load-latency.perf.data > "$tmp/o2"
+check "perf reads skx-weight-callchain" "$tmp/o2" "$tmp/wc"
+perf mem report -i "$tmp/rt.data" --stdio > "$tmp/mem" 2>&1
+grep -q "^# Samples: 14 " "$tmp/mem" && echo "ok   perf mem report" ||
+	{ echo "FAIL perf mem report"; head "$tmp/mem"; fail=1; }
+perf c2c report -i "$tmp/rt.data" --stdio > "$tmp/c2c" 2>&1
+grep -Eq "Total records +: +14" "$tmp/c2c" && echo "ok   perf c2c report" ||
+	{ echo "FAIL perf c2c report"; head "$tmp/c2c"; fail=1; }
+"$bin/pebs-gen" -n 2000 --seed 1 -o "$tmp/g.pebs"
+"$bin/pebs-decode" -f perf "$tmp/g.pebs" -o "$tmp/g.data"
+n=$(perf script -i "$tmp/g.data" -F ip 2>/dev/null | wc -l)
+[ "$n" = 2000 ] && echo "ok   perf script reads a pebs-gen capture" ||
+	{ echo "FAIL pebs-gen capture: $n samples"; fail=1; }
+perf c2c report -i "$tmp/g.data" --stdio > "$tmp/gc2c" 2>&1
+grep -Eq "Total records +: +2000" "$tmp/gc2c" &&
+	echo "ok   perf c2c report on a pebs-gen capture" ||
+	{ echo "FAIL perf c2c on pebs-gen"; head "$tmp/gc2c"; fail=1; }
+# pipe mode: small topology, events named in band
+n=$("$bin/pebs-decode" -f perf "$tmp/g.pebs" | perf script -i - -F event \
+	2>/dev/null | wc -l)
+[ "$n" = 2000 ] && echo "ok   perf script -i - reads a pebs-gen pipe stream" ||
+	{ echo "FAIL pebs-gen pipe stream: $n samples"; fail=1; }
+"$bin/pebs-import" -f perf $T/gen-two-events-lost.perf.data |
+	"$bin/pebs-decode" -f perf | perf script -i - -F event 2>/dev/null |
+	sort | uniq -c | awk '{print $1}' | sort -n | tr '\n' ' ' > "$tmp/ev"
+[ "$(cat "$tmp/ev")" = "4 8 " ] && echo "ok   two events through a pipe" ||
+	{ echo "FAIL two events: $(cat "$tmp/ev")"; fail=1; }
+exit $fail

@@ -1,0 +1,421 @@
+/*
+ * perf.data writer -> parser round trips: every sample_type variant the
+ * parser must skip or read (IDENTIFIER vs ID, WEIGHT vs WEIGHT_STRUCT,
+ * PHYS_ADDR, READ/CALLCHAIN/RAW/BRANCH_STACK/REGS/STACK/AUX bodies), both
+ * byte orders, file and pipe layouts, several events, lost records,
+ * reordering within FINISHED_ROUND windows, and damaged files (every
+ * truncation point, random corruption): complete records, then an error,
+ * never a crash.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pebs_perf.h"
+
+static uint64_t rs = 0x243f6a8885a308d3ull;
+static uint64_t rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+static const char *const evnames[] = { "load-latency", "precise-store",
+				       "r1cd" };
+
+static void make_sample(struct pebs_sample *s, size_t i, uint64_t time)
+{
+	memset(s, 0, sizeof(*s));
+	s->time = time;
+	s->cpu = (uint32_t)(rnd() % 64);
+	s->pid = (uint32_t)(rnd() % 100000);
+	s->tid = s->pid + (uint32_t)(rnd() % 10);
+	s->ip = rnd();
+	s->addr = rnd();
+	s->lat = (uint32_t)rnd();
+	s->ins_lat = (uint32_t)(rnd() & 0xffff);
+	s->dsrc = rnd() & 0x3fffffffffffull;
+	s->phys_addr = rnd();
+	s->tsx = rnd();
+	s->event = (uint32_t)(i % 3);
+}
+
+/* Writes @n samples (times @times) and @nlost lost records; returns fp. */
+static FILE *write_file(const struct pebs_perf_writer_opts *o,
+			const struct pebs_sample *s, size_t n, int with_meta)
+{
+	FILE *fp = tmpfile();
+	cr_assert_not_null(fp);
+	struct pebs_meta *m = pebs_meta_new();
+	if (with_meta) {
+		pebs_meta_set(m, "host", "testhost");
+		pebs_meta_set(m, "topology.nr_cpus", "64");
+		pebs_meta_set(m, "topology.node.0.cpus", "0-31");
+		pebs_meta_set(m, "topology.node.1.cpus", "32-63");
+		pebs_meta_set(m, "cpu.vendor", "GenuineIntel");
+		pebs_meta_set(m, "cpu.family", "6");
+		pebs_meta_set(m, "cpu.model", "85");
+		pebs_meta_set(m, "cpu.stepping", "4");
+		pebs_meta_set(m, "maps.0.pid", "1234");
+		pebs_meta_set(m, "maps.0.start", "0x400000");
+		pebs_meta_set(m, "maps.0.end", "0x401000");
+		pebs_meta_set(m, "maps.0.pgoff", "0x0");
+		pebs_meta_set(m, "maps.0.path", "/usr/bin/test");
+		pebs_meta_set(m, "maps.0.build_id",
+			      "0123456789abcdef0123456789abcdef01234567");
+		pebs_meta_set(m, "comm.1234", "test");
+	}
+	struct pebs_perf_writer *w;
+	cr_assert_eq(pebs_perf_writer_open(&w, fp, m, o), 0, "%s",
+		     pebs_perf_writer_errmsg(w));
+	pebs_meta_free(m);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(pebs_perf_writer_add(w, &s[i],
+						  evnames[s[i].event]), 0,
+			     "%s", pebs_perf_writer_errmsg(w));
+		if (i == n / 2)
+			cr_assert_eq(pebs_perf_writer_lost(w, 3, s[i].time, 7),
+				     0);
+	}
+	char err[256];
+	cr_assert_eq(pebs_perf_writer_close(w, err, sizeof(err)), 0, "%s",
+		     err);
+	fflush(fp);
+	rewind(fp);
+	return fp;
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+	const struct pebs_sample *x = a, *y = b;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/* Reads @fp back; every sample must equal @want (sorted) in the fields
+ * sample_type @st carries. */
+static void check_read(FILE *fp, const struct pebs_sample *want, size_t n,
+		       uint64_t st, int expect_lost)
+{
+	struct pebs_perf_reader *r;
+	int e = pebs_perf_reader_open(&r, fp, "t", NULL);
+	cr_assert_eq(e, 0, "open: %s", pebs_perf_reader_errmsg(r));
+	struct pebs_perf_item it;
+	size_t i = 0;
+	uint64_t lost = 0;
+	while ((e = pebs_perf_reader_next(r, &it)) > 0) {
+		if (it.kind == PEBS_PERF_LOST) {
+			lost += it.lost;
+			if (st & PEBS_PERF_S_CPU)
+				cr_expect_eq(it.cpu, 3);
+			continue;
+		}
+		cr_assert_lt(i, n);
+		const struct pebs_sample *s = &it.s, *w = &want[i];
+		cr_expect_str_eq(it.event, evnames[w->event], "sample %zu", i);
+		if (st & PEBS_PERF_S_TIME)
+			cr_expect_eq(s->time, w->time, "sample %zu", i);
+		if (st & PEBS_PERF_S_IP)
+			cr_expect_eq(s->ip, w->ip);
+		if (st & PEBS_PERF_S_TID) {
+			cr_expect_eq(s->pid, w->pid);
+			cr_expect_eq(s->tid, w->tid);
+		}
+		if (st & PEBS_PERF_S_ADDR)
+			cr_expect_eq(s->addr, w->addr);
+		if (st & PEBS_PERF_S_CPU)
+			cr_expect_eq(s->cpu, w->cpu);
+		if (st & PEBS_PERF_S_DATA_SRC)
+			cr_expect_eq(s->dsrc, w->dsrc);
+		if (st & PEBS_PERF_S_WEIGHT_STRUCT) {
+			cr_expect_eq(s->lat, w->lat);
+			cr_expect_eq(s->ins_lat, w->ins_lat);
+		} else if (st & PEBS_PERF_S_WEIGHT) {
+			cr_expect_eq(s->lat, w->lat);
+			cr_expect_eq(s->ins_lat, 0);
+		}
+		if (st & PEBS_PERF_S_PHYS_ADDR) {
+			cr_expect_eq(s->phys_addr, w->phys_addr);
+			cr_expect(s->flags & PEBS_SF_PHYS);
+		} else {
+			cr_expect_eq(s->flags & PEBS_SF_PHYS, 0);
+		}
+		if (st & PEBS_PERF_S_TRANSACTION)
+			cr_expect_eq(s->tsx, w->tsx);
+		i++;
+	}
+	cr_assert_eq(e, 0, "next: %s", pebs_perf_reader_errmsg(r));
+	cr_assert_eq(i, n);
+	if (expect_lost)
+		cr_expect_eq(lost, 7);
+	pebs_perf_reader_close(r);
+}
+
+#define BASE (PEBS_PERF_S_IP | PEBS_PERF_S_TID | PEBS_PERF_S_TIME | \
+	      PEBS_PERF_S_ADDR | PEBS_PERF_S_CPU | PEBS_PERF_S_DATA_SRC)
+
+static const uint64_t variants[] = {
+	0,	/* the writer's default */
+	BASE | PEBS_PERF_S_ID | PEBS_PERF_S_WEIGHT_STRUCT,  /* perf c2c */
+	BASE | PEBS_PERF_S_ID | PEBS_PERF_S_PERIOD | PEBS_PERF_S_WEIGHT,
+	BASE | PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_WEIGHT |
+		PEBS_PERF_S_PHYS_ADDR,
+	BASE | PEBS_PERF_S_ID | PEBS_PERF_S_STREAM_ID | PEBS_PERF_S_READ |
+		PEBS_PERF_S_CALLCHAIN | PEBS_PERF_S_RAW |
+		PEBS_PERF_S_BRANCH_STACK | PEBS_PERF_S_REGS_USER |
+		PEBS_PERF_S_STACK_USER | PEBS_PERF_S_WEIGHT_STRUCT |
+		PEBS_PERF_S_TRANSACTION | PEBS_PERF_S_REGS_INTR |
+		PEBS_PERF_S_PHYS_ADDR | PEBS_PERF_S_CGROUP |
+		PEBS_PERF_S_DATA_PAGE_SIZE | PEBS_PERF_S_CODE_PAGE_SIZE |
+		PEBS_PERF_S_AUX,
+	PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP | PEBS_PERF_S_TIME,
+};
+
+Test(perf_roundtrip, sample_types_orders_layouts)
+{
+	enum { N = 700 };
+	struct pebs_sample s[N];
+	for (size_t i = 0; i < N; i++)
+		make_sample(&s[i], i, 1000000 + i * 1000);
+	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+		for (int be = 0; be < 2; be++) {
+			for (int pipe = 0; pipe < 2; pipe++) {
+				struct pebs_perf_writer_opts o = {
+					.sample_type = variants[v],
+					.big_endian = be, .pipe = pipe,
+					.round = 100,
+				};
+				FILE *fp = write_file(&o, s, N, v & 1);
+				uint64_t st = variants[v] ? variants[v] :
+					BASE | PEBS_PERF_S_WEIGHT_STRUCT |
+					PEBS_PERF_S_PHYS_ADDR;
+				check_read(fp, s, N, st, 1);
+				fclose(fp);
+			}
+		}
+	}
+}
+
+/* Samples out of order within each round come out sorted. */
+Test(perf_roundtrip, rounds_are_sorted)
+{
+	enum { N = 1000, R = 100 };
+	struct pebs_sample s[N], sorted[N];
+	for (size_t i = 0; i < N; i++)
+		make_sample(&s[i], i, 5000000 + i * 10);
+	/* shuffle within each window of R written between two rounds */
+	for (size_t b = 0; b < N; b += R)
+		for (size_t i = R - 1; i > 0; i--) {
+			size_t j = rnd() % (i + 1);
+			struct pebs_sample t = s[b + i];
+			s[b + i] = s[b + j];
+			s[b + j] = t;
+		}
+	memcpy(sorted, s, sizeof(s));
+	qsort(sorted, N, sizeof(sorted[0]), cmp_time);
+	struct pebs_perf_writer_opts o = { .round = R };
+	FILE *fp = write_file(&o, s, N, 0);
+	check_read(fp, sorted, N, BASE | PEBS_PERF_S_WEIGHT_STRUCT |
+		   PEBS_PERF_S_PHYS_ADDR, 1);
+	fclose(fp);
+}
+
+/* Metadata survives writer -> parser (topology, cpuid, maps, build id). */
+Test(perf_roundtrip, metadata)
+{
+	struct pebs_sample s[3];
+	for (size_t i = 0; i < 3; i++) {
+		make_sample(&s[i], i, 100 + i);
+		s[i].pid = 1234;
+	}
+	for (int pipe = 0; pipe < 2; pipe++) {
+		struct pebs_perf_writer_opts o = { .pipe = pipe };
+		FILE *fp = write_file(&o, s, 3, 1);
+		struct pebs_perf_reader *r;
+		cr_assert_eq(pebs_perf_reader_open(&r, fp, "t", NULL), 0);
+		const struct pebs_meta *m = pebs_perf_reader_meta(r);
+		cr_expect_str_eq(pebs_meta_get(m, "host"), "testhost");
+		cr_expect_str_eq(pebs_meta_get(m, "uarch"), "skx");
+		cr_expect_str_eq(pebs_meta_get(m, "topology.node.1.cpus"),
+				 "32-63");
+		cr_expect_str_eq(pebs_meta_get(m, "topology.nr_cpus"), "64");
+		cr_expect_str_eq(pebs_meta_get(m, "maps.0.path"),
+				 "/usr/bin/test");
+		cr_expect_str_eq(pebs_meta_get(m, "maps.0.start"), "0x400000");
+		cr_expect_str_eq(pebs_meta_get(m, "maps.0.end"), "0x401000");
+		cr_expect_str_eq(pebs_meta_get(m, "maps.0.build_id"),
+			"0123456789abcdef0123456789abcdef01234567");
+		cr_expect_str_eq(pebs_meta_get(m, "comm.1234"), "test");
+		cr_expect_str_eq(pebs_meta_get(m, "events.2.name"), "r1cd");
+		pebs_perf_reader_close(r);
+		fclose(fp);
+	}
+}
+
+static FILE *mem_file(const void *p, size_t n)
+{
+	FILE *fp = tmpfile();
+	cr_assert_not_null(fp);
+	if (n)
+		cr_assert_eq(fwrite(p, 1, n, fp), n);
+	fflush(fp);
+	rewind(fp);
+	return fp;
+}
+
+static void *slurp(FILE *fp, size_t *n)
+{
+	fseek(fp, 0, SEEK_END);
+	*n = (size_t)ftell(fp);
+	rewind(fp);
+	void *p = malloc(*n);
+	cr_assert_eq(fread(p, 1, *n, fp), *n);
+	return p;
+}
+
+/* Reads everything; returns the sample count, *@err the final status. */
+static size_t drain(FILE *fp, int *err, int *open_err)
+{
+	struct pebs_perf_reader *r;
+	struct pebs_perf_item it;
+	size_t n = 0;
+	*open_err = pebs_perf_reader_open(&r, fp, "t", NULL);
+	*err = 0;
+	if (*open_err == 0) {
+		int e;
+		while ((e = pebs_perf_reader_next(r, &it)) > 0)
+			n += it.kind == PEBS_PERF_SAMPLE;
+		*err = e;
+	}
+	pebs_perf_reader_close(r);
+	return n;
+}
+
+/* Every truncation point: a prefix of the samples, then an error. */
+Test(perf_roundtrip, every_truncation)
+{
+	enum { N = 40 };
+	struct pebs_sample s[N];
+	for (size_t i = 0; i < N; i++)
+		make_sample(&s[i], i, 100 + i);
+	for (int pipe = 0; pipe < 2; pipe++) {
+		struct pebs_perf_writer_opts o = { .pipe = pipe, .round = 8 };
+		FILE *fp = write_file(&o, s, N, 0);
+		size_t len;
+		uint8_t *all = slurp(fp, &len);
+		fclose(fp);
+		size_t prev = 0;
+		for (size_t cut = 0; cut < len; cut++) {
+			FILE *t = mem_file(all, cut);
+			int err, oerr;
+			size_t got = drain(t, &err, &oerr);
+			fclose(t);
+			cr_assert(got <= N);
+			if (oerr == 0 && !pipe && cut > 200) {
+				/* file layout: the data size in the header
+				 * says the file was cut */
+				cr_expect_lt(err, 0, "cut %zu", cut);
+			}
+			if (pipe && oerr == 0) {
+				/* a pipe's records come in order: the
+				 * prefix never shrinks as the cut grows */
+				cr_expect_geq(got, prev, "cut %zu", cut);
+				prev = got;
+			}
+		}
+		int err, oerr;
+		FILE *t = mem_file(all, len);
+		cr_expect_eq(drain(t, &err, &oerr), N);
+		cr_expect_eq(err, 0);
+		cr_expect_eq(oerr, 0);
+		fclose(t);
+		free(all);
+	}
+}
+
+/* Random corruption never crashes (run under ASan in make asan). */
+Test(perf_roundtrip, corruption_no_crash)
+{
+	enum { N = 50 };
+	struct pebs_sample s[N];
+	for (size_t i = 0; i < N; i++)
+		make_sample(&s[i], i, 100 + i);
+	for (int pipe = 0; pipe < 2; pipe++) {
+		struct pebs_perf_writer_opts o = { .pipe = pipe,
+						   .big_endian = pipe };
+		FILE *fp = write_file(&o, s, N, 1);
+		size_t len;
+		uint8_t *all = slurp(fp, &len);
+		fclose(fp);
+		uint8_t *c = malloc(len);
+		for (int k = 0; k < 400; k++) {
+			memcpy(c, all, len);
+			int flips = 1 + (int)(rnd() % 8);
+			for (int f = 0; f < flips; f++)
+				c[rnd() % len] = (uint8_t)rnd();
+			FILE *t = mem_file(c, len);
+			int err, oerr;
+			cr_assert(drain(t, &err, &oerr) <= 2 * N + 10);
+			fclose(t);
+		}
+		free(c);
+		free(all);
+	}
+}
+
+Test(perf_roundtrip, not_perf_data)
+{
+	static const char junk[] = "time,cpu,pid\n1,2,3\n";
+	int err, oerr;
+	FILE *t = mem_file(junk, sizeof(junk) - 1);
+	cr_expect_eq(drain(t, &err, &oerr), 0);
+	cr_expect_eq(oerr, -PEBS_E_FORMAT);
+	fclose(t);
+	t = mem_file("", 0);
+	cr_expect_eq(drain(t, &err, &oerr), 0);
+	cr_expect_eq(oerr, -PEBS_E_FORMAT);
+	fclose(t);
+	cr_expect(pebs_perf_probe("PERFILE2", 8));
+	cr_expect(pebs_perf_probe("2ELIFREP", 8));
+	cr_expect(!pebs_perf_probe("PERFFILE", 8));
+}
+
+/*
+ * A file whose header claims more data than the file holds (as when a
+ * copy was cut short) and with a broken record (size 0) before the end:
+ * reading stops at the first damage in file order, with the samples
+ * before it.
+ */
+Test(perf_roundtrip, damage_before_cut)
+{
+	enum { N = 60 };
+	struct pebs_sample s[N];
+	for (size_t i = 0; i < N; i++)
+		make_sample(&s[i], i, 100 + i);
+	struct pebs_perf_writer_opts o = { .round = 1000 };
+	FILE *fp = write_file(&o, s, N, 0);
+	size_t len;
+	uint8_t *all = slurp(fp, &len);
+	fclose(fp);
+	/* walk the data section to its 31st record (sizes at +6) */
+	size_t off = 104;
+	for (int k = 0; k < 30; k++) {
+		uint16_t sz;
+		memcpy(&sz, all + off + 6, 2);
+		cr_assert_geq(sz, 8);
+		off += sz;
+	}
+	memset(all + off + 6, 0, 2);
+	uint64_t big = (uint64_t)len * 2;	/* header: data.size */
+	memcpy(all + 48, &big, 8);
+	FILE *t = mem_file(all, len);
+	int err, oerr;
+	size_t got = drain(t, &err, &oerr);
+	fclose(t);
+	cr_expect_eq(oerr, 0);
+	cr_expect_eq(err, -PEBS_E_CORRUPT);
+	cr_expect_eq(got, 30, "samples before the damage: %zu", got);
+	free(all);
+}

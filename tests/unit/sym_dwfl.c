@@ -1,0 +1,323 @@
+/*
+ * Symbols (pebs_sym.h) on a real program built here with -g: it prints the
+ * addresses of a function, a global array and a static variable and its
+ * own /proc/self/maps; those maps become the metadata (maps.N.*), exactly
+ * as a perf import records them.  Checked: function+offset, source line,
+ * variable+offset, the batch API, --symfs, and the notes for a missing
+ * binary and a build-id mismatch.
+ */
+#include <criterion/criterion.h>
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pebs_perf.h"
+#include "pebs_sym.h"
+
+static const char prog_src[] =
+	"#include <stdio.h>\n"
+	"long counter_global[16];\n"
+	"static int static_var = 7;\n"
+	"int work(int n)\n"
+	"{\n"
+	"\tint s = 0;\n"
+	"\tfor (int i = 0; i < n; i++)\n"
+	"\t\ts += (int)counter_global[i % 16] + static_var;\n"	/* 8 */
+	"\treturn s;\n"
+	"}\n"
+	"int main(void)\n"
+	"{\n"
+	"\tprintf(\"%p %p %p\\n\", (void *)work, (void *)counter_global,\n"
+	"\t       (void *)&static_var);\n"
+	"\tFILE *m = fopen(\"/proc/self/maps\", \"r\");\n"
+	"\tchar l[1024];\n"
+	"\twhile (m && fgets(l, sizeof(l), m))\n"
+	"\t\tfputs(l, stdout);\n"
+	"\treturn work(3) < 0;\n"
+	"}\n";
+
+static char dir[64], prog[128];
+static uint64_t a_work, a_global, a_static;
+static struct pebs_meta *meta;
+static char bid[41];
+
+#define PID 4242u
+
+/* Builds the program, runs it, turns its maps into metadata. */
+static void setup(void)
+{
+	strcpy(dir, "/tmp/pebs-sym-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	char src[128], cmd[512];
+	snprintf(src, sizeof(src), "%s/prog.c", dir);
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	FILE *fp = fopen(src, "w");
+	fputs(prog_src, fp);
+	fclose(fp);
+	snprintf(cmd, sizeof(cmd), "cc -g -O0 -fPIE -pie -Wl,--build-id "
+		 "-o %s %s", prog, src);
+	cr_assert_eq(system(cmd), 0, "cannot build the test program");
+	FILE *out = popen(prog, "r");
+	cr_assert_not_null(out);
+	cr_assert_eq(fscanf(out, "%" SCNx64 " %" SCNx64 " %" SCNx64 "\n",
+			    &a_work, &a_global, &a_static), 3);
+	meta = pebs_meta_new();
+	char line[1024];
+	size_t n = 0;
+	while (fgets(line, sizeof(line), out)) {
+		unsigned long long lo, hi, off;
+		char perms[8], path[512] = "";
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %511s", &lo, &hi,
+			   perms, &off, path) < 4 || strcmp(path, prog))
+			continue;
+		char k[64];
+#define SETK(f, ...) do { snprintf(k, sizeof(k), "maps.%zu." f, n); \
+	pebs_meta_setf(meta, k, __VA_ARGS__); } while (0)
+		SETK("pid", "%u", PID);
+		SETK("start", "0x%llx", lo);
+		SETK("end", "0x%llx", hi);
+		SETK("pgoff", "0x%llx", off);
+		SETK("path", "%s", path);
+		n++;
+	}
+	pclose(out);
+	cr_assert_gt(n, 0, "no maps of the program");
+	/* the binary's build-id, as perf would have recorded it */
+	elf_version(EV_CURRENT);
+	int fd = open(prog, O_RDONLY);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	const void *p;
+	ssize_t bl = dwelf_elf_gnu_build_id(elf, &p);
+	cr_assert_gt(bl, 0);
+	for (ssize_t i = 0; i < bl && i < 20; i++)
+		snprintf(bid + 2 * i, 3, "%02x", ((const uint8_t *)p)[i]);
+	elf_end(elf);
+	close(fd);
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+	pebs_meta_free(meta);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		cr_log_warn("cannot remove %s", dir);
+}
+
+TestSuite(sym, .init = setup, .fini = teardown);
+
+Test(sym, function_offset_and_line)
+{
+	struct pebs_sym *s;
+	cr_assert_eq(pebs_sym_open(&s, meta, NULL), 0);
+	struct pebs_sym_info in;
+	cr_assert_eq(pebs_sym_lookup(s, PID, a_work, 0, &in), 1);
+	cr_expect_str_eq(in.name, "work");
+	cr_expect_eq(in.off, 0);
+	cr_expect_str_eq(in.dso, prog);
+	cr_assert_not_null(in.file);
+	cr_expect(strstr(in.file, "prog.c") != NULL);
+	cr_expect_eq(in.line, 5, "line of work()'s entry: %d", in.line);
+	cr_assert_eq(pebs_sym_lookup(s, PID, a_work + 5, 0, &in), 1);
+	cr_expect_str_eq(in.name, "work");
+	cr_expect_eq(in.off, 5);
+	pebs_sym_close(s);
+}
+
+Test(sym, data_variables)
+{
+	struct pebs_sym *s;
+	cr_assert_eq(pebs_sym_open(&s, meta, NULL), 0);
+	struct pebs_sym_info in;
+	cr_assert_eq(pebs_sym_lookup(s, PID, a_global + 24, 1, &in), 1);
+	cr_expect_str_eq(in.name, "counter_global");
+	cr_expect_eq(in.off, 24);
+	cr_assert_eq(pebs_sym_lookup(s, PID, a_static, 1, &in), 1);
+	cr_expect_str_eq(in.name, "static_var");
+	cr_expect_eq(in.off, 0);
+	/* just past the array: not inside the variable */
+	int k = pebs_sym_lookup(s, PID, a_global + 16 * 8 + 4096 * 64, 1,
+				&in);
+	cr_expect(k == 0 || strcmp(in.name, "counter_global") != 0);
+	pebs_sym_close(s);
+}
+
+Test(sym, batch_strings)
+{
+	struct pebs_sym *s;
+	cr_assert_eq(pebs_sym_open(&s, meta, NULL), 0);
+	struct pebs_batch *b = pebs_batch_new(4);
+	int ev = pebs_batch_intern(b, "load-latency");
+	struct pebs_sample x = { .pid = PID, .tid = PID, .event = (uint32_t)ev,
+				 .ip = a_work + 2, .addr = a_global + 8 };
+	pebs_batch_push(b, &x);
+	x.pid = 99;	/* a process without maps */
+	pebs_batch_push(b, &x);
+	cr_expect_str_eq(pebs_sym_str(s, b, 0, PEBS_SYM_SYM), "work+0x2");
+	cr_expect_str_eq(pebs_sym_str(s, b, 0, PEBS_SYM_DSO), prog);
+	cr_expect_str_eq(pebs_sym_str(s, b, 0, PEBS_SYM_DATA_SYM),
+			 "counter_global+0x8");
+	const char *sl = pebs_sym_str(s, b, 0, PEBS_SYM_SRCLINE);
+	cr_expect_str_eq(sl, "prog.c:5");
+	/* cached: the very same string */
+	cr_expect_eq(pebs_sym_str(s, b, 0, PEBS_SYM_SYM),
+		     pebs_sym_str(s, b, 0, PEBS_SYM_SYM));
+	cr_expect_str_eq(pebs_sym_str(s, b, 1, PEBS_SYM_SYM),
+			 PEBS_SYM_UNKNOWN);
+	cr_expect_str_eq(pebs_sym_str(s, b, 1, PEBS_SYM_SRCLINE), "??:0");
+	cr_expect_eq(pebs_sym_field_lookup("data_sym"), PEBS_SYM_DATA_SYM);
+	cr_expect_eq(pebs_sym_field_lookup("lat"), -1);
+	pebs_batch_free(b);
+	pebs_sym_close(s);
+}
+
+/* Rewrites every maps.N.path from @from to @to. */
+static struct pebs_meta *repath(const char *to)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	pebs_meta_copy(m, meta);
+	for (size_t i = 0; i < pebs_meta_count(meta); i++) {
+		const char *k, *v;
+		pebs_meta_entry(meta, i, &k, &v);
+		if (strstr(k, ".path"))
+			pebs_meta_set(m, k, to);
+	}
+	return m;
+}
+
+Test(sym, build_id_checked)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	pebs_meta_copy(m, meta);
+	pebs_meta_set(m, "maps.0.build_id", bid);
+	struct pebs_sym *s;
+	struct pebs_sym_info in;
+	cr_assert_eq(pebs_sym_open(&s, m, NULL), 0);
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_work, 0, &in), 1);
+	const char *n;
+	cr_expect_eq(pebs_sym_notes(s, 0, &n), 0);
+	pebs_sym_close(s);
+	/* another build-id: the binary is not the one that ran */
+	pebs_meta_set(m, "maps.0.build_id",
+		      "00112233445566778899aabbccddeeff00112233");
+	cr_assert_eq(pebs_sym_open(&s, m, NULL), 0);
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_work, 0, &in), 0);
+	cr_assert_eq(pebs_sym_notes(s, 0, &n), 1);
+	cr_expect(strstr(n, "build-id differs") != NULL, "%s", n);
+	cr_expect(strstr(n, prog) == n, "%s", n);
+	pebs_sym_close(s);
+	pebs_meta_free(m);
+}
+
+Test(sym, symfs_and_missing_binary)
+{
+	/* the capture says /opt/app/prog; the file lies under DIR/symfs */
+	char cmd[512], symfs[128];
+	snprintf(symfs, sizeof(symfs), "%s/symfs", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/opt/app && cp %s %s/opt/app/"
+		 "prog", symfs, prog, symfs);
+	cr_assert_eq(system(cmd), 0);
+	struct pebs_meta *m = repath("/opt/app/prog");
+	struct pebs_sym *s;
+	struct pebs_sym_info in;
+	const char *n;
+	cr_assert_eq(pebs_sym_open(&s, m, NULL), 0);
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_work, 0, &in), 0);
+	cr_expect_str_eq(in.dso, "/opt/app/prog");
+	cr_assert_eq(pebs_sym_notes(s, 0, &n), 1);
+	cr_expect_str_eq(n, "/opt/app/prog: not found");
+	pebs_sym_close(s);
+	struct pebs_sym_opts o = { .symfs = symfs };
+	cr_assert_eq(pebs_sym_open(&s, m, &o), 0);
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_work + 1, 0, &in), 1);
+	cr_expect_str_eq(in.name, "work");
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_static, 1, &in), 1);
+	cr_expect_str_eq(in.name, "static_var");
+	cr_expect_eq(pebs_sym_notes(s, 0, &n), 0);
+	pebs_sym_close(s);
+	pebs_meta_free(m);
+}
+
+/*
+ * End to end with a real perf.data: `perf record -e cpu-clock -d` of a
+ * program spinning in work(), imported (maps and build-ids from its MMAP2
+ * records and BUILD_ID feature), then symbolized.  Skipped where perf
+ * cannot record (not installed, or perf_event_paranoid forbids it).
+ */
+Test(sym, perf_record_end_to_end)
+{
+	static const char spin[] =
+		"long counter_global[1024];\n"
+		"static long static_var = 3;\n"
+		"__attribute__((noinline)) long work(long n)\n"
+		"{\n"
+		"\tlong s = 0;\n"
+		"\tfor (long i = 0; i < n; i++)\n"
+		"\t\ts += counter_global[i & 1023] + static_var;\n"
+		"\treturn s;\n"
+		"}\n"
+		"int main(void) { return (int)(work(200000000) & 1); }\n";
+	char src[128], bin[128], data[128], cmd[512];
+	snprintf(src, sizeof(src), "%s/spin.c", dir);
+	snprintf(bin, sizeof(bin), "%s/spin", dir);
+	snprintf(data, sizeof(data), "%s/spin.data", dir);
+	FILE *fp = fopen(src, "w");
+	fputs(spin, fp);
+	fclose(fp);
+	snprintf(cmd, sizeof(cmd), "cc -g -O1 -o %s %s", bin, src);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "perf record -q -e cpu-clock -d -o %s %s "
+		 ">/dev/null 2>&1", data, bin);
+	if (system(cmd) != 0)
+		cr_skip_test("perf record cannot run here");
+	fp = fopen(data, "rb");
+	cr_assert_not_null(fp);
+	struct pebs_perf_reader *r;
+	cr_assert_eq(pebs_perf_reader_open(&r, fp, data, NULL), 0, "%s",
+		     pebs_perf_reader_errmsg(r));
+	const struct pebs_meta *m = pebs_perf_reader_meta(r);
+	/* the program's map, with the build-id perf recorded for it */
+	const char *v;
+	char k[64];
+	int found = 0;
+	for (size_t i = 0; snprintf(k, sizeof(k), "maps.%zu.path", i),
+	     (v = pebs_meta_get(m, k)); i++) {
+		if (strcmp(v, bin) != 0)
+			continue;
+		snprintf(k, sizeof(k), "maps.%zu.build_id", i);
+		found += pebs_meta_get(m, k) != NULL;
+	}
+	cr_expect_gt(found, 0, "no map of %s with a build-id", bin);
+	struct pebs_sym *s;
+	cr_assert_eq(pebs_sym_open(&s, m, NULL), 0);
+	struct pebs_perf_item it;
+	size_t user = 0, in_work = 0;
+	while (pebs_perf_reader_next(r, &it) > 0) {
+		if (it.kind != PEBS_PERF_SAMPLE || it.s.ip >> 63)
+			continue;	/* kernel samples: not resolved */
+		struct pebs_sym_info in;
+		if (pebs_sym_lookup(s, it.s.pid, it.s.ip, 0, &in) < 0)
+			continue;
+		if (!in.dso || strcmp(in.dso, bin) != 0)
+			continue;
+		user++;
+		if (in.name && strcmp(in.name, "work") == 0) {
+			in_work++;
+			cr_expect_not_null(in.file);
+		}
+	}
+	cr_expect_gt(user, 10, "only %zu samples in the program", user);
+	cr_expect_geq(in_work * 10, user * 9, "%zu of %zu in work()",
+		      in_work, user);
+	const char *n;
+	cr_expect_eq(pebs_sym_notes(s, 0, &n) > 0 ? strstr(n, bin) == NULL : 1,
+		     1, "note about the program: %s", n);
+	pebs_sym_close(s);
+	pebs_perf_reader_close(r);
+	fclose(fp);
+}
