@@ -39,10 +39,11 @@ t pebs-decode -f csv "$out/gen.pebs" > /dev/null
 echo "== bench/filter_hist.sh"
 bench/filter_hist.sh "$b" "$N" || echo "bench/filter_hist.sh failed"
 
-# Every other benchmark (bench/*-bench.sh BINDIR): c2c, perf import,
-# capture.
-for s in bench/*-bench.sh; do
-	[ -x "$s" ] || continue
-	echo "== $s"
-	"$s" "$root/$b/bin" || echo "$s failed"
-done
+# The tools' own benchmarks; each prints its peer comparison.
+run_one() {
+	echo "== $*"
+	"$@" || echo "$1 failed"
+}
+run_one bench/c2c-bench.sh "$root/$b/bin"
+run_one bench/perf-bench.sh "$b"
+run_one bench/capture-bench.sh "$b"
