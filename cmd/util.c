@@ -18,9 +18,6 @@ void util_init(const char *prog)
 	const char *s = strrchr(prog, '/');
 	util_prog = s ? s + 1 : prog;
 	signal(SIGPIPE, SIG_IGN);
-	const char *e = getenv("PEBS_SCALAR");
-	if (e && *e == '1')
-		pebs_codec_select(1);
 }
 
 static void vwarn(const char *fmt, va_list ap)

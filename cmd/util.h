@@ -21,9 +21,9 @@ enum {
 extern const char *util_prog;
 
 /*
- * Sets the program name, ignores SIGPIPE (EPIPE is then handled as a quiet
- * exit 0 by util_write_failed/util_close_stdout), and applies the
- * environment (PEBS_SCALAR).
+ * Sets the program name and ignores SIGPIPE (EPIPE is then handled as a
+ * quiet exit 0 by util_write_failed/util_close_out).  PEBS_SCALAR=1 is
+ * applied by libpebs itself before main().
  */
 void util_init(const char *prog);
 
