@@ -2,7 +2,9 @@
  * Fuzz target: the perf.data parser (file and pipe layouts, both byte
  * orders, features, side records, samples, reordering) on arbitrary bytes;
  * whatever it accepts is written again as a pipe-mode perf.data and parsed
- * a second time, which must then succeed with the same sample count.
+ * a second time, which must then succeed with the same sample count.  The
+ * bulk reader (pebs_perf_reader_read) must return as many samples as the
+ * item reader.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		}
 	}
+	pebs_perf_reader_close(r);
+	if (pebs_perf_reader_open_mem(&r, data, size, NULL) < 0)
+		abort();
+	struct pebs_batch *b = pebs_batch_new(1000);
+	if (!b)
+		abort();
+	size_t nb = 0;
+	int eb;
+	do {
+		pebs_batch_reset(b);
+		eb = pebs_perf_reader_read(r, b, &it);
+		nb += b->n;
+	} while (eb > 0 || it.kind == PEBS_PERF_LOST);
+	if (nb != n || (eb < 0) != (e < 0))
+		abort();
+	pebs_batch_free(b);
 	pebs_perf_reader_close(r);
 	if (w && pebs_perf_writer_close(w, NULL, 0) < 0)
 		abort();

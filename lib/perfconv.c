@@ -62,25 +62,27 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 		return wfail(NULL, we, err, errlen, write_failed);
 	}
 	/* Intern the events in file order so their ids are stable. */
-	int *ids = calloc(pebs_perf_reader_nevents(r) + 1, sizeof(int));
-	for (unsigned i = 0; ids && i < pebs_perf_reader_nevents(r); i++) {
-		ids[i] = pebs_writer_event(w, pebs_perf_reader_event(r, i));
-		if (ids[i] < 0) {
-			we = ids[i];
+	for (unsigned i = 0; i < pebs_perf_reader_nevents(r); i++) {
+		int id = pebs_writer_event(w, pebs_perf_reader_event(r, i));
+		if (id < 0) {
+			we = id;
 			break;
 		}
 	}
-	if (!ids)
+	struct pebs_batch *b = we ? NULL : pebs_batch_new(PEBS_BATCH_MAX);
+	if (!we && !b)
 		we = -PEBS_E_NOMEM;
-	while (!we && (e = pebs_perf_reader_next(r, &it)) > 0) {
-		if (it.kind == PEBS_PERF_LOST) {
+	while (!we) {
+		pebs_batch_reset(b);
+		e = pebs_perf_reader_read(r, b, &it);
+		if (b->n)
+			we = pebs_writer_add_batch(w, b);
+		if (!we && it.kind == PEBS_PERF_LOST)
 			we = pebs_writer_lost(w, it.cpu, it.time, it.lost);
-		} else {
-			it.s.event = (uint32_t)ids[it.s.event];
-			we = pebs_writer_add(w, &it.s);
-		}
+		if (e <= 0 && it.kind != PEBS_PERF_LOST)
+			break;
 	}
-	free(ids);
+	pebs_batch_free(b);
 	if (we < 0) {
 		wfail(w, we, err, errlen, write_failed);
 		pebs_writer_close(w);

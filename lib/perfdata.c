@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,12 @@ struct pattr {
 	char *name;
 	uint64_t *ids;
 	size_t nids;
+	long time_off;		/* of the time in a sample body, or -1 */
+	struct flay {		/* fixed sample layout: offsets or -1 */
+		int fixed;	/* no variable-size field: offsets valid */
+		int16_t ip, tid, time, addr, cpu, weight, dsrc, tsx, phys;
+		uint16_t size;	/* bytes of the fixed body */
+	} lay;
 };
 
 struct pmap {
@@ -91,8 +98,8 @@ struct pebs_perf_reader {
 	int all_maps;
 	/* pass 2 */
 	uint64_t pos;
-	struct pend *pend;
-	size_t npend, cappend, ready, emit, sorted;
+	struct pend *pend, *ptmp;	/* pending samples, sort scratch */
+	size_t npend, cappend, ready, emit, sorted, captmp;
 	uint64_t cur_max, prev_max;
 	int done;
 	char err[256];
@@ -269,6 +276,59 @@ static int parse_attr(struct pebs_perf_reader *r, const uint8_t *p, size_t n,
 	return 0;
 }
 
+/*
+ * Byte offset of the time field in a sample body of attr @a, or -1: IP,
+ * TID and the IDENTIFIER before it have fixed sizes.
+ */
+static long time_offset(const struct pattr *a)
+{
+	uint64_t st = a->sample_type;
+	if (!(st & PEBS_PERF_S_TIME))
+		return -1;
+	return 8 * (!!(st & PEBS_PERF_S_IDENTIFIER) + !!(st & PEBS_PERF_S_IP) +
+		    !!(st & PEBS_PERF_S_TID));
+}
+
+/*
+ * The field offsets of a sample body of attr @a when every field it has is
+ * of fixed size (the usual memory-sampling layouts), so bulk import reads
+ * fields directly; in the order of perf_event.h's PERF_SAMPLE_* layout.
+ */
+static struct flay fixed_layout(const struct pattr *a)
+{
+	const uint64_t var = PEBS_PERF_S_READ | PEBS_PERF_S_CALLCHAIN |
+			     PEBS_PERF_S_RAW | PEBS_PERF_S_BRANCH_STACK |
+			     PEBS_PERF_S_REGS_USER | PEBS_PERF_S_STACK_USER |
+			     PEBS_PERF_S_REGS_INTR | PEBS_PERF_S_AUX;
+	uint64_t st = a->sample_type;
+	struct flay l = { .fixed = !(st & var), .ip = -1, .tid = -1,
+			  .time = -1, .addr = -1, .cpu = -1, .weight = -1,
+			  .dsrc = -1, .tsx = -1, .phys = -1 };
+	int16_t o = 0;
+#define AT(bit, f) do { if (st & (bit)) { f = o; o += 8; } } while (0)
+#define SK(bit) do { if (st & (bit)) o += 8; } while (0)
+	SK(PEBS_PERF_S_IDENTIFIER);
+	AT(PEBS_PERF_S_IP, l.ip);
+	AT(PEBS_PERF_S_TID, l.tid);
+	AT(PEBS_PERF_S_TIME, l.time);
+	AT(PEBS_PERF_S_ADDR, l.addr);
+	SK(PEBS_PERF_S_ID);
+	SK(PEBS_PERF_S_STREAM_ID);
+	AT(PEBS_PERF_S_CPU, l.cpu);
+	SK(PEBS_PERF_S_PERIOD);
+	AT(PEBS_PERF_S_WEIGHT | PEBS_PERF_S_WEIGHT_STRUCT, l.weight);
+	AT(PEBS_PERF_S_DATA_SRC, l.dsrc);
+	AT(PEBS_PERF_S_TRANSACTION, l.tsx);
+	AT(PEBS_PERF_S_PHYS_ADDR, l.phys);
+	SK(PEBS_PERF_S_CGROUP);
+	SK(PEBS_PERF_S_DATA_PAGE_SIZE);
+	SK(PEBS_PERF_S_CODE_PAGE_SIZE);
+#undef AT
+#undef SK
+	l.size = (uint16_t)o;
+	return l;
+}
+
 static int add_attr(struct pebs_perf_reader *r, const struct pattr *a)
 {
 	if (r->nattrs >= MAX_ATTRS)
@@ -277,7 +337,10 @@ static int add_attr(struct pebs_perf_reader *r, const struct pattr *a)
 	if (!na)
 		return -1;
 	r->attrs = na;
-	r->attrs[r->nattrs++] = *a;
+	r->attrs[r->nattrs] = *a;
+	r->attrs[r->nattrs].time_off = time_offset(a);
+	r->attrs[r->nattrs].lay = fixed_layout(a);
+	r->nattrs++;
 	return 0;
 }
 
@@ -567,11 +630,12 @@ static int parse_sample(const struct pebs_perf_reader *r, const uint8_t *p,
 {
 	uint64_t st = a->sample_type;
 	size_t off = 0;
-	memset(s, 0, sizeof(*s));
 #define NEED(k) do { if ((uint64_t)(k) > n - off) return -1; } while (0)
 #define U64(dst) do { NEED(8); dst = rd64(r, p + off); off += 8; } while (0)
 #define SKIP(k) do { NEED(k); off += (k); } while (0)
 	uint64_t tmp;
+	/* No sample_type sets the registers: leave them to the caller. */
+	memset(s, 0, offsetof(struct pebs_sample, regs));
 	if (st & PEBS_PERF_S_IDENTIFIER)
 		SKIP(8);
 	if (st & PEBS_PERF_S_IP)
@@ -1507,6 +1571,82 @@ static int pend_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+static int pend_lt(const struct pend *x, const struct pend *y)
+{
+	return x->time != y->time ? x->time < y->time : x->off < y->off;
+}
+
+/* Merges the sorted runs a[0..na) and b[0..nb) into out. */
+static void merge_runs(const struct pend *a, size_t na, const struct pend *b,
+		       size_t nb, struct pend *out)
+{
+	size_t i = 0, j = 0, k = 0;
+	while (i < na && j < nb)
+		out[k++] = pend_lt(&b[j], &a[i]) ? b[j++] : a[i++];
+	memcpy(out + k, a + i, (na - i) * sizeof(*out));
+	memcpy(out + k + na - i, b + j, (nb - j) * sizeof(*out));
+}
+
+/*
+ * Sorts @a (@n entries) by time, then file offset.  A natural merge sort:
+ * perf writes each CPU's ring buffer out in one piece, so a round is a few
+ * long sorted runs, which this merges in O(n log runs) (O(n) when the round
+ * is already in order) instead of comparing through qsort's callback.
+ * @tmp holds @n entries.
+ */
+static void sort_pend(struct pend *a, size_t n, struct pend *tmp)
+{
+	size_t *runs = NULL, nruns = 0, cap = 0;
+	size_t i = 0;
+	while (i < n) {
+		size_t j = i + 1;
+		while (j < n && !pend_lt(&a[j], &a[j - 1]))
+			j++;
+		if (nruns == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			size_t *nr = realloc(runs, (nc + 1) * sizeof(*nr));
+			if (!nr)
+				break;
+			runs = nr;
+			cap = nc;
+		}
+		runs[nruns++] = i;
+		i = j;
+	}
+	if (i < n || !runs) {
+		/* out of memory for the run list, or nothing to do */
+		free(runs);
+		if (i < n)
+			qsort(a, n, sizeof(*a), pend_cmp);
+		return;
+	}
+	runs[nruns] = n;
+	struct pend *src = a, *dst = tmp;
+	while (nruns > 1) {
+		size_t k = 0;
+		for (size_t r = 0; r < nruns; r += 2) {
+			size_t lo = runs[r], mid = runs[r + 1];
+			size_t hi = r + 2 <= nruns ? runs[r + 2] : mid;
+			if (r + 1 >= nruns) {
+				memcpy(dst + lo, src + lo,
+				       (n - lo) * sizeof(*dst));
+			} else {
+				merge_runs(src + lo, mid - lo, src + mid,
+					   hi - mid, dst + lo);
+			}
+			runs[k++] = lo;
+		}
+		runs[k] = n;
+		nruns = k;
+		struct pend *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	free(runs);
+}
+
 /*
  * Sorts the pending samples and marks those up to @limit ready.  Only the
  * samples added since the last round are sorted, then merged with the
@@ -1522,26 +1662,18 @@ static int flush_until(struct pebs_perf_reader *r, uint64_t limit, int all)
 		r->sorted -= r->emit < r->sorted ? r->emit : r->sorted;
 		r->emit = 0;
 	}
-	size_t old = r->sorted, add = r->npend - old;
-	if (add) {
-		qsort(r->pend + old, add, sizeof(*r->pend), pend_cmp);
-		if (old && pend_cmp(&r->pend[old - 1], &r->pend[old]) > 0) {
-			struct pend *t = malloc(r->npend * sizeof(*t));
-			if (!t) {
+	if (r->npend > r->sorted) {
+		if (r->captmp < r->npend) {
+			free(r->ptmp);
+			r->ptmp = malloc(r->cappend * sizeof(*r->ptmp));
+			r->captmp = r->ptmp ? r->cappend : 0;
+			if (!r->ptmp) {
 				seterr(r, "out of memory");
 				return -PEBS_E_NOMEM;
 			}
-			size_t i = 0, j = old, k = 0;
-			while (i < old && j < r->npend)
-				t[k++] = pend_cmp(&r->pend[i], &r->pend[j]) <= 0
-					 ? r->pend[i++] : r->pend[j++];
-			while (i < old)
-				t[k++] = r->pend[i++];
-			while (j < r->npend)
-				t[k++] = r->pend[j++];
-			memcpy(r->pend, t, r->npend * sizeof(*t));
-			free(t);
 		}
+		/* The first @old entries are one sorted run already. */
+		sort_pend(r->pend, r->npend, r->ptmp);
 		r->sorted = r->npend;
 	}
 	size_t k = 0;
@@ -1567,18 +1699,20 @@ static int emit(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 	return 1;
 }
 
-int pebs_perf_reader_next(struct pebs_perf_reader *r,
-			  struct pebs_perf_item *it)
+/*
+ * Reads records until samples are ready to emit (returns 0), a lost record
+ * was read into @it (returns 1), the input ended (returns 2) or an error
+ * (negative).
+ */
+static int advance(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 {
-	for (;;) {
-		if (r->emit < r->ready)
-			return emit(r, it);
+	while (r->emit >= r->ready) {
 		if (r->done) {
 			if (r->stop_err) {
 				seterr(r, "%s", r->stop_msg);
 				return -r->stop_err;
 			}
-			return 0;
+			return 2;
 		}
 		uint64_t end = r->stop_err ? r->stop : r->data_end;
 		if (r->pos >= end) {
@@ -1602,10 +1736,13 @@ int pebs_perf_reader_next(struct pebs_perf_reader *r,
 		r->pos += sz + extra;
 		if (type == 9) {
 			size_t ai;
-			struct pebs_sample s;
 			if (sample_attr(r, p + 8, sz - 8, &ai) != 0)
 				continue;	/* unknown id: counted */
-			parse_sample(r, p + 8, sz - 8, &r->attrs[ai], &s);
+			/* Only the time is needed to sort: parse the rest
+			 * when the sample is emitted. */
+			long to = r->attrs[ai].time_off;
+			uint64_t time = to >= 0 && (size_t)to + 8 <= sz - 8u ?
+					rd64(r, p + 8 + to) : 0;
 			if (r->npend == r->cappend) {
 				size_t nc = r->cappend ? r->cappend * 2 : 4096;
 				struct pend *np = realloc(r->pend,
@@ -1617,10 +1754,10 @@ int pebs_perf_reader_next(struct pebs_perf_reader *r,
 				r->pend = np;
 				r->cappend = nc;
 			}
-			r->pend[r->npend++] = (struct pend){ s.time, off,
+			r->pend[r->npend++] = (struct pend){ time, off,
 							     (uint32_t)ai };
-			if (s.time > r->cur_max)
-				r->cur_max = s.time;
+			if (time > r->cur_max)
+				r->cur_max = time;
 		} else if (type == 68) {	/* FINISHED_ROUND */
 			if (flush_until(r, r->prev_max, 0) < 0)
 				return -PEBS_E_NOMEM;
@@ -1636,6 +1773,127 @@ int pebs_perf_reader_next(struct pebs_perf_reader *r,
 			return 1;
 		}
 	}
+	return 0;
+}
+
+int pebs_perf_reader_next(struct pebs_perf_reader *r,
+			  struct pebs_perf_item *it)
+{
+	int e = advance(r, it);
+	if (e == 0)
+		return emit(r, it);
+	return e == 2 ? 0 : e;
+}
+
+/*
+ * Sample @i of @b from body @q of attr @a with a fixed layout (its size
+ * checked): the same values parse_sample() gives, read at known offsets.
+ */
+static void fast_sample(const struct pebs_perf_reader *r, const uint8_t *q,
+			const struct pattr *a, struct pebs_batch *b, size_t i)
+{
+	const struct flay *l = &a->lay;
+	b->c64[PEBS_COL_IP][i] = l->ip >= 0 ? rd64(r, q + l->ip) : 0;
+	b->c32[PEBS_COL_PID][i] = l->tid >= 0 ? rd32(r, q + l->tid) : 0;
+	b->c32[PEBS_COL_TID][i] = l->tid >= 0 ? rd32(r, q + l->tid + 4) : 0;
+	b->c64[PEBS_COL_TIME][i] = l->time >= 0 ? rd64(r, q + l->time) : 0;
+	b->c64[PEBS_COL_ADDR][i] = l->addr >= 0 ? rd64(r, q + l->addr) : 0;
+	b->c32[PEBS_COL_CPU][i] = l->cpu >= 0 ? rd32(r, q + l->cpu) : 0;
+	uint64_t w = l->weight >= 0 ? rd64(r, q + l->weight) : 0;
+	if (a->sample_type & PEBS_PERF_S_WEIGHT_STRUCT) {
+		b->c32[PEBS_COL_LAT][i] = (uint32_t)w;
+		b->c32[PEBS_COL_INS_LAT][i] = (uint16_t)(w >> 32);
+	} else {
+		b->c32[PEBS_COL_LAT][i] = w > UINT32_MAX ? UINT32_MAX :
+					  (uint32_t)w;
+		b->c32[PEBS_COL_INS_LAT][i] = 0;
+	}
+	b->c64[PEBS_COL_DSRC][i] = l->dsrc >= 0 ? rd64(r, q + l->dsrc) : 0;
+	b->c64[PEBS_COL_TSX][i] = l->tsx >= 0 ? rd64(r, q + l->tsx) : 0;
+	b->c64[PEBS_COL_PHYS_ADDR][i] = l->phys >= 0 ?
+					rd64(r, q + l->phys) : 0;
+	b->c32[PEBS_COL_FLAGS][i] = l->phys >= 0 ? PEBS_SF_PHYS : 0;
+}
+
+/* The columns that samples of attr @a may set. */
+static uint64_t attr_cols(const struct pattr *a)
+{
+	uint64_t st = a->sample_type;
+	uint64_t m = 1ull << PEBS_COL_EVENT;
+	m |= (st & PEBS_PERF_S_IP) ? 1ull << PEBS_COL_IP : 0;
+	m |= (st & PEBS_PERF_S_TID) ?
+	     1ull << PEBS_COL_PID | 1ull << PEBS_COL_TID : 0;
+	m |= (st & PEBS_PERF_S_TIME) ? 1ull << PEBS_COL_TIME : 0;
+	m |= (st & PEBS_PERF_S_ADDR) ? 1ull << PEBS_COL_ADDR : 0;
+	m |= (st & PEBS_PERF_S_CPU) ? 1ull << PEBS_COL_CPU : 0;
+	m |= (st & PEBS_PERF_S_WEIGHT_STRUCT) ?
+	     1ull << PEBS_COL_LAT | 1ull << PEBS_COL_INS_LAT : 0;
+	m |= (st & PEBS_PERF_S_WEIGHT) ? 1ull << PEBS_COL_LAT : 0;
+	m |= (st & PEBS_PERF_S_DATA_SRC) ? 1ull << PEBS_COL_DSRC : 0;
+	m |= (st & PEBS_PERF_S_TRANSACTION) ? 1ull << PEBS_COL_TSX : 0;
+	m |= (st & PEBS_PERF_S_PHYS_ADDR) ?
+	     1ull << PEBS_COL_PHYS_ADDR | 1ull << PEBS_COL_FLAGS : 0;
+	return m;
+}
+
+int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
+			  struct pebs_perf_item *it)
+{
+	it->kind = 0;
+	uint32_t map[MAX_ATTRS];
+	uint64_t cols = 0;
+	for (unsigned i = 0; i < r->nattrs; i++) {
+		int id = pebs_batch_intern(b, pebs_perf_reader_event(r, i));
+		if (id < 0)
+			return id;
+		map[i] = (uint32_t)id;
+		cols |= attr_cols(&r->attrs[i]);
+	}
+	/* Only these columns are written; the caller's batch has zeros in
+	 * the others (see pebs_perf.h), so encoders may skip them. */
+	if (b->n == 0)
+		b->dirty = cols;
+	else
+		b->dirty |= cols;
+	struct pebs_sample s;
+	while (b->n < b->cap) {
+		int e = advance(r, it);
+		if (e == 1)
+			break;
+		if (e == 2)
+			return (int)b->n;
+		if (e < 0)
+			return e;
+		size_t lim = r->ready - r->emit;
+		if (lim > b->cap - b->n)
+			lim = b->cap - b->n;
+		for (size_t k = 0; k < lim; k++) {
+			const struct pend *pe = &r->pend[r->emit++];
+			const uint8_t *p = r->b + pe->off;
+			uint16_t sz = rd16(r, p + 6);
+			const struct pattr *a = &r->attrs[pe->attr];
+			size_t i = b->n++;
+			b->c32[PEBS_COL_EVENT][i] = map[pe->attr];
+			if (a->lay.fixed && sz - 8u >= a->lay.size) {
+				fast_sample(r, p + 8, a, b, i);
+				continue;
+			}
+			parse_sample(r, p + 8, sz - 8, a, &s);
+			b->c64[PEBS_COL_TIME][i] = s.time;
+			b->c32[PEBS_COL_CPU][i] = s.cpu;
+			b->c32[PEBS_COL_PID][i] = s.pid;
+			b->c32[PEBS_COL_TID][i] = s.tid;
+			b->c64[PEBS_COL_IP][i] = s.ip;
+			b->c64[PEBS_COL_ADDR][i] = s.addr;
+			b->c32[PEBS_COL_LAT][i] = s.lat;
+			b->c32[PEBS_COL_INS_LAT][i] = s.ins_lat;
+			b->c64[PEBS_COL_DSRC][i] = s.dsrc;
+			b->c64[PEBS_COL_TSX][i] = s.tsx;
+			b->c64[PEBS_COL_PHYS_ADDR][i] = s.phys_addr;
+			b->c32[PEBS_COL_FLAGS][i] = s.flags;
+		}
+	}
+	return (int)b->n;
 }
 
 /* ---------------------------------------------------------- accessors */
@@ -1691,6 +1949,7 @@ void pebs_perf_reader_close(struct pebs_perf_reader *r)
 		free(r->bids[i].path);
 	free(r->bids);
 	free(r->pend);
+	free(r->ptmp);
 	pebs_meta_free(r->meta);
 	free(r);
 }

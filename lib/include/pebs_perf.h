@@ -118,6 +118,23 @@ const struct pebs_meta *pebs_perf_reader_meta(const struct pebs_perf_reader *r);
 int pebs_perf_reader_next(struct pebs_perf_reader *r,
 			  struct pebs_perf_item *it);
 
+/*
+ * The fast form of pebs_perf_reader_next() for bulk import: appends the
+ * next samples, in the same order, to batch @b until it is full, a lost
+ * record comes or the input ends.  Event names are interned in @b's
+ * dictionary.  Only the columns a perf sample can set are written (time,
+ * cpu, pid, tid, event, ip, addr, lat, ins_lat, dsrc, tsx, phys_addr,
+ * flags): @b must hold zeros in the others, as a batch from
+ * pebs_batch_new() only ever filled by this function does; @b's dirty
+ * mask is set to the written columns.  Returns the number of samples now
+ * in @b, with @it->kind PEBS_PERF_LOST when a lost record stopped it (the
+ * samples in @b come before it) and 0 otherwise; 0 samples and kind 0 at
+ * the end; or a negative error as pebs_perf_reader_next() returns it, the
+ * samples read before it being in @b.
+ */
+int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
+			  struct pebs_perf_item *it);
+
 /* Number of events and the name of event @i (NULL when out of range). */
 unsigned pebs_perf_reader_nevents(const struct pebs_perf_reader *r);
 const char *pebs_perf_reader_event(const struct pebs_perf_reader *r,

@@ -153,6 +153,74 @@ static void check_read(FILE *fp, const struct pebs_sample *want, size_t n,
 	pebs_perf_reader_close(r);
 }
 
+/*
+ * pebs_perf_reader_read() (bulk, @cap samples per batch) must give what
+ * pebs_perf_reader_next() gives: the same samples in the same order, lost
+ * records at the same places, the same final status.  @buf is a whole
+ * file; returns the number of samples.
+ */
+static void *slurp(FILE *fp, size_t *n);
+
+static size_t check_bulk(const void *buf, size_t len, size_t cap)
+{
+	struct pebs_perf_reader *r1, *r2;
+	int o1 = pebs_perf_reader_open_mem(&r1, buf, len, NULL);
+	int o2 = pebs_perf_reader_open_mem(&r2, buf, len, NULL);
+	cr_assert_eq(o1, o2);
+	if (o1 < 0) {
+		pebs_perf_reader_close(r1);
+		pebs_perf_reader_close(r2);
+		return 0;
+	}
+	struct pebs_batch *b = pebs_batch_new(cap);
+	cr_assert_not_null(b);
+	struct pebs_perf_item it, bit;
+	size_t n = 0, j = 0;
+	int e1, e2 = 0, more = 1;
+	bit.kind = 0;
+	pebs_batch_reset(b);
+	while ((e1 = pebs_perf_reader_next(r1, &it)) > 0) {
+		/* refill the bulk side once its batch is used up */
+		while (j == b->n && bit.kind != PEBS_PERF_LOST && more) {
+			pebs_batch_reset(b);
+			j = 0;
+			e2 = pebs_perf_reader_read(r2, b, &bit);
+			more = e2 > 0 || bit.kind == PEBS_PERF_LOST;
+		}
+		if (it.kind == PEBS_PERF_LOST) {
+			cr_assert_eq(j, b->n, "lost record %zu early", n);
+			cr_assert_eq(bit.kind, PEBS_PERF_LOST, "sample %zu", n);
+			cr_expect_eq(bit.lost, it.lost);
+			cr_expect_eq(bit.cpu, it.cpu);
+			cr_expect_eq(bit.time, it.time);
+			bit.kind = 0;
+			continue;
+		}
+		cr_assert_lt(j, b->n, "bulk read ended at sample %zu", n);
+		struct pebs_sample s;
+		pebs_batch_get(b, j, &s);
+		cr_expect_str_eq(pebs_batch_event(b, j), it.event);
+		s.event = it.s.event;
+		cr_assert_eq(memcmp(&s, &it.s, sizeof(s)), 0,
+			     "sample %zu differs", n);
+		j++;
+		n++;
+	}
+	/* the bulk side ends where the item side does */
+	while (j == b->n && bit.kind != PEBS_PERF_LOST && more) {
+		pebs_batch_reset(b);
+		j = 0;
+		e2 = pebs_perf_reader_read(r2, b, &bit);
+		more = e2 > 0;
+	}
+	cr_expect_eq(j, b->n, "bulk read has more samples");
+	cr_expect_eq(e1 < 0 ? e1 : 0, e2 < 0 ? e2 : 0);
+	pebs_batch_free(b);
+	pebs_perf_reader_close(r1);
+	pebs_perf_reader_close(r2);
+	return n;
+}
+
 #define BASE (PEBS_PERF_S_IP | PEBS_PERF_S_TID | PEBS_PERF_S_TIME | \
 	      PEBS_PERF_S_ADDR | PEBS_PERF_S_CPU | PEBS_PERF_S_DATA_SRC)
 
@@ -192,6 +260,11 @@ Test(perf_roundtrip, sample_types_orders_layouts)
 					BASE | PEBS_PERF_S_WEIGHT_STRUCT |
 					PEBS_PERF_S_PHYS_ADDR;
 				check_read(fp, s, N, st, 1);
+				size_t len;
+				void *all = slurp(fp, &len);
+				cr_expect_eq(check_bulk(all, len, 37), N);
+				cr_expect_eq(check_bulk(all, len, 65536), N);
+				free(all);
 				fclose(fp);
 			}
 		}
@@ -312,6 +385,8 @@ Test(perf_roundtrip, every_truncation)
 			int err, oerr;
 			size_t got = drain(t, &err, &oerr);
 			fclose(t);
+			cr_expect_eq(check_bulk(all, cut, 5), oerr ? 0 : got,
+				     "cut %zu", cut);
 			cr_assert(got <= N);
 			if (oerr == 0 && !pipe && cut > 200) {
 				/* file layout: the data size in the header
