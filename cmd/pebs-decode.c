@@ -14,11 +14,12 @@
 #include "pebs_perf.h"
 #include "pebs_uarch.h"
 #include "util.h"
+#include "util_input.h"
+#include "util_sym.h"
 
 #define FMT_PEBS 0
 #define FMT_PERF 100	/* perf.data (pebs_perf.h) */
 #define MAX_FIELDS 256
-#define MAX_SHOWN 20		/* damage messages printed before hushing */
 
 struct opts {
 	int fmt;		/* enum pebs_output_format, FMT_*, -1 unset */
@@ -26,10 +27,8 @@ struct opts {
 	size_t nfields;
 	int fields_set;
 	unsigned flags;
-	int info, salvage;
-	const char *uarch, *raw_event;	/* --raw --uarch NAME [--raw-event] */
-	int raw;
-	unsigned threads;
+	int info;
+	struct util_input_opts in;	/* --raw --uarch NAME, -j, --salvage */
 	const char *out;
 };
 
@@ -37,7 +36,8 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: %s [-f csv|yaml|jsonl|text|pebs|perf] "
 		"[--fields LIST] [--no-header]\n"
-		"       [--salvage] [-o FILE] [-j THREADS] [FILE...]\n"
+		"       [--symfs DIR] [--salvage] [-o FILE] [-j THREADS] "
+		"[FILE...]\n"
 		"       %s --info [--salvage] [-o FILE] [FILE...]\n"
 		"       %s --raw --uarch NAME [--raw-event EVENT] [-f FORMAT] "
 		"[FILE...]\n"
@@ -47,6 +47,7 @@ static void usage(FILE *fp)
 		"(default: "
 		"%s)\n"
 		"  --no-header     csv/text: no header line\n"
+		UTIL_SYMFS_HELP
 		"  --info          metadata and a summary of each input, as "
 		"YAML\n"
 		"  --salvage       skip damaged blocks and go on\n"
@@ -63,128 +64,6 @@ static void usage(FILE *fp)
 		util_prog, util_prog, util_prog, pebs_field_default_list);
 }
 
-static void parse_fields(struct opts *o, const char *list)
-{
-	const char *bad;
-	if (strcmp(list, "all") == 0) {
-		const struct pebs_field *f;
-		o->nfields = 0;
-		for (size_t i = 0; (f = pebs_field_at(i)); i++)
-			o->fields[o->nfields++] = f->id;
-		return;
-	}
-	int n = pebs_field_parse_list(list, o->fields, MAX_FIELDS, &bad);
-	if (n >= 0) {
-		o->nfields = (size_t)n;
-		return;
-	}
-	if (n == -PEBS_E_RANGE)
-		util_die(EXIT_USAGE, "--fields: more than %d fields",
-			 MAX_FIELDS);
-	size_t len = strcspn(bad, ",");
-	if (len == 0)
-		util_die(EXIT_USAGE, "--fields: empty field name");
-	char name[64];
-	snprintf(name, sizeof(name), "%.*s", (int)len, bad);
-	const char *sug = pebs_field_suggest(name);
-	if (sug)
-		util_die(EXIT_USAGE, "--fields: unknown field \"%.*s\" (did you "
-			 "mean \"%s\"?)", (int)len, bad, sug);
-	util_die(EXIT_USAGE, "--fields: unknown field \"%.*s\"", (int)len,
-		 bad);
-}
-
-/* ------------------------------------------------------------- input */
-
-/*
- * Where batches come from.  Today only .pebs files through pebs_reader;
- * another source (a raw PEBS buffer dump for --raw --uarch) plugs in here
- * with its own branch in each input_* function.
- */
-struct input {
-	struct pebs_reader *r;
-	struct pebs_raw_reader *raw;	/* --raw instead of r */
-	int status;		/* worst exit status of the damage seen */
-	unsigned shown;
-};
-
-static void input_open(struct input *in, const struct opts *o,
-		       const char *const *paths, size_t n, uint64_t cols)
-{
-	struct pebs_reader_opts ro = {
-		.threads = o->threads, .salvage = o->salvage, .cols = cols,
-	};
-	memset(in, 0, sizeof(*in));
-	if (o->raw) {
-		struct pebs_raw_config cfg;
-		char err[256];
-		if (pebs_raw_config_default(&cfg, pebs_uarch_by_name(o->uarch),
-					    o->raw_event, err, sizeof(err)))
-			util_die(EXIT_USAGE, "--raw-event: %s", err);
-		if (pebs_raw_reader_open(&in->raw, paths, n, &cfg))
-			util_die(EXIT_SYS, "out of memory");
-		return;
-	}
-	int r = pebs_reader_open(&in->r, paths, n, &ro);
-	if (r < 0)
-		util_die(EXIT_SYS, "cannot start reading: %s",
-			 pebs_strerror(r));
-}
-
-/* Next batch: 1, or 0 at the end.  Damage is reported and skipped. */
-static int input_next(struct input *in, struct pebs_batch **b)
-{
-	for (;;) {
-		int r = in->raw ? pebs_raw_reader_next(in->raw, b) :
-			pebs_reader_next(in->r, b);
-		if (r >= 0)
-			return r;
-		if (r == -PEBS_E_NOMEM)
-			util_die(EXIT_SYS, "out of memory");
-		int st = r == -PEBS_E_IO ? EXIT_SYS : EXIT_DATA;
-		if (st > in->status)
-			in->status = st;
-		if (in->shown++ < MAX_SHOWN)
-			util_warn("%s: %s", in->raw ?
-				  pebs_raw_reader_errfile(in->raw) :
-				  pebs_reader_errfile(in->r), in->raw ?
-				  pebs_raw_reader_errmsg(in->raw) :
-				  pebs_reader_errmsg(in->r));
-		else if (in->shown == MAX_SHOWN + 1)
-			util_warn("more errors not shown");
-	}
-}
-
-static const struct pebs_meta *input_meta(const struct input *in)
-{
-	return in->raw ? pebs_raw_reader_meta(in->raw) :
-	       pebs_reader_meta(in->r);
-}
-
-static void input_stats(const struct input *in, struct pebs_read_stats *st)
-{
-	if (in->raw) {	/* collisions are the lost samples of a dump */
-		struct pebs_raw_stats rs;
-		pebs_raw_reader_stats(in->raw, &rs);
-		memset(st, 0, sizeof(*st));
-		st->samples = rs.samples;
-		st->lost = rs.lost;
-		st->bytes = rs.offset;
-		return;
-	}
-	pebs_reader_stats(in->r, st);
-}
-
-/* Closes @in and returns its exit status. */
-static int input_close(struct input *in)
-{
-	pebs_reader_close(in->r);
-	pebs_raw_reader_close(in->raw);
-	in->r = NULL;
-	in->raw = NULL;
-	return in->status;
-}
-
 /* ----------------------------------------------------------- outputs */
 
 static uint64_t field_cols(const struct opts *o)
@@ -198,14 +77,18 @@ static uint64_t field_cols(const struct opts *o)
 static int run_text(const struct opts *o, const char *const *paths,
 		    size_t n, FILE *fp)
 {
-	struct input in;
+	struct util_input in;
 	struct pebs_batch *b;
-	input_open(&in, o, paths, n, field_cols(o));
+	util_input_open(&in, &o->in, paths, n, field_cols(o));
 	struct pebs_output *out = pebs_output_open(o->fmt, o->fields,
 						   o->nfields, o->flags, fp);
 	if (!out)
 		util_die(EXIT_SYS, "out of memory");
-	while (input_next(&in, &b) > 0) {
+	int sym = util_sym_fields(o->fields, o->nfields);
+	while (util_input_next(&in, &b) > 0) {
+		if (sym)
+			pebs_output_set_sym(out, util_sym_get(
+				util_input_meta(&in), util_input_file(&in, b)));
 		int r = pebs_output_batch(out, b);
 		if (r == -PEBS_E_IO)
 			util_write_failed(o->out);
@@ -213,11 +96,12 @@ static int run_text(const struct opts *o, const char *const *paths,
 			util_die(EXIT_SYS, "%s", pebs_strerror(r));
 	}
 	int r = pebs_output_close(out);
+	util_sym_close();
 	if (r == -PEBS_E_IO)
 		util_write_failed(o->out);
 	if (r < 0)
 		util_die(EXIT_SYS, "%s", pebs_strerror(r));
-	return input_close(&in);
+	return util_input_close(&in);
 }
 
 static void wcheck(struct pebs_writer *w, int r, const char *out)
@@ -237,25 +121,26 @@ static void wcheck(struct pebs_writer *w, int r, const char *out)
 static int run_pebs(const struct opts *o, const char *const *paths,
 		    size_t n, FILE *fp)
 {
-	struct input in;
+	struct util_input in;
 	struct pebs_batch *b;
 	struct pebs_writer *w = NULL;
 	struct pebs_read_stats st;
 	uint64_t lost = 0;
 	uint32_t src = 0, seg = 0;
-	input_open(&in, o, paths, n, 0);
-	while (input_next(&in, &b) > 0) {
+	util_input_open(&in, &o->in, paths, n, 0);
+	while (util_input_next(&in, &b) > 0) {
 		if (w && (b->source != src || b->segment != seg)) {
 			wcheck(NULL, pebs_writer_close(w), o->out);
 			w = NULL;
 		}
 		if (!w)
-			wcheck(NULL, pebs_writer_open(&w, fp, input_meta(&in),
+			wcheck(NULL, pebs_writer_open(&w, fp,
+						      util_input_meta(&in),
 						      NULL), o->out);
 		src = b->source;
 		seg = b->segment;
 		wcheck(w, pebs_writer_add_batch(w, b), o->out);
-		input_stats(&in, &st);
+		util_input_stats(&in, &st);
 		if (st.lost > lost && b->n)
 			wcheck(w, pebs_writer_lost(w, 0, b->c64[PEBS_COL_TIME]
 						   [b->n - 1], st.lost - lost),
@@ -263,41 +148,42 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 		lost = st.lost;
 	}
 	if (!w)		/* no samples at all: a valid, empty file */
-		wcheck(NULL, pebs_writer_open(&w, fp, input_meta(&in), NULL),
+		wcheck(NULL, pebs_writer_open(&w, fp, util_input_meta(&in),
+					      NULL),
 		       o->out);
-	input_stats(&in, &st);
+	util_input_stats(&in, &st);
 	if (st.lost > lost)
 		wcheck(w, pebs_writer_lost(w, 0, 0, st.lost - lost), o->out);
 	wcheck(NULL, pebs_writer_close(w), o->out);
-	return input_close(&in);
+	return util_input_close(&in);
 }
 
 /* perf.data for Linux perf tools: all inputs into one file (pebs_perf.h). */
 static int run_perf(const struct opts *o, const char *const *paths,
 		    size_t n, FILE *fp)
 {
-	struct input in;
+	struct util_input in;
 	struct pebs_batch *b;
 	struct pebs_perf_writer *w = NULL;
 	struct pebs_read_stats st;
 	uint64_t lost = 0;
 	char err[256] = "";
 	int r = 0;
-	input_open(&in, o, paths, n, 0);
-	while (r >= 0 && input_next(&in, &b) > 0) {
+	util_input_open(&in, &o->in, paths, n, 0);
+	while (r >= 0 && util_input_next(&in, &b) > 0) {
 		if (!w)
-			r = pebs_perf_writer_open(&w, fp, input_meta(&in),
+			r = pebs_perf_writer_open(&w, fp, util_input_meta(&in),
 						  NULL);
 		if (r >= 0)
 			r = pebs_perf_writer_add_batch(w, b);
-		input_stats(&in, &st);
+		util_input_stats(&in, &st);
 		if (r >= 0 && st.lost > lost && b->n)
 			r = pebs_perf_writer_lost(w, 0, b->c64[PEBS_COL_TIME]
 						  [b->n - 1], st.lost - lost);
 		lost = st.lost;
 	}
 	if (!w && r >= 0)	/* no samples: still a valid perf.data */
-		r = pebs_perf_writer_open(&w, fp, input_meta(&in), NULL);
+		r = pebs_perf_writer_open(&w, fp, util_input_meta(&in), NULL);
 	if (r < 0 && w)
 		snprintf(err, sizeof(err), "%s", pebs_perf_writer_errmsg(w));
 	int c = w ? pebs_perf_writer_close(w, r < 0 ? NULL : err,
@@ -309,7 +195,7 @@ static int run_perf(const struct opts *o, const char *const *paths,
 	if (r < 0)
 		util_die(EXIT_SYS, "perf.data: %s", *err ? err :
 			 pebs_strerror(r));
-	return input_close(&in);
+	return util_input_close(&in);
 }
 
 /* One YAML document per input file. */
@@ -318,7 +204,7 @@ static int run_info(const struct opts *o, const char *const *paths,
 {
 	int status = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct input in;
+		struct util_input in;
 		struct pebs_batch *b;
 		struct pebs_read_stats st;
 		struct pebs_summary *s = pebs_summary_new();
@@ -326,18 +212,19 @@ static int run_info(const struct opts *o, const char *const *paths,
 		int got = 0;
 		if (!s || !meta)
 			util_die(EXIT_SYS, "out of memory");
-		input_open(&in, o, &paths[i], 1,
+		util_input_open(&in, &o->in, &paths[i], 1,
 			   1ull << PEBS_COL_TIME | 1ull << PEBS_COL_EVENT);
-		while (input_next(&in, &b) > 0) {
-			if (!got++ && pebs_meta_copy(meta, input_meta(&in)))
+		while (util_input_next(&in, &b) > 0) {
+			if (!got++ &&
+			    pebs_meta_copy(meta, util_input_meta(&in)))
 				util_die(EXIT_SYS, "out of memory");
 			if (pebs_summary_add(s, b) < 0)
 				util_die(EXIT_SYS, "out of memory");
 		}
 		/* No block at all: the metadata of the last segment seen. */
-		if (!got && pebs_meta_copy(meta, input_meta(&in)))
+		if (!got && pebs_meta_copy(meta, util_input_meta(&in)))
 			util_die(EXIT_SYS, "out of memory");
-		input_stats(&in, &st);
+		util_input_stats(&in, &st);
 		/* The whole file counts, magic and footer index included. */
 		struct stat sb;
 		if (strcmp(paths[i], "-") && stat(paths[i], &sb) == 0 &&
@@ -349,7 +236,7 @@ static int run_info(const struct opts *o, const char *const *paths,
 			util_write_failed(o->out);
 		if (r < 0)
 			util_die(EXIT_SYS, "%s", pebs_strerror(r));
-		r = input_close(&in);
+		r = util_input_close(&in);
 		if (r > status)
 			status = r;
 		pebs_summary_free(s);
@@ -363,7 +250,7 @@ static int run_info(const struct opts *o, const char *const *paths,
 int main(int argc, char **argv)
 {
 	enum { O_FIELDS = 256, O_NOHDR, O_INFO, O_SALVAGE, O_VERSION, O_RAW,
-	       O_UARCH, O_RAWEV };
+	       O_UARCH, O_RAWEV, O_SYMFS };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "fields", required_argument, NULL, O_FIELDS },
@@ -377,13 +264,15 @@ int main(int argc, char **argv)
 		{ "raw", no_argument, NULL, O_RAW },
 		{ "uarch", required_argument, NULL, O_UARCH },
 		{ "raw-event", required_argument, NULL, O_RAWEV },
+		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = -1 };
 	unsigned long long v;
 	int c;
 	util_init(argv[0]);
-	parse_fields(&o, pebs_field_default_list);
+	o.nfields = util_parse_fields(pebs_field_default_list, o.fields,
+				      MAX_FIELDS, 0);
 	while ((c = getopt_long(argc, argv, "f:o:j:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -391,40 +280,41 @@ int main(int argc, char **argv)
 				strcmp(optarg, "perf") == 0 ? FMT_PERF :
 				pebs_output_format_parse(optarg);
 			if (o.fmt < 0)
-				util_die(EXIT_USAGE, "-f: unknown format \"%s\" "
-					 "(csv, yaml, jsonl, text, pebs, "
-					 "perf)",
-					 optarg);
+				util_die(EXIT_USAGE, "-f: unknown format "
+					 "\"%s\" (csv, yaml, jsonl, text, "
+					 "pebs, perf)", optarg);
 			break;
 		case O_FIELDS:
-			parse_fields(&o, optarg);
+			o.nfields = util_parse_fields(optarg, o.fields,
+						      MAX_FIELDS, 1);
 			o.fields_set = 1;
 			break;
 		case O_NOHDR: o.flags |= PEBS_OUT_NO_HEADER; break;
 		case O_INFO: o.info = 1; break;
-		case O_SALVAGE: o.salvage = 1; break;
-		case O_RAW: o.raw = 1; break;
-		case O_UARCH: o.uarch = optarg; break;
-		case O_RAWEV: o.raw_event = optarg; break;
+		case O_SALVAGE: o.in.salvage = 1; break;
+		case O_RAW: o.in.raw = 1; break;
+		case O_UARCH: o.in.uarch = optarg; break;
+		case O_RAWEV: o.in.raw_event = optarg; break;
+		case O_SYMFS: util_symfs = optarg; break;
 		case 'o': o.out = optarg; break;
 		case 'j':
 			if (util_parse_u64(optarg, &v) || v > 1024)
 				util_die(EXIT_USAGE, "-j: not a thread count: "
 					 "\"%s\"", optarg);
-			o.threads = (unsigned)v;
+			o.in.threads = (unsigned)v;
 			break;
 		case 'h': usage(stdout); return EXIT_OK;
 		case O_VERSION: util_version();
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
-	if ((o.uarch || o.raw_event) && !o.raw)
+	if ((o.in.uarch || o.in.raw_event) && !o.in.raw)
 		util_die(EXIT_USAGE, "--uarch and --raw-event need --raw");
-	if (o.raw && !o.uarch)
+	if (o.in.raw && !o.in.uarch)
 		util_die(EXIT_USAGE, "--raw needs --uarch NAME");
-	if (o.raw && !pebs_uarch_by_name(o.uarch))
+	if (o.in.raw && !pebs_uarch_by_name(o.in.uarch))
 		util_die(EXIT_USAGE, "--uarch: unknown microarchitecture "
-			 "\"%s\"", o.uarch);
+			 "\"%s\"", o.in.uarch);
 	if (o.fmt == FMT_PEBS && o.fields_set && !o.info)
 		util_die(EXIT_USAGE, "--fields does not apply to -f pebs");
 	const char *stdin_only[] = { "-" };

@@ -18,6 +18,7 @@
 #include "pebs_format.h"
 #include "pebs_output.h"
 #include "util.h"
+#include "util_sym.h"
 
 #define FMT_PEBS 0
 #define MAX_FIELDS 256
@@ -51,13 +52,14 @@ static void usage(FILE *fp)
 		"[--no-header]\n"
 		"       [--head N] [--sample 1/N] [-v] [--count] [-o FILE] "
 		"[-j THREADS]\n"
-		"       [--salvage] [--explain] EXPR [FILE...]\n"
+		"       [--symfs DIR] [--salvage] [--explain] EXPR [FILE...]\n"
 		"  EXPR            e.g. 'lat > 200 and mem in (L3, LOCAL_RAM)' "
 		"(see pebs-filter(1))\n"
 		"  -f FORMAT       output format (default: pebs, never to a "
 		"terminal)\n"
 		"  --fields LIST   csv/yaml/jsonl/text fields (default: %s)\n"
 		"  --no-header     csv/text: no header line\n"
+		UTIL_SYMFS_HELP
 		"  --head N        stop after N matching samples\n"
 		"  --sample 1/N    keep one matching sample in N "
 		"(deterministic)\n"
@@ -69,24 +71,6 @@ static void usage(FILE *fp)
 		"  -j THREADS      decode threads (default: CPUs, at most 8)\n"
 		"  -h, --help      this help; --version: the version\n",
 		util_prog, pebs_field_default_list);
-}
-
-static void parse_fields(struct opts *o, const char *list)
-{
-	const char *bad;
-	int n = pebs_field_parse_list(list, o->fields, MAX_FIELDS, &bad);
-	if (n >= 0) {
-		o->nfields = (size_t)n;
-		return;
-	}
-	size_t len = strcspn(bad, ",");
-	char name[64];
-	snprintf(name, sizeof(name), "%.*s", (int)len, bad);
-	const char *sug = pebs_field_suggest(name);
-	if (sug)
-		util_die(EXIT_USAGE, "--fields: unknown field \"%s\" (did you "
-			 "mean \"%s\"?)", name, sug);
-	util_die(EXIT_USAGE, "--fields: unknown field \"%s\"", name);
 }
 
 static int block_cb(void *vctx, const struct pebs_block_info *bi)
@@ -216,6 +200,9 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		util_die(EXIT_SYS, "cannot start reading: %s",
 			 pebs_strerror(rc));
 	struct sink s = { o, fp, NULL, NULL };
+	int esym = pebs_expr_uses_sym(c->e);
+	int osym = text && need_out && util_sym_fields(o->fields, o->nfields);
+	struct pebs_sym *sym = NULL;
 	/*
 	 * Static: the loop can die on a bad expression clock (set_clock);
 	 * scratch held from file scope is not a leak to LeakSanitizer then.
@@ -243,6 +230,11 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		}
 		if (!pebs_expr_clock_ready(c->e))
 			set_clock(c, r, b);
+		if (esym || osym) {
+			sym = util_sym_get(pebs_reader_meta(r), b->source <
+					   npaths ? paths[b->source] : "-");
+			pebs_expr_set_sym(c->e, sym);
+		}
 		size_t n = pebs_expr_eval(c->e, b, sel);
 		if (n == (size_t)-1)
 			util_die(EXIT_SYS, "out of memory");
@@ -265,6 +257,8 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 			size_t len;
 			const void *raw = pebs_reader_raw(r, &len);
 			sink_open(&s, pebs_reader_meta(r));
+			if (osym)
+				pebs_output_set_sym(s.out, sym);
 			if (n == b->n && !text && raw) {
 				sink_check(&s, pebs_writer_copy_block(s.w, raw,
 								      len));
@@ -286,6 +280,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	} else {
 		sink_close(&s, pebs_reader_meta(r));
 	}
+	util_sym_close();
 	pebs_reader_close(r);
 	pebs_batch_free(sub);
 	free(sel);
@@ -303,7 +298,7 @@ static uint64_t parse_count(const char *opt, const char *s)
 int main(int argc, char **argv)
 {
 	enum { O_FIELDS = 256, O_NOHDR, O_HEAD, O_SAMPLE, O_EXPLAIN,
-	       O_SALVAGE, O_VERSION };
+	       O_SALVAGE, O_VERSION, O_SYMFS };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "fields", required_argument, NULL, O_FIELDS },
@@ -318,12 +313,14 @@ int main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
+		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = FMT_PEBS };
 	int c;
 	util_init(argv[0]);
-	parse_fields(&o, pebs_field_default_list);
+	o.nfields = util_parse_fields(pebs_field_default_list, o.fields,
+				      MAX_FIELDS, 0);
 	while ((c = getopt_long(argc, argv, "f:o:j:vch", lopts, NULL))
 	       != -1) {
 		switch (c) {
@@ -335,7 +332,11 @@ int main(int argc, char **argv)
 					 "\"%s\" (pebs, csv, yaml, jsonl, "
 					 "text)", optarg);
 			break;
-		case O_FIELDS: parse_fields(&o, optarg); break;
+		case O_FIELDS:
+			o.nfields = util_parse_fields(optarg, o.fields,
+						      MAX_FIELDS, 0);
+			break;
+		case O_SYMFS: util_symfs = optarg; break;
 		case O_NOHDR: o.flags |= PEBS_OUT_NO_HEADER; break;
 		case O_HEAD:
 			o.head = parse_count("--head", optarg);

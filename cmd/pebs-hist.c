@@ -12,6 +12,7 @@
 #include "pebs_format.h"
 #include "pebs_hist.h"
 #include "util.h"
+#include "util_sym.h"
 
 #define MAX_PCT 64
 #define MAX_SHOWN 20
@@ -33,21 +34,25 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: %s [-f text|csv|yaml|svg] [--field NAME] "
 		"[--by KEY] [--bins SPEC]\n"
-		"       [--percentiles LIST] [--where EXPR] [-o FILE] "
-		"[-j THREADS] [FILE...]\n"
+		"       [--percentiles LIST] [--where EXPR] [--symfs DIR] "
+		"[-o FILE]\n"
+		"       [-j THREADS] [FILE...]\n"
 		"       %s --merge [-f ...] [--bins SPEC] [--percentiles LIST] "
 		"YAML...\n"
 		"  -f FORMAT          output format (default: text on a "
 		"terminal, else csv)\n"
 		"  --field NAME       numeric field to count (default: lat)\n"
 		"  --by KEY           one histogram per value of KEY (mem, "
-		"snoop, event, cpu, ...)\n"
+		"snoop, event, cpu,\n"
+		"                     sym, dso, srcline, data_sym, ...)\n"
 		"  --bins SPEC        log2 (default), linear:WIDTH, or edges "
 		"E0,E1,...\n"
 		"  --percentiles LIST e.g. 50,90,99,99.9 (csv: a percentile "
 		"table instead of bins)\n"
 		"  --where EXPR       count only samples matching EXPR (see "
 		"pebs-filter(1))\n"
+		"  --symfs DIR        look binaries up under DIR (symbol "
+		"groups)\n"
 		"  --merge            inputs are yaml outputs of pebs-hist: "
 		"combine them\n"
 		"  --salvage          skip damaged blocks and go on\n"
@@ -61,7 +66,7 @@ static void usage(FILE *fp)
 
 static int field_arg(const char *opt, const char *name, int numeric)
 {
-	const struct pebs_field *f = pebs_field_lookup(name);
+	const struct pebs_field *f = pebs_field_find(name);
 	if (!f) {
 		const char *s = pebs_field_suggest(name);
 		if (s)
@@ -199,6 +204,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 		util_die(EXIT_SYS, "out of memory");
 	int status = EXIT_OK;
 	unsigned shown = 0;
+	int hsym = pebs_field_is_sym(o->by), esym = e && pebs_expr_uses_sym(e);
 	while ((rc = pebs_reader_next(r, &b)) != 0) {
 		if (rc < 0) {
 			if (rc == -PEBS_E_NOMEM)
@@ -219,6 +225,13 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 				util_die(EXIT_USAGE, "--where: col %zu: %s",
 					 xe.col, xe.msg);
 		}
+		if (hsym || esym) {
+			struct pebs_sym *s = util_sym_get(pebs_reader_meta(r),
+				b->source < n ? paths[b->source] : "-");
+			pebs_hist_set_sym(*hp, s);
+			if (e)
+				pebs_expr_set_sym(e, s);
+		}
 		if (e) {
 			size_t k = pebs_expr_eval(e, b, sel);
 			if (k == (size_t)-1)
@@ -230,6 +243,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 		if (pebs_hist_add(*hp, b) < 0)
 			util_die(EXIT_SYS, "out of memory");
 	}
+	util_sym_close();
 	pebs_reader_close(r);
 	pebs_batch_free(sub);
 	free(sel);
@@ -240,7 +254,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 int main(int argc, char **argv)
 {
 	enum { O_FIELD = 256, O_BY, O_BINS, O_PCT, O_MERGE, O_WHERE,
-	       O_SALVAGE, O_VERSION };
+	       O_SALVAGE, O_VERSION, O_SYMFS };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "field", required_argument, NULL, O_FIELD },
@@ -254,6 +268,7 @@ int main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
+		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = -1, .field = PEBS_COL_LAT, .by = -1 };
@@ -294,6 +309,7 @@ int main(int argc, char **argv)
 			o.npct = (size_t)r;
 			break;
 		case O_WHERE: o.where = optarg; break;
+		case O_SYMFS: util_symfs = optarg; break;
 		case O_MERGE: o.merge = 1; break;
 		case O_SALVAGE: o.salvage = 1; break;
 		case 'o': o.out = optarg; break;

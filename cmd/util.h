@@ -52,6 +52,14 @@ void util_write_failed(const char *path) __attribute__((noreturn));
 /* Prints "PROG VERSION" and exits 0. */
 void util_version(void) __attribute__((noreturn));
 
+/*
+ * Parses a --fields LIST of field names (pebs_field.h, symbol fields
+ * included) into @ids (capacity @cap) and returns the count; with @all,
+ * "all" gives every field of pebs_field_at().  Exits 2 on a bad list, with
+ * the closest name as a hint.
+ */
+size_t util_parse_fields(const char *list, int *ids, size_t cap, int all);
+
 /* Parses a decimal/hex unsigned with optional k/M/G suffix; 0 or -1. */
 int util_parse_u64(const char *s, unsigned long long *out);
 

@@ -1,7 +1,9 @@
 /*
  * fuzz/expr.c - the pebs-filter expression parser and evaluator on
  * arbitrary text: parse; when it parses, fix a clock, evaluate on a small
- * fixed batch, run the block analysis and check it agrees, dump.
+ * fixed batch, run the block analysis and check it agrees, dump.  Symbol
+ * leaves (sym, dso, srcline, data_sym) run through a symbolizer whose maps
+ * name binaries that do not exist, or through none.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 
 #include "pebs_dsrc.h"
 #include "pebs_expr.h"
+#include "pebs_sym.h"
 
 static struct pebs_batch *batch(void)
 {
@@ -41,6 +44,33 @@ static struct pebs_batch *batch(void)
 	return b;
 }
 
+/* Kept for the whole run: its caches and notes are part of what is tested. */
+static struct pebs_sym *symbolizer(void)
+{
+	static struct pebs_sym *s;
+	if (s)
+		return s;
+	struct pebs_meta *m = pebs_meta_new();
+	if (!m)
+		return NULL;
+	pebs_meta_set(m, "maps.0.pid", "7");
+	pebs_meta_set(m, "maps.0.start", "0x400000");
+	pebs_meta_set(m, "maps.0.end", "0x400200");
+	pebs_meta_set(m, "maps.0.pgoff", "0");
+	pebs_meta_set(m, "maps.0.path", "/nonexistent/app");
+	pebs_meta_set(m, "maps.1.pid", "7");
+	pebs_meta_set(m, "maps.1.start", "0x7f0000000000");
+	pebs_meta_set(m, "maps.1.end", "0x7f0000001000");
+	pebs_meta_set(m, "maps.1.pgoff", "0");
+	pebs_meta_set(m, "maps.1.path", "[heap]");
+	if (pebs_sym_open(&s, m, NULL) < 0) {
+		pebs_sym_close(s);
+		s = NULL;
+	}
+	pebs_meta_free(m);
+	return s;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
@@ -54,6 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct pebs_batch *b = batch();
 		uint32_t sel[64];
 		pebs_expr_set_clock(e, 1000, size % 2 ? 2.5e9 : 0, &err);
+		pebs_expr_set_sym(e, size % 3 ? symbolizer() : NULL);
 		size_t n = pebs_expr_eval(e, b, sel);
 		struct pebs_block_info bi;
 		memset(&bi, 0, sizeof(bi));

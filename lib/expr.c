@@ -10,6 +10,7 @@
  * (interval against [min, max]) small and exact.
  */
 #include <ctype.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,14 +21,17 @@
 #include "pebs_dsrc.h"
 #include "pebs_expr.h"
 #include "pebs_field.h"
+#include "pebs_sym.h"
 
 #define MAXDEPTH 48
 #define MAXNODES 4096
 #define U64MAX UINT64_MAX
 
 enum nkind { N_TRUE, N_FALSE, N_AND, N_OR, N_NOT, N_NUM, N_DSRC, N_EVENT,
-	     N_T, N_CMP2 };
-enum cmpop { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
+	     N_T, N_CMP2, N_SYM };
+/* OP_MATCH, OP_NMATCH: "~" and "!~", glob patterns of string fields */
+enum cmpop { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_MATCH,
+	     OP_NMATCH };
 
 struct ival { uint64_t lo, hi; };
 
@@ -38,12 +42,18 @@ struct node {
 	int col2;		/* N_CMP2 right column */
 	uint64_t m1, m2;	/* N_CMP2 value masks (line/page) */
 	int op;			/* N_T, N_CMP2 */
-	int neg;		/* N_DSRC, N_EVENT: negated membership */
+	int neg;		/* N_DSRC, N_EVENT, N_SYM: negated membership */
+	int glob;		/* N_EVENT, N_SYM: names are fnmatch patterns */
+	int symf;		/* N_SYM: enum pebs_sym_field */
 	uint64_t mask;		/* N_DSRC feature bits */
 	struct ival *iv;	/* N_NUM intervals; N_T lowered intervals */
 	size_t niv;
-	char **names;		/* N_EVENT */
+	char **names;		/* N_EVENT, N_SYM */
 	size_t nnames;
+	/* N_SYM: symbol string (pointer from pebs_sym_str) -> match */
+	const char **ckey;
+	uint8_t *cmatch;
+	size_t ccap, cn;
 	double tval;		/* N_T constant, in units of tunit */
 	int tunit;		/* N_T: 0 raw ticks, else index in units[] */
 	size_t tcol;		/* N_T: column in the text (for messages) */
@@ -63,6 +73,7 @@ struct pebs_expr {
 	size_t evcap;
 	uint64_t ckey[256], cval[256];
 	uint8_t cvalid[256];
+	struct pebs_sym *sym;	/* resolves N_SYM leaves; NULL: [unknown] */
 };
 
 /* --------------------------------------------------- data-source classes */
@@ -310,6 +321,12 @@ static void lex_next(struct lex *L)
 	if (c == '|' && p[1] == '|') {
 		L->tok = T_OR;
 		L->p += 2;
+		return;
+	}
+	if (c == '~' || (c == '!' && p[1] == '~')) {
+		L->tok = T_CMP;
+		L->op = c == '~' ? OP_MATCH : OP_NMATCH;
+		L->p += c == '~' ? 1 : 2;
 		return;
 	}
 	if (strchr("=!<>", c)) {
@@ -623,7 +640,7 @@ static void unknown_word(struct lex *L, size_t col, const char *w)
 /* Resolves a bare word used as a value: field, t, else left as a word. */
 static void word_operand(struct operand *o, const char *w)
 {
-	const struct pebs_field *f = pebs_field_lookup(w);
+	const struct pebs_field *f = pebs_field_find(w);
 	snprintf(o->text, sizeof(o->text), "%s", w);
 	o->kind = O_WORD;
 	o->mask = U64MAX;
@@ -776,9 +793,33 @@ static uint64_t str_feature(struct lex *L, int id, const struct operand *v)
 	}
 }
 
-/* String field @f against items (== or in): builds N_DSRC or N_EVENT. */
+/* Copies the item strings into node @nd's names; 0 or -1. */
+static int set_names(struct lex *L, int nd, const struct operand *f,
+		     const struct item *it, size_t n)
+{
+	struct node *p = &L->e->nodes[nd];
+	p->names = calloc(n, sizeof(char *));
+	if (!p->names) {
+		fail(L, f->col, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		p->names[i] = strdup(it[i].lo.text);
+		if (!p->names[i]) {
+			fail(L, f->col, "out of memory");
+			return -1;
+		}
+		p->nnames++;
+	}
+	return 0;
+}
+
+/*
+ * String field @f against items (==, in, or ~ when @glob): builds N_DSRC,
+ * N_EVENT or N_SYM.
+ */
 static int cmp_string(struct lex *L, const struct operand *f,
-		      const struct item *it, size_t n, int neg)
+		      const struct item *it, size_t n, int neg, int glob)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (it[i].range) {
@@ -792,27 +833,25 @@ static int cmp_string(struct lex *L, const struct operand *f,
 			return -1;
 		}
 	}
-	if (f->field == PEBS_COL_EVENT) {
-		int nd = node_new(L, N_EVENT);
+	if (f->field == PEBS_COL_EVENT || pebs_field_is_sym(f->field)) {
+		int sym = pebs_field_is_sym(f->field);
+		int nd = node_new(L, sym ? N_SYM : N_EVENT);
 		if (nd < 0)
 			return -1;
 		struct node *p = &L->e->nodes[nd];
 		p->neg = neg;
-		p->names = calloc(n, sizeof(char *));
-		if (!p->names) {
-			fail(L, f->col, "out of memory");
+		p->glob = glob;
+		p->symf = sym ? f->field - PEBS_F_SYM : 0;
+		if (set_names(L, nd, f, it, n) < 0)
 			return -1;
-		}
-		for (size_t i = 0; i < n; i++) {
-			p->names[i] = strdup(it[i].lo.text);
-			if (!p->names[i]) {
-				fail(L, f->col, "out of memory");
-				return -1;
-			}
-			p->nnames++;
-		}
-		L->e->cols |= 1ull << PEBS_COL_EVENT;
+		L->e->cols |= pebs_field_by_id(f->field)->deps;
 		return nd;
+	}
+	if (glob) {
+		fail(L, f->col, "~ applies to event and the symbol fields "
+		     "(sym, dso, srcline, data_sym), not to \"%s\"",
+		     pebs_field_by_id(f->field)->name);
+		return -1;
 	}
 	uint64_t mask = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -969,6 +1008,11 @@ static int compare(struct lex *L, struct operand *a, int op,
 			fail(L, a->col, "comparison needs a field");
 		return -1;
 	}
+	int glob = op == OP_MATCH || op == OP_NMATCH;
+	if (glob && !is_strfield(a)) {
+		fail(L, a->col, "~ needs a string field on its left");
+		return -1;
+	}
 	if (a->kind == O_T) {
 		if (b->kind == O_T) {
 			fail(L, b->col, "t compared with itself");
@@ -977,13 +1021,17 @@ static int compare(struct lex *L, struct operand *a, int op,
 		return mk_t(L, op, b);
 	}
 	if (is_strfield(a)) {
-		if (op != OP_EQ && op != OP_NE) {
+		if (op != OP_EQ && op != OP_NE && !glob) {
+			int pat = a->field == PEBS_COL_EVENT ||
+				  pebs_field_is_sym(a->field);
 			fail(L, a->col, "string field \"%s\" supports only "
-			     "==, != and in", pebs_field_by_id(a->field)->name);
+			     "==, !=%s in%s", pebs_field_by_id(a->field)->name,
+			     pat ? "," : " and", pat ? ", ~ and !~" : "");
 			return -1;
 		}
 		struct item it = { *b, { 0 }, 0 };
-		return cmp_string(L, a, &it, 1, op == OP_NE);
+		return cmp_string(L, a, &it, 1, op == OP_NE || op == OP_NMATCH,
+				  glob);
 	}
 	/* numeric field */
 	if (b->kind == O_FIELD) {
@@ -1096,7 +1144,7 @@ static int parse_in(struct lex *L, struct operand *a, int neg)
 	else if (a->kind != O_FIELD)
 		fail(L, a->col, "\"in\" needs a field on its left");
 	else if (is_strfield(a))
-		r = cmp_string(L, a, it, n, neg);
+		r = cmp_string(L, a, it, n, neg, 0);
 	else
 		r = cmp_numset(L, a, it, n, neg);
 out:
@@ -1218,6 +1266,8 @@ void pebs_expr_free(struct pebs_expr *e)
 		for (size_t j = 0; j < e->nodes[i].nnames; j++)
 			free(e->nodes[i].names[j]);
 		free(e->nodes[i].names);
+		free(e->nodes[i].ckey);
+		free(e->nodes[i].cmatch);
 	}
 	free(e->nodes);
 	for (size_t i = 0; i < e->npool; i++)
@@ -1519,7 +1569,8 @@ static size_t ev_event(struct pebs_expr *e, const struct node *p,
 		const char *s = i < nn ? b->names[i] : "";
 		int m = 0;
 		for (size_t j = 0; j < p->nnames && !m; j++)
-			m = strcmp(s, p->names[j]) == 0;
+			m = p->glob ? fnmatch(p->names[j], s, 0) == 0 :
+			    strcmp(s, p->names[j]) == 0;
 		e->evmatch[i] = (uint8_t)(m ^ p->neg);
 	}
 	const uint32_t *c = b->c32[PEBS_COL_EVENT];
@@ -1531,6 +1582,144 @@ static size_t ev_event(struct pebs_expr *e, const struct node *p,
 		k += e->evmatch[id];
 	}
 	return k;
+}
+
+/*
+ * The part of symbol string @full that pattern @pat is compared with: a
+ * pattern without the detail of a value compares with its main part, so
+ * `sym == "work"` matches "work+0x1a", `dso == "libc.so.6"` matches
+ * "/usr/lib/libc.so.6" and `srcline == "a.c"` matches "a.c:42".
+ */
+static const char *sym_part(int f, const char *full, const char *pat,
+			    char *buf, size_t len)
+{
+	const char *cut = NULL;
+	switch (f) {
+	case PEBS_SYM_SYM:
+	case PEBS_SYM_DATA_SYM:
+		if (strchr(pat, '+'))
+			return full;
+		cut = strrchr(full, '+');
+		if (cut && (cut == full || strncmp(cut, "+0x", 3)))
+			cut = NULL;
+		break;
+	case PEBS_SYM_DSO:
+		if (strchr(pat, '/'))
+			return full;
+		cut = strrchr(full, '/');
+		return cut ? cut + 1 : full;
+	case PEBS_SYM_SRCLINE:
+		if (strchr(pat, ':'))
+			return full;
+		cut = strrchr(full, ':');
+		break;
+	default:
+		return full;
+	}
+	if (!cut)
+		return full;
+	snprintf(buf, len, "%.*s", (int)(cut - full), full);
+	return buf;
+}
+
+static int sym_matches(const struct node *p, const char *full)
+{
+	char buf[512];
+	for (size_t j = 0; j < p->nnames; j++) {
+		const char *v = sym_part(p->symf, full, p->names[j], buf,
+					 sizeof(buf));
+		if (p->glob ? fnmatch(p->names[j], v, 0) == 0 :
+		    strcmp(v, p->names[j]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether symbol string @str matches leaf @p, cached by pointer; -1 on
+ * out of memory. */
+static int sym_match(struct node *p, const char *str)
+{
+	if ((p->cn + 1) * 2 > p->ccap) {
+		size_t nc = p->ccap ? p->ccap * 2 : 256;
+		const char **k = calloc(nc, sizeof(*k));
+		uint8_t *m = malloc(nc);
+		if (!k || !m) {
+			free(k);
+			free(m);
+			return -1;
+		}
+		for (size_t i = 0; i < p->ccap; i++) {
+			if (!p->ckey[i])
+				continue;
+			size_t j = ((uintptr_t)p->ckey[i] *
+				    0x9e3779b97f4a7c15ull >> 20) & (nc - 1);
+			while (k[j])
+				j = (j + 1) & (nc - 1);
+			k[j] = p->ckey[i];
+			m[j] = p->cmatch[i];
+		}
+		free(p->ckey);
+		free(p->cmatch);
+		p->ckey = k;
+		p->cmatch = m;
+		p->ccap = nc;
+	}
+	size_t j = ((uintptr_t)str * 0x9e3779b97f4a7c15ull >> 20) &
+		   (p->ccap - 1);
+	while (p->ckey[j]) {
+		if (p->ckey[j] == str)
+			return p->cmatch[j];
+		j = (j + 1) & (p->ccap - 1);
+	}
+	p->ckey[j] = str;
+	p->cmatch[j] = (uint8_t)(sym_matches(p, str) ^ p->neg);
+	p->cn++;
+	return p->cmatch[j];
+}
+
+static size_t ev_sym(struct pebs_expr *e, struct node *p,
+		     const struct pebs_batch *b, const uint32_t *in,
+		     size_t nin, uint32_t *out)
+{
+	size_t k = 0;
+	const char *last = NULL;
+	int lastm = 0;
+	for (size_t i = 0; i < nin; i++) {
+		uint32_t x = in ? in[i] : (uint32_t)i;
+		const char *str = e->sym ? pebs_sym_str(e->sym, b, x, p->symf) :
+				  PEBS_SYM_UNKNOWN;
+		/* neighbours often share a symbol: skip the cache then */
+		if (str != last) {
+			lastm = sym_match(p, str);
+			if (lastm < 0)
+				return (size_t)-1;
+			last = str;
+		}
+		out[k] = x;
+		k += (size_t)lastm;
+	}
+	return k;
+}
+
+void pebs_expr_set_sym(struct pebs_expr *e, struct pebs_sym *s)
+{
+	if (s == e->sym)
+		return;
+	e->sym = s;
+	for (size_t i = 0; i < e->nn; i++) {
+		struct node *p = &e->nodes[i];
+		if (p->ckey)
+			memset(p->ckey, 0, p->ccap * sizeof(*p->ckey));
+		p->cn = 0;
+	}
+}
+
+int pebs_expr_uses_sym(const struct pebs_expr *e)
+{
+	for (size_t i = 0; i < e->nn; i++)
+		if (e->nodes[i].kind == N_SYM)
+			return 1;
+	return 0;
 }
 
 static uint64_t colval(const struct pebs_batch *b, int col, size_t i)
@@ -1659,6 +1848,8 @@ static size_t ev(struct pebs_expr *e, int ni, const struct pebs_batch *b,
 		return ev_dsrc(e, p, b, in, nin, out);
 	case N_EVENT:
 		return ev_event(e, p, b, in, nin, out);
+	case N_SYM:
+		return ev_sym(e, &e->nodes[ni], b, in, nin, out);
 	case N_CMP2:
 		for (size_t i = 0; i < nin; i++) {
 			uint32_t x = in ? in[i] : (uint32_t)i;
@@ -1738,6 +1929,7 @@ static enum pebs_expr_match blk(const struct pebs_expr *e, int ni,
 		return x ? PEBS_MATCH_ALL : PEBS_MATCH_NONE;
 	case N_EVENT:
 	case N_CMP2:
+	case N_SYM:
 		return PEBS_MATCH_SOME;
 	case N_AND:
 		x = blk(e, p->a, bi);
@@ -1785,7 +1977,8 @@ static void sb_printf(struct sbuf *s, const char *fmt, ...)
 		s->used += (size_t)n;
 }
 
-static const char *const opnames[] = { "==", "!=", "<", "<=", ">", ">=" };
+static const char *const opnames[] = { "==", "!=", "<", "<=", ">", ">=",
+				       "~", "!~" };
 
 static void dump(const struct pebs_expr *e, int ni, struct sbuf *s)
 {
@@ -1823,7 +2016,10 @@ static void dump(const struct pebs_expr *e, int ni, struct sbuf *s)
 			  (unsigned long long)p->mask);
 		break;
 	case N_EVENT:
-		sb_printf(s, "event %sin {", p->neg ? "not " : "");
+	case N_SYM:
+		sb_printf(s, "%s %s%s {", p->kind == N_SYM ?
+			  pebs_sym_field_name(p->symf) : "event",
+			  p->neg ? "not " : "", p->glob ? "~" : "in");
 		for (size_t i = 0; i < p->nnames; i++)
 			sb_printf(s, "%s\"%s\"", i ? "," : "", p->names[i]);
 		sb_printf(s, "}");

@@ -21,6 +21,15 @@ static const struct pebs_field derived[] = {
 	{ PEBS_F_PAGE, PEBS_FK_HEX, "page", ADDR },
 };
 static const size_t nfields = sizeof(fields) / sizeof(fields[0]);
+#define PID COL(PEBS_COL_PID)
+#define IP COL(PEBS_COL_IP)
+static const struct pebs_field symfields[] = {
+	{ PEBS_F_SYM, PEBS_FK_STR, "sym", PID | IP },
+	{ PEBS_F_DSO, PEBS_FK_STR, "dso", PID | IP },
+	{ PEBS_F_SRCLINE, PEBS_FK_STR, "srcline", PID | IP },
+	{ PEBS_F_DATA_SYM, PEBS_FK_STR, "data_sym", PID | ADDR },
+};
+#define NSYMFIELDS (sizeof(symfields) / sizeof(symfields[0]))
 
 const char *const pebs_field_default_list =
 	"time,cpu,pid,tid,event,ip,addr,lat,ins_lat,dsrc,op,mem,snoop";
@@ -61,6 +70,15 @@ const struct pebs_field *pebs_field_lookup(const char *name)
 	return NULL;
 }
 
+const struct pebs_field *pebs_field_find(const char *name)
+{
+	const struct pebs_field *f = pebs_field_lookup(name);
+	for (size_t i = 0; !f && i < NSYMFIELDS; i++)
+		if (strcmp(symfields[i].name, name) == 0)
+			f = &symfields[i];
+	return f;
+}
+
 const struct pebs_field *pebs_field_by_id(int id)
 {
 	init();
@@ -68,6 +86,8 @@ const struct pebs_field *pebs_field_by_id(int id)
 		return &fields[id];
 	if (id >= PEBS_F_OP && id < PEBS_F_END)
 		return &fields[PEBS_COL_COUNT + (id - PEBS_F_OP)];
+	if (pebs_field_is_sym(id))
+		return &symfields[id - PEBS_F_SYM];
 	return NULL;
 }
 
@@ -85,7 +105,7 @@ int pebs_field_parse_list(const char *list, int *ids, size_t cap,
 			return -PEBS_E_PARSE;
 		memcpy(name, p, len);
 		name[len] = 0;
-		const struct pebs_field *f = pebs_field_lookup(name);
+		const struct pebs_field *f = pebs_field_find(name);
 		if (!f)
 			return -PEBS_E_PARSE;
 		if (n == cap)
@@ -161,6 +181,13 @@ const char *pebs_field_suggest(const char *name)
 		if (d < bd) {
 			bd = d;
 			best = fields[i].name;
+		}
+	}
+	for (size_t i = 0; i < NSYMFIELDS; i++) {
+		size_t d = distance(name, symfields[i].name);
+		if (d < bd) {
+			bd = d;
+			best = symfields[i].name;
 		}
 	}
 	return best;

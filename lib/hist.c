@@ -14,40 +14,63 @@
 #include "pebs_dsrc.h"
 #include "pebs_field.h"
 #include "pebs_hist.h"
+#include "pebs_sym.h"
 
 #include "hist_int.h"
 
 /* ------------------------------------------------------------- counters */
 
-static int hash_grow(struct counter *c)
+/*
+ * An open-addressing table of u64 keys with used flags and values of any
+ * size: the layout of both the counters' sparse part and the group index.
+ */
+struct table {
+	uint64_t *k;
+	void *v;
+	uint8_t *u;
+	size_t cap;
+};
+
+/* Doubles @t (or makes it @first slots), rehashing every entry. */
+static int table_grow(struct table *t, size_t vsize, size_t first)
 {
-	size_t nc = c->hcap ? c->hcap * 2 : 4;	/* many groups: start small */
-	uint64_t *k = calloc(nc, sizeof(*k)), *v = calloc(nc, sizeof(*v));
-	uint8_t *u = calloc(nc, 1);
+	size_t nc = t->cap ? t->cap * 2 : first;
+	uint64_t *k = calloc(nc, sizeof(*k));
+	uint8_t *v = calloc(nc, vsize), *u = calloc(nc, 1);
 	if (!k || !v || !u) {
 		free(k);
 		free(v);
 		free(u);
 		return -PEBS_E_NOMEM;
 	}
-	for (size_t i = 0; i < c->hcap; i++) {
-		if (!c->hu[i])
+	const uint8_t *ov = t->v;
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->u[i])
 			continue;
-		size_t j = hist_hash(c->hk[i]) & (nc - 1);
+		size_t j = hist_hash(t->k[i]) & (nc - 1);
 		while (u[j])
 			j = (j + 1) & (nc - 1);
 		u[j] = 1;
-		k[j] = c->hk[i];
-		v[j] = c->hv[i];
+		k[j] = t->k[i];
+		memcpy(v + j * vsize, ov + i * vsize, vsize);
 	}
-	free(c->hk);
-	free(c->hv);
-	free(c->hu);
-	c->hk = k;
-	c->hv = v;
-	c->hu = u;
-	c->hcap = nc;
+	free(t->k);
+	free(t->v);
+	free(t->u);
+	*t = (struct table){ k, v, u, nc };
 	return 0;
+}
+
+static int hash_grow(struct counter *c)
+{
+	/* many groups: start small */
+	struct table t = { c->hk, c->hv, c->hu, c->hcap };
+	int r = table_grow(&t, sizeof(*c->hv), 4);
+	c->hk = t.k;
+	c->hv = t.v;
+	c->hu = t.u;
+	c->hcap = t.cap;
+	return r;
 }
 
 static int hash_add(struct counter *c, uint64_t key, uint64_t n)
@@ -203,7 +226,7 @@ static int by_kind(int by)
 	case PEBS_F_LOCK:
 		return BY_DSRC;
 	case PEBS_COL_EVENT: return BY_EVENT;
-	default: return BY_NUM;
+	default: return pebs_field_is_sym(by) ? BY_STR : BY_NUM;
 	}
 }
 
@@ -237,6 +260,7 @@ int pebs_hist_new(struct pebs_hist **hp, int field, int by)
 	col_mask(field, &h->fcol, &h->fmask);
 	if (h->bykind == BY_NUM)
 		col_mask(by, &h->bycol, &h->bymask);
+	h->symf = h->bykind == BY_STR ? by - PEBS_F_SYM : 0;
 	h->gen = 1;
 	*hp = h;
 	return 0;
@@ -259,6 +283,9 @@ void pebs_hist_free(struct pebs_hist *h)
 	free(h->ev);
 	free(h->gidx);
 	free(h->evmap);
+	free(h->sh);
+	free(h->pk);
+	free(h->pv);
 	free(h->order);
 	free(h);
 }
@@ -308,7 +335,7 @@ static char *key_name(const struct pebs_hist *h, uint64_t key)
 	const char *s = buf;
 	switch (h->bykind) {
 	case BY_NONE: s = "all"; break;
-	case BY_EVENT: s = h->ev[key]; break;
+	case BY_EVENT: case BY_STR: s = h->ev[key]; break;
 	case BY_DSRC:
 		switch (h->by) {
 		case PEBS_F_OP: s = pebs_dsrc_op_name((enum pebs_op)key);
@@ -332,34 +359,13 @@ static char *key_name(const struct pebs_hist *h, uint64_t key)
 
 static int ghash_grow(struct pebs_hist *h)
 {
-	size_t nc = h->gcapH ? h->gcapH * 2 : 64;
-	uint64_t *k = calloc(nc, sizeof(*k));
-	uint32_t *v = calloc(nc, sizeof(*v));
-	uint8_t *u = calloc(nc, 1);
-	if (!k || !v || !u) {
-		free(k);
-		free(v);
-		free(u);
-		return -PEBS_E_NOMEM;
-	}
-	for (size_t i = 0; i < h->gcapH; i++) {
-		if (!h->gu[i])
-			continue;
-		size_t j = hist_hash(h->gk[i]) & (nc - 1);
-		while (u[j])
-			j = (j + 1) & (nc - 1);
-		u[j] = 1;
-		k[j] = h->gk[i];
-		v[j] = h->gi[i];
-	}
-	free(h->gk);
-	free(h->gi);
-	free(h->gu);
-	h->gk = k;
-	h->gi = v;
-	h->gu = u;
-	h->gcapH = nc;
-	return 0;
+	struct table t = { h->gk, h->gi, h->gu, h->gcapH };
+	int r = table_grow(&t, sizeof(*h->gi), 64);
+	h->gk = t.k;
+	h->gi = t.v;
+	h->gu = t.u;
+	h->gcapH = t.cap;
+	return r;
 }
 
 /* Index of the group with @key, created on first use; < 0 on error. */
@@ -409,11 +415,9 @@ static long group_of(struct pebs_hist *h, uint64_t key)
 	return (long)h->ng++;
 }
 
-static long event_id(struct pebs_hist *h, const char *name)
+/* Appends a copy of @name to ev[]: its index, or < 0. */
+static long ev_append(struct pebs_hist *h, const char *name)
 {
-	for (size_t i = 0; i < h->nev; i++)
-		if (strcmp(h->ev[i], name) == 0)
-			return (long)i;
 	if (h->nev == h->evcap) {
 		size_t nc = h->evcap ? h->evcap * 2 : 8;
 		char **n = realloc(h->ev, nc * sizeof(*n));
@@ -425,6 +429,108 @@ static long event_id(struct pebs_hist *h, const char *name)
 	if (!(h->ev[h->nev] = strdup(name)))
 		return -PEBS_E_NOMEM;
 	return (long)h->nev++;
+}
+
+static long event_id(struct pebs_hist *h, const char *name)
+{
+	for (size_t i = 0; i < h->nev; i++)
+		if (strcmp(h->ev[i], name) == 0)
+			return (long)i;
+	return ev_append(h, name);
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t x = 0xcbf29ce484222325ull;
+	while (*s)
+		x = (x ^ (unsigned char)*s++) * 0x100000001b3ull;
+	return x;
+}
+
+/* BY_STR: index of text @name in ev[], added on first sight; < 0 error. */
+static long str_id(struct pebs_hist *h, const char *name)
+{
+	if ((h->nev + 1) * 2 > h->shcap) {
+		size_t nc = h->shcap ? h->shcap * 2 : 256;
+		uint32_t *t = malloc(nc * sizeof(*t));
+		if (!t)
+			return -PEBS_E_NOMEM;
+		memset(t, 0xff, nc * sizeof(*t));
+		for (size_t i = 0; i < h->nev; i++) {
+			size_t j = str_hash(h->ev[i]) & (nc - 1);
+			while (t[j] != UINT32_MAX)
+				j = (j + 1) & (nc - 1);
+			t[j] = (uint32_t)i;
+		}
+		free(h->sh);
+		h->sh = t;
+		h->shcap = nc;
+	}
+	size_t j = str_hash(name) & (h->shcap - 1);
+	while (h->sh[j] != UINT32_MAX) {
+		if (strcmp(h->ev[h->sh[j]], name) == 0)
+			return (long)h->sh[j];
+		j = (j + 1) & (h->shcap - 1);
+	}
+	long id = ev_append(h, name);
+	if (id >= 0)
+		h->sh[j] = (uint32_t)id;
+	return id;
+}
+
+void pebs_hist_set_sym(struct pebs_hist *h, struct pebs_sym *s)
+{
+	if (s == h->sym)
+		return;
+	h->sym = s;
+	if (h->pk)
+		memset(h->pk, 0, h->pcap * sizeof(*h->pk));
+	h->pn = 0;
+}
+
+/* BY_STR: group of symbol string @str (pointer-keyed cache); < 0 error. */
+static long sym_group(struct pebs_hist *h, const char *str)
+{
+	if ((h->pn + 1) * 2 > h->pcap) {
+		size_t nc = h->pcap ? h->pcap * 2 : 256;
+		const char **k = calloc(nc, sizeof(*k));
+		uint32_t *v = malloc(nc * sizeof(*v));
+		if (!k || !v) {
+			free(k);
+			free(v);
+			return -PEBS_E_NOMEM;
+		}
+		for (size_t i = 0; i < h->pcap; i++) {
+			if (!h->pk[i])
+				continue;
+			size_t j = ((uintptr_t)h->pk[i] * 0x9e3779b97f4a7c15ull
+				    >> 20) & (nc - 1);
+			while (k[j])
+				j = (j + 1) & (nc - 1);
+			k[j] = h->pk[i];
+			v[j] = h->pv[i];
+		}
+		free(h->pk);
+		free(h->pv);
+		h->pk = k;
+		h->pv = v;
+		h->pcap = nc;
+	}
+	size_t j = ((uintptr_t)str * 0x9e3779b97f4a7c15ull >> 20) &
+		   (h->pcap - 1);
+	while (h->pk[j]) {
+		if (h->pk[j] == str)
+			return (long)h->pv[j];
+		j = (j + 1) & (h->pcap - 1);
+	}
+	long id = str_id(h, str);
+	long g = id < 0 ? id : group_of(h, (uint64_t)id);
+	if (g < 0)
+		return g;
+	h->pk[j] = str;
+	h->pv[j] = (uint32_t)g;
+	h->pn++;
+	return g;
 }
 
 static uint64_t dsrc_key(int by, uint64_t d)
@@ -486,6 +592,20 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 				m[id] = (uint32_t)g;
 			}
 			gi[i] = m[id];
+		}
+	} else if (h->bykind == BY_STR) {
+		const char *last = NULL;
+		g = 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *s = h->sym ? pebs_sym_key(h->sym, b, i,
+					h->symf) : PEBS_SYM_UNKNOWN;
+			if (s != last) {
+				g = sym_group(h, s);
+				if (g < 0)
+					return (int)g;
+				last = s;
+			}
+			gi[i] = (uint32_t)g;
 		}
 	} else {
 		for (size_t i = 0; i < n; i++) {
@@ -561,6 +681,13 @@ static int key_parse(struct pebs_hist *h, const char *s, uint64_t *key)
 	case BY_NONE:
 		*key = 0;
 		return strcmp(s, "all") ? -PEBS_E_PARSE : 0;
+	case BY_STR: {
+		long e = str_id(h, s);
+		if (e < 0)
+			return (int)e;
+		*key = (uint64_t)e;
+		return 0;
+	}
 	case BY_EVENT: {
 		long e = event_id(h, s);
 		if (e < 0)
@@ -614,7 +741,7 @@ static int order_cmp(const void *a, const void *b, void *ctx)
 	const struct pebs_hist *h = ctx;
 	const struct group *x = &h->g[*(const size_t *)a];
 	const struct group *y = &h->g[*(const size_t *)b];
-	if (h->bykind == BY_EVENT)
+	if (h->bykind == BY_EVENT || h->bykind == BY_STR)
 		return strcmp(x->name, y->name);
 	return x->key < y->key ? -1 : x->key > y->key;
 }
@@ -889,7 +1016,7 @@ static int field_id(const char *name, int *id)
 		*id = -1;
 		return 0;
 	}
-	const struct pebs_field *f = name ? pebs_field_lookup(name) : NULL;
+	const struct pebs_field *f = name ? pebs_field_find(name) : NULL;
 	if (!f)
 		return -1;
 	*id = f->id;

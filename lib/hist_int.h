@@ -10,7 +10,8 @@
 #define DENSE 4096		/* values below this are counted in an array */
 #define PROMOTE_AT 1024		/* small samples before a group goes dense */
 
-enum { BY_NONE, BY_DSRC, BY_EVENT, BY_NUM };
+/* BY_STR: a symbol field, grouped by its text (names in ev[]) */
+enum { BY_NONE, BY_DSRC, BY_EVENT, BY_NUM, BY_STR };
 
 struct counter {
 	uint64_t n;		/* samples, valid while sgen == hist gen:
@@ -48,10 +49,19 @@ struct pebs_hist {
 	uint64_t last_key;
 	uint32_t last_idx;
 	int have_last;
-	/* event names (BY_EVENT keys index them) */
+	/* event names (BY_EVENT keys index them), or symbol texts (BY_STR) */
 	char **ev;
 	size_t nev, evcap;
 	uint32_t *evmap;
+	/* BY_STR: text -> ev index (hash of ev ids, UINT32_MAX empty) */
+	uint32_t *sh;
+	size_t shcap;
+	/* BY_STR: symbol string pointer -> group index */
+	struct pebs_sym *sym;
+	int symf;		/* enum pebs_sym_field */
+	const char **pk;
+	uint32_t *pv;
+	size_t pcap, pn;
 	/* output order */
 	size_t *order;
 	int order_valid;

@@ -13,6 +13,7 @@
 #include "pebs_dsrc.h"
 #include "pebs_field.h"
 #include "pebs_output.h"
+#include "pebs_sym.h"
 #include "output_fmt.h"
 
 #define BUF_SIZE (1u << 20)
@@ -28,7 +29,7 @@
 /* Per-field emit operation, chosen once at open. */
 enum emit {
 	E_U64DEC, E_U32DEC, E_U64HEX, E_U32HEX, E_EVENT, E_DERIV,
-	E_LINE, E_PAGE
+	E_LINE, E_PAGE, E_SYM
 };
 
 struct ofield {
@@ -39,7 +40,8 @@ struct ofield {
 	int kind;
 	const char *name;
 	unsigned width;		/* text: column width */
-	unsigned deriv;		/* E_DERIV: 0 op .. 4 lock */
+	unsigned deriv;		/* E_DERIV: 0 op .. 4 lock; E_SYM: field */
+	const struct rstr **sr;	/* E_SYM: this batch's rendered values */
 };
 
 /* A string already rendered for the format (escaped, quoted). */
@@ -47,6 +49,23 @@ struct rstr {
 	const char *p;
 	uint32_t len;
 	uint32_t width;		/* text: display width */
+};
+
+/*
+ * Symbol strings rendered once each: pebs_sym_str() returns one pointer
+ * per distinct text for the life of its symbolizer, so the pointer is the
+ * key.  Rendered text and its struct rstr live in chunks that never move
+ * (rows point at them while the table grows).
+ */
+struct schunk {
+	struct schunk *next;
+	size_t used, cap;
+	_Alignas(16) char buf[];
+};
+
+struct sentry {
+	const char *key;
+	const struct rstr *r;
 };
 
 struct dentry {
@@ -79,6 +98,14 @@ struct pebs_output {
 	char *names_buf;
 	size_t deriv_max;
 	struct dentry *dc;
+	/* symbol fields */
+	struct pebs_sym *sym;
+	size_t nsym;		/* E_SYM fields */
+	size_t sr_cap;		/* rows each ofield.sr holds */
+	struct sentry *sc;	/* open addressing, key NULL = empty */
+	size_t sc_cap, sc_n;
+	struct schunk *chunks;
+	size_t sym_max;		/* longest rendered symbol string */
 	/* yaml */
 	yaml_emitter_t em;
 	int yaml_init;
@@ -125,6 +152,9 @@ static unsigned text_width(const struct pebs_field *f)
 	case PEBS_F_OP: case PEBS_F_SNOOP: case PEBS_F_TLB: w = 5; break;
 	case PEBS_F_LOCK: w = 6; break;
 	case PEBS_F_MEM: w = 12; break;
+	case PEBS_F_SYM: w = 24; break;
+	case PEBS_F_DSO: case PEBS_F_DATA_SYM: w = 20; break;
+	case PEBS_F_SRCLINE: w = 16; break;
 	default:
 		if (f->kind == PEBS_FK_HEX)
 			w = f->id < PEBS_COL_COUNT &&
@@ -261,6 +291,127 @@ static int render_dict(struct pebs_output *o, const struct pebs_batch *b)
 	return 0;
 }
 
+/* ------------------------------------------------------ symbol fields */
+
+static void sym_forget(struct pebs_output *o)
+{
+	while (o->chunks) {
+		struct schunk *c = o->chunks;
+		o->chunks = c->next;
+		free(c);
+	}
+	free(o->sc);
+	o->sc = NULL;
+	o->sc_cap = o->sc_n = 0;
+	o->sym_max = 0;
+}
+
+void pebs_output_set_sym(struct pebs_output *o, struct pebs_sym *s)
+{
+	if (s == o->sym)
+		return;
+	sym_forget(o);
+	o->sym = s;
+}
+
+static int sc_grow(struct pebs_output *o)
+{
+	size_t nc = o->sc_cap ? o->sc_cap * 2 : 256;
+	struct sentry *t = calloc(nc, sizeof(*t));
+	if (!t)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < o->sc_cap; i++) {
+		if (!o->sc[i].key)
+			continue;
+		size_t j = ((uintptr_t)o->sc[i].key * 0x9e3779b97f4a7c15ull >>
+			    20) & (nc - 1);
+		while (t[j].key)
+			j = (j + 1) & (nc - 1);
+		t[j] = o->sc[i];
+	}
+	free(o->sc);
+	o->sc = t;
+	o->sc_cap = nc;
+	return 0;
+}
+
+/* The rendering of symbol string @str, made on first sight. */
+static const struct rstr *sym_render(struct pebs_output *o, const char *str)
+{
+	if ((o->sc_n + 1) * 2 > o->sc_cap && sc_grow(o) < 0)
+		return NULL;
+	size_t j = ((uintptr_t)str * 0x9e3779b97f4a7c15ull >> 20) &
+		   (o->sc_cap - 1);
+	while (o->sc[j].key) {
+		if (o->sc[j].key == str)
+			return o->sc[j].r;
+		j = (j + 1) & (o->sc_cap - 1);
+	}
+	const size_t hdr = (sizeof(struct rstr) + 15) & ~(size_t)15;
+	size_t need = hdr + render_max(strlen(str)) + SLACK + 16;
+	struct schunk *c = o->chunks;
+	if (!c || c->cap - c->used < need) {
+		size_t cap = need > 65536 ? need : 65536;
+		c = calloc(1, sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->cap = cap;
+		c->next = o->chunks;
+		o->chunks = c;
+	}
+	/* the rstr first, 16-aligned, then the text */
+	c->used = (c->used + 15) & ~(size_t)15;
+	struct rstr *r = (struct rstr *)(void *)(c->buf + c->used);
+	char *text = c->buf + c->used + hdr;
+	size_t n = render(o->fmt, str, text, &r->width);
+	r->p = text;
+	r->len = (uint32_t)n;
+	/* SLACK zero bytes stay after it for put_str()'s fixed copy */
+	c->used += hdr + n + SLACK;
+	o->sc[j].key = str;
+	o->sc[j].r = r;
+	o->sc_n++;
+	if (n > o->sym_max)
+		o->sym_max = n;
+	return r;
+}
+
+/* Renders the symbol fields of every row of @b into ofield.sr. */
+static int render_syms(struct pebs_output *o, const struct pebs_batch *b)
+{
+	if (b->n > o->sr_cap) {
+		for (size_t k = 0; k < o->nf; k++) {
+			struct ofield *x = &o->f[k];
+			if (x->emit != E_SYM)
+				continue;
+			free(x->sr);
+			x->sr = malloc(b->n * sizeof(*x->sr));
+			if (!x->sr)
+				return -PEBS_E_NOMEM;
+		}
+		o->sr_cap = b->n;
+	}
+	for (size_t k = 0; k < o->nf; k++) {
+		struct ofield *x = &o->f[k];
+		if (x->emit != E_SYM)
+			continue;
+		const char *last = NULL;
+		const struct rstr *lr = NULL;
+		for (size_t i = 0; i < b->n; i++) {
+			const char *str = o->sym ? pebs_sym_str(o->sym, b, i,
+					  (int)x->deriv) : PEBS_SYM_UNKNOWN;
+			if (str != last) {
+				lr = sym_render(o, str);
+				if (!lr)
+					return -PEBS_E_NOMEM;
+				last = str;
+			}
+			x->sr[i] = lr;
+		}
+	}
+	return 0;
+}
+
 /* --------------------------------------------------------------- open */
 
 struct pebs_output *pebs_output_open(int fmt, const int *fields,
@@ -299,6 +450,10 @@ struct pebs_output *pebs_output_open(int fmt, const int *fields,
 			f->emit = E_LINE;
 		} else if (pf->id == PEBS_F_PAGE) {
 			f->emit = E_PAGE;
+		} else if (pebs_field_is_sym(pf->id)) {
+			f->emit = E_SYM;
+			f->deriv = (unsigned)(pf->id - PEBS_F_SYM);
+			o->nsym++;
 		} else if (pf->id < PEBS_COL_COUNT) {
 			int u64 = pebs_col_info((unsigned)pf->id)->type ==
 				  PEBS_T_U64;
@@ -422,6 +577,8 @@ static inline const struct rstr *str(struct pebs_output *o,
 		uint32_t e = b->c32[PEBS_COL_EVENT][i];
 		return &o->dr[e < b->nnames ? e : b->nnames];
 	}
+	if (f->emit == E_SYM)
+		return f->sr[i];
 	return de->s[f->deriv];
 }
 
@@ -497,6 +654,9 @@ static int rows_csv(struct pebs_output *o, const struct pebs_batch *b,
 				p = put_str(p, &dr[e < nn ? e : nn]);
 				break;
 			}
+			case E_SYM:
+				p = put_str(p, x->sr[i]);
+				break;
 			default:
 				p = put_str(p, de->s[x->deriv]);
 			}
@@ -674,7 +834,11 @@ static int rows_yaml(struct pebs_output *o, const struct pebs_batch *b)
 			int r = yaml_scalar(o, x->name, strlen(x->name), 0);
 			if (r)
 				return r;
-			if (x->kind == PEBS_FK_STR) {
+			if (x->emit == E_SYM) {
+				r = yaml_string(o, o->sym ? pebs_sym_str(o->sym,
+						b, i, (int)x->deriv) :
+						PEBS_SYM_UNKNOWN);
+			} else if (x->kind == PEBS_FK_STR) {
 				r = yaml_string(o, pebs_field_str(b, i, x->id));
 			} else {
 				char *e = x->kind == PEBS_FK_HEX ?
@@ -712,8 +876,12 @@ int pebs_output_batch(struct pebs_output *o, const struct pebs_batch *b)
 		return rows_yaml(o, b);
 	if (o->nstr && render_dict(o, b) < 0)
 		return o->err = -PEBS_E_NOMEM;
+	if (o->nsym && render_syms(o, b) < 0)
+		return o->err = -PEBS_E_NOMEM;
 	size_t smax = o->dict_max > o->deriv_max ? o->dict_max :
 		      o->deriv_max;
+	if (o->sym_max > smax)
+		smax = o->sym_max;
 	size_t maxrow = o->rowfix + o->nstr * (smax + SLACK);
 	int r = o->fmt == PEBS_OUT_CSV ? rows_csv(o, b, maxrow) :
 		o->fmt == PEBS_OUT_JSONL ? rows_jsonl(o, b, maxrow) :
@@ -744,6 +912,9 @@ int pebs_output_close(struct pebs_output *o)
 	int err = o->err;
 	if (o->yaml_init)
 		yaml_emitter_delete(&o->em);
+	sym_forget(o);
+	for (size_t i = 0; o->f && i < o->nf; i++)
+		free(o->f[i].sr);
 	free(o->f);
 	free(o->buf);
 	free(o->dict);

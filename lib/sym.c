@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pebs_sym.h"
@@ -29,10 +30,16 @@ struct proc {
 	Dwfl *dwfl;		/* NULL when no object could be reported */
 };
 
-/* Per object file: checked once, then reused by every process. */
+/*
+ * Per object file: checked once, then reused by every process.  Why an
+ * object cannot be used becomes a note only when a looked-up address
+ * falls in it, so objects no sample touches stay quiet.
+ */
 struct obj {
 	const char *path;
-	int usable;		/* 1 ok, 0 not usable (a note says why) */
+	int usable;		/* 1 ok, 0 not usable (why says why) */
+	int noted;
+	char *why;		/* malloc'd, or NULL */
 };
 
 struct centry {
@@ -48,6 +55,7 @@ struct pebs_sym {
 	size_t nmaps;
 	struct proc *procs;
 	size_t nprocs;
+	size_t lastp;		/* index of the last process looked up */
 	struct obj *objs;
 	size_t nobjs;
 	char *symfs;
@@ -118,6 +126,38 @@ static void note(struct pebs_sym *s, const char *fmt, ...)
 	s->notes[s->nnotes++] = n;
 }
 
+static struct obj *obj_find(struct pebs_sym *s, const char *path)
+{
+	for (size_t i = 0; i < s->nobjs; i++)
+		if (strcmp(s->objs[i].path, path) == 0)
+			return &s->objs[i];
+	return NULL;
+}
+
+/* Records object @path (@why: malloc'd reason, or NULL; taken). */
+static void obj_add(struct pebs_sym *s, const char *path, int usable,
+		    char *why)
+{
+	struct obj *no = realloc(s->objs, (s->nobjs + 1) * sizeof(*no));
+	if (!no) {
+		free(why);
+		return;
+	}
+	s->objs = no;
+	s->objs[s->nobjs++] = (struct obj){ path, usable, 0, why };
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	char *str;
+	va_list ap;
+	va_start(ap, f);
+	int r = vasprintf(&str, f, ap);
+	va_end(ap);
+	return r < 0 ? NULL : str;
+}
+
 static int map_cmp(const void *a, const void *b)
 {
 	const struct smap *x = a, *y = b;
@@ -157,6 +197,7 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 			goto nomem;
 	}
 	s->nocheck = opts && opts->no_build_id_check;
+	elf_version(EV_CURRENT);
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->cb.debuginfo_path = s->dbgpath ? &s->dbgpath : NULL;
@@ -198,6 +239,8 @@ void pebs_sym_close(struct pebs_sym *s)
 	for (size_t i = 0; i < s->nstrs; i++)
 		free(s->strs[i]);
 	free(s->strs);
+	for (size_t i = 0; i < s->nobjs; i++)
+		free(s->objs[i].why);
 	free(s->objs);
 	free(s->cache);
 	free(s->maps);
@@ -240,27 +283,32 @@ static void elf_bid(Elf *elf, char *hex)
 static int open_obj(struct pebs_sym *s, const struct smap *m,
 		    uint64_t *bias, char *file, size_t flen)
 {
-	struct obj *o = NULL;
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (strcmp(s->objs[i].path, m->path) == 0)
-			o = &s->objs[i];
+	struct obj *o = obj_find(s, m->path);
+	char *why = NULL;
 	if (o && !o->usable)
 		return -1;
 	snprintf(file, flen, "%s%s", s->symfs ? s->symfs : "", m->path);
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	/* metadata may name a FIFO or a device: never block on one */
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	int usable = fd >= 0;
 	Elf *elf = NULL;
+	struct stat st;
 	if (!usable) {
 		if (!o)
-			note(s, "%s: not found%s%s", m->path,
-			     s->symfs ? " under --symfs " : "",
-			     s->symfs ? s->symfs : "");
+			why = fmt("%s: not found%s%s: its symbols read "
+				  PEBS_SYM_UNKNOWN, m->path,
+				  s->symfs ? " under --symfs " : "",
+				  s->symfs ? s->symfs : "");
+	} else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (!o)
+			why = fmt("%s: not a regular file", m->path);
+		usable = 0;
 	} else {
 		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 		GElf_Ehdr eh;
 		if (!elf || !gelf_getehdr(elf, &eh)) {
 			if (!o)
-				note(s, "%s: not an ELF file", m->path);
+				why = fmt("%s: not an ELF file", m->path);
 			usable = 0;
 		}
 	}
@@ -268,13 +316,11 @@ static int open_obj(struct pebs_sym *s, const struct smap *m,
 	if (usable && m->bid && !s->nocheck) {
 		elf_bid(elf, hex);
 		if (strcmp(hex, m->bid) != 0) {
-			if (!o) {
-				char both[128];
-				snprintf(both, sizeof(both), "file %s, capture "
-					 "%s", *hex ? hex : "none", m->bid);
-				note(s, "%s: build-id differs (%s): not "
-				     "used", m->path, both);
-			}
+			if (!o)
+				why = fmt("%s: build-id differs (file %s, "
+					  "capture %s): not used, its symbols "
+					  "read " PEBS_SYM_UNKNOWN, m->path,
+					  *hex ? hex : "none", m->bid);
 			usable = 0;
 		}
 	}
@@ -303,14 +349,8 @@ static int open_obj(struct pebs_sym *s, const struct smap *m,
 	}
 	if (elf)
 		elf_end(elf);
-	if (!o) {
-		struct obj *no = realloc(s->objs, (s->nobjs + 1) *
-					 sizeof(*no));
-		if (no) {
-			s->objs = no;
-			s->objs[s->nobjs++] = (struct obj){ m->path, usable };
-		}
-	}
+	if (!o)
+		obj_add(s, m->path, usable, why);
 	if (!usable && fd >= 0) {
 		close(fd);
 		fd = -1;
@@ -320,9 +360,15 @@ static int open_obj(struct pebs_sym *s, const struct smap *m,
 
 static struct proc *get_proc(struct pebs_sym *s, uint32_t pid)
 {
-	for (size_t i = 0; i < s->nprocs; i++)
-		if (s->procs[i].pid == pid)
+	/* samples come in runs of one process: try the last one first */
+	if (s->lastp < s->nprocs && s->procs[s->lastp].pid == pid)
+		return &s->procs[s->lastp];
+	for (size_t i = 0; i < s->nprocs; i++) {
+		if (s->procs[i].pid == pid) {
+			s->lastp = i;
 			return &s->procs[i];
+		}
+	}
 	struct proc *np = realloc(s->procs, (s->nprocs + 1) * sizeof(*np));
 	if (!np)
 		return NULL;
@@ -338,24 +384,8 @@ static struct proc *get_proc(struct pebs_sym *s, uint32_t pid)
 		const struct smap *m = &s->maps[i];
 		if (m->pid != pid)
 			continue;
-		if (special(m->path)) {
-			int seen = 0;
-			for (size_t j = 0; j < s->nobjs; j++)
-				seen |= strcmp(s->objs[j].path, m->path) == 0;
-			if (!seen && m->path[0] == '[' &&
-			    strncmp(m->path, "[kernel", 7) == 0) {
-				note(s, "%s: kernel symbols are not resolved",
-				     m->path);
-				struct obj *no = realloc(s->objs,
-					(s->nobjs + 1) * sizeof(*no));
-				if (no) {
-					s->objs = no;
-					s->objs[s->nobjs++] =
-						(struct obj){ m->path, 0 };
-				}
-			}
+		if (special(m->path))
 			continue;
-		}
 		/* one report per file: the map of its lowest offset */
 		int dup = 0;
 		for (size_t j = 0; j < s->nmaps && !dup; j++)
@@ -420,9 +450,30 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	const struct smap *m = find_map(s, pid, addr);
 	if (m)
 		out->dso = m->path;
+	/* kernel space (perf's pid -1 maps): not resolved, said once */
+	if (m && (m->pid == UINT32_MAX || strncmp(m->path, "[kernel", 7) ==
+		  0)) {
+		struct obj *o = obj_find(s, m->path);
+		if (!o) {
+			obj_add(s, m->path, 0, fmt("%s: kernel symbols are not "
+						   "resolved", m->path));
+			o = obj_find(s, m->path);
+		}
+		if (o && !o->noted && o->why) {
+			note(s, "%s", o->why);
+			o->noted = 1;
+		}
+		return 0;
+	}
 	struct proc *p = get_proc(s, pid);
 	if (!p)
 		return -PEBS_E_NOMEM;
+	/* an object that could not be used: say why, once */
+	struct obj *o = m && !special(m->path) ? obj_find(s, m->path) : NULL;
+	if (o && !o->usable && !o->noted && o->why) {
+		note(s, "%s", o->why);
+		o->noted = 1;
+	}
 	if (!p->dwfl)
 		return 0;
 	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
@@ -435,8 +486,11 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	GElf_Sym sym;
 	const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL,
 						NULL, NULL);
-	/* a data address must fall inside an object, not just after one */
-	if (name && data && sym.st_size && off >= sym.st_size)
+	/*
+	 * A data address must fall inside a sized object, not just after
+	 * one nor on a marker such as _end or __bss_start (size 0).
+	 */
+	if (name && data && (!sym.st_size || off >= sym.st_size))
 		name = NULL;
 	if (name) {
 		out->name = name;
@@ -531,18 +585,36 @@ static const char *format(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	return r < 0 ? NULL : keep(s, str);
 }
 
-const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
-			 size_t i, int f)
+/*
+ * The name part of "name+0x1a" (a name may itself hold '+', as C++
+ * operator+ does: only a trailing "+0x<hex>" is an offset).
+ */
+static const char *strip_off(struct pebs_sym *s, const char *str)
 {
-	if (f < 0 || f >= PEBS_SYM_COUNT || i >= b->n)
-		return PEBS_SYM_UNKNOWN;
-	uint32_t pid = b->c32[PEBS_COL_PID][i];
-	uint64_t addr = f == PEBS_SYM_DATA_SYM ? b->c64[PEBS_COL_ADDR][i] :
-			b->c64[PEBS_COL_IP][i];
+	const char *plus = strrchr(str, '+');
+	if (!plus || plus == str || strncmp(plus, "+0x", 3) ||
+	    !plus[3] || strspn(plus + 3, "0123456789abcdef") !=
+	    strlen(plus + 3))
+		return str;
+	return keep(s, strndup(str, (size_t)(plus - str)));
+}
+
+/* Cached field @f (keys: f + PEBS_SYM_COUNT) of @addr in @pid. */
+static const char *cached(struct pebs_sym *s, uint32_t pid, uint64_t addr,
+			  int f)
+{
 	struct centry *e = cache_slot(s, pid, addr, f);
 	if (e && e->field >= 0)
 		return e->str;
-	const char *str = format(s, pid, addr, f);
+	const char *str;
+	if (f >= PEBS_SYM_COUNT) {
+		int base = f - PEBS_SYM_COUNT;
+		str = cached(s, pid, addr, base);
+		if (base == PEBS_SYM_SYM || base == PEBS_SYM_DATA_SYM)
+			str = strip_off(s, str);
+	} else {
+		str = format(s, pid, addr, f);
+	}
 	if (!str)
 		return PEBS_SYM_UNKNOWN;	/* out of memory: not cached */
 	/* the lookup may have grown the cache: find the slot again */
@@ -552,4 +624,59 @@ const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
 		s->cn++;
 	}
 	return str;
+}
+
+const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
+			 size_t i, int f)
+{
+	if (f < 0 || f >= PEBS_SYM_COUNT || i >= b->n)
+		return PEBS_SYM_UNKNOWN;
+	return cached(s, b->c32[PEBS_COL_PID][i], f == PEBS_SYM_DATA_SYM ?
+		      b->c64[PEBS_COL_ADDR][i] : b->c64[PEBS_COL_IP][i], f);
+}
+
+const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
+			 size_t i, int f)
+{
+	if (f < 0 || f >= PEBS_SYM_COUNT || i >= b->n)
+		return PEBS_SYM_UNKNOWN;
+	return cached(s, b->c32[PEBS_COL_PID][i], f == PEBS_SYM_DATA_SYM ?
+		      b->c64[PEBS_COL_ADDR][i] : b->c64[PEBS_COL_IP][i],
+		      f + PEBS_SYM_COUNT);
+}
+
+size_t pebs_sym_nmaps(const struct pebs_sym *s)
+{
+	return s->nmaps;
+}
+
+/* The next maps.* entry of @m at or after *@i, or 0 at the end. */
+static int next_map_entry(const struct pebs_meta *m, size_t *i,
+			  const char **k, const char **v)
+{
+	size_t n = m ? pebs_meta_count(m) : 0;
+	for (; *i < n; (*i)++) {
+		pebs_meta_entry(m, *i, k, v);
+		if (strncmp(*k, "maps.", 5) == 0) {
+			(*i)++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int pebs_sym_same_maps(const struct pebs_sym *s, const struct pebs_meta *m)
+{
+	size_t i = 0, j = 0;
+	for (;;) {
+		const char *k1, *v1, *k2, *v2;
+		int a = next_map_entry(s->meta, &i, &k1, &v1);
+		int b = next_map_entry(m, &j, &k2, &v2);
+		if (a != b)
+			return 0;
+		if (!a)
+			return 1;
+		if (strcmp(k1, k2) || strcmp(v1, v2))
+			return 0;
+	}
 }

@@ -13,7 +13,7 @@
  *   and    := unary { ("and" | "&&") unary }
  *   unary  := ("not" | "!") unary | "(" expr ")" | class | compare
  *   compare:= value OP value | value ["not"] "in" set | value ["not"] "in"
- *             range
+ *             range | value ("~" | "!~") STRING   (glob, string fields)
  *   value  := FIELD | "line(" value ")" | "page(" value ")" | "t" | NUMBER
  *             | STRING | WORD
  *   set    := "(" item { "," item } ")"     item := value | range
@@ -92,6 +92,23 @@ int pebs_expr_clock_ready(const struct pebs_expr *e);
  */
 size_t pebs_expr_eval(struct pebs_expr *e, const struct pebs_batch *b,
 		      uint32_t *sel);
+
+struct pebs_sym;
+
+/*
+ * Gives @e the symbolizer for its symbol-field leaves (sym, dso, srcline,
+ * data_sym; see pebs_sym.h) from the next evaluation on; without one they
+ * read "[unknown]".  @s stays owned by the caller and must outlive its use;
+ * another symbolizer makes @e forget its cached matches (to reuse the
+ * address of a closed one, set NULL first).  Symbol leaves compare a
+ * string without the value's detail with its main part: `sym == "f"`
+ * matches "f+0x1a", `dso == "libc.so.6"` a path ending in it,
+ * `srcline == "a.c"` any line of a.c.
+ */
+void pebs_expr_set_sym(struct pebs_expr *e, struct pebs_sym *s);
+
+/* Non-zero when @e has a symbol-field leaf (it then needs a symbolizer). */
+int pebs_expr_uses_sym(const struct pebs_expr *e);
 
 /* Block analysis answers. */
 enum pebs_expr_match { PEBS_MATCH_NONE = 0, PEBS_MATCH_SOME = 1,

@@ -23,6 +23,28 @@ enum pebs_field_id {
 	PEBS_F_END
 };
 
+/*
+ * Symbol fields (pebs_sym.h): strings resolved from pid and ip (addr for
+ * data_sym) through the process maps of the capture's metadata.  Same
+ * order as enum pebs_sym_field.  They need a symbolizer, so they are not
+ * CSV input columns: pebs_field_lookup() and pebs_field_at() leave them
+ * out; pebs_field_find(), pebs_field_by_id() and pebs_field_parse_list()
+ * include them.
+ */
+enum pebs_field_sym_id {
+	PEBS_F_SYM = 80,	/* str: function+0xoff */
+	PEBS_F_DSO,		/* str: object path */
+	PEBS_F_SRCLINE,		/* str: file.c:42 */
+	PEBS_F_DATA_SYM,	/* str: variable+0xoff (from addr) */
+	PEBS_F_SYM_END
+};
+
+/* Non-zero when @id is a symbol field (PEBS_F_SYM..PEBS_F_DATA_SYM). */
+static inline int pebs_field_is_sym(int id)
+{
+	return id >= PEBS_F_SYM && id < PEBS_F_SYM_END;
+}
+
 enum pebs_field_kind { PEBS_FK_NUM = 1, PEBS_FK_HEX, PEBS_FK_STR };
 
 struct pebs_field {
@@ -32,8 +54,14 @@ struct pebs_field {
 	uint64_t deps;		/* mask of columns needed to compute it */
 };
 
-/* Looks up field @name (case-sensitive contract names).  NULL if unknown. */
+/*
+ * Looks up field @name (case-sensitive contract names): stored columns and
+ * the derived fields computed from them, not the symbol fields.  NULL if
+ * unknown.
+ */
 const struct pebs_field *pebs_field_lookup(const char *name);
+/* pebs_field_lookup() that also finds the symbol fields.  NULL if unknown. */
+const struct pebs_field *pebs_field_find(const char *name);
 /* The field with id @id, or NULL. */
 const struct pebs_field *pebs_field_by_id(int id);
 /*
@@ -46,7 +74,8 @@ const struct pebs_field *pebs_field_at(size_t i);
 extern const char *const pebs_field_default_list;
 
 /*
- * Parses a comma-separated field list into @ids (capacity @cap).  Returns
+ * Parses a comma-separated field list (symbol fields included) into @ids
+ * (capacity @cap).  Returns
  * the count, or a negative error; on error *@bad points at the offending
  * name inside @list (not NUL-terminated at the comma).
  */
@@ -55,10 +84,16 @@ int pebs_field_parse_list(const char *list, int *ids, size_t cap,
 
 /* Numeric value of field @id (numeric/hex kinds) for sample @i of @b. */
 uint64_t pebs_field_num(const struct pebs_batch *b, size_t i, int id);
-/* String value of field @id (string kinds) for sample @i of @b. */
+/*
+ * String value of field @id (string kinds) for sample @i of @b.  Symbol
+ * fields read "" here: they need a symbolizer (pebs_sym_str()).
+ */
 const char *pebs_field_str(const struct pebs_batch *b, size_t i, int id);
 
-/* Closest field name to @name (edit distance <= 2), or NULL. */
+/*
+ * Closest field name to @name (edit distance <= 2, symbol fields
+ * included), or NULL.
+ */
 const char *pebs_field_suggest(const char *name);
 
 #endif

@@ -20,13 +20,26 @@ struct pebs_hist;
 /*
  * Creates a histogram of field @field (a numeric field id of pebs_field.h:
  * stored column, PEBS_F_LINE or PEBS_F_PAGE) grouped by field @by (any
- * field id, or -1 for one group "all").  Returns 0 and *@h, -PEBS_E_INVAL
- * for a string @field or an unknown id, or -PEBS_E_NOMEM.
+ * field id, symbol fields included, or -1 for one group "all").  Returns
+ * 0 and *@h, -PEBS_E_INVAL for a string @field or an unknown id, or
+ * -PEBS_E_NOMEM.
  */
 int pebs_hist_new(struct pebs_hist **h, int field, int by);
 
 /* Frees @h.  NULL is fine. */
 void pebs_hist_free(struct pebs_hist *h);
+
+struct pebs_sym;
+
+/*
+ * Gives @h the symbolizer for grouping by a symbol field (sym, dso,
+ * srcline, data_sym; pebs_sym.h) from the next pebs_hist_add() on;
+ * without one every sample falls in group "[unknown]".  Groups are the
+ * texts of pebs_sym_key(): by sym and data_sym the symbol name without its
+ * offset.  @s stays owned by the caller and must outlive its use; to reuse
+ * the address of a closed one, set NULL first.
+ */
+void pebs_hist_set_sym(struct pebs_hist *h, struct pebs_sym *s);
 
 /* Mask of the columns pebs_hist_add() reads. */
 uint64_t pebs_hist_cols(const struct pebs_hist *h);

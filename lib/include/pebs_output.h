@@ -47,6 +47,18 @@ struct pebs_output *pebs_output_open(int fmt, const int *fields,
 				     size_t nfields, unsigned flags,
 				     FILE *fp);
 
+struct pebs_sym;
+
+/*
+ * Gives @o the symbolizer that resolves its symbol fields (sym, dso,
+ * srcline, data_sym; pebs_sym.h) from the next batch on; NULL (the
+ * default) makes them read "[unknown]".  @s stays owned by the caller and
+ * must outlive its use by @o.  Setting another symbolizer forgets the
+ * strings rendered from the old one; to swap in a new symbolizer at the
+ * address of a closed one, set NULL first.
+ */
+void pebs_output_set_sym(struct pebs_output *o, struct pebs_sym *s);
+
 /*
  * Writes every sample of @b; the text is handed to @fp's stdio buffer
  * before it returns.  Fields whose columns @b does not hold are read from

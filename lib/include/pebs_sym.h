@@ -88,6 +88,24 @@ const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
 			 size_t i, int f);
 
 /*
+ * The value of field @f of sample @i of @b by which samples are grouped and
+ * filtered: for sym and data_sym the symbol name alone ("function", no
+ * "+0x1a"), for dso and srcline the same text as pebs_sym_str().  Never
+ * NULL; cached; owned by @s.
+ */
+const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
+			 size_t i, int f);
+
+/* Number of process maps (with an address range) @s was built from. */
+size_t pebs_sym_nmaps(const struct pebs_sym *s);
+
+/*
+ * 1 when the maps.* entries of @m are exactly those @s was built from (so
+ * @s can go on serving a new input segment), else 0.  @m may be NULL.
+ */
+int pebs_sym_same_maps(const struct pebs_sym *s, const struct pebs_meta *m);
+
+/*
  * Notes about objects that could not be used, one per object, e.g.
  * "/usr/lib/libc.so.6: not found under --symfs /x" or
  * "/bin/app: build-id differs (file 12ab..., capture 34cd...): not used".

@@ -230,7 +230,8 @@ Test(sym, symfs_and_missing_binary)
 	cr_expect_eq(pebs_sym_lookup(s, PID, a_work, 0, &in), 0);
 	cr_expect_str_eq(in.dso, "/opt/app/prog");
 	cr_assert_eq(pebs_sym_notes(s, 0, &n), 1);
-	cr_expect_str_eq(n, "/opt/app/prog: not found");
+	cr_expect_str_eq(n, "/opt/app/prog: not found: its symbols read "
+			 "[unknown]");
 	pebs_sym_close(s);
 	struct pebs_sym_opts o = { .symfs = symfs };
 	cr_assert_eq(pebs_sym_open(&s, m, &o), 0);

@@ -1,0 +1,92 @@
+/*
+ * util_input.c - batches from .pebs files or raw PEBS dumps (util_input.h).
+ */
+#include <string.h>
+
+#include "util.h"
+#include "util_input.h"
+
+void util_input_open(struct util_input *in, const struct util_input_opts *o,
+		     const char *const *paths, size_t n, uint64_t cols)
+{
+	struct pebs_reader_opts ro = {
+		.threads = o->threads, .salvage = o->salvage, .cols = cols,
+	};
+	memset(in, 0, sizeof(*in));
+	in->paths = paths;
+	in->npaths = n;
+	if (o->raw) {
+		struct pebs_raw_config cfg;
+		char err[256];
+		if (pebs_raw_config_default(&cfg, pebs_uarch_by_name(o->uarch),
+					    o->raw_event, err, sizeof(err)))
+			util_die(EXIT_USAGE, "--raw-event: %s", err);
+		if (pebs_raw_reader_open(&in->raw, paths, n, &cfg))
+			util_die(EXIT_SYS, "out of memory");
+		return;
+	}
+	int r = pebs_reader_open(&in->r, paths, n, &ro);
+	if (r < 0)
+		util_die(EXIT_SYS, "cannot start reading: %s",
+			 pebs_strerror(r));
+}
+
+int util_input_next(struct util_input *in, struct pebs_batch **b)
+{
+	for (;;) {
+		int r = in->raw ? pebs_raw_reader_next(in->raw, b) :
+			pebs_reader_next(in->r, b);
+		if (r >= 0)
+			return r;
+		if (r == -PEBS_E_NOMEM)
+			util_die(EXIT_SYS, "out of memory");
+		int st = r == -PEBS_E_IO ? EXIT_SYS : EXIT_DATA;
+		if (st > in->status)
+			in->status = st;
+		if (in->shown++ < UTIL_INPUT_MAX_SHOWN)
+			util_warn("%s: %s", in->raw ?
+				  pebs_raw_reader_errfile(in->raw) :
+				  pebs_reader_errfile(in->r), in->raw ?
+				  pebs_raw_reader_errmsg(in->raw) :
+				  pebs_reader_errmsg(in->r));
+		else if (in->shown == UTIL_INPUT_MAX_SHOWN + 1)
+			util_warn("more errors not shown");
+	}
+}
+
+const struct pebs_meta *util_input_meta(const struct util_input *in)
+{
+	return in->raw ? pebs_raw_reader_meta(in->raw) :
+	       pebs_reader_meta(in->r);
+}
+
+const char *util_input_file(const struct util_input *in,
+			    const struct pebs_batch *b)
+{
+	return b->source < in->npaths && in->paths[b->source] ?
+	       in->paths[b->source] : "-";
+}
+
+void util_input_stats(const struct util_input *in,
+		      struct pebs_read_stats *st)
+{
+	if (in->raw) {	/* collisions are the lost samples of a dump */
+		struct pebs_raw_stats rs;
+		pebs_raw_reader_stats(in->raw, &rs);
+		memset(st, 0, sizeof(*st));
+		st->samples = rs.samples;
+		st->lost = rs.lost;
+		st->bytes = rs.offset;
+		return;
+	}
+	pebs_reader_stats(in->r, st);
+}
+
+int util_input_close(struct util_input *in)
+{
+	pebs_reader_close(in->r);
+	pebs_raw_reader_close(in->raw);
+	in->r = NULL;
+	in->raw = NULL;
+	return in->status;
+}

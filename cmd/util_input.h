@@ -1,0 +1,58 @@
+/*
+ * util_input.h - the batch source of pebs-decode: .pebs files through
+ * pebs_reader, or raw PEBS buffer dumps (--raw --uarch) through
+ * pebs_raw_reader, with damage reported as warnings (the first
+ * UTIL_INPUT_MAX_SHOWN of them) and skipped.
+ */
+#ifndef PEBS_CMD_UTIL_INPUT_H
+#define PEBS_CMD_UTIL_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pebs_format.h"
+#include "pebs_uarch.h"
+
+#define UTIL_INPUT_MAX_SHOWN 20
+
+struct util_input_opts {
+	unsigned threads;
+	int salvage;
+	int raw;			/* raw dumps instead of .pebs */
+	const char *uarch, *raw_event;	/* raw: their format and events */
+};
+
+struct util_input {
+	struct pebs_reader *r;
+	struct pebs_raw_reader *raw;	/* --raw instead of r */
+	const char *const *paths;
+	size_t npaths;
+	int status;		/* worst exit status of the damage seen */
+	unsigned shown;
+};
+
+/*
+ * Opens @paths[0..@n) decoding the columns @cols (0 = all).  Exits 2 on a
+ * bad --raw-event, 3 when reading cannot start.
+ */
+void util_input_open(struct util_input *in, const struct util_input_opts *o,
+		     const char *const *paths, size_t n, uint64_t cols);
+
+/* Next batch: 1, or 0 at the end.  Damage is reported and skipped. */
+int util_input_next(struct util_input *in, struct pebs_batch **b);
+
+/* Metadata of the segment of the last batch. */
+const struct pebs_meta *util_input_meta(const struct util_input *in);
+
+/* The input file batch @b came from ("-" for standard input). */
+const char *util_input_file(const struct util_input *in,
+			    const struct pebs_batch *b);
+
+/* Reader statistics (raw dumps: collisions count as lost samples). */
+void util_input_stats(const struct util_input *in,
+		      struct pebs_read_stats *st);
+
+/* Closes @in and returns its exit status (0, 1 bad data, 3 I/O). */
+int util_input_close(struct util_input *in);
+
+#endif
