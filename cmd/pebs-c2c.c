@@ -9,6 +9,7 @@
 
 #include "pebs_c2c.h"
 #include "pebs_format.h"
+#include "pebs_sym.h"
 #include "util.h"
 
 #define MAX_SHOWN 20		/* damage messages printed before hushing */
@@ -20,7 +21,8 @@ static void usage(FILE *fp)
 		"       [--min-hitm N] [--top N] [--show-all] [--stats] "
 		"[--min-samples N]\n"
 		"       [--access-size N] [--verdict-share PCT] "
-		"[--perf-compat] [-o FILE] [FILE...]\n"
+		"[--perf-compat] [--symfs DIR] [--no-sym]\n"
+		"       [-o FILE] [FILE...]\n"
 		"       %s --merge [options] RESULT.yaml...\n"
 		"  -f FORMAT          text (default), csv, yaml (complete, "
 		"mergeable), html\n"
@@ -45,6 +47,10 @@ static void usage(FILE *fp)
 		"sharing (default 80)\n"
 		"  --perf-compat      count remote accesses exactly as perf "
 		"does (see the man page)\n"
+		"  --symfs DIR        look the binaries of the maps up under "
+		"DIR\n"
+		"  --no-sym           no symbols (instructions, data) in the "
+		"report\n"
 		"  --merge            inputs are YAML results of pebs-c2c -f "
 		"yaml: merge them\n"
 		"  -o FILE            write to FILE instead of standard "
@@ -129,6 +135,8 @@ static int read_samples(struct pebs_c2c *c, char **paths, size_t n)
 					  pebs_c2c_errmsg(c));
 				status = EXIT_DATA;
 			}
+			if (pebs_c2c_add_maps(c, pebs_reader_meta(r)) < 0)
+				util_die(EXIT_SYS, "out of memory");
 		}
 		if (pebs_c2c_add_batch(c, b) < 0)
 			util_die(EXIT_SYS, "out of memory");
@@ -197,7 +205,8 @@ static int read_results(struct pebs_c2c *c, char **paths, size_t n)
 int main(int argc, char **argv)
 {
 	enum { O_LINE = 256, O_MINHITM, O_TOP, O_SHOWALL, O_STATS, O_MINS,
-	       O_ACC, O_SHARE, O_COMPAT, O_MERGE, O_VERSION };
+	       O_ACC, O_SHARE, O_COMPAT, O_MERGE, O_SYMFS, O_NOSYM,
+	       O_VERSION };
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -213,13 +222,16 @@ int main(int argc, char **argv)
 		{ "verdict-share", required_argument, NULL, O_SHARE },
 		{ "perf-compat", no_argument, NULL, O_COMPAT },
 		{ "merge", no_argument, NULL, O_MERGE },
+		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "no-sym", no_argument, NULL, O_NOSYM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pebs_c2c_opts o;
 	const char *out = NULL;
-	int fmt = PEBS_C2C_F_TEXT, stats = 0, merge = 0, ch;
+	struct pebs_sym_opts so = { 0 };
+	int fmt = PEBS_C2C_F_TEXT, stats = 0, merge = 0, nosym = 0, ch;
 	memset(&o, 0, sizeof(o));
 	util_init(argv[0]);
 	while ((ch = getopt_long(argc, argv, "f:o:d:c:h", lo, NULL)) != -1) {
@@ -277,6 +289,8 @@ int main(int argc, char **argv)
 			break;
 		case O_COMPAT: o.perf_compat = 1; break;
 		case O_MERGE: merge = 1; break;
+		case O_SYMFS: so.symfs = optarg; break;
+		case O_NOSYM: nosym = 1; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		case O_VERSION: util_version();
 		default: usage(stderr); return EXIT_USAGE;
@@ -304,6 +318,13 @@ int main(int argc, char **argv)
 			     read_samples(c, paths, n);
 	if (pebs_c2c_finish(c) < 0)
 		util_die(EXIT_SYS, "%s", pebs_c2c_errmsg(c));
+	/* symbols only where the inputs carry maps: no cost otherwise */
+	struct pebs_sym *sym = NULL;
+	if (!nosym && pebs_c2c_maps(c)) {
+		if (pebs_sym_open(&sym, pebs_c2c_maps(c), &so) < 0)
+			util_die(EXIT_SYS, "symbols: out of memory");
+		pebs_c2c_set_sym(c, sym);
+	}
 	FILE *fp = util_open_out(out, 0);
 	r = pebs_c2c_write(c, fp, (enum pebs_c2c_format)fmt);
 	if (r == -PEBS_E_IO)
@@ -311,6 +332,10 @@ int main(int argc, char **argv)
 	if (r < 0)
 		util_die(EXIT_SYS, "%s", pebs_c2c_errmsg(c));
 	util_close_out(fp, out);
+	const char *note;
+	for (size_t i = 0; sym && i < pebs_sym_notes(sym, i, &note); i++)
+		util_warn("symbols: %s", note);
+	pebs_sym_close(sym);
 	pebs_c2c_free(c);
 	return status;
 }

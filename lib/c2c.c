@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "c2c_int.h"
 #include "pebs_dsrc.h"
@@ -167,14 +168,6 @@ uint64_t pebs_c2c_tot_recs(const struct pebs_c2c_stats *st)
 	       st->st_na;
 }
 
-unsigned c2c_cell_class(const struct pebs_c2c *c, const struct c2c_cell *k)
-{
-	struct pebs_c2c_stats tmp;
-	memset(&tmp, 0, sizeof(tmp));
-	return pebs_c2c_classify(&tmp, k->dsrc, k->addr, 1,
-				 c->o.perf_compat);
-}
-
 const char *pebs_c2c_verdict_name(enum pebs_c2c_verdict v)
 {
 	switch (v) {
@@ -248,6 +241,8 @@ int pebs_c2c_new(struct pebs_c2c **out, const struct pebs_c2c_opts *o,
 	if (!c)
 		return -PEBS_E_NOMEM;
 	c->o = d;
+	while ((1u << c->line_shift) < d.line_size)
+		c->line_shift++;
 	*out = c;
 	return 0;
 }
@@ -260,11 +255,14 @@ void c2c_free_results(struct pebs_c2c *c)
 		free(c->lines[i].fix);
 	}
 	free(c->lines);
-	free(c->order);
+	c2c_free_big(c->recs);
 	free(c->rank);
+	free(c->kcls);
 	c->lines = NULL;
-	c->order = c->rank = NULL;
-	c->nlines = c->norder = 0;
+	c->recs = NULL;
+	c->rank = NULL;
+	c->kcls = NULL;
+	c->nlines = c->nrecs = c->nsampled = 0;
 	c->finished = 0;
 }
 
@@ -273,8 +271,16 @@ void pebs_c2c_free(struct pebs_c2c *c)
 	if (!c)
 		return;
 	c2c_free_results(c);
-	free(c->cells);
-	free(c->hash);
+	c2c_free_big(c->addr);
+	c2c_free_big(c->ip);
+	c2c_free_big(c->thr);
+	c2c_free_big(c->cpu);
+	c2c_free_big(c->lat);
+	c2c_free_big(c->kind);
+	c2c_free_big(c->cnt);
+	c2c_dict_free(&c->kinds);
+	c2c_dict_free(&c->threads);
+	pebs_meta_free(c->maps);
 	free(c->topo.node);
 	for (size_t i = 0; i < c->topo.nnodes; i++)
 		free(c->topo.cpulist[i]);
@@ -412,46 +418,195 @@ int c2c_node_of(const struct pebs_c2c *c, uint32_t cpu)
 	return c->topo.node[cpu];
 }
 
+/* -------------------------------------------------------- dictionaries */
+
+/* Slot of @key in a table of @nslot (a power of two): Fibonacci hashing. */
+static inline size_t dict_slot(uint64_t key, size_t nslot)
+{
+	return (size_t)(((key ^ (key >> 29)) * 0x9e3779b97f4a7c15ull) >> 40) &
+	       (nslot - 1);
+}
+
+static int dict_grow(struct c2c_dict *d)
+{
+	size_t ns = d->nslot ? d->nslot * 2 : 64;
+	uint32_t *sl = calloc(ns, sizeof(*sl));
+	if (!sl)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < d->n; i++) {
+		size_t j = dict_slot(d->keys[i], ns);
+		while (sl[j])
+			j = (j + 1) & (ns - 1);
+		sl[j] = (uint32_t)i + 1;
+	}
+	free(d->slot);
+	d->slot = sl;
+	d->nslot = ns;
+	return 0;
+}
+
+long c2c_dict_get(struct c2c_dict *d, uint64_t key)
+{
+	if (d->have_last && d->last_key == key)
+		return d->last_idx;
+	if ((d->n + 1) * 2 > d->nslot) {
+		if (d->n >= 0x7fffffffu || dict_grow(d))
+			return -PEBS_E_NOMEM;
+	}
+	size_t j = dict_slot(key, d->nslot);
+	while (d->slot[j]) {
+		uint32_t i = d->slot[j] - 1;
+		if (d->keys[i] == key) {
+			d->last_key = key;
+			d->last_idx = i;
+			d->have_last = 1;
+			return i;
+		}
+		j = (j + 1) & (d->nslot - 1);
+	}
+	if (d->n == d->cap) {
+		size_t n = d->cap ? d->cap * 2 : 16;
+		uint64_t *k = realloc(d->keys, n * sizeof(*k));
+		if (!k)
+			return -PEBS_E_NOMEM;
+		d->keys = k;
+		d->cap = n;
+	}
+	d->keys[d->n] = key;
+	d->slot[j] = (uint32_t)(d->n + 1);
+	d->last_key = key;
+	d->last_idx = (uint32_t)d->n;
+	d->have_last = 1;
+	return (long)d->n++;
+}
+
+void c2c_dict_free(struct c2c_dict *d)
+{
+	free(d->keys);
+	free(d->slot);
+	memset(d, 0, sizeof(*d));
+}
+
 /* --------------------------------------------------------------- cells */
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	h *= 0xff51afd7ed558ccdull;
-	return h ^ (h >> 32);
-}
+/*
+ * Large arrays live in their own mappings: growing one is an mremap()
+ * (no copy: glibc's realloc() copied tens of MB each time the columns
+ * doubled, its mmap threshold having risen), and where transparent huge
+ * pages are "madvise" they are asked for (the columns of a million samples
+ * are written once; with 4 KiB pages the page faults cost as much as the
+ * analysis).  A header before the data keeps the mapping's length.
+ */
+#define BIG_HDR 64
 
-static uint64_t cell_hash(const struct c2c_cell *k)
+void *c2c_realloc_big(void *p, size_t n)
 {
-	uint64_t h = mix(0, k->addr);
-	h = mix(h, k->ip);
-	h = mix(h, k->dsrc);
-	h = mix(h, (uint64_t)k->pid << 32 | k->tid);
-	h = mix(h, (uint64_t)k->cpu << 32 | k->lat);
-	return h;
-}
-
-static int cell_eq(const struct c2c_cell *a, const struct c2c_cell *b)
-{
-	return a->addr == b->addr && a->ip == b->ip && a->dsrc == b->dsrc &&
-	       a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
-	       a->lat == b->lat;
-}
-
-static int rehash(struct pebs_c2c *c, size_t cap)
-{
-	uint32_t *h = calloc(cap, sizeof(*h));
-	if (!h)
-		return -PEBS_E_NOMEM;
-	for (size_t i = 0; i < c->ncells; i++) {
-		size_t j = cell_hash(&c->cells[i]) & (cap - 1);
-		while (h[j])
-			j = (j + 1) & (cap - 1);
-		h[j] = (uint32_t)i + 1;
+	const size_t pg = 4096;
+	if (n > SIZE_MAX - BIG_HDR - pg)
+		return NULL;
+	size_t len = (n + BIG_HDR + pg - 1) & ~(pg - 1);
+	char *base;
+	if (!p) {
+		base = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	} else {
+		char *ob = (char *)p - BIG_HDR;
+		size_t ol;
+		memcpy(&ol, ob, sizeof(ol));
+		if (len <= ol)
+			return p;
+		base = mremap(ob, ol, len, MREMAP_MAYMOVE);
 	}
-	free(c->hash);
-	c->hash = h;
-	c->hashcap = cap;
+	if (base == MAP_FAILED)
+		return NULL;
+	memcpy(base, &len, sizeof(len));
+#ifdef MADV_HUGEPAGE
+	/* the whole mapping: a part would split it, and mremap() works on
+	 * one mapping only */
+	if (len >= ((size_t)4 << 20))
+		madvise(base, len, MADV_HUGEPAGE);
+#endif
+	return base + BIG_HDR;
+}
+
+void c2c_free_big(void *p)
+{
+	if (!p)
+		return;
+	char *base = (char *)p - BIG_HDR;
+	size_t len;
+	memcpy(&len, base, sizeof(len));
+	munmap(base, len);
+}
+
+/*
+ * The cells are kept as columns, one entry per sample added (or per
+ * aggregate merged), without aggregating equal keys: every result is a sum
+ * or a distinct count over them, so duplicates change nothing, and the
+ * append is a copy of the batch's columns.
+ */
+static int reserve(struct pebs_c2c *c, size_t more)
+{
+	if (c->ncells + more <= c->capcells)
+		return 0;
+	if (c->ncells + more > 0xffffffffu)
+		return c2c_fail(c, PEBS_E_NOMEM, "too many samples (more "
+				"than 2^32)");
+	size_t n = c->capcells ? c->capcells : 4096;
+	while (n < c->ncells + more)
+		n *= 2;
+#define GROW(f) do { \
+		void *p = c2c_realloc_big(c->f, n * sizeof(*c->f)); \
+		if (!p) \
+			return c2c_fail(c, PEBS_E_NOMEM, "out of memory"); \
+		c->f = p; \
+	} while (0)
+	GROW(addr);
+	GROW(ip);
+	GROW(thr);
+	GROW(cpu);
+	GROW(lat);
+	GROW(kind);
+	if (c->cnt)
+		GROW(cnt);
+#undef GROW
+	c->capcells = n;
+	return 0;
+}
+
+/* Turns the implicit all-ones count column into a real one. */
+static int need_counts(struct pebs_c2c *c)
+{
+	if (c->cnt)
+		return 0;
+	c->cnt = c2c_realloc_big(NULL, (c->capcells ? c->capcells : 1) *
+				 sizeof(*c->cnt));
+	if (!c->cnt)
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+	for (size_t i = 0; i < c->ncells; i++)
+		c->cnt[i] = 1;
+	return 0;
+}
+
+int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
+		    uint32_t kind, uint32_t thr, uint32_t cpu, uint32_t lat,
+		    uint64_t count)
+{
+	int r = reserve(c, 1);
+	if (!r && count != 1)
+		r = need_counts(c);
+	if (r)
+		return r;
+	size_t i = c->ncells++;
+	c->addr[i] = addr;
+	c->ip[i] = ip;
+	c->thr[i] = thr;
+	c->cpu[i] = cpu;
+	c->lat[i] = lat;
+	c->kind[i] = kind;
+	if (c->cnt)
+		c->cnt[i] = count;
+	c->finished = 0;
 	return 0;
 }
 
@@ -460,36 +615,12 @@ int c2c_add_cell(struct pebs_c2c *c, const struct c2c_cell *k,
 {
 	if (!count)
 		return 0;
-	if ((c->ncells + 1) * 2 > c->hashcap) {
-		if (c->ncells >= 0x7fffffffu)
-			return c2c_fail(c, PEBS_E_NOMEM, "too many cells");
-		int r = rehash(c, c->hashcap ? c->hashcap * 2 : 4096);
-		if (r)
-			return r;
-	}
-	size_t j = cell_hash(k) & (c->hashcap - 1);
-	while (c->hash[j]) {
-		struct c2c_cell *x = &c->cells[c->hash[j] - 1];
-		if (cell_eq(x, k)) {
-			x->count += count;
-			c->finished = 0;
-			return 0;
-		}
-		j = (j + 1) & (c->hashcap - 1);
-	}
-	if (c->ncells == c->capcells) {
-		size_t n = c->capcells ? c->capcells * 2 : 1024;
-		struct c2c_cell *nc = realloc(c->cells, n * sizeof(*nc));
-		if (!nc)
-			return -PEBS_E_NOMEM;
-		c->cells = nc;
-		c->capcells = n;
-	}
-	c->cells[c->ncells] = *k;
-	c->cells[c->ncells].count = count;
-	c->hash[j] = (uint32_t)++c->ncells;
-	c->finished = 0;
-	return 0;
+	long kd = c2c_dict_get(&c->kinds, k->dsrc);
+	long th = c2c_dict_get(&c->threads, (uint64_t)k->pid << 32 | k->tid);
+	if (kd < 0 || th < 0)
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+	return c2c_append_cell(c, k->addr, k->ip, (uint32_t)kd, (uint32_t)th,
+			       k->cpu, k->lat, count);
 }
 
 int pebs_c2c_add_sample(struct pebs_c2c *c, const struct pebs_sample *s)
@@ -499,20 +630,79 @@ int pebs_c2c_add_sample(struct pebs_c2c *c, const struct pebs_sample *s)
 	return c2c_add_cell(c, &k, 1);
 }
 
+static void copy64(uint64_t *dst, const uint64_t *src, size_t n)
+{
+	if (src)
+		memcpy(dst, src, n * sizeof(*dst));
+	else
+		memset(dst, 0, n * sizeof(*dst));
+}
+
+static void copy32(uint32_t *dst, const uint32_t *src, size_t n)
+{
+	if (src)
+		memcpy(dst, src, n * sizeof(*dst));
+	else
+		memset(dst, 0, n * sizeof(*dst));
+}
+
 int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 {
-	const uint64_t *addr = b->c64[PEBS_COL_ADDR], *ip = b->c64[PEBS_COL_IP];
 	const uint64_t *dsrc = b->c64[PEBS_COL_DSRC];
 	const uint32_t *pid = b->c32[PEBS_COL_PID], *tid = b->c32[PEBS_COL_TID];
-	const uint32_t *cpu = b->c32[PEBS_COL_CPU], *lat = b->c32[PEBS_COL_LAT];
-	for (size_t i = 0; i < b->n; i++) {
-		struct c2c_cell k = { addr ? addr[i] : 0, ip ? ip[i] : 0,
-				      dsrc ? dsrc[i] : 0, pid ? pid[i] : 0,
-				      tid ? tid[i] : 0, cpu ? cpu[i] : 0,
-				      lat ? lat[i] : 0, 0 };
-		int r = c2c_add_cell(c, &k, 1);
-		if (r)
-			return r;
+	size_t n = b->n, base = c->ncells;
+	if (!n)
+		return 0;
+	int r = reserve(c, n);
+	if (r)
+		return r;
+	copy64(c->addr + base, b->c64[PEBS_COL_ADDR], n);
+	copy64(c->ip + base, b->c64[PEBS_COL_IP], n);
+	copy32(c->cpu + base, b->c32[PEBS_COL_CPU], n);
+	copy32(c->lat + base, b->c32[PEBS_COL_LAT], n);
+	if (c->cnt)
+		for (size_t i = 0; i < n; i++)
+			c->cnt[base + i] = 1;
+	/*
+	 * Data sources and threads take few distinct values: a one-entry
+	 * cache in front of each dictionary answers most samples.
+	 */
+	uint32_t *kind = c->kind + base, *thr = c->thr + base;
+	/*
+	 * Small direct-mapped caches in front of the dictionaries: a capture
+	 * has a few dozen data sources and threads, interleaved.
+	 */
+	enum { NC = 64 };
+	uint64_t ck[NC], ct[NC];
+	uint32_t vk[NC], vt[NC];
+	memset(vk, 0xff, sizeof(vk));
+	memset(vt, 0xff, sizeof(vt));
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = dsrc ? dsrc[i] : 0;
+		uint64_t t = (uint64_t)(pid ? pid[i] : 0) << 32 |
+			     (tid ? tid[i] : 0);
+		unsigned hk = (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 58);
+		unsigned ht = (unsigned)((t * 0x9e3779b97f4a7c15ull) >> 58);
+		if (vk[hk] == UINT32_MAX || ck[hk] != k) {
+			long x = c2c_dict_get(&c->kinds, k);
+			if (x < 0)
+				return c2c_fail(c, PEBS_E_NOMEM,
+						"out of memory");
+			ck[hk] = k;
+			vk[hk] = (uint32_t)x;
+		}
+		if (vt[ht] == UINT32_MAX || ct[ht] != t) {
+			long x = c2c_dict_get(&c->threads, t);
+			if (x < 0)
+				return c2c_fail(c, PEBS_E_NOMEM,
+						"out of memory");
+			ct[ht] = t;
+			vt[ht] = (uint32_t)x;
+		}
+		kind[i] = vk[hk];
+		thr[i] = vt[ht];
 	}
+	c->ncells += n;
+	c->finished = 0;
 	return 0;
 }

@@ -132,6 +132,18 @@ static void rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 			fprintf(fp, "%s0x%" PRIx64, k ? " " : "", r->ips[k]);
 		if (r->nips > 3)
 			fprintf(fp, " +%" PRIu32, r->nips - 3);
+		char sym[256], src[256];
+		if (c2c_sym_code(c, r->ip_pid, r->ip, sym, sizeof(sym), src,
+				 sizeof(src))) {
+			fprintf(fp, " <i>");
+			esc(fp, sym);
+			if (*src) {
+				fprintf(fp, " (");
+				esc(fp, src);
+				fprintf(fp, ")");
+			}
+			fprintf(fp, "</i>");
+		}
 		fprintf(fp, "</td></tr>\n");
 	}
 	fprintf(fp, "</table>\n");
@@ -155,7 +167,7 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 		" samples (%" PRIu64 " loads, %" PRIu64 " stores); HITM %"
 		PRIu64 " (local %" PRIu64 ", remote %" PRIu64 "); %zu cache "
 		"lines sampled; line size %u.</p>\n", t->nr_entries, t->load,
-		t->store, t->tot_hitm, t->lcl_hitm, t->rmt_hitm, c->nlines,
+		t->store, t->tot_hitm, t->lcl_hitm, t->rmt_hitm, c->nsampled,
 		c->o.line_size);
 	fprintf(fp, "<h2>Cache lines, most cycles lost to HITM first</h2>\n"
 		"<table><tr><th>#</th><th>dcacheline</th><th>hitm cycles</th>"
@@ -205,6 +217,12 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 			c2c_fmt_lat(b2, sizeof(b2), p->lat_mean, p->lat_p50,
 				    p->lat_p99, p->nloads),
 			p->ncpus, p->nthreads, p->npids);
+		char ds[256];
+		if (c2c_sym_data(c, l, ds, sizeof(ds))) {
+			fprintf(fp, "<p><b>Data:</b> ");
+			esc(fp, ds);
+			fprintf(fp, "</p>\n");
+		}
 		heat_svg(c, fp, l);
 		rows_table(c, fp, l);
 		fprintf(fp, "<p><b>Verdict:</b> <span class=\"v-%s\">%s</span>"

@@ -1,5 +1,13 @@
 /*
  * c2c_int.h - internals shared by the c2c_*.c files of libpebs (not public).
+ *
+ * Layout (see c2c.c): the samples are kept, unaggregated, in columns
+ * ("cells": a sample, or an aggregate with a count from a merged result),
+ * with the data source and the thread replaced by indices into small
+ * dictionaries.  pebs_c2c_finish() classifies per distinct data source,
+ * sorts the line samples by line once (radix) and builds full results only
+ * for the lines that can be listed (any HITM, or all with show_all); the
+ * rest are only counted.
  */
 #ifndef PEBS_C2C_INT_H
 #define PEBS_C2C_INT_H
@@ -24,28 +32,62 @@ struct c2c_topo {
 	size_t nnodes;
 };
 
-/* Internal line record: the public part plus where its cells are. */
+/* A small open-addressing map u64 key -> dense index (dictionaries). */
+struct c2c_dict {
+	uint64_t *keys;		/* dense: index -> key */
+	size_t n, cap;
+	uint32_t *slot;		/* index + 1, 0 empty */
+	size_t nslot;		/* power of two */
+	uint64_t last_key;	/* one-entry cache */
+	uint32_t last_idx;
+	int have_last;
+};
+
+/*
+ * A sample of a listed-candidate line, gathered contiguously per line at
+ * finish() so that every per-line pass reads memory in order.
+ */
+struct c2c_rec {
+	uint64_t ip;
+	uint32_t thr;		/* thread dictionary index */
+	uint32_t cpu, lat, kind;
+	uint16_t off;		/* byte offset in the line */
+	uint16_t cls;		/* PEBS_C2C_* class bits */
+	uint64_t count;
+};
+
+/* Internal line record: the public part plus where its samples are. */
 struct c2c_line_int {
 	struct pebs_c2c_line pub;
-	size_t first, n;	/* range in c->order (cells sorted by addr) */
+	size_t first, n;	/* range in c->recs */
 	char *why, *evidence, *fix;
 	int listed;
 };
 
 struct pebs_c2c {
 	struct pebs_c2c_opts o;
-	struct c2c_cell *cells;
+	unsigned line_shift;	/* log2(line_size) */
+	/* the cells, as columns */
+	uint64_t *addr, *ip;
+	uint32_t *thr, *cpu, *lat, *kind;
+	uint64_t *cnt;		/* NULL while every count is 1 */
 	size_t ncells, capcells;
-	uint32_t *hash;		/* open addressing: cell index + 1, 0 empty */
-	size_t hashcap;		/* power of two */
+	struct c2c_dict kinds;	/* data source values */
+	struct c2c_dict threads;	/* pid << 32 | tid */
 	struct c2c_topo topo;
 	/* finish() results */
 	int finished;
-	uint32_t *order;	/* line cells sorted by (addr, ...) */
-	size_t norder;
-	struct c2c_line_int *lines;
+	unsigned *kcls;		/* class bits per kind (with an address) */
+	struct c2c_rec *recs;	/* samples of result lines, by line */
+	size_t nrecs;
+	struct c2c_line_int *lines;	/* lines with results */
 	size_t nlines;
+	size_t nsampled;	/* distinct lines with samples */
 	uint32_t *rank;		/* report order: indices into lines */
+	/* symbols */
+	struct pebs_meta *maps;	/* maps.N.* of every input, renumbered */
+	size_t nmaps;
+	struct pebs_sym *sym;	/* borrowed; NULL: no symbols */
 	struct pebs_c2c_stats totals;
 	char err[256];
 };
@@ -57,6 +99,24 @@ int c2c_fail(struct pebs_c2c *c, int code, const char *fmt, ...)
 /* Adds @count samples with key @k (k->count ignored).  0 or -NOMEM. */
 int c2c_add_cell(struct pebs_c2c *c, const struct c2c_cell *k,
 		 uint64_t count);
+
+/* Appends one cell with dictionary indices @kind, @thr.  0 or <0. */
+int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
+		    uint32_t kind, uint32_t thr, uint32_t cpu, uint32_t lat,
+		    uint64_t count);
+
+/*
+ * realloc() for large arrays (own mapping, grown without copying; asks for
+ * huge pages).  NULL on failure (@p kept).  Free with c2c_free_big() only.
+ */
+void *c2c_realloc_big(void *p, size_t n);
+void c2c_free_big(void *p);
+
+/* Count of cell @i. */
+static inline uint64_t c2c_count(const struct pebs_c2c *c, size_t i)
+{
+	return c->cnt ? c->cnt[i] : 1;
+}
 
 /* Frees the results of finish(). */
 void c2c_free_results(struct pebs_c2c *c);
@@ -70,8 +130,35 @@ int c2c_node_of(const struct pebs_c2c *c, uint32_t cpu);
 /* Parses a perf cpu list "0-3,8"; calls back per cpu.  0 or -1. */
 int c2c_parse_cpulist(const char *s, int (*cb)(void *, unsigned), void *ctx);
 
-/* Class bits of one cell under the analysis options. */
-unsigned c2c_cell_class(const struct pebs_c2c *c, const struct c2c_cell *k);
+/* Dictionary: index of @key, added when new.  Index or -PEBS_E_NOMEM. */
+long c2c_dict_get(struct c2c_dict *d, uint64_t key);
+void c2c_dict_free(struct c2c_dict *d);
+
+/*
+ * Sorts @n (key, payload) pairs by key (stable LSD radix); @kt, @pt are
+ * scratch of @n entries, and the result may be left in swapped arrays:
+ * read it from (*@k, *@p).  0 or -PEBS_E_NOMEM.
+ */
+int c2c_radix_sort(uint64_t **k, uint32_t **p, uint64_t **kt, uint32_t **pt,
+		   size_t n);
+
+/* Process maps (c2c_sym.c): fields pid start end pgoff path build_id. */
+#define C2C_MAP_FIELDS 6
+int c2c_map_field(const char *name);
+const char *c2c_map_field_name(int f);
+/* Adds one map (values by field; NULL = absent), once.  0 or <0. */
+int c2c_map_add(struct pebs_c2c *c, const char *const v[C2C_MAP_FIELDS]);
+
+/*
+ * Symbol of the instruction @ip of process @pid ("work+0x1a") into @sym
+ * and its source line ("prog.c:8", "" without debug info) into @src.
+ * Returns 1 when found, else 0 (and empty strings).
+ */
+int c2c_sym_code(const struct pebs_c2c *c, uint32_t pid, uint64_t ip,
+		 char *sym, size_t slen, char *src, size_t srclen);
+/* Data symbol of line @l ("counter+0x8") into @buf.  1 when found. */
+int c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l,
+		 char *buf, size_t len);
 
 /* Writers (c2c_out.c, c2c_yaml.c, c2c_html.c). */
 int c2c_write_text(struct pebs_c2c *c, FILE *fp);
@@ -89,6 +176,7 @@ struct c2c_row {
 	uint64_t lat_sum, lat_n;	/* over loads */
 	uint32_t nthreads, ncpus, nips;
 	uint64_t ips[3];	/* most sampled instructions */
+	uint32_t ip_pid;	/* a process that ran ips[0] (symbols) */
 };
 
 /* Builds the rows of line @l (malloc'd array in *@rows).  Count or <0. */

@@ -1,6 +1,17 @@
 /*
- * c2c_line.c - per-line results: statistics, percentiles, the sharing
+ * c2c_line.c - per-line results: classification per data source, the
+ * grouping of the line samples, statistics, percentiles, the sharing
  * verdict with its evidence and fix, per-offset rows, heat maps.
+ *
+ * finish() touches every sample a few times, in order (collect_lines()):
+ * a pass over the columns (totals per data source, bucket sizes), a
+ * scatter of the line keys into hash buckets, and per bucket a small hash
+ * table of its lines (distinct lines, which ones can be listed).  Only the
+ * samples of lines that can be listed (a HITM of any kind, or every line
+ * with show_all) are gathered into per-line records and get the per-line
+ * work: without show_all a listed line has a HITM of the display kind, and
+ * "shared" lines of --stats have a HITM of any kind.  Samples are classified
+ * once per distinct data source, never per sample.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -59,17 +70,85 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sorts @v (@n values) and returns the number of distinct ones. */
-static size_t uniq_u64(uint64_t *v, size_t n)
+static uint64_t mix64(uint64_t x)
 {
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_u64);
-	size_t k = 1;
-	for (size_t i = 1; i < n; i++)
-		if (v[i] != v[k - 1])
-			v[k++] = v[i];
-	return k;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	return x ^ (x >> 29);
+}
+
+/*
+ * A set of u64 keys with dense values in insertion order, emptied in O(1)
+ * by bumping a generation: the per-line distinct counts reuse one set
+ * instead of sorting or allocating per line.
+ */
+struct sset {
+	uint64_t *key;
+	uint32_t *gen, *val;
+	uint64_t *list;		/* keys in insertion order */
+	size_t cap, n;
+	uint32_t g;
+};
+
+static int sset_begin(struct sset *s, size_t maxn)
+{
+	size_t need = 16;
+	while (need < maxn * 2)
+		need *= 2;
+	if (need > s->cap) {
+		free(s->key);
+		free(s->gen);
+		free(s->val);
+		free(s->list);
+		s->key = malloc(need * sizeof(*s->key));
+		s->gen = calloc(need, sizeof(*s->gen));
+		s->val = malloc(need * sizeof(*s->val));
+		s->list = malloc(need / 2 * sizeof(*s->list));
+		s->cap = need;
+		s->g = 0;
+		if (!s->key || !s->gen || !s->val || !s->list) {
+			s->cap = 0;
+			return -PEBS_E_NOMEM;
+		}
+	}
+	if (++s->g == 0) {
+		memset(s->gen, 0, s->cap * sizeof(*s->gen));
+		s->g = 1;
+	}
+	s->n = 0;
+	return 0;
+}
+
+/* Value (insertion index) of @k, added when new; @isnew tells which. */
+static uint32_t sset_add(struct sset *s, uint64_t k, int *isnew)
+{
+	size_t m = s->cap - 1, j = mix64(k) & m;
+	for (;;) {
+		if (s->gen[j] != s->g) {
+			s->gen[j] = s->g;
+			s->key[j] = k;
+			s->list[s->n] = k;
+			s->val[j] = (uint32_t)s->n++;
+			if (isnew)
+				*isnew = 1;
+			return s->val[j];
+		}
+		if (s->key[j] == k) {
+			if (isnew)
+				*isnew = 0;
+			return s->val[j];
+		}
+		j = (j + 1) & m;
+	}
+}
+
+static void sset_free(struct sset *s)
+{
+	free(s->key);
+	free(s->gen);
+	free(s->val);
+	free(s->list);
+	memset(s, 0, sizeof(*s));
 }
 
 struct latc {
@@ -77,110 +156,138 @@ struct latc {
 	uint64_t n;
 };
 
-static int cmp_latc(const void *a, const void *b)
+static void latc_isort(struct latc *v, size_t n)
 {
-	uint32_t x = ((const struct latc *)a)->lat;
-	uint32_t y = ((const struct latc *)b)->lat;
-	return x < y ? -1 : x > y;
+	for (size_t i = 1; i < n; i++) {
+		struct latc x = v[i];
+		size_t j = i;
+		while (j && v[j - 1].lat > x.lat) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
 }
 
-/* Nearest-rank percentile @p of the sorted (lat, count) list. */
-static uint32_t pctl(const struct latc *v, size_t n, uint64_t total,
-		     unsigned p)
+/*
+ * Nearest-rank percentile @p of the (lat, count) list @v (any order; it is
+ * permuted): the smallest latency whose cumulative count reaches
+ * ceil(total * p / 100).  A weighted quickselect, linear on average, where
+ * sorting every line's latencies dominated the run time.
+ */
+static uint32_t pctl(struct latc *v, size_t n, uint64_t total, unsigned p)
 {
-	if (!total)
+	if (!total || !n)
 		return 0;
 	uint64_t rank = (total * p + 99) / 100;
 	if (!rank)
 		rank = 1;
-	uint64_t seen = 0;
-	for (size_t i = 0; i < n; i++) {
-		seen += v[i].n;
-		if (seen >= rank)
-			return v[i].lat;
+	size_t lo = 0, hi = n;
+	for (;;) {
+		if (hi - lo <= 16) {
+			latc_isort(v + lo, hi - lo);
+			uint64_t seen = 0;
+			for (size_t i = lo; i < hi; i++) {
+				seen += v[i].n;
+				if (seen >= rank)
+					return v[i].lat;
+			}
+			return v[hi - 1].lat;
+		}
+		uint32_t a = v[lo].lat, b = v[lo + (hi - lo) / 2].lat;
+		uint32_t c = v[hi - 1].lat;
+		uint32_t piv = a < b ? (b < c ? b : (a < c ? c : a)) :
+				       (a < c ? a : (b < c ? c : b));
+		/* three-way partition: [lo,lt) < piv, [lt,gt) == piv */
+		size_t lt = lo, i = lo, gt = hi;
+		uint64_t wl = 0, we = 0;
+		while (i < gt) {
+			if (v[i].lat < piv) {
+				struct latc t = v[i];
+				wl += t.n;
+				v[i++] = v[lt];
+				v[lt++] = t;
+			} else if (v[i].lat > piv) {
+				struct latc t = v[i];
+				v[i] = v[--gt];
+				v[gt] = t;
+			} else {
+				we += v[i++].n;
+			}
+		}
+		if (rank <= wl) {
+			hi = lt;
+		} else if (rank <= wl + we) {
+			return piv;
+		} else {
+			rank -= wl + we;
+			lo = gt;
+		}
 	}
-	return n ? v[n - 1].lat : 0;
 }
 
-/* ------------------------------------------------------ cell ordering */
+/* ------------------------------------------------------------ radix sort */
 
 /*
- * Orders the line cells by address: a stable LSD radix sort of the cell
- * indices (bytes equal in every address are skipped), as the comparison
- * sort dominated the run time.  Cells with the same address stay in
- * insertion order; no result depends on their order.  0 or -PEBS_E_NOMEM.
+ * Sorts @n (key, payload) pairs by key: a stable LSD radix sort with 11-bit
+ * digits, skipping digits equal in every key (line keys of one program
+ * share their high bits).  @kt and @pt are scratch of @n entries; the
+ * result is in (*@k, *@p), which may have been swapped with the scratch.
  */
-static int sort_by_addr(struct pebs_c2c *c)
+int c2c_radix_sort(uint64_t **k, uint32_t **p, uint64_t **kt,
+		      uint32_t **pt, size_t n)
 {
-	size_t n = c->norder, m = n ? n : 1;
-	uint64_t *k = malloc(m * sizeof(*k)), *kt = malloc(m * sizeof(*kt));
-	uint32_t *a = c->order, *t = malloc(m * sizeof(*t));
-	size_t (*cnt)[256] = calloc(8, sizeof(*cnt));
-	int r = -PEBS_E_NOMEM;
-	if (!k || !kt || !t || !cnt)
-		goto out;
-	/* all eight byte histograms in one sequential pass */
+	enum { BITS = 11, NB = 1 << BITS, ND = (64 + BITS - 1) / BITS };
+	size_t (*cnt)[NB] = calloc(ND, sizeof(*cnt));
+	if (!cnt)
+		return -PEBS_E_NOMEM;
+	const uint64_t *ks = *k;
 	for (size_t i = 0; i < n; i++) {
-		k[i] = c->cells[a[i]].addr;
-		for (unsigned d = 0; d < 8; d++)
-			cnt[d][(k[i] >> (8 * d)) & 255]++;
+		uint64_t x = ks[i];
+		for (unsigned d = 0; d < ND; d++)
+			cnt[d][(x >> (d * BITS)) & (NB - 1)]++;
 	}
-	for (unsigned d = 0; d < 8; d++) {
-		int skip = 0;
-		for (unsigned b = 0; b < 256; b++)
-			skip |= cnt[d][b] == n;
-		if (skip)
-			continue;
+	for (unsigned d = 0; d < ND; d++) {
 		size_t pos = 0;
-		for (unsigned b = 0; b < 256; b++) {
+		int skip = 0;
+		for (unsigned b = 0; b < NB; b++) {
 			size_t x = cnt[d][b];
+			skip |= x == n;
 			cnt[d][b] = pos;
 			pos += x;
 		}
+		if (skip)
+			continue;
+		uint64_t *a = *k, *at = *kt;
+		uint32_t *q = *p, *qt = *pt;
+		size_t *c = cnt[d];
+		unsigned sh = d * BITS;
 		for (size_t i = 0; i < n; i++) {
-			size_t j = cnt[d][(k[i] >> (8 * d)) & 255]++;
-			kt[j] = k[i];
-			t[j] = a[i];
+			size_t j = c[(a[i] >> sh) & (NB - 1)]++;
+			at[j] = a[i];
+			qt[j] = q[i];
 		}
-		uint64_t *ks = k;
-		k = kt;
-		kt = ks;
-		uint32_t *sw = a;
-		a = t;
-		t = sw;
+		*k = at;
+		*kt = a;
+		*p = qt;
+		*pt = q;
 	}
-	if (a != c->order) {
-		memcpy(c->order, a, n * sizeof(*a));
-		t = a;
-	}
-	r = 0;
-out:
-	free(k);
-	free(kt);
-	free(t);
 	free(cnt);
-	return r;
-}
-
-static uint64_t line_of(const struct pebs_c2c *c, uint64_t addr)
-{
-	return addr & ~(uint64_t)(c->o.line_size - 1);
-}
-
-static uint64_t thread_key(const struct c2c_cell *k)
-{
-	return (uint64_t)k->pid << 32 | k->tid;
+	return 0;
 }
 
 /* --------------------------------------------------------- the verdict */
 
 typedef uint64_t bmask[C2C_MASK_WORDS];
 
-static void mask_range(bmask m, unsigned lo, unsigned hi)
+static void mask_or_range(bmask m, unsigned lo, unsigned hi)
 {
-	memset(m, 0, sizeof(bmask));
-	for (unsigned b = lo; b < hi; b++)
-		m[b / 64] |= 1ull << (b % 64);
+	for (unsigned w = lo / 64; w * 64 < hi; w++) {
+		unsigned a = w * 64 > lo ? 0 : lo - w * 64;
+		unsigned b = hi - w * 64 >= 64 ? 64 : hi - w * 64;
+		uint64_t x = b == 64 ? ~0ull : (1ull << b) - 1;
+		m[w] |= x & ~((1ull << a) - 1);
+	}
 }
 
 static int bit(const bmask m, unsigned b)
@@ -194,25 +301,95 @@ struct field {
 	uint64_t loads, stores;
 };
 
+/* Scratch reused by every line (no allocation per line). */
+struct work {
+	struct sset set, set2;
+	uint64_t *kacc;		/* per kind: count in this line */
+	uint32_t *kgen, kg;
+	uint32_t *klist;
+	struct latc *ld, *hm;
+	uint32_t *tix;		/* per record: thread index in the line */
+	uint64_t *threads;	/* sorted thread keys */
+	uint32_t *perm;
+	bmask *w, *a;
+};
+
+static void work_free(struct work *x)
+{
+	sset_free(&x->set);
+	sset_free(&x->set2);
+	free(x->kacc);
+	free(x->kgen);
+	free(x->klist);
+	free(x->ld);
+	free(x->hm);
+	free(x->tix);
+	free(x->threads);
+	free(x->perm);
+	free(x->w);
+	free(x->a);
+}
+
+static int work_init(struct work *x, const struct pebs_c2c *c, size_t maxn)
+{
+	memset(x, 0, sizeof(*x));
+	size_t nk = c->kinds.n ? c->kinds.n : 1, m = maxn ? maxn : 1;
+	x->kacc = malloc(nk * sizeof(*x->kacc));
+	x->kgen = calloc(nk, sizeof(*x->kgen));
+	x->klist = malloc(nk * sizeof(*x->klist));
+	x->ld = malloc(m * sizeof(*x->ld));
+	x->hm = malloc(m * sizeof(*x->hm));
+	x->tix = malloc(m * sizeof(*x->tix));
+	x->threads = malloc(m * sizeof(*x->threads));
+	x->perm = malloc(m * sizeof(*x->perm));
+	x->w = malloc(m * sizeof(bmask));
+	x->a = malloc(m * sizeof(bmask));
+	if (!x->kacc || !x->kgen || !x->klist || !x->ld || !x->hm ||
+	    !x->tix || !x->threads || !x->perm || !x->w || !x->a) {
+		work_free(x);
+		return -PEBS_E_NOMEM;
+	}
+	return 0;
+}
+
 struct vctx {
-	const struct pebs_c2c *c;
-	const struct c2c_line_int *l;
 	uint64_t *threads;	/* sorted keys */
 	size_t nt;
 	bmask *w, *a;		/* per thread: written / accessed bytes */
 };
 
-static size_t thread_index(const struct vctx *v, uint64_t key)
+/*
+ * The distinct threads of line @l, sorted by key, in x->threads[0..nt),
+ * and each record's index among them in x->tix.  Returns nt or <0.
+ */
+static long line_threads(const struct pebs_c2c *c,
+			 const struct c2c_line_int *l, struct work *x)
 {
-	size_t lo = 0, hi = v->nt;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (v->threads[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
+	const struct c2c_rec *r = c->recs + l->first;
+	if (sset_begin(&x->set, l->n))
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < l->n; i++)
+		x->tix[i] = sset_add(&x->set, r[i].thr, NULL);
+	size_t nt = x->set.n;
+	for (size_t t = 0; t < nt; t++)
+		x->threads[t] = c->threads.keys[x->set.list[t]];
+	qsort(x->threads, nt, sizeof(*x->threads), cmp_u64);
+	/* insertion index -> sorted index */
+	for (size_t t = 0; t < nt; t++) {
+		uint64_t key = c->threads.keys[x->set.list[t]];
+		size_t lo = 0, hi = nt;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (x->threads[mid] < key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		x->perm[t] = (uint32_t)lo;
 	}
-	return lo;
+	for (size_t i = 0; i < l->n; i++)
+		x->tix[i] = x->perm[x->tix[i]];
+	return (long)nt;
 }
 
 /* "tid 1, 2 and 3 more" for the threads with byte @b in mask set @m. */
@@ -282,38 +459,37 @@ static int same_access(const struct vctx *v, unsigned b1, unsigned b2)
  * fix (kept for listed lines only: they cost time and memory).
  */
 static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
-		   const unsigned char *cls, int text)
+		   struct work *x, int text)
 {
 	const unsigned L = c->o.line_size, A = c->o.access_size;
+	const struct c2c_rec *rec = c->recs + l->first;
 	struct pebs_c2c_line *p = &l->pub;
 	struct sbuf why = { 0 }, ev = { 0 }, fix = { 0 };
-	struct vctx v = { c, l, NULL, 0, NULL, NULL };
-	struct field *fields = NULL;
+	struct field fields[C2C_MAX_LINE];
 	int rc = -PEBS_E_NOMEM;
 
-	v.threads = malloc(l->n * sizeof(uint64_t));
-	if (!v.threads)
-		goto out;
-	for (size_t i = 0; i < l->n; i++)
-		v.threads[i] = thread_key(&c->cells[c->order[l->first + i]]);
-	v.nt = uniq_u64(v.threads, l->n);
-	v.w = calloc(v.nt, sizeof(bmask));
-	v.a = calloc(v.nt, sizeof(bmask));
-	fields = calloc(L, sizeof(*fields));
-	if (!v.w || !v.a || !fields)
-		goto out;
+	long ntl = line_threads(c, l, x);
+	if (ntl < 0)
+		return (int)ntl;
+	struct vctx v = { x->threads, (size_t)ntl, x->w, x->a };
+	memset(v.w, 0, v.nt * sizeof(bmask));
+	memset(v.a, 0, v.nt * sizeof(bmask));
+	uint64_t offld[C2C_MAX_LINE], offst[C2C_MAX_LINE];
+	memset(offld, 0, L * sizeof(*offld));
+	memset(offst, 0, L * sizeof(*offst));
 
 	uint64_t N = 0;
 	for (size_t i = 0; i < l->n; i++) {
-		uint32_t ci = c->order[l->first + i];
-		const struct c2c_cell *k = &c->cells[ci];
-		size_t t = thread_index(&v, thread_key(k));
-		unsigned off = (unsigned)(k->addr & (L - 1));
+		const struct c2c_rec *k = &rec[i];
+		size_t t = x->tix[i];
+		unsigned off = k->off;
 		unsigned hi = off + A < L ? off + A : L;
-		for (unsigned b = off; b < hi; b++) {
-			v.a[t][b / 64] |= 1ull << (b % 64);
-			if (cls[ci] & PEBS_C2C_STORE)
-				v.w[t][b / 64] |= 1ull << (b % 64);
+		mask_or_range(v.a[t], off, hi);
+		if (k->cls & PEBS_C2C_STORE) {
+			mask_or_range(v.w[t], off, hi);
+			offst[off] += k->count;
+		} else {
+			offld[off] += k->count;
 		}
 		N += k->count;
 	}
@@ -324,8 +500,9 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 		for (unsigned b = 0; b < L; b++) {
 			nw[b] += (unsigned)bit(v.w[t], b);
 			na[b] += (unsigned)bit(v.a[t], b);
-			any |= bit(v.w[t], b);
 		}
+		for (unsigned w = 0; w < C2C_MASK_WORDS; w++)
+			any |= v.w[t][w] != 0;
 		writers += (size_t)any;
 	}
 	bmask cont;
@@ -335,28 +512,27 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 			cont[b / 64] |= 1ull << (b % 64);
 
 	/*
-	 * Each cell's samples are "true" when their bytes include a contended
-	 * byte, and "false" when a thread that uses none of their bytes writes
-	 * the line (or, for a store, uses the line): both can hold.  The
-	 * answer depends only on (offset, load or store), and cells come
-	 * sorted by address, so it is computed once per run of cells.
+	 * Each sample is "true" when its bytes include a contended byte, and
+	 * "false" when a thread that uses none of its bytes writes the line
+	 * (or, for a store, uses the line): both can hold.  The answer
+	 * depends only on (offset, load or store): computed once per pair.
 	 */
+	unsigned char memo[2 * C2C_MAX_LINE];	/* 0 unknown, 1+tr+2*fl */
+	memset(memo, 0, 2 * L);
 	uint64_t s_true = 0, s_false = 0, s_any = 0;
-	unsigned last_off = ~0u;
-	int last_st = -1, tr = 0, fl = 0;
 	for (size_t i = 0; i < l->n; i++) {
-		uint32_t ci = c->order[l->first + i];
-		const struct c2c_cell *k = &c->cells[ci];
-		unsigned off = (unsigned)(k->addr & (L - 1));
-		int st = (cls[ci] & PEBS_C2C_STORE) != 0;
-		if (off != last_off || st != last_st) {
+		const struct c2c_rec *k = &rec[i];
+		unsigned off = k->off;
+		int st = (k->cls & PEBS_C2C_STORE) != 0;
+		unsigned char *mo = &memo[2 * off + (unsigned)st];
+		if (!*mo) {
 			unsigned hi = off + A < L ? off + A : L;
 			bmask m;
-			mask_range(m, off, hi);
-			tr = 0;
+			memset(m, 0, sizeof(m));
+			mask_or_range(m, off, hi);
+			int tr = 0, fl = 0;
 			for (unsigned w = 0; w < C2C_MASK_WORDS; w++)
 				tr |= (m[w] & cont[w]) != 0;
-			fl = 0;
 			for (size_t t = 0; t < v.nt && !fl; t++) {
 				int touches = 0, wr = 0, any = 0;
 				for (unsigned w = 0; w < C2C_MASK_WORDS; w++) {
@@ -366,9 +542,9 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 				}
 				fl = !touches && (wr || (st && any));
 			}
-			last_off = off;
-			last_st = st;
+			*mo = (unsigned char)(1 + tr + 2 * fl);
 		}
+		int tr = (*mo - 1) & 1, fl = (*mo - 1) >> 1;
 		if (tr)
 			s_true += k->count;
 		if (fl)
@@ -385,36 +561,26 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 		if (nf && fields[nf - 1].hi == b - 1 &&
 		    same_sig(&v, fields[nf - 1].lo, b)) {
 			fields[nf - 1].hi = b;
-			continue;
+		} else {
+			struct field *f = &fields[nf++];
+			memset(f, 0, sizeof(*f));
+			f->lo = f->hi = b;
+			f->contended = bit(cont, b);
 		}
-		struct field *f = &fields[nf++];
-		f->lo = f->hi = b;
-		f->contended = bit(cont, b);
-	}
-	for (size_t i = 0, f = 0; i < l->n; i++) {
-		uint32_t ci = c->order[l->first + i];
-		const struct c2c_cell *k = &c->cells[ci];
-		unsigned off = (unsigned)(k->addr & (L - 1));
-		while (f < nf && fields[f].hi < off)
-			f++;
-		if (f == nf)
-			break;
-		if (cls[ci] & PEBS_C2C_STORE)
-			fields[f].stores += k->count;
-		else
-			fields[f].loads += k->count;
+		fields[nf - 1].loads += offld[b];
+		fields[nf - 1].stores += offst[b];
 	}
 	for (size_t f = 0; f < nf; f++) {
-		const struct field *x = &fields[f];
+		const struct field *fx = &fields[f];
 		if (f == 8) {
 			sb_printf(&ev, "; and %zu more fields", nf - 8);
 			break;
 		}
 		sb_printf(&ev, "%s", f ? "; " : "");
-		field_desc(&ev, &v, x);
+		field_desc(&ev, &v, fx);
 		sb_printf(&ev, ": %" PRIu64 " stores, %" PRIu64 " loads%s",
-			  x->stores, x->loads,
-			  x->contended ? ", shared" : "");
+			  fx->stores, fx->loads,
+			  fx->contended ? ", shared" : "");
 	}
 
 	/* The decision. */
@@ -534,63 +700,69 @@ out:
 	free(why.p);
 	free(ev.p);
 	free(fix.p);
-	free(v.threads);
-	free(v.w);
-	free(v.a);
-	free(fields);
 	return rc;
 }
 
 /* ------------------------------------------------------ line statistics */
 
 static int line_stats(struct pebs_c2c *c, struct c2c_line_int *l,
-		      const unsigned char *cls, struct latc *ld,
-		      struct latc *hm, uint64_t *tmp)
+		      struct work *x)
 {
 	struct pebs_c2c_line *p = &l->pub;
-	size_t nld = 0, nhm = 0;
+	const struct c2c_rec *rec = c->recs + l->first;
+	size_t nld = 0, nhm = 0, nk = 0;
 	uint64_t ldsum = 0, hmsum = 0, lcls = 0, lcln = 0, rmts = 0, rmtn = 0;
 	uint64_t oths = 0, othn = 0;
+	if (++x->kg == 0) {
+		memset(x->kgen, 0, c->kinds.n * sizeof(*x->kgen));
+		x->kg = 1;
+	}
 	for (size_t i = 0; i < l->n; i++) {
-		uint32_t ci = c->order[l->first + i];
-		const struct c2c_cell *k = &c->cells[ci];
-		pebs_c2c_classify(&p->st, k->dsrc, k->addr, k->count,
-				  c->o.perf_compat);
-		if (!(cls[ci] & PEBS_C2C_LOAD))
+		const struct c2c_rec *k = &rec[i];
+		if (x->kgen[k->kind] != x->kg) {
+			x->kgen[k->kind] = x->kg;
+			x->kacc[k->kind] = 0;
+			x->klist[nk++] = k->kind;
+		}
+		x->kacc[k->kind] += k->count;
+		if (!(k->cls & PEBS_C2C_LOAD))
 			continue;
-		ld[nld++] = (struct latc){ k->lat, k->count };
+		uint64_t w = (uint64_t)k->lat * k->count;
+		x->ld[nld++] = (struct latc){ k->lat, k->count };
 		p->nloads += k->count;
-		ldsum += (uint64_t)k->lat * k->count;
-		int lh = (cls[ci] & PEBS_C2C_LCL_HITM) != 0;
-		int rh = (cls[ci] & PEBS_C2C_RMT_HITM) != 0;
+		ldsum += w;
+		int lh = (k->cls & PEBS_C2C_LCL_HITM) != 0;
+		int rh = (k->cls & PEBS_C2C_RMT_HITM) != 0;
 		if (lh || rh) {
-			hm[nhm++] = (struct latc){ k->lat, k->count };
+			x->hm[nhm++] = (struct latc){ k->lat, k->count };
 			p->nhitm += k->count;
-			hmsum += (uint64_t)k->lat * k->count;
+			hmsum += w;
 		}
 		/* perf's compute_stats: remote HITM, else local, else load */
 		if (rh) {
-			rmts += (uint64_t)k->lat * k->count;
+			rmts += w;
 			rmtn += k->count;
 		} else if (lh) {
-			lcls += (uint64_t)k->lat * k->count;
+			lcls += w;
 			lcln += k->count;
 		} else {
-			oths += (uint64_t)k->lat * k->count;
+			oths += w;
 			othn += k->count;
 		}
 		if ((rh && c->o.display != PEBS_C2C_D_LCL) ||
 		    (lh && !rh && c->o.display != PEBS_C2C_D_RMT))
-			p->hitm_cycles += (uint64_t)k->lat * k->count;
+			p->hitm_cycles += w;
 	}
-	qsort(ld, nld, sizeof(*ld), cmp_latc);
-	qsort(hm, nhm, sizeof(*hm), cmp_latc);
+	/* the counters are linear in the count: one call per data source */
+	for (size_t i = 0; i < nk; i++)
+		pebs_c2c_classify(&p->st, c->kinds.keys[x->klist[i]], 1,
+				  x->kacc[x->klist[i]], c->o.perf_compat);
 	p->lat_mean = p->nloads ? (double)ldsum / (double)p->nloads : 0;
-	p->lat_p50 = pctl(ld, nld, p->nloads, 50);
-	p->lat_p99 = pctl(ld, nld, p->nloads, 99);
+	p->lat_p50 = pctl(x->ld, nld, p->nloads, 50);
+	p->lat_p99 = pctl(x->ld, nld, p->nloads, 99);
 	p->hitm_mean = p->nhitm ? (double)hmsum / (double)p->nhitm : 0;
-	p->hitm_p50 = pctl(hm, nhm, p->nhitm, 50);
-	p->hitm_p99 = pctl(hm, nhm, p->nhitm, 99);
+	p->hitm_p50 = pctl(x->hm, nhm, p->nhitm, 50);
+	p->hitm_p99 = pctl(x->hm, nhm, p->nhitm, 99);
 	p->lcl_hitm_cyc = lcln ? (double)lcls / (double)lcln : 0;
 	p->rmt_hitm_cyc = rmtn ? (double)rmts / (double)rmtn : 0;
 	p->ld_cyc = othn ? (double)oths / (double)othn : 0;
@@ -598,99 +770,348 @@ static int line_stats(struct pebs_c2c *c, struct c2c_line_int *l,
 		       c->o.display == PEBS_C2C_D_RMT ? p->st.rmt_hitm :
 		       p->st.tot_hitm;
 
-	for (size_t i = 0; i < l->n; i++)
-		tmp[i] = thread_key(&c->cells[c->order[l->first + i]]);
-	p->nthreads = (uint32_t)uniq_u64(tmp, l->n);
-	for (size_t i = 0; i < l->n; i++)
-		tmp[i] = c->cells[c->order[l->first + i]].pid;
-	p->npids = (uint32_t)uniq_u64(tmp, l->n);
-	for (size_t i = 0; i < l->n; i++)
-		tmp[i] = c->cells[c->order[l->first + i]].cpu;
-	size_t nc = uniq_u64(tmp, l->n);
+	/* distinct threads, processes, CPUs, nodes */
+	if (sset_begin(&x->set, l->n) || sset_begin(&x->set2, l->n))
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < l->n; i++) {
+		sset_add(&x->set, rec[i].thr, NULL);
+		sset_add(&x->set2, rec[i].cpu, NULL);
+	}
+	p->nthreads = (uint32_t)x->set.n;
+	size_t nc = x->set2.n;
 	p->ncpus = (uint32_t)nc;
+	for (size_t t = 0; t < x->set.n; t++)
+		x->threads[t] = c->threads.keys[x->set.list[t]] >> 32;
+	size_t nt = x->set.n, np = 0;
+	if (sset_begin(&x->set, nt > nc ? nt : nc))
+		return -PEBS_E_NOMEM;
+	for (size_t t = 0; t < nt; t++)
+		sset_add(&x->set, x->threads[t], NULL);
+	np = x->set.n;
+	p->npids = (uint32_t)np;
 	if (!c->topo.nnodes) {
 		p->nnodes = -1;
 	} else {
+		if (sset_begin(&x->set, nc))
+			return -PEBS_E_NOMEM;
 		for (size_t i = 0; i < nc; i++)
-			tmp[i] = (uint64_t)(int64_t)c2c_node_of(c,
-							(uint32_t)tmp[i]);
-		p->nnodes = (int)uniq_u64(tmp, nc);
+			sset_add(&x->set, (uint64_t)(int64_t)c2c_node_of(c,
+					(uint32_t)x->set2.list[i]), NULL);
+		p->nnodes = (int)x->set.n;
 	}
 	return 0;
 }
 
-static int cmp_rank(const void *a, const void *b, void *ctx)
+struct rankkey {
+	uint64_t hitm_cycles, sort_hitm, recs, addr;
+	uint32_t line;
+};
+
+static int cmp_rank(const void *a, const void *b)
 {
-	const struct c2c_line_int *lines = ctx;
-	const struct pebs_c2c_line *x = &lines[*(const uint32_t *)a].pub;
-	const struct pebs_c2c_line *y = &lines[*(const uint32_t *)b].pub;
+	const struct rankkey *x = a, *y = b;
 	if (x->hitm_cycles != y->hitm_cycles)
 		return x->hitm_cycles > y->hitm_cycles ? -1 : 1;
 	if (x->sort_hitm != y->sort_hitm)
 		return x->sort_hitm > y->sort_hitm ? -1 : 1;
-	uint64_t rx = pebs_c2c_tot_recs(&x->st), ry = pebs_c2c_tot_recs(&y->st);
-	if (rx != ry)
-		return rx > ry ? -1 : 1;
+	if (x->recs != y->recs)
+		return x->recs > y->recs ? -1 : 1;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Is cell @i a line sample?  Its line key (line << 1 | no HITM) if so. */
+static inline int line_key(const struct pebs_c2c *c, size_t i, uint64_t *key)
+{
+	uint64_t a = c->addr[i];
+	unsigned cl = c->kcls[c->kind[i]];
+	if (!a || !(cl & (PEBS_C2C_LOAD | PEBS_C2C_STORE)))
+		return 0;
+	*key = (a >> c->line_shift) << 1 |
+	       !(cl & (PEBS_C2C_LCL_HITM | PEBS_C2C_RMT_HITM));
+	return 1;
+}
+
+static inline size_t bucket_of(uint64_t line, unsigned bits)
+{
+	return bits ? (size_t)((line * 0x9e3779b97f4a7c15ull) >> (64 - bits))
+		    : 0;
+}
+
+static void fill_rec(const struct pebs_c2c *c, struct c2c_rec *rc,
+		     size_t ci, uint32_t lmask)
+{
+	rc->ip = c->ip[ci];
+	rc->thr = c->thr[ci];
+	rc->cpu = c->cpu[ci];
+	rc->lat = c->lat[ci];
+	rc->kind = c->kind[ci];
+	rc->count = c2c_count(c, ci);
+	rc->off = (uint16_t)(c->addr[ci] & lmask);
+	rc->cls = (uint16_t)c->kcls[rc->kind];
+}
+
+/* A line sample in its bucket: one 16-byte store per sample to scatter. */
+struct bent {
+	uint64_t key;		/* line key; then its record slot */
+	uint64_t cell;
+};
+
+/* A line within one hash bucket (collect_lines). */
+struct bline {
+	uint64_t line;
+	uint32_t n, at;		/* samples; next record slot */
+	int hitm;
+};
+
+/*
+ * Counts the distinct lines and gathers the records of the lines that get
+ * results, grouped by line.  The line samples are partitioned by a hash
+ * of their line into buckets of a few hundred (one counting pass, one
+ * scatter), then each bucket's lines are found with a small hash table
+ * that stays in cache: cheaper than sorting every sample by address, and
+ * the report does not depend on the order lines are found in (it is
+ * ranked afterwards, ties broken by address).  0 or -PEBS_E_NOMEM.
+ */
+static int collect_lines(struct pebs_c2c *c)
+{
+	size_t nb, n = 0, nk = c->kinds.n ? c->kinds.n : 1;
+	unsigned bits = 0;
+	while (bits < 24 && ((size_t)4096 << bits) < c->ncells)
+		bits++;
+	nb = (size_t)1 << bits;
+	size_t *start = calloc(nb + 1, sizeof(*start));
+	uint64_t *kn = calloc(2 * nk, sizeof(*kn));
+	struct bent *be = NULL;	/* line samples, bucket by bucket */
+	uint32_t *tab = NULL, *lid = NULL, *dest = NULL;
+	struct bline *bl = NULL;
+	size_t tcap = 0, blcap = 0;
+	int r = -PEBS_E_NOMEM;
+	if (!start || !kn)
+		goto out;
+	/* pass 1: totals per (data source, has address); bucket sizes */
+	for (size_t i = 0; i < c->ncells; i++) {
+		uint64_t key;
+		kn[2 * c->kind[i] + (c->addr[i] != 0)] += c2c_count(c, i);
+		if (line_key(c, i, &key)) {
+			start[bucket_of(key >> 1, bits) + 1]++;
+			n++;
+		}
+	}
+	for (size_t kd = 0; kd < c->kinds.n; kd++) {
+		uint64_t d = c->kinds.keys[kd];
+		if (kn[2 * kd])
+			pebs_c2c_classify(&c->totals, d, 0, kn[2 * kd],
+					  c->o.perf_compat);
+		if (kn[2 * kd + 1])
+			pebs_c2c_classify(&c->totals, d, 1, kn[2 * kd + 1],
+					  c->o.perf_compat);
+	}
+	size_t maxb = 0;
+	for (size_t b = 0; b < nb; b++) {
+		if (start[b + 1] > maxb)
+			maxb = start[b + 1];
+		start[b + 1] += start[b];
+	}
+	/* pass 2: scatter (key, cell) by bucket */
+	be = c2c_realloc_big(NULL, (n ? n : 1) * sizeof(*be));
+	lid = malloc((maxb ? maxb : 1) * sizeof(*lid));
+	if (!be || !lid)
+		goto out;
+	{
+		size_t *pos = malloc(nb * sizeof(*pos));
+		if (!pos)
+			goto out;
+		memcpy(pos, start, nb * sizeof(*pos));
+		for (size_t i = 0; i < c->ncells; i++) {
+			uint64_t key;
+			if (!line_key(c, i, &key))
+				continue;
+			size_t j = pos[bucket_of(key >> 1, bits)]++;
+			be[j].key = key;
+			be[j].cell = i;
+		}
+		free(pos);
+	}
+	/*
+	 * Per bucket: its lines (table of line ids), which get results, and
+	 * their records.  Lines and records are appended as found; the
+	 * arrays grow with the results only.
+	 */
+	size_t caplines = 0, caprecs = 0;
+	const uint32_t lmask = c->o.line_size - 1;
+	for (size_t b = 0; b < nb; b++) {
+		size_t s0 = start[b], m = start[b + 1] - s0, nl = 0;
+		if (!m)
+			continue;
+		size_t need = 16;
+		while (need < 2 * m)
+			need *= 2;
+		if (need > tcap) {
+			free(tab);
+			tab = malloc(need * sizeof(*tab));
+			if (!tab)
+				goto out;
+			tcap = need;
+		}
+		if (m > blcap) {
+			free(bl);
+			bl = malloc(m * sizeof(*bl));
+			if (!bl)
+				goto out;
+			blcap = m;
+		}
+		memset(tab, 0xff, need * sizeof(*tab));
+		for (size_t x = 0; x < m; x++) {
+			uint64_t line = be[s0 + x].key >> 1;
+			size_t h = (size_t)((line * 0xc2b2ae3d27d4eb4full) >>
+					    32) & (need - 1);
+			while (tab[h] != UINT32_MAX && bl[tab[h]].line != line)
+				h = (h + 1) & (need - 1);
+			if (tab[h] == UINT32_MAX) {
+				tab[h] = (uint32_t)nl;
+				bl[nl++] = (struct bline){ line, 0, 0, 0 };
+			}
+			struct bline *q = &bl[tab[h]];
+			q->n++;
+			q->hitm |= !(be[s0 + x].key & 1);
+			lid[x] = tab[h];
+		}
+		c->nsampled += nl;
+		size_t addl = 0, addr = 0;
+		for (size_t q = 0; q < nl; q++)
+			if (c->o.show_all || bl[q].hitm) {
+				addl++;
+				addr += bl[q].n;
+			}
+		if (!addl) {
+			for (size_t x = 0; x < m; x++)
+				be[s0 + x].key = UINT64_MAX;
+			continue;
+		}
+		if (c->nlines + addl > caplines) {
+			size_t nc = caplines ? caplines : 64;
+			while (nc < c->nlines + addl)
+				nc *= 2;
+			struct c2c_line_int *nl2 = realloc(c->lines,
+							   nc * sizeof(*nl2));
+			if (!nl2)
+				goto out;
+			c->lines = nl2;
+			caplines = nc;
+		}
+		if (c->nrecs + addr > caprecs) {
+			size_t nc = caprecs ? caprecs : 1024;
+			while (nc < c->nrecs + addr)
+				nc *= 2;
+			struct c2c_rec *nr = c2c_realloc_big(c->recs,
+						nc * sizeof(*nr));
+			if (!nr)
+				goto out;
+			c->recs = nr;
+			caprecs = nc;
+		}
+		for (size_t q = 0; q < nl; q++) {
+			if (!c->o.show_all && !bl[q].hitm) {
+				bl[q].at = UINT32_MAX;
+				continue;
+			}
+			struct c2c_line_int *l = &c->lines[c->nlines++];
+			memset(l, 0, sizeof(*l));
+			l->pub.addr = bl[q].line << c->line_shift;
+			l->first = c->nrecs;
+			l->n = bl[q].n;
+			bl[q].at = (uint32_t)c->nrecs;
+			c->nrecs += bl[q].n;
+		}
+		/* the bucket's keys are done with: they become record slots */
+		for (size_t x = 0; x < m; x++) {
+			struct bline *q = &bl[lid[x]];
+			be[s0 + x].key = q->at == UINT32_MAX ? UINT64_MAX :
+				     q->at++;
+		}
+	}
+	/*
+	 * Fill the records.  Reading six columns at scattered cells costs six
+	 * cache misses per record: when many samples get records, one
+	 * scattered write per sample (its slot, by cell) and then one pass in
+	 * cell order is cheaper.
+	 */
+	if (c->nrecs && c->nrecs >= n / 4) {
+		dest = c2c_realloc_big(NULL, c->ncells * sizeof(*dest));
+		if (!dest)
+			goto out;
+		memset(dest, 0xff, c->ncells * sizeof(*dest));
+		for (size_t j = 0; j < n; j++)
+			if (be[j].key != UINT64_MAX)
+				dest[be[j].cell] = (uint32_t)be[j].key;
+		for (size_t i = 0; i < c->ncells; i++)
+			if (dest[i] != UINT32_MAX)
+				fill_rec(c, &c->recs[dest[i]], i, lmask);
+	} else {
+		for (size_t j = 0; j < n; j++)
+			if (be[j].key != UINT64_MAX)
+				fill_rec(c, &c->recs[be[j].key], be[j].cell,
+					 lmask);
+	}
+	c->rank = malloc((c->nlines ? c->nlines : 1) * sizeof(*c->rank));
+	if (!c->rank)
+		goto out;
+	if (!c->lines && !(c->lines = malloc(sizeof(*c->lines))))
+		goto out;
+	if (!c->recs && !(c->recs = c2c_realloc_big(NULL, sizeof(*c->recs))))
+		goto out;
+	r = 0;
+out:
+	free(start);
+	free(kn);
+	c2c_free_big(be);
+	c2c_free_big(dest);
+	free(tab);
+	free(lid);
+	free(bl);
+	return r;
 }
 
 int pebs_c2c_finish(struct pebs_c2c *c)
 {
+	struct work x;
+	struct rankkey *rk = NULL;
 	c2c_free_results(c);
-	unsigned char *cls = malloc(c->ncells ? c->ncells : 1);
-	if (!cls)
-		return -PEBS_E_NOMEM;
 	memset(&c->totals, 0, sizeof(c->totals));
-	c->order = malloc((c->ncells ? c->ncells : 1) * sizeof(uint32_t));
-	if (!c->order)
+	memset(&x, 0, sizeof(x));
+	c->kcls = malloc((c->kinds.n ? c->kinds.n : 1) * sizeof(*c->kcls));
+	if (!c->kcls)
 		goto nomem;
-	for (size_t i = 0; i < c->ncells; i++) {
-		const struct c2c_cell *k = &c->cells[i];
-		cls[i] = (unsigned char)pebs_c2c_classify(&c->totals, k->dsrc,
-				k->addr, k->count, c->o.perf_compat);
-		if (cls[i] & (PEBS_C2C_LOAD | PEBS_C2C_STORE))
-			c->order[c->norder++] = (uint32_t)i;
+	for (size_t kd = 0; kd < c->kinds.n; kd++) {
+		struct pebs_c2c_stats tmp;
+		memset(&tmp, 0, sizeof(tmp));
+		c->kcls[kd] = pebs_c2c_classify(&tmp, c->kinds.keys[kd], 1, 1,
+						c->o.perf_compat);
 	}
-	if (sort_by_addr(c))
+	if (collect_lines(c))
 		goto nomem;
-	size_t nl = 0;
-	for (size_t i = 0; i < c->norder; i++)
-		if (!i || line_of(c, c->cells[c->order[i]].addr) !=
-			  line_of(c, c->cells[c->order[i - 1]].addr))
-			nl++;
-	c->lines = calloc(nl ? nl : 1, sizeof(*c->lines));
-	c->rank = malloc((nl ? nl : 1) * sizeof(uint32_t));
-	if (!c->lines || !c->rank)
-		goto nomem;
-	for (size_t i = 0; i < c->norder; i++) {
-		uint64_t la = line_of(c, c->cells[c->order[i]].addr);
-		if (!c->nlines || c->lines[c->nlines - 1].pub.addr != la) {
-			struct c2c_line_int *l = &c->lines[c->nlines++];
-			l->pub.addr = la;
-			l->first = i;
-		}
-		c->lines[c->nlines - 1].n++;
-	}
 	size_t maxn = 1;
 	for (size_t i = 0; i < c->nlines; i++)
 		if (c->lines[i].n > maxn)
 			maxn = c->lines[i].n;
-	struct latc *ld = malloc(maxn * sizeof(*ld));
-	struct latc *hm = malloc(maxn * sizeof(*hm));
-	uint64_t *tmp = malloc(maxn * sizeof(*tmp));
-	int r = ld && hm && tmp ? 0 : -PEBS_E_NOMEM;
-	for (size_t i = 0; !r && i < c->nlines; i++)
-		r = line_stats(c, &c->lines[i], cls, ld, hm, tmp);
-	free(ld);
-	free(hm);
-	free(tmp);
-	if (r)
+	if (work_init(&x, c, maxn))
 		goto nomem;
 	for (size_t i = 0; i < c->nlines; i++)
-		c->rank[i] = (uint32_t)i;
-	qsort_r(c->rank, c->nlines, sizeof(uint32_t), cmp_rank, c->lines);
+		if (line_stats(c, &c->lines[i], &x))
+			goto nomem;
+	rk = malloc((c->nlines ? c->nlines : 1) * sizeof(*rk));
+	if (!rk)
+		goto nomem;
+	for (size_t i = 0; i < c->nlines; i++) {
+		const struct pebs_c2c_line *p = &c->lines[i].pub;
+		rk[i] = (struct rankkey){ p->hitm_cycles, p->sort_hitm,
+					  pebs_c2c_tot_recs(&p->st), p->addr,
+					  (uint32_t)i };
+	}
+	qsort(rk, c->nlines, sizeof(*rk), cmp_rank);
 	size_t listed = 0;
 	for (size_t i = 0; i < c->nlines; i++) {
+		c->rank[i] = rk[i].line;
 		struct c2c_line_int *l = &c->lines[c->rank[i]];
 		l->listed = (c->o.show_all || (l->pub.sort_hitm &&
 			     l->pub.sort_hitm >= c->o.min_hitm)) &&
@@ -699,23 +1120,31 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 	}
 	for (size_t i = 0; i < c->nlines; i++) {
 		struct c2c_line_int *l = &c->lines[i];
-		if (verdict(c, l, cls, l->listed))
+		if (verdict(c, l, &x, l->listed))
 			goto nomem;
 		l->pub.why = l->why ? l->why : "";
 		l->pub.evidence = l->evidence ? l->evidence : "";
 		l->pub.fix = l->fix ? l->fix : "";
 	}
-	free(cls);
+	free(rk);
+	work_free(&x);
 	c->finished = 1;
 	return 0;
 nomem:
-	free(cls);
+	free(rk);
+	work_free(&x);
+	c2c_free_results(c);
 	return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 }
 
 size_t pebs_c2c_nlines(const struct pebs_c2c *c)
 {
 	return c->finished ? c->nlines : 0;
+}
+
+size_t pebs_c2c_nlines_sampled(const struct pebs_c2c *c)
+{
+	return c->finished ? c->nsampled : 0;
 }
 
 const struct pebs_c2c_line *pebs_c2c_line_at(const struct pebs_c2c *c,
@@ -742,104 +1171,153 @@ const struct pebs_c2c_stats *pebs_c2c_totals(const struct pebs_c2c *c)
 
 struct rowctx {
 	const struct pebs_c2c *c;
+	const struct c2c_rec *rec;
 	unsigned by;
 };
 
+static uint32_t rec_pid(const struct pebs_c2c *c, const struct c2c_rec *r)
+{
+	return (uint32_t)(c->threads.keys[r->thr] >> 32);
+}
+
+static uint32_t rec_tid(const struct pebs_c2c *c, const struct c2c_rec *r)
+{
+	return (uint32_t)c->threads.keys[r->thr];
+}
+
+/* Order of the coalescing keys within one offset. */
 static int cmp_row(const void *a, const void *b, void *ctx)
 {
 	const struct rowctx *r = ctx;
-	const struct c2c_cell *x = &r->c->cells[*(const uint32_t *)a];
-	const struct c2c_cell *y = &r->c->cells[*(const uint32_t *)b];
-	uint64_t L = r->c->o.line_size - 1;
-	if ((x->addr & L) != (y->addr & L))
-		return (x->addr & L) < (y->addr & L) ? -1 : 1;
-#define C(bit, f) if ((r->by & bit) && x->f != y->f) return x->f < y->f ? -1 : 1
-	C(PEBS_C2C_BY_PID, pid);
-	C(PEBS_C2C_BY_TID, tid);
-	C(PEBS_C2C_BY_IADDR, ip);
-	C(PEBS_C2C_BY_CPU, cpu);
-#undef C
+	const struct c2c_rec *x = &r->rec[*(const uint32_t *)a];
+	const struct c2c_rec *y = &r->rec[*(const uint32_t *)b];
+	if (r->by & PEBS_C2C_BY_PID) {
+		uint32_t px = rec_pid(r->c, x), py = rec_pid(r->c, y);
+		if (px != py)
+			return px < py ? -1 : 1;
+	}
+	if (r->by & PEBS_C2C_BY_TID) {
+		uint32_t tx = rec_tid(r->c, x), ty = rec_tid(r->c, y);
+		if (tx != ty)
+			return tx < ty ? -1 : 1;
+	}
+	if ((r->by & PEBS_C2C_BY_IADDR) && x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	if ((r->by & PEBS_C2C_BY_CPU) && x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
 	return 0;
 }
 
 long c2c_line_rows(const struct pebs_c2c *c, const struct c2c_line_int *l,
 		   struct c2c_row **rows)
 {
-	uint32_t *idx = malloc((l->n ? l->n : 1) * sizeof(*idx));
-	uint64_t *tmp = malloc((l->n ? l->n : 1) * sizeof(*tmp));
-	struct c2c_row *out = calloc(l->n ? l->n : 1, sizeof(*out));
-	if (!idx || !tmp || !out) {
-		free(idx);
-		free(tmp);
-		free(out);
-		return -PEBS_E_NOMEM;
+	const struct c2c_rec *rec = c->recs + l->first;
+	const unsigned L = c->o.line_size;
+	size_t n = l->n, m = n ? n : 1;
+	uint32_t *idx = malloc(m * sizeof(*idx));
+	uint64_t *ipn = malloc(m * sizeof(*ipn));
+	struct c2c_row *out = calloc(m, sizeof(*out));
+	size_t start[C2C_MAX_LINE + 1];
+	struct sset ts = { 0 }, cs = { 0 }, is = { 0 };
+	long ret = -PEBS_E_NOMEM;
+	if (!idx || !ipn || !out)
+		goto out;
+	/* counting sort by offset (stable), then keys within each offset */
+	memset(start, 0, sizeof(start));
+	for (size_t i = 0; i < n; i++)
+		start[rec[i].off + 1]++;
+	for (unsigned o = 0; o < L; o++)
+		start[o + 1] += start[o];
+	{
+		size_t pos[C2C_MAX_LINE];
+		memcpy(pos, start, L * sizeof(*pos));
+		for (size_t i = 0; i < n; i++)
+			idx[pos[rec[i].off]++] = (uint32_t)i;
 	}
-	memcpy(idx, c->order + l->first, l->n * sizeof(*idx));
-	struct rowctx rc = { c, c->o.coalesce };
-	qsort_r(idx, l->n, sizeof(*idx), cmp_row, &rc);
+	struct rowctx rc = { c, rec, c->o.coalesce };
+	for (unsigned o = 0; o < L; o++)
+		if (start[o + 1] - start[o] > 1)
+			qsort_r(idx + start[o], start[o + 1] - start[o],
+				sizeof(*idx), cmp_row, &rc);
 	size_t nr = 0;
-	for (size_t i = 0; i < l->n;) {
+	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
-		while (j < l->n && !cmp_row(&idx[i], &idx[j], &rc))
+		while (j < n && rec[idx[j]].off == rec[idx[i]].off &&
+		       !cmp_row(&idx[i], &idx[j], &rc))
 			j++;
 		struct c2c_row *r = &out[nr++];
-		const struct c2c_cell *k0 = &c->cells[idx[i]];
-		r->offset = (uint32_t)(k0->addr & (c->o.line_size - 1));
-		r->pid = k0->pid;
-		r->tid = k0->tid;
+		const struct c2c_rec *k0 = &rec[idx[i]];
+		r->offset = k0->off;
+		r->pid = rec_pid(c, k0);
+		r->tid = rec_tid(c, k0);
 		r->cpu = k0->cpu;
+		if (sset_begin(&ts, j - i) || sset_begin(&cs, j - i) ||
+		    sset_begin(&is, j - i))
+			goto out;
 		for (size_t x = i; x < j; x++) {
-			const struct c2c_cell *k = &c->cells[idx[x]];
-			unsigned cl = c2c_cell_class(c, k);
-			if (cl & PEBS_C2C_STORE)
+			const struct c2c_rec *k = &rec[idx[x]];
+			if (k->cls & PEBS_C2C_STORE)
 				r->stores += k->count;
-			if (cl & PEBS_C2C_LOAD) {
+			if (k->cls & PEBS_C2C_LOAD) {
 				r->loads += k->count;
 				r->lat_sum += (uint64_t)k->lat * k->count;
 				r->lat_n += k->count;
 			}
-			if (cl & PEBS_C2C_LCL_HITM)
+			if (k->cls & PEBS_C2C_LCL_HITM)
 				r->lcl_hitm += k->count;
-			if (cl & PEBS_C2C_RMT_HITM)
+			if (k->cls & PEBS_C2C_RMT_HITM)
 				r->rmt_hitm += k->count;
+			sset_add(&ts, k->thr, NULL);
+			sset_add(&cs, k->cpu, NULL);
+			int isnew;
+			uint32_t u = sset_add(&is, k->ip, &isnew);
+			if (isnew)
+				ipn[u] = 0;
+			ipn[u] += k->count;
 		}
-		for (size_t x = i; x < j; x++)
-			tmp[x - i] = thread_key(&c->cells[idx[x]]);
-		r->nthreads = (uint32_t)uniq_u64(tmp, j - i);
-		for (size_t x = i; x < j; x++)
-			tmp[x - i] = c->cells[idx[x]].cpu;
-		r->ncpus = (uint32_t)uniq_u64(tmp, j - i);
-		/* instructions, most sampled first */
-		for (size_t x = i; x < j; x++)
-			tmp[x - i] = c->cells[idx[x]].ip;
-		size_t nu = uniq_u64(tmp, j - i);
-		r->nips = (uint32_t)nu;
+		r->nthreads = (uint32_t)ts.n;
+		r->ncpus = (uint32_t)cs.n;
+		r->nips = (uint32_t)is.n;
+		/* the three most sampled instructions; ties: lower ip first */
 		uint64_t best[3] = { 0 }, bestn[3] = { 0 };
-		for (size_t u = 0; u < nu; u++) {
-			uint64_t n = 0;
-			for (size_t x = i; x < j; x++)
-				if (c->cells[idx[x]].ip == tmp[u])
-					n += c->cells[idx[x]].count;
-			for (int s = 0; s < 3; s++) {
-				if (n > bestn[s]) {
-					for (int m = 2; m > s; m--) {
-						best[m] = best[m - 1];
-						bestn[m] = bestn[m - 1];
-					}
-					best[s] = tmp[u];
-					bestn[s] = n;
-					break;
-				}
+		unsigned nb = 0;
+		for (size_t u = 0; u < is.n; u++) {
+			uint64_t ip = is.list[u], cnt = ipn[u];
+			unsigned s = 0;
+			while (s < nb && (bestn[s] > cnt ||
+					  (bestn[s] == cnt && best[s] < ip)))
+				s++;
+			if (s >= 3)
+				continue;
+			for (unsigned q = 2; q > s; q--) {
+				best[q] = best[q - 1];
+				bestn[q] = bestn[q - 1];
 			}
+			best[s] = ip;
+			bestn[s] = cnt;
+			if (nb < 3)
+				nb++;
 		}
 		memcpy(r->ips, best, sizeof(best));
 		r->ip = best[0];
+		for (size_t x = i; x < j; x++)
+			if (rec[idx[x]].ip == best[0]) {
+				r->ip_pid = rec_pid(c, &rec[idx[x]]);
+				break;
+			}
 		i = j;
 	}
-	free(idx);
-	free(tmp);
 	*rows = out;
-	return (long)nr;
+	out = NULL;
+	ret = (long)nr;
+out:
+	free(idx);
+	free(ipn);
+	free(out);
+	sset_free(&ts);
+	sset_free(&cs);
+	sset_free(&is);
+	return ret;
 }
 
 /* ------------------------------------------------------------ heat map */
@@ -847,14 +1325,23 @@ long c2c_line_rows(const struct pebs_c2c *c, const struct c2c_line_int *l,
 int c2c_line_heat(const struct pebs_c2c *c, const struct c2c_line_int *l,
 		  struct c2c_heat *h)
 {
+	const struct c2c_rec *rec = c->recs + l->first;
+	struct sset ts = { 0 };
 	memset(h, 0, sizeof(*h));
 	h->nwords = c->o.line_size / 8;
 	h->thread = malloc((l->n ? l->n : 1) * sizeof(uint64_t));
-	if (!h->thread)
+	if (!h->thread || sset_begin(&ts, l->n)) {
+		sset_free(&ts);
+		c2c_heat_free(h);
 		return -PEBS_E_NOMEM;
+	}
 	for (size_t i = 0; i < l->n; i++)
-		h->thread[i] = thread_key(&c->cells[c->order[l->first + i]]);
-	h->nthreads = (uint32_t)uniq_u64(h->thread, l->n);
+		sset_add(&ts, rec[i].thr, NULL);
+	for (size_t t = 0; t < ts.n; t++)
+		h->thread[t] = c->threads.keys[ts.list[t]];
+	h->nthreads = (uint32_t)ts.n;
+	sset_free(&ts);
+	qsort(h->thread, h->nthreads, sizeof(uint64_t), cmp_u64);
 	h->loads = calloc((size_t)h->nthreads * h->nwords, sizeof(uint64_t));
 	h->stores = calloc((size_t)h->nthreads * h->nwords, sizeof(uint64_t));
 	if (!h->loads || !h->stores) {
@@ -862,8 +1349,8 @@ int c2c_line_heat(const struct pebs_c2c *c, const struct c2c_line_int *l,
 		return -PEBS_E_NOMEM;
 	}
 	for (size_t i = 0; i < l->n; i++) {
-		const struct c2c_cell *k = &c->cells[c->order[l->first + i]];
-		uint64_t key = thread_key(k);
+		const struct c2c_rec *k = &rec[i];
+		uint64_t key = c->threads.keys[k->thr];
 		size_t lo = 0, hi = h->nthreads;
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
@@ -872,10 +1359,8 @@ int c2c_line_heat(const struct pebs_c2c *c, const struct c2c_line_int *l,
 			else
 				hi = mid;
 		}
-		size_t cell = lo * h->nwords +
-			      (k->addr & (c->o.line_size - 1)) / 8;
-		unsigned cl = c2c_cell_class(c, k);
-		if (cl & PEBS_C2C_STORE)
+		size_t cell = lo * h->nwords + k->off / 8;
+		if (k->cls & PEBS_C2C_STORE)
 			h->stores[cell] += k->count;
 		else
 			h->loads[cell] += k->count;

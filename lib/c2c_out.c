@@ -196,6 +196,11 @@ static void text_rows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 			fprintf(fp, "%s0x%" PRIx64, k ? "," : "", r->ips[k]);
 		if (r->nips > 3)
 			fprintf(fp, ",+%" PRIu32, r->nips - 3);
+		char sym[256], src[256];
+		if (c2c_sym_code(c, r->ip_pid, r->ip, sym, sizeof(sym), src,
+				 sizeof(src)))
+			fprintf(fp, "  %s%s%s%s", sym, *src ? " (" : "", src,
+				*src ? ")" : "");
 		fputc('\n', fp);
 	}
 	free(rows);
@@ -229,7 +234,7 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 		t->tot_hitm, t->lcl_hitm, t->rmt_hitm,
 		disp_name(c->o.display), cyc);
 	fprintf(fp, "  cache lines: %zu sampled, %zu with %s HITM, %zu "
-		"listed (line size %u, display %s)\n", c->nlines, hitm_lines,
+		"listed (line size %u, display %s)\n", c->nsampled, hitm_lines,
 		disp_name(c->o.display), listed, c->o.line_size,
 		disp_name(c->o.display));
 	fprintf(fp, "  verdicts of listed lines: false-sharing %zu, "
@@ -287,6 +292,9 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 				    p->lat_p99, p->nloads), p->st.store,
 			p->ncpus, p->nthreads, p->npids,
 			nodes_str(b3, sizeof(b3), p->nnodes));
+		char ds[256];
+		if (c2c_sym_data(c, l, ds, sizeof(ds)))
+			fprintf(fp, "  data: %s\n", ds);
 		text_rows(c, fp, l);
 		fprintf(fp, "  verdict: %s: %s\n",
 			pebs_c2c_verdict_name(p->verdict), p->why);
@@ -326,7 +334,7 @@ int c2c_write_csv(struct pebs_c2c *c, FILE *fp)
 		"stores_na,ld_fbhit,rmt_hit,ld_uncache,ld_io,ld_miss,locks,"
 		"lcl_hitm_cyc,rmt_hitm_cyc,ld_cyc,lat_mean,lat_p50,lat_p99,"
 		"hitm_mean,hitm_p50,hitm_p99,cpus,threads,pids,nodes,why,"
-		"fix\n");
+		"fix%s\n", c->sym ? ",data_sym" : "");
 	for (size_t i = 0; i < c->nlines; i++) {
 		const struct c2c_line_int *l = &c->lines[c->rank[i]];
 		const struct pebs_c2c_line *p = &l->pub;
@@ -368,6 +376,13 @@ int c2c_write_csv(struct pebs_c2c *c, FILE *fp)
 		csv_str(fp, p->why);
 		fputc(',', fp);
 		csv_str(fp, p->fix);
+		if (c->sym) {
+			/* only with symbols: the contract's columns stay */
+			char ds[256];
+			fputc(',', fp);
+			if (c2c_sym_data(c, l, ds, sizeof(ds)))
+				csv_str(fp, ds);
+		}
 		fputc('\n', fp);
 	}
 	return ferror(fp) ? -PEBS_E_IO : 0;

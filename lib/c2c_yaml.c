@@ -1,9 +1,12 @@
 /*
  * c2c_yaml.c - the YAML result of the c2c analysis and its reader for
- * --merge.  The result is complete: it holds the report (every line, the
- * rows of the listed ones) and, under `cells`, every exact aggregate the
- * report was computed from; merging reads only `cells` and `topology`, so
- * merged parts give exactly the result of the whole.
+ * --merge.  The result holds the report (the listed lines in full, the
+ * other lines with a HITM in short, a count of the rest) and, after it,
+ * every sample the report was computed from, compactly: dictionaries of
+ * data sources, threads and instructions, the samples outside lines as
+ * counts, and the line samples sorted by address as text chunks (format
+ * in pebs-c2c(1), MERGE FORMAT).  Merging reads only the samples and the
+ * topology, so merged parts give exactly the result of the whole.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,7 +17,8 @@
 
 #include "c2c_int.h"
 
-#define C2C_YAML_VERSION 1
+#define C2C_YAML_VERSION 2
+#define C2C_CHUNK 512	/* samples per text chunk */
 
 static void ystr(FILE *fp, const char *s)
 {
@@ -111,9 +115,340 @@ static void yrows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 			", ips: [", r->nthreads, r->ncpus);
 		for (unsigned k = 0; k < 3 && k < r->nips; k++)
 			fprintf(fp, "%s0x%" PRIx64, k ? ", " : "", r->ips[k]);
-		fprintf(fp, "], nips: %" PRIu32 "}\n", r->nips);
+		fprintf(fp, "], nips: %" PRIu32, r->nips);
+		char sym[256], src[256];
+		if (c2c_sym_code(c, r->ip_pid, r->ip, sym, sizeof(sym), src,
+				 sizeof(src))) {
+			fprintf(fp, ", sym: ");
+			ystr(fp, sym);
+			if (*src) {
+				fprintf(fp, ", srcline: ");
+				ystr(fp, src);
+			}
+		}
+		fprintf(fp, "}\n");
 	}
 	free(rows);
+}
+
+/* ------------------------------------------------------ samples out */
+
+/* Writes @v in decimal / lowercase hex at @p; returns the end. */
+static char *put_dec(char *p, uint64_t v)
+{
+	char t[24];
+	int n = 0;
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+static char *put_hex(char *p, uint64_t v)
+{
+	char t[16];
+	int n = 0;
+	do {
+		t[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+/* The key of a cell besides its address, by value, for sorting. */
+struct ckey {
+	uint64_t ip, dsrc, thr, cl;	/* cl: cpu << 32 | lat */
+	uint32_t idx;
+};
+
+static int cmp_ckey(const void *a, const void *b)
+{
+	const struct ckey *x = a, *y = b;
+#define C(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+	C(ip);
+	C(dsrc);
+	C(thr);
+	C(cl);
+#undef C
+	return 0;
+}
+
+/*
+ * Dictionary @d in ascending key order: *@keys (sorted) and *@map (old
+ * index -> position), so that the result does not depend on the order the
+ * samples came in (merged parts write the same text as the whole).
+ */
+static int dict_sorted(const struct c2c_dict *d, uint64_t **keys,
+		       uint32_t **map)
+{
+	size_t n = d->n ? d->n : 1;
+	uint64_t *k = malloc(n * sizeof(*k)), *kt = malloc(n * sizeof(*kt));
+	uint32_t *p = malloc(n * sizeof(*p)), *pt = malloc(n * sizeof(*pt));
+	uint32_t *m = malloc(n * sizeof(*m));
+	int r = -PEBS_E_NOMEM;
+	if (!k || !kt || !p || !pt || !m)
+		goto out;
+	for (size_t i = 0; i < d->n; i++) {
+		k[i] = d->keys[i];
+		p[i] = (uint32_t)i;
+	}
+	if (c2c_radix_sort(&k, &p, &kt, &pt, d->n))
+		goto out;
+	for (size_t i = 0; i < d->n; i++)
+		m[p[i]] = (uint32_t)i;
+	*keys = k;
+	*map = m;
+	k = NULL;
+	m = NULL;
+	r = 0;
+out:
+	free(k);
+	free(kt);
+	free(p);
+	free(pt);
+	free(m);
+	return r;
+}
+
+/*
+ * The line samples in (address, ip, dsrc, thread, cpu, lat) order, so that
+ * equal keys are adjacent (written once with their summed count) and
+ * addresses can be written as deltas.  *@out: cell indices, *@dup: 1 where
+ * a cell has the key of the one before; returns the number, or <0.
+ */
+static long sorted_cells(struct pebs_c2c *c, uint32_t **out, uint8_t **dup)
+{
+	size_t n = 0, m = c->ncells ? c->ncells : 1, maxrun = 0;
+	uint64_t *k = c2c_realloc_big(NULL, m * sizeof(*k));
+	uint64_t *kt = c2c_realloc_big(NULL, m * sizeof(*kt));
+	uint32_t *p = c2c_realloc_big(NULL, m * sizeof(*p));
+	uint32_t *pt = c2c_realloc_big(NULL, m * sizeof(*pt));
+	uint8_t *d = calloc(m, 1);
+	struct ckey *ck = NULL;
+	long r = -PEBS_E_NOMEM;
+	if (!k || !kt || !p || !pt || !d)
+		goto out;
+	for (size_t i = 0; i < c->ncells; i++) {
+		if (!c->addr[i] || !(c->kcls[c->kind[i]] &
+				     (PEBS_C2C_LOAD | PEBS_C2C_STORE)))
+			continue;
+		k[n] = c->addr[i];
+		p[n++] = (uint32_t)i;
+	}
+	if (c2c_radix_sort(&k, &p, &kt, &pt, n))
+		goto out;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && k[j] == k[i])
+			j++;
+		if (j - i > maxrun)
+			maxrun = j - i;
+		i = j;
+	}
+	ck = malloc((maxrun ? maxrun : 1) * sizeof(*ck));
+	if (!ck)
+		goto out;
+	/* runs of one address: sort by the rest of the key, by value */
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && k[j] == k[i])
+			j++;
+		if (j - i > 1) {
+			for (size_t x = i; x < j; x++) {
+				uint32_t q = p[x];
+				ck[x - i] = (struct ckey){ c->ip[q],
+					c->kinds.keys[c->kind[q]],
+					c->threads.keys[c->thr[q]],
+					(uint64_t)c->cpu[q] << 32 | c->lat[q],
+					q };
+			}
+			qsort(ck, j - i, sizeof(*ck), cmp_ckey);
+			for (size_t x = i; x < j; x++) {
+				p[x] = ck[x - i].idx;
+				d[x] = x > i && !cmp_ckey(&ck[x - i],
+							  &ck[x - i - 1]);
+			}
+		}
+		i = j;
+	}
+	*out = p;
+	*dup = d;
+	p = NULL;
+	d = NULL;
+	r = (long)n;
+out:
+	c2c_free_big(k);
+	c2c_free_big(kt);
+	c2c_free_big(p);
+	c2c_free_big(pt);
+	free(d);
+	free(ck);
+	return r;
+}
+
+static int ysamples(struct pebs_c2c *c, FILE *fp)
+{
+	uint32_t *ord = NULL;
+	uint8_t *dup = NULL;
+	long n = sorted_cells(c, &ord, &dup);
+	if (n < 0)
+		return (int)n;
+	/* dictionaries of what is written, by value (see dict_sorted) */
+	struct c2c_dict kd, td, id;
+	uint64_t *ks = NULL, *ts = NULL, *is = NULL;
+	uint32_t *km = NULL, *tm = NULL, *im = NULL, *inv = NULL;
+	uint32_t *kx = NULL, *tx = NULL;
+	uint32_t *x3 = malloc(3 * (n ? (size_t)n : 1) * sizeof(*x3));
+	uint64_t *other = NULL;
+	size_t nother = 0;
+	int r = -PEBS_E_NOMEM;
+	memset(&kd, 0, sizeof(kd));
+	memset(&td, 0, sizeof(td));
+	memset(&id, 0, sizeof(id));
+	/* our data source and thread indices -> written ones, on first use */
+	kx = malloc((c->kinds.n ? c->kinds.n : 1) * sizeof(*kx));
+	tx = malloc((c->threads.n ? c->threads.n : 1) * sizeof(*tx));
+	if (!x3 || !kx || !tx)
+		goto out;
+	memset(kx, 0xff, (c->kinds.n ? c->kinds.n : 1) * sizeof(*kx));
+	memset(tx, 0xff, (c->threads.n ? c->threads.n : 1) * sizeof(*tx));
+	for (long i = 0; i < n; i++) {
+		uint32_t x = ord[i], k = c->kind[x], t = c->thr[x];
+		if (kx[k] == UINT32_MAX) {
+			long a = c2c_dict_get(&kd, c->kinds.keys[k]);
+			if (a < 0)
+				goto out;
+			kx[k] = (uint32_t)a;
+		}
+		if (tx[t] == UINT32_MAX) {
+			long b = c2c_dict_get(&td, c->threads.keys[t]);
+			if (b < 0)
+				goto out;
+			tx[t] = (uint32_t)b;
+		}
+		long d = c2c_dict_get(&id, c->ip[x]);
+		if (d < 0)
+			goto out;
+		x3[3 * i] = kx[k];
+		x3[3 * i + 1] = tx[t];
+		x3[3 * i + 2] = (uint32_t)d;
+	}
+	/* samples outside lines: counts per (data source, has address) */
+	for (size_t i = 0; i < c->ncells; i++) {
+		if (c->addr[i] && (c->kcls[c->kind[i]] &
+				   (PEBS_C2C_LOAD | PEBS_C2C_STORE)))
+			continue;
+		long a = c2c_dict_get(&kd, c->kinds.keys[c->kind[i]]);
+		if (a < 0)
+			goto out;
+		if (2 * kd.n > nother) {
+			size_t nn = 2 * kd.n + 16;
+			uint64_t *o = realloc(other, nn * sizeof(*o));
+			if (!o)
+				goto out;
+			memset(o + nother, 0, (nn - nother) * sizeof(*o));
+			other = o;
+			nother = nn;
+		}
+		other[2 * (size_t)a + (c->addr[i] != 0)] += c2c_count(c, i);
+	}
+	if (dict_sorted(&kd, &ks, &km) || dict_sorted(&td, &ts, &tm) ||
+	    dict_sorted(&id, &is, &im))
+		goto out;
+	fprintf(fp, "# the samples: see pebs-c2c(1), MERGE FORMAT\n");
+	fprintf(fp, "dsrc: [");
+	for (size_t i = 0; i < kd.n; i++)
+		fprintf(fp, "%s0x%" PRIx64, i ? ", " : "", ks[i]);
+	fprintf(fp, "]\nthreads: [");
+	for (size_t i = 0; i < td.n; i++)
+		fprintf(fp, "%s[%" PRIu32 ", %" PRIu32 "]", i ? ", " : "",
+			(uint32_t)(ts[i] >> 32), (uint32_t)ts[i]);
+	fprintf(fp, "]\nips: [");
+	for (size_t i = 0; i < id.n; i++)
+		fprintf(fp, "%s0x%" PRIx64, i == 0 ? "" : i % 8 ? ", " :
+			",\n  ", is[i]);
+	fprintf(fp, "]\nother: [");
+	int first = 1;
+	inv = malloc((kd.n ? kd.n : 1) * sizeof(*inv));
+	if (!inv)
+		goto out;
+	for (size_t a = 0; a < kd.n; a++)
+		inv[km[a]] = (uint32_t)a;
+	for (size_t i = 0; i < kd.n; i++) {
+		size_t a = inv[i];
+		for (size_t h = 0; h < 2 && 2 * a + h < nother; h++)
+			if (other[2 * a + h]) {
+				fprintf(fp, "%s[%zu, %zu, %" PRIu64 "]",
+					first ? "" : ", ", i, h,
+					other[2 * a + h]);
+				first = 0;
+			}
+	}
+	fprintf(fp, "]\ncells:%s\n", n ? "" : " []");
+	uint64_t prev = 0;
+	long inchunk = 0;
+	for (long i = 0; i < n;) {
+		uint32_t x = ord[i];
+		uint64_t cnt = 0;
+		long j = i;
+		do
+			cnt += c2c_count(c, ord[j++]);
+		while (j < n && dup[j]);
+		if (!inchunk) {
+			fputs("  - \"", fp);
+			prev = 0;
+		} else {
+			fputc(' ', fp);
+		}
+		/* hand-formatted: printf was most of the time here */
+		char buf[160], *e = buf;
+		e = put_hex(e, c->addr[x] - prev);
+		*e++ = ',';
+		e = put_dec(e, im[x3[3 * i + 2]]);
+		*e++ = ',';
+		e = put_dec(e, km[x3[3 * i]]);
+		*e++ = ',';
+		e = put_dec(e, tm[x3[3 * i + 1]]);
+		*e++ = ',';
+		e = put_dec(e, c->cpu[x]);
+		*e++ = ',';
+		e = put_dec(e, c->lat[x]);
+		if (cnt != 1) {
+			*e++ = ',';
+			e = put_dec(e, cnt);
+		}
+		fwrite(buf, 1, (size_t)(e - buf), fp);
+		prev = c->addr[x];
+		if (++inchunk == C2C_CHUNK || j == n) {
+			fputs("\"\n", fp);
+			inchunk = 0;
+		}
+		i = j;
+	}
+	r = 0;
+out:
+	c2c_free_big(ord);
+	free(dup);
+	free(x3);
+	free(kx);
+	free(tx);
+	free(inv);
+	free(other);
+	free(ks);
+	free(km);
+	free(ts);
+	free(tm);
+	free(is);
+	free(im);
+	c2c_dict_free(&kd);
+	c2c_dict_free(&td);
+	c2c_dict_free(&id);
+	return r;
 }
 
 int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
@@ -142,8 +477,29 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 			ystr(fp, c->topo.cpulist[i]);
 			fputc('\n', fp);
 		}
+	if (c->nmaps) {
+		/* process maps, so that merged results get symbols too */
+		fprintf(fp, "maps:\n");
+		for (size_t i = 0; i < c->nmaps; i++) {
+			for (int f = 0; f < C2C_MAP_FIELDS; f++) {
+				char k[64];
+				snprintf(k, sizeof(k), "maps.%zu.%s", i,
+					 c2c_map_field_name(f));
+				const char *v = pebs_meta_get(c->maps, k);
+				if (!v)
+					continue;
+				fprintf(fp, "%s%s: ", f ? "    " : "  - ",
+					c2c_map_field_name(f));
+				ystr(fp, v);
+				fputc('\n', fp);
+			}
+		}
+	}
 	fprintf(fp, "totals:\n");
 	ystats(fp, "  ", &c->totals);
+	fprintf(fp, "lines_sampled: %zu\n", c->nsampled);
+	fprintf(fp, "# listed lines in full, other lines with a HITM in "
+		"short\n");
 	fprintf(fp, "lines:%s\n", c->nlines ? "" : " []");
 	for (size_t i = 0; i < c->nlines; i++) {
 		struct c2c_line_int *l = &c->lines[c->rank[i]];
@@ -153,18 +509,16 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 			continue;
 		}
 		fprintf(fp, "  - dcacheline: 0x%" PRIx64 "\n", p->addr);
-		fprintf(fp, "    listed: %s\n", l->listed ? "true" : "false");
+		fprintf(fp, "    listed: true\n");
 		fprintf(fp, "    verdict: %s\n",
 			pebs_c2c_verdict_name(p->verdict));
-		if (l->listed) {
-			fprintf(fp, "    why: ");
-			ystr(fp, p->why);
-			fprintf(fp, "\n    evidence: ");
-			ystr(fp, p->evidence);
-			fprintf(fp, "\n    fix: ");
-			ystr(fp, p->fix);
-			fputc('\n', fp);
-		}
+		fprintf(fp, "    why: ");
+		ystr(fp, p->why);
+		fprintf(fp, "\n    evidence: ");
+		ystr(fp, p->evidence);
+		fprintf(fp, "\n    fix: ");
+		ystr(fp, p->fix);
+		fputc('\n', fp);
 		fprintf(fp, "    hitm_cycles: %" PRIu64 "\n", p->hitm_cycles);
 		fprintf(fp, "    tot_recs: %" PRIu64 "\n    tot_loads: %" PRIu64
 			"\n", pebs_c2c_tot_recs(&p->st),
@@ -184,19 +538,17 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 			fprintf(fp, "    nodes: %d\n", p->nnodes);
 		else
 			fprintf(fp, "    nodes: null\n");
-		if (l->listed)
-			yrows(c, fp, l);
+		char ds[256];
+		if (c2c_sym_data(c, l, ds, sizeof(ds))) {
+			fprintf(fp, "    data_sym: ");
+			ystr(fp, ds);
+			fputc('\n', fp);
+		}
+		yrows(c, fp, l);
 	}
-	fprintf(fp, "# cells: every distinct sample key and its count: "
-		"[addr, ip, dsrc, pid, tid, cpu, lat, count]\n");
-	fprintf(fp, "cells:%s\n", c->ncells ? "" : " []");
-	for (size_t i = 0; i < c->ncells; i++) {
-		const struct c2c_cell *k = &c->cells[i];
-		fprintf(fp, "  - [0x%" PRIx64 ", 0x%" PRIx64 ", 0x%" PRIx64
-			", %" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32
-			", %" PRIu64 "]\n", k->addr, k->ip, k->dsrc, k->pid,
-			k->tid, k->cpu, k->lat, k->count);
-	}
+	int r = ysamples(c, fp);
+	if (r)
+		return c2c_fail(c, -r, "out of memory");
 	return ferror(fp) ? -PEBS_E_IO : 0;
 }
 
@@ -207,6 +559,12 @@ struct yp {
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int have;
+	uint64_t version;
+	/* version 2 dictionaries: file index -> ours */
+	uint32_t *kmap, *tmap;
+	size_t nk, nt, capk, capt;
+	uint64_t *ips;
+	size_t nips, capips;
 };
 
 static int ynext(struct yp *y)
@@ -277,11 +635,44 @@ static int yu64(struct yp *y, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-static int ycells(struct yp *y)
+/* Reads a flow or block list of @nf numbers (bounds @max) into @v. */
+static int ytuple(struct yp *y, const char *what, int nf,
+		  const uint64_t *max, uint64_t *v)
 {
 	int r;
-	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
-		return yerr(y, "cells: expected a list");
+	char msg[96];
+	if (y->ev.type != YAML_SEQUENCE_START_EVENT) {
+		snprintf(msg, sizeof(msg), "%s: expected a list of %d "
+			 "numbers", what, nf);
+		return yerr(y, msg);
+	}
+	for (int i = 0; i < nf; i++) {
+		if ((r = ynext(y)))
+			return r;
+		if (y->ev.type == YAML_SEQUENCE_END_EVENT) {
+			snprintf(msg, sizeof(msg), "%s: an entry has fewer "
+				 "than %d numbers", what, nf);
+			return yerr(y, msg);
+		}
+		if ((r = yu64(y, max[i], &v[i])))
+			return r;
+	}
+	if ((r = ynext(y)))
+		return r;
+	if (y->ev.type != YAML_SEQUENCE_END_EVENT) {
+		snprintf(msg, sizeof(msg), "%s: an entry has more than %d "
+			 "numbers", what, nf);
+		return yerr(y, msg);
+	}
+	return 0;
+}
+
+/* Version 1: cells: [[addr, ip, dsrc, pid, tid, cpu, lat, count], ...] */
+static int ycells_v1(struct yp *y)
+{
+	static const uint64_t max[8] = { UINT64_MAX, UINT64_MAX, UINT64_MAX,
+		UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT64_MAX };
+	int r;
 	for (;;) {
 		if ((r = ynext(y)))
 			return r;
@@ -291,27 +682,246 @@ static int ycells(struct yp *y)
 			return yerr(y, "cells: expected [addr, ip, dsrc, pid, "
 				    "tid, cpu, lat, count]");
 		uint64_t v[8];
-		static const uint64_t max[8] = { UINT64_MAX, UINT64_MAX,
-			UINT64_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX,
-			UINT32_MAX, UINT64_MAX };
-		for (int i = 0; i < 8; i++) {
-			if ((r = ynext(y)))
-				return r;
-			if (y->ev.type == YAML_SEQUENCE_END_EVENT)
-				return yerr(y, "cells: an entry has fewer "
-					    "than 8 numbers");
-			if ((r = yu64(y, max[i], &v[i])))
-				return r;
-		}
-		if ((r = ynext(y)))
+		if ((r = ytuple(y, "cells", 8, max, v)))
 			return r;
-		if (y->ev.type != YAML_SEQUENCE_END_EVENT)
-			return yerr(y, "cells: an entry has more than 8 "
-				    "numbers");
 		struct c2c_cell k = { v[0], v[1], v[2], (uint32_t)v[3],
 				      (uint32_t)v[4], (uint32_t)v[5],
 				      (uint32_t)v[6], 0 };
 		if ((r = c2c_add_cell(y->c, &k, v[7])))
+			return r;
+	}
+}
+
+static int push32(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		uint32_t *p = realloc(*a, nc * sizeof(*p));
+		if (!p)
+			return -PEBS_E_NOMEM;
+		*a = p;
+		*cap = nc;
+	}
+	(*a)[(*n)++] = v;
+	return 0;
+}
+
+/* dsrc: [...], threads: [[pid, tid], ...], ips: [...] */
+static int ydict(struct yp *y, int which)
+{
+	static const uint64_t tmax[2] = { UINT32_MAX, UINT32_MAX };
+	int r;
+	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
+		return yerr(y, "expected a list");
+	for (;;) {
+		if ((r = ynext(y)))
+			return r;
+		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		uint64_t v[2];
+		long x;
+		if (which == 1) {
+			if ((r = ytuple(y, "threads", 2, tmax, v)))
+				return r;
+			x = c2c_dict_get(&y->c->threads, v[0] << 32 | v[1]);
+			if (x < 0 || push32(&y->tmap, &y->nt, &y->capt,
+					    (uint32_t)x))
+				return c2c_fail(y->c, PEBS_E_NOMEM,
+						"out of memory");
+			continue;
+		}
+		if ((r = yu64(y, UINT64_MAX, &v[0])))
+			return r;
+		if (which == 0) {
+			x = c2c_dict_get(&y->c->kinds, v[0]);
+			if (x < 0 || push32(&y->kmap, &y->nk, &y->capk,
+					    (uint32_t)x))
+				return c2c_fail(y->c, PEBS_E_NOMEM,
+						"out of memory");
+			continue;
+		}
+		if (y->nips == y->capips) {
+			size_t nc = y->capips ? y->capips * 2 : 256;
+			uint64_t *p = realloc(y->ips, nc * sizeof(*p));
+			if (!p)
+				return c2c_fail(y->c, PEBS_E_NOMEM,
+						"out of memory");
+			y->ips = p;
+			y->capips = nc;
+		}
+		y->ips[y->nips++] = v[0];
+	}
+}
+
+/* other: [[dsrc index, has address, count], ...] */
+static int yother(struct yp *y)
+{
+	const uint64_t max[3] = { UINT32_MAX, 1, UINT64_MAX };
+	int r;
+	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
+		return yerr(y, "other: expected a list");
+	for (;;) {
+		if ((r = ynext(y)))
+			return r;
+		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		uint64_t v[3];
+		if ((r = ytuple(y, "other", 3, max, v)))
+			return r;
+		if (v[0] >= y->nk)
+			return yerr(y, "other: data source index out of "
+				    "range");
+		struct c2c_cell k = { v[1], 0, y->c->kinds.keys[y->kmap[v[0]]],
+				      0, 0, 0, 0, 0 };
+		if ((r = c2c_add_cell(y->c, &k, v[2])))
+			return r;
+	}
+}
+
+static int hexval(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	return -1;
+}
+
+/* One number of a chunk: hex or decimal, at most @max, then @sep. */
+static int chunk_num(const char **sp, int hex, uint64_t max, uint64_t *out)
+{
+	const char *s = *sp;
+	uint64_t v = 0;
+	unsigned base = hex ? 16 : 10;
+	int d, any = 0;
+	while ((d = hexval((unsigned char)*s)) >= 0 && (unsigned)d < base) {
+		if (v > (max - (uint64_t)d) / base)
+			return -1;
+		v = v * base + (uint64_t)d;
+		s++;
+		any = 1;
+	}
+	if (!any)
+		return -1;
+	*out = v;
+	*sp = s;
+	return 0;
+}
+
+/*
+ * A chunk: "ADDR,IP,DSRC,THREAD,CPU,LAT[,COUNT] ..." (ADDR hex, a delta
+ * from the previous sample's address after the first; the others
+ * decimal, indices into the dictionaries).
+ */
+static int ychunk(struct yp *y, const char *s)
+{
+	struct pebs_c2c *c = y->c;
+	uint64_t prev = 0;
+	if (!*s)
+		return yerr(y, "cells: empty chunk");
+	for (;;) {
+		uint64_t v[7];
+		const char *p = s;
+		int nf = 0;
+		static const uint64_t max[7] = { UINT64_MAX, UINT32_MAX,
+			UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX,
+			UINT64_MAX };
+		for (;;) {
+			if (chunk_num(&p, nf == 0, max[nf], &v[nf]))
+				return yerr(y, "cells: malformed sample in "
+					    "chunk");
+			nf++;
+			if (*p != ',' || nf == 7)
+				break;
+			p++;
+		}
+		if (nf < 6 || (*p && *p != ' '))
+			return yerr(y, "cells: malformed sample in chunk");
+		if (nf == 6)
+			v[6] = 1;
+		if (v[0] > UINT64_MAX - prev)
+			return yerr(y, "cells: address out of range");
+		uint64_t addr = prev + v[0];
+		prev = addr;
+		if (v[1] >= y->nips || v[2] >= y->nk || v[3] >= y->nt)
+			return yerr(y, "cells: dictionary index out of range "
+				    "(dsrc, threads and ips must come first)");
+		if (!addr || !v[6])
+			return yerr(y, "cells: zero address or count");
+		if (c2c_append_cell(c, addr, y->ips[v[1]], y->kmap[v[2]],
+				    y->tmap[v[3]], (uint32_t)v[4],
+				    (uint32_t)v[5], v[6]))
+			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		if (!*p)
+			return 0;
+		s = p + 1;
+	}
+}
+
+static int ycells(struct yp *y)
+{
+	int r;
+	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
+		return yerr(y, "cells: expected a list");
+	if (y->version == 1)
+		return ycells_v1(y);
+	for (;;) {
+		if ((r = ynext(y)))
+			return r;
+		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		if (y->ev.type != YAML_SCALAR_EVENT)
+			return yerr(y, "cells: expected chunks of samples "
+				    "(text)");
+		if ((r = ychunk(y, yscalar(y))))
+			return r;
+	}
+}
+
+/* maps: [{pid: "1", start: "0x...", ..., path: "..."}, ...] */
+static int ymaps(struct yp *y)
+{
+	int r;
+	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
+		return yerr(y, "maps: expected a list");
+	for (;;) {
+		if ((r = ynext(y)))
+			return r;
+		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		if (y->ev.type != YAML_MAPPING_START_EVENT)
+			return yerr(y, "maps: expected a mapping per map");
+		char *v[C2C_MAP_FIELDS] = { 0 };
+		for (;;) {
+			if ((r = ynext(y)))
+				break;
+			if (y->ev.type == YAML_MAPPING_END_EVENT)
+				break;
+			if (y->ev.type != YAML_SCALAR_EVENT) {
+				r = yerr(y, "maps: expected a key");
+				break;
+			}
+			int f = c2c_map_field(yscalar(y));
+			if ((r = ynext(y)))
+				break;
+			if (y->ev.type != YAML_SCALAR_EVENT) {
+				r = yerr(y, "maps: expected a text value");
+				break;
+			}
+			if (f < 0)
+				continue;
+			free(v[f]);
+			if (!(v[f] = strdup(yscalar(y)))) {
+				r = c2c_fail(y->c, PEBS_E_NOMEM,
+					     "out of memory");
+				break;
+			}
+		}
+		if (!r && c2c_map_add(y->c, (const char *const *)v))
+			r = c2c_fail(y->c, PEBS_E_NOMEM, "out of memory");
+		for (int f = 0; f < C2C_MAP_FIELDS; f++)
+			free(v[f]);
+		if (r)
 			return r;
 	}
 }
@@ -344,6 +954,8 @@ static int ydoc(struct yp *y)
 	if (y->ev.type != YAML_MAPPING_START_EVENT)
 		return yerr(y, "not a pebs-c2c YAML result (expected a "
 			    "mapping)");
+	/* dictionaries are per document */
+	y->nk = y->nt = y->nips = 0;
 	for (;;) {
 		if ((r = ynext(y)))
 			return r;
@@ -359,17 +971,32 @@ static int ydoc(struct yp *y)
 				    "is not pebs_c2c)");
 		if ((r = ynext(y)))
 			return r;
-		if (first) {
-			uint64_t ver;
-			if ((r = yu64(y, UINT32_MAX, &ver)))
+		if (!strcmp(key, "pebs_c2c")) {
+			/*
+			 * Results concatenated with cat(1) read as one
+			 * mapping: the key starts the next result, with its
+			 * own dictionaries.
+			 */
+			y->nk = y->nt = y->nips = 0;
+			if ((r = yu64(y, UINT32_MAX, &y->version)))
 				return r;
-			if (ver != C2C_YAML_VERSION)
+			if (y->version < 1 || y->version > C2C_YAML_VERSION)
 				return yerr(y, "unsupported pebs_c2c version");
 			first = 0;
 		} else if (!strcmp(key, "cells")) {
 			r = ycells(y);
 		} else if (!strcmp(key, "topology")) {
 			r = ytopo(y);
+		} else if (y->version >= 2 && !strcmp(key, "maps")) {
+			r = ymaps(y);
+		} else if (y->version >= 2 && !strcmp(key, "dsrc")) {
+			r = ydict(y, 0);
+		} else if (y->version >= 2 && !strcmp(key, "threads")) {
+			r = ydict(y, 1);
+		} else if (y->version >= 2 && !strcmp(key, "ips")) {
+			r = ydict(y, 2);
+		} else if (y->version >= 2 && !strcmp(key, "other")) {
+			r = yother(y);
 		} else {
 			r = yskip(y);
 		}
@@ -413,5 +1040,8 @@ out:
 	if (y.have)
 		yaml_event_delete(&y.ev);
 	yaml_parser_delete(&y.p);
+	free(y.kmap);
+	free(y.tmap);
+	free(y.ips);
 	return r;
 }

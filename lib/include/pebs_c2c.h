@@ -6,10 +6,13 @@
  * tools/perf/util/mem-events.c), with the one deviation documented in
  * pebs-c2c(1) (a remote access is counted in one source class only, as the
  * SDM's "the source that satisfied the load" says; perf_compat restores
- * perf's double count).  Samples are kept as exact aggregate "cells" keyed by
- * (addr, ip, dsrc, pid, tid, cpu, lat), so every report - per line, per
- * offset, the verdict - is recomputed from them, a YAML result can be merged
- * with others exactly, and the line size is a reporting choice.
+ * perf's double count).  Every sample is kept (addr, ip, dsrc, pid, tid,
+ * cpu, lat: about 32 bytes, data sources and threads as dictionary
+ * indices), so every report - per line, per offset, the verdict - is
+ * computed from them exactly, and a YAML result holds them all so that it
+ * can be merged with others exactly.  pebs_c2c_finish() does the per-line
+ * work only for lines that can be listed (with a HITM, or all with
+ * show_all): on a million samples it is a few passes over the columns.
  *
  * The library never prints on its own; the writers print to the FILE the
  * caller gives.
@@ -54,7 +57,8 @@ struct pebs_c2c_stats {
  * Adds @count samples with data source @dsrc and data address @addr to
  * @st, as perf c2c_decode_stats does (see the header comment for the
  * deviation; @perf_compat != 0 counts exactly as perf).  Returns the
- * PEBS_C2C_* class bits of the sample.
+ * PEBS_C2C_* class bits of the sample.  Only whether @addr is zero
+ * matters, and the counters grow linearly in @count.
  */
 unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 			   uint64_t addr, uint64_t count, int perf_compat);
@@ -117,6 +121,29 @@ const char *pebs_c2c_errmsg(const struct pebs_c2c *c);
  */
 int pebs_c2c_set_topology(struct pebs_c2c *c, const struct pebs_meta *m);
 
+/*
+ * Takes the process maps (maps.N.pid/start/end/pgoff/path/build_id) of @m
+ * for symbols; maps of several inputs are renumbered, a map read twice is
+ * kept once.  0 or -PEBS_E_NOMEM.
+ */
+int pebs_c2c_add_maps(struct pebs_c2c *c, const struct pebs_meta *m);
+
+/*
+ * The maps gathered from the inputs (and from merged YAML results) as
+ * metadata for pebs_sym_open(), or NULL when there are none.  Owned by @c.
+ */
+const struct pebs_meta *pebs_c2c_maps(const struct pebs_c2c *c);
+
+struct pebs_sym;
+/*
+ * Symbolizes the written reports with @s (borrowed: it must stay open
+ * until the last pebs_c2c_write(); NULL turns symbols off): per listed
+ * line its data symbol, per per-offset row the symbol and source line of
+ * its most sampled instruction.  Lookups add notes to @s (missing binary,
+ * build-id mismatch) for the caller to print.
+ */
+void pebs_c2c_set_sym(struct pebs_c2c *c, struct pebs_sym *s);
+
 /* Adds one sample / every sample of @b.  0 or -PEBS_E_NOMEM. */
 int pebs_c2c_add_sample(struct pebs_c2c *c, const struct pebs_sample *s);
 int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b);
@@ -160,8 +187,15 @@ struct pebs_c2c_line {
 	const char *fix;		/* concrete change, "" when none */
 };
 
-/* Number of lines with samples (report order: most costly first). */
+/*
+ * Number of lines with results, in report order (most costly first): the
+ * lines with a HITM of any kind, or with show_all every line with samples.
+ * Lines without HITM are only counted (pebs_c2c_nlines_sampled()), which
+ * keeps finish() cheap on captures with millions of lines.
+ */
 size_t pebs_c2c_nlines(const struct pebs_c2c *c);
+/* Number of distinct lines with samples (loads or stores with address). */
+size_t pebs_c2c_nlines_sampled(const struct pebs_c2c *c);
 /* Line @i in report order, or NULL.  Owned by @c. */
 const struct pebs_c2c_line *pebs_c2c_line_at(const struct pebs_c2c *c,
 					     size_t i);

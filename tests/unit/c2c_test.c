@@ -372,12 +372,14 @@ Test(c2c, display_order_and_filters)
 		add(c, 0, 1, 0x10, B, 400, HITM_R, 4);	/* rmt 1600 cyc */
 		add(c, 0, 1, 0x10, A + 0x80, 4, L1LD, 50);	/* no HITM */
 		cr_assert_eq(pebs_c2c_finish(c), 0);
-		cr_assert_eq(pebs_c2c_nlines(c), 3);
+		/* lines without HITM are counted, not kept */
+		cr_assert_eq(pebs_c2c_nlines(c), 2);
+		cr_assert_eq(pebs_c2c_nlines_sampled(c), 3);
 		uint64_t first = pebs_c2c_line_at(c, 0)->addr;
 		cr_expect_eq(first, d == PEBS_C2C_D_LCL ? A : B, "display %d",
 			     d);
 		size_t listed = 0;
-		for (size_t i = 0; i < 3; i++)
+		for (size_t i = 0; i < 2; i++)
 			listed += (size_t)pebs_c2c_line_listed(c, i);
 		cr_expect_eq(listed, d == PEBS_C2C_D_TOT ? 2u : 1u);
 		pebs_c2c_free(c);
@@ -590,6 +592,35 @@ Test(c2c, property_line_counts_match_reference)
 			cr_expect_eq(l->ncpus, (uint32_t)nc);
 		}
 		cr_expect_eq(pebs_c2c_nlines(c), lines_seen);
+		cr_expect_eq(pebs_c2c_nlines_sampled(c), lines_seen);
+		/*
+		 * Without show_all only the lines with a HITM get results:
+		 * the same results, in the same order, and the same count of
+		 * sampled lines.
+		 */
+		struct pebs_c2c_opts o2 = o;
+		o2.show_all = 0;
+		struct pebs_c2c *h = mk(&o2);
+		feed(h, s, n);
+		cr_assert_eq(pebs_c2c_finish(h), 0);
+		cr_expect_eq(pebs_c2c_nlines_sampled(h), lines_seen);
+		size_t nh = 0;
+		for (size_t i = 0; i < pebs_c2c_nlines(c); i++) {
+			const struct pebs_c2c_line *a = pebs_c2c_line_at(c, i);
+			if (!a->st.tot_hitm)
+				continue;
+			const struct pebs_c2c_line *b = pebs_c2c_line_at(h,
+									 nh++);
+			cr_assert_not_null(b);
+			cr_expect_eq(a->addr, b->addr);
+			cr_expect_eq(memcmp(&a->st, &b->st, sizeof(a->st)), 0);
+			cr_expect_eq(a->lat_p50, b->lat_p50);
+			cr_expect_eq(a->hitm_p99, b->hitm_p99);
+			cr_expect_eq(a->nthreads, b->nthreads);
+			cr_expect_eq(a->verdict, b->verdict);
+		}
+		cr_expect_eq(pebs_c2c_nlines(h), nh);
+		pebs_c2c_free(h);
 		/* totals: every sample, with or without address */
 		struct pebs_c2c_stats tot;
 		memset(&tot, 0, sizeof(tot));
@@ -641,11 +672,18 @@ Test(c2c, merge_parts_equals_whole)
 	}
 	size_t ml;
 	char *my = to_yaml(merged, &ml);
-	/* identical up to the order of the cells list */
-	char *wc = strstr(wy, "\ncells:"), *mc = strstr(my, "\ncells:");
-	cr_assert(wc && mc);
-	cr_expect_eq(wc - wy, mc - my);
-	cr_expect_eq(memcmp(wy, my, (size_t)(wc - wy)), 0);
+	/* identical, samples included (written in a canonical order) */
+	cr_expect_eq(wl, ml);
+	cr_expect_eq(memcmp(wy, my, wl < ml ? wl : ml), 0);
+	/* and merging the merged result again changes nothing */
+	struct pebs_c2c *again = mk(NULL);
+	cr_assert_eq(pebs_c2c_merge_yaml(again, my, ml), 0);
+	size_t al;
+	char *ay = to_yaml(again, &al);
+	cr_expect_eq(al, ml);
+	cr_expect_eq(memcmp(ay, my, al < ml ? al : ml), 0);
+	free(ay);
+	pebs_c2c_free(again);
 	/* and the text reports are byte-identical */
 	char *t1 = NULL, *t2 = NULL;
 	size_t l1, l2;
@@ -670,7 +708,24 @@ Test(c2c, merge_parts_equals_whole)
 Test(c2c, merge_rejects_bad_yaml)
 {
 	static const char *const bad[] = {
-		"", "foo: 1\n", "[1, 2]\n", "pebs_c2c: 2\n",
+		"", "foo: 1\n", "[1, 2]\n", "pebs_c2c: 3\n",
+		/* version 2: dictionaries, then text chunks */
+		"pebs_c2c: 2\ncells:\n  - \"1000,0,0,0,0,0\"\n",
+		"pebs_c2c: 2\ndsrc: [0x42]\nthreads: [[1, 2]]\nips: [0x10]\n"
+		"cells:\n  - \"1000,0,0,0,0\"\n",
+		"pebs_c2c: 2\ndsrc: [0x42]\nthreads: [[1, 2]]\nips: [0x10]\n"
+		"cells:\n  - \"1000,0,1,0,0,0\"\n",
+		"pebs_c2c: 2\ndsrc: [0x42]\nthreads: [[1, 2]]\nips: [0x10]\n"
+		"cells:\n  - \"1000,0,0,0,0,0,0\"\n",
+		"pebs_c2c: 2\ndsrc: [0x42]\nthreads: [[1, 2]]\nips: [0x10]\n"
+		"cells:\n  - \"ffffffffffffffff,0,0,0,0,0 1,0,0,0,0,0\"\n",
+		"pebs_c2c: 2\ndsrc: [0x42]\nthreads: [[1, 2]]\nips: [0x10]\n"
+		"cells:\n  - \"1000,0,0,0,0,4294967296\"\n",
+		"pebs_c2c: 2\ndsrc: [0x42]\nthreads: [[1, 2]]\nips: [0x10]\n"
+		"cells:\n  - \"1000,0,0,0,0,0  1,0,0,0,0,0\"\n",
+		"pebs_c2c: 2\ndsrc: [0x42]\nother: [[1, 0, 5]]\n",
+		"pebs_c2c: 2\ndsrc: [0x42]\nother: [[0, 2, 5]]\n",
+		"pebs_c2c: 2\nthreads: [[1]]\n",
 		"pebs_c2c: 1\ncells:\n  - [1, 2, 3]\n",
 		"pebs_c2c: 1\ncells:\n  - [1, 2, 3, 4, 5, 6, 7, 8, 9]\n",
 		"pebs_c2c: 1\ncells:\n  - [1, 2, 3, 4294967296, 5, 6, 7, 8]\n",
@@ -695,6 +750,24 @@ Test(c2c, merge_rejects_bad_yaml)
 	cr_assert_eq(pebs_c2c_finish(c), 0);
 	cr_expect_eq(pebs_c2c_totals(c)->nr_entries, 5);
 	pebs_c2c_free(c);
+	/* version 2: address deltas, counts, samples outside lines */
+	c = mk(NULL);
+	ok = "pebs_c2c: 2\ndsrc: [0x600800842, 0x1]\nthreads: [[1, 2], [1, 3]]"
+	     "\nips: [0x10, 0x20]\nother: [[0, 0, 7], [1, 1, 2]]\ncells:\n"
+	     "  - \"1000,0,0,0,3,44,5 8,1,0,1,4,10\"\n";
+	cr_expect_eq(pebs_c2c_merge_yaml(c, ok, strlen(ok)), 0, "%s",
+		     pebs_c2c_errmsg(c));
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_stats *t = pebs_c2c_totals(c);
+	cr_expect_eq(t->nr_entries, 15);
+	cr_expect_eq(t->ld_noadrs, 7);
+	cr_expect_eq(t->noparse, 2);
+	cr_expect_eq(pebs_c2c_nlines_sampled(c), 1);
+	cr_assert_not_null(pebs_c2c_line_at(c, 0));
+	cr_expect_eq(pebs_c2c_line_at(c, 0)->addr, 0x1000);
+	cr_expect_eq(pebs_c2c_line_at(c, 0)->nthreads, 2);
+	cr_expect_eq(pebs_c2c_line_at(c, 0)->st.load, 6);
+	pebs_c2c_free(c);
 }
 
 Test(c2c, writers_never_print_nan)
@@ -712,4 +785,49 @@ Test(c2c, writers_never_print_nan)
 		free(buf);
 	}
 	pebs_c2c_free(c);
+}
+
+Test(c2c, maps_gathered_renumbered_and_merged)
+{
+	struct pebs_meta *m1 = pebs_meta_new(), *m2 = pebs_meta_new();
+	pebs_meta_set(m1, "maps.0.pid", "7");
+	pebs_meta_set(m1, "maps.0.start", "0x400000");
+	pebs_meta_set(m1, "maps.0.end", "0x401000");
+	pebs_meta_set(m1, "maps.0.pgoff", "0x0");
+	pebs_meta_set(m1, "maps.0.path", "/bin/a");
+	pebs_meta_set(m1, "maps.3.pid", "7");	/* incomplete: ignored */
+	/* the second input repeats the map, then has its own at index 5 */
+	pebs_meta_copy(m2, m1);
+	pebs_meta_set(m2, "maps.5.pid", "8");
+	pebs_meta_set(m2, "maps.5.start", "0x500000");
+	pebs_meta_set(m2, "maps.5.end", "0x501000");
+	pebs_meta_set(m2, "maps.5.path", "/bin/b \"quoted\"");
+	pebs_meta_set(m2, "maps.5.build_id", "abcd");
+	struct pebs_c2c *c = mk(NULL);
+	cr_expect_null(pebs_c2c_maps(c));
+	cr_assert_eq(pebs_c2c_add_maps(c, m1), 0);
+	cr_assert_eq(pebs_c2c_add_maps(c, m2), 0);
+	const struct pebs_meta *m = pebs_c2c_maps(c);
+	cr_assert_not_null(m);
+	cr_expect_str_eq(pebs_meta_get(m, "maps.0.path"), "/bin/a");
+	cr_expect_str_eq(pebs_meta_get(m, "maps.1.pid"), "8");
+	cr_expect_str_eq(pebs_meta_get(m, "maps.1.build_id"), "abcd");
+	cr_expect_null(pebs_meta_get(m, "maps.2.pid"));
+	/* the YAML result keeps them: a merge has the same maps */
+	add(c, 7, 1, 0x400010, A, 100, HITM_L, 2);
+	size_t len;
+	char *y = to_yaml(c, &len);
+	struct pebs_c2c *d = mk(NULL);
+	cr_assert_eq(pebs_c2c_merge_yaml(d, y, len), 0, "%s",
+		     pebs_c2c_errmsg(d));
+	m = pebs_c2c_maps(d);
+	cr_assert_not_null(m);
+	cr_expect_str_eq(pebs_meta_get(m, "maps.1.path"), "/bin/b \"quoted\"");
+	cr_expect_str_eq(pebs_meta_get(m, "maps.0.end"), "0x401000");
+	cr_expect_null(pebs_meta_get(m, "maps.2.pid"));
+	free(y);
+	pebs_c2c_free(d);
+	pebs_c2c_free(c);
+	pebs_meta_free(m1);
+	pebs_meta_free(m2);
 }

@@ -1,0 +1,153 @@
+/*
+ * c2c_sym.c - symbols in the c2c report: the process maps of the inputs
+ * (maps.N.* metadata, gathered and renumbered across inputs, kept in the
+ * YAML result so that merged results symbolize too), and the lookups the
+ * writers make for listed lines only: the instruction of each per-offset
+ * row (function+offset, source line) and the data symbol of each line.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c_int.h"
+#include "pebs_sym.h"
+
+static const char *const map_fields[] = { "pid", "start", "end", "pgoff",
+					  "path", "build_id" };
+#define NMAPF (sizeof(map_fields) / sizeof(map_fields[0]))
+
+int c2c_map_field(const char *name)
+{
+	for (size_t i = 0; i < NMAPF; i++)
+		if (!strcmp(name, map_fields[i]))
+			return (int)i;
+	return -1;
+}
+
+const char *c2c_map_field_name(int f)
+{
+	return f >= 0 && (size_t)f < NMAPF ? map_fields[f] : NULL;
+}
+
+int c2c_map_add(struct pebs_c2c *c, const char *const v[C2C_MAP_FIELDS])
+{
+	char k[64];
+	if (!v[0] || !v[1] || !v[2] || !v[4])
+		return 0;	/* pid, start, end and path are needed */
+	if (!c->maps && !(c->maps = pebs_meta_new()))
+		return -PEBS_E_NOMEM;
+	/* the same map read from two inputs is kept once */
+	for (size_t i = 0; i < c->nmaps; i++) {
+		size_t f;
+		for (f = 0; f < NMAPF; f++) {
+			snprintf(k, sizeof(k), "maps.%zu.%s", i,
+				 map_fields[f]);
+			const char *o = pebs_meta_get(c->maps, k);
+			if (strcmp(o ? o : "", v[f] ? v[f] : ""))
+				break;
+		}
+		if (f == NMAPF)
+			return 0;
+	}
+	for (size_t f = 0; f < NMAPF; f++) {
+		if (!v[f])
+			continue;
+		snprintf(k, sizeof(k), "maps.%zu.%s", c->nmaps, map_fields[f]);
+		if (pebs_meta_set(c->maps, k, v[f]) < 0)
+			return -PEBS_E_NOMEM;
+	}
+	c->nmaps++;
+	return 0;
+}
+
+int pebs_c2c_add_maps(struct pebs_c2c *c, const struct pebs_meta *m)
+{
+	static const char pre[] = "maps.";
+	size_t n = m ? pebs_meta_count(m) : 0;
+	/* maps.N.field keys, grouped by N (they come in any order) */
+	for (size_t i = 0; i < n; i++) {
+		const char *k, *val;
+		pebs_meta_entry(m, i, &k, &val);
+		if (strncmp(k, pre, sizeof(pre) - 1))
+			continue;
+		char *e;
+		unsigned long idx = strtoul(k + sizeof(pre) - 1, &e, 10);
+		if (e == k + sizeof(pre) - 1 || strcmp(e, ".pid"))
+			continue;
+		const char *v[C2C_MAP_FIELDS] = { 0 };
+		char key[64];
+		for (size_t f = 0; f < NMAPF; f++) {
+			snprintf(key, sizeof(key), "maps.%lu.%s", idx,
+				 map_fields[f]);
+			v[f] = pebs_meta_get(m, key);
+		}
+		int r = c2c_map_add(c, v);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+const struct pebs_meta *pebs_c2c_maps(const struct pebs_c2c *c)
+{
+	return c->nmaps ? c->maps : NULL;
+}
+
+void pebs_c2c_set_sym(struct pebs_c2c *c, struct pebs_sym *s)
+{
+	c->sym = s;
+}
+
+/* "name+0x1a" (or "name") of @in into @buf. */
+static void name_off(char *buf, size_t len, const struct pebs_sym_info *in)
+{
+	if (in->off)
+		snprintf(buf, len, "%s+0x%" PRIx64, in->name, in->off);
+	else
+		snprintf(buf, len, "%s", in->name);
+}
+
+int c2c_sym_code(const struct pebs_c2c *c, uint32_t pid, uint64_t ip,
+		 char *sym, size_t slen, char *src, size_t srclen)
+{
+	struct pebs_sym_info in;
+	*sym = *src = 0;
+	if (!c->sym || pebs_sym_lookup(c->sym, pid, ip, 0, &in) <= 0 ||
+	    !in.name)
+		return 0;
+	name_off(sym, slen, &in);
+	if (in.file) {
+		const char *base = strrchr(in.file, '/');
+		snprintf(src, srclen, "%s:%d", base ? base + 1 : in.file,
+			 in.line);
+	}
+	return 1;
+}
+
+int c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l,
+		 char *buf, size_t len)
+{
+	struct pebs_sym_info in;
+	*buf = 0;
+	if (!c->sym || !l->n)
+		return 0;
+	const struct c2c_rec *r = c->recs + l->first;
+	uint32_t pid = (uint32_t)(c->threads.keys[r->thr] >> 32);
+	/*
+	 * The variable the line starts in; when the line starts between
+	 * variables, the one its first sampled byte falls in.
+	 */
+	unsigned lo = c->o.line_size;
+	for (size_t i = 0; i < l->n; i++)
+		if (r[i].off < lo)
+			lo = r[i].off;
+	if (pebs_sym_lookup(c->sym, pid, l->pub.addr, 1, &in) <= 0 ||
+	    !in.name) {
+		if (!lo || pebs_sym_lookup(c->sym, pid, l->pub.addr + lo, 1,
+					   &in) <= 0 || !in.name)
+			return 0;
+	}
+	name_off(buf, len, &in);
+	return 1;
+}
