@@ -21,10 +21,31 @@
 #define DICT_MAX 4096u		/* most distinct values a DICT column has */
 #define HASH_SIZE 8192u		/* > 2 * DICT_MAX, power of two */
 #define NAME_MAX_LEN 1024u
+/*
+ * Incompressible-column test: a sample of 1/SAMPLE_DIV of the values of
+ * columns of at least SAMPLE_MIN values; stored as is when zstd keeps
+ * SAMPLE_PCT percent or more of the sample.
+ */
+/*
+ * Room for a packed column: KEYED data takes up to 9 bytes a value (its
+ * length byte and 8 data bytes), DICT 8 bytes a value and the dictionary;
+ * keyed_pack() stores 8 bytes at a time past the end.
+ */
+#define RAW_CAP (9 * (size_t)PEBS_BATCH_MAX + 8 * DICT_MAX + 16)
+#define SAMPLE_DIV 16u
+#define SAMPLE_MIN 16384u
+#define SAMPLE_PCT 97u
+
+/* Growable output buffer. */
+struct obuf {
+	uint8_t *p;
+	size_t len, cap;
+};
 
 struct fmt_enc {
 	ZSTD_CCtx *cctx;
-	uint64_t *v;		/* n values of the column being encoded */
+	const uint64_t *v;	/* n values of the column being encoded */
+	uint64_t *vbuf;		/* v widened from a u32 column */
 	uint64_t *tmp;		/* n scratch values */
 	uint64_t *key;		/* n key values for KEYED */
 	uint64_t last[KEYED_SLOTS];
@@ -33,6 +54,10 @@ struct fmt_enc {
 	uint16_t hval[HASH_SIZE];	/* insertion index + 1; 0 = empty */
 	uint64_t dict[DICT_MAX];
 	uint16_t rank[DICT_MAX];	/* insertion index -> sorted index */
+	/* A sample of a column's planes and room for its compression. */
+	uint8_t samp[2 * 8 * (PEBS_BATCH_MAX / SAMPLE_DIV) + 1024];
+	/* Kept from block to block: fresh pages cost more than the copies. */
+	struct obuf data, trial, out;
 };
 
 struct fmt_dec {
@@ -55,11 +80,11 @@ struct fmt_enc *fmt_enc_new(void)
 	if (!e)
 		return NULL;
 	e->cctx = ZSTD_createCCtx();
-	e->v = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
+	e->vbuf = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
 	e->tmp = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
 	e->key = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
-	e->raw = malloc(8 * (size_t)PEBS_BATCH_MAX + 8 * DICT_MAX);
-	if (!e->cctx || !e->v || !e->tmp || !e->key || !e->raw) {
+	e->raw = malloc(RAW_CAP);
+	if (!e->cctx || !e->vbuf || !e->tmp || !e->key || !e->raw) {
 		fmt_enc_free(e);
 		return NULL;
 	}
@@ -71,7 +96,10 @@ void fmt_enc_free(struct fmt_enc *e)
 	if (!e)
 		return;
 	ZSTD_freeCCtx(e->cctx);
-	free(e->v);
+	free(e->vbuf);
+	free(e->data.p);
+	free(e->trial.p);
+	free(e->out.p);
 	free(e->tmp);
 	free(e->key);
 	free(e->raw);
@@ -128,23 +156,6 @@ static void pack(const uint64_t *v, size_t n, unsigned w, uint8_t *out)
 	}
 }
 
-/*
- * Variable-length packing: n length bytes (0-8, the value's significant
- * bytes), then those bytes of every value, little-endian, back to back.
- * Returns the packed size.  Zero costs only its length byte.
- */
-static size_t vpack(const uint64_t *v, size_t n, uint8_t *out)
-{
-	uint8_t *d = out + n;
-	for (size_t i = 0; i < n; i++) {
-		unsigned l = v[i] ? width_of(v[i]) : 0;
-		out[i] = (uint8_t)l;
-		for (unsigned b = 0; b < l; b++)
-			*d++ = (uint8_t)(v[i] >> (8 * b));
-	}
-	return (size_t)(d - out);
-}
-
 static uint64_t zigzag(uint64_t d)
 {
 	return (d << 1) ^ (0 - (d >> 63));
@@ -160,9 +171,11 @@ static int cmp_u64(const void *a, const void *b)
  * Collects the distinct values of e->v into e->dict and their indices into
  * e->tmp, most frequent value first: small indices then dominate, so the
  * high byte plane of the indices is nearly constant and compresses away.
- * Returns the count, or 0 when there are more than DICT_MAX.
+ * Returns the count, or 0 when there are more than @limit (<= DICT_MAX):
+ * the caller passes the most values that would still make the indices
+ * narrower than the other encodings, so wide columns stop early.
  */
-static size_t build_dict(struct fmt_enc *e, size_t n)
+static size_t build_dict(struct fmt_enc *e, size_t n, size_t limit)
 {
 	size_t k = 0;
 	uint32_t cnt[DICT_MAX];
@@ -173,7 +186,7 @@ static size_t build_dict(struct fmt_enc *e, size_t n)
 		while (e->hval[h] && e->hkey[h] != x)
 			h = (h + 1) & (HASH_SIZE - 1);
 		if (!e->hval[h]) {
-			if (k == DICT_MAX)
+			if (k == limit)
 				return 0;
 			e->hkey[h] = x;
 			e->hval[h] = (uint16_t)(++k);
@@ -208,12 +221,6 @@ struct coldir {
 	uint64_t min, max, base, comp_len, raw_len;
 };
 
-/* Growable output buffer. */
-struct obuf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
 static int obuf_reserve(struct obuf *o, size_t more)
 {
 	if (o->len + more <= o->cap)
@@ -226,6 +233,41 @@ static int obuf_reserve(struct obuf *o, size_t more)
 		return -PEBS_E_NOMEM;
 	o->p = np;
 	o->cap = nc;
+	return 0;
+}
+
+/*
+ * Whether byte planes of @w planes of @n values in e->raw look
+ * incompressible: the first 1/16 of each plane (the same values in every
+ * plane) is compressed as a sample, at 1/16 of the cost of compressing the
+ * column.  Noise such as scratch registers or random low address bytes
+ * then skips zstd, which spends as long failing on it as succeeding.
+ */
+static int planes_incompressible(struct fmt_enc *e, int level, size_t n,
+				 unsigned w)
+{
+	size_t ts = n / SAMPLE_DIV, len = ts * w;
+	if (n < SAMPLE_MIN)
+		return 0;
+	for (unsigned k = 0; k < w; k++)
+		memcpy(e->samp + k * ts, e->raw + (size_t)k * n, ts);
+	size_t c = ZSTD_compressCCtx(e->cctx, e->samp + len,
+				     sizeof(e->samp) - len, e->samp, len,
+				     level);
+	return ZSTD_isError(c) || c * 100 >= len * SAMPLE_PCT;
+}
+
+/* Stores e->raw (cd->raw_len bytes) onto @data without compression. */
+static int put_stored(struct fmt_enc *e, struct coldir *cd,
+		      struct obuf *data)
+{
+	int r = obuf_reserve(data, cd->raw_len);
+	if (r)
+		return r;
+	memcpy(data->p + data->len, e->raw, cd->raw_len);
+	cd->enc |= ENC_STORED;
+	cd->comp_len = cd->raw_len;
+	data->len += cd->raw_len;
 	return 0;
 }
 
@@ -250,19 +292,32 @@ static int put_data(struct fmt_enc *e, int level, struct coldir *cd,
 	return 0;
 }
 
+/* What one pass over a column tells the encoder. */
+struct colstat {
+	uint64_t min, max;
+	uint64_t dmax;		/* OR of zigzagged neighbour differences */
+};
+
+/* One fused pass (a vector kernel): min, max and the DELTA width. */
+static void col_stat(const uint64_t *v, size_t n, struct colstat *st)
+{
+	uint64_t r[3];
+	fmt_k->stat(v, n, r);
+	st->min = r[0];
+	st->max = r[1];
+	st->dmax = r[2];
+}
+
 /*
- * Encodes column values e->v[0..n) into the output as data, filling @cd.
- * Chooses the narrowest of FOR, DELTA and DICT (ties to FOR, the fastest
- * to decode).
+ * Encodes column values e->v[0..n) (statistics @st) into the output as
+ * data, filling @cd.  Chooses the narrowest of FOR, DELTA and DICT (ties to
+ * FOR, the fastest to decode).
  */
 static int encode_column(struct fmt_enc *e, size_t n, int level,
-			 struct coldir *cd, struct obuf *data)
+			 const struct colstat *st, struct coldir *cd,
+			 struct obuf *data)
 {
-	uint64_t mn = e->v[0], mx = e->v[0];
-	for (size_t i = 1; i < n; i++) {
-		mn = e->v[i] < mn ? e->v[i] : mn;
-		mx = e->v[i] > mx ? e->v[i] : mx;
-	}
+	uint64_t mn = st->min, mx = st->max, prev;
 	cd->min = mn;
 	cd->max = mx;
 	cd->base = 0;
@@ -274,17 +329,13 @@ static int encode_column(struct fmt_enc *e, size_t n, int level,
 		return 0;
 	}
 	unsigned wfor = width_of(mx - mn);
-	uint64_t dmax = 0, prev = e->v[0];
-	for (size_t i = 0; i < n; i++) {
-		uint64_t z = zigzag(e->v[i] - prev);
-		prev = e->v[i];
-		dmax = z > dmax ? z : dmax;
-	}
-	unsigned wdelta = width_of(dmax);
+	unsigned wdelta = width_of(st->dmax);
 	unsigned best = wfor < wdelta ? wfor : wdelta;
 	size_t raw_len;
 	size_t k = 0;
-	if (best >= 2 && (k = build_dict(e, n)) != 0 &&
+	/* Indices narrower than @best: at most 256^(best-1) values. */
+	size_t limit = best >= 3 ? DICT_MAX : 256;
+	if (best >= 2 && (k = build_dict(e, n, limit)) != 0 &&
 	    width_of(k - 1) < best) {
 		unsigned w = width_of(k - 1);
 		cd->enc = ENC_DICT;
@@ -314,6 +365,9 @@ static int encode_column(struct fmt_enc *e, size_t n, int level,
 		raw_len = wfor * n;
 	}
 	cd->raw_len = raw_len;
+	if (cd->enc != ENC_DICT &&
+	    planes_incompressible(e, level, n, cd->width))
+		return put_stored(e, cd, data);
 	return put_data(e, level, cd, data);
 }
 
@@ -322,17 +376,29 @@ static int encode_column(struct fmt_enc *e, size_t n, int level,
  * @keycol) and keeps it instead of @cd's when its compressed size is
  * smaller.  The data of @cd is the last thing in @data.
  */
-/* KEYED deltas of e->v against e->key into e->raw; returns the size. */
+/*
+ * KEYED deltas of e->v against e->key into e->raw, variable-length packed:
+ * n length bytes (0-8, the delta's significant bytes), then those bytes of
+ * every delta, little-endian, back to back (zero costs only its length
+ * byte).  Returns the packed size.
+ */
 static size_t keyed_pack(struct fmt_enc *e, size_t n, uint64_t base)
 {
 	for (size_t s = 0; s < KEYED_SLOTS; s++)
 		e->last[s] = base;
+	/* All 8 bytes of a delta are stored; the next one overwrites. */
+	uint8_t *out = e->raw, *d = out + n;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t s = fmt_key_slot(e->key[i]);
-		e->tmp[i] = zigzag(e->v[i] - e->last[s]);
+		uint64_t z = zigzag(e->v[i] - e->last[s]);
 		e->last[s] = e->v[i];
+		unsigned l = z ? (unsigned)(71 - __builtin_clzll(z)) / 8 : 0;
+		uint64_t le = htole64(z);
+		out[i] = (uint8_t)l;
+		memcpy(d, &le, 8);
+		d += l;
 	}
-	return vpack(e->tmp, n, e->raw);
+	return (size_t)(d - out);
 }
 
 static int try_keyed(struct fmt_enc *e, size_t n, int level, unsigned keycol,
@@ -361,20 +427,16 @@ static int try_keyed(struct fmt_enc *e, size_t n, int level, unsigned keycol,
 
 /* Encodes e->v[0..n) as KEYED with key columns @aux, unconditionally. */
 static int encode_keyed(struct fmt_enc *e, size_t n, int level, unsigned aux,
-			struct coldir *cd, struct obuf *data)
+			const struct colstat *st, struct coldir *cd,
+			struct obuf *data)
 {
-	uint64_t mn = e->v[0], mx = e->v[0];
-	for (size_t i = 1; i < n; i++) {
-		mn = e->v[i] < mn ? e->v[i] : mn;
-		mx = e->v[i] > mx ? e->v[i] : mx;
-	}
-	cd->min = mn;
-	cd->max = mx;
+	cd->min = st->min;
+	cd->max = st->max;
 	cd->enc = ENC_KEYED;
 	cd->width = 0;
-	cd->base = mn;
+	cd->base = st->min;
 	cd->dict_count = aux;
-	cd->raw_len = keyed_pack(e, n, mn);
+	cd->raw_len = keyed_pack(e, n, st->min);
 	return put_data(e, level, cd, data);
 }
 
@@ -420,35 +482,45 @@ static int load_keys(struct fmt_enc *e, const struct pebs_batch *b,
 	return acc != 0;
 }
 
-int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
-		     void **out, size_t *len)
+/*
+ * Loads column @c of @b as u64 values into e->v (the batch's own array for
+ * u64 columns, widened into e->vbuf for u32 ones).  Returns 0 when the
+ * column is zero throughout (then absent from the block).
+ */
+static int load_column(struct fmt_enc *e, const struct pebs_batch *b,
+		       unsigned c, size_t n, struct colstat *st)
+{
+	if (b->c64[c]) {
+		e->v = b->c64[c];
+	} else {
+		const uint32_t *s = b->c32[c];
+		for (size_t i = 0; i < n; i++)
+			e->vbuf[i] = s[i];
+		e->v = e->vbuf;
+	}
+	col_stat(e->v, n, st);
+	return st->max != 0;
+}
+
+/*
+ * Encodes the columns of @b into e->data and their directory into @cd;
+ * returns the number of directory entries or a negative error.
+ */
+static int encode_columns(struct fmt_enc *e, const struct pebs_batch *b,
+			  int level, struct coldir *cd)
 {
 	size_t n = b->n;
-	struct coldir cd[PEBS_COL_COUNT];
 	unsigned ncols = 0;
-	struct obuf data = { 0 }, trial = { 0 };
-	int r = 0;
+	int r;
 
-	if (n == 0 || n > PEBS_BATCH_MAX || b->nnames > 65535)
-		return -PEBS_E_INVAL;
+	e->data.len = 0;
 	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
-		/* An all-zero column is simply absent: readers zero-fill. */
-		uint64_t acc = 0;
+		struct colstat st;
 		if (!(b->dirty & (1ull << c)))
 			continue;
-		if (b->c64[c])
-			for (size_t i = 0; i < n; i++)
-				acc |= b->c64[c][i];
-		else
-			for (size_t i = 0; i < n; i++)
-				acc |= b->c32[c][i];
-		if (!acc)
+		/* An all-zero column is simply absent: readers zero-fill. */
+		if (!load_column(e, b, c, n, &st))
 			continue;
-		if (b->c64[c])
-			memcpy(e->v, b->c64[c], n * sizeof(uint64_t));
-		else
-			for (size_t i = 0; i < n; i++)
-				e->v[i] = b->c32[c][i];
 		cd[ncols].col = (uint16_t)c;
 		/*
 		 * Each key choice is a candidate.  Which one wins is decided on
@@ -458,57 +530,65 @@ int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
 		 * other columns together.
 		 */
 		int best = -1;		/* -1 plain, else the aux that won */
-		if (key_of[c][0]) {
+		if (key_of[c][0] && st.min != st.max) {
 			size_t tn = n > KEY_TRIAL ? KEY_TRIAL : n;
 			struct coldir t = { .col = (uint16_t)c };
-			trial.len = 0;
-			r = encode_column(e, tn, level, &t, &trial);
+			struct colstat tst;
+			col_stat(e->v, tn, &tst);
+			e->trial.len = 0;
+			r = encode_column(e, tn, level, &tst, &t, &e->trial);
 			for (unsigned kc = 0; !r && kc < 2 && key_of[c][kc] &&
 			     t.enc != ENC_CONST; kc++) {
 				unsigned aux;
 				if (load_keys(e, b, c, kc, tn, &aux))
 					r = try_keyed(e, tn, level, aux, &t,
-						      &trial);
+						      &e->trial);
 			}
 			if (r)
-				goto out;
+				return r;
 			if ((t.enc & 0x7f) == ENC_KEYED)
 				best = (int)t.dict_count;
 		}
 		if (best < 0) {
-			r = encode_column(e, n, level, &cd[ncols], &data);
+			r = encode_column(e, n, level, &st, &cd[ncols],
+					  &e->data);
 		} else {
 			unsigned aux;
 			load_keys(e, b, c, (unsigned)best >> 8 ? 1 : 0, n, &aux);
-			r = encode_keyed(e, n, level, aux, &cd[ncols], &data);
+			r = encode_keyed(e, n, level, aux, &st, &cd[ncols],
+					 &e->data);
 		}
 		if (r)
-			goto out;
+			return r;
 		ncols++;
 	}
+	return (int)ncols;
+}
 
+/* Bytes of the event-name list of @b, or a negative error. */
+static long names_size(const struct pebs_batch *b)
+{
 	size_t names_len = 0;
 	for (uint32_t i = 0; i < b->nnames; i++) {
 		size_t l = strlen(b->names[i]);
-		if (l > NAME_MAX_LEN) {
-			r = -PEBS_E_RANGE;
-			goto out;
-		}
+		if (l > NAME_MAX_LEN)
+			return -PEBS_E_RANGE;
 		names_len += 2 + l;
 	}
-	size_t plen = BLK_FIXED + names_len + BLK_COLDIR * ncols + data.len;
-	size_t total = CHUNK_HDR + plen + CHUNK_TRL;
-	uint8_t *buf = malloc(total);
-	if (!buf) {
-		r = -PEBS_E_NOMEM;
-		goto out;
-	}
+	return (long)names_len;
+}
+
+/* Writes the whole chunk (@total bytes, payload @plen) into @buf. */
+static void assemble(struct fmt_enc *e, const struct pebs_batch *b,
+		     const struct coldir *cd, unsigned ncols, size_t plen,
+		     uint8_t *buf)
+{
 	fmt_chunk_hdr(buf, TAG_BLCK, CHUNK_CRITICAL, plen);
 	uint8_t *p = buf + CHUNK_HDR;
-	put32(p, (uint32_t)n);
+	put32(p, (uint32_t)b->n);
 	put32(p + 4, ncols);
 	put32(p + 8, b->nnames);
-	put32(p + 12, 0);
+	put32(p + 12, BLK_F_COLSUMS);
 	p += BLK_FIXED;
 	for (uint32_t i = 0; i < b->nnames; i++) {
 		size_t l = strlen(b->names[i]);
@@ -527,15 +607,71 @@ int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
 		put64(p + 32, cd[i].comp_len);
 		put64(p + 40, cd[i].raw_len);
 	}
-	if (data.len)
-		memcpy(p, data.p, data.len);
+	size_t head = (size_t)(p - (buf + CHUNK_HDR));
+	if (e->data.len)
+		memcpy(p, e->data.p, e->data.len);
+	/* The column checksum table, then the checksum of the head. */
+	const uint8_t *d = p;
+	p += e->data.len;
+	for (unsigned i = 0; i < ncols; i++, p += 8) {
+		put64(p, fmt_hash(d, cd[i].comp_len,
+				  fmt_colsum_seed(cd[i].col, cd[i].comp_len)));
+		d += cd[i].comp_len;
+	}
+	put64(p, fmt_checksum(TAG_BLCK, buf + CHUNK_HDR, head));
 	put64(buf + CHUNK_HDR + plen,
 	      fmt_checksum(TAG_BLCK, buf + CHUNK_HDR, plen));
+}
+
+/*
+ * Encodes @b into @dst when non-NULL (reusable, grown as needed), else
+ * into a fresh malloc'd buffer returned through *@out.
+ */
+static int encode_block(struct fmt_enc *e, const struct pebs_batch *b,
+			int level, struct obuf *dst, void **out, size_t *len)
+{
+	struct coldir cd[PEBS_COL_COUNT];
+
+	if (b->n == 0 || b->n > PEBS_BATCH_MAX || b->nnames > 65535)
+		return -PEBS_E_INVAL;
+	long names_len = names_size(b);
+	if (names_len < 0)
+		return (int)names_len;
+	int r = encode_columns(e, b, level, cd);
+	if (r < 0)
+		return r;
+	unsigned ncols = (unsigned)r;
+	size_t plen = BLK_FIXED + (size_t)names_len + BLK_COLDIR * ncols +
+		      e->data.len + 8 * (size_t)ncols + 8;
+	size_t total = CHUNK_HDR + plen + CHUNK_TRL;
+	uint8_t *buf;
+	if (dst) {
+		dst->len = 0;
+		if (obuf_reserve(dst, total))
+			return -PEBS_E_NOMEM;
+		buf = dst->p;
+		dst->len = total;
+	} else if (!(buf = malloc(total))) {
+		return -PEBS_E_NOMEM;
+	}
+	assemble(e, b, cd, ncols, plen, buf);
 	*out = buf;
 	*len = total;
-out:
-	free(data.p);
-	free(trial.p);
+	return 0;
+}
+
+int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
+		     void **out, size_t *len)
+{
+	return encode_block(e, b, level, NULL, out, len);
+}
+
+int fmt_block_encode_buf(struct fmt_enc *e, const struct pebs_batch *b,
+			 int level, const void **out, size_t *len)
+{
+	void *p;
+	int r = encode_block(e, b, level, &e->out, &p, len);
+	*out = r ? NULL : p;
 	return r;
 }
 
@@ -589,12 +725,48 @@ struct view {
 	const uint8_t *names;	/* nnames (u16 len, bytes) */
 	struct coldir cd[PEBS_COL_COUNT];
 	const uint8_t *data[PEBS_COL_COUNT];
+	/* The column's checksum to verify before use, or NULL (verified). */
+	const uint8_t *sum[PEBS_COL_COUNT];
 	unsigned nknown;	/* directory entries kept (known columns) */
 };
 
 /*
+ * Verifies a block with a column checksum table (payload @p, @plen bytes)
+ * up to its directory: bounds-checks the names and directory, then checks
+ * the head checksum at the end of the payload before anything in them is
+ * trusted.  Returns 0, or a negative error (checksum mismatch, or a
+ * payload too short for its own head and table).
+ */
+static int verify_head(const uint8_t *p, uint64_t plen, char *err,
+		       size_t errlen)
+{
+	uint32_t ncols = get32(p + 4), nnames = get32(p + 8);
+	if (ncols > 1024 || nnames > 65535 ||
+	    plen < BLK_FIXED + 8 * (uint64_t)ncols + 8)
+		return fail(PEBS_E_CHECKSUM, err, errlen, "checksum mismatch");
+	const uint8_t *q = p + BLK_FIXED;
+	const uint8_t *end = p + plen - 8 * (uint64_t)ncols - 8;
+	for (uint32_t i = 0; i < nnames; i++) {
+		if (end - q < 2 || (size_t)(end - q - 2) < get16(q))
+			return fail(PEBS_E_CHECKSUM, err, errlen,
+				    "checksum mismatch");
+		q += 2 + get16(q);
+	}
+	if ((size_t)(end - q) < (size_t)ncols * BLK_COLDIR)
+		return fail(PEBS_E_CHECKSUM, err, errlen, "checksum mismatch");
+	q += (size_t)ncols * BLK_COLDIR;
+	if (fmt_checksum(TAG_BLCK, p, (uint64_t)(q - p)) !=
+	    get64(p + plen - 8))
+		return fail(PEBS_E_CHECKSUM, err, errlen, "checksum mismatch");
+	return 0;
+}
+
+/*
  * Validates framing, checksum (when @verify) and every size and count of
- * the block, so that decoding can trust them.
+ * the block, so that decoding can trust them.  A block with a column
+ * checksum table is verified by its head checksum here and by each
+ * column's checksum when that column is used (v->sum); others by the
+ * chunk checksum.
  */
 static int parse(const void *chunk, size_t len, int verify, struct view *v,
 		 char *err, size_t errlen)
@@ -610,10 +782,25 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 			    "block length %llu does not match chunk size",
 			    (unsigned long long)plen);
 	const uint8_t *p = c + CHUNK_HDR, *end = p + plen;
-	if (verify && fmt_checksum(TAG_BLCK, p, plen) != get64(end))
+	int colsums = plen >= BLK_FIXED && (get32(p + 12) & BLK_F_COLSUMS);
+	if (verify && colsums) {
+		int r = verify_head(p, plen, err, errlen);
+		if (r)
+			return r;
+	} else if (verify && fmt_checksum(TAG_BLCK, p, plen) != get64(end)) {
 		return fail(PEBS_E_CHECKSUM, err, errlen, "checksum mismatch");
+	}
 	if (plen < BLK_FIXED)
 		return fail(PEBS_E_CORRUPT, err, errlen, "block too short");
+	const uint8_t *sums = NULL;
+	if (colsums) {
+		uint64_t tl = 8 * (uint64_t)get32(p + 4) + 8;
+		if (get32(p + 4) > 1024 || plen < BLK_FIXED + tl)
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "bad column count %u", get32(p + 4));
+		end -= tl;
+		sums = end;
+	}
 	v->n = get32(p);
 	v->ncols = get32(p + 4);
 	v->nnames = get32(p + 8);
@@ -710,9 +897,28 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 			return fail(PEBS_E_CORRUPT, err, errlen,
 				    "column %u: min above max", cd.col);
 		v->data[v->nknown] = cdata;
+		v->sum[v->nknown] = verify && sums ? sums + 8 * (size_t)i :
+				    NULL;
 		v->cd[v->nknown++] = cd;
 	}
+	/* With a table, the data fills the space before it exactly. */
+	if (sums && data != end)
+		return fail(PEBS_E_CORRUPT, err, errlen,
+			    "column data does not end at the checksum table");
 	return 0;
+}
+
+int fmt_block_verify_head(const void *chunk, size_t len)
+{
+	const uint8_t *c = chunk;
+	if (len < CHUNK_HDR + CHUNK_TRL)
+		return -PEBS_E_TRUNCATED;
+	uint64_t plen = len - CHUNK_HDR - CHUNK_TRL;
+	const uint8_t *p = c + CHUNK_HDR;
+	if (plen >= BLK_FIXED && (get32(p + 12) & BLK_F_COLSUMS))
+		return verify_head(p, plen, NULL, 0);
+	return fmt_checksum(TAG_BLCK, p, plen) == get64(p + plen) ? 0 :
+	       -PEBS_E_CHECKSUM;
 }
 
 int pebs_block_info(const void *chunk, size_t len, int verify,
@@ -738,13 +944,21 @@ int pebs_block_info(const void *chunk, size_t len, int verify,
 }
 
 /*
- * Unpacks vpack() data (@len bytes) into n values.  The lengths are checked
- * against the data size first, so the loop can read 8 bytes at a time from
- * a padded copy.
+ * Decodes KEYED data: keyed_pack() data (@len bytes at @raw, followed by at
+ * least 8 readable bytes when @slack, else copied to a padded buffer)
+ * into n values, each added to the last value of its key's slot.  The
+ * lengths are checked against the data size first, so the loop can read
+ * 8 bytes at a time.  Unpacking and the prediction are one pass: the table
+ * lookups are a dependency chain anyway.
  */
-static int vunpack(struct fmt_dec *d, const uint8_t *raw, size_t len,
-		   size_t n, uint64_t *out)
+static int unkey(struct fmt_dec *d, const uint8_t *raw, size_t len,
+		 int slack, size_t n, const uint64_t *key, uint64_t base,
+		 uint64_t *out)
 {
+	static const uint64_t mask[9] = {
+		0, 0xff, 0xffff, 0xffffff, 0xffffffffull, 0xffffffffffull,
+		0xffffffffffffull, 0xffffffffffffffull, ~0ull
+	};
 	size_t sum = 0;
 	unsigned bad = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -753,38 +967,61 @@ static int vunpack(struct fmt_dec *d, const uint8_t *raw, size_t len,
 	}
 	if (bad || sum != len - n)
 		return -1;
-	if (d->pad_cap < sum + 8) {
-		free(d->pad);
-		d->pad_cap = sum + 8 > 65536 ? sum + 8 : 65536;
-		d->pad = malloc(d->pad_cap);
-		if (!d->pad) {
-			d->pad_cap = 0;
-			return -1;
+	const uint8_t *p = raw + n;
+	if (!slack) {
+		if (d->pad_cap < sum + 8) {
+			free(d->pad);
+			d->pad_cap = sum + 8 > 65536 ? sum + 8 : 65536;
+			d->pad = malloc(d->pad_cap);
+			if (!d->pad) {
+				d->pad_cap = 0;
+				return -1;
+			}
 		}
+		memcpy(d->pad, raw + n, sum);
+		memset(d->pad + sum, 0, 8);
+		p = d->pad;
 	}
-	memcpy(d->pad, raw + n, sum);
-	memset(d->pad + sum, 0, 8);
-	const uint8_t *p = d->pad;
+	for (size_t s = 0; s < KEYED_SLOTS; s++)
+		d->last[s] = base;
 	for (size_t i = 0; i < n; i++) {
 		unsigned l = raw[i];
-		uint64_t v;
-		memcpy(&v, p, 8);
-		v = le64toh(v);
-		out[i] = l == 8 ? v : v & ((1ull << (8 * l)) - 1);
+		uint64_t z;
+		memcpy(&z, p, 8);
+		z = le64toh(z) & mask[l];
 		p += l;
+		uint32_t s = fmt_key_slot(key ? key[i] : 0);
+		out[i] = d->last[s] += (z >> 1) ^ (0 - (z & 1));
 	}
 	return 0;
 }
 
+/*
+ * Decodes column @i of @v into @out (n values), or, when @o32 is not NULL,
+ * into @o32 narrowed to u32 (@out is then scratch).
+ */
 static int decode_column(struct fmt_dec *d, const struct view *v,
 			 unsigned i, const uint64_t *key, uint64_t *out,
-			 char *err, size_t errlen)
+			 uint32_t *o32, char *err, size_t errlen)
 {
 	const struct coldir *cd = &v->cd[i];
 	size_t n = v->n;
 	unsigned enc = cd->enc & 0x7f;
 	const uint8_t *raw = v->data[i];
 
+	if (v->sum[i] && fmt_hash(raw, cd->comp_len,
+				  fmt_colsum_seed(cd->col, cd->comp_len)) !=
+	    get64(v->sum[i])) {
+		const struct pebs_col_info *ci = pebs_col_info(cd->col);
+		return fail(PEBS_E_CHECKSUM, err, errlen,
+			    "checksum mismatch (column %s)",
+			    ci ? ci->name : "?");
+	}
+	if (enc == ENC_CONST && o32) {
+		for (size_t j = 0; j < n; j++)
+			o32[j] = (uint32_t)cd->min;
+		return 0;
+	}
 	if (enc == ENC_CONST) {
 		for (size_t j = 0; j < n; j++)
 			out[j] = cd->min;
@@ -792,12 +1029,14 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 	}
 	if (!(cd->enc & ENC_STORED)) {
 		if (d->raw_cap < cd->raw_len) {
+			/* 8 spare zero bytes: KEYED data is read 8 at a time. */
 			free(d->raw);
-			d->raw = malloc(cd->raw_len);
+			d->raw = malloc(cd->raw_len + 8);
 			d->raw_cap = d->raw ? cd->raw_len : 0;
 			if (!d->raw)
 				return -PEBS_E_NOMEM;
 		}
+		memset(d->raw + cd->raw_len, 0, 8);
 		size_t got = ZSTD_decompressDCtx(d->dctx, d->raw, cd->raw_len,
 						 raw, cd->comp_len);
 		if (ZSTD_isError(got) || got != cd->raw_len)
@@ -807,6 +1046,11 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 				    ZSTD_isError(got) ?
 				    ZSTD_getErrorName(got) : "");
 		raw = d->raw;
+	}
+	if (enc == ENC_FOR && o32) {
+		/* The common u32 case in one pass, no 64-bit detour. */
+		fmt_k->unpack32(raw, n, cd->width, (uint32_t)cd->min, o32);
+		return 0;
 	}
 	switch (enc) {
 	case ENC_FOR:
@@ -819,6 +1063,16 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 	case ENC_DICT:
 		for (uint32_t j = 0; j < cd->dict_count; j++)
 			d->dict[j] = get64(raw + 8 * j);
+		if (cd->width <= 2) {
+			/* Unpack, check and look up in one pass. */
+			if (fmt_k->dgather(d->dict, raw + 8 *
+					   (size_t)cd->dict_count, n,
+					   cd->width, out) >= cd->dict_count)
+				return fail(PEBS_E_CORRUPT, err, errlen,
+					    "column %u: dictionary index out "
+					    "of range", cd->col);
+			break;
+		}
 		fmt_k->unpack(raw + 8 * (size_t)cd->dict_count, n, cd->width,
 			      0, d->idx);
 		if (fmt_max(d->idx, n) >= cd->dict_count)
@@ -828,21 +1082,15 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 		fmt_k->gather(d->dict, d->idx, n, out);
 		break;
 	case ENC_KEYED:
-		if (vunpack(d, raw, cd->raw_len, n, out) < 0)
+		if (unkey(d, raw, cd->raw_len, !(cd->enc & ENC_STORED), n, key,
+			  cd->base, out) < 0)
 			return fail(PEBS_E_CORRUPT, err, errlen,
 				    "column %u: bad variable-length data",
 				    cd->col);
-		/* A dependency chain through the table: plain loop. */
-		for (size_t s = 0; s < KEYED_SLOTS; s++)
-			d->last[s] = cd->base;
-		for (size_t j = 0; j < n; j++) {
-			uint32_t s = fmt_key_slot(key ? key[j] : 0);
-			uint64_t z = out[j];
-			out[j] = d->last[s] + ((z >> 1) ^ (0 - (z & 1)));
-			d->last[s] = out[j];
-		}
 		break;
 	}
+	if (o32)
+		fmt_k->narrow(out, n, o32);
 	return 0;
 }
 
@@ -881,7 +1129,8 @@ static const uint64_t *key_values(struct fmt_dec *d, const struct view *v,
 			d->key[j] = out->c32[col][j];
 		return d->key;
 	}
-	*rc = decode_column(d, v, (unsigned)ki, NULL, d->key, err, errlen);
+	*rc = decode_column(d, v, (unsigned)ki, NULL, d->key, NULL, err,
+			    errlen);
 	return d->key;
 }
 
@@ -962,11 +1211,11 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 					return r;
 			}
 			uint64_t *dst = out->c64[c] ? out->c64[c] : d->tmp;
-			r = decode_column(d, &v, i, key, dst, err, errlen);
+			r = decode_column(d, &v, i, key, dst,
+					  out->c64[c] ? NULL : out->c32[c],
+					  err, errlen);
 			if (r)
 				return r;
-			if (!out->c64[c])
-				fmt_k->narrow(d->tmp, v.n, out->c32[c]);
 			done |= 1ull << c;
 			out->present |= 1ull << c;
 		}
@@ -988,13 +1237,34 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 	return 0;
 }
 
+/*
+ * pebs_block_decode() keeps one decoder per thread, like the encoder: a
+ * caller that decodes the rest of a block after a first look at some
+ * columns (a filter) would otherwise pay for a zstd context and 640 KiB
+ * of tables per block.
+ */
+static pthread_key_t dec_key;
+static pthread_once_t dec_once = PTHREAD_ONCE_INIT;
+
+static void dec_destroy(void *p)
+{
+	fmt_dec_free(p);
+}
+
+static void dec_key_init(void)
+{
+	pthread_key_create(&dec_key, dec_destroy);
+}
+
 int pebs_block_decode(const void *chunk, size_t len, uint64_t cols,
 		      struct pebs_batch *out, char *err, size_t errlen)
 {
-	struct fmt_dec *d = fmt_dec_new();
-	if (!d)
-		return -PEBS_E_NOMEM;
-	int r = fmt_block_decode(d, chunk, len, cols, 1, out, err, errlen);
-	fmt_dec_free(d);
-	return r;
+	pthread_once(&dec_once, dec_key_init);
+	struct fmt_dec *d = pthread_getspecific(dec_key);
+	if (!d) {
+		if (!(d = fmt_dec_new()))
+			return -PEBS_E_NOMEM;
+		pthread_setspecific(dec_key, d);
+	}
+	return fmt_block_decode(d, chunk, len, cols, 1, out, err, errlen);
 }

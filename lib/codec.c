@@ -22,6 +22,11 @@ uint64_t fmt_checksum(uint32_t tag, const void *payload, uint64_t len)
 				    (uint64_t)tag << 32 ^ len);
 }
 
+uint64_t fmt_hash(const void *p, uint64_t len, uint64_t seed)
+{
+	return XXH3_64bits_withSeed(p, (size_t)len, seed);
+}
+
 uint64_t fmt_max(const uint64_t *v, size_t n)
 {
 	uint64_t m = 0;
@@ -47,6 +52,38 @@ static ATTR void unpack_##SFX(const uint8_t *p, size_t n, unsigned w,	\
 			out[i] += (uint64_t)q[i] << s;			\
 	}								\
 }									\
+static ATTR void unpack32_##SFX(const uint8_t *p, size_t n, unsigned w, \
+				uint32_t add, uint32_t *out)		\
+{									\
+	for (size_t i = 0; i < n; i++)					\
+		out[i] = add + p[i];					\
+	for (unsigned k = 1; k < w && k < 4; k++) {			\
+		const uint8_t *q = p + (size_t)k * n;			\
+		unsigned s = 8 * k;					\
+		for (size_t i = 0; i < n; i++)				\
+			out[i] += (uint32_t)q[i] << s;			\
+	}								\
+}									\
+static ATTR uint32_t dgather_##SFX(const uint64_t *dict, const uint8_t *p, \
+				    size_t n, unsigned w, uint64_t *out) \
+{									\
+	uint32_t mx = 0;						\
+	if (w == 1) {							\
+		for (size_t i = 0; i < n; i++) {			\
+			uint32_t x = p[i];				\
+			mx = x > mx ? x : mx;				\
+			out[i] = dict[x];				\
+		}							\
+		return mx;						\
+	}								\
+	const uint8_t *q = p + n;					\
+	for (size_t i = 0; i < n; i++) {				\
+		uint32_t x = p[i] | (uint32_t)q[i] << 8;		\
+		mx = x > mx ? x : mx;					\
+		out[i] = dict[x];					\
+	}								\
+	return mx;							\
+}									\
 static ATTR void undelta_##SFX(uint64_t *v, size_t n, uint64_t base)	\
 {									\
 	for (size_t i = 0; i < n; i++)					\
@@ -68,8 +105,22 @@ static ATTR void narrow_##SFX(const uint64_t *in, size_t n, uint32_t *out) \
 	for (size_t i = 0; i < n; i++)					\
 		out[i] = (uint32_t)in[i];				\
 }									\
+static ATTR void stat_##SFX(const uint64_t *v, size_t n, uint64_t *st) \
+{									\
+	uint64_t mn = v[0], mx = v[0], dor = 0;				\
+	for (size_t i = 1; i < n; i++) {				\
+		uint64_t d = v[i] - v[i - 1];				\
+		mn = v[i] < mn ? v[i] : mn;				\
+		mx = v[i] > mx ? v[i] : mx;				\
+		dor |= (d << 1) ^ (0 - (d >> 63));			\
+	}								\
+	st[0] = mn;							\
+	st[1] = mx;							\
+	st[2] = dor;							\
+}									\
 static const struct fmt_kernels k_##SFX = {				\
-	#SFX, unpack_##SFX, undelta_##SFX, gather_##SFX, narrow_##SFX	\
+	#SFX, unpack_##SFX, undelta_##SFX, gather_##SFX, narrow_##SFX,	\
+	stat_##SFX, unpack32_##SFX, dgather_##SFX			\
 };
 
 #if defined(__GNUC__) && !defined(__clang__)

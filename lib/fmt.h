@@ -57,8 +57,21 @@ static inline uint32_t fmt_key_slot(uint64_t key)
 }
 #define ENC_STORED 0x80
 
-#define BLK_FIXED 16		/* u32 n, u32 ncols, u32 nnames, u32 rsvd */
+#define BLK_FIXED 16		/* u32 n, ncols, nnames, bflags */
 #define BLK_COLDIR 48		/* one directory entry */
+/*
+ * bflags bit 0 (minor version 1): the payload ends with a checksum per
+ * column and one of the part before the column data, so readers of a few
+ * columns hash only those.
+ */
+#define BLK_F_COLSUMS 0x1u
+#define FMT_MINOR 1		/* minor version written in HEAD */
+
+/* Seed of a column's checksum in the table: binds it to id and length. */
+static inline uint64_t fmt_colsum_seed(unsigned col, uint64_t clen)
+{
+	return (uint64_t)col << 32 ^ clen;
+}
 
 static inline void put16(uint8_t *p, uint16_t v)
 {
@@ -96,6 +109,8 @@ static inline uint64_t get64(const uint8_t *p)
 
 /* Checksum of a chunk: XXH3-64 of the payload seeded by tag and length. */
 uint64_t fmt_checksum(uint32_t tag, const void *payload, uint64_t len);
+/* XXH3-64 of @len bytes with @seed (the column checksum table). */
+uint64_t fmt_hash(const void *p, uint64_t len, uint64_t seed);
 
 /* Column kernels (codec.c), chosen at run time. */
 struct fmt_kernels {
@@ -110,6 +125,26 @@ struct fmt_kernels {
 		       uint64_t *out);
 	/* out32[i] = (uint32_t)in[i] */
 	void (*narrow)(const uint64_t *in, size_t n, uint32_t *out);
+	/*
+	 * Encoder statistics of n >= 1 values: st[0] = min, st[1] = max,
+	 * st[2] = OR of the zigzagged neighbour differences (its highest bit
+	 * is that of their maximum, all the DELTA width needs).
+	 */
+	void (*stat)(const uint64_t *v, size_t n, uint64_t *st);
+	/*
+	 * unpack() then narrow() in one pass, for u32 columns: planes at and
+	 * above byte 4 vanish modulo 2^32, so only the first four are read.
+	 */
+	void (*unpack32)(const uint8_t *planes, size_t n, unsigned w,
+			 uint32_t add, uint32_t *out);
+	/*
+	 * DICT indices of width @w (1 or 2) straight from their planes:
+	 * out[i] = dict[index i].  @dict must have 65,536 readable entries
+	 * (a bad index reads a stale one); returns the largest index, which
+	 * the caller checks against the dictionary size.
+	 */
+	uint32_t (*dgather)(const uint64_t *dict, const uint8_t *planes,
+			    size_t n, unsigned w, uint64_t *out);
 };
 extern const struct fmt_kernels *fmt_k;
 
@@ -128,10 +163,25 @@ void fmt_dec_free(struct fmt_dec *d);
 /* pebs_block_encode() with reusable state. */
 int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
 		     void **out, size_t *len);
+/*
+ * The same, into a buffer owned by @e (valid until its next use): the
+ * writer's path, which copies the block out at once.
+ */
+int fmt_block_encode_buf(struct fmt_enc *e, const struct pebs_batch *b,
+			 int level, const void **out, size_t *len);
 /* pebs_block_decode() with reusable state; @verify = check the checksum. */
 int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 		     uint64_t cols, int verify, struct pebs_batch *out,
 		     char *err, size_t errlen);
+
+/*
+ * Verifies what a reader that uses only a block's directory relies on:
+ * the head checksum of a block with a column checksum table, else the
+ * chunk checksum.  @chunk is a whole BLCK chunk of @len bytes whose
+ * length field matches.  Returns 0 or -PEBS_E_CHECKSUM (or
+ * -PEBS_E_TRUNCATED when too short).
+ */
+int fmt_block_verify_head(const void *chunk, size_t len);
 
 /* Writes a chunk header for @tag/@len into @p (16 bytes). */
 static inline void fmt_chunk_hdr(uint8_t *p, uint32_t tag, uint32_t flags,

@@ -51,6 +51,7 @@ struct slot {
 	uint64_t seq;
 	uint32_t src, segment;
 	uint64_t block, offset;
+	uint64_t tmin, tmax;	/* block time range, from its directory */
 	const uint8_t *chunk;
 	size_t len;
 	uint8_t *owned;		/* stream chunks are copies */
@@ -590,8 +591,11 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		bi.offset = off;
 		bi.index = bno;
 		if (r->o.filter && !r->o.filter(r->o.filter_ctx, &bi)) {
-			/* Damage is reported, never skipped unseen. */
-			if (fmt_checksum(tag, p, len) != get64(p + len)) {
+			/*
+			 * Damage is reported, never skipped unseen: the part
+			 * the decision was made on must be intact.
+			 */
+			if (fmt_block_verify_head(chunk, clen)) {
 				free(whole);
 				slot_err(sl, PEBS_E_CHECKSUM, si,
 					 "block %llu at offset 0x%llx: "
@@ -609,6 +613,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		sl->segment = s->segments - 1;
 		sl->block = bno;
 		sl->offset = off;
+		sl->tmin = bi.min[PEBS_COL_TIME];
+		sl->tmax = bi.max[PEBS_COL_TIME];
 		sl->chunk = chunk;
 		sl->len = clen;
 		sl->owned = whole;
@@ -621,9 +627,17 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 {
 	char msg[MSG_LEN - 64];
-	if (!sl->batch && !(sl->batch = pebs_batch_new(PEBS_BATCH_MAX))) {
-		slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
-		return;
+	if (!sl->batch) {
+		if (!(sl->batch = pebs_batch_new(PEBS_BATCH_MAX))) {
+			slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
+			return;
+		}
+		/*
+		 * Fresh arrays are zero: marking them clean spares the decoder
+		 * zeroing (and faulting in) every column it does not decode,
+		 * 17 MiB per slot.
+		 */
+		sl->batch->dirty = 0;
 	}
 	int rc = fmt_block_decode(d, sl->chunk, sl->len, r->o.cols, 1,
 				  sl->batch, msg, sizeof(msg));
@@ -777,15 +791,13 @@ static int deliver(struct pebs_reader *r, struct slot *sl,
 	r->cur_meta = sl->meta;
 	r->st.samples += b->n;
 	r->st.blocks++;
-	const uint64_t *t = b->c64[PEBS_COL_TIME];
+	/* The directory's exact range (an absent column is all zero). */
 	if (!r->o.cols || r->o.cols & (1ull << PEBS_COL_TIME)) {
-		for (size_t i = 0; i < b->n; i++) {
-			if (!r->have_time || t[i] < r->st.tmin)
-				r->st.tmin = t[i];
-			if (!r->have_time || t[i] > r->st.tmax)
-				r->st.tmax = t[i];
-			r->have_time = 1;
-		}
+		if (!r->have_time || sl->tmin < r->st.tmin)
+			r->st.tmin = sl->tmin;
+		if (!r->have_time || sl->tmax > r->st.tmax)
+			r->st.tmax = sl->tmax;
+		r->have_time = 1;
 	}
 	*out = b;
 	return 1;

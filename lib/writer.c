@@ -92,7 +92,7 @@ static int head(struct pebs_writer *w, const struct pebs_meta *meta)
 	if (!buf)
 		return set_err(w, PEBS_E_NOMEM, "out of memory");
 	put16(p, PEBS_FORMAT_VERSION);
-	put16(p + 2, 0);
+	put16(p + 2, FMT_MINOR);
 	put32(p + 4, 0);
 	put64(p + 8, 0);	/* required features: none in v1.0 */
 	put64(p + 16, 0);	/* optional features */
@@ -226,14 +226,14 @@ static int flush_block(struct pebs_writer *w)
 		return w->err;
 	if (!w->pending->n)
 		return 0;
-	void *buf;
+	const void *buf;
 	size_t len;
-	int r = fmt_block_encode(w->enc, w->pending, w->level, &buf, &len);
+	int r = fmt_block_encode_buf(w->enc, w->pending, w->level, &buf,
+				     &len);
 	if (r)
 		return set_err(w, -r, "encoding a block: %s",
 			       pebs_strerror(r));
 	r = emit_block(w, buf, len);
-	free(buf);
 	/* Keep the dictionary: ids handed out stay valid. */
 	w->pending->n = 0;
 	return r;
@@ -253,6 +253,35 @@ int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s)
 	return 0;
 }
 
+/*
+ * Encodes samples [@i, @i + block_samples) of @b as one block straight
+ * from @b's arrays.  The block carries @b's own event names (blocks are
+ * self-contained), so ids need no remapping; the names are still interned
+ * so that later samples added one by one find them.
+ */
+static int direct_block(struct pebs_writer *w, const struct pebs_batch *b,
+			size_t i)
+{
+	struct pebs_batch v = *b;
+	if (w->err)
+		return w->err;
+	v.n = w->block_samples;
+	v.cap = v.n;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		if (v.c64[c])
+			v.c64[c] += i;
+		if (v.c32[c])
+			v.c32[c] += i;
+	}
+	const void *buf;
+	size_t len;
+	int r = fmt_block_encode_buf(w->enc, &v, w->level, &buf, &len);
+	if (r)
+		return set_err(w, -r, "encoding a block: %s",
+			       pebs_strerror(r));
+	return emit_block(w, buf, len);
+}
+
 int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b)
 {
 	uint32_t map[256];
@@ -266,15 +295,41 @@ int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b)
 	/* Column-wise copies, a pending block's worth at a time. */
 	for (size_t i = 0; i < b->n;) {
 		struct pebs_batch *p = w->pending;
+		if (!p->n && b->n - i >= w->block_samples) {
+			/* A whole block: encode it in place, no copies. */
+			int r = direct_block(w, b, i);
+			if (r)
+				return r;
+			i += w->block_samples;
+			continue;
+		}
 		size_t k = p->cap - p->n < b->n - i ? p->cap - p->n : b->n - i;
 		if (k > w->block_samples - p->n)
 			k = w->block_samples - p->n;
+		/*
+		 * Only columns that may be non-zero in @b are copied; columns
+		 * clean in both stay zero, and a column dirty only in the
+		 * pending batch gets zeros (copying every column of a sparse
+		 * batch cost more than encoding it).
+		 */
+		uint64_t cols = (b->dirty | p->dirty) |
+				1ull << PEBS_COL_EVENT;
 		for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
-			if (p->c64[c])
+			if (!(cols & (1ull << c)))
+				continue;
+			int from = (b->dirty >> c & 1) ||
+				   c == PEBS_COL_EVENT;
+			if (p->c64[c] && from)
 				memcpy(p->c64[c] + p->n, b->c64[c] + i,
 				       k * sizeof(uint64_t));
-			else
+			else if (p->c64[c])
+				memset(p->c64[c] + p->n, 0,
+				       k * sizeof(uint64_t));
+			else if (from)
 				memcpy(p->c32[c] + p->n, b->c32[c] + i,
+				       k * sizeof(uint32_t));
+			else
+				memset(p->c32[c] + p->n, 0,
 				       k * sizeof(uint32_t));
 		}
 		uint32_t *ev = p->c32[PEBS_COL_EVENT] + p->n;
@@ -292,7 +347,8 @@ int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b)
 			ev[j] = (uint32_t)id;
 		}
 		p->n += k;
-		p->dirty |= b->dirty;
+		/* Remapped ids may be non-zero where @b's were all zero. */
+		p->dirty |= b->dirty | 1ull << PEBS_COL_EVENT;
 		i += k;
 		if (p->n == w->block_samples) {
 			int r = flush_block(w);

@@ -1,7 +1,7 @@
 /*
- * pebs_format.h - the .pebs record format v1: block codec, streaming writer,
- * streaming/mmap reader.  The format itself is specified normatively in
- * formats/pebs-format.md.
+ * pebs_format.h - the .pebs record format v1 (minor 1): block codec,
+ * streaming writer, streaming/mmap reader.  The format itself is specified
+ * normatively in formats/pebs-format.md.
  */
 #ifndef PEBS_FORMAT_H
 #define PEBS_FORMAT_H
@@ -35,18 +35,24 @@ int pebs_block_encode(const struct pebs_batch *b, int level, void **out,
 
 /*
  * Parses the directory of the block chunk @chunk (@len bytes, starting at
- * the chunk tag) into @info without decompressing.  Verifies the checksum
- * when @verify is non-zero.  Returns 0 or a negative error, with a message
- * in @err (@errlen bytes) when non-NULL.
+ * the chunk tag) into @info without decompressing.  Verifies, when @verify
+ * is non-zero, what the directory depends on: the head checksum of a block
+ * with a column checksum table (format 1.1), else the chunk checksum.
+ * Returns 0 or a negative error, with a message in @err (@errlen bytes)
+ * when non-NULL.
  */
 int pebs_block_info(const void *chunk, size_t len, int verify,
 		    struct pebs_block_info *info, char *err, size_t errlen);
 
 /*
  * Decodes block chunk @chunk into @out (reset first).  Only the columns in
- * mask @cols are decompressed (0 = all); the others are zero.  The checksum
- * is verified before decompression.  Returns 0 or a negative error with a
- * message in @err.
+ * mask @cols are decompressed (0 = all); the others are zero.  What is used
+ * is verified before it is trusted: with a column checksum table (format
+ * 1.1) the block's head and each decoded column (key columns of KEYED ones
+ * included), else the whole chunk; a mismatch is -PEBS_E_CHECKSUM
+ * ("checksum mismatch", naming the column when one is to blame).  Uses a
+ * decoder kept per thread.  Returns 0 or a negative error with a message
+ * in @err.
  */
 int pebs_block_decode(const void *chunk, size_t len, uint64_t cols,
 		      struct pebs_batch *out, char *err, size_t errlen);

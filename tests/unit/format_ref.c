@@ -1,9 +1,12 @@
 /*
  * Reference decoder for BLCK chunks: byte by byte, no SIMD, no cleverness,
  * straight from the spec, so the fast decoder has something to agree with.
+ * It verifies the column checksum table of minor version 1 (every column,
+ * whatever is decoded) but not the chunk checksum.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 #include <zstd.h>
 #include "format_ref.h"
 
@@ -98,6 +101,28 @@ long ref_decode_block(const uint8_t *c, size_t len, uint64_t **cols)
 	for (uint32_t i = 0; i < nnames; i++)
 		off += 2 + le(p + off, 2);
 	size_t data = off + 48 * (size_t)ncols;
+	/*
+	 * bflags bit 0 (minor 1): ncols column checksums and the checksum of
+	 * the first `data` bytes end the payload, right after the data.
+	 */
+	if (le(p + 12, 4) & 1) {
+		size_t at = data;
+		if (le(p + plen - 8, 8) !=
+		    XXH3_64bits_withSeed(p, data, 0x4b434c42ull << 32 ^ data))
+			return -1;
+		for (uint32_t i = 0; i < ncols; i++) {
+			const uint8_t *d = p + off + 48 * i;
+			uint64_t clen = le(d + 32, 8);
+			uint64_t seed = le(d, 2) << 32 ^ clen;
+			size_t sum_at = plen - 8 - 8 * (size_t)(ncols - i);
+			if (at + clen > plen || le(p + sum_at, 8) !=
+			    XXH3_64bits_withSeed(p + at, clen, seed))
+				return -1;
+			at += clen;
+		}
+		if (at + 8 * (size_t)ncols + 8 != plen)
+			return -1;
+	}
 	/* Keyed columns need their key columns: decode them in a 2nd pass. */
 	for (int pass = 0; pass < 2; pass++) {
 		size_t at = data;
