@@ -8,12 +8,15 @@
  *       trivial in-process generator (so the number is the capture
  *       path's); with -w from the named pebs_workload scenario (cache
  *       model included).
- *   capture-bench drain [-n RECORDS] [-e] [-b BATCH]
- *       the drain path alone: a DS buffer prepared once with 327
- *       skx records (64 KiB), drained again and again through
- *       pebs_ds_pending() + pebs_raw_decode() into a batch; with -e also
- *       encoded by the .pebs writer to /dev/null.  Records per second of
- *       one core.
+ *   capture-bench drain [-n RECORDS] [-e|-W] [-b BATCH]
+ *       the drain path alone: a DS buffer prepared once with 64 KiB of
+ *       records (skx: 327 records of 200 B), drained again and again
+ *       through pebs_ds_pending() + pebs_ds_decode() into a batch; with
+ *       -e also encoded as the capture does it (one block per 65536
+ *       samples, pebs_block_encode() + pebs_writer_copy_block(), batches
+ *       starting with no column dirty), with -W through
+ *       pebs_writer_add_batch() instead; to /dev/null.  Records per
+ *       second of one core.
  * Both print wall and CPU (process) time; on a loaded machine the CPU
  * figure is the per-core rate.
  */
@@ -69,7 +72,8 @@ static int bench_sim(uint64_t n, const char *out, const char *wl)
 	struct gen g = { .n = n };
 	char err[512], line[256];
 	double w0 = clk(CLOCK_MONOTONIC), c0 = clk(CLOCK_PROCESS_CPUTIME_ID);
-	double w, c;
+	double t0 = clk(CLOCK_THREAD_CPUTIME_ID);
+	double w, c, t;
 	FILE *fp = fopen(out, "w");
 
 	if (!fp) {
@@ -83,6 +87,8 @@ static int bench_sim(uint64_t n, const char *out, const char *wl)
 	o.period = 1;
 	o.out = fp;
 	o.seed = 1;
+	if (getenv("CAPBENCH_INLINE"))
+		o.threads = -1;	/* encode on the capture thread */
 	if (wl) {
 		o.workload = wl;
 		o.accesses = n;
@@ -98,11 +104,39 @@ static int bench_sim(uint64_t n, const char *out, const char *wl)
 	fclose(fp);
 	w = clk(CLOCK_MONOTONIC) - w0;
 	c = clk(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	t = clk(CLOCK_THREAD_CPUTIME_ID) - t0;
 	pebs_capture_summary(&st, 1, line, sizeof(line));
 	printf("sim capture (%s): %s\n", wl ? wl : "generator", line);
 	printf("  %.2f M samples/s wall, %.2f M samples/s CPU, %.1f B/sample\n",
 	       st.samples / w / 1e6, st.samples / c / 1e6,
 	       st.samples ? (double)st.bytes / (double)st.samples : 0.0);
+	/* The capture thread alone (simulator, drain, decode; the blocks
+	 * are encoded on worker threads): the rate with idle cores for
+	 * the encoders. */
+	printf("  capture thread: %.2f M samples/s of its CPU time "
+	       "(encoding on %s)\n", st.samples / t / 1e6,
+	       getenv("CAPBENCH_INLINE") ? "this thread" : "workers");
+	return 0;
+}
+
+/* Hands a full batch on: -e as lib/capture_enc.c does (inline), -W
+ * through the writer's batch copy. */
+static int flush(struct pebs_writer *w, struct pebs_batch *b, int encode)
+{
+	if (encode == 1 && b->n) {
+		void *out;
+		size_t len;
+		if (pebs_block_encode(b, 0, &out, &len) < 0 ||
+		    pebs_writer_copy_block(w, out, len) < 0)
+			return -1;
+		free(out);
+	} else if (encode == 2) {
+		if (pebs_writer_add_batch(w, b) < 0)
+			return -1;
+	}
+	pebs_batch_reset(b);
+	if (encode == 1)
+		b->dirty = 0;
 	return 0;
 }
 
@@ -153,6 +187,12 @@ static int bench_drain(uint64_t n, int encode, size_t bcap)
 	memset(&rs, 0, sizeof(rs));
 	if (encode && pebs_writer_open(&w, null, NULL, NULL) < 0)
 		return 1;
+	if (encode == 1) {
+		/* The capture's way: whole blocks, exact dirty columns. */
+		pebs_batch_free(b);
+		b = pebs_batch_new(65536);
+		b->dirty = 0;
+	}
 	w0 = clk(CLOCK_MONOTONIC);
 	c0 = clk(CLOCK_PROCESS_CPUTIME_ID);
 	while (done < n) {
@@ -169,22 +209,23 @@ static int bench_drain(uint64_t n, int encode, size_t bcap)
 			}
 			off += used;
 			if (b->n == b->cap || off < len) {
-				if (w)
-					pebs_writer_add_batch(w, b);
-				pebs_batch_reset(b);
+				if (flush(w, b, encode) < 0)
+					return 1;
 			}
 		}
 		done += len / 200;
 		pebs_ds_reset_index(&ds, len / 200);
 	}
 	if (w) {
-		pebs_writer_add_batch(w, b);
+		if (flush(w, b, encode) < 0)
+			return 1;
 		pebs_writer_close(w);
 	}
 	wt = clk(CLOCK_MONOTONIC) - w0;
 	ct = clk(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	printf("drain%s: %llu records, %.2f M records/s wall, "
-	       "%.2f M records/s CPU\n", encode ? " + encode" : "",
+	       "%.2f M records/s CPU\n", encode == 1 ? " + encode (blocks)" :
+	       encode == 2 ? " + encode (writer)" : "",
 	       (unsigned long long)done, done / wt / 1e6, done / ct / 1e6);
 	pebs_sim_free(sim);
 	pebs_batch_free(b);
@@ -201,17 +242,18 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: capture-bench sim|drain [-n N] "
-			"[-o FILE] [-w WORKLOAD] [-e] [-b BATCH]\n");
+			"[-o FILE] [-w WORKLOAD] [-e|-W] [-b BATCH]\n");
 		return 2;
 	}
 	optind = 2;
-	while ((c = getopt(argc, argv, "n:o:w:eb:")) != -1) {
+	while ((c = getopt(argc, argv, "n:o:w:eWb:")) != -1) {
 		switch (c) {
 		case 'b': bcap = strtoul(optarg, NULL, 0); break;
 		case 'n': n = strtoull(optarg, NULL, 0); break;
 		case 'o': out = optarg; break;
 		case 'w': wl = optarg; break;
 		case 'e': encode = 1; break;
+		case 'W': encode = 2; break;
 		default: return 2;
 		}
 	}

@@ -29,3 +29,4 @@ echo "== drain + decode (fast), plain twin, + encode"
 $cb drain -n ${CAPBENCH_RECORDS:-50000000}
 PEBS_DS_PLAIN=1 $cb drain -n ${CAPBENCH_RECORDS_PLAIN:-10000000}
 $cb drain -e -n ${CAPBENCH_RECORDS_ENC:-10000000}
+$cb drain -W -n ${CAPBENCH_RECORDS_ENC:-10000000}

@@ -25,9 +25,9 @@ static void usage(int code)
 	fprintf(code ? stderr : stdout,
 		"usage: pebs-capture [-b sim|msr|perf] [-e EVENT]... "
 		"[-c PERIOD] [-C CPUS] [-d SECONDS]\n"
-		"                    [-o FILE] [--uarch NAME] [--workload NAME] "
-		"[--seed N]\n"
-		"                    [--max-lost N] [--accesses N] "
+		"                    [-o FILE] [--uarch NAME] [--workload NAME | "
+		"--trace FILE]\n"
+		"                    [--seed N] [--max-lost N] [--accesses N] "
 		"[-- COMMAND ARGS...]\n"
 		"       pebs-capture --plan --uarch NAME -e EVENT... "
 		"[-c PERIOD] [-C CPUS] [-o FILE]\n"
@@ -310,7 +310,7 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 /* ---------------------------------------------------------------- main */
 
 enum { OPT_PLAN = 256, OPT_PROBE, OPT_UARCH, OPT_WORKLOAD, OPT_SEED,
-       OPT_MAXLOST, OPT_VERSION, OPT_ACCESSES };
+       OPT_MAXLOST, OPT_VERSION, OPT_ACCESSES, OPT_TRACE };
 
 int main(int argc, char **argv)
 {
@@ -325,6 +325,7 @@ int main(int argc, char **argv)
 		{ "probe", no_argument, NULL, OPT_PROBE },
 		{ "uarch", required_argument, NULL, OPT_UARCH },
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
+		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "max-lost", required_argument, NULL, OPT_MAXLOST },
 		{ "accesses", required_argument, NULL, OPT_ACCESSES },
@@ -385,6 +386,7 @@ int main(int argc, char **argv)
 		case OPT_PROBE: probe = 1; break;
 		case OPT_UARCH: uarch = optarg; break;
 		case OPT_WORKLOAD: co.workload = optarg; break;
+		case OPT_TRACE: co.trace = optarg; break;
 		case 'h': usage(EXIT_OK); break;
 		case OPT_VERSION: util_version(); break;
 		default: usage(EXIT_USAGE);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -44,8 +45,13 @@ struct cap {
 	struct pebs_raw_stats *rst;	/* per CPU index */
 	uint64_t *lost_seen;		/* per CPU index: counted */
 	uint64_t *lost_written;		/* per CPU index: in the file */
+	uint64_t *lost_est;		/* per CPU index: estimated */
 	char tracepath[4096];
 	pid_t child;
+	struct cmaps maps;		/* hardware -- COMMAND: its maps */
+	size_t maps_in_head;		/* of them, in the current HEAD */
+	struct pebs_writer_opts wo;
+	uint64_t bytes0, blocks0;	/* of the segments finished */
 	double t0, last_flush, last_progress;
 	uint64_t flush_epoch;		/* sim: SIM_FLUSH_CYCLES periods */
 };
@@ -168,23 +174,27 @@ static int setup_sim(struct cap *c, unsigned *ncpus)
 		*ncpus = o->source_ncpus ? o->source_ncpus : 1;
 		return 0;
 	}
+	if (!!o->command + !!o->workload + !!o->trace > 1) {
+		cerr(c, "--workload, --trace and -- COMMAND exclude each "
+		     "other");
+		return -PEBS_E_INVAL;
+	}
 	if (o->command) {
-		if (o->workload) {
-			cerr(c, "--workload and -- COMMAND exclude each other");
-			return -PEBS_E_INVAL;
-		}
 		r = run_traced(c);
 		if (r < 0)
 			return r;
 		r = pebs_workload_open_trace(&c->wl, c->tracepath, &wo);
+	} else if (o->trace) {
+		r = pebs_workload_open_trace(&c->wl, o->trace, &wo);
 	} else if (!o->workload) {
-		cerr(c, "-b sim needs --workload NAME or -- COMMAND");
+		cerr(c, "-b sim needs --workload NAME, --trace FILE or -- "
+		     "COMMAND");
 		return -PEBS_E_INVAL;
 	} else {
 		r = pebs_workload_open(&c->wl, o->workload, &wo);
 	}
 	if (r < 0) {
-		if (r == -PEBS_E_INVAL && !o->command) {
+		if (r == -PEBS_E_INVAL && o->workload) {
 			char names[256] = "";
 			const char *const *n = pebs_workload_names();
 			for (; n && *n; n++) {
@@ -196,8 +206,11 @@ static int setup_sim(struct cap *c, unsigned *ncpus)
 			cerr(c, "--workload: unknown workload \"%s\" (one "
 			     "of: %s)", o->workload, names);
 		} else {
-			cerr(c, "%s: %s", o->command ? "trace" : o->workload,
+			int e = errno;	/* open_trace keeps it on -PEBS_E_IO */
+			cerr(c, "%s: %s", o->command ? "trace" : o->trace ?
+			     o->trace : o->workload,
 			     c->wl ? pebs_workload_errmsg(c->wl) :
+			     r == -PEBS_E_IO && e ? strerror(e) :
 			     pebs_strerror(r));
 		}
 		return r;
@@ -299,8 +312,14 @@ static int add_meta(struct cap *c)
 					    c->u->models[0]);
 		r |= pebs_meta_setf(m, "cpu.name", "simulated %s",
 				    c->u->desc);
-		if (o->workload)
+		if (o->workload) {
 			r |= pebs_meta_set(m, "sim.workload", o->workload);
+			/* Said rather than invented: symbols for a built-in
+			 * workload's ips are workload.ips.N.*. */
+			r |= pebs_meta_set(m, "sim.maps", "none: a built-in "
+					   "workload has no real process "
+					   "(its ips: workload.ips.N)");
+		}
 		r |= pebs_meta_setf(m, "sim.seed", "%llu",
 				    (unsigned long long)o->seed);
 	}
@@ -326,7 +345,9 @@ static int setup_cfg(struct cap *c)
 	c->rst = calloc(n, sizeof(*c->rst));
 	c->lost_seen = calloc(n, sizeof(*c->lost_seen));
 	c->lost_written = calloc(n, sizeof(*c->lost_written));
-	if (!c->cfg || !c->rst || !c->lost_seen || !c->lost_written)
+	c->lost_est = calloc(n, sizeof(*c->lost_est));
+	if (!c->cfg || !c->rst || !c->lost_seen || !c->lost_written ||
+	    !c->lost_est)
 		return -PEBS_E_NOMEM;
 	for (size_t i = 0; i < n; i++) {
 		struct pebs_raw_config *cf = &c->cfg[i];
@@ -347,6 +368,69 @@ static int setup_cfg(struct cap *c)
 
 /* ------------------------------------------------------------- drain */
 
+/* ------------------------------------------------------------ output */
+
+/*
+ * Opens the writer (a new segment) with the metadata and the maps known
+ * now.  Hardware captures of a -- COMMAND open it only when the first
+ * block must go out (a full block, the first flush after a second, or
+ * the end), so that the header already holds the maps of the running
+ * (or just exited) program.
+ */
+static int open_writer(struct cap *c)
+{
+	int r;
+
+	if (c->w)
+		return 0;
+	if (c->child > 0)
+		cmaps_read_proc(&c->maps, NULL, c->child);
+	if (c->maps.n) {
+		r = cmaps_meta(&c->maps, c->meta);
+		if (r < 0)
+			return r;
+		c->maps_in_head = c->maps.n;
+	}
+	r = pebs_writer_open(&c->w, c->o->out, c->meta, &c->wo);
+	if (r < 0)
+		cerr(c, "cannot start the output: %s", pebs_strerror(r));
+	return r;
+}
+
+static int sync_out(struct cap *c);
+static int emit_lost(struct cap *c);
+static int child_poll(struct cap *c, int flags);
+
+/*
+ * The command mapped new files since the current segment began: finish
+ * it and start another whose header has every map seen so far (a reader
+ * takes each segment's metadata for that segment's samples).
+ */
+static int new_segment(struct cap *c)
+{
+	struct pebs_write_stats ws;
+	int r;
+
+	if (!c->w || c->maps.n == c->maps_in_head)
+		return 0;
+	r = sync_out(c);
+	if (r == 0)
+		r = emit_lost(c);
+	if (r < 0)
+		return r;
+	r = pebs_writer_finish(c->w);
+	if (r < 0) {
+		write_err(c);
+		return r;
+	}
+	pebs_writer_stats(c->w, &ws);
+	c->bytes0 += ws.bytes;
+	c->blocks0 += ws.blocks;
+	pebs_writer_close(c->w);
+	c->w = NULL;
+	return open_writer(c);
+}
+
 /* Hands the current batch (a block's worth at most) to the encoders and
  * starts a new one. */
 static int flush_batch(struct cap *c)
@@ -356,6 +440,8 @@ static int flush_batch(struct cap *c)
 
 	if (n == 0)
 		return 0;
+	if (!c->w && (r = open_writer(c)) < 0)
+		return r;
 	r = cenc_submit(c->enc, c->batch, c->w, &werr);
 	c->batch = cenc_batch(c->enc);
 	if (r < 0 || !c->batch) {
@@ -373,7 +459,11 @@ static int flush_batch(struct cap *c)
 /* Everything so far encoded and written, in order. */
 static int sync_out(struct cap *c)
 {
-	int r = flush_batch(c), werr = 0;
+	int r = open_writer(c), werr = 0;
+
+	if (r < 0)
+		return r;
+	r = flush_batch(c);
 
 	if (r == 0)
 		r = cenc_sync(c->enc, c->w, &werr);
@@ -385,23 +475,83 @@ static int sync_out(struct cap *c)
 }
 
 /* Fills what records do not carry: the drain time where the format has
- * no TSC; on the sim, pid and tid from its register convention (R10,
- * R9: see pebs_sim.h) when registers are present. */
+ * no TSC. */
 static void fixup(struct cap *c, size_t from, uint64_t t)
 {
 	struct pebs_batch *b = c->batch;
-	for (size_t k = from; k < b->n; k++) {
-		if (!(b->c32[PEBS_COL_FLAGS][k] & PEBS_SF_TSC))
+	int any = 0;
+	for (size_t k = from; k < b->n; k++)
+		if (!(b->c32[PEBS_COL_FLAGS][k] & PEBS_SF_TSC)) {
 			b->c64[PEBS_COL_TIME][k] = t;
-		if (c->is_sim && (b->c32[PEBS_COL_FLAGS][k] & PEBS_SF_REGS)) {
-			b->c32[PEBS_COL_PID][k] = (uint32_t)
-				b->c64[PEBS_COL_REG0 + PEBS_REG_R10][k];
-			b->c32[PEBS_COL_TID][k] = (uint32_t)
-				b->c64[PEBS_COL_REG0 + PEBS_REG_R9][k];
+			any = 1;
 		}
+	if (any)
+		b->dirty |= 1ull << PEBS_COL_TIME;
+}
+
+/* Time span of the samples of one drain (with a TSC). */
+struct span {
+	uint64_t tmin, tmax, n;
+};
+
+static void span_add(const struct pebs_batch *b, size_t from,
+		     struct span *sp)
+{
+	for (size_t k = from; k < b->n; k++) {
+		uint64_t t = b->c64[PEBS_COL_TIME][k];
+		if (!(b->c32[PEBS_COL_FLAGS][k] & PEBS_SF_TSC))
+			continue;
+		if (!sp->n++ || t < sp->tmin)
+			sp->tmin = t;
+		if (t > sp->tmax)
+			sp->tmax = t;
 	}
-	b->dirty |= (1ull << PEBS_COL_TIME) | (1ull << PEBS_COL_PID) |
-		    (1ull << PEBS_COL_TID);
+}
+
+/*
+ * Decodes the records @recs (@len bytes, at processor address @addr) of
+ * CPU index @i into batches.  On the sim, pid and tid come from what it
+ * knows ran (pebs_sim_owner: the OS's view; adaptive records without
+ * GPRs carry neither), run by run of records of one thread.  With @sp
+ * (a full buffer), the samples' time span is gathered for the loss
+ * estimate.
+ */
+static int decode_recs(struct cap *c, size_t i, const uint8_t *recs,
+		       size_t len, uint64_t addr, uint64_t t,
+		       struct span *sp)
+{
+	size_t off = 0;
+	int r;
+
+	while (off < len) {
+		size_t used = 0, from = c->batch->n, chunk = len - off;
+		char derr[256];
+		if (c->sim) {
+			uint32_t pid, tid;
+			size_t run = pebs_sim_owner(c->sim, addr + off, chunk,
+						    &pid, &tid);
+			if (run)
+				chunk = run;
+			c->cfg[i].pid = pid;
+			c->cfg[i].tid = tid;
+		}
+		r = pebs_ds_decode(&c->cfg[i], recs + off, chunk, c->batch,
+				    &used, &c->rst[i], derr, sizeof(derr));
+		fixup(c, from, t);
+		if (sp)
+			span_add(c->batch, from, sp);
+		off += used;
+		if (r < 0 || (used == 0 && from == 0)) {
+			/* A record that cannot be framed: what follows
+			 * cannot be found either. */
+			c->st->dropped++;
+			break;
+		}
+		/* Stopped short of the chunk: the batch is full. */
+		if (used < chunk && (r = flush_batch(c)) < 0)
+			return r;
+	}
+	return 0;
 }
 
 static int drain_cpu(struct cap *c, size_t i)
@@ -409,7 +559,7 @@ static int drain_cpu(struct cap *c, size_t i)
 	struct pebs_ds *ds = pebs_backend_ds(c->bk, i);
 	uint64_t t = pebs_backend_now(c->bk), lost;
 	const uint8_t *recs;
-	size_t len, off = 0;
+	size_t len;
 	int full, r;
 
 	if (!ds) {
@@ -434,25 +584,26 @@ static int drain_cpu(struct cap *c, size_t i)
 			pebs_ds_reset_index(ds, 0);
 			return 0;
 		}
-		while (off < len) {
-			size_t used = 0, from = c->batch->n;
-			char derr[256];
-			r = pebs_ds_decode(&c->cfg[i], recs + off, len - off,
-					    c->batch, &used, &c->rst[i], derr,
-					    sizeof(derr));
-			fixup(c, from, t);
-			off += used;
-			if (r < 0) {
-				/* A record that cannot be framed: what
-				 * follows cannot be found either. */
-				c->st->dropped++;
-				break;
-			}
-			if (off < len && (r = flush_batch(c)) < 0)
-				return r;
-		}
-		c->st->records += c->rst[i].records - rec0;
+		struct span sp = { 0, 0, 0 };
+		uint64_t smp0 = c->rst[i].samples, nrec;
+		r = decode_recs(c, i, recs, len, ds->lay.base, t,
+				full ? &sp : NULL);
+		if (r < 0)
+			return r;
+		nrec = c->rst[i].records - rec0;
+		c->st->records += nrec;
 		c->st->full += (uint64_t)full;
+		if (full && nrec) {
+			/* The processor stopped at the maximum, silently:
+			 * estimate what it dropped from the records'
+			 * times (pebs_ds_estimate_lost_tail). */
+			uint64_t est = pebs_ds_estimate_lost_tail(nrec,
+						sp.tmin, sp.tmax, t);
+			est = (est * (c->rst[i].samples - smp0) + nrec / 2) /
+			      nrec;
+			c->st->lost_est += est;
+			c->lost_est[i] += est;
+		}
 		pebs_ds_reset_index(ds, c->rst[i].records - rec0);
 		r = pebs_backend_ack(c->bk, i);
 		if (r < 0) {
@@ -460,7 +611,10 @@ static int drain_cpu(struct cap *c, size_t i)
 			return r;
 		}
 	}
-	lost = pebs_backend_lost(c->bk, i) + c->rst[i].lost;
+	/* Hardware counts nothing at the maximum: the estimate stands in
+	 * (the sim's exact count is pebs_backend_lost()). */
+	lost = pebs_backend_lost(c->bk, i) + c->rst[i].lost +
+	       (c->is_sim ? 0 : c->lost_est[i]);
 	if (lost > c->lost_seen[i]) {
 		c->st->lost += lost - c->lost_seen[i];
 		c->lost_seen[i] = lost;
@@ -510,10 +664,12 @@ static int drain_all(struct cap *c)
 static void totals(struct cap *c)
 {
 	struct pebs_write_stats ws;
+	c->st->bytes = c->bytes0;
+	c->st->blocks = c->blocks0;
 	if (c->w) {
 		pebs_writer_stats(c->w, &ws);
-		c->st->bytes = ws.bytes;
-		c->st->blocks = ws.blocks;
+		c->st->bytes += ws.bytes;
+		c->st->blocks += ws.blocks;
 	}
 	c->st->wall_s = now_s() - c->t0;
 	if (c->is_sim && c->sim)
@@ -548,7 +704,7 @@ static int flush_due(struct cap *c)
 static int loop(struct cap *c)
 {
 	const struct pebs_capture_opts *o = c->o;
-	int r, status;
+	int r;
 
 	for (;;) {
 		int end = 0;
@@ -570,15 +726,18 @@ static int loop(struct cap *c)
 		if (!c->is_sim && o->duration > 0 &&
 		    now_s() - c->t0 >= o->duration)
 			end = 1;
-		if (c->child > 0 && waitpid(c->child, &status, WNOHANG) ==
-		    c->child) {
-			c->st->cmd_status = status;
-			c->child = 0;
+		if (c->child > 0)
+			child_poll(c, WNOHANG);
+		/* The command has ended (also when its exec failed). */
+		if (!c->is_sim && o->command && c->child == 0)
 			end = 1;
-		}
 		if (flush_due(c)) {
 			/* A killed capture loses at most about a second. */
-			r = sync_out(c);
+			if (c->child > 0)
+				cmaps_read_proc(&c->maps, NULL, c->child);
+			r = new_segment(c);
+			if (r == 0)
+				r = sync_out(c);
 			if (r == 0)
 				r = emit_lost(c);
 			if (r == 0)
@@ -599,22 +758,100 @@ static int loop(struct cap *c)
 	return 0;
 }
 
+/*
+ * Waits for the -- COMMAND (@flags: WNOHANG or 0).  Under ptrace its
+ * stops are answered here: at its exit (PTRACE_EVENT_EXIT, the address
+ * space still there) and at an exec its maps are read; any signal is
+ * passed on as it came.  Returns 1 when it has ended (status kept).
+ */
+static int child_poll(struct cap *c, int flags)
+{
+	int status;
+	pid_t p;
+
+	while (c->child > 0 &&
+	       ((p = waitpid(c->child, &status, flags)) == c->child ||
+		(p < 0 && errno == EINTR))) {
+		int sig, ev;
+		if (p < 0)
+			continue;
+		if (!WIFSTOPPED(status)) {
+			c->st->cmd_status = status;
+			c->child = 0;
+			return 1;
+		}
+		sig = WSTOPSIG(status);
+		ev = status >> 16;
+		if (sig == SIGTRAP && (ev == PTRACE_EVENT_EXIT ||
+				       ev == PTRACE_EVENT_EXEC)) {
+			cmaps_read_proc(&c->maps, NULL, c->child);
+			sig = 0;
+		} else {
+			siginfo_t si;
+			/* A group stop (SIGSTOP...) has no siginfo. */
+			if (ptrace(PTRACE_GETSIGINFO, c->child, 0, &si) < 0)
+				sig = 0;
+		}
+		ptrace(PTRACE_CONT, c->child, 0, (void *)(long)sig);
+	}
+	return 0;
+}
+
+/*
+ * Hardware backends: starts the command under ptrace where allowed
+ * (PTRACE_TRACEME: only its exit and exec stop it, for its maps; the
+ * capture's loop answers within WAIT_MS), else plainly; its maps are
+ * also read about once a second while it runs.
+ */
 static int start_child(struct cap *c)
 {
+	int gate[2], status;
+	char ok = 0;
+
 	fflush(NULL);
+	if (pipe2(gate, O_CLOEXEC) < 0) {
+		cerr(c, "pipe: %s", strerror(errno));
+		return -PEBS_E_IO;
+	}
 	c->child = fork();
 	if (c->child < 0) {
 		cerr(c, "fork: %s", strerror(errno));
 		c->child = 0;
+		close(gate[0]);
+		close(gate[1]);
 		return -PEBS_E_IO;
 	}
 	if (c->child == 0) {
 		keep_stdout(c);
+		ok = ptrace(PTRACE_TRACEME, 0, 0, 0) == 0;
+		if (write(gate[1], &ok, 1) != 1)
+			_exit(127);
 		execvp(c->o->command[0], c->o->command);
 		fprintf(stderr, "pebs-capture: %s: %s\n", c->o->command[0],
 			strerror(errno));
 		_exit(127);
 	}
+	close(gate[1]);
+	if (read(gate[0], &ok, 1) != 1)
+		ok = 0;
+	close(gate[0]);
+	if (!ok)
+		return 0;
+	/* The exec's SIGTRAP stop (or the exit of a failed exec). */
+	while (waitpid(c->child, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (!WIFSTOPPED(status)) {
+		c->st->cmd_status = status;
+		c->child = 0;
+		return 0;
+	}
+	/* Without these options (an old kernel) it still runs, traced:
+	 * only the reads at flushes then see its maps. */
+	ptrace(PTRACE_SETOPTIONS, c->child, 0,
+	       (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC));
+	cmaps_read_proc(&c->maps, NULL, c->child);
+	ptrace(PTRACE_CONT, c->child, 0, 0);
 	return 0;
 }
 
@@ -671,12 +908,12 @@ static int open_backend(struct cap *c, unsigned ncpus, const int *cl,
 int pebs_capture_run(const struct pebs_capture_opts *o,
 		     struct pebs_capture_stats *st, char *err, size_t errlen)
 {
-	struct cap c = { .o = o, .st = st, .err = err, .errlen = errlen };
-	struct pebs_writer_opts wo = { .level = o->level };
+	struct cap c = { .o = o, .st = st, .err = err, .errlen = errlen,
+			 .wo = { .level = o->level } };
 	int *cl = NULL;
 	size_t ncl = 0;
 	unsigned ncpus = 0;
-	int r, r2;
+	int r, r2, lazy = 0;
 
 	memset(st, 0, sizeof(*st));
 	st->cmd_status = -1;
@@ -693,8 +930,9 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		return -PEBS_E_INVAL;
 	}
 	c.is_sim = !o->backend || !strcmp(o->backend, "sim");
-	if (!c.is_sim && o->workload) {
-		cerr(&c, "--workload needs -b sim");
+	if (!c.is_sim && (o->workload || o->trace)) {
+		cerr(&c, "%s needs -b sim", o->workload ? "--workload" :
+		     "--trace");
 		return -PEBS_E_INVAL;
 	}
 	c.meta = pebs_meta_new();
@@ -723,10 +961,12 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		r = setup_cfg(&c);
 	if (r < 0)
 		goto out;
-	r = pebs_writer_open(&c.w, o->out, c.meta, &wo);
-	if (r < 0) {
-		cerr(&c, "cannot start the output: %s", pebs_strerror(r));
-		goto out;
+	/* With a hardware -- COMMAND the header waits for its maps. */
+	lazy = 1;
+	if (c.is_sim || !o->command) {
+		r = open_writer(&c);
+		if (r < 0)
+			goto out;
 	}
 	r = pebs_backend_program(c.bk, c.plan, o->buf_size);
 	if (r < 0) {
@@ -749,13 +989,20 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		r2 = sync_out(&c);
 	if (r2 == 0)
 		r2 = emit_lost(&c);
+	/* Maps first seen at the command's end (an exec, its exit): one
+	 * more segment, empty, whose header has them all, for readers that
+	 * take the last metadata. */
+	if (r2 == 0)
+		r2 = new_segment(&c);
 	if (r2 < 0 && r == 0)
 		r = r2;
 out:
-	if (c.child > 0) {
-		int status;
-		if (waitpid(c.child, &status, 0) == c.child)
-			st->cmd_status = status;
+	child_poll(&c, 0);
+	if (lazy && !c.w) {
+		/* Nothing went out yet: still a valid (empty) file. */
+		r2 = open_writer(&c);
+		if (r2 < 0 && r == 0)
+			r = r2;
 	}
 	if (c.w) {
 		r2 = pebs_writer_finish(c.w);
@@ -778,6 +1025,8 @@ out:
 	free(c.rst);
 	free(c.lost_seen);
 	free(c.lost_written);
+	free(c.lost_est);
+	cmaps_free(&c.maps);
 	free(cl);
 	if (c.tracepath[0])
 		unlink(c.tracepath);
@@ -799,9 +1048,12 @@ void pebs_capture_summary(const struct pebs_capture_stats *st, int is_sim,
 		n += snprintf(buf + n, len - (size_t)n,
 			      " (%.6f simulated s)", st->sim_s);
 	/* Hardware does not count what it drops at the maximum: say that
-	 * the buffer was full at least. */
+	 * the buffer was full, and how much the records' times suggest was
+	 * lost (included in "lost"). */
 	if (!is_sim && st->full && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, ", DS buffer full at %llu "
-			 "drains (uncounted loss possible)",
-			 (unsigned long long)st->full);
+			 "drains (%llu lost estimated from record times; "
+			 "without a TSC in the records, uncounted)",
+			 (unsigned long long)st->full,
+			 (unsigned long long)st->lost_est);
 }

@@ -78,7 +78,7 @@ int cenc_open(struct cap_enc **out, unsigned threads, int level, size_t cap)
 		return -PEBS_E_NOMEM;
 	if (threads > CENC_MAX_THREADS)
 		threads = CENC_MAX_THREADS;
-	e->level = level ? level : 3;
+	e->level = level;	/* 0: pebs_block_encode()'s default */
 	e->cap = cap;
 	e->njobs = 2 * (threads ? threads : 1);
 	e->jobs = calloc(e->njobs, sizeof(*e->jobs));
@@ -101,6 +101,11 @@ int cenc_open(struct cap_enc **out, unsigned threads, int level, size_t cap)
 	return 0;
 }
 
+/* The capture fills batches only through pebs_ds_decode() and
+ * pebs_batch_push(), which mark every column they make non-zero: so a
+ * batch starts with no column dirty, and the decoder need not store the
+ * columns a record shape leaves zero (registers of adaptive records
+ * without GPRs), nor the encoder scan them. */
 struct pebs_batch *cenc_batch(struct cap_enc *e)
 {
 	struct pebs_batch *b;
@@ -108,9 +113,12 @@ struct pebs_batch *cenc_batch(struct cap_enc *e)
 	if (e->nspare) {
 		b = e->spare[--e->nspare];
 		pebs_batch_reset(b);
-		return b;
+	} else {
+		b = pebs_batch_new(e->cap);
 	}
-	return pebs_batch_new(e->cap);
+	if (b)
+		b->dirty = 0;
+	return b;
 }
 
 static void recycle(struct cap_enc *e, struct pebs_batch *b)

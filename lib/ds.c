@@ -146,3 +146,14 @@ uint64_t pebs_ds_estimate_lost(uint64_t events, uint64_t period,
 	expect = events / period;
 	return expect > records ? expect - records : 0;
 }
+
+uint64_t pebs_ds_estimate_lost_tail(uint64_t nrec, uint64_t t_first,
+				    uint64_t t_last, uint64_t t_drain)
+{
+	long double rate;
+
+	if (nrec < 2 || t_last <= t_first || t_drain <= t_last)
+		return 0;
+	rate = (long double)(nrec - 1) / (long double)(t_last - t_first);
+	return (uint64_t)(rate * (long double)(t_drain - t_last) + 0.5L);
+}

@@ -43,8 +43,31 @@ struct frec {
 	uint32_t flags;
 	int has_mem;
 	const uint8_t *regs;	/* NULL: none */
-	const uint8_t *order;	/* order of @regs; NULL = legacy */
 };
+
+/* Set bits of @m: a loop, not __builtin_popcountll(), which without
+ * -mpopcnt is a library call per record. */
+static unsigned popc(uint64_t m)
+{
+	unsigned n = 0;
+	for (; m; m &= m - 1)
+		n++;
+	return n;
+}
+
+/*
+ * The batch's column arrays, loaded once per call: a store through a
+ * uint64_t pointer may alias b->n (a size_t) and the pointer array, so
+ * writing through b->c64[...] made the compiler reload both for every
+ * field of every sample.
+ */
+struct cols {
+	uint64_t *time, *ip, *addr, *dsrc, *dse, *app, *tsx, *phys;
+	uint32_t *cpu, *pid, *tid, *ev, *lat, *ins, *fmt, *flags;
+	uint64_t *reg[PEBS_REG_COUNT];
+};
+
+#define REG_MASK (((1ull << PEBS_REG_COUNT) - 1) << PEBS_COL_REG0)
 
 int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 		   size_t len, struct pebs_batch *b, size_t *consumed,
@@ -52,10 +75,20 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 {
 	const struct pebs_uarch *u = cfg ? cfg->uarch : NULL;
 	const uint8_t *p = buf;
-	size_t pos = 0, rsz, expect_fs = 0;
-	uint64_t enabled, fs_want = 0;
-	int adaptive, ids[64];
+	size_t pos = 0, rsz, expect_fs = 0, n, n0, cap;
+	uint64_t enabled, fs_want = 0, fs_mask = ~(0xffffull << 32);
+	uint64_t acc_time = 0, acc_ip = 0, acc_addr = 0, acc_dse = 0;
+	uint64_t acc_app = 0, acc_tsx = 0, acc_reg[PEBS_REG_COUNT] = { 0 };
+	uint32_t acc_lat = 0, acc_ins = 0, acc_ev = 0, acc_flags = 0;
+	uint64_t last_dse = 0, last_dsrc = 0, g = 0;
+	unsigned last_kind = ~0u, nsamp = 0;
+	uint64_t nrec = 0;
+	int full = 0;
+	uint32_t lazy;
+	int adaptive, ids[64], ins_lat, write_regs, write_phys;
+	const uint8_t *order = NULL;
 	unsigned fmt;
+	struct cols k;
 
 	if (!u || !b || !consumed || !st || (!buf && len) ||
 	    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || plain_forced())
@@ -70,31 +103,63 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 		if (!cfg->data_cfg_known)
 			return pebs_raw_decode(cfg, buf, len, b, consumed, st,
 					       err, errlen);
-		rsz = pebs_ds_record_size(u, cfg->data_cfg);
-		fs_want = (cfg->data_cfg & 0xf) | ((uint64_t)rsz << 48);
-		if (cfg->data_cfg & PEBS_DATACFG_LBR)
-			fs_want |= cfg->data_cfg & (0xffull << 24);
+		g = cfg->data_cfg;
+		rsz = pebs_ds_record_size(u, g);
+		fs_want = (g & 0xf) | ((uint64_t)rsz << 48);
+		if (g & PEBS_DATACFG_LBR)
+			fs_want |= g & (0xffull << 24);
+		fs_want &= fs_mask;
 		expect_fs = 1;
+		if (g & PEBS_DATACFG_GPR)
+			order = gpr_order;
 	} else {
 		rsz = u->rec_size;
 	}
+	ins_lat = (u->features & PEBS_UF_INS_LAT) != 0;
+	/* Columns every record of this shape leaves zero need no stores
+	 * when the batch knows they are zero (dirty bit clear). */
+	write_regs = (!adaptive || (g & PEBS_DATACFG_GPR)) ||
+		     (b->dirty & REG_MASK);
+	write_phys = (b->dirty >> PEBS_COL_PHYS_ADDR) & 1;
+	/* Register columns the batch knows are zero: stored only from
+	 * their first non-zero value on (the rows above it zeroed then), as
+	 * many registers of a workload stay 0 and every column stored
+	 * costs memory traffic. */
+	lazy = (~b->dirty >> PEBS_COL_REG0) & ((1u << PEBS_REG_COUNT) - 1);
 	enabled = cfg->pebs_enabled & u->pebs_counters;
 	for (int i = 0; i < 64; i++)
 		ids[i] = -1;
+	k.time = b->c64[PEBS_COL_TIME];
+	k.ip = b->c64[PEBS_COL_IP];
+	k.addr = b->c64[PEBS_COL_ADDR];
+	k.dsrc = b->c64[PEBS_COL_DSRC];
+	k.dse = b->c64[PEBS_COL_RAW_DSE];
+	k.app = b->c64[PEBS_COL_APPLICABLE];
+	k.tsx = b->c64[PEBS_COL_TSX];
+	k.phys = b->c64[PEBS_COL_PHYS_ADDR];
+	k.cpu = b->c32[PEBS_COL_CPU];
+	k.pid = b->c32[PEBS_COL_PID];
+	k.tid = b->c32[PEBS_COL_TID];
+	k.ev = b->c32[PEBS_COL_EVENT];
+	k.lat = b->c32[PEBS_COL_LAT];
+	k.ins = b->c32[PEBS_COL_INS_LAT];
+	k.fmt = b->c32[PEBS_COL_FMT];
+	k.flags = b->c32[PEBS_COL_FLAGS];
+	for (unsigned i = 0; i < PEBS_REG_COUNT; i++)
+		k.reg[i] = b->c64[PEBS_COL_REG0 + i];
+	n = n0 = b->n;
+	cap = b->cap;
 	*consumed = 0;
 	while (len - pos >= rsz) {
 		const uint8_t *r = p + pos;
 		struct frec f = { 0 };
-		uint64_t bits;
+		uint64_t bits, rv[PEBS_REG_COUNT];
 		unsigned nb;
-		size_t n;
 
-		if (expect_fs && (ld64(r, 0) & ~(0xffffull << 32)) !=
-		    (fs_want & ~(0xffffull << 32)))
+		if (expect_fs && (ld64(r, 0) & fs_mask) != fs_want)
 			break;	/* let the plain decoder judge it */
 		if (adaptive) {
 			size_t off = PEBS_ADAPT_BASIC_SIZE;
-			uint64_t g = cfg->data_cfg;
 			f.ip = ld64(r, 0x08);
 			f.status = ld64(r, 0x10);
 			f.time = ld64(r, 0x18);
@@ -109,7 +174,6 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 			}
 			if (g & PEBS_DATACFG_GPR) {
 				f.regs = r + off;
-				f.order = gpr_order;
 				f.flags |= PEBS_SF_REGS;
 			}
 		} else {
@@ -139,27 +203,51 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 		} else {
 			bits = f.status & enabled;
 			if (fmt < PEBS_FMT_SKL) {
-				if (!bits &&
-				    __builtin_popcountll(enabled) == 1)
+				/* No bit, one PEBS counter: that one. */
+				if (!bits && popc(enabled) == 1)
 					bits = enabled;
-				if (__builtin_popcountll(bits) > 1) {
+				if (bits & (bits - 1)) {
 					st->collisions++;
-					st->lost += (uint64_t)
-						__builtin_popcountll(bits);
-					bits = 0;
+					st->lost += popc(bits);
 					nb = 0;
 					goto counted;
 				}
 			}
 		}
-		nb = (unsigned)__builtin_popcountll(bits);
-		if (b->n + nb > b->cap) {
-			if (b->n == 0)
+		nb = popc(bits);
+		if (n + nb > cap) {
+			if (n == 0)
 				break;	/* the plain decoder's error */
-			return 0;	/* caller flushes and calls again */
+			full = 1;	/* caller flushes and calls again */
+			goto out;
 		}
-		if (!nb)
+		if (!nb) {
 			st->unattributed++;
+			goto counted;
+		}
+		if (f.regs) {
+			/* Unrolled: with a loop these three lines were half
+			 * of the decoder's instructions. */
+			if (order) {
+#pragma GCC unroll 18
+				for (unsigned i = 0; i < PEBS_REG_COUNT; i++)
+					rv[order[i]] = ld64(f.regs, 8 * i);
+			} else {
+				memcpy(rv, f.regs, sizeof(rv));
+			}
+#pragma GCC unroll 18
+			for (unsigned i = 0; i < PEBS_REG_COUNT; i++)
+				acc_reg[i] |= rv[i];
+		} else {
+			memset(rv, 0, sizeof(rv));
+		}
+		acc_time |= f.time;
+		acc_ip |= f.ip;
+		acc_addr |= f.addr;
+		acc_dse |= f.dse;
+		acc_app |= f.status;
+		acc_tsx |= f.tsx;
+		acc_flags |= f.flags;
 		for (uint64_t m = bits; m; m &= m - 1) {
 			unsigned bit = (unsigned)__builtin_ctzll(m);
 			unsigned kind = cfg->ev[bit].kind;
@@ -170,25 +258,23 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 				if (!nm)
 					nm = pebs_uarch_counter_name(
 						bit, cname, sizeof(cname));
+				b->n = n;
 				ids[bit] = pebs_batch_intern(b, nm);
 				if (ids[bit] < 0)
 					return ids[bit];
 			}
-			n = b->n++;
-			b->c64[PEBS_COL_TIME][n] = f.time;
-			b->c32[PEBS_COL_CPU][n] = cfg->cpu;
-			b->c32[PEBS_COL_PID][n] = cfg->pid;
-			b->c32[PEBS_COL_TID][n] = cfg->tid;
-			b->c32[PEBS_COL_EVENT][n] = (uint32_t)ids[bit];
-			b->c64[PEBS_COL_IP][n] = f.ip;
-			b->c64[PEBS_COL_ADDR][n] = f.addr;
-			b->c64[PEBS_COL_DSRC][n] = pebs_udsrc_decode(
-				f.has_mem ? u->dsrc : PEBS_UDSRC_NONE, kind,
-				f.dse);
+			/* Records of one event mostly repeat a few data
+			 * sources: decode each new one only. */
+			if (f.dse != last_dse || kind != last_kind) {
+				last_dse = f.dse;
+				last_kind = kind;
+				last_dsrc = pebs_udsrc_decode(f.has_mem ?
+					u->dsrc : PEBS_UDSRC_NONE, kind, f.dse);
+			}
 			if (f.has_mem) {
 				int llk = kind == PEBS_EVK_LOAD_LATENCY ||
 					  kind == PEBS_EVK_STORE_LATENCY;
-				if (u->features & PEBS_UF_INS_LAT) {
+				if (ins_lat) {
 					ins = (uint32_t)(f.lat & 0xffff);
 					if (llk)
 						lat = (uint32_t)
@@ -197,48 +283,87 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 					lat = (uint32_t)f.lat;
 				}
 			}
-			b->c32[PEBS_COL_LAT][n] = lat;
-			b->c32[PEBS_COL_INS_LAT][n] = ins;
-			b->c64[PEBS_COL_RAW_DSE][n] = f.dse;
-			b->c32[PEBS_COL_FMT][n] = fmt;
-			b->c64[PEBS_COL_APPLICABLE][n] = f.status;
-			b->c64[PEBS_COL_TSX][n] = f.tsx;
-			b->c64[PEBS_COL_PHYS_ADDR][n] = 0;
-			b->c32[PEBS_COL_FLAGS][n] = f.flags;
-			for (unsigned i = 0; i < PEBS_REG_COUNT; i++) {
-				unsigned reg = f.order ? f.order[i] : i;
-				b->c64[PEBS_COL_REG0 + reg][n] =
-					f.regs ? ld64(f.regs, 8 * i) : 0;
+			acc_lat |= lat;
+			acc_ins |= ins;
+			acc_ev |= (uint32_t)ids[bit];
+			k.time[n] = f.time;
+			k.cpu[n] = cfg->cpu;
+			k.pid[n] = cfg->pid;
+			k.tid[n] = cfg->tid;
+			k.ev[n] = (uint32_t)ids[bit];
+			k.ip[n] = f.ip;
+			k.addr[n] = f.addr;
+			k.dsrc[n] = last_dsrc;
+			k.lat[n] = lat;
+			k.ins[n] = ins;
+			k.dse[n] = f.dse;
+			k.fmt[n] = fmt;
+			k.app[n] = f.status;
+			k.tsx[n] = f.tsx;
+			if (write_phys)
+				k.phys[n] = 0;
+			k.flags[n] = f.flags;
+			if (write_regs && !lazy) {
+#pragma GCC unroll 18
+				for (unsigned i = 0; i < PEBS_REG_COUNT; i++)
+					k.reg[i][n] = rv[i];
+			} else if (write_regs) {
+#pragma GCC unroll 18
+				for (unsigned i = 0; i < PEBS_REG_COUNT; i++) {
+					if (!((lazy >> i) & 1)) {
+						k.reg[i][n] = rv[i];
+					} else if (rv[i]) {
+						memset(k.reg[i], 0, n * 8);
+						k.reg[i][n] = rv[i];
+						lazy &= ~(1u << i);
+					}
+				}
 			}
-			/* As pebs_batch_push(): mark what may be non-zero. */
-			b->dirty |= (uint64_t)!!f.time << PEBS_COL_TIME |
-				    (uint64_t)!!cfg->cpu << PEBS_COL_CPU |
-				    (uint64_t)!!cfg->pid << PEBS_COL_PID |
-				    (uint64_t)!!cfg->tid << PEBS_COL_TID |
-				    (uint64_t)!!ids[bit] << PEBS_COL_EVENT |
-				    (uint64_t)!!f.ip << PEBS_COL_IP |
-				    (uint64_t)!!f.addr << PEBS_COL_ADDR |
-				    (uint64_t)!!lat << PEBS_COL_LAT |
-				    (uint64_t)!!ins << PEBS_COL_INS_LAT |
-				    1ull << PEBS_COL_DSRC |
-				    (uint64_t)!!f.dse << PEBS_COL_RAW_DSE |
-				    (uint64_t)!!fmt << PEBS_COL_FMT |
-				    (uint64_t)!!f.status <<
-				    PEBS_COL_APPLICABLE |
-				    (uint64_t)!!f.tsx << PEBS_COL_TSX |
-				    (uint64_t)!!f.flags << PEBS_COL_FLAGS |
-				    (f.regs ? ((1ull << PEBS_REG_COUNT) - 1) <<
-				     PEBS_COL_REG0 : 0);
+			n++;
 		}
+		nsamp += nb;
 counted:
-		st->records++;
-		st->samples += nb;
-		st->offset += rsz;
+		nrec++;
 		pos += rsz;
-		*consumed = pos;
 	}
-	if (pos < len) {
+out:
+	/* Counted here, not per record: @st may alias anything. */
+	st->records += nrec;
+	st->samples += n - n0;
+	st->offset += pos;
+	*consumed = pos;
+	b->n = n;
+	/* As pebs_batch_push(): mark what may be non-zero, exactly. */
+	if (nsamp) {
+		uint64_t d = (uint64_t)!!acc_time << PEBS_COL_TIME |
+			     (uint64_t)!!cfg->cpu << PEBS_COL_CPU |
+			     (uint64_t)!!cfg->pid << PEBS_COL_PID |
+			     (uint64_t)!!cfg->tid << PEBS_COL_TID |
+			     (uint64_t)!!acc_ev << PEBS_COL_EVENT |
+			     (uint64_t)!!acc_ip << PEBS_COL_IP |
+			     (uint64_t)!!acc_addr << PEBS_COL_ADDR |
+			     (uint64_t)!!acc_lat << PEBS_COL_LAT |
+			     (uint64_t)!!acc_ins << PEBS_COL_INS_LAT |
+			     1ull << PEBS_COL_DSRC |
+			     (uint64_t)!!acc_dse << PEBS_COL_RAW_DSE |
+			     (uint64_t)!!fmt << PEBS_COL_FMT |
+			     (uint64_t)!!acc_app << PEBS_COL_APPLICABLE |
+			     (uint64_t)!!acc_tsx << PEBS_COL_TSX |
+			     (uint64_t)!!acc_flags << PEBS_COL_FLAGS;
+		for (unsigned i = 0; i < PEBS_REG_COUNT; i++)
+			d |= (uint64_t)!!acc_reg[i] << (PEBS_COL_REG0 + i);
+		b->dirty |= d;
+	}
+	if (pos < len && !full) {
 		size_t used = 0;
+		/* The plain decoder stores every column of its samples and
+		 * marks the non-zero ones dirty: columns skipped here while
+		 * clean must hold real zeros below them first. */
+		for (unsigned i = 0; i < PEBS_REG_COUNT; i++)
+			if (!(b->dirty >> (PEBS_COL_REG0 + i) & 1))
+				memset(k.reg[i], 0, n * 8);
+		if (!write_phys)
+			memset(k.phys, 0, n * 8);
 		int r = pebs_raw_decode(cfg, p + pos, len - pos, b, &used, st,
 					err, errlen);
 		*consumed = pos + used;

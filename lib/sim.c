@@ -62,8 +62,10 @@ void pebs_sim_free(struct pebs_sim *s)
 {
 	if (!s)
 		return;
-	for (unsigned i = 0; i < s->nmem; i++)
+	for (unsigned i = 0; i < s->nmem; i++) {
 		free(s->mem[i].ptr);
+		free(s->mem[i].own);
+	}
 	free(s->cpu);
 	free(s);
 }
@@ -107,13 +109,39 @@ int pebs_sim_alloc(struct pebs_sim *s, size_t size, void **ptr,
 	return 0;
 }
 
-const struct sim_mem *sim_region(const struct pebs_sim *s, uint64_t addr)
+struct sim_mem *sim_region(const struct pebs_sim *s, uint64_t addr)
 {
 	for (unsigned i = 0; i < s->nmem; i++)
 		if (addr >= s->mem[i].addr &&
 		    addr - s->mem[i].addr < s->mem[i].size)
-			return &s->mem[i];
+			return (struct sim_mem *)&s->mem[i];
 	return NULL;
+}
+
+size_t pebs_sim_owner(const struct pebs_sim *s, uint64_t addr, size_t len,
+		      uint32_t *pid, uint32_t *tid)
+{
+	const struct sim_mem *m = sim_region(s, addr);
+	const struct sim_owner *o;
+	size_t off, run = 0;
+
+	*pid = *tid = 0;
+	if (!m || !m->own || addr % 8)
+		return 0;
+	off = addr - m->addr;
+	o = &m->own[off / 8];
+	if (!o->size)
+		return 0;
+	*pid = o->pid;
+	*tid = o->tid;
+	while (run < len && off + run < m->size) {
+		const struct sim_owner *x = &m->own[(off + run) / 8];
+		if (!x->size || x->pid != o->pid || x->tid != o->tid ||
+		    x->size > len - run)
+			break;
+		run += x->size;
+	}
+	return run;
 }
 
 uint8_t *sim_translate(const struct pebs_sim *s, uint64_t addr, size_t len)
@@ -357,6 +385,45 @@ static uint64_t rng_next(uint64_t *x)
 	return *x * 0x2545f4914f6cdd1dull;
 }
 
+static uint64_t ev_count(const struct pebs_sim *s, const struct sim_cpu *c,
+			 const struct sim_ctr *k, const struct pebs_access *a,
+			 int tagged);
+
+/* Whether event @ev/@um counts from the access's kind and source alone
+ * (see ev_count(): no flags, tagging, latency, front-end or cycles). */
+static int ev_fast(unsigned ev, unsigned um)
+{
+	switch (ev) {
+	case 0xc0: case 0xc2: case 0xd1: case 0xd2: case 0xd3:
+		return 1;
+	case 0x0b: case 0xcb:
+		return um != 0x10;
+	case 0xcd:
+		return um != 0x01;
+	case 0xd0:
+		return (um & 0xf0) == 0x80;
+	}
+	return 0;
+}
+
+/* The table of a fast event, from ev_count() itself: the same answers. */
+static uint64_t ev_table(const struct pebs_sim *s, const struct sim_cpu *c,
+			 const struct sim_ctr *k)
+{
+	struct pebs_access a;
+	uint64_t t = 0;
+
+	memset(&a, 0, sizeof(a));
+	for (unsigned kind = 0; kind < 4; kind++)
+		for (unsigned src = 0; src < 16; src++) {
+			a.kind = (uint8_t)kind;
+			a.src = (uint8_t)src;
+			if (ev_count(s, c, k, &a, 0))
+				t |= 1ull << (kind * 16 + src);
+		}
+	return t;
+}
+
 /* Recomputes the list of counters that count from the registers. */
 static void sim_config(struct pebs_sim *s, struct sim_cpu *c)
 {
@@ -378,6 +445,8 @@ static void sim_config(struct pebs_sim *s, struct sim_cpu *c)
 			  (s->u->pebs_counters >> x) & 1;
 		k->ll_ok = !(s->u->features & PEBS_UF_LL_EN) ||
 			   ((c->pebs_en >> (32 + x)) & 1);
+		k->fast = (uint8_t)ev_fast(k->event, k->umask);
+		k->tab = k->fast ? ev_table(s, c, k) : 0;
 	}
 	c->dirty = 0;
 }
@@ -523,7 +592,10 @@ static void assist(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
 	uint8_t *ds;
 	uint64_t idx, max, status_snap = c->status;
 	size_t sz;
-	unsigned n = (unsigned)__builtin_popcountll(bits);
+	unsigned n = 0;
+
+	for (uint64_t m = bits; m; m &= m - 1)
+		n++;	/* no popcnt instruction at -O2 without -mpopcnt */
 
 	c->st.assists++;
 	if (c->ds_for != c->ds_area || !c->ds_p) {
@@ -548,14 +620,16 @@ static void assist(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
 		c->st.lost_records++;
 		c->st.lost_samples += n;
 	} else {
-		const struct sim_mem *m = c->rec_reg;
+		struct sim_mem *m = c->rec_reg;
 		uint8_t *p;
 		if (m && idx >= m->addr && idx - m->addr <= m->size &&
 		    sz <= m->size - (idx - m->addr)) {
 			p = (uint8_t *)m->ptr + (idx - m->addr);
 		} else {
 			p = sim_translate(s, idx, sz);
-			c->rec_reg = sim_region(s, idx);
+			m = c->rec_reg = p ? sim_region(s, idx) : NULL;
+			if (m && !m->own)
+				m->own = calloc(m->size / 8, sizeof(*m->own));
 		}
 		if (!p) {
 			c->st.faults++;
@@ -563,6 +637,9 @@ static void assist(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
 		} else {
 			sim_rec_write(s, c, cpu, p, sz, bits, status_snap,
 				      first, a);
+			if (m->own && (idx - m->addr) % 8 == 0)
+				m->own[(idx - m->addr) / 8] = (struct sim_owner)
+					{ a->pid, a->tid, (uint32_t)sz };
 			idx += sz;
 			memcpy(ds + PEBS_DS_PEBS_INDEX, &idx, 8);
 			c->st.records++;
@@ -573,10 +650,11 @@ static void assist(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
 	 * overflowed with PEBS enabled, then reloads each from its DS reset
 	 * slot, in counter order (PMC0 first). */
 	c->status &= ~bits;
-	for (unsigned x = 0; x < s->u->n_gp; x++) {
+	for (uint64_t m = bits; m; m &= m - 1) {
+		unsigned x = (unsigned)__builtin_ctzll(m);
 		uint64_t r;
-		if (!(bits & (1ull << x)))
-			continue;
+		if (x >= s->u->n_gp)
+			break;
 		memcpy(&r, ds + PEBS_DS_GP_RESET(x), 8);
 		c->pmc[x] = r & s->gp_mask;
 	}
@@ -606,7 +684,11 @@ static void retire_one(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
 	}
 	for (unsigned i = 0; i < c->nact; i++) {
 		const struct sim_ctr *k = &c->act[i];
-		uint64_t inc = ev_count(s, c, k, a, tagged), v;
+		uint64_t inc, v;
+		if (k->fast && a->kind < 4 && a->src < 16)
+			inc = (k->tab >> (a->kind * 16 + a->src)) & 1;
+		else
+			inc = ev_count(s, c, k, a, tagged);
 		if (!inc)
 			continue;
 		v = c->pmc[k->idx] + inc;

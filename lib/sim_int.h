@@ -18,6 +18,11 @@ struct sim_ctr {
 	uint8_t kind;		/* enum pebs_uarch_kind of the event */
 	uint8_t pebs;		/* PEBS_EN_PMCx set and PEBS-capable */
 	uint8_t ll_ok;		/* LL_EN_PMCx set (or not needed) */
+	/* Events that depend on the access's kind and source only: bit
+	 * (kind * 16 + src) of @tab says whether it counts (ev_count()
+	 * precomputed per counter instead of matched per access). */
+	uint8_t fast;
+	uint64_t tab;
 };
 
 struct sim_cpu {
@@ -37,16 +42,24 @@ struct sim_cpu {
 	 * last record (simulated memory never moves). */
 	uint64_t ds_for;
 	uint8_t *ds_p;
-	const struct sim_mem *rec_reg;
+	struct sim_mem *rec_reg;
 	unsigned nact;
 	struct sim_ctr act[PEBS_SIM_MAX_GP];
 	struct pebs_sim_stats st;
+};
+
+/* Who a record was written for, kept beside each record start (8-byte
+ * slot of its region): what the OS knows about the task that ran. */
+struct sim_owner {
+	uint32_t pid, tid;
+	uint32_t size;		/* bytes of the record; 0: none here */
 };
 
 struct sim_mem {
 	void *ptr;
 	uint64_t addr;
 	size_t size;
+	struct sim_owner *own;	/* size / 8 slots, made on first record */
 };
 
 struct pebs_sim {
@@ -67,7 +80,7 @@ struct pebs_sim {
 uint8_t *sim_translate(const struct pebs_sim *s, uint64_t addr, size_t len);
 
 /* The region holding simulated address @addr, or NULL. */
-const struct sim_mem *sim_region(const struct pebs_sim *s, uint64_t addr);
+struct sim_mem *sim_region(const struct pebs_sim *s, uint64_t addr);
 
 /* Bytes of the record an assist for counters @bits writes now. */
 size_t sim_rec_size(const struct pebs_sim *s, const struct sim_cpu *c,

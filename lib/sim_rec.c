@@ -122,26 +122,31 @@ static void mem_fields(const struct pebs_sim *s, const struct sim_cpu *c,
 }
 
 /* Register snapshot, legacy order (enum pebs_reg).  Synthetic but
- * deterministic: RAX holds the data address, RSP a per-thread stack. */
+ * deterministic: RAX holds the data address, RSP a per-thread stack.
+ * Every register is set (the record needs no clearing first). */
 static void regs(const struct pebs_sim *s, unsigned cpu,
 		 const struct pebs_access *a, uint64_t r[PEBS_REG_COUNT])
 {
 	uint64_t stack = 0x7ffc00000000ull - (uint64_t)a->tid * 0x100000;
 
-	memset(r, 0, PEBS_REG_COUNT * sizeof(r[0]));
 	r[PEBS_REG_RFLAGS] = 0x202;
 	/* Trap-like PEBS: RIP is the next instruction; the simulated
 	 * instructions are 4 bytes long. */
 	r[PEBS_REG_RIP] = a->ip + (s->u->features & PEBS_UF_TRAP ? 4 : 0);
 	r[PEBS_REG_RAX] = a->addr;
+	r[PEBS_REG_RBX] = 0;
 	r[PEBS_REG_RCX] = a->size;
+	r[PEBS_REG_RDX] = 0;
 	r[PEBS_REG_RSI] = a->addr & ~63ull;
+	r[PEBS_REG_RDI] = 0;
 	r[PEBS_REG_RBP] = stack;
 	r[PEBS_REG_RSP] = stack - 0x40;
 	r[PEBS_REG_R8] = cpu;
 	r[PEBS_REG_R9] = a->tid;
 	r[PEBS_REG_R10] = a->pid;
 	r[PEBS_REG_R11] = a->cycle;
+	r[PEBS_REG_R12] = r[PEBS_REG_R13] = 0;
+	r[PEBS_REG_R14] = r[PEBS_REG_R15] = 0;
 }
 
 static void put(uint8_t *p, size_t off, uint64_t v)
@@ -157,12 +162,11 @@ void sim_rec_write(const struct pebs_sim *s, const struct sim_cpu *c,
 	const struct pebs_uarch *u = s->u;
 	uint64_t r[PEBS_REG_COUNT], addr, dse, lat;
 
-	regs(s, cpu, a, r);
 	mem_fields(s, c, first, a, &addr, &dse, &lat);
-	memset(p, 0, sz);
 	if (u->features & PEBS_UF_ADAPTIVE) {
 		uint64_t g = rec_groups(s, c, bits), fs;
 		size_t off = PEBS_ADAPT_BASIC_SIZE;
+		memset(p, 0, sz);
 		fs = (g & 0xf) | ((uint64_t)sz << 48);
 		if (g & PEBS_DATACFG_LBR)
 			fs |= ((g >> PEBS_DATACFG_LBR_SHIFT) & 0xff) << 24;
@@ -183,6 +187,7 @@ void sim_rec_write(const struct pebs_sim *s, const struct sim_cpu *c,
 			off += PEBS_ADAPT_MEMINFO_SIZE;
 		}
 		if (g & PEBS_DATACFG_GPR) {
+			regs(s, cpu, a, r);
 			/* Adaptive order: RFLAGS RIP RAX RCX RDX RBX RSP RBP
 			 * RSI RDI R8-R15. */
 			static const uint8_t ord[PEBS_REG_COUNT] = {
@@ -210,8 +215,9 @@ void sim_rec_write(const struct pebs_sim *s, const struct sim_cpu *c,
 		}
 		return;
 	}
-	for (unsigned i = 0; i < PEBS_REG_COUNT; i++)
-		put(p, 8 * i, r[i]);
+	/* Legacy layouts: every byte of the record is written below. */
+	regs(s, cpu, a, r);
+	memcpy(p, r, sizeof(r));
 	if (u->pebs_fmt == PEBS_FMT_CORE2)
 		return;
 	/* fmt 1/2: GLOBAL_STATUS as the assist saw it; fmt 3: exactly the

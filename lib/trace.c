@@ -222,7 +222,31 @@ static int map_line(struct wtrace *t, char *p, char *msg, size_t cap)
 	if (!path)
 		return fail(msg, cap, ln, PEBS_E_NOMEM, "out of memory");
 	t->maps[t->nmaps++] = (struct wtrace_map){ (uint32_t)pid, start, end,
-						   pgoff, path };
+						   pgoff, path, "" };
+	return 0;
+}
+
+/* "build-id HEX PATH": the build-id of the file of the maps before it. */
+static int bid_line(struct wtrace *t, char *p, char *msg, size_t cap)
+{
+	char ex[32];
+	char *hex = word(&p);
+	size_t n = hex ? strlen(hex) : 0;
+	if (!hex)
+		return fail(msg, cap, t->line, PEBS_E_PARSE,
+			    "build-id without HEX");
+	if (n < 2 || n > 40 || n % 2 || strspn(hex, "0123456789abcdef") != n)
+		return fail(msg, cap, t->line, PEBS_E_PARSE,
+			    "build-id '%s' is not 1-20 bytes of lowercase "
+			    "hex", excerpt(ex, sizeof(ex), hex));
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return fail(msg, cap, t->line, PEBS_E_PARSE,
+			    "build-id without a PATH");
+	for (size_t i = 0; i < t->nmaps; i++)
+		if (!strcmp(t->maps[i].path, p))
+			memcpy(t->maps[i].bid, hex, n + 1);
 	return 0;
 }
 
@@ -259,6 +283,8 @@ static int directive(struct wtrace *t, char *p, char *msg, size_t cap)
 	}
 	if (strcmp(w, "map") == 0)
 		return map_line(t, p, msg, cap);
+	if (strcmp(w, "build-id") == 0)
+		return bid_line(t, p, msg, cap);
 	if (strcmp(w, "command") == 0) {
 		while (*p == ' ' || *p == '\t')
 			p++;

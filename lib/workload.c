@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture_int.h"
 #include "workload_int.h"
 
 #define MAX_THREADS 1024u
@@ -371,22 +372,19 @@ int pebs_workload_meta(const struct pebs_workload *w, struct pebs_meta *m)
 	if (!r && w->tr && *wtrace_command(w->tr))
 		r = pebs_meta_set(m, "workload.command",
 				  wtrace_command(w->tr));
-	for (size_t i = 0; !r && w->tr && i < wtrace_nmaps(w->tr); i++) {
-		const struct wtrace_map *mp = wtrace_map(w->tr, i);
-#define MK(f) (snprintf(k, sizeof(k), "maps.%zu." f, i), k)
-		r = pebs_meta_setf(m, MK("pid"), "%u", mp->pid);
+	if (!r && w->tr) {
+		/* pebs-import's keys and exclusions, build-ids from the
+		 * trace's build-id lines or else from the files. */
+		struct cmaps cm = { 0 };
+		for (size_t i = 0; !r && i < wtrace_nmaps(w->tr); i++) {
+			const struct wtrace_map *mp = wtrace_map(w->tr, i);
+			r = cmaps_add(&cm, (int32_t)mp->pid, mp->start,
+				      mp->end, mp->pgoff, mp->path, mp->bid);
+			r = r < 0 ? r : 0;
+		}
 		if (!r)
-			r = pebs_meta_setf(m, MK("start"), "0x%llx",
-					   (unsigned long long)mp->start);
-		if (!r)
-			r = pebs_meta_setf(m, MK("end"), "0x%llx",
-					   (unsigned long long)mp->end);
-		if (!r)
-			r = pebs_meta_setf(m, MK("pgoff"), "0x%llx",
-					   (unsigned long long)mp->pgoff);
-		if (!r)
-			r = pebs_meta_set(m, MK("path"), mp->path);
-#undef MK
+			r = cmaps_meta(&cm, m);
+		cmaps_free(&cm);
 	}
 	return r;
 }

@@ -90,6 +90,7 @@ struct wtrace_map {
 	uint32_t pid;
 	uint64_t start, end, pgoff;
 	char *path;
+	char bid[41];		/* from a build-id line, "" if none */
 };
 
 /*

@@ -37,8 +37,12 @@
  * program.
  */
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <limits.h>
+#include <link.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -544,6 +548,56 @@ static char *hex(char *p, uint64_t v)
 	return p;
 }
 
+/* dl_iterate_phdr(): "build-id HEX PATH" for an object with an
+ * NT_GNU_BUILD_ID note, PATH as /proc/self/maps names it. */
+static int put_build_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct out *o = arg;
+	char path[PATH_MAX], line[PATH_MAX + 64];
+	(void)size;
+	if (!info->dlpi_name || !*info->dlpi_name) {
+		ssize_t n = readlink("/proc/self/exe", path,
+				     sizeof(path) - 1);
+		if (n <= 0)
+			return 0;
+		path[n] = 0;
+	} else if (!realpath(info->dlpi_name, path)) {
+		return 0;	/* the vDSO, or a file gone */
+	}
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const uint8_t *p, *e;
+		if (ph->p_type != PT_NOTE)
+			continue;
+		p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		e = p + ph->p_memsz;
+		while (e - p >= (ptrdiff_t)sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *nh = (const void *)p;
+			size_t nsz = (nh->n_namesz + 3) & ~3u;
+			size_t dsz = (nh->n_descsz + 3) & ~3u;
+			const uint8_t *d = p + sizeof(*nh) + nsz;
+			if ((size_t)(e - p) < sizeof(*nh) + nsz + dsz)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID &&
+			    nh->n_namesz == 4 && !memcmp(p + sizeof(*nh),
+							"GNU", 4) &&
+			    nh->n_descsz >= 1 && nh->n_descsz <= 20) {
+				char *q = line + sprintf(line, "build-id ");
+				for (unsigned k = 0; k < nh->n_descsz; k++)
+					q += sprintf(q, "%02x", d[k]);
+				size_t used = (size_t)(q - line);
+				int n = snprintf(q, sizeof(line) - used,
+						 " %s\n", path);
+				if (n > 0 && (size_t)n < sizeof(line) - used)
+					put(o, line, used + (size_t)n);
+				return 0;
+			}
+			p = d + dsz;
+		}
+	}
+	return 0;
+}
+
 static void put_header(struct out *o, uint64_t dropped)
 {
 	char line[512];
@@ -576,7 +630,9 @@ static void put_header(struct out *o, uint64_t dropped)
 	}
 	n = snprintf(line, sizeof(line), "pid %d\n", (int)owner_pid);
 	put(o, line, (size_t)n);
-	/* Executable mappings, so that reports can name the instructions. */
+	/* File mappings (code and data), so that reports can name the
+	 * instructions and variables; the reader drops what has no
+	 * symbols. */
 	f = fopen("/proc/self/maps", "r");
 	char *l = NULL;
 	size_t cap = 0;
@@ -585,8 +641,7 @@ static void put_header(struct out *o, uint64_t dropped)
 		char perm[8];
 		int pos = 0;
 		if (sscanf(l, "%llx-%llx %7s %llx %*s %*s %n", &s, &e, perm,
-			   &off, &pos) < 4 || !pos || perm[2] != 'x' ||
-		    l[pos] != '/')
+			   &off, &pos) < 4 || !pos || l[pos] != '/')
 			continue;
 		l[strcspn(l, "\n")] = 0;
 		n = snprintf(line, sizeof(line), "map %d 0x%llx 0x%llx "
@@ -598,6 +653,8 @@ static void put_header(struct out *o, uint64_t dropped)
 	free(l);
 	if (f)
 		fclose(f);
+	/* The build-ids of the objects as loaded (not as on disk now). */
+	dl_iterate_phdr(put_build_id, o);
 }
 
 /* Cursor over one thread's records. */

@@ -31,6 +31,10 @@ struct pebs_capture_stats {
 	uint64_t full;		/* drains that found a DS buffer full: on
 				 * hardware, samples may have been lost
 				 * uncounted (the sim counts them) */
+	uint64_t lost_est;	/* samples lost at full buffers, estimated
+				 * from the records' times (TSC formats;
+				 * pebs_ds_estimate_lost_tail()); on
+				 * hardware (msr) also in @lost */
 	double wall_s;		/* wall-clock seconds */
 	double sim_s;		/* sim: simulated seconds covered */
 	int lost_exceeded;	/* lost > max_lost (exit 4) */
@@ -50,6 +54,7 @@ struct pebs_capture_opts {
 	double duration;	/* -d seconds (sim: simulated); 0 = no limit */
 	const char *uarch;	/* sim: profile, NULL = skx; hw: override */
 	const char *workload;	/* sim: scenario name */
+	const char *trace;	/* sim: trace file to replay ("-" = stdin) */
 	uint64_t seed;		/* sim: workload and tagging seed */
 	uint64_t accesses;	/* sim: scenario length, 0 = its default */
 	char *const *command;	/* -- COMMAND (NULL-terminated) or NULL */

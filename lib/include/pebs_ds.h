@@ -138,6 +138,19 @@ uint64_t pebs_ds_estimate_lost(uint64_t events, uint64_t period,
 			       uint64_t records);
 
 /*
+ * Estimate of records lost at the absolute maximum, for hardware that
+ * does not count them (formats/capture.md, "Loss"): a drain found the
+ * buffer full holding @nrec records with timestamps @t_first .. @t_last
+ * (TSC, fmt >= 3); the processor stopped writing after @t_last and the
+ * drain came at @t_drain, so about rate x (t_drain - t_last) records
+ * were lost, the rate being the buffer's own ((nrec - 1) records over
+ * t_last - t_first).  Returns 0 when the numbers do not allow an estimate
+ * (fewer than 2 records, times not increasing).
+ */
+uint64_t pebs_ds_estimate_lost_tail(uint64_t nrec, uint64_t t_first,
+				    uint64_t t_last, uint64_t t_drain);
+
+/*
  * Decodes drained records exactly as pebs_raw_decode() (same arguments,
  * results, statistics and errors; pebs_uarch.h), faster: fields go
  * straight into @b's columns.  Records it does not expect (an adaptive

@@ -141,6 +141,18 @@ unsigned pebs_sim_pmi_count(const struct pebs_sim *s);
 void pebs_sim_cpu_stats(const struct pebs_sim *s, unsigned cpu,
 			struct pebs_sim_stats *st);
 
+/*
+ * Which process and thread the records at simulated address @addr were
+ * written for: what an operating system knows about the task that ran
+ * (adaptive records without the GPR group carry neither).  Sets *@pid and
+ * *@tid to those of the record starting at @addr and returns the bytes of
+ * the run of consecutive records (at most @len) written for the same pid
+ * and tid; returns 0 (and zeros) when no record of the simulator starts
+ * there.
+ */
+size_t pebs_sim_owner(const struct pebs_sim *s, uint64_t addr, size_t len,
+		      uint32_t *pid, uint32_t *tid);
+
 /* Cycle (= TSC) of the last retired access. */
 uint64_t pebs_sim_cycle(const struct pebs_sim *s);
 

@@ -18,6 +18,7 @@
 
 #include "backend_int.h"
 #include "pebs_capture.h"
+#include "pebs_ds.h"
 #include "pebs_dsrc.h"
 #include "pebs_format.h"
 
@@ -108,6 +109,11 @@ static uint64_t count_samples(const char *buf, size_t len,
 	while (pebs_reader_next(rd, &b) == 1)
 		for (size_t i = 0; i < b->n; i++) {
 			cr_assert_str_eq(pebs_batch_event(b, i), event);
+			/* Every profile, adaptive ones without GPRs too:
+			 * the accesses' pid and tid (fake_next()). */
+			cr_assert_eq(b->c32[PEBS_COL_PID][i], 7);
+			cr_assert_eq(b->c32[PEBS_COL_TID][i],
+				     70 + b->c32[PEBS_COL_CPU][i]);
 			if (b->c64[PEBS_COL_ADDR][i] &&
 			    (b->c64[PEBS_COL_ADDR][i] < 0x600000 ||
 			     b->c64[PEBS_COL_ADDR][i] >= 0x600200))
@@ -209,6 +215,50 @@ Test(capture_pipe, small_buffer_loses_and_counts)
 	cr_assert(st.lost > 0);
 	cr_assert(st.samples > 0);
 	free(a);
+}
+
+/*
+ * The loss estimate hardware needs (it counts nothing at the absolute
+ * maximum): computed by the same drain code on the sim, from the
+ * records' times at full buffers, it must agree with the simulator's
+ * exact count within 5 % (the fake source retires at a steady rate), and
+ * be 0 when nothing is lost.  Adaptive (icl) and fmt 3 (skx) records.
+ */
+Test(capture_pipe, loss_estimate_matches_sim_count)
+{
+	static const char *const ev[] = { "MEM_INST_RETIRED.ALL_LOADS" };
+	static const char *const ua[] = { "skx", "icl" };
+	static const size_t bufs[] = { 1024, 16384 };
+	struct pebs_capture_stats st;
+
+	for (size_t u = 0; u < 2; u++)
+		for (size_t k = 0; k < 2; k++) {
+			char *a = NULL;
+			size_t la = 0;
+			cr_assert_eq(run(ua[u], ev, 1, 200000, 1, &a, &la,
+					 &st, bufs[k]), 0);
+			cr_assert_gt(st.lost, 1000, "%s", ua[u]);
+			cr_assert_gt(st.full, 0);
+			double d = (double)st.lost_est - (double)st.lost;
+			cr_assert_leq(d < 0 ? -d : d, 0.05 * (double)st.lost,
+				      "%s buf %zu: lost %llu, estimated %llu",
+				      ua[u], bufs[k],
+				      (unsigned long long)st.lost,
+				      (unsigned long long)st.lost_est);
+			free(a);
+		}
+	{
+		char *a = NULL;
+		size_t la = 0;
+		cr_assert_eq(run("icl", ev, 1, 200000, 7, &a, &la, &st, 0), 0);
+		cr_assert_eq(st.lost, 0);
+		cr_assert_eq(st.lost_est, 0);
+		free(a);
+	}
+	cr_assert_eq(pebs_ds_estimate_lost_tail(1, 10, 10, 100), 0);
+	cr_assert_eq(pebs_ds_estimate_lost_tail(11, 100, 200, 150), 0);
+	/* 10 records in 100 ticks, 50 ticks after the last: 5. */
+	cr_assert_eq(pebs_ds_estimate_lost_tail(11, 100, 200, 250), 5);
 }
 
 Test(capture_pipe, bad_options)

@@ -4,7 +4,9 @@
  * bits give collisions, zero status, several applicable counters),
  * adaptive records of every group combination, a cut last record, an
  * adaptive record whose groups differ from DATA_CFG, a batch that fills
- * up: same samples, same statistics, same errors.
+ * up: same samples, same statistics, same errors; and into a reused
+ * batch (stale values, no column dirty, as the capture hands them out):
+ * every dirty column equal, every clean column truly zero.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -23,15 +25,58 @@ static uint64_t rnd(void)
 	return rng;
 }
 
+/* A batch as the capture reuses one: stale values everywhere, no column
+ * dirty (lib/capture_enc.c). */
+static void stale(struct pebs_batch *z)
+{
+	pebs_batch_reset(z);
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		for (size_t i = 0; i < z->cap; i++) {
+			if (z->c64[c])
+				z->c64[c][i] = 0xa5a5a5a5a5a5a5a5ull;
+			else
+				z->c32[c][i] = 0xa5a5a5a5u;
+		}
+	z->dirty = 0;
+}
+
+/* The clean batch @z against the plain decoder's @a: every column is
+ * either dirty and equal, or clean and zero in @a (the decoder's dirty
+ * marks are exact enough for encoders to skip clean columns unread). */
+static void same_clean(const struct pebs_batch *a,
+		       const struct pebs_batch *z)
+{
+	cr_assert_eq(a->n, z->n);
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		int dirty = (z->dirty >> c) & 1;
+		if (c == PEBS_COL_EVENT)
+			continue;
+		for (size_t i = 0; i < a->n; i++) {
+			uint64_t va = a->c64[c] ? a->c64[c][i] : a->c32[c][i];
+			uint64_t vz = z->c64[c] ? z->c64[c][i] : z->c32[c][i];
+			if (dirty)
+				cr_assert_eq(va, vz, "col %u sample %zu", c, i);
+			else
+				cr_assert_eq(va, 0, "clean col %u sample %zu "
+					     "is 0x%llx", c, i,
+					     (unsigned long long)va);
+		}
+	}
+}
+
 /* Both decoders on @buf; every column, name and count must agree. */
 static void same(const struct pebs_raw_config *cfg, const uint8_t *buf,
 		 size_t len, size_t cap)
 {
 	struct pebs_batch *a = pebs_batch_new(cap), *b = pebs_batch_new(cap);
-	struct pebs_raw_stats sa, sb;
-	size_t ca = 0, cb = 0, pa = 0, pb = 0;
-	char ea[256] = "", eb[256] = "";
-	int ra = 0, rb = 0;
+	struct pebs_batch *z = pebs_batch_new(cap);
+	struct pebs_raw_stats sa, sb, sz;
+	size_t ca = 0, cb = 0, cz = 0, pa = 0, pb = 0, pz = 0;
+	char ea[256] = "", eb[256] = "", ez[256] = "";
+	int ra = 0, rb = 0, rz;
+
+	memset(&sz, 0, sizeof(sz));
+	stale(z);
 
 	memset(&sa, 0, sizeof(sa));
 	memset(&sb, 0, sizeof(sb));
@@ -58,17 +103,26 @@ static void same(const struct pebs_raw_config *cfg, const uint8_t *buf,
 						     "col %u sample %zu", c, i);
 			}
 		}
+		rz = pebs_ds_decode(cfg, buf + pz, len - pz, z, &cz, &sz, ez,
+				    sizeof(ez));
+		cr_assert_eq(rz, ra, "%s", ez);
+		cr_assert_eq(cz, ca);
+		same_clean(a, z);
 		pa += ca;
 		pb += cb;
+		pz += cz;
 		if (ra < 0 || pa >= len)
 			break;
 		pebs_batch_reset(a);
 		pebs_batch_reset(b);
+		stale(z);
 	}
 	cr_assert_str_eq(ea, eb);
 	cr_assert_eq(memcmp(&sa, &sb, sizeof(sa)), 0);
+	cr_assert_eq(memcmp(&sa, &sz, sizeof(sa)), 0);
 	pebs_batch_free(a);
 	pebs_batch_free(b);
+	pebs_batch_free(z);
 }
 
 static void cfg_for(struct pebs_raw_config *cfg, const struct pebs_uarch *u,
@@ -111,6 +165,14 @@ Test(ds_decode, fixed_formats_random)
 				uint64_t st = rnd() % 16;
 				memcpy(buf + r * u->rec_size + 0x90, &st, 8);
 			}
+			/* Registers that stay 0, or become non-zero half
+			 * way: the decoder's zero-column handling. */
+			uint64_t zm = trial % 4 ? rnd() : 0, z = 0;
+			for (size_t r = 0; r < (trial % 2 ? n : n / 2); r++)
+				for (unsigned i = 0; i < PEBS_REG_COUNT; i++)
+					if ((zm >> i) & 1)
+						memcpy(buf + r * u->rec_size +
+						       8 * i, &z, 8);
 			cfg_for(&cfg, u, trial % 3 ? 0xf : 0x1, 0);
 			same(&cfg, buf, len, 1 + rnd() % 64);
 			/* The last record cut short. */

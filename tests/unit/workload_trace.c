@@ -72,6 +72,9 @@ Test(wtrace, basic)
 	cr_assert_str_eq(pebs_meta_get(m, "maps.0.pgoff"), "0x0");
 	cr_assert_str_eq(pebs_meta_get(m, "maps.0.path"),
 			 "/usr/local/bin/false sharing");
+	cr_assert_str_eq(pebs_meta_get(m, "maps.0.build_id"),
+			 "0123456789abcdef0123456789abcdef01234567");
+	/* [heap] has no symbols: left out, as pebs-import does. */
 	cr_assert_null(pebs_meta_get(m, "maps.1.path"));
 	cr_assert_str_eq(pebs_meta_get(m, "topology.nr_cpus"), "8");
 	pebs_meta_free(m);
@@ -165,6 +168,8 @@ static const struct bad bads[] = {
 	  "line 3: clock after the first access" },
 	{ "trace-map-range", 0, PEBS_E_RANGE,
 	  "line 2: map END is not above START" },
+	{ "trace-build-id", 0, PEBS_E_PARSE,
+	  "line 3: build-id '12XY' is not 1-20 bytes of lowercase hex" },
 	{ "trace-junk", 1, PEBS_E_PARSE,
 	  "line 3: neither an access, a directive nor a comment: '@junk'" },
 };

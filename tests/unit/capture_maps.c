@@ -1,0 +1,447 @@
+/*
+ * capture_maps.c - the maps and build-ids a capture records (lib/
+ * capture_maps.c): pebs-import's exclusions, /proc/PID/maps of a live
+ * process with the build-ids of its files, and end to end: a small
+ * -fsanitize=thread program linked against libpebs-trace, captured on the
+ * simulated PMU (adaptive icl, whose records carry no registers), must
+ * leave its binary's maps with its build-id (as readelf prints it) in the
+ * file's metadata, and pebs_sym must name the program's function from a
+ * sample's ip and pid.  Skipped (saying why) without -fsanitize=thread.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capture_int.h"
+#include "pebs_capture.h"
+#include "pebs_format.h"
+#include "pebs_sym.h"
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	int r = system(cmd);
+	return r == -1 ? -1 : WEXITSTATUS(r);
+}
+
+/* The build-id readelf prints for @path ("" when none or no readelf). */
+static void readelf_bid(const char *path, char *hex, size_t cap)
+{
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s' 2>/dev/null | "
+		 "sed -n 's/.*Build ID: *//p'", path);
+	FILE *p = popen(cmd, "r");
+	hex[0] = 0;
+	if (!p)
+		return;
+	if (!fgets(hex, (int)cap, p))
+		hex[0] = 0;
+	hex[strcspn(hex, "\n")] = 0;
+	pclose(p);
+}
+
+Test(capture_maps, useless_like_pebs_import)
+{
+	static const char *const no[] = {
+		"", "[heap]", "[stack]", "[vdso]", "[anon:x]", "//anon",
+		"/dev/zero", "/SYSV00000000", "/memfd:x", "/anon_hugepage",
+		"/tmp/a.out (deleted)", "relative/path",
+	};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_assert(cmaps_useless(no[i]), "%s", no[i]);
+	cr_assert_not(cmaps_useless("/usr/lib/libc.so.6"));
+	cr_assert_not(cmaps_useless("/home/u/my prog"));
+}
+
+Test(capture_maps, add_dedup_and_meta)
+{
+	struct cmaps m = { 0 };
+	struct pebs_meta *meta = pebs_meta_new();
+	char exe[PATH_MAX], hex[41];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	cr_assert(n > 0);
+	exe[n] = 0;
+	cr_assert_eq(cmaps_add(&m, 5, 0x1000, 0x2000, 0, exe, NULL), 1);
+	cr_assert_eq(cmaps_add(&m, 5, 0x1000, 0x2000, 0, exe, NULL), 0);
+	cr_assert_eq(cmaps_add(&m, 5, 0x3000, 0x4000, 0, "[heap]", NULL), 0);
+	cr_assert_eq(cmaps_add(&m, 5, 0x5000, 0x5000, 0, exe, NULL), 0);
+	cr_assert_eq(cmaps_add(&m, 6, 0x6000, 0x7000, 0x2000,
+			       "/nonexistent/lib.so", "abcd"), 1);
+	cr_assert_eq(m.n, 2);
+	cr_assert_eq(cmaps_meta(&m, meta), 0);
+	cr_assert_str_eq(pebs_meta_get(meta, "maps.0.pid"), "5");
+	cr_assert_str_eq(pebs_meta_get(meta, "maps.0.start"), "0x1000");
+	cr_assert_str_eq(pebs_meta_get(meta, "maps.0.end"), "0x2000");
+	cr_assert_str_eq(pebs_meta_get(meta, "maps.0.pgoff"), "0x0");
+	cr_assert_str_eq(pebs_meta_get(meta, "maps.0.path"), exe);
+	readelf_bid(exe, hex, sizeof(hex));
+	if (hex[0])
+		cr_assert_str_eq(pebs_meta_get(meta, "maps.0.build_id"), hex);
+	cr_assert_str_eq(pebs_meta_get(meta, "maps.1.pgoff"), "0x2000");
+	cr_assert_str_eq(pebs_meta_get(meta, "maps.1.build_id"), "abcd");
+	cr_assert_null(pebs_meta_get(meta, "maps.2.path"));
+	cmaps_free(&m);
+	pebs_meta_free(meta);
+}
+
+/* Paths come from trace files too: only regular files are read, a FIFO
+ * never blocks; a file that is not ELF is left out. */
+Test(capture_maps, build_id_only_regular_files)
+{
+	char dir[] = "/tmp/pebs-maps-fifo-XXXXXX", fifo[64], hex[41];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/f", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	cr_assert_eq(cmaps_build_id(fifo, hex), -1);
+	cr_assert_str_eq(hex, "");
+	cr_assert_eq(cmaps_build_id("/dev/null", hex), -1);
+	cr_assert_eq(cmaps_build_id("/nonexistent", hex), -1);
+	cr_assert_eq(cmaps_build_id(dir, hex), -1);
+	unlink(fifo);
+	/* A data file mapped by the program (a locale archive, a font):
+	 * not ELF, so no symbols, so not kept. */
+	FILE *f = fopen(fifo, "w");
+	cr_assert_not_null(f);
+	fputs("not an ELF file\n", f);
+	fclose(f);
+	cr_assert_eq(cmaps_build_id(fifo, hex), -2);
+	struct cmaps m = { 0 };
+	cr_assert_eq(cmaps_add(&m, 1, 0x1000, 0x2000, 0, fifo, NULL), 0);
+	cr_assert_eq(m.n, 0);
+	cmaps_free(&m);
+	unlink(fifo);
+	rmdir(dir);
+}
+
+Test(capture_maps, proc_self)
+{
+	struct cmaps m = { 0 };
+	char exe[PATH_MAX], hex[41];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int found = 0;
+
+	cr_assert(n > 0);
+	exe[n] = 0;
+	cr_assert_gt(cmaps_read_proc(&m, NULL, getpid()), 0);
+	cr_assert_eq(cmaps_read_proc(&m, NULL, getpid()), 0, "no duplicates");
+	for (size_t i = 0; i < m.n; i++) {
+		cr_assert_not(cmaps_useless(m.v[i].path), "%s", m.v[i].path);
+		cr_assert_eq(m.v[i].pid, getpid());
+		if (!strcmp(m.v[i].path, exe) && m.v[i].pgoff == 0) {
+			found = 1;
+			readelf_bid(exe, hex, sizeof(hex));
+			cr_assert_str_eq(m.bid[m.v[i].bidx].hex, hex);
+		}
+	}
+	cr_assert(found, "the test binary's first map");
+	cr_assert_eq(cmaps_read_proc(&m, NULL, -5), -PEBS_E_IO);
+	cmaps_free(&m);
+}
+
+static int have_tsan(const char *dir)
+{
+	return sh("cd %s && echo 'int x; int main(void) { return x; }' > "
+		  "probe.c && cc -fsanitize=thread -c probe.c -o probe.o "
+		  ">/dev/null 2>&1", dir) == 0;
+}
+
+Test(capture_maps, traced_program_symbols, .timeout = 120)
+{
+	const char *t = getenv("TMPDIR");
+	char dir[512], prog[600], out[600], cwd[1024], hex[41];
+	snprintf(dir, sizeof(dir), "%s/pebs-maps-XXXXXX", t && *t ? t : "/tmp");
+	cr_assert_not_null(mkdtemp(dir));
+	if (!have_tsan(dir)) {
+		sh("rm -rf %s", dir);
+		cr_skip_test("cc has no -fsanitize=thread: not tested");
+	}
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(sh("cc -O1 -g -fsanitize=thread -c "
+			"%s/examples/false_sharing.c -o %s/prog.o", cwd,
+			dir), 0);
+	cr_assert_eq(sh("cc -std=gnu11 -O2 -D_GNU_SOURCE -pthread -c "
+			"%s/trace/pebs-trace.c -o %s/rt.o", cwd, dir), 0);
+	cr_assert_eq(sh("cc -o %s/fs %s/prog.o %s/rt.o -pthread -ldl", dir,
+			dir, dir), 0);
+	snprintf(prog, sizeof(prog), "%s/fs", dir);
+	snprintf(out, sizeof(out), "%s/fs.pebs", dir);
+	readelf_bid(prog, hex, sizeof(hex));
+	if (!hex[0]) {
+		sh("rm -rf %s", dir);
+		cr_skip_test("no readelf or no build-id in %s", prog);
+	}
+
+	char *const cmd[] = { prog, NULL };
+	static const char *const ev[] = { "load-latency" };
+	struct pebs_capture_opts o = { 0 };
+	struct pebs_capture_stats st;
+	char err[512];
+	FILE *fp = fopen(out, "w");
+	cr_assert_not_null(fp);
+	o.backend = "sim";
+	o.uarch = "icl";	/* adaptive: no GPRs in the records */
+	o.events = ev;
+	o.nevents = 1;
+	o.period = 20;
+	o.command = cmd;
+	o.out = fp;
+	o.seed = 1;
+	/* The program prints; keep it out of the test's output. */
+	fflush(stdout);
+	int saved = dup(1), devnull = open("/dev/null", O_WRONLY);
+	dup2(devnull, 1);
+	int r = pebs_capture_run(&o, &st, err, sizeof(err));
+	dup2(saved, 1);
+	close(saved);
+	close(devnull);
+	fclose(fp);
+	cr_assert_eq(r, 0, "%s", err);
+	cr_assert_gt(st.samples, 100);
+
+	struct pebs_reader *rd;
+	struct pebs_batch *b;
+	const char *path = out;
+	cr_assert_eq(pebs_reader_open(&rd, &path, 1, NULL), 0);
+	cr_assert_eq(pebs_reader_next(rd, &b), 1);
+	const struct pebs_meta *m = pebs_reader_meta(rd);
+	long pid = -1;
+	size_t nprog = 0;
+	char k[64];
+	for (size_t i = 0;; i++) {
+		snprintf(k, sizeof(k), "maps.%zu.path", i);
+		const char *p = pebs_meta_get(m, k);
+		if (!p)
+			break;
+		cr_assert_not(cmaps_useless(p), "%s", p);
+		if (strcmp(p, prog))
+			continue;
+		nprog++;
+		snprintf(k, sizeof(k), "maps.%zu.build_id", i);
+		cr_assert_str_eq(pebs_meta_get(m, k), hex);
+		snprintf(k, sizeof(k), "maps.%zu.pid", i);
+		pid = strtol(pebs_meta_get(m, k), NULL, 10);
+	}
+	cr_assert_geq(nprog, 2, "the program's code and data maps");
+
+	struct pebs_sym *sym;
+	struct pebs_sym_info si;
+	cr_assert_eq(pebs_sym_open(&sym, m, NULL), 0);
+	size_t named = 0, total = 0;
+	do {
+		for (size_t i = 0; i < b->n; i++, total++) {
+			cr_assert_eq(b->c32[PEBS_COL_PID][i], (uint32_t)pid);
+			cr_assert_neq(b->c32[PEBS_COL_TID][i], 0);
+			if (pebs_sym_lookup(sym, b->c32[PEBS_COL_PID][i],
+					    b->c64[PEBS_COL_IP][i], 0,
+					    &si) == 1 &&
+			    si.name && !strcmp(si.name, "worker") &&
+			    si.dso && !strcmp(si.dso, prog))
+				named++;
+		}
+	} while (pebs_reader_next(rd, &b) == 1);
+	cr_assert_eq(total, st.samples);
+	/* The workers' loop is nearly all the program's loads. */
+	cr_assert_gt(named, total / 2, "%zu of %zu samples in worker()",
+		     named, total);
+	pebs_sym_close(sym);
+	pebs_reader_close(rd);
+	sh("rm -rf %s", dir);
+}
+
+/* ROOT/dev/cpu/0/msr and ROOT/dev/pebs_ds as regular files (see
+ * tests/unit/capture_pipe.c): the msr backend runs, no records come. */
+static void fake_root(char *root, size_t len)
+{
+	char p[600];
+	int fd;
+
+	snprintf(root, len, "/tmp/pebs-maps-root-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(p, sizeof(p), "mkdir -p %s/dev/cpu/0", root);
+	cr_assert_eq(system(p), 0);
+	snprintf(p, sizeof(p), "%s/dev/cpu/0/msr", root);
+	fd = open(p, O_CREAT | O_RDWR, 0644);
+	cr_assert(fd >= 0);
+	cr_assert_eq(ftruncate(fd, 0x2000 * 8), 0);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/dev/pebs_ds", root);
+	fd = open(p, O_CREAT | O_RDWR, 0644);
+	cr_assert(fd >= 0);
+	cr_assert_eq(ftruncate(fd, 2 << 20), 0);
+	close(fd);
+}
+
+/*
+ * A hardware backend with -- COMMAND: the maps of a program that runs for
+ * a few milliseconds only (read at its exit stop, before its address
+ * space goes) are in the header, with the binary's build-id.
+ */
+Test(capture_maps, msr_command_maps)
+{
+	char root[64], err[512], hex[41], real[PATH_MAX], out[128];
+	static const char *const ev[] = { "load-latency" };
+	const char *tp = access("/usr/bin/true", X_OK) == 0 ?
+			 "/usr/bin/true" : "/bin/true";
+	char *const cmd[] = { (char *)tp, NULL };
+	struct pebs_capture_opts o = { 0 };
+	struct pebs_capture_stats st;
+	struct pebs_reader *rd;
+	struct pebs_batch *b;
+	const char *path = out;
+
+	if (access(tp, X_OK) != 0 || !realpath(tp, real))
+		cr_skip_test("no true(1) binary");
+	readelf_bid(real, hex, sizeof(hex));
+	fake_root(root, sizeof(root));
+	snprintf(out, sizeof(out), "%s/out.pebs", root);
+	FILE *fp = fopen(out, "w");
+	cr_assert_not_null(fp);
+	o.backend = "msr";
+	o.uarch = "hsw";
+	o.devroot = root;
+	o.cpus = "0";
+	o.events = ev;
+	o.nevents = 1;
+	o.command = cmd;
+	o.out = fp;
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)), 0, "%s",
+		     err);
+	fclose(fp);
+	cr_assert_eq(st.cmd_status, 0);
+	cr_assert_eq(pebs_reader_open(&rd, &path, 1, NULL), 0);
+	cr_assert_eq(pebs_reader_next(rd, &b), 0, "no samples");
+	const struct pebs_meta *m = pebs_reader_meta(rd);
+	int found = 0;
+	char k[64];
+	for (size_t i = 0;; i++) {
+		snprintf(k, sizeof(k), "maps.%zu.path", i);
+		const char *p = pebs_meta_get(m, k);
+		if (!p)
+			break;
+		cr_assert_not(cmaps_useless(p), "%s", p);
+		if (strcmp(p, real))
+			continue;
+		found = 1;
+		snprintf(k, sizeof(k), "maps.%zu.build_id", i);
+		if (hex[0])
+			cr_assert_str_eq(pebs_meta_get(m, k), hex);
+	}
+	cr_assert(found, "maps of %s", real);
+	cr_assert_str_eq(pebs_meta_get(m, "source"), "msr");
+	pebs_reader_close(rd);
+	snprintf(out, sizeof(out), "rm -rf %s", root);
+	cr_assert_eq(system(out), 0);
+}
+
+/*
+ * The command execs another program after the header was written (at
+ * the first flush, a second in): the maps of the new image, read at its
+ * exec and exit stops, go into a new segment's header.
+ */
+Test(capture_maps, msr_command_exec_new_segment, .timeout = 60)
+{
+	char root[64], err[512], real[PATH_MAX], out[128];
+	static const char *const ev[] = { "load-latency" };
+	const char *tp = access("/usr/bin/true", X_OK) == 0 ?
+			 "/usr/bin/true" : "/bin/true";
+	char script[256];
+	snprintf(script, sizeof(script), "sleep 1.3; exec %s", tp);
+	char *const cmd[] = { (char *)"/bin/sh", (char *)"-c", script, NULL };
+	struct pebs_capture_opts o = { 0 };
+	struct pebs_capture_stats st;
+	struct pebs_reader *rd;
+	struct pebs_batch *b;
+	struct pebs_read_stats rs;
+	const char *path = out;
+
+	if (access(tp, X_OK) != 0 || !realpath(tp, real) ||
+	    access("/bin/sh", X_OK) != 0)
+		cr_skip_test("no true(1) or sh(1)");
+	fake_root(root, sizeof(root));
+	snprintf(out, sizeof(out), "%s/out.pebs", root);
+	FILE *fp = fopen(out, "w");
+	cr_assert_not_null(fp);
+	o.backend = "msr";
+	o.uarch = "hsw";
+	o.devroot = root;
+	o.cpus = "0";
+	o.events = ev;
+	o.nevents = 1;
+	o.command = cmd;
+	o.out = fp;
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)), 0, "%s",
+		     err);
+	fclose(fp);
+	cr_assert_eq(st.cmd_status, 0);
+	cr_assert_eq(pebs_reader_open(&rd, &path, 1, NULL), 0);
+	cr_assert_eq(pebs_reader_next(rd, &b), 0, "no samples");
+	pebs_reader_stats(rd, &rs);
+	cr_assert_eq(rs.segments, 2);
+	/* The last segment's header: the exec'd program's maps too. */
+	const struct pebs_meta *m = pebs_reader_meta(rd);
+	int found = 0;
+	char k[64];
+	for (size_t i = 0;; i++) {
+		snprintf(k, sizeof(k), "maps.%zu.path", i);
+		const char *p = pebs_meta_get(m, k);
+		if (!p)
+			break;
+		found |= !strcmp(p, real);
+	}
+	cr_assert(found, "maps of %s in the last segment", real);
+	pebs_reader_close(rd);
+	snprintf(out, sizeof(out), "rm -rf %s", root);
+	cr_assert_eq(system(out), 0);
+}
+
+/* A command that cannot be run ends the capture at once (exit 127 of
+ * the child), traced or not. */
+Test(capture_maps, msr_command_not_found)
+{
+	char root[64], err[512], out[128];
+	static const char *const ev[] = { "load-latency" };
+	char *const cmd[] = { (char *)"/nonexistent/prog", NULL };
+	struct pebs_capture_opts o = { 0 };
+	struct pebs_capture_stats st;
+
+	fake_root(root, sizeof(root));
+	snprintf(out, sizeof(out), "%s/out.pebs", root);
+	FILE *fp = fopen(out, "w");
+	cr_assert_not_null(fp);
+	o.backend = "msr";
+	o.uarch = "hsw";
+	o.devroot = root;
+	o.cpus = "0";
+	o.events = ev;
+	o.nevents = 1;
+	o.command = cmd;
+	o.out = fp;
+	fflush(stderr);
+	int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
+	dup2(devnull, 2);	/* the child's "No such file" message */
+	int r = pebs_capture_run(&o, &st, err, sizeof(err));
+	dup2(saved, 2);
+	close(saved);
+	close(devnull);
+	fclose(fp);
+	cr_assert_eq(r, 0, "%s", err);
+	cr_assert(WIFEXITED(st.cmd_status) && WEXITSTATUS(st.cmd_status) ==
+		  127, "status 0x%x", st.cmd_status);
+	cr_assert_lt(st.wall_s, 5.0);
+	snprintf(out, sizeof(out), "rm -rf %s", root);
+	cr_assert_eq(system(out), 0);
+}
