@@ -99,6 +99,9 @@ struct pebs_perf_reader {
 	/* pass 2 */
 	uint64_t pos;
 	struct pend *pend, *ptmp;	/* pending samples, sort scratch */
+	uint64_t last_id;		/* sample_attr()'s last id and attr */
+	size_t last_ai;
+	int id_cached;
 	size_t npend, cappend, ready, emit, sorted, captmp;
 	uint64_t cur_max, prev_max;
 	int done;
@@ -348,6 +351,7 @@ static int add_ids(struct pebs_perf_reader *r, size_t ai, const uint8_t *p,
 		   size_t nids)
 {
 	struct pattr *a = &r->attrs[ai];
+	r->id_cached = 0;	/* an id may now name another attr */
 	a->ids = calloc(nids ? nids : 1, 8);
 	if (!a->ids)
 		return -1;
@@ -572,7 +576,7 @@ static void feat_free(struct feat_ctx *f)
 /* ---------------------------------------------------------- samples */
 
 /* Finds the attr of the sample record body @p (@n bytes). */
-static int sample_attr(const struct pebs_perf_reader *r, const uint8_t *p,
+static int sample_attr(struct pebs_perf_reader *r, const uint8_t *p,
 		       size_t n, size_t *ai)
 {
 	if (r->nattrs == 1) {
@@ -592,10 +596,19 @@ static int sample_attr(const struct pebs_perf_reader *r, const uint8_t *p,
 	}
 	if (8 * pos + 8 > n)
 		return -1;
-	uint64_t *v = ht_slot((struct htab *)&r->ids, rd64(r, p + 8 * pos), 0);
+	uint64_t id = rd64(r, p + 8 * pos);
+	/* consecutive samples mostly come from one event */
+	if (r->id_cached && id == r->last_id) {
+		*ai = r->last_ai;
+		return 0;
+	}
+	uint64_t *v = ht_slot(&r->ids, id, 0);
 	if (!v)
 		return 1;
 	*ai = *v;
+	r->id_cached = 1;
+	r->last_id = id;
+	r->last_ai = *v;
 	return 0;
 }
 
@@ -988,6 +1001,7 @@ static int expand_compressed(struct pebs_perf_reader *r)
 static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 {
 	uint64_t pos = r->data_off, end = r->data_end;
+	uint32_t last_pid = 0;
 	while (pos < end) {
 		if (end - pos < 8) {
 			stop_at(r, pos, PEBS_E_TRUNCATED,
@@ -1025,16 +1039,25 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				r->unknown_id++;
 				break;
 			}
-			if (k < 0 || parse_sample(r, q, n, &r->attrs[ai],
-						  &s) < 0) {
+			/* A fixed layout is validated by its size alone. */
+			const struct flay *l = k == 0 ? &r->attrs[ai].lay : NULL;
+			if (l && l->fixed && n >= l->size) {
+				s.pid = l->tid >= 0 ? rd32(r, q + l->tid) : 0;
+			} else if (k < 0 || parse_sample(r, q, n,
+							 &r->attrs[ai],
+							 &s) < 0) {
 				stop_at(r, pos, PEBS_E_CORRUPT, r->nattrs ?
 					"sample shorter than its sample_type" :
 					"sample before any event attribute");
 				goto out;
 			}
-			uint64_t *v = ht_slot(&r->sampled, s.pid, 1);
-			if (!v)
-				return -PEBS_E_NOMEM;
+			/* runs of samples of one process: hash once */
+			if (!r->nsamples || s.pid != last_pid) {
+				uint64_t *v = ht_slot(&r->sampled, s.pid, 1);
+				if (!v)
+					return -PEBS_E_NOMEM;
+				last_pid = s.pid;
+			}
 			r->nsamples++;
 			break;
 		}
