@@ -53,6 +53,7 @@ struct pebs_sym {
 	struct pebs_meta *meta;
 	struct smap *maps;	/* sorted by pid, then start */
 	size_t nmaps;
+	uint32_t only_pid;	/* the one user process with maps, or 0 */
 	struct proc *procs;
 	size_t nprocs;
 	size_t lastp;		/* index of the last process looked up */
@@ -220,6 +221,18 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 			s->nmaps++;
 	}
 	qsort(s->maps, s->nmaps, sizeof(*s->maps), map_cmp);
+	/* One user process (kernel maps have pid -1): samples without a pid
+	 * (raw PEBS records carry none) belong to it. */
+	for (size_t i = 0; i < s->nmaps; i++) {
+		uint32_t p = s->maps[i].pid;
+		if (p == UINT32_MAX || p == s->only_pid)
+			continue;
+		if (s->only_pid) {
+			s->only_pid = 0;
+			break;
+		}
+		s->only_pid = p;
+	}
 	return 0;
 nomem:
 	return -PEBS_E_NOMEM;
@@ -447,6 +460,8 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 		    int data, struct pebs_sym_info *out)
 {
 	memset(out, 0, sizeof(*out));
+	if (pid == 0 && s->only_pid)
+		pid = s->only_pid;
 	const struct smap *m = find_map(s, pid, addr);
 	if (m)
 		out->dso = m->path;

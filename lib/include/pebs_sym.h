@@ -73,8 +73,10 @@ struct pebs_sym_info {
 /*
  * Resolves @addr in process @pid: as code (@data == 0: functions and source
  * lines) or as data (@data != 0: the object symbol containing it).
- * Returns 1 when a symbol was found, 0 when not (dso may still be set), or
- * a negative error.
+ * Pid 0 stands for the one user process of the maps when there is exactly
+ * one: raw PEBS records (the msr backend) carry no pid, and the maps are
+ * those of the captured command.  Returns 1 when a symbol was found, 0
+ * when not (dso may still be set), or a negative error.
  */
 int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 		    int data, struct pebs_sym_info *out);

@@ -322,3 +322,42 @@ Test(sym, perf_record_end_to_end)
 	pebs_perf_reader_close(r);
 	fclose(fp);
 }
+
+/* Raw PEBS records (msr captures) carry no pid: pid 0 stands for the one
+ * user process of the maps, and only when there is exactly one. */
+Test(sym, pid0_is_the_only_process)
+{
+	struct pebs_sym *s;
+	cr_assert_eq(pebs_sym_open(&s, meta, NULL), 0);
+	struct pebs_sym_info in;
+	cr_assert_eq(pebs_sym_lookup(s, 0, a_work + 5, 0, &in), 1);
+	cr_expect_str_eq(in.name, "work");
+	cr_expect_eq(in.off, 5);
+	pebs_sym_close(s);
+
+	/* a second process: pid 0 is ambiguous and stays unresolved */
+	struct pebs_meta *m2 = pebs_meta_new();
+	cr_assert_not_null(m2);
+	cr_assert_eq(pebs_meta_copy(m2, meta), 0);
+	char k[64];
+	size_t n = 0;
+	do
+		snprintf(k, sizeof(k), "maps.%zu.path", n++);
+	while (pebs_meta_get(m2, k));
+	n--;
+	snprintf(k, sizeof(k), "maps.%zu.pid", n);
+	pebs_meta_set(m2, k, "777");
+	snprintf(k, sizeof(k), "maps.%zu.start", n);
+	pebs_meta_set(m2, k, "0x1000");
+	snprintf(k, sizeof(k), "maps.%zu.end", n);
+	pebs_meta_set(m2, k, "0x2000");
+	snprintf(k, sizeof(k), "maps.%zu.path", n);
+	pebs_meta_set(m2, k, "/nonexistent/other");
+	cr_assert_eq(pebs_sym_open(&s, m2, NULL), 0);
+	cr_expect_eq(pebs_sym_lookup(s, 0, a_work + 5, 0, &in), 0);
+	cr_expect_null(in.dso);
+	cr_assert_eq(pebs_sym_lookup(s, PID, a_work + 5, 0, &in), 1);
+	cr_expect_str_eq(in.name, "work");
+	pebs_sym_close(s);
+	pebs_meta_free(m2);
+}
