@@ -561,15 +561,14 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 		for (size_t i = 0; i < n; i++) {
 			unsigned s = (unsigned)((d[i] * 0x9e3779b97f4a7c15ull)
 						>> 54);
-			if (!h->dvalid[s] || h->dkey[s] != d[i]) {
+			if (h->dmap[s].key != d[i] || !h->dmap[s].g1) {
 				g = group_of(h, dsrc_key(h->by, d[i]));
 				if (g < 0)
 					return (int)g;
-				h->dkey[s] = d[i];
-				h->dval[s] = (uint32_t)g;
-				h->dvalid[s] = 1;
+				h->dmap[s].key = d[i];
+				h->dmap[s].g1 = (uint32_t)g + 1;
 			}
-			gi[i] = h->dval[s];
+			gi[i] = h->dmap[s].g1 - 1;
 		}
 	} else if (h->bykind == BY_EVENT) {
 		uint32_t nn = b->nnames;
@@ -635,8 +634,11 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 			}						\
 			break;						\
 		}							\
+		/* locals: the stores below could alias *h */	\
+		struct group *grp = h->g;				\
+		const uint32_t *gix = h->gidx;				\
 		for (size_t i = 0; i < n; i++) {			\
-			struct counter *c = &h->g[h->gidx[i]].c;	\
+			struct counter *c = &grp[gix[i]].c;		\
 			uint64_t v = col[i] & mask;			\
 			if (v < DENSE && c->dense) {			\
 				c->dense[v]++;				\

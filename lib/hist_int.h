@@ -67,9 +67,10 @@ struct pebs_hist {
 	int order_valid;
 	/* per-batch scratch */
 	uint32_t *gidx;
-	uint64_t dkey[1024];
-	uint32_t dval[1024];
-	uint8_t dvalid[1024];
+	struct {
+		uint64_t key;
+		uint32_t g1;	/* group + 1; 0: empty slot */
+	} dmap[1024];		/* one cache line per lookup */
 };
 
 static inline uint64_t hist_hash(uint64_t x)
