@@ -17,16 +17,19 @@ out=bench/out/perf
 mkdir -p "$out"
 command -v perf >/dev/null || { echo "perf-bench: needs perf" >&2; exit 3; }
 t() { /usr/bin/time -f "  %e s wall, %U s user, peak %M KiB" "$@"; }
-best() {	# best of 3 wall times of "$@" (output discarded)
-	local m=
+best() {	# best of 3 runs of "$@" (output discarded): wall and CPU
+	local m= c=
 	for i in 1 2 3; do
 		local s=$(date +%s.%N)
-		"$@" > /dev/null 2>&1
+		/usr/bin/time -f "%U %S" -o "$out/time" "$@" > /dev/null 2>&1
 		local e=$(date +%s.%N)
 		m=$(echo "$s $e ${m:-1e9}" | awk '{d=$2-$1; print (d<$3)?d:$3}')
+		c=$(awk -v b="${c:-1e9}" '{d=$1+$2; print (d<b)?d:b}' \
+			"$out/time")
 	done
-	printf '  best of 3: %.3f s (%.0f samples/s)\n' "$m" \
-		"$(echo "$n $m" | awk '{print $1/$2}')"
+	printf '  best of 3: %.3f s wall (%.0f samples/s), %.2f s CPU (%.0f samples/CPU-s)\n' \
+		"$m" "$(echo "$n $m" | awk '{print $1/$2}')" \
+		"$c" "$(echo "$n $c" | awk '{print ($2>0)?$1/$2:0}')"
 }
 echo "== machine: $(nproc) CPUs,$(grep -m1 'model name' /proc/cpuinfo | \
 	cut -d: -f2-), $(perf --version)"
