@@ -413,9 +413,9 @@ static int new_segment(struct cap *c)
 
 	if (!c->w || c->maps.n == c->maps_in_head)
 		return 0;
-	r = sync_out(c);
+	r = emit_lost(c);
 	if (r == 0)
-		r = emit_lost(c);
+		r = sync_out(c);
 	if (r < 0)
 		return r;
 	r = pebs_writer_finish(c->w);
@@ -454,6 +454,31 @@ static int flush_batch(struct cap *c)
 	}
 	c->st->samples += n;
 	return 0;
+}
+
+/*
+ * A flush that does not wait for the encoders: the current batch is
+ * submitted (block boundaries stay where the flushes fall, so a sim
+ * capture's file depends only on its seed) and written once encoded.
+ * Waiting here made the capture thread and the encoders take turns.
+ */
+static int flush_out(struct cap *c)
+{
+	int r = open_writer(c);
+
+	return r < 0 ? r : flush_batch(c);
+}
+
+/* Writes the blocks and lost records already done, in order. */
+static int poll_out(struct cap *c)
+{
+	int werr = 0, r = cenc_poll(c->enc, c->w, &werr);
+
+	if (r < 0 && werr)
+		write_err(c);
+	else if (r < 0)
+		cerr(c, "encoding: %s", pebs_strerror(r));
+	return r;
 }
 
 /* Everything so far encoded and written, in order. */
@@ -631,16 +656,22 @@ static int emit_lost(struct cap *c)
 	int r;
 
 	for (size_t i = 0; i < pebs_backend_ncpus(c->bk); i++) {
+		int werr = 0;
 		if (c->lost_seen[i] == c->lost_written[i])
 			continue;
-		r = sync_out(c);
+		/* After the samples before it: the current batch goes to
+		 * the encoders first, the record queues behind it. */
+		r = open_writer(c);
 		if (r == 0)
-			r = pebs_writer_lost(c->w, (uint32_t)
-					     pebs_backend_cpu(c->bk, i), t,
-					     c->lost_seen[i] -
-					     c->lost_written[i]);
+			r = flush_batch(c);
+		if (r == 0)
+			r = cenc_lost(c->enc, c->w, (uint32_t)
+				      pebs_backend_cpu(c->bk, i), t,
+				      c->lost_seen[i] - c->lost_written[i],
+				      &werr);
 		if (r < 0) {
-			write_err(c);
+			if (werr)
+				write_err(c);
 			return r;
 		}
 		c->lost_written[i] = c->lost_seen[i];
@@ -737,9 +768,11 @@ static int loop(struct cap *c)
 				cmaps_read_proc(&c->maps, NULL, c->child);
 			r = new_segment(c);
 			if (r == 0)
-				r = sync_out(c);
+				r = flush_out(c);
 			if (r == 0)
 				r = emit_lost(c);
+			if (r == 0)
+				r = poll_out(c);
 			if (r == 0)
 				r = pebs_writer_flush(c->w);
 			if (r < 0) {
@@ -986,9 +1019,9 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 	}
 	r2 = drain_all(&c);
 	if (r2 == 0)
-		r2 = sync_out(&c);
-	if (r2 == 0)
 		r2 = emit_lost(&c);
+	if (r2 == 0)
+		r2 = sync_out(&c);
 	/* Maps first seen at the command's end (an exec, its exit): one
 	 * more segment, empty, whose header has them all, for readers that
 	 * take the last metadata. */

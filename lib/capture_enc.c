@@ -18,11 +18,13 @@
 enum { J_FREE, J_QUEUED, J_RUNNING, J_DONE };
 
 struct job {
-	struct pebs_batch *b;
+	struct pebs_batch *b;	/* NULL: a lost record (cpu, time, lost) */
 	void *out;
 	size_t len;
 	int rc;
 	int state;
+	uint32_t cpu;
+	uint64_t time, lost;
 };
 
 struct cap_enc {
@@ -129,9 +131,12 @@ static void recycle(struct cap_enc *e, struct pebs_batch *b)
 		pebs_batch_free(b);
 }
 
-/* Writes the finished jobs at the head, in order; with @all waits for
- * every job.  Caller holds no lock. */
-static int retire(struct cap_enc *e, struct pebs_writer *w, int all,
+enum { R_ROOM, R_ALL, R_NOWAIT };
+
+/* Writes the finished jobs at the head, in order.  @mode R_ROOM waits
+ * only while the ring is full, R_ALL for every job, R_NOWAIT never.
+ * Caller holds no lock. */
+static int retire(struct cap_enc *e, struct pebs_writer *w, int mode,
 		  int *werr)
 {
 	int rc = 0;
@@ -140,7 +145,8 @@ static int retire(struct cap_enc *e, struct pebs_writer *w, int all,
 	while (e->count) {
 		struct job *j = &e->jobs[e->head];
 		if (j->state != J_DONE) {
-			if (!all && e->count < e->njobs)
+			if (mode == R_NOWAIT ||
+			    (mode == R_ROOM && e->count < e->njobs))
 				break;
 			pthread_cond_wait(&e->done, &e->mu);
 			continue;
@@ -149,7 +155,9 @@ static int retire(struct cap_enc *e, struct pebs_writer *w, int all,
 		if (j->rc < 0) {
 			rc = rc ? rc : j->rc;
 		} else if (!rc) {
-			int r = pebs_writer_copy_block(w, j->out, j->len);
+			int r = j->b ? pebs_writer_copy_block(w, j->out,
+							      j->len) :
+				pebs_writer_lost(w, j->cpu, j->time, j->lost);
 			if (r < 0) {
 				rc = r;
 				*werr = 1;
@@ -157,7 +165,8 @@ static int retire(struct cap_enc *e, struct pebs_writer *w, int all,
 		}
 		free(j->out);
 		j->out = NULL;
-		recycle(e, j->b);
+		if (j->b)
+			recycle(e, j->b);
 		j->b = NULL;
 		pthread_mutex_lock(&e->mu);
 		j->state = J_FREE;
@@ -179,7 +188,7 @@ int cenc_submit(struct cap_enc *e, struct pebs_batch *b,
 		return 0;
 	}
 	/* Make room: the ring holds at most njobs blocks in flight. */
-	rc = retire(e, w, 0, werr);
+	rc = retire(e, w, R_ROOM, werr);
 	if (rc < 0) {
 		recycle(e, b);
 		return rc;
@@ -210,9 +219,37 @@ int cenc_submit(struct cap_enc *e, struct pebs_batch *b,
 	return 0;
 }
 
+int cenc_lost(struct cap_enc *e, struct pebs_writer *w, uint32_t cpu,
+	      uint64_t time, uint64_t count, int *werr)
+{
+	int rc = retire(e, w, R_ROOM, werr);
+
+	if (rc < 0)
+		return rc;
+	if (!e->nth) {
+		/* No workers: every block before it is written already. */
+		rc = pebs_writer_lost(w, cpu, time, count);
+		if (rc < 0)
+			*werr = 1;
+		return rc;
+	}
+	pthread_mutex_lock(&e->mu);
+	struct job *j = &e->jobs[(e->head + e->count) % e->njobs];
+	*j = (struct job){ .state = J_DONE, .cpu = cpu, .time = time,
+			   .lost = count };
+	e->count++;
+	pthread_mutex_unlock(&e->mu);
+	return 0;
+}
+
+int cenc_poll(struct cap_enc *e, struct pebs_writer *w, int *werr)
+{
+	return retire(e, w, R_NOWAIT, werr);
+}
+
 int cenc_sync(struct cap_enc *e, struct pebs_writer *w, int *werr)
 {
-	return retire(e, w, 1, werr);
+	return retire(e, w, R_ALL, werr);
 }
 
 void cenc_close(struct cap_enc *e)

@@ -29,6 +29,15 @@ struct pebs_batch *cenc_batch(struct cap_enc *e);
  */
 int cenc_submit(struct cap_enc *e, struct pebs_batch *b,
 		struct pebs_writer *w, int *werr);
+/*
+ * Queues an in-band lost record (pebs_writer_lost) behind the blocks
+ * submitted before it, so the file has it in submission order.  0 or an
+ * error.
+ */
+int cenc_lost(struct cap_enc *e, struct pebs_writer *w, uint32_t cpu,
+	      uint64_t time, uint64_t count, int *werr);
+/* Writes what is done at the head of the queue, without waiting. */
+int cenc_poll(struct cap_enc *e, struct pebs_writer *w, int *werr);
 /* Waits for every submitted block and writes it.  0 or an error. */
 int cenc_sync(struct cap_enc *e, struct pebs_writer *w, int *werr);
 /* Stops the workers and frees everything.  NULL is fine. */

@@ -203,6 +203,29 @@ Test(capture_pipe, encoder_threads_same_file)
 		free(f[i]);
 }
 
+/* Lost records queue behind the blocks submitted before them: with
+ * losses, inline and worker encoding still give the same file. */
+Test(capture_pipe, encoder_threads_same_file_with_losses)
+{
+	static const char *const ev[] = { "load-latency" };
+	static const int th[] = { -1, 1, 3 };
+	char *f[3] = { NULL, NULL, NULL };
+	size_t l[3] = { 0, 0, 0 };
+	struct pebs_capture_stats st;
+
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(run_t("skl", ev, 1, 300000, 1, &f[i], &l[i], &st,
+				   400, th[i]), 0);
+		cr_assert(st.lost > 0);
+	}
+	for (int i = 1; i < 3; i++) {
+		cr_assert_eq(l[i], l[0]);
+		cr_assert(memcmp(f[i], f[0], l[0]) == 0, "workers %d", th[i]);
+	}
+	for (int i = 0; i < 3; i++)
+		free(f[i]);
+}
+
 Test(capture_pipe, small_buffer_loses_and_counts)
 {
 	static const char *const ev[] = { "load-latency" };
