@@ -160,8 +160,8 @@ fuzz: deps
 	@echo "run: afl-fuzz -i fuzz/corpus/NAME -o build-fuzz/out-NAME -- build-fuzz/NAME"
 
 demo: deps
-	$(MAKE) all
-	scripts/demo.sh $(B)/bin
+	$(MAKE) all examples
+	scripts/demo.sh $(B)/bin $(B)/examples
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \

@@ -4,8 +4,13 @@
 # the simulated PEBS PMU (a real capture on real hardware needs -b msr or
 # -b perf and a PMU), then shows the file's summary, the first samples, a
 # latency histogram per data source and the cache-line (c2c) report.
+# Then the same for a real program (examples/false_sharing.c, built with
+# -fsanitize=thread instrumentation and our recording runtime): its
+# threads' real accesses drive the simulated PMU, and the report names
+# its functions, source lines and variables.
 set -eu
 bin=${1:-build/bin}
+examples=${2:-$bin/../examples}
 PATH="$bin:$PATH"
 out=${DEMO_DIR:-build/demo}
 mkdir -p "$out"
@@ -33,3 +38,18 @@ pebs-filter 'hitm' "$f" | pebs-hist -f text
 
 step pebs-c2c --top 1 -f text "$f"
 pebs-c2c --top 1 -f text "$f"
+
+prog="$examples/false_sharing"
+if [ -x "$prog" ]; then
+	g="$out/false-sharing-prog.pebs"
+	step pebs-capture -b sim --uarch skx -e load-latency \
+		-e precise-store -c 199 -o "$g" -- "$prog"
+	pebs-capture -b sim --uarch skx -e load-latency -e precise-store \
+		-c 199 -o "$g" -- "$prog"
+
+	step pebs-hist --by srcline --percentiles 50,99 -f text "$g"
+	pebs-hist --by srcline --percentiles 50,99 -f text "$g"
+
+	step pebs-c2c --top 1 -f text "$g"
+	pebs-c2c --top 1 -f text "$g"
+fi
