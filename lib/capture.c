@@ -664,14 +664,16 @@ static int emit_lost(struct cap *c)
 		r = open_writer(c);
 		if (r == 0)
 			r = flush_batch(c);
-		if (r == 0)
-			r = cenc_lost(c->enc, c->w, (uint32_t)
-				      pebs_backend_cpu(c->bk, i), t,
-				      c->lost_seen[i] - c->lost_written[i],
-				      &werr);
+		if (r < 0)
+			return r;	/* said by open_writer/flush_batch */
+		r = cenc_lost(c->enc, c->w, (uint32_t)
+			      pebs_backend_cpu(c->bk, i), t,
+			      c->lost_seen[i] - c->lost_written[i], &werr);
 		if (r < 0) {
 			if (werr)
 				write_err(c);
+			else
+				cerr(c, "encoding: %s", pebs_strerror(r));
 			return r;
 		}
 		c->lost_written[i] = c->lost_seen[i];
@@ -766,6 +768,7 @@ static int loop(struct cap *c)
 			/* A killed capture loses at most about a second. */
 			if (c->child > 0)
 				cmaps_read_proc(&c->maps, NULL, c->child);
+			/* each step says what failed */
 			r = new_segment(c);
 			if (r == 0)
 				r = flush_out(c);
@@ -773,8 +776,9 @@ static int loop(struct cap *c)
 				r = emit_lost(c);
 			if (r == 0)
 				r = poll_out(c);
-			if (r == 0)
-				r = pebs_writer_flush(c->w);
+			if (r < 0)
+				return r;
+			r = pebs_writer_flush(c->w);
 			if (r < 0) {
 				write_err(c);
 				return r;
