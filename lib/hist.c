@@ -20,17 +20,6 @@
 
 /* ------------------------------------------------------------- counters */
 
-/*
- * An open-addressing table of u64 keys with used flags and values of any
- * size: the layout of both the counters' sparse part and the group index.
- */
-struct table {
-	uint64_t *k;
-	void *v;
-	uint8_t *u;
-	size_t cap;
-};
-
 /* Doubles @t (or makes it @first slots), rehashing every entry. */
 static int table_grow(struct table *t, size_t vsize, size_t first)
 {
@@ -284,8 +273,9 @@ void pebs_hist_free(struct pebs_hist *h)
 	free(h->gidx);
 	free(h->evmap);
 	free(h->sh);
-	free(h->pk);
-	free(h->pv);
+	free(h->pc.k);
+	free(h->pc.v);
+	free(h->pc.u);
 	free(h->order);
 	free(h);
 }
@@ -483,52 +473,33 @@ void pebs_hist_set_sym(struct pebs_hist *h, struct pebs_sym *s)
 	if (s == h->sym)
 		return;
 	h->sym = s;
-	if (h->pk)
-		memset(h->pk, 0, h->pcap * sizeof(*h->pk));
+	if (h->pc.u)
+		memset(h->pc.u, 0, h->pc.cap);
 	h->pn = 0;
 }
 
-/* BY_STR: group of symbol string @str (pointer-keyed cache); < 0 error. */
+/* BY_STR: group of symbol string @str (address-keyed cache); < 0 error. */
 static long sym_group(struct pebs_hist *h, const char *str)
 {
-	if ((h->pn + 1) * 2 > h->pcap) {
-		size_t nc = h->pcap ? h->pcap * 2 : 256;
-		const char **k = calloc(nc, sizeof(*k));
-		uint32_t *v = malloc(nc * sizeof(*v));
-		if (!k || !v) {
-			free(k);
-			free(v);
-			return -PEBS_E_NOMEM;
-		}
-		for (size_t i = 0; i < h->pcap; i++) {
-			if (!h->pk[i])
-				continue;
-			size_t j = ((uintptr_t)h->pk[i] * 0x9e3779b97f4a7c15ull
-				    >> 20) & (nc - 1);
-			while (k[j])
-				j = (j + 1) & (nc - 1);
-			k[j] = h->pk[i];
-			v[j] = h->pv[i];
-		}
-		free(h->pk);
-		free(h->pv);
-		h->pk = k;
-		h->pv = v;
-		h->pcap = nc;
-	}
-	size_t j = ((uintptr_t)str * 0x9e3779b97f4a7c15ull >> 20) &
-		   (h->pcap - 1);
-	while (h->pk[j]) {
-		if (h->pk[j] == str)
-			return (long)h->pv[j];
-		j = (j + 1) & (h->pcap - 1);
+	struct table *pc = &h->pc;
+	if ((h->pn + 1) * 2 > pc->cap &&
+	    table_grow(pc, sizeof(uint32_t), 256) < 0)
+		return -PEBS_E_NOMEM;
+	uint64_t key = (uintptr_t)str;
+	uint32_t *val = pc->v;
+	size_t j = hist_hash(key) & (pc->cap - 1);
+	while (pc->u[j]) {
+		if (pc->k[j] == key)
+			return (long)val[j];
+		j = (j + 1) & (pc->cap - 1);
 	}
 	long id = str_id(h, str);
 	long g = id < 0 ? id : group_of(h, (uint64_t)id);
 	if (g < 0)
 		return g;
-	h->pk[j] = str;
-	h->pv[j] = (uint32_t)g;
+	pc->u[j] = 1;
+	pc->k[j] = key;
+	val[j] = (uint32_t)g;
 	h->pn++;
 	return g;
 }

@@ -10,6 +10,18 @@
 #define DENSE 4096		/* values below this are counted in an array */
 #define PROMOTE_AT 1024		/* small samples before a group goes dense */
 
+/*
+ * An open-addressing table of u64 keys with used flags and values of any
+ * size (grown by hist.c's table_grow): the counters' sparse part, the
+ * group index and the symbol-string cache.
+ */
+struct table {
+	uint64_t *k;
+	void *v;
+	uint8_t *u;
+	size_t cap;
+};
+
 /* BY_STR: a symbol field, grouped by its text (names in ev[]) */
 enum { BY_NONE, BY_DSRC, BY_EVENT, BY_NUM, BY_STR };
 
@@ -56,12 +68,11 @@ struct pebs_hist {
 	/* BY_STR: text -> ev index (hash of ev ids, UINT32_MAX empty) */
 	uint32_t *sh;
 	size_t shcap;
-	/* BY_STR: symbol string pointer -> group index */
+	/* BY_STR: symbol string address -> group index (uint32_t) */
 	struct pebs_sym *sym;
 	int symf;		/* enum pebs_sym_field */
-	const char **pk;
-	uint32_t *pv;
-	size_t pcap, pn;
+	struct table pc;
+	size_t pn;
 	/* output order */
 	size_t *order;
 	int order_valid;
