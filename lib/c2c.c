@@ -646,6 +646,31 @@ static void copy32(uint32_t *dst, const uint32_t *src, size_t n)
 		memset(dst, 0, n * sizeof(*dst));
 }
 
+/*
+ * A small direct-mapped cache in front of a dictionary: a capture has a
+ * few dozen data sources and threads, interleaved.  v[] all UINT32_MAX
+ * when empty.
+ */
+struct dcache {
+	uint64_t k[64];
+	uint32_t v[64];
+};
+
+/* The dictionary id of @key through @dc; < 0 when out of memory. */
+static inline long dcache_get(struct dcache *dc, struct c2c_dict *d,
+			      uint64_t key)
+{
+	unsigned h = (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58);
+	if (dc->v[h] == UINT32_MAX || dc->k[h] != key) {
+		long x = c2c_dict_get(d, key);
+		if (x < 0)
+			return x;
+		dc->k[h] = key;
+		dc->v[h] = (uint32_t)x;
+	}
+	return dc->v[h];
+}
+
 int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 {
 	const uint64_t *dsrc = b->c64[PEBS_COL_DSRC];
@@ -663,44 +688,19 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 	if (c->cnt)
 		for (size_t i = 0; i < n; i++)
 			c->cnt[base + i] = 1;
-	/*
-	 * Data sources and threads take few distinct values: a one-entry
-	 * cache in front of each dictionary answers most samples.
-	 */
 	uint32_t *kind = c->kind + base, *thr = c->thr + base;
-	/*
-	 * Small direct-mapped caches in front of the dictionaries: a capture
-	 * has a few dozen data sources and threads, interleaved.
-	 */
-	enum { NC = 64 };
-	uint64_t ck[NC], ct[NC];
-	uint32_t vk[NC], vt[NC];
-	memset(vk, 0xff, sizeof(vk));
-	memset(vt, 0xff, sizeof(vt));
+	struct dcache ck, ct;
+	memset(ck.v, 0xff, sizeof(ck.v));
+	memset(ct.v, 0xff, sizeof(ct.v));
 	for (size_t i = 0; i < n; i++) {
-		uint64_t k = dsrc ? dsrc[i] : 0;
 		uint64_t t = (uint64_t)(pid ? pid[i] : 0) << 32 |
 			     (tid ? tid[i] : 0);
-		unsigned hk = (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 58);
-		unsigned ht = (unsigned)((t * 0x9e3779b97f4a7c15ull) >> 58);
-		if (vk[hk] == UINT32_MAX || ck[hk] != k) {
-			long x = c2c_dict_get(&c->kinds, k);
-			if (x < 0)
-				return c2c_fail(c, PEBS_E_NOMEM,
-						"out of memory");
-			ck[hk] = k;
-			vk[hk] = (uint32_t)x;
-		}
-		if (vt[ht] == UINT32_MAX || ct[ht] != t) {
-			long x = c2c_dict_get(&c->threads, t);
-			if (x < 0)
-				return c2c_fail(c, PEBS_E_NOMEM,
-						"out of memory");
-			ct[ht] = t;
-			vt[ht] = (uint32_t)x;
-		}
-		kind[i] = vk[hk];
-		thr[i] = vt[ht];
+		long xk = dcache_get(&ck, &c->kinds, dsrc ? dsrc[i] : 0);
+		long xt = dcache_get(&ct, &c->threads, t);
+		if (xk < 0 || xt < 0)
+			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		kind[i] = (uint32_t)xk;
+		thr[i] = (uint32_t)xt;
 	}
 	c->ncells += n;
 	c->finished = 0;
