@@ -11,7 +11,6 @@
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,19 +22,7 @@
 #include "pebs_capture.h"
 #include "pebs_format.h"
 #include "pebs_sym.h"
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int r = system(cmd);
-	return r == -1 ? -1 : WEXITSTATUS(r);
-}
+#include "testutil.h"
 
 /* The build-id readelf prints for @path ("" when none or no readelf). */
 static void readelf_bid(const char *path, char *hex, size_t cap)
@@ -152,36 +139,18 @@ Test(capture_maps, proc_self)
 	cmaps_free(&m);
 }
 
-static int have_tsan(const char *dir)
-{
-	return sh("cd %s && echo 'int x; int main(void) { return x; }' > "
-		  "probe.c && cc -fsanitize=thread -c probe.c -o probe.o "
-		  ">/dev/null 2>&1", dir) == 0;
-}
-
 Test(capture_maps, traced_program_symbols, .timeout = 120)
 {
 	const char *t = getenv("TMPDIR");
-	char dir[512], prog[600], out[600], cwd[1024], hex[41];
+	char dir[512], prog[600], out[600], hex[41];
 	snprintf(dir, sizeof(dir), "%s/pebs-maps-XXXXXX", t && *t ? t : "/tmp");
 	cr_assert_not_null(mkdtemp(dir));
-	if (!have_tsan(dir)) {
-		sh("rm -rf %s", dir);
-		cr_skip_test("cc has no -fsanitize=thread: not tested");
-	}
-	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
-	cr_assert_eq(sh("cc -O1 -g -fsanitize=thread -c "
-			"%s/examples/false_sharing.c -o %s/prog.o", cwd,
-			dir), 0);
-	cr_assert_eq(sh("cc -std=gnu11 -O2 -D_GNU_SOURCE -pthread -c "
-			"%s/trace/pebs-trace.c -o %s/rt.o", cwd, dir), 0);
-	cr_assert_eq(sh("cc -o %s/fs %s/prog.o %s/rt.o -pthread -ldl", dir,
-			dir, dir), 0);
+	tu_build_traced("cc", "false_sharing", "", dir);
 	snprintf(prog, sizeof(prog), "%s/fs", dir);
 	snprintf(out, sizeof(out), "%s/fs.pebs", dir);
 	readelf_bid(prog, hex, sizeof(hex));
 	if (!hex[0]) {
-		sh("rm -rf %s", dir);
+		tu_sh("rm -rf %s", dir);
 		cr_skip_test("no readelf or no build-id in %s", prog);
 	}
 
@@ -259,30 +228,7 @@ Test(capture_maps, traced_program_symbols, .timeout = 120)
 		     named, total);
 	pebs_sym_close(sym);
 	pebs_reader_close(rd);
-	sh("rm -rf %s", dir);
-}
-
-/* ROOT/dev/cpu/0/msr and ROOT/dev/pebs_ds as regular files (see
- * tests/unit/capture_pipe.c): the msr backend runs, no records come. */
-static void fake_root(char *root, size_t len)
-{
-	char p[600];
-	int fd;
-
-	snprintf(root, len, "/tmp/pebs-maps-root-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-	snprintf(p, sizeof(p), "mkdir -p %s/dev/cpu/0", root);
-	cr_assert_eq(system(p), 0);
-	snprintf(p, sizeof(p), "%s/dev/cpu/0/msr", root);
-	fd = open(p, O_CREAT | O_RDWR, 0644);
-	cr_assert(fd >= 0);
-	cr_assert_eq(ftruncate(fd, 0x2000 * 8), 0);
-	close(fd);
-	snprintf(p, sizeof(p), "%s/dev/pebs_ds", root);
-	fd = open(p, O_CREAT | O_RDWR, 0644);
-	cr_assert(fd >= 0);
-	cr_assert_eq(ftruncate(fd, 2 << 20), 0);
-	close(fd);
+	tu_sh("rm -rf %s", dir);
 }
 
 /*
@@ -306,7 +252,7 @@ Test(capture_maps, msr_command_maps)
 	if (access(tp, X_OK) != 0 || !realpath(tp, real))
 		cr_skip_test("no true(1) binary");
 	readelf_bid(real, hex, sizeof(hex));
-	fake_root(root, sizeof(root));
+	tu_fake_root(root, sizeof(root));
 	snprintf(out, sizeof(out), "%s/out.pebs", root);
 	FILE *fp = fopen(out, "w");
 	cr_assert_not_null(fp);
@@ -371,7 +317,7 @@ Test(capture_maps, msr_command_exec_new_segment, .timeout = 60)
 	if (access(tp, X_OK) != 0 || !realpath(tp, real) ||
 	    access("/bin/sh", X_OK) != 0)
 		cr_skip_test("no true(1) or sh(1)");
-	fake_root(root, sizeof(root));
+	tu_fake_root(root, sizeof(root));
 	snprintf(out, sizeof(out), "%s/out.pebs", root);
 	FILE *fp = fopen(out, "w");
 	cr_assert_not_null(fp);
@@ -418,7 +364,7 @@ Test(capture_maps, msr_command_not_found)
 	struct pebs_capture_opts o = { 0 };
 	struct pebs_capture_stats st;
 
-	fake_root(root, sizeof(root));
+	tu_fake_root(root, sizeof(root));
 	snprintf(out, sizeof(out), "%s/out.pebs", root);
 	FILE *fp = fopen(out, "w");
 	cr_assert_not_null(fp);

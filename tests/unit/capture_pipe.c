@@ -21,6 +21,7 @@
 #include "pebs_ds.h"
 #include "pebs_dsrc.h"
 #include "pebs_format.h"
+#include "testutil.h"
 
 struct fake {
 	uint64_t i, n;
@@ -315,37 +316,6 @@ Test(capture_pipe, bad_options)
 	fclose(fp);
 }
 
-/* A fake root: ROOT/dev/cpu/0/msr (8 bytes per MSR at 8 * MSR) and
- * ROOT/dev/pebs_ds. */
-static void fake_root(char *root, size_t len)
-{
-	char p[600];
-	int fd;
-
-	snprintf(root, len, "/tmp/h6-root-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-	snprintf(p, sizeof(p), "%s/dev", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/dev/cpu", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/dev/cpu/0", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/dev/cpu/0/msr", root);
-	fd = open(p, O_CREAT | O_RDWR, 0644);
-	cr_assert(fd >= 0);
-	cr_assert_eq(ftruncate(fd, 0x2000 * 8), 0);
-	{
-		uint64_t v = 0x70000000full;	/* someone's GLOBAL_CTRL */
-		cr_assert_eq(pwrite(fd, &v, 8, 0x38f * 8), 8);
-	}
-	close(fd);
-	snprintf(p, sizeof(p), "%s/dev/pebs_ds", root);
-	fd = open(p, O_CREAT | O_RDWR, 0644);
-	cr_assert(fd >= 0);
-	cr_assert_eq(ftruncate(fd, 2 << 20), 0);
-	close(fd);
-}
-
 static uint64_t msr_at(const char *root, uint32_t msr)
 {
 	char p[600];
@@ -368,7 +338,7 @@ Test(capture_pipe, msr_backend_fake_root_restores)
 	int cpu0 = 0;
 	uint64_t v;
 
-	fake_root(root, sizeof(root));
+	tu_fake_root(root, sizeof(root));
 	cr_assert_eq(pebs_plan_build(&p, &po, ev, 1, NULL, err, sizeof(err)),
 		     0, "%s", err);
 	cr_assert_eq(pebs_backend_open_msr(&b, root, po.uarch, &cpu0, 1, err,
@@ -476,7 +446,7 @@ Test(capture_pipe, msr_capture_fake_root)
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
-	fake_root(root, sizeof(root));
+	tu_fake_root(root, sizeof(root));
 	o.backend = "msr";
 	o.uarch = "hsw";
 	o.devroot = root;

@@ -18,6 +18,7 @@
 
 #include "pebs_perf.h"
 #include "pebs_sym.h"
+#include "testutil.h"
 
 static const char prog_src[] =
 	"#include <stdio.h>\n"
@@ -67,24 +68,7 @@ static void setup(void)
 	cr_assert_eq(fscanf(out, "%" SCNx64 " %" SCNx64 " %" SCNx64 "\n",
 			    &a_work, &a_global, &a_static), 3);
 	meta = pebs_meta_new();
-	char line[1024];
-	size_t n = 0;
-	while (fgets(line, sizeof(line), out)) {
-		unsigned long long lo, hi, off;
-		char perms[8], path[512] = "";
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %511s", &lo, &hi,
-			   perms, &off, path) < 4 || strcmp(path, prog))
-			continue;
-		char k[64];
-#define SETK(f, ...) do { snprintf(k, sizeof(k), "maps.%zu." f, n); \
-	pebs_meta_setf(meta, k, __VA_ARGS__); } while (0)
-		SETK("pid", "%u", PID);
-		SETK("start", "0x%llx", lo);
-		SETK("end", "0x%llx", hi);
-		SETK("pgoff", "0x%llx", off);
-		SETK("path", "%s", path);
-		n++;
-	}
+	size_t n = tu_maps_meta(out, prog, PID, meta);
 	pclose(out);
 	cr_assert_gt(n, 0, "no maps of the program");
 	/* the binary's build-id, as perf would have recorded it */

@@ -18,6 +18,7 @@
 #include "pebs_hist.h"
 #include "pebs_output.h"
 #include "pebs_sym.h"
+#include "testutil.h"
 
 static const char src[] =
 	"long table[16];\n"				/* 1 */
@@ -75,24 +76,7 @@ static void setup(void)
 			    SCNx64 "\n", &a_worker, &a_helper, &a_table,
 			    &a_static), 4);
 	meta = pebs_meta_new();
-	char line[1024];
-	size_t n = 0;
-	while (fgets(line, sizeof(line), out)) {
-		unsigned long long lo, hi, off;
-		char p[512] = "";
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %511s", &lo, &hi,
-			   &off, p) < 4 || strcmp(p, prog))
-			continue;
-		char k[64];
-#define SETK(f, ...) do { snprintf(k, sizeof(k), "maps.%zu." f, n); \
-	pebs_meta_setf(meta, k, __VA_ARGS__); } while (0)
-		SETK("pid", "%u", PID);
-		SETK("start", "0x%llx", lo);
-		SETK("end", "0x%llx", hi);
-		SETK("pgoff", "0x%llx", off);
-		SETK("path", "%s", p);
-		n++;
-	}
+	size_t n = tu_maps_meta(out, prog, PID, meta);
 	pclose(out);
 	cr_assert_gt(n, 0, "no maps of the program");
 	nmaps = n;

@@ -9,34 +9,13 @@
  * compiler has no -fsanitize=thread.
  */
 #include <criterion/criterion.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pebs_workload.h"
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int r = system(cmd);
-	return r == -1 ? -1 : WEXITSTATUS(r);
-}
-
-static int have(const char *cc, const char *dir)
-{
-	return sh("cd %s && echo 'int x; int main(void) { return x; }' > "
-		  "probe.c && %s -fsanitize=thread -c probe.c -o probe.o "
-		  ">/dev/null 2>&1", dir, cc) == 0;
-}
+#include "testutil.h"
 
 /*
  * Builds examples/@name.c with @cc (and @defs), links it with the runtime,
@@ -46,22 +25,9 @@ static int have(const char *cc, const char *dir)
 static void build_and_run(const char *cc, const char *name, const char *defs,
 			  const char *dir)
 {
-	if (!have(cc, dir)) {
-		sh("rm -rf %s", dir);
-		cr_skip_test("%s has no -fsanitize=thread: not tested", cc);
-	}
-	char cwd[1024];
-	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
-	cr_assert_eq(sh("%s -O1 -g -fsanitize=thread %s -c "
-			"%s/examples/%s.c -o %s/prog.o", cc, defs, cwd, name,
-			dir), 0, "compile %s with %s", name, cc);
-	cr_assert_eq(sh("%s -std=gnu11 -O2 -D_GNU_SOURCE -pthread -c "
-			"%s/trace/pebs-trace.c -o %s/rt.o", cc, cwd, dir), 0);
-	/* Linked WITHOUT -fsanitize=thread: our runtime, not libtsan. */
-	cr_assert_eq(sh("%s -o %s/fs %s/prog.o %s/rt.o -pthread -ldl", cc,
-			dir, dir, dir), 0);
-	cr_assert_eq(sh("PEBS_TRACE_OUT=%s/trace %s/fs >/dev/null", dir,
-			dir), 0, "the program runs and counts right");
+	tu_build_traced(cc, name, defs, dir);
+	cr_assert_eq(tu_sh("PEBS_TRACE_OUT=%s/trace %s/fs >/dev/null", dir,
+			   dir), 0, "the program runs and counts right");
 }
 
 /* A new scratch directory under $TMPDIR (or /tmp). */
@@ -144,7 +110,7 @@ static void trace_program(const char *cc, int padded)
 		}
 		cr_assert_leq(hitm, 8, "HITM loads after the fix: %llu",
 			      (unsigned long long)hitm);
-		sh("rm -rf %s", dir);
+		tu_sh("rm -rf %s", dir);
 		return;
 	}
 	/* The counters' line: four threads storing at four offsets. */
@@ -158,7 +124,7 @@ static void trace_program(const char *cc, int padded)
 		     (unsigned long long)best->st_offs);
 	cr_assert_gt(best->hitm, 100, "HITM loads on the line: %llu",
 		     (unsigned long long)best->hitm);
-	sh("rm -rf %s", dir);
+	tu_sh("rm -rf %s", dir);
 }
 
 Test(trace_e2e, false_sharing_gcc, .timeout = 120)
@@ -175,7 +141,7 @@ Test(trace_e2e, padded_fix_gcc, .timeout = 120)
 
 Test(trace_e2e, false_sharing_clang, .timeout = 120)
 {
-	if (sh("clang --version >/dev/null 2>&1") != 0)
+	if (tu_sh("clang --version >/dev/null 2>&1") != 0)
 		cr_skip_test("clang not installed: not tested");
 	trace_program("clang", 0);
 }
@@ -222,5 +188,5 @@ Test(trace_e2e, true_sharing_atomics, .timeout = 120)
 	cr_assert_geq(__builtin_popcountll(tids), 4);
 	cr_assert_gt(hitm, 1000, "HITM on the counter: %llu",
 		     (unsigned long long)hitm);
-	sh("rm -rf %s", dir);
+	tu_sh("rm -rf %s", dir);
 }

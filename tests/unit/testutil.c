@@ -1,0 +1,102 @@
+/*
+ * testutil.c - helpers shared by the unit tests (see testutil.h).
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+int tu_sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	int r = system(cmd);
+	return r == -1 ? -1 : WEXITSTATUS(r);
+}
+
+/* A regular file @path of @size bytes. */
+static int sized_file(const char *path, off_t size)
+{
+	int fd = open(path, O_CREAT | O_RDWR, 0644);
+	cr_assert(fd >= 0, "%s", path);
+	cr_assert_eq(ftruncate(fd, size), 0);
+	return fd;
+}
+
+void tu_fake_root(char *root, size_t len)
+{
+	char p[600];
+
+	snprintf(root, len, "/tmp/pebs-root-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/dev", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/dev/cpu", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/dev/cpu/0", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/dev/cpu/0/msr", root);
+	int fd = sized_file(p, 0x2000 * 8);
+	uint64_t v = 0x70000000full;	/* someone's GLOBAL_CTRL */
+	cr_assert_eq(pwrite(fd, &v, 8, 0x38f * 8), 8);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/dev/pebs_ds", root);
+	close(sized_file(p, 2 << 20));
+}
+
+void tu_build_traced(const char *cc, const char *name, const char *defs,
+		     const char *dir)
+{
+	if (tu_sh("cd %s && echo 'int x; int main(void) { return x; }' > "
+		  "probe.c && %s -fsanitize=thread -c probe.c -o probe.o "
+		  ">/dev/null 2>&1", dir, cc) != 0) {
+		tu_sh("rm -rf %s", dir);
+		cr_skip_test("%s has no -fsanitize=thread: not tested", cc);
+	}
+	char cwd[1024];
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(tu_sh("%s -O1 -g -fsanitize=thread %s -c "
+			   "%s/examples/%s.c -o %s/prog.o", cc, defs, cwd,
+			   name, dir), 0, "compile %s with %s", name, cc);
+	cr_assert_eq(tu_sh("%s -std=gnu11 -O2 -D_GNU_SOURCE -pthread -c "
+			   "%s/trace/pebs-trace.c -o %s/rt.o", cc, cwd, dir),
+		     0);
+	/* Linked WITHOUT -fsanitize=thread: our runtime, not libtsan. */
+	cr_assert_eq(tu_sh("%s -o %s/fs %s/prog.o %s/rt.o -pthread -ldl", cc,
+			   dir, dir, dir), 0);
+}
+
+size_t tu_maps_meta(FILE *in, const char *prog, unsigned pid,
+		    struct pebs_meta *m)
+{
+	char line[1024], k[64];
+	size_t n = 0;
+	while (fgets(line, sizeof(line), in)) {
+		unsigned long long lo, hi, off;
+		char path[512] = "";
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %511s", &lo, &hi,
+			   &off, path) < 4 || strcmp(path, prog))
+			continue;
+#define SETK(f, ...) do { snprintf(k, sizeof(k), "maps.%zu." f, n); \
+	pebs_meta_setf(m, k, __VA_ARGS__); } while (0)
+		SETK("pid", "%u", pid);
+		SETK("start", "0x%llx", lo);
+		SETK("end", "0x%llx", hi);
+		SETK("pgoff", "0x%llx", off);
+		SETK("path", "%s", path);
+#undef SETK
+		n++;
+	}
+	return n;
+}

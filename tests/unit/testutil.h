@@ -1,0 +1,44 @@
+/*
+ * testutil.h - helpers shared by the unit tests (one Criterion binary):
+ * shell commands, a fake device root for the msr backend, programs built
+ * with -fsanitize=thread against libpebs-trace, and process maps turned
+ * into a capture's maps.N.* metadata.  They fail the calling test with
+ * Criterion's asserts, or skip it where said.
+ */
+#ifndef PEBS_TESTUTIL_H
+#define PEBS_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "pebs.h"
+
+/* Runs the shell command printf(@fmt, ...): its exit status, or -1. */
+int tu_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A new directory ROOT with ROOT/dev/cpu/0/msr (8 bytes per MSR at
+ * 8 * MSR, IA32_PERF_GLOBAL_CTRL preset to someone else's value, so a
+ * capture must restore it) and ROOT/dev/pebs_ds as regular files: the msr
+ * backend runs on it, and no records come.  @root gets the path.
+ */
+void tu_fake_root(char *root, size_t len);
+
+/*
+ * Builds examples/@name.c with @cc and @defs under -fsanitize=thread and
+ * links it, without -fsanitize, to trace/pebs-trace.c: the program is
+ * @dir/fs.  Skips the test (removing @dir) when @cc has no
+ * -fsanitize=thread.  Run from the repository root.
+ */
+void tu_build_traced(const char *cc, const char *name, const char *defs,
+		     const char *dir);
+
+/*
+ * Reads /proc/PID/maps lines from @in and sets, for each map of the file
+ * @prog, maps.N.pid (@pid), start, end, pgoff and path in @m, N from 0.
+ * Returns the number of maps set.
+ */
+size_t tu_maps_meta(FILE *in, const char *prog, unsigned pid,
+		    struct pebs_meta *m);
+
+#endif
