@@ -232,28 +232,18 @@ Test(capture_maps, traced_program_symbols, .timeout = 120)
 }
 
 /*
- * A hardware backend with -- COMMAND: the maps of a program that runs for
- * a few milliseconds only (read at its exit stop, before its address
- * space goes) are in the header, with the binary's build-id.
+ * Captures load-latency on CPU 0 of a new fake root (tu_fake_root) with
+ * the msr backend while @cmd runs, into ROOT/out.pebs: @root and @out get
+ * the paths.  Returns pebs_capture_run()'s result, its message in @err.
  */
-Test(capture_maps, msr_command_maps)
+static int msr_command(char *const *cmd, char root[64], char out[128],
+		       struct pebs_capture_stats *st, char err[512])
 {
-	char root[64], err[512], hex[41], real[PATH_MAX], out[128];
 	static const char *const ev[] = { "load-latency" };
-	const char *tp = access("/usr/bin/true", X_OK) == 0 ?
-			 "/usr/bin/true" : "/bin/true";
-	char *const cmd[] = { (char *)tp, NULL };
 	struct pebs_capture_opts o = { 0 };
-	struct pebs_capture_stats st;
-	struct pebs_reader *rd;
-	struct pebs_batch *b;
-	const char *path = out;
 
-	if (access(tp, X_OK) != 0 || !realpath(tp, real))
-		cr_skip_test("no true(1) binary");
-	readelf_bid(real, hex, sizeof(hex));
-	tu_fake_root(root, sizeof(root));
-	snprintf(out, sizeof(out), "%s/out.pebs", root);
+	tu_fake_root(root, 64);
+	snprintf(out, 128, "%s/out.pebs", root);
 	FILE *fp = fopen(out, "w");
 	cr_assert_not_null(fp);
 	o.backend = "msr";
@@ -264,9 +254,31 @@ Test(capture_maps, msr_command_maps)
 	o.nevents = 1;
 	o.command = cmd;
 	o.out = fp;
-	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)), 0, "%s",
-		     err);
+	int r = pebs_capture_run(&o, st, err, 512);
 	fclose(fp);
+	return r;
+}
+
+/*
+ * A hardware backend with -- COMMAND: the maps of a program that runs for
+ * a few milliseconds only (read at its exit stop, before its address
+ * space goes) are in the header, with the binary's build-id.
+ */
+Test(capture_maps, msr_command_maps)
+{
+	char root[64], err[512], hex[41], real[PATH_MAX], out[128];
+	const char *tp = access("/usr/bin/true", X_OK) == 0 ?
+			 "/usr/bin/true" : "/bin/true";
+	char *const cmd[] = { (char *)tp, NULL };
+	struct pebs_capture_stats st;
+	struct pebs_reader *rd;
+	struct pebs_batch *b;
+	const char *path = out;
+
+	if (access(tp, X_OK) != 0 || !realpath(tp, real))
+		cr_skip_test("no true(1) binary");
+	readelf_bid(real, hex, sizeof(hex));
+	cr_assert_eq(msr_command(cmd, root, out, &st, err), 0, "%s", err);
 	cr_assert_eq(st.cmd_status, 0);
 	cr_assert_eq(pebs_reader_open(&rd, &path, 1, NULL), 0);
 	cr_assert_eq(pebs_reader_next(rd, &b), 0, "no samples");
@@ -301,13 +313,11 @@ Test(capture_maps, msr_command_maps)
 Test(capture_maps, msr_command_exec_new_segment, .timeout = 60)
 {
 	char root[64], err[512], real[PATH_MAX], out[128];
-	static const char *const ev[] = { "load-latency" };
 	const char *tp = access("/usr/bin/true", X_OK) == 0 ?
 			 "/usr/bin/true" : "/bin/true";
 	char script[256];
 	snprintf(script, sizeof(script), "sleep 1.3; exec %s", tp);
 	char *const cmd[] = { (char *)"/bin/sh", (char *)"-c", script, NULL };
-	struct pebs_capture_opts o = { 0 };
 	struct pebs_capture_stats st;
 	struct pebs_reader *rd;
 	struct pebs_batch *b;
@@ -317,21 +327,7 @@ Test(capture_maps, msr_command_exec_new_segment, .timeout = 60)
 	if (access(tp, X_OK) != 0 || !realpath(tp, real) ||
 	    access("/bin/sh", X_OK) != 0)
 		cr_skip_test("no true(1) or sh(1)");
-	tu_fake_root(root, sizeof(root));
-	snprintf(out, sizeof(out), "%s/out.pebs", root);
-	FILE *fp = fopen(out, "w");
-	cr_assert_not_null(fp);
-	o.backend = "msr";
-	o.uarch = "hsw";
-	o.devroot = root;
-	o.cpus = "0";
-	o.events = ev;
-	o.nevents = 1;
-	o.command = cmd;
-	o.out = fp;
-	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)), 0, "%s",
-		     err);
-	fclose(fp);
+	cr_assert_eq(msr_command(cmd, root, out, &st, err), 0, "%s", err);
 	cr_assert_eq(st.cmd_status, 0);
 	cr_assert_eq(pebs_reader_open(&rd, &path, 1, NULL), 0);
 	cr_assert_eq(pebs_reader_next(rd, &b), 0, "no samples");
@@ -359,31 +355,16 @@ Test(capture_maps, msr_command_exec_new_segment, .timeout = 60)
 Test(capture_maps, msr_command_not_found)
 {
 	char root[64], err[512], out[128];
-	static const char *const ev[] = { "load-latency" };
 	char *const cmd[] = { (char *)"/nonexistent/prog", NULL };
-	struct pebs_capture_opts o = { 0 };
 	struct pebs_capture_stats st;
 
-	tu_fake_root(root, sizeof(root));
-	snprintf(out, sizeof(out), "%s/out.pebs", root);
-	FILE *fp = fopen(out, "w");
-	cr_assert_not_null(fp);
-	o.backend = "msr";
-	o.uarch = "hsw";
-	o.devroot = root;
-	o.cpus = "0";
-	o.events = ev;
-	o.nevents = 1;
-	o.command = cmd;
-	o.out = fp;
 	fflush(stderr);
 	int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
 	dup2(devnull, 2);	/* the child's "No such file" message */
-	int r = pebs_capture_run(&o, &st, err, sizeof(err));
+	int r = msr_command(cmd, root, out, &st, err);
 	dup2(saved, 2);
 	close(saved);
 	close(devnull);
-	fclose(fp);
 	cr_assert_eq(r, 0, "%s", err);
 	cr_assert(WIFEXITED(st.cmd_status) && WEXITSTATUS(st.cmd_status) ==
 		  127, "status 0x%x", st.cmd_status);
