@@ -457,10 +457,9 @@ static int flush_batch(struct cap *c)
 }
 
 /*
- * A flush that does not wait for the encoders: the current batch is
- * submitted (block boundaries stay where the flushes fall, so a sim
- * capture's file depends only on its seed) and written once encoded.
- * Waiting here made the capture thread and the encoders take turns.
+ * Hands the current batch to the encoders (opening the output first if
+ * need be) without waiting for them: block boundaries stay where the
+ * flushes fall, so a sim capture's file depends only on its seed.
  */
 static int flush_out(struct cap *c)
 {
@@ -469,10 +468,13 @@ static int flush_out(struct cap *c)
 	return r < 0 ? r : flush_batch(c);
 }
 
-/* Writes the blocks and lost records already done, in order. */
-static int poll_out(struct cap *c)
+/* Writes the blocks and lost records already encoded, in order; with
+ * @wait, every one submitted so far. */
+static int retire_out(struct cap *c, int wait)
 {
-	int werr = 0, r = cenc_poll(c->enc, c->w, &werr);
+	int werr = 0;
+	int r = wait ? cenc_sync(c->enc, c->w, &werr) :
+		cenc_poll(c->enc, c->w, &werr);
 
 	if (r < 0 && werr)
 		write_err(c);
@@ -484,19 +486,9 @@ static int poll_out(struct cap *c)
 /* Everything so far encoded and written, in order. */
 static int sync_out(struct cap *c)
 {
-	int r = open_writer(c), werr = 0;
+	int r = flush_out(c);
 
-	if (r < 0)
-		return r;
-	r = flush_batch(c);
-
-	if (r == 0)
-		r = cenc_sync(c->enc, c->w, &werr);
-	if (r < 0 && werr)
-		write_err(c);
-	else if (r < 0)
-		cerr(c, "encoding: %s", pebs_strerror(r));
-	return r;
+	return r < 0 ? r : retire_out(c, 1);
 }
 
 /* Fills what records do not carry: the drain time where the format has
@@ -765,17 +757,23 @@ static int loop(struct cap *c)
 		if (!c->is_sim && o->command && c->child == 0)
 			end = 1;
 		if (flush_due(c)) {
-			/* A killed capture loses at most about a second. */
 			if (c->child > 0)
 				cmaps_read_proc(&c->maps, NULL, c->child);
-			/* each step says what failed */
+			/*
+			 * A killed capture loses at most about a second:
+			 * hardware flushes once a second of wall time and
+			 * waits for the encoders; the sim flushes every
+			 * simulated millisecond, far more often, and does not
+			 * wait (waiting made the capture thread and the
+			 * encoders take turns).  Each step says what failed.
+			 */
 			r = new_segment(c);
 			if (r == 0)
 				r = flush_out(c);
 			if (r == 0)
 				r = emit_lost(c);
 			if (r == 0)
-				r = poll_out(c);
+				r = retire_out(c, !c->is_sim);
 			if (r < 0)
 				return r;
 			r = pebs_writer_flush(c->w);
