@@ -31,9 +31,10 @@ struct pattr {
 	char *name;
 	uint64_t *ids;
 	size_t nids;
-	long time_off;		/* of the time in a sample body, or -1 */
 	struct flay {		/* fixed sample layout: offsets or -1 */
-		int fixed;	/* no variable-size field: offsets valid */
+		int fixed;	/* no variable-size field: all offsets valid;
+				 * ip, tid and time come before any variable
+				 * field, so theirs are valid always */
 		int16_t ip, tid, time, addr, cpu, weight, dsrc, tsx, phys;
 		uint16_t size;	/* bytes of the fixed body */
 	} lay;
@@ -280,19 +281,6 @@ static int parse_attr(struct pebs_perf_reader *r, const uint8_t *p, size_t n,
 }
 
 /*
- * Byte offset of the time field in a sample body of attr @a, or -1: IP,
- * TID and the IDENTIFIER before it have fixed sizes.
- */
-static long time_offset(const struct pattr *a)
-{
-	uint64_t st = a->sample_type;
-	if (!(st & PEBS_PERF_S_TIME))
-		return -1;
-	return 8 * (!!(st & PEBS_PERF_S_IDENTIFIER) + !!(st & PEBS_PERF_S_IP) +
-		    !!(st & PEBS_PERF_S_TID));
-}
-
-/*
  * The field offsets of a sample body of attr @a when every field it has is
  * of fixed size (the usual memory-sampling layouts), so bulk import reads
  * fields directly; in the order of perf_event.h's PERF_SAMPLE_* layout.
@@ -341,7 +329,6 @@ static int add_attr(struct pebs_perf_reader *r, const struct pattr *a)
 		return -1;
 	r->attrs = na;
 	r->attrs[r->nattrs] = *a;
-	r->attrs[r->nattrs].time_off = time_offset(a);
 	r->attrs[r->nattrs].lay = fixed_layout(a);
 	r->nattrs++;
 	return 0;
@@ -1763,7 +1750,7 @@ static int advance(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 				continue;	/* unknown id: counted */
 			/* Only the time is needed to sort: parse the rest
 			 * when the sample is emitted. */
-			long to = r->attrs[ai].time_off;
+			long to = r->attrs[ai].lay.time;
 			uint64_t time = to >= 0 && (size_t)to + 8 <= sz - 8u ?
 					rd64(r, p + 8 + to) : 0;
 			if (r->npend == r->cappend) {
