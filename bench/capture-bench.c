@@ -17,6 +17,8 @@
  *       starting with no column dirty), with -W through
  *       pebs_writer_add_batch() instead; to /dev/null.  Records per
  *       second of one core.
+ * -r keeps the register snapshots (pebs-capture --regs); without it they
+ * are dropped, as by a default capture.
  * Both print wall and CPU (process) time; on a loaded machine the CPU
  * figure is the per-core rate.
  */
@@ -41,6 +43,9 @@ static double clk(clockid_t id)
 struct gen {
 	uint64_t i, n;
 };
+
+/* -r: registers kept. */
+static int keep_regs;
 
 static long gen_next(void *ctx, struct pebs_access *a, size_t max)
 {
@@ -87,6 +92,7 @@ static int bench_sim(uint64_t n, const char *out, const char *wl)
 	o.period = 1;
 	o.out = fp;
 	o.seed = 1;
+	o.regs = keep_regs;
 	if (getenv("CAPBENCH_INLINE"))
 		o.threads = -1;	/* encode on the capture thread */
 	if (wl) {
@@ -106,7 +112,8 @@ static int bench_sim(uint64_t n, const char *out, const char *wl)
 	c = clk(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	t = clk(CLOCK_THREAD_CPUTIME_ID) - t0;
 	pebs_capture_summary(&st, 1, line, sizeof(line));
-	printf("sim capture (%s): %s\n", wl ? wl : "generator", line);
+	printf("sim capture (%s%s): %s\n", wl ? wl : "generator",
+	       keep_regs ? ", registers kept" : "", line);
 	printf("  %.2f M samples/s wall, %.2f M samples/s CPU, %.1f B/sample\n",
 	       st.samples / w / 1e6, st.samples / c / 1e6,
 	       st.samples ? (double)st.bytes / (double)st.samples : 0.0);
@@ -184,6 +191,7 @@ static int bench_drain(uint64_t n, int encode, size_t bcap)
 	cfg.pebs_enabled = 1;
 	cfg.ev[0].name = "MEM_INST_RETIRED.ALL_LOADS";
 	cfg.ev[0].kind = PEBS_EVK_LOAD;
+	cfg.drop_regs = !keep_regs;
 	memset(&rs, 0, sizeof(rs));
 	if (encode && pebs_writer_open(&w, null, NULL, NULL) < 0)
 		return 1;
@@ -223,9 +231,10 @@ static int bench_drain(uint64_t n, int encode, size_t bcap)
 	}
 	wt = clk(CLOCK_MONOTONIC) - w0;
 	ct = clk(CLOCK_PROCESS_CPUTIME_ID) - c0;
-	printf("drain%s: %llu records, %.2f M records/s wall, "
+	printf("drain%s%s: %llu records, %.2f M records/s wall, "
 	       "%.2f M records/s CPU\n", encode == 1 ? " + encode (blocks)" :
 	       encode == 2 ? " + encode (writer)" : "",
+	       keep_regs ? " (registers kept)" : "",
 	       (unsigned long long)done, done / wt / 1e6, done / ct / 1e6);
 	pebs_sim_free(sim);
 	pebs_batch_free(b);
@@ -242,11 +251,11 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: capture-bench sim|drain [-n N] "
-			"[-o FILE] [-w WORKLOAD] [-e|-W] [-b BATCH]\n");
+			"[-o FILE] [-w WORKLOAD] [-e|-W] [-b BATCH] [-r]\n");
 		return 2;
 	}
 	optind = 2;
-	while ((c = getopt(argc, argv, "n:o:w:eWb:")) != -1) {
+	while ((c = getopt(argc, argv, "n:o:w:eWb:r")) != -1) {
 		switch (c) {
 		case 'b': bcap = strtoul(optarg, NULL, 0); break;
 		case 'n': n = strtoull(optarg, NULL, 0); break;
@@ -254,6 +263,7 @@ int main(int argc, char **argv)
 		case 'w': wl = optarg; break;
 		case 'e': encode = 1; break;
 		case 'W': encode = 2; break;
+		case 'r': keep_regs = 1; break;
 		default: return 2;
 		}
 	}

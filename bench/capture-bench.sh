@@ -6,7 +6,8 @@
 #    workload (cache model included);
 # 2. the drain + decode path alone on a prepared 64 KiB DS buffer, the
 #    fast decoder and its plain twin (PEBS_DS_PLAIN=1), then with the
-#    .pebs writer's encoding added.
+#    .pebs writer's encoding added;
+# each without registers (a default capture) and with them (--regs).
 # Wall and CPU (process) rates are printed: on a shared machine the CPU
 # figure is the per-core one.
 set -eu
@@ -23,6 +24,7 @@ echo "== machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo |
 	cut -d: -f2-), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== simulated capture, every access sampled"
 $cb sim -n ${CAPBENCH_ACCESSES:-20000000} -o "$out/capture.pebs"
+$cb sim -r -n ${CAPBENCH_ACCESSES:-20000000} -o "$out/capture.pebs"
 $cb sim -n ${CAPBENCH_WL_ACCESSES:-5000000} -w false-sharing \
 	-o "$out/capture-fs.pebs"
 echo "== drain + decode (fast), plain twin, + encode"
@@ -30,3 +32,6 @@ $cb drain -n ${CAPBENCH_RECORDS:-50000000}
 PEBS_DS_PLAIN=1 $cb drain -n ${CAPBENCH_RECORDS_PLAIN:-10000000}
 $cb drain -e -n ${CAPBENCH_RECORDS_ENC:-10000000}
 $cb drain -W -n ${CAPBENCH_RECORDS_ENC:-10000000}
+echo "== the same with registers kept (pebs-capture --regs)"
+$cb drain -r -n ${CAPBENCH_RECORDS:-50000000}
+$cb drain -r -e -n ${CAPBENCH_RECORDS_ENC:-10000000}

@@ -1,8 +1,9 @@
 /*
- * pebs-capture - PEBS memory-sample capture.  This build has --plan (the
- * exact MSR programming for events on a microarchitecture, every SDM rule
- * enforced) and --probe (what this machine offers, and why not); the
- * capture backends themselves come later.
+ * pebs-capture - PEBS memory-sample capture on the simulated PMU, raw
+ * MSRs + DS area, or perf_event_open (lib/capture.c does the work), plus
+ * --plan (the exact MSR programming for events on a microarchitecture,
+ * every SDM rule enforced) and --probe (what this machine offers, and why
+ * not).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,9 +29,9 @@ static void usage(int code)
 		"                    [-o FILE] [--uarch NAME] [--workload NAME | "
 		"--trace FILE]\n"
 		"                    [--seed N] [--max-lost N] [--accesses N] "
-		"[-- COMMAND ARGS...]\n"
+		"[--regs] [-- COMMAND ARGS...]\n"
 		"       pebs-capture --plan --uarch NAME -e EVENT... "
-		"[-c PERIOD] [-C CPUS] [-o FILE]\n"
+		"[-c PERIOD] [-C CPUS] [--regs] [-o FILE]\n"
 		"       pebs-capture --probe [-o FILE]\n"
 		"EVENT: load-latency[:ldlat=N], precise-store, "
 		"frontend:sub=NAME[,latency=N,width=N],\n"
@@ -102,10 +103,10 @@ static void print_plan(const struct pebs_plan *p, const char *path)
 }
 
 static int do_plan(const char *uarch, const char **ev, size_t nev,
-		   unsigned long long period, const char *cpus,
+		   unsigned long long period, const char *cpus, int regs,
 		   const char *out)
 {
-	struct pebs_plan_opts po = { 0 };
+	struct pebs_plan_opts po = { .regs = regs };
 	struct pebs_plan *p;
 	enum pebs_rule rule;
 	char err[512];
@@ -310,7 +311,7 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 /* ---------------------------------------------------------------- main */
 
 enum { OPT_PLAN = 256, OPT_PROBE, OPT_UARCH, OPT_WORKLOAD, OPT_SEED,
-       OPT_MAXLOST, OPT_VERSION, OPT_ACCESSES, OPT_TRACE };
+       OPT_MAXLOST, OPT_VERSION, OPT_ACCESSES, OPT_TRACE, OPT_REGS };
 
 int main(int argc, char **argv)
 {
@@ -329,6 +330,7 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "max-lost", required_argument, NULL, OPT_MAXLOST },
 		{ "accesses", required_argument, NULL, OPT_ACCESSES },
+		{ "regs", no_argument, NULL, OPT_REGS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ 0 }
@@ -387,6 +389,7 @@ int main(int argc, char **argv)
 		case OPT_UARCH: uarch = optarg; break;
 		case OPT_WORKLOAD: co.workload = optarg; break;
 		case OPT_TRACE: co.trace = optarg; break;
+		case OPT_REGS: co.regs = 1; break;
 		case 'h': usage(EXIT_OK); break;
 		case OPT_VERSION: util_version(); break;
 		default: usage(EXIT_USAGE);
@@ -402,7 +405,8 @@ int main(int argc, char **argv)
 		util_die(EXIT_USAGE, "%s takes no command",
 			 plan ? "--plan" : "--probe");
 	if (plan || probe) {
-		int r = plan ? do_plan(uarch, ev, nev, period, cpus, out) :
+		int r = plan ? do_plan(uarch, ev, nev, period, cpus, co.regs,
+				       out) :
 			       do_probe(out);
 		free(ev);
 		return r;

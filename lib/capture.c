@@ -258,7 +258,8 @@ static int pick_uarch(struct cap *c)
 static int build_plan(struct cap *c, int **cl, size_t *ncl)
 {
 	const struct pebs_capture_opts *o = c->o;
-	struct pebs_plan_opts po = { .uarch = c->u, .period = o->period };
+	struct pebs_plan_opts po = { .uarch = c->u, .period = o->period,
+				     .regs = o->regs };
 	const char *defev[1];
 	const char *const *ev = o->events;
 	size_t nev = o->nevents;
@@ -354,6 +355,7 @@ static int setup_cfg(struct cap *c)
 		cf->uarch = c->u;
 		cf->data_cfg = pebs_plan_data_cfg(c->plan);
 		cf->data_cfg_known = (c->u->features & PEBS_UF_ADAPTIVE) != 0;
+		cf->drop_regs = !c->o->regs;
 		cf->cpu = (uint32_t)pebs_backend_cpu(c->bk, i);
 		for (size_t e = 0; e < pebs_plan_nevents(c->plan); e++) {
 			const struct pebs_plan_event *pe =

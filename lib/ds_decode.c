@@ -85,7 +85,7 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 	uint64_t nrec = 0;
 	int full = 0;
 	uint32_t lazy;
-	int adaptive, ids[64], ins_lat, write_regs, write_phys;
+	int adaptive, ids[64], ins_lat, keep_regs, write_regs, write_phys;
 	const uint8_t *order = NULL;
 	unsigned fmt;
 	struct cols k;
@@ -118,7 +118,8 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 	ins_lat = (u->features & PEBS_UF_INS_LAT) != 0;
 	/* Columns every record of this shape leaves zero need no stores
 	 * when the batch knows they are zero (dirty bit clear). */
-	write_regs = (!adaptive || (g & PEBS_DATACFG_GPR)) ||
+	keep_regs = !cfg->drop_regs;
+	write_regs = (keep_regs && (!adaptive || (g & PEBS_DATACFG_GPR))) ||
 		     (b->dirty & REG_MASK);
 	write_phys = (b->dirty >> PEBS_COL_PHYS_ADDR) & 1;
 	/* Register columns the batch knows are zero: stored only from
@@ -172,13 +173,15 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 				f.has_mem = 1;
 				off += PEBS_ADAPT_MEMINFO_SIZE;
 			}
-			if (g & PEBS_DATACFG_GPR) {
+			if ((g & PEBS_DATACFG_GPR) && keep_regs) {
 				f.regs = r + off;
 				f.flags |= PEBS_SF_REGS;
 			}
 		} else {
-			f.regs = r;
-			f.flags = PEBS_SF_REGS;
+			if (keep_regs) {
+				f.regs = r;
+				f.flags = PEBS_SF_REGS;
+			}
 			f.ip = ld64(r, 8);
 			if (fmt >= PEBS_FMT_NHM) {
 				f.status = ld64(r, 0x90);
@@ -238,7 +241,8 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 #pragma GCC unroll 18
 			for (unsigned i = 0; i < PEBS_REG_COUNT; i++)
 				acc_reg[i] |= rv[i];
-		} else {
+		} else if (write_regs) {
+			/* Only stored, and only then worth zeroing. */
 			memset(rv, 0, sizeof(rv));
 		}
 		acc_time |= f.time;

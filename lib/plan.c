@@ -738,7 +738,8 @@ static int emit(struct pebs_plan *p, const struct pebs_plan_opts *o)
 	}
 	p->global_ctrl = used;
 	if (u->features & PEBS_UF_ADAPTIVE)
-		p->data_cfg = PEBS_DATACFG_MEMINFO;
+		p->data_cfg = PEBS_DATACFG_MEMINFO |
+			      (o->regs ? PEBS_DATACFG_GPR : 0);
 	p->nres = 0;
 	for (unsigned x = 0; x < 32; x++) {
 		if (!byc[x])

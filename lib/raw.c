@@ -286,6 +286,10 @@ static int decode_one(const struct pebs_raw_config *cfg, const void *buf,
 		decode_adaptive(buf, &r);
 	else
 		decode_fixed(u, buf, &r);
+	if (cfg->drop_regs && (r.s.flags & PEBS_SF_REGS)) {
+		memset(r.s.regs, 0, sizeof(r.s.regs));
+		r.s.flags &= ~PEBS_SF_REGS;
+	}
 	r.s.applicable = r.status;
 	r.s.raw_dse = r.dse;
 

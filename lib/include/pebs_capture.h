@@ -60,6 +60,12 @@ struct pebs_capture_opts {
 	char *const *command;	/* -- COMMAND (NULL-terminated) or NULL */
 	uint64_t max_lost;	/* with max_lost_set: exit-4 threshold */
 	int max_lost_set;
+	/*
+	 * 1: keep each record's register snapshot (adaptive profiles: ask
+	 * for the GPR group); 0 drops it, as perf mem does: 18 columns
+	 * less to store, encode and write.
+	 */
+	int regs;
 	FILE *out;		/* the .pebs stream (required) */
 	const char *cmdline;	/* metadata "cmdline" */
 	volatile sig_atomic_t *stop;	/* set asynchronously to stop */

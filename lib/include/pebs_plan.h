@@ -277,6 +277,8 @@ struct pebs_plan_opts {
 				 * known yet (written as 0, PEBS_MW_DS_ADDR) */
 	int user, kernel;	/* default privilege when a spec has neither
 				 * u nor k; both 0 = both 1 */
+	int regs;		/* adaptive profiles: also the GPR group in
+				 * MSR_PEBS_DATA_CFG (register snapshots) */
 };
 
 struct pebs_plan;

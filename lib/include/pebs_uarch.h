@@ -278,6 +278,12 @@ struct pebs_raw_config {
 	uint64_t data_cfg;	/* MSR_PEBS_DATA_CFG, adaptive formats only */
 	int data_cfg_known;	/* 1: every record's groups must match */
 	uint32_t cpu, pid, tid;	/* copied into every sample */
+	/*
+	 * 1: the records' register snapshots are not kept (the samples get
+	 * no PEBS_SF_REGS and zero registers), as a capture without
+	 * --regs; 0 keeps them.
+	 */
+	int drop_regs;
 	char namebuf[256];	/* names made by pebs_raw_config_default() */
 };
 

@@ -53,6 +53,9 @@ static long fake_next(void *ctx, struct pebs_access *a, size_t max)
 	return (long)k;
 }
 
+/* pebs_capture_opts.regs of the next captures (--regs). */
+static int opt_regs;
+
 static int run_t(const char *uarch, const char *const *ev, size_t nev,
 		 uint64_t n, uint64_t period, char **buf, size_t *len,
 		 struct pebs_capture_stats *st, size_t bufsz, int threads)
@@ -78,6 +81,7 @@ static int run_t(const char *uarch, const char *const *ev, size_t nev,
 	o.buf_size = bufsz;
 	o.cmdline = "test";
 	o.threads = threads;
+	o.regs = opt_regs;
 	r = pebs_capture_run(&o, st, err, sizeof(err));
 	fclose(fp);
 	if (r < 0)
@@ -160,6 +164,63 @@ Test(capture_pipe, every_profile_captures)
 		cr_assert(ok || u->pebs_fmt == PEBS_FMT_CORE2, "%s",
 			  u->name);
 		free(buf);
+	}
+}
+
+/*
+ * Registers are kept with --regs only: without, no sample has them and
+ * the file is smaller; with, every sample has the simulator's registers
+ * (RFLAGS 0x202, R8 = CPU, R9 = tid, R10 = pid), fixed formats and
+ * adaptive ones (which are then asked for the GPR group) alike.
+ */
+Test(capture_pipe, registers_only_with_regs)
+{
+	static const char *const names[] = { "nhm", "skx", "icl" };
+	for (int k = 0; k < 3; k++) {
+		const char *spec = "load-latency";
+		size_t len[2] = { 0, 0 };
+		for (int regs = 0; regs < 2; regs++) {
+			struct pebs_capture_stats st;
+			struct pebs_reader *rd;
+			struct pebs_batch *b;
+			char *buf = NULL;
+			uint64_t n = 0;
+
+			opt_regs = regs;
+			cr_assert_eq(run(names[k], &spec, 1, 3000, 3, &buf,
+					 &len[regs], &st, 0), 0);
+			opt_regs = 0;
+			char path[] = "/tmp/regs-cap-XXXXXX";
+			const char *pp = path;
+			int fd = mkstemp(path);
+			cr_assert(fd >= 0);
+			cr_assert_eq(write(fd, buf, len[regs]),
+				     (ssize_t)len[regs]);
+			close(fd);
+			cr_assert_eq(pebs_reader_open(&rd, &pp, 1, NULL), 0);
+			while (pebs_reader_next(rd, &b) == 1)
+				for (size_t i = 0; i < b->n; i++, n++) {
+					uint64_t *const *c =
+						b->c64 + PEBS_COL_REG0;
+					uint32_t fl = b->c32[PEBS_COL_FLAGS][i];
+					uint64_t f = c[PEBS_REG_RFLAGS][i];
+					uint64_t r9 = c[PEBS_REG_R9][i];
+					uint64_t r10 = c[PEBS_REG_R10][i];
+					cr_assert_eq(!!(fl & PEBS_SF_REGS), regs,
+						     "%s", names[k]);
+					cr_assert_eq(f, regs ? 0x202u : 0);
+					cr_assert_eq(r9, regs ?
+						b->c32[PEBS_COL_TID][i] : 0);
+					cr_assert_eq(r10, regs ? 7u : 0);
+				}
+			cr_assert(n > 100 && n == st.samples, "%s: %llu",
+				  names[k], (unsigned long long)n);
+			pebs_reader_close(rd);
+			unlink(path);
+			free(buf);
+		}
+		cr_assert(len[0] < len[1], "%s: %zu vs %zu bytes", names[k],
+			  len[0], len[1]);
 	}
 }
 

@@ -103,8 +103,19 @@ static void same(const struct pebs_raw_config *cfg, const uint8_t *buf,
 						     "col %u sample %zu", c, i);
 			}
 		}
+		/* Dropped registers: none stored, flagged or dirty. */
+		for (size_t i = 0; cfg->drop_regs && i < a->n; i++) {
+			cr_assert_eq(a->c32[PEBS_COL_FLAGS][i] & PEBS_SF_REGS,
+				     0, "sample %zu flags regs", i);
+			for (unsigned r = 0; r < PEBS_REG_COUNT; r++)
+				cr_assert_eq(a->c64[PEBS_COL_REG0 + r][i], 0);
+		}
 		rz = pebs_ds_decode(cfg, buf + pz, len - pz, z, &cz, &sz, ez,
 				    sizeof(ez));
+		if (cfg->drop_regs)
+			cr_assert_eq(z->dirty & (((1ull << PEBS_REG_COUNT) -
+						  1) << PEBS_COL_REG0), 0,
+				     "register columns marked dirty");
 		cr_assert_eq(rz, ra, "%s", ez);
 		cr_assert_eq(cz, ca);
 		same_clean(a, z);
@@ -174,6 +185,8 @@ Test(ds_decode, fixed_formats_random)
 						memcpy(buf + r * u->rec_size +
 						       8 * i, &z, 8);
 			cfg_for(&cfg, u, trial % 3 ? 0xf : 0x1, 0);
+			/* A capture without --regs. */
+			cfg.drop_regs = trial % 5 == 4;
 			same(&cfg, buf, len, 1 + rnd() % 64);
 			/* The last record cut short. */
 			same(&cfg, buf, len - 1 - rnd() % 100, 64);
@@ -208,6 +221,9 @@ Test(ds_decode, adaptive_groups)
 			}
 			cfg_for(&cfg, u, 0xf | (1ull << 32), cfgs[c]);
 			same(&cfg, buf, len, 100);
+			cfg.drop_regs = 1;
+			same(&cfg, buf, len, 100);
+			cfg.drop_regs = 0;
 			/* A record with other groups: the plain decoder's
 			 * error, after the same samples. */
 			if (n > 3) {
