@@ -69,9 +69,29 @@ struct cols {
 
 #define REG_MASK (((1ull << PEBS_REG_COUNT) - 1) << PEBS_COL_REG0)
 
-int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
-		   size_t len, struct pebs_batch *b, size_t *consumed,
-		   struct pebs_raw_stats *st, char *err, size_t errlen)
+/* Whether the decoder stores register columns for @cfg into @b. */
+static int stores_regs(const struct pebs_raw_config *cfg,
+		       const struct pebs_batch *b)
+{
+	const struct pebs_uarch *u = cfg->uarch;
+	int adaptive = (u->features & PEBS_UF_ADAPTIVE) != 0;
+	/* Columns every record of this shape leaves zero need no stores
+	 * when the batch knows they are zero (dirty bit clear). */
+	return (!cfg->drop_regs &&
+		(!adaptive || (cfg->data_cfg & PEBS_DATACFG_GPR))) ||
+	       (b->dirty & REG_MASK);
+}
+
+/*
+ * The decoder, inlined twice by pebs_ds_decode(): @write_regs constant,
+ * so that the copy for captures without registers (the default) carries
+ * none of their loads, stores and accumulators (with them the loop's
+ * other values spill to the stack).
+ */
+static inline __attribute__((always_inline)) int
+decode(const struct pebs_raw_config *cfg, const void *buf, size_t len,
+       struct pebs_batch *b, size_t *consumed, struct pebs_raw_stats *st,
+       char *err, size_t errlen, const int write_regs)
 {
 	const struct pebs_uarch *u = cfg ? cfg->uarch : NULL;
 	const uint8_t *p = buf;
@@ -85,7 +105,7 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 	uint64_t nrec = 0;
 	int full = 0;
 	uint32_t lazy;
-	int adaptive, ids[64], ins_lat, keep_regs, write_regs, write_phys;
+	int adaptive, ids[64], ins_lat, keep_regs, write_phys;
 	const uint8_t *order = NULL;
 	unsigned fmt;
 	struct cols k;
@@ -116,11 +136,9 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 		rsz = u->rec_size;
 	}
 	ins_lat = (u->features & PEBS_UF_INS_LAT) != 0;
-	/* Columns every record of this shape leaves zero need no stores
-	 * when the batch knows they are zero (dirty bit clear). */
-	keep_regs = !cfg->drop_regs;
-	write_regs = (keep_regs && (!adaptive || (g & PEBS_DATACFG_GPR))) ||
-		     (b->dirty & REG_MASK);
+	/* write_regs == stores_regs(cfg, b): without it no record below
+	 * gets f.regs. */
+	keep_regs = write_regs && !cfg->drop_regs;
 	write_phys = (b->dirty >> PEBS_COL_PHYS_ADDR) & 1;
 	/* Register columns the batch knows are zero: stored only from
 	 * their first non-zero value on (the rows above it zeroed then), as
@@ -374,4 +392,13 @@ out:
 		return r;
 	}
 	return 0;
+}
+
+int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
+		   size_t len, struct pebs_batch *b, size_t *consumed,
+		   struct pebs_raw_stats *st, char *err, size_t errlen)
+{
+	if (cfg && cfg->uarch && b && !stores_regs(cfg, b))
+		return decode(cfg, buf, len, b, consumed, st, err, errlen, 0);
+	return decode(cfg, buf, len, b, consumed, st, err, errlen, 1);
 }
