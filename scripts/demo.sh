@@ -47,8 +47,8 @@ if [ -x "$prog" ]; then
 	pebs-capture -b sim --uarch skx -e load-latency -e precise-store \
 		-c 199 -o "$g" -- "$prog"
 
-	step pebs-hist --by srcline --percentiles 50,99 -f text "$g"
-	pebs-hist --by srcline --percentiles 50,99 -f text "$g"
+	step pebs-hist --by srcline --where load --percentiles 50,99 -f text "$g"
+	pebs-hist --by srcline --where load --percentiles 50,99 -f text "$g"
 
 	step pebs-c2c --top 1 -f text "$g"
 	pebs-c2c --top 1 -f text "$g"
