@@ -2,20 +2,55 @@
  * rawrec - fuzz target for raw PEBS record decoding (lib/raw.c) and the
  * data-source decoders (lib/uarch_dsrc.c).
  *
- * Input: byte 0 selects the profile (index modulo the profile count),
+ * Input: byte 0 selects the profile (bits 0-6: index modulo the profile
+ * count; bit 7: registers dropped, as a capture without --regs),
  * byte 1 the PEBS-enabled GP counters, byte 2 bits 0-3 the fixed counters,
  * bit 4 "DATA_CFG known", bits 5-7 the event kind of every counter; byte 3
  * is MSR_PEBS_DATA_CFG[7:0] (LBR entries from byte 2); the rest is the DS
  * buffer (its first 64 bytes are also fed to the --raw-event parser).
  * Invariants checked (abort on violation): progress on every call,
  * consumed bytes within the input, at most one sample per counter, parsed
- * events only on PEBS counters.
+ * events only on PEBS counters; the drain's fast decoder (pebs_ds_decode)
+ * gives the same samples, counts and result as the plain one.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pebs.h"
+#include "pebs_ds.h"
 #include "pebs_uarch.h"
+
+/* Both decoders from @buf into fresh batches of @cap: abort unless the
+ * results, bytes consumed, statistics and samples are the same. */
+static void same_decoders(const struct pebs_raw_config *cfg,
+			  const uint8_t *buf, size_t len, size_t cap)
+{
+	struct pebs_batch *a = pebs_batch_new(cap), *b = pebs_batch_new(cap);
+	struct pebs_raw_stats sa, sb;
+	size_t ua = 0, ub = 0;
+	char ea[256], eb[256];
+
+	if (!a || !b)
+		goto out;
+	memset(&sa, 0, sizeof(sa));
+	memset(&sb, 0, sizeof(sb));
+	int ra = pebs_raw_decode(cfg, buf, len, a, &ua, &sa, ea, sizeof(ea));
+	int rb = pebs_ds_decode(cfg, buf, len, b, &ub, &sb, eb, sizeof(eb));
+	if (ra != rb || ua != ub || a->n != b->n ||
+	    memcmp(&sa, &sb, sizeof(sa)))
+		abort();
+	for (size_t i = 0; i < a->n; i++)
+		for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+			if (c == PEBS_COL_EVENT)
+				continue;
+			if (a->c64[c] ? a->c64[c][i] != b->c64[c][i] :
+			    a->c32[c][i] != b->c32[c][i])
+				abort();
+		}
+out:
+	pebs_batch_free(a);
+	pebs_batch_free(b);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,7 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 4)
 		return 0;
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.uarch = pebs_uarch_get(data[0] % pebs_uarch_count());
+	cfg.uarch = pebs_uarch_get((data[0] & 0x7f) % pebs_uarch_count());
+	cfg.drop_regs = data[0] >> 7;
 	cfg.pebs_enabled = data[1] | (uint64_t)(data[2] & 0xf) << 32;
 	cfg.data_cfg_known = (data[2] >> 4) & 1;
 	cfg.data_cfg = data[3] | (uint64_t)(data[2] >> 5) << 24;
@@ -76,6 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st.offset != pos || st.samples > 64 * st.records)
 		abort();
 	pebs_batch_free(b);
+	same_decoders(&cfg, buf, len, 64);
+	same_decoders(&cfg, buf, len, 3);
 
 	/* The first bytes as a --raw-event list (parser robustness). */
 	{
