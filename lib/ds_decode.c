@@ -82,16 +82,25 @@ static int stores_regs(const struct pebs_raw_config *cfg,
 	       (b->dirty & REG_MASK);
 }
 
+/* Whether @u writes the 200-byte fixed records of skl and skx. */
+static int is_skl(const struct pebs_uarch *u)
+{
+	return u->pebs_fmt == PEBS_FMT_SKL &&
+	       !(u->features & (PEBS_UF_ADAPTIVE | PEBS_UF_INS_LAT));
+}
+
 /*
- * The decoder, inlined twice by pebs_ds_decode(): @write_regs constant,
- * so that the copy for captures without registers (the default) carries
- * none of their loads, stores and accumulators (with them the loop's
- * other values spill to the stack).
+ * The decoder, inlined by pebs_ds_decode() with constant @write_regs and
+ * @skl (1: is_skl(), the format every Skylake capture drains): the copy
+ * for captures without registers (the default) carries none of their
+ * loads, stores and accumulators (with them the loop's other values
+ * spill to the stack), and the Skylake copy none of the other formats'
+ * tests.
  */
 static inline __attribute__((always_inline)) int
 decode(const struct pebs_raw_config *cfg, const void *buf, size_t len,
        struct pebs_batch *b, size_t *consumed, struct pebs_raw_stats *st,
-       char *err, size_t errlen, const int write_regs)
+       char *err, size_t errlen, const int write_regs, const int skl)
 {
 	const struct pebs_uarch *u = cfg ? cfg->uarch : NULL;
 	const uint8_t *p = buf;
@@ -114,8 +123,8 @@ decode(const struct pebs_raw_config *cfg, const void *buf, size_t len,
 	    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || plain_forced())
 		return pebs_raw_decode(cfg, buf, len, b, consumed, st, err,
 				       errlen);
-	fmt = u->pebs_fmt;
-	adaptive = (u->features & PEBS_UF_ADAPTIVE) != 0;
+	fmt = skl ? PEBS_FMT_SKL : u->pebs_fmt;
+	adaptive = skl ? 0 : (u->features & PEBS_UF_ADAPTIVE) != 0;
 	if (adaptive) {
 		/* One buffer holds one record shape (the kernel drains
 		 * before changing DATA_CFG): the fast path takes exactly
@@ -135,7 +144,7 @@ decode(const struct pebs_raw_config *cfg, const void *buf, size_t len,
 	} else {
 		rsz = u->rec_size;
 	}
-	ins_lat = (u->features & PEBS_UF_INS_LAT) != 0;
+	ins_lat = skl ? 0 : (u->features & PEBS_UF_INS_LAT) != 0;
 	/* write_regs == stores_regs(cfg, b): without it no record below
 	 * gets f.regs. */
 	keep_regs = write_regs && !cfg->drop_regs;
@@ -398,7 +407,14 @@ int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 		   size_t len, struct pebs_batch *b, size_t *consumed,
 		   struct pebs_raw_stats *st, char *err, size_t errlen)
 {
-	if (cfg && cfg->uarch && b && !stores_regs(cfg, b))
-		return decode(cfg, buf, len, b, consumed, st, err, errlen, 0);
-	return decode(cfg, buf, len, b, consumed, st, err, errlen, 1);
+	if (!cfg || !cfg->uarch || !b)
+		return decode(cfg, buf, len, b, consumed, st, err, errlen, 1,
+			      0);
+	if (stores_regs(cfg, b))
+		return decode(cfg, buf, len, b, consumed, st, err, errlen, 1,
+			      0);
+	if (is_skl(cfg->uarch))
+		return decode(cfg, buf, len, b, consumed, st, err, errlen, 0,
+			      1);
+	return decode(cfg, buf, len, b, consumed, st, err, errlen, 0, 0);
 }
