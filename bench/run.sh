@@ -19,6 +19,9 @@ cc -std=gnu11 -O2 -pthread -D_GNU_SOURCE -Ilib/include \
 	-o "$out/format-bench" bench/format-bench.c "$b/libpebs.a" \
 	-lzstd -lyaml -lcsv -lxxhash -lpfm -ldw -lelf -lpthread -lm
 "$out/format-bench" -n "$N" -o "$out/gen.pebs"
+# Would another zstd setting decode the columns faster?
+cc -std=gnu11 -O2 -o "$out/zstd-probe" bench/zstd-probe.c -lzstd
+"$out/zstd-probe" "$out/gen.pebs"
 
 # Decode to CSV with the tool, against zstd -1 of the same CSV.
 t() { /usr/bin/time -f "%e s, peak %M KiB" "$@"; }

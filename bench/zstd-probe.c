@@ -1,0 +1,156 @@
+/*
+ * zstd-probe - does another zstd setting decode the .pebs column data
+ * faster?  Reads a .pebs file, takes every zstd-compressed column of
+ * every block back to its packed planes (formats/pebs-format.md section
+ * 6), compresses them all again with several zstd settings and prints,
+ * per setting, the compressed size per sample and the decompression
+ * speed (best of 3, CPU time).  Bench only: it parses the chunks itself
+ * and trusts the file (run it on pebs-gen output).
+ *
+ *   zstd-probe FILE.pebs
+ */
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_c_literalCompressionMode */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <zstd.h>
+
+static uint64_t rd(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static double cpu(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+struct col {
+	uint8_t *raw, *z;
+	size_t len, zlen;
+};
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int level, min_match, lit_huf;
+	} set[] = {
+		{ "level 1, zstd's parameters", 1, 0, 0 },
+		{ "level 1, minMatch 7 (writer)", 1, 7, 0 },
+		{ "level 3", 3, 0, 0 },
+		{ "level -1", -1, 0, 0 },
+		{ "level -1, Huffman literals", -1, 0, 1 },
+	};
+	struct col *c = NULL;
+	size_t nc = 0, cap = 0, raw_total = 0;
+	uint64_t samples = 0;
+	FILE *fp;
+	long sz;
+	uint8_t *f;
+
+	if (argc != 2 || !(fp = fopen(argv[1], "rb"))) {
+		fprintf(stderr, "usage: zstd-probe FILE.pebs\n");
+		return 2;
+	}
+	fseek(fp, 0, SEEK_END);
+	sz = ftell(fp);
+	rewind(fp);
+	f = malloc((size_t)sz);
+	if (!f || fread(f, 1, (size_t)sz, fp) != (size_t)sz)
+		return 1;
+	fclose(fp);
+	/* MAGIC, then chunks: tag, flags, u64 len, payload, u64 sum. */
+	for (size_t off = 8; off + 16 <= (size_t)sz;) {
+		uint64_t len = rd(f + off + 8, 8);
+		const uint8_t *p = f + off + 16;
+		if (!memcmp(f + off, "\x89PEBS", 5)) {
+			off += 8;
+			continue;
+		}
+		if (!memcmp(f + off, "BLCK", 4)) {
+			uint32_t n = (uint32_t)rd(p, 4), ncols = (uint32_t)rd(p + 4, 4);
+			uint32_t nnames = (uint32_t)rd(p + 8, 4);
+			const uint8_t *q = p + 16, *dir, *data;
+			for (uint32_t i = 0; i < nnames; i++)
+				q += 2 + rd(q, 2);
+			dir = q;
+			data = dir + 48 * (size_t)ncols;
+			samples += n;
+			for (uint32_t i = 0; i < ncols; i++) {
+				const uint8_t *d = dir + 48 * (size_t)i;
+				uint64_t clen = rd(d + 32, 8), rlen = rd(d + 40, 8);
+				if (!(d[2] & 0x80) && clen) {
+					if (nc == cap) {
+						cap = cap ? 2 * cap : 256;
+						c = realloc(c, cap * sizeof(*c));
+					}
+					c[nc].raw = malloc(rlen);
+					c[nc].len = ZSTD_decompress(c[nc].raw, rlen,
+								    data, clen);
+					if (ZSTD_isError(c[nc].len))
+						return 1;
+					raw_total += c[nc++].len;
+				}
+				data += clen;
+			}
+		}
+		off += 16 + len + 8;
+	}
+	printf("%s: %llu samples, %zu zstd columns, %.2f bytes/sample of "
+	       "packed planes\n", argv[1], (unsigned long long)samples, nc,
+	       (double)raw_total / (double)samples);
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	ZSTD_DCtx *dc = ZSTD_createDCtx();
+	for (size_t s = 0; s < sizeof(set) / sizeof(set[0]); s++) {
+		size_t ztotal = 0;
+		double best = 1e9;
+		ZSTD_CCtx_reset(cc, ZSTD_reset_session_and_parameters);
+		ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel,
+				       set[s].level);
+		if (set[s].min_match)
+			ZSTD_CCtx_setParameter(cc, ZSTD_c_minMatch,
+					       set[s].min_match);
+		if (set[s].lit_huf)
+			ZSTD_CCtx_setParameter(cc,
+					       ZSTD_c_literalCompressionMode,
+					       ZSTD_ps_enable);
+		for (size_t i = 0; i < nc; i++) {
+			size_t b = ZSTD_compressBound(c[i].len);
+			c[i].z = malloc(b);
+			c[i].zlen = ZSTD_compress2(cc, c[i].z, b, c[i].raw,
+						   c[i].len);
+			if (ZSTD_isError(c[i].zlen))
+				return 1;
+			ztotal += c[i].zlen;
+		}
+		for (int rep = 0; rep < 3; rep++) {
+			double t0 = cpu();
+			for (size_t i = 0; i < nc; i++)
+				if (ZSTD_decompressDCtx(dc, c[i].raw, c[i].len,
+							c[i].z, c[i].zlen) !=
+				    c[i].len)
+					return 1;
+			double t = cpu() - t0;
+			best = t < best ? t : best;
+		}
+		printf("%-28s %6.2f bytes/sample  decompress %5.0f MB/s of "
+		       "planes = %5.1f ns/sample\n", set[s].name,
+		       (double)ztotal / (double)samples,
+		       (double)raw_total / best / 1e6,
+		       best / (double)samples * 1e9);
+		for (size_t i = 0; i < nc; i++)
+			free(c[i].z);
+	}
+	ZSTD_freeCCtx(cc);
+	ZSTD_freeDCtx(dc);
+	return 0;
+}
