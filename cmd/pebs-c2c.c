@@ -11,6 +11,7 @@
 #include "pebs_format.h"
 #include "pebs_sym.h"
 #include "util.h"
+#include "util_progress.h"
 
 #define MAX_SHOWN 20		/* damage messages printed before hushing */
 
@@ -109,10 +110,13 @@ static int read_samples(struct pebs_c2c *c, char **paths, size_t n)
 	if (rc < 0)
 		util_die(EXIT_SYS, "cannot start reading: %s",
 			 pebs_strerror(rc));
+	struct util_progress pg;
+	util_progress_start(&pg, (const char *const *)paths, n);
 	for (;;) {
 		rc = pebs_reader_next(r, &b);
 		if (rc == 0)
 			break;
+		util_progress_tick(&pg, r);
 		if (rc < 0) {
 			if (rc == -PEBS_E_NOMEM)
 				util_die(EXIT_SYS, "out of memory");
@@ -141,6 +145,7 @@ static int read_samples(struct pebs_c2c *c, char **paths, size_t n)
 		if (pebs_c2c_add_batch(c, b) < 0)
 			util_die(EXIT_SYS, "out of memory");
 	}
+	util_progress_end(&pg);
 	pebs_reader_close(r);
 	return status;
 }

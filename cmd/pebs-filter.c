@@ -18,6 +18,7 @@
 #include "pebs_format.h"
 #include "pebs_output.h"
 #include "util.h"
+#include "util_progress.h"
 #include "util_sym.h"
 
 #define FMT_PEBS 0
@@ -217,7 +218,10 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	int status = EXIT_OK;
 	unsigned shown = 0;
 	struct pebs_batch *b;
+	struct util_progress pg;
+	util_progress_start(&pg, paths, npaths);
 	while ((rc = pebs_reader_next(r, &b)) != 0) {
+		util_progress_tick(&pg, r);
 		if (rc < 0) {
 			if (rc == -PEBS_E_NOMEM)
 				util_die(EXIT_SYS, "out of memory");
@@ -273,6 +277,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		if (o->head && done >= o->head)
 			break;
 	}
+	util_progress_end(&pg);
 	if (o->count) {
 		done += __atomic_load_n(&c->counted, __ATOMIC_RELAXED);
 		if (fprintf(fp, "%llu\n", (unsigned long long)done) < 0)

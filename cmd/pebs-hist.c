@@ -12,6 +12,7 @@
 #include "pebs_format.h"
 #include "pebs_hist.h"
 #include "util.h"
+#include "util_progress.h"
 #include "util_sym.h"
 
 #define MAX_PCT 64
@@ -205,7 +206,10 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 	int status = EXIT_OK;
 	unsigned shown = 0;
 	int hsym = pebs_field_is_sym(o->by), esym = e && pebs_expr_uses_sym(e);
+	struct util_progress pg;
+	util_progress_start(&pg, paths, n);
 	while ((rc = pebs_reader_next(r, &b)) != 0) {
+		util_progress_tick(&pg, r);
 		if (rc < 0) {
 			if (rc == -PEBS_E_NOMEM)
 				util_die(EXIT_SYS, "out of memory");
@@ -243,6 +247,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 		if (pebs_hist_add(*hp, b) < 0)
 			util_die(EXIT_SYS, "out of memory");
 	}
+	util_progress_end(&pg);
 	util_sym_close();
 	pebs_reader_close(r);
 	pebs_batch_free(sub);

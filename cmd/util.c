@@ -20,10 +20,18 @@ void util_init(const char *prog)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+int util_progress_shown;
+
 static void vwarn(const char *fmt, va_list ap)
 {
 	int saved = errno;
 	size_t n = strlen(fmt);
+	if (util_progress_shown) {
+		/* A message replaces the progress line, which comes back
+		 * at its next update. */
+		fputs("\r\033[K", stderr);
+		util_progress_shown = 0;
+	}
 	fprintf(stderr, "%s: ", util_prog);
 	vfprintf(stderr, fmt, ap);
 	if (n && fmt[n - 1] == ':')

@@ -19,6 +19,8 @@ enum {
 
 /* Set once by util_init(); used as the prefix of every message. */
 extern const char *util_prog;
+/* A progress line (util_progress.h) is on stderr: messages clear it. */
+extern int util_progress_shown;
 
 /*
  * Sets the program name and ignores SIGPIPE (EPIPE is then handled as a

@@ -29,6 +29,7 @@ void util_input_open(struct util_input *in, const struct util_input_opts *o,
 	if (r < 0)
 		util_die(EXIT_SYS, "cannot start reading: %s",
 			 pebs_strerror(r));
+	util_progress_start(&in->pg, paths, n);
 }
 
 int util_input_next(struct util_input *in, struct pebs_batch **b)
@@ -36,6 +37,10 @@ int util_input_next(struct util_input *in, struct pebs_batch **b)
 	for (;;) {
 		int r = in->raw ? pebs_raw_reader_next(in->raw, b) :
 			pebs_reader_next(in->r, b);
+		if (r > 0 && in->r)
+			util_progress_tick(&in->pg, in->r);
+		if (r == 0)
+			util_progress_end(&in->pg);
 		if (r >= 0)
 			return r;
 		if (r == -PEBS_E_NOMEM)
@@ -84,6 +89,7 @@ void util_input_stats(const struct util_input *in,
 
 int util_input_close(struct util_input *in)
 {
+	util_progress_end(&in->pg);
 	pebs_reader_close(in->r);
 	pebs_raw_reader_close(in->raw);
 	in->r = NULL;

@@ -2,7 +2,8 @@
  * util_input.h - the batch source of pebs-decode: .pebs files through
  * pebs_reader, or raw PEBS buffer dumps (--raw --uarch) through
  * pebs_raw_reader, with damage reported as warnings (the first
- * UTIL_INPUT_MAX_SHOWN of them) and skipped.
+ * UTIL_INPUT_MAX_SHOWN of them) and skipped, and a progress line on a
+ * terminal (util_progress.h).
  */
 #ifndef PEBS_CMD_UTIL_INPUT_H
 #define PEBS_CMD_UTIL_INPUT_H
@@ -12,6 +13,7 @@
 
 #include "pebs_format.h"
 #include "pebs_uarch.h"
+#include "util_progress.h"
 
 #define UTIL_INPUT_MAX_SHOWN 20
 
@@ -29,6 +31,7 @@ struct util_input {
 	size_t npaths;
 	int status;		/* worst exit status of the damage seen */
 	unsigned shown;
+	struct util_progress pg;	/* .pebs inputs on a terminal */
 };
 
 /*

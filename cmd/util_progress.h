@@ -1,0 +1,37 @@
+/*
+ * util_progress.h - the progress line of the tools that read .pebs
+ * files: on a terminal only, after the first second of work, at most
+ * twice a second, "\rTOOL: 12.3M samples, 1.1 of 4.0 GB (27%), 3 s"
+ * (no percentage for pipes), cleared at the end.
+ */
+#ifndef PEBS_CMD_UTIL_PROGRESS_H
+#define PEBS_CMD_UTIL_PROGRESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pebs_format.h"
+
+struct util_progress {
+	int on;			/* stderr is a terminal */
+	double t0, after, last;	/* start, first line, last line (s) */
+	uint64_t total;		/* bytes of the regular input files */
+	int total_known;	/* every input is a regular file */
+};
+
+/*
+ * Starts for reading @paths[0..@n) (n == 0 or "-": standard input).
+ * PEBS_PROGRESS_AFTER=SECONDS changes the 1-second delay (the tests use
+ * 0); PEBS_PROGRESS=0 turns the line off.
+ */
+void util_progress_start(struct util_progress *p, const char *const *paths,
+			 size_t n);
+
+/* After each batch of @r: updates the line when it is due. */
+void util_progress_tick(struct util_progress *p,
+			const struct pebs_reader *r);
+
+/* Clears the line, if one was shown. */
+void util_progress_end(struct util_progress *p);
+
+#endif
