@@ -32,6 +32,10 @@ static void same_decoders(const struct pebs_raw_config *cfg,
 
 	if (!a || !b)
 		goto out;
+	/* Fresh columns are zero: @b can start clean, as the capture's
+	 * batches do, which takes the decoder's copies without register
+	 * stores (and the Skylake one). */
+	b->dirty = 0;
 	memset(&sa, 0, sizeof(sa));
 	memset(&sb, 0, sizeof(sb));
 	int ra = pebs_raw_decode(cfg, buf, len, a, &ua, &sa, ea, sizeof(ea));
