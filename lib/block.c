@@ -151,11 +151,7 @@ static unsigned width_of(uint64_t v)
 
 static void pack(const uint64_t *v, size_t n, unsigned w, uint8_t *out)
 {
-	for (unsigned k = 0; k < w; k++) {
-		uint8_t *p = out + (size_t)k * n;
-		for (size_t i = 0; i < n; i++)
-			p[i] = (uint8_t)(v[i] >> (8 * k));
-	}
+	fmt_k->pack(v, n, w, 0, out);
 }
 
 static uint64_t zigzag(uint64_t d)
@@ -385,9 +381,7 @@ static int encode_column(struct fmt_enc *e, size_t n, int level,
 	} else {
 		cd->enc = ENC_FOR;
 		cd->width = (uint8_t)wfor;
-		for (size_t i = 0; i < n; i++)
-			e->tmp[i] = e->v[i] - mn;
-		pack(e->tmp, n, wfor, e->raw);
+		fmt_k->pack(e->v, n, wfor, mn, e->raw);
 		raw_len = wfor * n;
 	}
 	cd->raw_len = raw_len;
@@ -478,12 +472,6 @@ static const uint8_t key_of[PEBS_COL_COUNT][2] = {
 	[PEBS_COL_CPU] = { PEBS_COL_TID + 1, 0 },
 };
 
-/* Column @c of @b as u64. */
-static uint64_t colval(const struct pebs_batch *b, unsigned c, size_t i)
-{
-	return b->c64[c] ? b->c64[c][i] : b->c32[c][i];
-}
-
 /* Values decided on before a column's whole KEYED encoding is chosen. */
 #define KEY_TRIAL 8192u
 
@@ -497,12 +485,27 @@ static int load_keys(struct fmt_enc *e, const struct pebs_batch *b,
 {
 	unsigned k1 = key_of[c][0] - 1u, k2 = kc ? key_of[c][1] : 0;
 	uint64_t acc = 0;
-	for (size_t i = 0; i < n; i++) {
-		e->key[i] = colval(b, k1, i);
-		if (k2)
-			e->key[i] += colval(b, k2 - 1, i) * FMT_KEY_C2;
-		acc |= e->key[i];
+	/* Column types resolved once, not per value. */
+	if (b->c64[k1]) {
+		const uint64_t *s = b->c64[k1];
+		for (size_t i = 0; i < n; i++)
+			e->key[i] = s[i];
+	} else {
+		const uint32_t *s = b->c32[k1];
+		for (size_t i = 0; i < n; i++)
+			e->key[i] = s[i];
 	}
+	if (k2 && b->c64[k2 - 1]) {
+		const uint64_t *s = b->c64[k2 - 1];
+		for (size_t i = 0; i < n; i++)
+			e->key[i] += s[i] * FMT_KEY_C2;
+	} else if (k2) {
+		const uint32_t *s = b->c32[k2 - 1];
+		for (size_t i = 0; i < n; i++)
+			e->key[i] += s[i] * FMT_KEY_C2;
+	}
+	for (size_t i = 0; i < n; i++)
+		acc |= e->key[i];
 	/* aux: key column, and second key column + 1. */
 	*aux = k1 | k2 << 8;
 	return acc != 0;

@@ -118,9 +118,19 @@ static ATTR void stat_##SFX(const uint64_t *v, size_t n, uint64_t *st) \
 	st[1] = mx;							\
 	st[2] = dor;							\
 }									\
+static ATTR void pack_##SFX(const uint64_t *v, size_t n, unsigned w,	\
+			    uint64_t sub, uint8_t *planes)		\
+{									\
+	for (unsigned k = 0; k < w; k++) {				\
+		uint8_t *p = planes + (size_t)k * n;			\
+		unsigned s = 8 * k;					\
+		for (size_t i = 0; i < n; i++)				\
+			p[i] = (uint8_t)((v[i] - sub) >> s);		\
+	}								\
+}									\
 static const struct fmt_kernels k_##SFX = {				\
 	#SFX, unpack_##SFX, undelta_##SFX, gather_##SFX, narrow_##SFX,	\
-	stat_##SFX, unpack32_##SFX, dgather_##SFX			\
+	stat_##SFX, unpack32_##SFX, dgather_##SFX, pack_##SFX		\
 };
 
 #if defined(__GNUC__) && !defined(__clang__)

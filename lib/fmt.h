@@ -145,6 +145,12 @@ struct fmt_kernels {
 	 */
 	uint32_t (*dgather)(const uint64_t *dict, const uint8_t *planes,
 			    size_t n, unsigned w, uint64_t *out);
+	/*
+	 * The encoder's inverse of unpack(): planes[k*n + i] = byte k of
+	 * v[i] - sub, k < w.
+	 */
+	void (*pack)(const uint64_t *v, size_t n, unsigned w, uint64_t sub,
+		     uint8_t *planes);
 };
 extern const struct fmt_kernels *fmt_k;
 

@@ -109,6 +109,18 @@ Test(format, block_roundtrip_fast_scalar_reference)
 		size_t len;
 		cr_assert_eq(pebs_block_encode(b, 1 + iter % 5, &chunk, &len),
 			     0);
+		/* The encoder's kernels (pack, stat) too: the scalar twin
+		 * writes the same bytes. */
+		void *sc;
+		size_t slen;
+		pebs_codec_select(1);
+		cr_assert_eq(pebs_block_encode(b, 1 + iter % 5, &sc, &slen),
+			     0);
+		pebs_codec_select(0);
+		cr_assert_eq(slen, len);
+		cr_assert_eq(memcmp(sc, chunk, len), 0, "scalar encoding "
+			     "differs, iteration %d", iter);
+		free(sc);
 		struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
 		char err[128];
 		for (int scalar = 0; scalar < 2; scalar++) {
