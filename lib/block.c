@@ -513,7 +513,8 @@ static int load_keys(struct fmt_enc *e, const struct pebs_batch *b,
 
 /*
  * Loads column @c of @b as u64 values into e->v (the batch's own array for
- * u64 columns, widened into e->vbuf for u32 ones).  Returns 0 when the
+ * u64 columns, widened into e->vbuf for u32 ones unless constant, when no
+ * encoding reads them) and its statistics into @st.  Returns 0 when the
  * column is zero throughout (then absent from the block).
  */
 static int load_column(struct fmt_enc *e, const struct pebs_batch *b,
@@ -521,13 +522,21 @@ static int load_column(struct fmt_enc *e, const struct pebs_batch *b,
 {
 	if (b->c64[c]) {
 		e->v = b->c64[c];
+		col_stat(e->v, n, st);
 	} else {
+		/* Statistics first: a constant column (a capture has
+		 * several) needs no widened copy. */
 		const uint32_t *s = b->c32[c];
-		for (size_t i = 0; i < n; i++)
-			e->vbuf[i] = s[i];
+		uint64_t r[3];
+		fmt_k->stat32(s, n, r);
+		st->min = r[0];
+		st->max = r[1];
+		st->dmax = r[2];
+		if (st->min != st->max)
+			for (size_t i = 0; i < n; i++)
+				e->vbuf[i] = s[i];
 		e->v = e->vbuf;
 	}
-	col_stat(e->v, n, st);
 	return st->max != 0;
 }
 

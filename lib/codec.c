@@ -128,9 +128,23 @@ static ATTR void pack_##SFX(const uint64_t *v, size_t n, unsigned w,	\
 			p[i] = (uint8_t)((v[i] - sub) >> s);		\
 	}								\
 }									\
+static ATTR void stat32_##SFX(const uint32_t *v, size_t n, uint64_t *st) \
+{									\
+	uint64_t mn = v[0], mx = v[0], dor = 0;				\
+	for (size_t i = 1; i < n; i++) {				\
+		uint64_t x = v[i], d = x - v[i - 1];			\
+		mn = x < mn ? x : mn;					\
+		mx = x > mx ? x : mx;					\
+		dor |= (d << 1) ^ (0 - (d >> 63));			\
+	}								\
+	st[0] = mn;							\
+	st[1] = mx;							\
+	st[2] = dor;							\
+}									\
 static const struct fmt_kernels k_##SFX = {				\
 	#SFX, unpack_##SFX, undelta_##SFX, gather_##SFX, narrow_##SFX,	\
-	stat_##SFX, unpack32_##SFX, dgather_##SFX, pack_##SFX		\
+	stat_##SFX, unpack32_##SFX, dgather_##SFX, pack_##SFX,		\
+	stat32_##SFX							\
 };
 
 #if defined(__GNUC__) && !defined(__clang__)

@@ -151,6 +151,8 @@ struct fmt_kernels {
 	 */
 	void (*pack)(const uint64_t *v, size_t n, unsigned w, uint64_t sub,
 		     uint8_t *planes);
+	/* stat() of u32 values, as if widened to u64 first. */
+	void (*stat32)(const uint32_t *v, size_t n, uint64_t *st);
 };
 extern const struct fmt_kernels *fmt_k;
 
