@@ -36,6 +36,24 @@ uint64_t fmt_max(const uint64_t *v, size_t n)
 }
 
 /*
+ * The encoder's statistics of @n >= 1 values at @v (u64 or u32, taken as
+ * u64): min, max, OR of the zigzagged neighbour differences into st[0..2].
+ */
+#define STAT_LOOP(v, n, st)						\
+	do {								\
+		uint64_t mn_ = (v)[0], mx_ = (v)[0], dor_ = 0;		\
+		for (size_t i_ = 1; i_ < (n); i_++) {			\
+			uint64_t x_ = (v)[i_], d_ = x_ - (v)[i_ - 1];	\
+			mn_ = x_ < mn_ ? x_ : mn_;			\
+			mx_ = x_ > mx_ ? x_ : mx_;			\
+			dor_ |= (d_ << 1) ^ (0 - (d_ >> 63));		\
+		}							\
+		(st)[0] = mn_;						\
+		(st)[1] = mx_;						\
+		(st)[2] = dor_;						\
+	} while (0)
+
+/*
  * The kernels, as a macro instantiated per target.  Width-specialised
  * unpacking lets the compiler see constant trip counts for the plane loop.
  */
@@ -107,16 +125,7 @@ static ATTR void narrow_##SFX(const uint64_t *in, size_t n, uint32_t *out) \
 }									\
 static ATTR void stat_##SFX(const uint64_t *v, size_t n, uint64_t *st) \
 {									\
-	uint64_t mn = v[0], mx = v[0], dor = 0;				\
-	for (size_t i = 1; i < n; i++) {				\
-		uint64_t d = v[i] - v[i - 1];				\
-		mn = v[i] < mn ? v[i] : mn;				\
-		mx = v[i] > mx ? v[i] : mx;				\
-		dor |= (d << 1) ^ (0 - (d >> 63));			\
-	}								\
-	st[0] = mn;							\
-	st[1] = mx;							\
-	st[2] = dor;							\
+	STAT_LOOP(v, n, st);						\
 }									\
 static ATTR void pack_##SFX(const uint64_t *v, size_t n, unsigned w,	\
 			    uint64_t sub, uint8_t *planes)		\
@@ -130,16 +139,7 @@ static ATTR void pack_##SFX(const uint64_t *v, size_t n, unsigned w,	\
 }									\
 static ATTR void stat32_##SFX(const uint32_t *v, size_t n, uint64_t *st) \
 {									\
-	uint64_t mn = v[0], mx = v[0], dor = 0;				\
-	for (size_t i = 1; i < n; i++) {				\
-		uint64_t x = v[i], d = x - v[i - 1];			\
-		mn = x < mn ? x : mn;					\
-		mx = x > mx ? x : mx;					\
-		dor |= (d << 1) ^ (0 - (d >> 63));			\
-	}								\
-	st[0] = mn;							\
-	st[1] = mx;							\
-	st[2] = dor;							\
+	STAT_LOOP(v, n, st);						\
 }									\
 static const struct fmt_kernels k_##SFX = {				\
 	#SFX, unpack_##SFX, undelta_##SFX, gather_##SFX, narrow_##SFX,	\
