@@ -972,6 +972,14 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		     "--trace");
 		return -PEBS_E_INVAL;
 	}
+	if (o->regs && o->backend && !strcmp(o->backend, "perf")) {
+		/* Refused, not ignored: the kernel's samples would need
+		 * PERF_SAMPLE_REGS_INTR, which this backend does not ask
+		 * for. */
+		cerr(&c, "--regs: the perf backend records no registers "
+		     "(-b sim or -b msr keep them)");
+		return -PEBS_E_INVAL;
+	}
 	c.meta = pebs_meta_new();
 	r = cenc_open(&c.enc, enc_threads(o), o->level, CAP_BLOCK);
 	if (r == 0)

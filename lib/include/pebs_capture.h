@@ -63,7 +63,7 @@ struct pebs_capture_opts {
 	/*
 	 * 1: keep each record's register snapshot (adaptive profiles: ask
 	 * for the GPR group); 0 drops it, as perf mem does: 18 columns
-	 * less to store, encode and write.
+	 * less to store, encode and write.  The perf backend refuses 1.
 	 */
 	int regs;
 	FILE *out;		/* the .pebs stream (required) */
