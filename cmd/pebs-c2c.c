@@ -111,7 +111,7 @@ static int read_samples(struct pebs_c2c *c, char **paths, size_t n)
 		util_die(EXIT_SYS, "cannot start reading: %s",
 			 pebs_strerror(rc));
 	struct util_progress pg;
-	util_progress_start(&pg, (const char *const *)paths, n);
+	util_progress_start(&pg, (const char *const *)paths, n, NULL);
 	for (;;) {
 		rc = pebs_reader_next(r, &b);
 		if (rc == 0)

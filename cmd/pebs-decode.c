@@ -328,6 +328,7 @@ int main(int argc, char **argv)
 						    o.fmt == FMT_PERF));
 	if (o.fmt < 0)
 		o.fmt = isatty(fileno(fp)) ? PEBS_OUT_TEXT : PEBS_OUT_CSV;
+	o.in.out = fp;
 	int status = o.info ? run_info(&o, paths, n, fp) :
 		     o.fmt == FMT_PEBS ? run_pebs(&o, paths, n, fp) :
 		     o.fmt == FMT_PERF ? run_perf(&o, paths, n, fp) :

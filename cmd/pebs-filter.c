@@ -219,7 +219,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	unsigned shown = 0;
 	struct pebs_batch *b;
 	struct util_progress pg;
-	util_progress_start(&pg, paths, npaths);
+	util_progress_start(&pg, paths, npaths, need_out ? fp : NULL);
 	while ((rc = pebs_reader_next(r, &b)) != 0) {
 		util_progress_tick(&pg, r);
 		if (rc < 0) {

@@ -207,7 +207,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 	unsigned shown = 0;
 	int hsym = pebs_field_is_sym(o->by), esym = e && pebs_expr_uses_sym(e);
 	struct util_progress pg;
-	util_progress_start(&pg, paths, n);
+	util_progress_start(&pg, paths, n, NULL);
 	while ((rc = pebs_reader_next(r, &b)) != 0) {
 		util_progress_tick(&pg, r);
 		if (rc < 0) {

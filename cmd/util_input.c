@@ -29,7 +29,7 @@ void util_input_open(struct util_input *in, const struct util_input_opts *o,
 	if (r < 0)
 		util_die(EXIT_SYS, "cannot start reading: %s",
 			 pebs_strerror(r));
-	util_progress_start(&in->pg, paths, n);
+	util_progress_start(&in->pg, paths, n, o->out);
 }
 
 int util_input_next(struct util_input *in, struct pebs_batch **b)

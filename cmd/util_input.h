@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pebs_format.h"
 #include "pebs_uarch.h"
@@ -22,6 +23,7 @@ struct util_input_opts {
 	int salvage;
 	int raw;			/* raw dumps instead of .pebs */
 	const char *uarch, *raw_event;	/* raw: their format and events */
+	FILE *out;		/* the tool's output, for the progress line */
 };
 
 struct util_input {

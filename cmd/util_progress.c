@@ -21,13 +21,14 @@ static double now(void)
 }
 
 void util_progress_start(struct util_progress *p, const char *const *paths,
-			 size_t n)
+			 size_t n, FILE *out)
 {
 	const char *e = getenv("PEBS_PROGRESS");
 	const char *a = getenv("PEBS_PROGRESS_AFTER");
 
 	memset(p, 0, sizeof(*p));
-	p->on = isatty(STDERR_FILENO) && !(e && !strcmp(e, "0"));
+	p->on = isatty(STDERR_FILENO) && !(e && !strcmp(e, "0")) &&
+		!(out && isatty(fileno(out)));
 	if (!p->on)
 		return;
 	p->t0 = now();

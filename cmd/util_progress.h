@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pebs_format.h"
 
@@ -21,11 +22,13 @@ struct util_progress {
 
 /*
  * Starts for reading @paths[0..@n) (n == 0 or "-": standard input).
- * PEBS_PROGRESS_AFTER=SECONDS changes the 1-second delay (the tests use
- * 0); PEBS_PROGRESS=0 turns the line off.
+ * @out is what the tool writes while it reads (NULL: it writes only at
+ * the end); when that is a terminal too, the line would garble it, so
+ * there is none.  PEBS_PROGRESS_AFTER=SECONDS changes the 1-second delay
+ * (the tests use 0); PEBS_PROGRESS=0 turns the line off.
  */
 void util_progress_start(struct util_progress *p, const char *const *paths,
-			 size_t n);
+			 size_t n, FILE *out);
 
 /* After each batch of @r: updates the line when it is due. */
 void util_progress_tick(struct util_progress *p,

@@ -20,3 +20,6 @@ echo
 script -qec "PEBS_PROGRESS=0 PEBS_PROGRESS_AFTER=0 pebs-hist -f csv $TMP/a.pebs > /dev/null" \
 	/dev/null | cat -v
 echo "end"
+# Output streaming to the same terminal: no line to garble it.
+script -qec "PEBS_PROGRESS_AFTER=0 pebs-decode -f csv --fields cpu $TMP/a.pebs" \
+	/dev/null | grep -c 'pebs-decode:'
