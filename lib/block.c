@@ -236,9 +236,10 @@ static int obuf_reserve(struct obuf *o, size_t more)
 
 /*
  * ZSTD_compressCCtx() with the fast levels' (1-2) shortest match raised
- * to 7 bytes: byte planes hold few long repeats, and the shorter chance
- * matches cost the decoder more than they save (bench/zstd-probe on
- * pebs-gen output: 0.4% smaller, decompression up to 9% faster).
+ * to 7 bytes: byte planes hold few long repeats, so the shorter chance
+ * matches buy nothing (pebs-gen output: the same size within 0.5% either
+ * way, as fast to decode) and cost the encoder: on a capture's repetitive
+ * blocks zstd then does a third of the work (bench/RESULTS-capture.md).
  */
 static size_t zcompress(struct fmt_enc *e, void *dst, size_t cap,
 			const void *src, size_t len, int level)
