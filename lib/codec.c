@@ -1,6 +1,7 @@
 /*
- * codec.c - column decode kernels: byte-plane unpacking, delta prefix sums,
- * dictionary gathers, narrowing.  The same plain C loops are compiled three
+ * codec.c - column kernels: byte-plane unpacking, delta prefix sums,
+ * dictionary gathers, narrowing for the decoder; statistics and plane
+ * packing for the encoder.  The same plain C loops are compiled three
  * times: for AVX2, for SSE4.2 and with vectorization disabled (the scalar
  * twin that tests compare against and PEBS_SCALAR=1 forces).  The compiler
  * vectorizes the first two; the choice is made once at run time.
