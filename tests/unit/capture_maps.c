@@ -40,6 +40,36 @@ static void readelf_bid(const char *path, char *hex, size_t cap)
 	pclose(p);
 }
 
+/*
+ * The maps entries of header @m for the object @path: their count, the
+ * pid of the last one in *@pid (when not NULL).  Every entry must be one
+ * a capture keeps (cmaps_useless), and with @hex non-empty every entry of
+ * @path must carry that build-id.
+ */
+static size_t maps_of(const struct pebs_meta *m, const char *path,
+		      const char *hex, long *pid)
+{
+	size_t n = 0;
+	char k[64];
+	for (size_t i = 0;; i++) {
+		snprintf(k, sizeof(k), "maps.%zu.path", i);
+		const char *p = pebs_meta_get(m, k);
+		if (!p)
+			break;
+		cr_assert_not(cmaps_useless(p), "%s", p);
+		if (strcmp(p, path))
+			continue;
+		n++;
+		snprintf(k, sizeof(k), "maps.%zu.build_id", i);
+		if (hex[0])
+			cr_assert_str_eq(pebs_meta_get(m, k), hex);
+		snprintf(k, sizeof(k), "maps.%zu.pid", i);
+		if (pid)
+			*pid = strtol(pebs_meta_get(m, k), NULL, 10);
+	}
+	return n;
+}
+
 Test(capture_maps, useless_like_pebs_import)
 {
 	static const char *const no[] = {
@@ -188,23 +218,8 @@ Test(capture_maps, traced_program_symbols, .timeout = 120)
 	cr_assert_eq(pebs_reader_next(rd, &b), 1);
 	const struct pebs_meta *m = pebs_reader_meta(rd);
 	long pid = -1;
-	size_t nprog = 0;
-	char k[64];
-	for (size_t i = 0;; i++) {
-		snprintf(k, sizeof(k), "maps.%zu.path", i);
-		const char *p = pebs_meta_get(m, k);
-		if (!p)
-			break;
-		cr_assert_not(cmaps_useless(p), "%s", p);
-		if (strcmp(p, prog))
-			continue;
-		nprog++;
-		snprintf(k, sizeof(k), "maps.%zu.build_id", i);
-		cr_assert_str_eq(pebs_meta_get(m, k), hex);
-		snprintf(k, sizeof(k), "maps.%zu.pid", i);
-		pid = strtol(pebs_meta_get(m, k), NULL, 10);
-	}
-	cr_assert_geq(nprog, 2, "the program's code and data maps");
+	cr_assert_geq(maps_of(m, prog, hex, &pid), 2,
+		      "the program's code and data maps");
 
 	struct pebs_sym *sym;
 	struct pebs_sym_info si;
@@ -283,26 +298,10 @@ Test(capture_maps, msr_command_maps)
 	cr_assert_eq(pebs_reader_open(&rd, &path, 1, NULL), 0);
 	cr_assert_eq(pebs_reader_next(rd, &b), 0, "no samples");
 	const struct pebs_meta *m = pebs_reader_meta(rd);
-	int found = 0;
-	char k[64];
-	for (size_t i = 0;; i++) {
-		snprintf(k, sizeof(k), "maps.%zu.path", i);
-		const char *p = pebs_meta_get(m, k);
-		if (!p)
-			break;
-		cr_assert_not(cmaps_useless(p), "%s", p);
-		if (strcmp(p, real))
-			continue;
-		found = 1;
-		snprintf(k, sizeof(k), "maps.%zu.build_id", i);
-		if (hex[0])
-			cr_assert_str_eq(pebs_meta_get(m, k), hex);
-	}
-	cr_assert(found, "maps of %s", real);
+	cr_assert(maps_of(m, real, hex, NULL), "maps of %s", real);
 	cr_assert_str_eq(pebs_meta_get(m, "source"), "msr");
 	pebs_reader_close(rd);
-	snprintf(out, sizeof(out), "rm -rf %s", root);
-	cr_assert_eq(system(out), 0);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
 
 /*
@@ -334,20 +333,10 @@ Test(capture_maps, msr_command_exec_new_segment, .timeout = 60)
 	pebs_reader_stats(rd, &rs);
 	cr_assert_eq(rs.segments, 2);
 	/* The last segment's header: the exec'd program's maps too. */
-	const struct pebs_meta *m = pebs_reader_meta(rd);
-	int found = 0;
-	char k[64];
-	for (size_t i = 0;; i++) {
-		snprintf(k, sizeof(k), "maps.%zu.path", i);
-		const char *p = pebs_meta_get(m, k);
-		if (!p)
-			break;
-		found |= !strcmp(p, real);
-	}
-	cr_assert(found, "maps of %s in the last segment", real);
+	cr_assert(maps_of(pebs_reader_meta(rd), real, "", NULL),
+		  "maps of %s in the last segment", real);
 	pebs_reader_close(rd);
-	snprintf(out, sizeof(out), "rm -rf %s", root);
-	cr_assert_eq(system(out), 0);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
 
 /* A command that cannot be run ends the capture at once (exit 127 of
@@ -369,6 +358,5 @@ Test(capture_maps, msr_command_not_found)
 	cr_assert(WIFEXITED(st.cmd_status) && WEXITSTATUS(st.cmd_status) ==
 		  127, "status 0x%x", st.cmd_status);
 	cr_assert_lt(st.wall_s, 5.0);
-	snprintf(out, sizeof(out), "rm -rf %s", root);
-	cr_assert_eq(system(out), 0);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }

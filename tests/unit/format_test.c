@@ -83,6 +83,25 @@ static void assert_same(const struct pebs_batch *a, const struct pebs_batch *b)
 		cr_assert_str_eq(pebs_batch_event(a, i), pebs_batch_event(b, i));
 }
 
+/*
+ * Both kernel sets (the best, then the scalar twin) decode @chunk into @d
+ * exactly as @b; the best are selected again afterwards.
+ */
+static void decode_both_kernels(const void *chunk, size_t len,
+				const struct pebs_batch *b,
+				struct pebs_batch *d)
+{
+	char err[128];
+	for (int scalar = 0; scalar < 2; scalar++) {
+		pebs_codec_select(scalar);
+		err[0] = 0;
+		cr_assert_eq(pebs_block_decode(chunk, len, 0, d, err,
+					       sizeof(err)), 0, "%s", err);
+		assert_same(b, d);
+	}
+	pebs_codec_select(0);
+}
+
 /* The reference decoder reads @chunk back exactly as @b. */
 static void check_ref(const void *chunk, size_t len,
 		      const struct pebs_batch *b, uint64_t **ref)
@@ -122,15 +141,7 @@ Test(format, block_roundtrip_fast_scalar_reference)
 			     "differs, iteration %d", iter);
 		free(sc);
 		struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
-		char err[128];
-		for (int scalar = 0; scalar < 2; scalar++) {
-			pebs_codec_select(scalar);
-			cr_assert_eq(pebs_block_decode(chunk, len, 0, d, err,
-						       sizeof(err)), 0, "%s",
-				     err);
-			assert_same(b, d);
-		}
-		pebs_codec_select(0);
+		decode_both_kernels(chunk, len, b, d);
 		check_ref(chunk, len, b, ref);
 		free(chunk);
 		pebs_batch_free(b);
@@ -733,13 +744,7 @@ Test(format, block_keyed_generated_matches_reference)
 		for (uint32_t i = 0; i < get32(p + 4); i++)
 			keyed_seen |= (p[off + BLK_COLDIR * i + 2] & 0x7f) ==
 				      ENC_KEYED;
-		for (int scalar = 0; scalar < 2; scalar++) {
-			pebs_codec_select(scalar);
-			cr_assert_eq(pebs_block_decode(chunk, len, 0, d, NULL,
-						       0), 0);
-			assert_same(b, d);
-		}
-		pebs_codec_select(0);
+		decode_both_kernels(chunk, len, b, d);
 		/* Only addr requested: its key columns are decoded inside. */
 		cr_assert_eq(pebs_block_decode(chunk, len,
 					       1ull << PEBS_COL_ADDR, d, NULL,
@@ -1010,13 +1015,7 @@ Test(format, column_checksums_verify_what_is_used)
 	cr_assert_eq(decode_cols(c, len, 0, d, err, sizeof(err)), 0);
 	assert_same(b, d);
 	old = strip_colsums(c, len, &olen);
-	for (int scalar = 0; scalar < 2; scalar++) {
-		pebs_codec_select(scalar);
-		cr_assert_eq(decode_cols(old, olen, 0, d, err, sizeof(err)), 0,
-			     "%s", err);
-		assert_same(b, d);
-	}
-	pebs_codec_select(0);
+	decode_both_kernels(old, olen, b, d);
 	check_ref(old, olen, b, ref);
 	/* A table that does not end the payload is damage. */
 	put32(c + CHUNK_HDR + 12, 0);
