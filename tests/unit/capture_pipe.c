@@ -96,20 +96,33 @@ static int run(const char *uarch, const char *const *ev, size_t nev,
 	return run_t(uarch, ev, nev, n, period, buf, len, st, bufsz, 0);
 }
 
-static uint64_t count_samples(const char *buf, size_t len,
-			      const char *event, int *addr_ok)
+/*
+ * A reader of the capture @buf (@len bytes), through a temporary file
+ * whose name goes to @path: the caller unlinks it after closing.
+ */
+static struct pebs_reader *read_capture(const char *buf, size_t len,
+					char path[32])
 {
-	char path[] = "/tmp/h6-cap-XXXXXX";
-	int fd = mkstemp(path);
 	struct pebs_reader *rd;
-	struct pebs_batch *b;
 	const char *p = path;
-	uint64_t n = 0;
 
+	strcpy(path, "/tmp/cap-test-XXXXXX");
+	int fd = mkstemp(path);
 	cr_assert(fd >= 0);
 	cr_assert_eq(write(fd, buf, len), (ssize_t)len);
 	close(fd);
 	cr_assert_eq(pebs_reader_open(&rd, &p, 1, NULL), 0);
+	return rd;
+}
+
+static uint64_t count_samples(const char *buf, size_t len,
+			      const char *event, int *addr_ok)
+{
+	char path[32];
+	struct pebs_reader *rd = read_capture(buf, len, path);
+	struct pebs_batch *b;
+	uint64_t n = 0;
+
 	*addr_ok = 1;
 	while (pebs_reader_next(rd, &b) == 1)
 		for (size_t i = 0; i < b->n; i++) {
@@ -183,21 +196,14 @@ Test(capture_pipe, registers_only_with_regs)
 			struct pebs_capture_stats st;
 			struct pebs_reader *rd;
 			struct pebs_batch *b;
-			char *buf = NULL;
+			char *buf = NULL, path[32];
 			uint64_t n = 0;
 
 			opt_regs = regs;
 			cr_assert_eq(run(names[k], &spec, 1, 3000, 3, &buf,
 					 &len[regs], &st, 0), 0);
 			opt_regs = 0;
-			char path[] = "/tmp/regs-cap-XXXXXX";
-			const char *pp = path;
-			int fd = mkstemp(path);
-			cr_assert(fd >= 0);
-			cr_assert_eq(write(fd, buf, len[regs]),
-				     (ssize_t)len[regs]);
-			close(fd);
-			cr_assert_eq(pebs_reader_open(&rd, &pp, 1, NULL), 0);
+			rd = read_capture(buf, len[regs], path);
 			while (pebs_reader_next(rd, &b) == 1)
 				for (size_t i = 0; i < b->n; i++, n++) {
 					uint64_t *const *c =
