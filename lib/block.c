@@ -149,11 +149,6 @@ static unsigned width_of(uint64_t v)
 	return w;
 }
 
-static void pack(const uint64_t *v, size_t n, unsigned w, uint8_t *out)
-{
-	fmt_k->pack(v, n, w, 0, out);
-}
-
 static uint64_t zigzag(uint64_t d)
 {
 	return (d << 1) ^ (0 - (d >> 63));
@@ -366,7 +361,7 @@ static int encode_column(struct fmt_enc *e, size_t n, int level,
 		cd->dict_count = (uint32_t)k;
 		for (size_t j = 0; j < k; j++)
 			put64(e->raw + 8 * j, e->dict[j]);
-		pack(e->tmp, n, w, e->raw + 8 * k);
+		fmt_k->pack(e->tmp, n, w, 0, e->raw + 8 * k);
 		raw_len = 8 * k + w * n;
 	} else if (wdelta < wfor) {
 		cd->enc = ENC_DELTA;
@@ -377,7 +372,7 @@ static int encode_column(struct fmt_enc *e, size_t n, int level,
 			e->tmp[i] = zigzag(e->v[i] - prev);
 			prev = e->v[i];
 		}
-		pack(e->tmp, n, wdelta, e->raw);
+		fmt_k->pack(e->tmp, n, wdelta, 0, e->raw);
 		raw_len = wdelta * n;
 	} else {
 		cd->enc = ENC_FOR;
@@ -473,6 +468,19 @@ static const uint8_t key_of[PEBS_COL_COUNT][2] = {
 	[PEBS_COL_CPU] = { PEBS_COL_TID + 1, 0 },
 };
 
+/* Column @c of @b as @n u64 values at @out (a u32 column widened). */
+static void col_u64(const struct pebs_batch *b, unsigned c, size_t n,
+		    uint64_t *out)
+{
+	if (b->c64[c]) {
+		memcpy(out, b->c64[c], n * sizeof(*out));
+		return;
+	}
+	const uint32_t *s = b->c32[c];
+	for (size_t i = 0; i < n; i++)
+		out[i] = s[i];
+}
+
 /* Values decided on before a column's whole KEYED encoding is chosen. */
 #define KEY_TRIAL 8192u
 
@@ -486,16 +494,8 @@ static int load_keys(struct fmt_enc *e, const struct pebs_batch *b,
 {
 	unsigned k1 = key_of[c][0] - 1u, k2 = kc ? key_of[c][1] : 0;
 	uint64_t acc = 0;
-	/* Column types resolved once, not per value. */
-	if (b->c64[k1]) {
-		const uint64_t *s = b->c64[k1];
-		for (size_t i = 0; i < n; i++)
-			e->key[i] = s[i];
-	} else {
-		const uint32_t *s = b->c32[k1];
-		for (size_t i = 0; i < n; i++)
-			e->key[i] = s[i];
-	}
+	col_u64(b, k1, n, e->key);
+	/* The second key column's type resolved once, not per value. */
 	if (k2 && b->c64[k2 - 1]) {
 		const uint64_t *s = b->c64[k2 - 1];
 		for (size_t i = 0; i < n; i++)
@@ -521,23 +521,21 @@ static int load_keys(struct fmt_enc *e, const struct pebs_batch *b,
 static int load_column(struct fmt_enc *e, const struct pebs_batch *b,
 		       unsigned c, size_t n, struct colstat *st)
 {
+	uint64_t r[3];
 	if (b->c64[c]) {
 		e->v = b->c64[c];
-		col_stat(e->v, n, st);
+		fmt_k->stat(e->v, n, r);
 	} else {
 		/* Statistics first: a constant column (a capture has
 		 * several) needs no widened copy. */
-		const uint32_t *s = b->c32[c];
-		uint64_t r[3];
-		fmt_k->stat32(s, n, r);
-		st->min = r[0];
-		st->max = r[1];
-		st->dmax = r[2];
-		if (st->min != st->max)
-			for (size_t i = 0; i < n; i++)
-				e->vbuf[i] = s[i];
+		fmt_k->stat32(b->c32[c], n, r);
+		if (r[0] != r[1])
+			col_u64(b, c, n, e->vbuf);
 		e->v = e->vbuf;
 	}
+	st->min = r[0];
+	st->max = r[1];
+	st->dmax = r[2];
 	return st->max != 0;
 }
 
