@@ -20,7 +20,8 @@ cc -std=gnu11 -O2 -pthread -D_GNU_SOURCE -Ilib/include \
 	-lzstd -lyaml -lcsv -lxxhash -lpfm -ldw -lelf -lpthread -lm
 "$out/format-bench" -n "$N" -o "$out/gen.pebs"
 # Would another zstd setting decode the columns faster?
-cc -std=gnu11 -O2 -o "$out/zstd-probe" bench/zstd-probe.c -lzstd
+cc -std=gnu11 -O2 -Ilib -Ilib/include -o "$out/zstd-probe" \
+	bench/zstd-probe.c -lzstd
 "$out/zstd-probe" "$out/gen.pebs"
 
 # Decode to CSV with the tool, against zstd -1 of the same CSV.

@@ -4,8 +4,9 @@
  * every block back to its packed planes (formats/pebs-format.md section
  * 6), compresses them all again with several zstd settings and prints,
  * per setting, the compressed size per sample and the decompression
- * speed (best of 3, CPU time).  Bench only: it parses the chunks itself
- * and trusts the file (run it on pebs-gen output).
+ * speed (best of 3, CPU time).  Bench only: it walks the chunks with the
+ * format's own constants (lib/fmt.h) and trusts the file (run it on
+ * pebs-gen output).
  *
  *   zstd-probe FILE.pebs
  */
@@ -18,13 +19,7 @@
 
 #include <zstd.h>
 
-static uint64_t rd(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	for (int i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
+#include "fmt.h"
 
 static double cpu(void)
 {
@@ -68,27 +63,28 @@ int main(int argc, char **argv)
 	if (!f || fread(f, 1, (size_t)sz, fp) != (size_t)sz)
 		return 1;
 	fclose(fp);
-	/* MAGIC, then chunks: tag, flags, u64 len, payload, u64 sum. */
-	for (size_t off = 8; off + 16 <= (size_t)sz;) {
-		uint64_t len = rd(f + off + 8, 8);
-		const uint8_t *p = f + off + 16;
-		if (!memcmp(f + off, "\x89PEBS", 5)) {
-			off += 8;
+	/* Segments: MAGIC, then chunks (formats/pebs-format.md 2-3). */
+	for (size_t off = 0; off + CHUNK_HDR <= (size_t)sz;) {
+		if (!memcmp(f + off, FMT_MAGIC, FMT_MAGIC_LEN)) {
+			off += FMT_MAGIC_LEN;
 			continue;
 		}
-		if (!memcmp(f + off, "BLCK", 4)) {
-			uint32_t n = (uint32_t)rd(p, 4), ncols = (uint32_t)rd(p + 4, 4);
-			uint32_t nnames = (uint32_t)rd(p + 8, 4);
-			const uint8_t *q = p + 16, *dir, *data;
+		uint64_t len = get64(f + off + 8);
+		const uint8_t *p = f + off + CHUNK_HDR;
+		if (get32(f + off) == TAG_BLCK) {
+			uint32_t n = get32(p), ncols = get32(p + 4);
+			uint32_t nnames = get32(p + 8);
+			const uint8_t *q = p + BLK_FIXED, *dir, *data;
 			for (uint32_t i = 0; i < nnames; i++)
-				q += 2 + rd(q, 2);
+				q += 2 + get16(q);
 			dir = q;
-			data = dir + 48 * (size_t)ncols;
+			data = dir + BLK_COLDIR * (size_t)ncols;
 			samples += n;
 			for (uint32_t i = 0; i < ncols; i++) {
-				const uint8_t *d = dir + 48 * (size_t)i;
-				uint64_t clen = rd(d + 32, 8), rlen = rd(d + 40, 8);
-				if (!(d[2] & 0x80) && clen) {
+				const uint8_t *d = dir + BLK_COLDIR * (size_t)i;
+				uint64_t clen = get64(d + 32);
+				uint64_t rlen = get64(d + 40);
+				if (!(d[2] & ENC_STORED) && clen) {
 					if (nc == cap) {
 						cap = cap ? 2 * cap : 256;
 						c = realloc(c, cap * sizeof(*c));
@@ -103,7 +99,7 @@ int main(int argc, char **argv)
 				data += clen;
 			}
 		}
-		off += 16 + len + 8;
+		off += CHUNK_HDR + len + CHUNK_TRL;
 	}
 	printf("%s: %llu samples, %zu zstd columns, %.2f bytes/sample of "
 	       "packed planes\n", argv[1], (unsigned long long)samples, nc,
