@@ -74,6 +74,7 @@ struct fmt_dec {
 	uint64_t last[KEYED_SLOTS];
 	uint8_t *pad;		/* padded copy of variable-length data */
 	size_t pad_cap;
+	uint8_t *top;		/* PEBS_BATCH_MAX / 2 bytes: a packed top plane */
 };
 
 struct fmt_enc *fmt_enc_new(void)
@@ -118,7 +119,9 @@ struct fmt_dec *fmt_dec_new(void)
 	d->idx = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
 	d->key = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
 	d->key2 = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
-	if (!d->dctx || !d->tmp || !d->idx || !d->key || !d->key2) {
+	d->top = malloc(PEBS_BATCH_MAX / 2);
+	if (!d->dctx || !d->tmp || !d->idx || !d->key || !d->key2 ||
+	    !d->top) {
 		fmt_dec_free(d);
 		return NULL;
 	}
@@ -136,6 +139,7 @@ void fmt_dec_free(struct fmt_dec *d)
 	free(d->key);
 	free(d->key2);
 	free(d->pad);
+	free(d->top);
 	free(d);
 }
 
@@ -327,6 +331,15 @@ static void col_stat(const uint64_t *v, size_t n, struct colstat *st)
 }
 
 /*
+ * Packing of a top byte plane whose values are all at most @top: the
+ * tp of ENC_TOP (0 when they need the whole byte).
+ */
+static unsigned top_packing(uint64_t top)
+{
+	return top < 2 ? 3 : top < 4 ? 2 : top < 16 ? 1 : 0;
+}
+
+/*
  * Encodes column values e->v[0..n) (statistics @st) into the output as
  * data, filling @cd.  Chooses the narrowest of FOR, DELTA and DICT (ties to
  * FOR, the fastest to decode).
@@ -380,11 +393,22 @@ static int encode_column(struct fmt_enc *e, size_t n, int level,
 		fmt_k->pack(e->v, n, wfor, mn, e->raw);
 		raw_len = wfor * n;
 	}
+	int stored = cd->enc != ENC_DICT &&
+		     planes_incompressible(e, level, n, cd->width);
+	/* The top plane: values at most @top (a bound, not the maximum). */
+	uint64_t bound = cd->enc == ENC_DICT ? k - 1 :
+			 cd->enc == ENC_DELTA ? st->dmax : mx - mn;
+	unsigned tp = top_packing(bound >> (8 * (cd->width - 1u)));
+	if (tp) {
+		/* Through e->tmp: its indices or deltas are packed already. */
+		uint8_t *top = e->raw + raw_len - n;
+		fmt_k->top_pack(top, n, tp, (uint8_t *)e->tmp);
+		raw_len -= n - fmt_top_len(n, tp);
+		memcpy(top, e->tmp, fmt_top_len(n, tp));
+		cd->enc = (uint8_t)(cd->enc | tp << ENC_TOP_SHIFT);
+	}
 	cd->raw_len = raw_len;
-	if (cd->enc != ENC_DICT &&
-	    planes_incompressible(e, level, n, cd->width))
-		return put_stored(e, cd, data);
-	return put_data(e, level, cd, data);
+	return stored ? put_stored(e, cd, data) : put_data(e, level, cd, data);
 }
 
 /*
@@ -583,7 +607,7 @@ static int encode_columns(struct fmt_enc *e, const struct pebs_batch *b,
 			}
 			if (r)
 				return r;
-			if ((t.enc & 0x7f) == ENC_KEYED)
+			if (ENC_CODE(t.enc) == ENC_KEYED)
 				best = (int)t.dict_count;
 		}
 		if (best < 0) {
@@ -886,15 +910,22 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 			return fail(PEBS_E_CORRUPT, err, errlen,
 				    "column %u twice", cd.col);
 		seen |= 1ull << cd.col;
-		unsigned enc = cd.enc & 0x7f;
+		unsigned enc = ENC_CODE(cd.enc), tp = ENC_TOP(cd.enc);
+		/* Planes: the top one possibly packed (ENC_TOP). */
+		uint64_t planes = cd.width ? (uint64_t)(cd.width - 1u) * v->n +
+				  fmt_top_len(v->n, tp) : 0;
 		uint64_t want;
+		if (tp && (enc == ENC_CONST || enc == ENC_KEYED))
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u: packing without planes",
+				    cd.col);
 		switch (enc) {
 		case ENC_CONST:
 			want = 0;
 			break;
 		case ENC_FOR:
 		case ENC_DELTA:
-			want = (uint64_t)cd.width * v->n;
+			want = planes;
 			break;
 		case ENC_KEYED:
 			if ((cd.dict_count & 0xff) >= PEBS_COL_COUNT ||
@@ -913,8 +944,7 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 				return fail(PEBS_E_CORRUPT, err, errlen,
 					    "column %u: bad dictionary size",
 					    cd.col);
-			want = 8ull * cd.dict_count +
-			       (uint64_t)cd.width * v->n;
+			want = 8ull * cd.dict_count + planes;
 			break;
 		default:
 			return fail(PEBS_E_CORRUPT, err, errlen,
@@ -1028,7 +1058,15 @@ static int unkey(struct fmt_dec *d, const uint8_t *raw, size_t len,
 		z = le64toh(z) & mask[l];
 		p += l;
 		uint32_t s = fmt_key_slot(key ? key[i] : 0);
-		out[i] = d->last[s] += (z >> 1) ^ (0 - (z & 1));
+		uint64_t v = d->last[s] + ((z >> 1) ^ (0 - (z & 1)));
+		/*
+		 * An unchanged value is not stored back: consecutive samples
+		 * of one key (a thread's CPU) would otherwise chain each load
+		 * to the previous store.
+		 */
+		if (z)
+			d->last[s] = v;
+		out[i] = v;
 	}
 	return 0;
 }
@@ -1043,7 +1081,7 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 {
 	const struct coldir *cd = &v->cd[i];
 	size_t n = v->n;
-	unsigned enc = cd->enc & 0x7f;
+	unsigned enc = ENC_CODE(cd->enc);
 	const uint8_t *raw = v->data[i];
 
 	if (v->sum[i] && fmt_hash(raw, cd->comp_len,
@@ -1064,24 +1102,40 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 			out[j] = cd->min;
 		return 0;
 	}
-	if (!(cd->enc & ENC_STORED)) {
-		if (d->raw_cap < cd->raw_len) {
+	/* The data with a packed top plane unpacked: @full bytes. */
+	unsigned tp = ENC_TOP(cd->enc);
+	size_t full = tp ? cd->raw_len - fmt_top_len(n, tp) + n : cd->raw_len;
+	if (!(cd->enc & ENC_STORED) || tp) {
+		if (d->raw_cap < full) {
 			/* 8 spare zero bytes: KEYED data is read 8 at a time. */
 			free(d->raw);
-			d->raw = malloc(cd->raw_len + 8);
-			d->raw_cap = d->raw ? cd->raw_len : 0;
+			d->raw = malloc(full + 8);
+			d->raw_cap = d->raw ? full : 0;
 			if (!d->raw)
 				return -PEBS_E_NOMEM;
 		}
-		memset(d->raw + cd->raw_len, 0, 8);
-		size_t got = ZSTD_decompressDCtx(d->dctx, d->raw, cd->raw_len,
-						 raw, cd->comp_len);
-		if (ZSTD_isError(got) || got != cd->raw_len)
-			return fail(PEBS_E_CORRUPT, err, errlen,
-				    "column %u: decompression failed%s%s",
-				    cd->col, ZSTD_isError(got) ? ": " : "",
-				    ZSTD_isError(got) ?
-				    ZSTD_getErrorName(got) : "");
+		const uint8_t *pk = raw + cd->raw_len - fmt_top_len(n, tp);
+		if (cd->enc & ENC_STORED) {
+			memcpy(d->raw, raw, full - n);
+		} else {
+			size_t got = ZSTD_decompressDCtx(d->dctx, d->raw,
+							 cd->raw_len, raw,
+							 cd->comp_len);
+			if (ZSTD_isError(got) || got != cd->raw_len)
+				return fail(PEBS_E_CORRUPT, err, errlen,
+					    "column %u: decompression "
+					    "failed%s%s", cd->col,
+					    ZSTD_isError(got) ? ": " : "",
+					    ZSTD_isError(got) ?
+					    ZSTD_getErrorName(got) : "");
+			/* The packed plane moves out of its unpacked place. */
+			if (tp)
+				pk = memcpy(d->top, d->raw + full - n,
+					    fmt_top_len(n, tp));
+		}
+		if (tp)
+			fmt_k->top_unpack(pk, n, tp, d->raw + full - n);
+		memset(d->raw + full, 0, 8);
 		raw = d->raw;
 	}
 	if (enc == ENC_FOR && o32) {
@@ -1153,7 +1207,7 @@ static const uint64_t *key_values(struct fmt_dec *d, const struct view *v,
 	*rc = 0;
 	if (ki < 0)
 		return NULL;
-	if ((v->cd[ki].enc & 0x7f) == ENC_KEYED) {
+	if (ENC_CODE(v->cd[ki].enc) == ENC_KEYED) {
 		*rc = fail(PEBS_E_CORRUPT, err, errlen,
 			   "column %u: key column %u is keyed itself",
 			   v->cd[ki].col, col);
@@ -1237,7 +1291,7 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 	for (int pass = 0; pass < 2; pass++) {
 		for (unsigned i = 0; i < v.nknown; i++) {
 			unsigned c = v.cd[i].col;
-			int keyed = (v.cd[i].enc & 0x7f) == ENC_KEYED;
+			int keyed = ENC_CODE(v.cd[i].enc) == ENC_KEYED;
 			if (!(cols & (1ull << c)) || keyed != pass)
 				continue;
 			const uint64_t *key = NULL;

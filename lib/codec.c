@@ -142,10 +142,63 @@ static ATTR void stat32_##SFX(const uint32_t *v, size_t n, uint64_t *st) \
 {									\
 	STAT_LOOP(v, n, st);						\
 }									\
+static ATTR void top_pack_##SFX(const uint8_t *restrict p, size_t n,	\
+				unsigned tp, uint8_t *restrict out)	\
+{									\
+	size_t nq = n >> tp, i;						\
+	if (tp == 1)							\
+		for (size_t q = 0; q < nq; q++)				\
+			out[q] = (uint8_t)(p[2 * q] | p[2 * q + 1] << 4); \
+	else if (tp == 2)						\
+		for (size_t q = 0; q < nq; q++)				\
+			out[q] = (uint8_t)(p[4 * q] | p[4 * q + 1] << 2 | \
+					   p[4 * q + 2] << 4 |		\
+					   p[4 * q + 3] << 6);		\
+	else								\
+		for (size_t q = 0; q < nq; q++)				\
+			out[q] = (uint8_t)(p[8 * q] | p[8 * q + 1] << 1 | \
+					   p[8 * q + 2] << 2 |		\
+					   p[8 * q + 3] << 3 |		\
+					   p[8 * q + 4] << 4 |		\
+					   p[8 * q + 5] << 5 |		\
+					   p[8 * q + 6] << 6 |		\
+					   p[8 * q + 7] << 7);		\
+	if ((i = nq << tp) < n) {					\
+		unsigned b = 0;						\
+		for (unsigned s = 0; i < n; i++, s += 8u >> tp)	\
+			b |= (unsigned)p[i] << s;			\
+		out[nq] = (uint8_t)b;					\
+	}								\
+}									\
+static ATTR void top_unpack_##SFX(const uint8_t *restrict pk, size_t n, \
+				  unsigned tp, uint8_t *restrict out)	\
+{									\
+	size_t nq = n >> tp, i;						\
+	if (tp == 1)							\
+		for (size_t q = 0; q < nq; q++) {			\
+			out[2 * q] = pk[q] & 15;			\
+			out[2 * q + 1] = pk[q] >> 4;			\
+		}							\
+	else if (tp == 2)						\
+		for (size_t q = 0; q < nq; q++) {			\
+			out[4 * q] = pk[q] & 3;				\
+			out[4 * q + 1] = pk[q] >> 2 & 3;		\
+			out[4 * q + 2] = pk[q] >> 4 & 3;		\
+			out[4 * q + 3] = pk[q] >> 6;			\
+		}							\
+	else								\
+		for (size_t q = 0; q < nq; q++)				\
+			for (unsigned j = 0; j < 8; j++)		\
+				out[8 * q + j] = pk[q] >> j & 1;	\
+	for (i = nq << tp; i < n; i++)					\
+		out[i] = (uint8_t)(pk[nq] >> (8u >> tp) *		\
+				   (unsigned)(i - (nq << tp)) &		\
+				   ((1u << (8u >> tp)) - 1));		\
+}									\
 static const struct fmt_kernels k_##SFX = {				\
 	#SFX, unpack_##SFX, undelta_##SFX, gather_##SFX, narrow_##SFX,	\
 	stat_##SFX, unpack32_##SFX, dgather_##SFX, pack_##SFX,		\
-	stat32_##SFX							\
+	stat32_##SFX, top_pack_##SFX, top_unpack_##SFX			\
 };
 
 #if defined(__GNUC__) && !defined(__clang__)

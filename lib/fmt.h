@@ -37,7 +37,11 @@
 #define CHUNK_TRL 8		/* u64 checksum */
 #define CHUNK_MAX_LEN (256ull << 20)	/* sanity bound on payloads */
 
-/* Column encodings (low 7 bits); bit 7 = payload stored without zstd. */
+/*
+ * The encoding byte of a directory entry: the encoding in bits 4:0, the
+ * packing of the top byte plane in bits 6:5 (format 1.2), bit 7 = payload
+ * stored without zstd.
+ */
 enum {
 	ENC_CONST = 0,		/* every value == min; no data */
 	ENC_FOR = 1,		/* v - min, w bytes, byte planes */
@@ -56,6 +60,23 @@ static inline uint32_t fmt_key_slot(uint64_t key)
 	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 50);
 }
 #define ENC_STORED 0x80
+#define ENC_CODE(e) ((unsigned)(e) & 0x1fu)
+/*
+ * Top plane packing (minor version 2): 0 = one byte per value, 1-3 = the
+ * top plane's values fit in 8 >> tp bits (4, 2, 1) and are packed that
+ * many to a byte, first value in the lowest bits.  Small values in a
+ * byte plane compress no better than packed ones but cost zstd more (its
+ * matches in such data are short): packed, the same planes decode 2-15x
+ * faster and compress smaller (bench/RESULTS.md, fourth session).
+ */
+#define ENC_TOP(e) (((unsigned)(e) >> 5) & 3u)
+#define ENC_TOP_SHIFT 5
+/* Bytes of a top plane of @n values packed by @tp. */
+static inline uint64_t fmt_top_len(uint64_t n, unsigned tp)
+{
+	unsigned per = 1u << tp;
+	return (n + per - 1) / per;
+}
 
 #define BLK_FIXED 16		/* u32 n, ncols, nnames, bflags */
 #define BLK_COLDIR 48		/* one directory entry */
@@ -65,7 +86,14 @@ static inline uint32_t fmt_key_slot(uint64_t key)
  * columns hash only those.
  */
 #define BLK_F_COLSUMS 0x1u
-#define FMT_MINOR 1		/* minor version written in HEAD */
+#define FMT_MINOR 2		/* minor version written in HEAD */
+/*
+ * Required feature bit 0 (minor version 2): blocks may pack their top
+ * planes (ENC_TOP).  Older readers would take such a column for damage,
+ * so the header makes them refuse the file instead.
+ */
+#define FMT_REQ_TOP 0x1ull
+#define FMT_REQ_KNOWN FMT_REQ_TOP
 
 /* Seed of a column's checksum in the table: binds it to id and length. */
 static inline uint64_t fmt_colsum_seed(unsigned col, uint64_t clen)
@@ -153,6 +181,15 @@ struct fmt_kernels {
 		     uint8_t *planes);
 	/* stat() of u32 values, as if widened to u64 first. */
 	void (*stat32)(const uint32_t *v, size_t n, uint64_t *st);
+	/*
+	 * A top plane packed by ENC_TOP @tp (1-3): @n bytes at @plane, each
+	 * below 1 << (8 >> tp), into fmt_top_len(n, tp) bytes at @out
+	 * (which must not overlap), and back.
+	 */
+	void (*top_pack)(const uint8_t *plane, size_t n, unsigned tp,
+			 uint8_t *out);
+	void (*top_unpack)(const uint8_t *packed, size_t n, unsigned tp,
+			   uint8_t *plane);
 };
 extern const struct fmt_kernels *fmt_k;
 

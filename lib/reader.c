@@ -232,10 +232,11 @@ static int parse_head(struct pebs_reader *r, struct src *s, struct slot *sl,
 		return slot_err(sl, PEBS_E_VERSION, si,
 				"format version %u (this reader knows %d)",
 				major, PEBS_FORMAT_VERSION);
-	if (required)
+	if (required & ~FMT_REQ_KNOWN)
 		return slot_err(sl, PEBS_E_VERSION, si,
 				"required features 0x%llx unknown to this "
-				"reader", (unsigned long long)required);
+				"reader", (unsigned long long)
+				(required & ~FMT_REQ_KNOWN));
 	p += 24;
 	uint32_t ncols = get32(p);
 	p += 4;

@@ -94,7 +94,7 @@ static int head(struct pebs_writer *w, const struct pebs_meta *meta)
 	put16(p, PEBS_FORMAT_VERSION);
 	put16(p + 2, FMT_MINOR);
 	put32(p + 4, 0);
-	put64(p + 8, 0);	/* required features: none in v1.0 */
+	put64(p + 8, FMT_REQ_TOP);	/* required features */
 	put64(p + 16, 0);	/* optional features */
 	p += 24;
 	put32(p, PEBS_COL_COUNT);

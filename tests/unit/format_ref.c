@@ -2,7 +2,8 @@
  * Reference decoder for BLCK chunks: byte by byte, no SIMD, no cleverness,
  * straight from the spec, so the fast decoder has something to agree with.
  * It verifies the column checksum table of minor version 1 (every column,
- * whatever is decoded) but not the chunk checksum.
+ * whatever is decoded) but not the chunk checksum, and reads the packed
+ * top planes of minor version 2.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,9 @@ static int ref_column(const uint8_t *src, const uint8_t *d, uint32_t n,
 		free(raw);
 		return -1;
 	}
-	enc &= 0x7f;
+	/* Bits 6:5: the top plane (plane w - 1) packed to 8 >> tp bits. */
+	unsigned tp = (enc >> 5) & 3, tbits = 8u >> tp;
+	enc &= 0x1f;
 	if (enc == 4) {
 		static uint64_t last[16384];
 		const uint8_t *vd = raw + n;
@@ -64,8 +67,15 @@ static int ref_column(const uint8_t *src, const uint8_t *d, uint32_t n,
 	for (uint32_t j = 0; j < n; j++) {
 		uint64_t v = 0;
 		const uint8_t *planes = raw + (enc == 3 ? 8 * k : 0);
-		for (unsigned b = 0; b < w; b++)
+		for (unsigned b = 0; b + 1 < w; b++)
 			v |= (uint64_t)planes[b * (size_t)n + j] << (8 * b);
+		if (w) {
+			const uint8_t *top = planes + (w - 1) * (size_t)n;
+			uint64_t bit = (uint64_t)j * tbits;
+			unsigned t = top[bit / 8] >> (bit % 8) &
+				     ((1u << tbits) - 1);
+			v |= (uint64_t)t << (8 * (w - 1));
+		}
 		if (enc == 0) {
 			v = min;
 		} else if (enc == 1) {

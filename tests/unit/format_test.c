@@ -1111,3 +1111,220 @@ Test(format, column_checksums_of_an_empty_directory)
 	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
 		free(ref[c]);
 }
+
+/* Offset in chunk @c of column @col's directory entry, or 0. */
+static size_t col_dir_at(const uint8_t *c, unsigned col)
+{
+	const uint8_t *p = c + CHUNK_HDR;
+	size_t off = BLK_FIXED;
+	for (uint32_t i = 0; i < get32(p + 8); i++)
+		off += 2 + get16(p + off);
+	for (uint32_t i = 0; i < get32(p + 4); i++, off += BLK_COLDIR)
+		if (get16(p + off) == col)
+			return CHUNK_HDR + off;
+	return 0;
+}
+
+/* A batch of @n samples whose columns each take one top-plane packing. */
+static struct pebs_batch *packing_batch(size_t n)
+{
+	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+	cr_assert(b);
+	static const uint64_t wide[3] = { 0x7f12345678ull, 0x401000ull,
+					  0xffffffffffff0000ull };
+	uint64_t t = 1000000;
+	for (size_t i = 0; i < n; i++) {
+		b->c32[PEBS_COL_LAT][i] = 100 + (uint32_t)(rnd() % 2);
+		b->c32[PEBS_COL_INS_LAT][i] = 7 + (uint32_t)(rnd() % 4);
+		b->c32[PEBS_COL_TID][i] = 50 + (uint32_t)(rnd() % 16);
+		b->c32[PEBS_COL_FMT][i] = (uint32_t)(rnd() % 17);
+		b->c32[PEBS_COL_PID][i] = 1 + (uint32_t)(rnd() % 0x400);
+		b->c32[PEBS_COL_CPU][i] = 5;
+		b->c64[PEBS_COL_TIME][i] = t += rnd() % 3;
+		b->c64[PEBS_COL_IP][i] = wide[rnd() % 3];
+		b->c64[PEBS_COL_APPLICABLE][i] = 0x1000000000ull +
+			(rnd() % 1000) * 0x10001ull;
+		b->c64[PEBS_COL_TSX][i] = rnd() % 16;
+	}
+	b->n = n;
+	return b;
+}
+
+/*
+ * Format 1.2: top planes of small values are packed 2, 4 or 8 to a byte
+ * in FOR, DELTA and DICT columns, zstd-compressed or stored, at any
+ * sample count; the fast, scalar and reference decoders all read them,
+ * and the scalar encoder writes the same bytes.
+ */
+Test(format, packed_top_planes)
+{
+	uint64_t *ref[PEBS_COL_COUNT];
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		ref[c] = calloc(PEBS_BATCH_MAX, sizeof(uint64_t));
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	static const size_t ns[] = { 1, 2, 7, 9, 15, 17, 333, 4099,
+				     PEBS_BATCH_MAX };
+	for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+		struct pebs_batch *b = packing_batch(ns[k]);
+		void *chunk, *sc;
+		size_t len, slen;
+		cr_assert_eq(pebs_block_encode(b, 1, &chunk, &len), 0);
+		pebs_codec_select(1);
+		cr_assert_eq(pebs_block_encode(b, 1, &sc, &slen), 0);
+		pebs_codec_select(0);
+		cr_assert(slen == len && !memcmp(sc, chunk, len),
+			  "scalar encoding differs, n %zu", ns[k]);
+		decode_both_kernels(chunk, len, b, d);
+		check_ref(chunk, len, b, ref);
+		if (ns[k] == PEBS_BATCH_MAX) {
+			/* column: encoding, width, packing */
+			static const struct {
+				unsigned col, enc, w, tp;
+			} want[] = {
+				{ PEBS_COL_LAT, ENC_FOR, 1, 3 },
+				{ PEBS_COL_INS_LAT, ENC_FOR, 1, 2 },
+				{ PEBS_COL_TID, ENC_FOR, 1, 1 },
+				{ PEBS_COL_FMT, ENC_FOR, 1, 0 },
+				{ PEBS_COL_PID, ENC_FOR, 2, 2 },
+				{ PEBS_COL_TIME, ENC_DELTA, 1, 1 },
+				{ PEBS_COL_IP, ENC_DICT, 1, 2 },
+				{ PEBS_COL_APPLICABLE, ENC_DICT, 2, 2 },
+				{ PEBS_COL_TSX, ENC_FOR, 1, 1 },
+				{ PEBS_COL_CPU, ENC_CONST, 0, 0 },
+			};
+			const uint8_t *c = chunk;
+			for (size_t i = 0; i < sizeof(want) / sizeof(want[0]);
+			     i++) {
+				size_t at = col_dir_at(c, want[i].col);
+				cr_assert(at, "column %u", want[i].col);
+				cr_assert_eq(ENC_CODE(c[at + 2]), want[i].enc,
+					     "column %u", want[i].col);
+				cr_assert_eq(c[at + 3], want[i].w);
+				cr_assert_eq(ENC_TOP(c[at + 2]), want[i].tp,
+					     "column %u", want[i].col);
+				uint64_t rl = get64(c + at + 40);
+				uint64_t dl = want[i].enc == ENC_DICT ?
+					      8ull * get32(c + at + 4) : 0;
+				if (want[i].w)
+					cr_assert_eq(rl, dl + (want[i].w - 1) *
+						     ns[k] + fmt_top_len(ns[k],
+						     want[i].tp));
+			}
+			/* Random nibbles packed do not compress: stored. */
+			cr_assert(c[col_dir_at(c, PEBS_COL_TSX) + 2] &
+				  ENC_STORED);
+		}
+		free(chunk);
+		free(sc);
+		pebs_batch_free(b);
+	}
+	pebs_batch_free(d);
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		free(ref[c]);
+}
+
+/* The chunk checksum of block @o (@len bytes, no column table) again. */
+static void reseal(uint8_t *o, size_t len)
+{
+	size_t plen = len - CHUNK_HDR - CHUNK_TRL;
+	put64(o + CHUNK_HDR + plen, fmt_checksum(TAG_BLCK, o + CHUNK_HDR,
+						 plen));
+}
+
+/* Packing where there are no planes, or sizes that disagree: damage. */
+Test(format, packed_top_planes_bad_directory)
+{
+	struct pebs_batch *b = packing_batch(333);
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	void *chunk;
+	size_t len, olen;
+	char err[128];
+	cr_assert_eq(pebs_block_encode(b, 1, &chunk, &len), 0);
+	uint8_t *o = strip_colsums(chunk, len, &olen);
+	size_t cpu = col_dir_at(o, PEBS_COL_CPU);
+	size_t lat = col_dir_at(o, PEBS_COL_LAT);
+	cr_assert(cpu && lat);
+	cr_assert_eq(decode_cols(o, olen, 0, d, err, sizeof(err)), 0, "%s",
+		     err);
+
+	o[cpu + 2] |= 1 << ENC_TOP_SHIFT;	/* CONST, packed */
+	reseal(o, olen);
+	cr_assert_eq(decode_cols(o, olen, 0, d, err, sizeof(err)),
+		     -PEBS_E_CORRUPT);
+	cr_assert_str_eq(err, "column 1: packing without planes");
+	o[cpu + 2] &= 0x9f;
+
+	o[lat + 2] ^= 1 << ENC_TOP_SHIFT;	/* 1 bit -> 2 bits a value */
+	reseal(o, olen);
+	cr_assert_eq(decode_cols(o, olen, 0, d, err, sizeof(err)),
+		     -PEBS_E_CORRUPT);
+	cr_assert_str_eq(err, "column 7: bad size");
+	free(o);
+	free(chunk);
+	pebs_batch_free(b);
+	pebs_batch_free(d);
+}
+
+/*
+ * Files are written as 1.2 with required feature bit 0 (packed top
+ * planes), which this reader knows; an unknown required bit is refused
+ * by name.  A file of minor version 0 (testdata, no required bits) still
+ * reads, and its samples written again read back the same.
+ */
+Test(format, required_features_and_old_files)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 2, 3000, 1000, "a", 0);
+	fclose(fp);
+	size_t len;
+	char *f = slurp(p, &len);
+	uint8_t *h = (uint8_t *)f + FMT_MAGIC_LEN;
+	cr_assert_eq(get32(h), TAG_HEAD);
+	cr_assert_eq(get16(h + CHUNK_HDR + 2), 2, "minor version");
+	cr_assert_eq(get64(h + CHUNK_HDR + 8), FMT_REQ_TOP);
+	const char *paths[] = { p };
+	uint64_t seeds[] = { 2 };
+	size_t counts[] = { 3000 };
+	int rerr;
+	cr_assert_eq(read_check(paths, 1, 1, seeds, counts, &rerr), 3000);
+	cr_assert_eq(rerr, 0);
+
+	uint64_t hl = get64(h + 8);
+	put64(h + CHUNK_HDR + 8, 0x3);
+	put64(h + CHUNK_HDR + hl, fmt_checksum(TAG_HEAD, h + CHUNK_HDR, hl));
+	char *q = dump(f, len);
+	struct pebs_reader *r;
+	struct pebs_batch *b;
+	paths[0] = q;
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, NULL), 0);
+	cr_assert_eq(pebs_reader_next(r, &b), -PEBS_E_VERSION);
+	cr_assert_str_eq(pebs_reader_errmsg(r), "required features 0x2 "
+			 "unknown to this reader");
+	pebs_reader_close(r);
+
+	const char *old = "testdata/good/filter-hist-2k.pebs";
+	char *of = slurp(old, &len);
+	cr_assert_eq(get16((uint8_t *)of + FMT_MAGIC_LEN + CHUNK_HDR + 2), 0,
+		     "the old file is minor version 0");
+	paths[0] = old;
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, NULL), 0);
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	size_t n = 0;
+	while (pebs_reader_next(r, &b) == 1) {
+		void *chunk;
+		cr_assert_eq(pebs_block_encode(b, 1, &chunk, &len), 0);
+		decode_both_kernels(chunk, len, b, d);
+		free(chunk);
+		n += b->n;
+	}
+	pebs_reader_close(r);
+	cr_assert_eq(n, 2000);
+	pebs_batch_free(d);
+	unlink(p);
+	unlink(q);
+	free(p);
+	free(q);
+	free(f);
+	free(of);
+}
