@@ -164,6 +164,27 @@ static int where_cb(void *ctx, const struct pebs_block_info *bi)
 	return pebs_expr_block(w->e, bi) != PEBS_MATCH_NONE;
 }
 
+/*
+ * Without --where or symbols, each decode thread counts into its own
+ * histogram (pebs_reader_opts.consume), merged at the end: counting then
+ * scales with the threads instead of waiting for the one that reads.
+ */
+struct workers {
+	struct pebs_hist *h[PEBS_READER_MAX_THREADS];
+	int field, by;
+};
+
+static int count_cb(void *ctx, unsigned worker, const struct pebs_batch *b)
+{
+	struct workers *w = ctx;
+	if (!w->h[worker]) {
+		int r = pebs_hist_new(&w->h[worker], w->field, w->by);
+		if (r < 0)
+			return r;
+	}
+	return pebs_hist_add(w->h[worker], b);
+}
+
 static int run_read(struct opts *o, const char *const *paths, size_t n,
 		    struct pebs_hist **hp)
 {
@@ -186,6 +207,12 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 		.filter = e ? where_cb : NULL, .filter_ctx = &w,
 	};
 	w.e = e;
+	int hsym = pebs_field_is_sym(o->by), esym = e && pebs_expr_uses_sym(e);
+	struct workers wk = { .field = o->field, .by = o->by };
+	if (!e && !hsym) {
+		ro.consume = count_cb;
+		ro.consume_ctx = &wk;
+	}
 	struct pebs_reader *r;
 	int rc = pebs_reader_open(&r, paths, n, &ro);
 	if (rc < 0)
@@ -205,7 +232,6 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 		util_die(EXIT_SYS, "out of memory");
 	int status = EXIT_OK;
 	unsigned shown = 0;
-	int hsym = pebs_field_is_sym(o->by), esym = e && pebs_expr_uses_sym(e);
 	struct util_progress pg;
 	util_progress_start(&pg, paths, n, NULL);
 	while ((rc = pebs_reader_next(r, &b)) != 0) {
@@ -244,12 +270,17 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 				util_die(EXIT_SYS, "out of memory");
 			b = sub;
 		}
-		if (pebs_hist_add(*hp, b) < 0)
+		if (!ro.consume && pebs_hist_add(*hp, b) < 0)
 			util_die(EXIT_SYS, "out of memory");
 	}
 	util_progress_end(&pg);
 	util_sym_close();
 	pebs_reader_close(r);
+	for (unsigned i = 0; i < PEBS_READER_MAX_THREADS; i++) {
+		if (wk.h[i] && pebs_hist_merge(*hp, wk.h[i]) < 0)
+			util_die(EXIT_SYS, "out of memory");
+		pebs_hist_free(wk.h[i]);
+	}
 	pebs_batch_free(sub);
 	free(sel);
 	pebs_expr_free(e);

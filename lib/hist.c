@@ -707,6 +707,41 @@ int pebs_hist_add_value(struct pebs_hist *h, const char *group,
 	return hist_counter_add(&h->g[g].c, value, count);
 }
 
+int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
+{
+	if (src->field != h->field || src->by != h->by)
+		return -PEBS_E_INVAL;
+	for (size_t i = 0; i < src->ng; i++) {
+		const struct group *sg = &src->g[i];
+		uint64_t key = sg->key;
+		/* names, not ids: the two histograms met events and texts in
+		 * their own orders */
+		if (h->bykind == BY_EVENT || h->bykind == BY_STR) {
+			long id = h->bykind == BY_EVENT ?
+				  event_id(h, sg->name) : str_id(h, sg->name);
+			if (id < 0)
+				return (int)id;
+			key = (uint64_t)id;
+		}
+		long g = group_of(h, key);
+		if (g < 0)
+			return (int)g;
+		struct counter *c = &h->g[g].c;
+		const struct counter *sc = &sg->c;
+		int r = 0;
+		for (size_t v = 0; sc->dense && v < DENSE && !r; v++)
+			if (sc->dense[v])
+				r = hist_counter_add(c, v, sc->dense[v]);
+		for (size_t j = 0; j < sc->hcap && !r; j++)
+			if (sc->hu[j])
+				r = hist_counter_add(c, sc->hk[j], sc->hv[j]);
+		if (r < 0)
+			return r;
+	}
+	h->gen++;
+	return 0;
+}
+
 /* ------------------------------------------------------------ statistics */
 
 static int order_cmp(const void *a, const void *b, void *ctx)

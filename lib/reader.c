@@ -28,7 +28,7 @@ enum { P_BLOCK, P_ERROR, P_EOF };
 enum { ST_MAGIC, ST_CHUNKS, ST_AFTER_END, ST_DONE };
 
 #define MSG_LEN 256
-#define MAX_THREADS 8
+#define MAX_THREADS PEBS_READER_MAX_THREADS
 
 struct src {
 	char *name;		/* for messages */
@@ -58,6 +58,7 @@ struct slot {
 	struct pebs_meta *meta;
 	struct pebs_batch *batch;
 	int err;
+	int decoded;		/* decode finished (consume may still run) */
 	char msg[MSG_LEN];
 };
 
@@ -654,6 +655,44 @@ static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 	sl->batch->segment = sl->segment;
 }
 
+/* Hands the decoded batch of @sl to opts.consume (no lock needed). */
+static void consume(struct pebs_reader *r, struct slot *sl, unsigned worker)
+{
+	int rc;
+	if (sl->kind != K_ERROR &&
+	    (rc = r->o.consume(r->o.consume_ctx, worker, sl->batch)) < 0)
+		slot_err(sl, -rc, sl->src, "block %llu at offset 0x%llx: %s",
+			 (unsigned long long)sl->block,
+			 (unsigned long long)sl->offset, pebs_strerror(rc));
+}
+
+/*
+ * Whether the block of @sl will be delivered as far as the blocks before
+ * it tell, waiting (lock held) until they are all decoded: without
+ * salvage a decode failure drops the rest of its source at delivery, and
+ * a block read ahead past it must not be consumed either.
+ */
+static int consumable(struct pebs_reader *r, struct slot *sl)
+{
+	if (r->o.salvage)
+		return 1;	/* damage drops nothing else */
+	for (;;) {
+		int wait = 0, dropped = r->dropped &&
+					r->dropped_src == sl->src;
+		for (uint64_t q = r->cur_seq; q < sl->seq && !dropped; q++) {
+			const struct slot *p = &r->slots[q % r->nslots];
+			if (p->state != S_READY && !p->decoded)
+				wait = 1;
+			else if (p->kind == K_ERROR && p->chunk &&
+				 p->src == sl->src)
+				dropped = 1;
+		}
+		if (dropped || !wait)
+			return !dropped;
+		pthread_cond_wait(&r->ready, &r->mu);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -681,6 +720,15 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&r->mu);
 		decode(r, w->dec, sl);
 		pthread_mutex_lock(&r->mu);
+		if (r->o.consume) {
+			sl->decoded = 1;
+			pthread_cond_broadcast(&r->ready);
+			if (consumable(r, sl)) {
+				pthread_mutex_unlock(&r->mu);
+				consume(r, sl, (unsigned)(w - r->workers));
+				pthread_mutex_lock(&r->mu);
+			}
+		}
 		sl->state = S_READY;
 		pthread_cond_broadcast(&r->ready);
 	}
@@ -765,6 +813,7 @@ static void release(struct slot *sl)
 	free(sl->owned);
 	sl->owned = NULL;
 	sl->chunk = NULL;
+	sl->decoded = 0;
 	sl->state = S_FREE;
 }
 
@@ -812,8 +861,12 @@ static int next_inline(struct pebs_reader *r, struct pebs_batch **out)
 		int k = produce(r, sl);
 		if (k == P_EOF)
 			return 0;
-		if (k == P_BLOCK)
+		if (k == P_BLOCK) {
 			decode(r, r->dec, sl);
+			/* a failure aborted its source before this was read */
+			if (r->o.consume)
+				consume(r, sl, 0);
+		}
 		int rc = deliver(r, sl, out);
 		if (rc != 2)
 			return rc;

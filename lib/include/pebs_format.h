@@ -147,6 +147,8 @@ struct pebs_reader;
 typedef int (*pebs_block_filter_fn)(void *ctx,
 				    const struct pebs_block_info *info);
 
+#define PEBS_READER_MAX_THREADS 8
+
 struct pebs_reader_opts {
 	unsigned threads;	/* decode threads; 0 = number of CPUs (max 8) */
 	int salvage;		/* skip damaged blocks and go on */
@@ -154,6 +156,21 @@ struct pebs_reader_opts {
 	pebs_block_filter_fn filter;
 	void *filter_ctx;
 	int raw_chunks;		/* keep each batch's raw chunk (see _raw) */
+	/*
+	 * When set, called in the decoding thread with each batch it has
+	 * decoded, before the batch is delivered (in order, as always):
+	 * work that does not need input order (counting) then runs on every
+	 * decode thread.  Exactly the batches pebs_reader_next() will
+	 * deliver are consumed: not those read ahead past damage that ends
+	 * a source (no salvage).  @worker, below PEBS_READER_MAX_THREADS,
+	 * is the same for all calls from one thread, so per-worker state
+	 * needs no lock.  Returns 0, or a negative error that
+	 * pebs_reader_next() reports as that block's (then, without
+	 * salvage, blocks after it may have been consumed too).
+	 */
+	int (*consume)(void *ctx, unsigned worker,
+		       const struct pebs_batch *b);
+	void *consume_ctx;
 };
 
 /*

@@ -52,6 +52,15 @@ int pebs_hist_by(const struct pebs_hist *h);
 int pebs_hist_add(struct pebs_hist *h, const struct pebs_batch *b);
 
 /*
+ * Adds every count of @src to @h, which then holds exactly the histogram
+ * of both inputs (so threads can count apart and merge at the end).  Both
+ * must have the same field and group-by (else -PEBS_E_INVAL); groups are
+ * matched by key, or by name for events and symbol texts.  Returns 0 or
+ * -PEBS_E_NOMEM.
+ */
+int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src);
+
+/*
  * Adds @count samples of value @value to group @group (its printed name:
  * "L3", "load-latency", "17", "0x4005d0"; "all" without grouping).
  * Returns 0, -PEBS_E_PARSE when @group is not a value of the group-by

@@ -1328,3 +1328,112 @@ Test(format, required_features_and_old_files)
 	free(f);
 	free(of);
 }
+
+struct consumed {
+	uint64_t samples[PEBS_READER_MAX_THREADS];
+	uint64_t fail_block;
+};
+
+static int consume_count(void *ctx, unsigned worker,
+			 const struct pebs_batch *b)
+{
+	struct consumed *c = ctx;
+	cr_assert_lt(worker, PEBS_READER_MAX_THREADS);
+	if (b->block_index == c->fail_block)
+		return -PEBS_E_NOMEM;
+	c->samples[worker] += b->n;
+	return 0;
+}
+
+/*
+ * pebs_reader_opts.consume sees every decoded batch once, on the thread
+ * that decoded it, while the batches are still delivered in order; an
+ * error it returns is that block's error.
+ */
+Test(format, reader_consume_on_decode_threads)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 4, 100000, 1000, "a", 0);
+	fclose(fp);
+	const char *paths[] = { p };
+	for (unsigned th = 1; th <= 4; th++) {
+		for (int fail = 0; fail < 2; fail++) {
+			struct consumed c = { .fail_block = fail ? 7 :
+					      UINT64_MAX };
+			struct pebs_reader_opts o = {
+				.threads = th, .consume = consume_count,
+				.consume_ctx = &c, .salvage = fail,
+			};
+			struct pebs_reader *r;
+			struct pebs_batch *b;
+			cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+			uint64_t delivered = 0, next = 0, errors = 0;
+			int rc;
+			while ((rc = pebs_reader_next(r, &b)) != 0) {
+				if (rc < 0) {
+					cr_assert_eq(rc, -PEBS_E_NOMEM);
+					cr_assert(strstr(pebs_reader_errmsg(r),
+							 "block 7 at offset"),
+						  "%s", pebs_reader_errmsg(r));
+					errors++;
+					next++;
+					continue;
+				}
+				cr_assert_eq(b->block_index, next++,
+					     "delivered in order");
+				delivered += b->n;
+			}
+			pebs_reader_close(r);
+			uint64_t counted = 0;
+			for (unsigned w = 0; w < PEBS_READER_MAX_THREADS; w++) {
+				if (w >= th)
+					cr_assert_eq(c.samples[w], 0);
+				counted += c.samples[w];
+			}
+			cr_assert_eq(errors, (uint64_t)fail);
+			cr_assert_eq(delivered, 100000 - 1000 * (uint64_t)fail);
+			cr_assert_eq(counted, delivered);
+		}
+	}
+	/*
+	 * Damage found while decoding block 30, no salvage: the source ends
+	 * there, and what was read ahead past it is not consumed either.
+	 */
+	size_t len, offs[128];
+	char *f = slurp(p, &len);
+	cr_assert_eq(block_offsets(f, len, offs), 100);
+	/* in its column data: found by a column checksum while decoding */
+	f[offs[30] + (offs[31] - offs[30]) * 3 / 4] ^= 0x20;
+	char *q = dump(f, len);
+	paths[0] = q;
+	for (unsigned th = 1; th <= 4; th++) {
+		struct consumed c = { .fail_block = UINT64_MAX };
+		struct pebs_reader_opts o = {
+			.threads = th, .consume = consume_count,
+			.consume_ctx = &c,
+		};
+		struct pebs_reader *r;
+		struct pebs_batch *b;
+		cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+		uint64_t delivered = 0, counted = 0;
+		int rc, errors = 0;
+		while ((rc = pebs_reader_next(r, &b)) != 0) {
+			if (rc < 0)
+				errors++;
+			else
+				delivered += b->n;
+		}
+		pebs_reader_close(r);
+		for (unsigned w = 0; w < PEBS_READER_MAX_THREADS; w++)
+			counted += c.samples[w];
+		cr_assert_eq(errors, 1, "threads %u", th);
+		cr_assert_eq(delivered, 30000, "threads %u", th);
+		cr_assert_eq(counted, delivered, "threads %u", th);
+	}
+	unlink(q);
+	free(q);
+	free(f);
+	unlink(p);
+	free(p);
+}

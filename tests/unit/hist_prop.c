@@ -288,6 +288,53 @@ Test(hist_prop, merge_of_parts_equals_whole)
 	pebs_batch_free(b);
 }
 
+/*
+ * pebs_hist_merge(), as pebs-hist's decode threads use it: parts counted
+ * apart and merged in memory equal the whole, groups of events matched
+ * by name (one part meets "precise-store" first, so its ids differ).
+ */
+Test(hist_prop, merge_in_memory_equals_whole)
+{
+	static const int bys[] = { -1, PEBS_F_MEM, PEBS_COL_EVENT,
+				   PEBS_COL_CPU, PEBS_F_PAGE };
+	struct pebs_hist_bins lg;
+	struct pebs_batch *b = pebs_batch_new(4000);
+	pebs_hist_bins_parse("log2", &lg);
+	rs = 7;
+	for (size_t t = 0; t < sizeof(bys) / sizeof(bys[0]); t++) {
+		struct pebs_hist *whole, *part[3];
+		pebs_hist_new(&whole, PEBS_COL_LAT, bys[t]);
+		for (int i = 0; i < 3; i++)
+			pebs_hist_new(&part[i], PEBS_COL_LAT, bys[t]);
+		fill(b, 500);
+		for (size_t i = 0; i < b->n; i++)
+			b->c32[PEBS_COL_EVENT][i] = 1;
+		pebs_hist_add(whole, b);
+		pebs_hist_add(part[2], b);
+		for (int k = 0; k < 8; k++) {
+			fill(b, 1 + rnd() % 4000);
+			pebs_hist_add(whole, b);
+			pebs_hist_add(part[rnd() % 3], b);
+		}
+		for (int i = 1; i < 3; i++) {
+			cr_assert_eq(pebs_hist_merge(part[0], part[i]), 0);
+			pebs_hist_free(part[i]);
+		}
+		char *a = yaml_of(whole, &lg), *m = yaml_of(part[0], &lg);
+		cr_assert_str_eq(m, a, "merge differs for by=%d", bys[t]);
+		cr_assert_eq(pebs_hist_total(part[0]), pebs_hist_total(whole));
+		struct pebs_hist *other;
+		pebs_hist_new(&other, PEBS_COL_INS_LAT, bys[t]);
+		cr_assert_eq(pebs_hist_merge(other, whole), -PEBS_E_INVAL);
+		pebs_hist_free(other);
+		free(a);
+		free(m);
+		pebs_hist_free(whole);
+		pebs_hist_free(part[0]);
+	}
+	pebs_batch_free(b);
+}
+
 Test(hist_prop, merge_rejects_bad_yaml)
 {
 	static const char *const bad[] = {
