@@ -997,6 +997,7 @@ int pebs_block_info(const void *chunk, size_t len, int verify,
 		return r;
 	memset(info->min, 0, sizeof(info->min));
 	memset(info->max, 0, sizeof(info->max));
+	memset(info->bytes, 0, sizeof(info->bytes));
 	info->nsamples = v.n;
 	info->present = 0;
 	info->chunk_len = len;
@@ -1004,6 +1005,7 @@ int pebs_block_info(const void *chunk, size_t len, int verify,
 		info->present |= 1ull << v.cd[i].col;
 		info->min[v.cd[i].col] = v.cd[i].min;
 		info->max[v.cd[i].col] = v.cd[i].max;
+		info->bytes[v.cd[i].col] = v.cd[i].comp_len;
 	}
 	if (v.nnames)
 		info->present |= 1ull << PEBS_COL_EVENT;

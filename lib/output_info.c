@@ -8,6 +8,7 @@
 
 #include <yaml.h>
 
+#include "pebs_format.h"
 #include "pebs_output.h"
 #include "output_fmt.h"
 
@@ -299,6 +300,52 @@ static void em_seconds(struct em *m, const struct pebs_meta *meta,
 	}
 }
 
+/*
+ * Where the bytes go: each stored column's data, largest first (the rest
+ * of the file is headers, directories, checksums and metadata).
+ */
+static void em_columns(struct em *m, const struct pebs_read_stats *st)
+{
+	unsigned ord[PEBS_COL_COUNT], n = 0;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		if (st->col_bytes[c])
+			ord[n++] = c;
+	if (!n)
+		return;
+	/* insertion sort: a few dozen columns; ties by id */
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned j = i; j > 0 && st->col_bytes[ord[j]] >
+		     st->col_bytes[ord[j - 1]]; j--) {
+			unsigned t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	em_scalar(m, "columns", 0);
+	em_seq(m, 1);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t b = st->col_bytes[ord[i]];
+		char buf[64];
+		em_map(m, 1);
+		em_scalar(m, "name", 0);
+		em_scalar(m, pebs_col_info(ord[i])->name, 0);
+		em_u64(m, "bytes", b);
+		if (st->samples) {
+			snprintf(buf, sizeof(buf), "%.3f",
+				 (double)b / (double)st->samples);
+			em_scalar(m, "bytes_per_sample", 0);
+			em_scalar(m, buf, 0);
+		}
+		if (st->bytes) {
+			snprintf(buf, sizeof(buf), "%.1f",
+				 100.0 * (double)b / (double)st->bytes);
+			em_scalar(m, "percent_of_file", 0);
+			em_scalar(m, buf, 0);
+		}
+		em_map(m, 0);
+	}
+	em_seq(m, 0);
+}
+
 static void em_summary(struct em *m, const struct pebs_meta *meta,
 		       const struct pebs_summary *s,
 		       const struct pebs_read_stats *st)
@@ -317,6 +364,19 @@ static void em_summary(struct em *m, const struct pebs_meta *meta,
 		em_scalar(m, "bytes_per_sample", 0);
 		em_scalar(m, buf, 0);
 	}
+	if (st->segments) {
+		char buf[64];
+		if (st->minor_min == st->minor_max)
+			snprintf(buf, sizeof(buf), "%d.%u",
+				 PEBS_FORMAT_VERSION, st->minor_max);
+		else
+			snprintf(buf, sizeof(buf), "%d.%u to %d.%u",
+				 PEBS_FORMAT_VERSION, st->minor_min,
+				 PEBS_FORMAT_VERSION, st->minor_max);
+		em_scalar(m, "format", 0);
+		em_scalar(m, buf, -2);
+	}
+	em_columns(m, st);
 	if (s->samples) {
 		em_scalar(m, "time", 0);
 		em_map(m, 1);

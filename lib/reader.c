@@ -52,6 +52,7 @@ struct slot {
 	uint32_t src, segment;
 	uint64_t block, offset;
 	uint64_t tmin, tmax;	/* block time range, from its directory */
+	uint64_t bytes[PEBS_COL_COUNT];	/* stored bytes per column */
 	const uint8_t *chunk;
 	size_t len;
 	uint8_t *owned;		/* stream chunks are copies */
@@ -92,6 +93,7 @@ struct pebs_reader {
 
 	struct pebs_read_stats st;
 	int have_time;
+	int have_minor;		/* a header was read: st.minor_* are set */
 	uint32_t dropped_src;	/* after an error without salvage */
 	int dropped;
 	char errfile[512];
@@ -227,7 +229,7 @@ static int parse_head(struct pebs_reader *r, struct src *s, struct slot *sl,
 		return slot_err(sl, PEBS_E_CORRUPT, si,
 				"header at offset 0x%llx: too short",
 				(unsigned long long)off);
-	unsigned major = get16(p);
+	unsigned major = get16(p), minor = get16(p + 2);
 	uint64_t required = get64(p + 8);
 	if (major != PEBS_FORMAT_VERSION)
 		return slot_err(sl, PEBS_E_VERSION, si,
@@ -238,6 +240,11 @@ static int parse_head(struct pebs_reader *r, struct src *s, struct slot *sl,
 				"required features 0x%llx unknown to this "
 				"reader", (unsigned long long)
 				(required & ~FMT_REQ_KNOWN));
+	if (!r->have_minor || minor < r->st.minor_min)
+		r->st.minor_min = minor;
+	if (!r->have_minor || minor > r->st.minor_max)
+		r->st.minor_max = minor;
+	r->have_minor = 1;
 	p += 24;
 	uint32_t ncols = get32(p);
 	p += 4;
@@ -617,6 +624,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		sl->offset = off;
 		sl->tmin = bi.min[PEBS_COL_TIME];
 		sl->tmax = bi.max[PEBS_COL_TIME];
+		memcpy(sl->bytes, bi.bytes, sizeof(sl->bytes));
 		sl->chunk = chunk;
 		sl->len = clen;
 		sl->owned = whole;
@@ -841,6 +849,8 @@ static int deliver(struct pebs_reader *r, struct slot *sl,
 	r->cur_meta = sl->meta;
 	r->st.samples += b->n;
 	r->st.blocks++;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		r->st.col_bytes[c] += sl->bytes[c];
 	/* The directory's exact range (an absent column is all zero). */
 	if (!r->o.cols || r->o.cols & (1ull << PEBS_COL_TIME)) {
 		if (!r->have_time || sl->tmin < r->st.tmin)

@@ -19,6 +19,7 @@ struct pebs_block_info {
 	uint64_t present;		/* bit per column id stored in the block */
 	uint64_t min[PEBS_COL_COUNT];	/* per-column min (0 if absent) */
 	uint64_t max[PEBS_COL_COUNT];	/* per-column max (0 if absent) */
+	uint64_t bytes[PEBS_COL_COUNT];	/* stored data bytes per column */
 	uint64_t offset;		/* of the block chunk in its source */
 	uint64_t index;			/* block number in the whole input */
 	size_t chunk_len;		/* bytes of the whole chunk */
@@ -213,6 +214,10 @@ struct pebs_read_stats {
 	uint64_t segments;
 	uint64_t bytes;		/* input bytes consumed */
 	uint64_t tmin, tmax;	/* time range of returned samples */
+	/* stored data bytes of each column in the returned blocks */
+	uint64_t col_bytes[PEBS_COL_COUNT];
+	/* lowest and highest format minor version of the segments read */
+	unsigned minor_min, minor_max;
 };
 void pebs_reader_stats(const struct pebs_reader *r,
 		       struct pebs_read_stats *st);

@@ -1437,3 +1437,58 @@ Test(format, reader_consume_on_decode_threads)
 	unlink(p);
 	free(p);
 }
+
+/*
+ * The reader's statistics say where the bytes are: per column, the sum of
+ * the stored sizes in the directories of the blocks it returned, and the
+ * format minor versions of the segments (a 1.0 file and a 1.2 one).
+ */
+Test(format, reader_stats_column_bytes_and_versions)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 6, 20000, 3000, "a", 0);
+	fclose(fp);
+	size_t len, offs[64];
+	char *f = slurp(p, &len);
+	size_t nb = block_offsets(f, len, offs);
+	cr_assert_eq(nb, 7);
+	uint64_t want[PEBS_COL_COUNT] = { 0 };
+	for (size_t i = 0; i < nb; i++) {
+		struct pebs_block_info bi;
+		const uint8_t *c = (const uint8_t *)f + offs[i];
+		size_t clen = CHUNK_HDR + get64(c + 8) + CHUNK_TRL;
+		cr_assert_eq(pebs_block_info(c, clen, 1, &bi, NULL, 0), 0);
+		for (unsigned k = 0; k < PEBS_COL_COUNT; k++) {
+			size_t cl, at = col_data_at(c, k, &cl);
+			cr_assert_eq(bi.bytes[k], at ? cl : 0);
+			want[k] += bi.bytes[k];
+		}
+	}
+	const char *old = "testdata/good/filter-hist-2k.pebs";
+	const char *paths[] = { p, old };
+	for (size_t np = 1; np <= 2; np++) {
+		struct pebs_reader *r;
+		struct pebs_batch *b;
+		struct pebs_reader_opts o = { .threads = 2,
+					      .cols = 1ull << PEBS_COL_TIME };
+		cr_assert_eq(pebs_reader_open(&r, paths, np, &o), 0);
+		while (pebs_reader_next(r, &b) > 0)
+			;
+		struct pebs_read_stats st;
+		pebs_reader_stats(r, &st);
+		pebs_reader_close(r);
+		cr_assert_eq(st.minor_max, 2);
+		cr_assert_eq(st.minor_min, np == 1 ? 2 : 0);
+		if (np == 1)
+			for (unsigned k = 0; k < PEBS_COL_COUNT; k++)
+				cr_assert_eq(st.col_bytes[k], want[k],
+					     "column %u", k);
+		else
+			cr_assert_gt(st.col_bytes[PEBS_COL_LAT],
+				     want[PEBS_COL_LAT]);
+	}
+	unlink(p);
+	free(p);
+	free(f);
+}

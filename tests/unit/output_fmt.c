@@ -332,7 +332,11 @@ Test(output, info_yaml)
 	cr_assert_eq(pebs_summary_add(s, b), 0);
 	cr_assert_eq(pebs_summary_add(s, b), 0);
 	struct pebs_read_stats st = { .samples = 4, .blocks = 2,
-				      .segments = 1, .bytes = 1001 };
+				      .segments = 2, .bytes = 1001,
+				      .minor_min = 1, .minor_max = 2 };
+	st.col_bytes[PEBS_COL_LAT] = 100;
+	st.col_bytes[PEBS_COL_ADDR] = 300;
+	st.col_bytes[PEBS_COL_TIME] = 100;
 	char *out = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&out, &len);
@@ -366,11 +370,25 @@ Test(output, info_yaml)
 		"summary:\n"
 		"  samples: 4\n"
 		"  blocks: 2\n"
-		"  segments: 1\n"
+		"  segments: 2\n"
 		"  lost: 0\n"
 		"  damaged_blocks: 0\n"
 		"  bytes: 1001\n"
 		"  bytes_per_sample: 250.25\n"
+		"  format: '1.1 to 1.2'\n"
+		"  columns:\n"
+		"  - name: addr\n"
+		"    bytes: 300\n"
+		"    bytes_per_sample: 75.000\n"
+		"    percent_of_file: 30.0\n"
+		"  - name: time\n"
+		"    bytes: 100\n"
+		"    bytes_per_sample: 25.000\n"
+		"    percent_of_file: 10.0\n"
+		"  - name: lat\n"
+		"    bytes: 100\n"
+		"    bytes_per_sample: 25.000\n"
+		"    percent_of_file: 10.0\n"
 		"  time:\n"
 		"    first: 1000\n"
 		"    last: 5000001000\n"

@@ -3,4 +3,5 @@ td=$PWD/$TD; cd $TMP || exit 9
 pebs-import $td/good/decode-basic.csv >a.pebs &&
 pebs-import $td/good/import-subset.csv >b.pebs &&
 pebs-decode --info a.pebs b.pebs |
-	sed -E 's/^(  (start_time|host|cmdline)):.*/\1: .../; s/^(  bytes(_per_sample)?):.*/\1: .../'
+	sed -E 's/^(  (start_time|host|cmdline)):.*/\1: .../; s/^(  bytes(_per_sample)?):.*/\1: .../' |
+	sed -E 's/^(    (bytes|bytes_per_sample|percent_of_file)):.*/\1: .../'
