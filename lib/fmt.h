@@ -66,7 +66,7 @@ static inline uint32_t fmt_key_slot(uint64_t key)
  * top plane's values fit in 8 >> tp bits (4, 2, 1) and are packed that
  * many to a byte, first value in the lowest bits.  Small values in a
  * byte plane compress no better than packed ones but cost zstd more (its
- * matches in such data are short): packed, the same planes decode 2-15x
+ * matches in such data are short): packed, the same planes decode 1.6-16x
  * faster and compress smaller (bench/RESULTS.md, fourth session).
  */
 #define ENC_TOP(e) (((unsigned)(e) >> 5) & 3u)
