@@ -1,6 +1,8 @@
 /*
  * fuzz/hist.c - pebs-hist --merge on arbitrary YAML: peek the field and
- * group key, merge into a histogram of them, then write every format.
+ * group key, merge into a histogram of them, then write every format;
+ * merging that histogram in memory into an empty one (as pebs-hist's
+ * decode threads are merged) must keep every count.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pebs_hist_write(h, fp, f, &b, p, (size_t)np);
 		if (fp)
 			fclose(fp);
+		struct pebs_hist *m;
+		if (pebs_hist_new(&m, field, by) == 0) {
+			int r = pebs_hist_merge(m, h);
+			if (r == 0 && (pebs_hist_total(m) != pebs_hist_total(h) ||
+				       pebs_hist_ngroups(m) >
+				       pebs_hist_ngroups(h)))
+				abort();
+			pebs_hist_free(m);
+		}
 	}
 	pebs_hist_free(h);
 	return 0;
