@@ -45,6 +45,13 @@ struct ctx {
 	int have_t0;		/* atomic */
 	int fast_count;		/* --count may count whole blocks unread */
 	uint64_t counted;	/* atomic: samples of blocks counted unread */
+	/* --count on the decode threads: each its own copy of the program */
+	const struct opts *o;
+	struct worker {
+		struct pebs_expr *e;
+		uint32_t *sel;
+		uint64_t n;
+	} w[PEBS_READER_MAX_THREADS];
 };
 
 static void usage(FILE *fp)
@@ -91,6 +98,32 @@ static int block_cb(void *vctx, const struct pebs_block_info *bi)
 		return 0;
 	}
 	return 1;
+}
+
+/*
+ * --count without `t`, symbols, --head or --sample: the decode thread
+ * evaluates and counts (pebs_reader_opts.consume), with its own parse of
+ * the expression, since evaluation keeps scratch in the program.
+ */
+static int count_cb(void *vctx, unsigned worker, const struct pebs_batch *b)
+{
+	struct ctx *c = vctx;
+	struct worker *w = &c->w[worker];
+	if (!w->e) {
+		struct pebs_expr_error err;
+		int r = pebs_expr_parse(c->o->text, &w->e, &err);
+		if (r < 0)
+			return r == -PEBS_E_NOMEM ? r : -PEBS_E_INVAL;
+		if (c->o->invert)
+			pebs_expr_invert(w->e);
+		if (!(w->sel = malloc(PEBS_BATCH_MAX * sizeof(*w->sel))))
+			return -PEBS_E_NOMEM;
+	}
+	size_t n = pebs_expr_eval(w->e, b, w->sel);
+	if (n == (size_t)-1)
+		return -PEBS_E_NOMEM;
+	w->n += n;
+	return 0;
 }
 
 /* Fixes the clock of `t` from the first batch's metadata. */
@@ -195,6 +228,12 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 			text ? ecols | text_cols(o) : 0,
 		.filter = block_cb, .filter_ctx = c, .raw_chunks = 1,
 	};
+	c->o = o;
+	if (c->fast_count && pebs_expr_clock_ready(c->e) &&
+	    !pebs_expr_uses_sym(c->e)) {
+		ro.consume = count_cb;
+		ro.consume_ctx = c;
+	}
 	struct pebs_reader *r;
 	int rc = pebs_reader_open(&r, paths, npaths, &ro);
 	if (rc < 0)
@@ -232,6 +271,8 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 					  pebs_reader_errmsg(r));
 			continue;
 		}
+		if (ro.consume)
+			continue;	/* counted on the decode thread */
 		if (!pebs_expr_clock_ready(c->e))
 			set_clock(c, r, b);
 		if (esym || osym) {
@@ -280,6 +321,8 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	util_progress_end(&pg);
 	if (o->count) {
 		done += __atomic_load_n(&c->counted, __ATOMIC_RELAXED);
+		for (unsigned i = 0; i < PEBS_READER_MAX_THREADS; i++)
+			done += c->w[i].n;
 		if (fprintf(fp, "%llu\n", (unsigned long long)done) < 0)
 			util_write_failed(o->out);
 	} else {
@@ -287,6 +330,10 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	}
 	util_sym_close();
 	pebs_reader_close(r);
+	for (unsigned i = 0; i < PEBS_READER_MAX_THREADS; i++) {
+		pebs_expr_free(c->w[i].e);
+		free(c->w[i].sel);
+	}
 	pebs_batch_free(sub);
 	free(sel);
 	return status;
