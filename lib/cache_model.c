@@ -634,24 +634,24 @@ static void ifetch(struct cache_model *cm, struct pebs_access *a)
 	uint32_t fe = 0, bub = 0, width = 4;
 
 	if (!sa_find(&k->itlb, page, 1)) {
-		fe |= PEBS_FE_ITLB_MISS;
+		fe |= PEBS_ACC_FE_ITLB_MISS;
 		bub += 8;
 		sa_insert(&k->itlb, page, &v);
 		if (!sa_find(&k->stlb, page, 1)) {
-			fe |= PEBS_FE_STLB_MISS;
+			fe |= PEBS_ACC_FE_STLB_MISS;
 			bub += jitter(cm, LAT_WALK);
 			sa_insert(&k->stlb, page, &v);
 		}
 	}
 	if (!sa_find(&k->dsb, a->ip >> 5, 1)) {
-		fe |= PEBS_FE_DSB_MISS;
+		fe |= PEBS_ACC_FE_DSB_MISS;
 		sa_insert(&k->dsb, a->ip >> 5, &v);
 	}
 	if (!sa_find(&k->l1i, line, 1)) {
-		fe |= PEBS_FE_L1I_MISS;
+		fe |= PEBS_ACC_FE_L1I_MISS;
 		sa_insert(&k->l1i, line, &v);
 		if (!sa_find(&k->l2, line, 1)) {
-			fe |= PEBS_FE_L2_MISS;
+			fe |= PEBS_ACC_FE_L2_MISS;
 			int l3 = sa_find(&cm->l3[s], line, 1);
 			bub += jitter(cm, l3 ? lat_tab[PEBS_SRC_L3] :
 					       lat_tab[PEBS_SRC_LOCAL_DRAM]);
@@ -661,7 +661,7 @@ static void ifetch(struct cache_model *cm, struct pebs_access *a)
 		} else {
 			bub += jitter(cm, lat_tab[PEBS_SRC_L2]);
 		}
-	} else if (fe & PEBS_FE_DSB_MISS) {
+	} else if (fe & PEBS_ACC_FE_DSB_MISS) {
 		/* Switch to the legacy decoders: a short, narrow bubble. */
 		bub += 2;
 		width = 1 + (uint32_t)(mix(cm->seed + cm->n) % 3);

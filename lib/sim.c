@@ -553,11 +553,12 @@ static uint64_t ev_count(const struct pebs_sim *s, const struct sim_cpu *c,
 		if (a->kind != PEBS_ACC_IFETCH)
 			return 0;
 		switch (c->fe & 0xff) {
-		case 0x01: case 0x11: return (a->fe & PEBS_FE_DSB_MISS) != 0;
-		case 0x12: return (a->fe & PEBS_FE_L1I_MISS) != 0;
-		case 0x13: return (a->fe & PEBS_FE_L2_MISS) != 0;
-		case 0x14: return (a->fe & PEBS_FE_ITLB_MISS) != 0;
-		case 0x15: return (a->fe & PEBS_FE_STLB_MISS) != 0;
+		case 0x01: case 0x11:
+			return (a->fe & PEBS_ACC_FE_DSB_MISS) != 0;
+		case 0x12: return (a->fe & PEBS_ACC_FE_L1I_MISS) != 0;
+		case 0x13: return (a->fe & PEBS_ACC_FE_L2_MISS) != 0;
+		case 0x14: return (a->fe & PEBS_ACC_FE_ITLB_MISS) != 0;
+		case 0x15: return (a->fe & PEBS_ACC_FE_STLB_MISS) != 0;
 		case 0x06:
 			return a->fe_bubbles >=
 			       ((c->fe >> PEBS_FE_LATENCY_SHIFT) & 0xfff) &&

@@ -56,11 +56,11 @@ enum pebs_acc_src {
 #define PEBS_ACC_SPLIT		0x04u	/* crosses a cache line */
 
 /* Front-end event bits of an ifetch (pebs_access.fe). */
-#define PEBS_FE_DSB_MISS	0x01u
-#define PEBS_FE_L1I_MISS	0x02u
-#define PEBS_FE_L2_MISS		0x04u
-#define PEBS_FE_ITLB_MISS	0x08u
-#define PEBS_FE_STLB_MISS	0x10u
+#define PEBS_ACC_FE_DSB_MISS	0x01u
+#define PEBS_ACC_FE_L1I_MISS	0x02u
+#define PEBS_ACC_FE_L2_MISS	0x04u
+#define PEBS_ACC_FE_ITLB_MISS	0x08u
+#define PEBS_ACC_FE_STLB_MISS	0x10u
 
 struct pebs_access {
 	uint64_t cycle;		/* core cycles since the start, global order */

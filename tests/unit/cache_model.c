@@ -250,8 +250,9 @@ Test(cache, ifetch_front_end_events)
 				 .ip = 0x401000, .cycle = 1 };
 	cache_model_access(cm, &a);
 	/* Cold: every structure misses; an L2 miss to DRAM is the bubble. */
-	cr_assert_eq(a.fe, PEBS_FE_DSB_MISS | PEBS_FE_L1I_MISS |
-		     PEBS_FE_L2_MISS | PEBS_FE_ITLB_MISS | PEBS_FE_STLB_MISS);
+	cr_assert_eq(a.fe, PEBS_ACC_FE_DSB_MISS | PEBS_ACC_FE_L1I_MISS |
+		     PEBS_ACC_FE_L2_MISS | PEBS_ACC_FE_ITLB_MISS |
+		     PEBS_ACC_FE_STLB_MISS);
 	cr_assert_gt(a.fe_bubbles, 200);
 	cr_assert_eq(a.fe_width, 4);
 	cr_assert_eq(a.src, PEBS_SRC_NONE);
@@ -262,7 +263,7 @@ Test(cache, ifetch_front_end_events)
 	/* Next 32-byte window of the same line: only the DSB misses. */
 	a.ip = 0x401020;
 	cache_model_access(cm, &a);
-	cr_assert_eq(a.fe, PEBS_FE_DSB_MISS);
+	cr_assert_eq(a.fe, PEBS_ACC_FE_DSB_MISS);
 	cr_assert_eq(a.fe_bubbles, 2);
 	cr_assert(a.fe_width >= 1 && a.fe_width <= 3);
 }

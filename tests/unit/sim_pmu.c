@@ -577,9 +577,9 @@ Test(sim_pmu, frontend_msr_selects)
 	wr(s, PEBS_MSR_GLOBAL_CTRL, 1);
 	for (int i = 0; i < 3; i++)
 		a[i] = acc((uint64_t)i, PEBS_ACC_IFETCH, 0, PEBS_SRC_NONE, 0);
-	a[0].fe = PEBS_FE_DSB_MISS;
-	a[1].fe = PEBS_FE_L1I_MISS;
-	a[2].fe = PEBS_FE_L1I_MISS | PEBS_FE_ITLB_MISS;
+	a[0].fe = PEBS_ACC_FE_DSB_MISS;
+	a[1].fe = PEBS_ACC_FE_L1I_MISS;
+	a[2].fe = PEBS_ACC_FE_L1I_MISS | PEBS_ACC_FE_ITLB_MISS;
 	pebs_sim_retire(s, a, 3);
 	cr_assert_eq(nrec(&ds), 2);
 	/* Reserved bits of MSR_PEBS_FRONTEND #GP. */

@@ -299,7 +299,7 @@ Test(workload, frontend_events)
 	for (size_t i = 0; i < n; i++) {
 		cr_assert_eq(a[i].kind, PEBS_ACC_IFETCH);
 		any |= a[i].fe;
-		dsb += (a[i].fe & PEBS_FE_DSB_MISS) != 0;
+		dsb += (a[i].fe & PEBS_ACC_FE_DSB_MISS) != 0;
 		if (a[i].fe) {
 			cr_assert_gt(a[i].fe_bubbles, 0);
 			cr_assert(a[i].fe_width >= 1 && a[i].fe_width <= 4);
