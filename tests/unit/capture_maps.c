@@ -254,19 +254,13 @@ Test(capture_maps, traced_program_symbols, .timeout = 120)
 static int msr_command(char *const *cmd, char root[64], char out[128],
 		       struct pebs_capture_stats *st, char err[512])
 {
-	static const char *const ev[] = { "load-latency" };
-	struct pebs_capture_opts o = { 0 };
+	struct pebs_capture_opts o;
 
 	tu_fake_root(root, 64);
 	snprintf(out, 128, "%s/out.pebs", root);
 	FILE *fp = fopen(out, "w");
 	cr_assert_not_null(fp);
-	o.backend = "msr";
-	o.uarch = "hsw";
-	o.devroot = root;
-	o.cpus = "0";
-	o.events = ev;
-	o.nevents = 1;
+	tu_msr_opts(&o, root);
 	o.command = cmd;
 	o.out = fp;
 	int r = pebs_capture_run(&o, st, err, 512);

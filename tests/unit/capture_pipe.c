@@ -506,20 +506,14 @@ Test(capture_pipe, perf_ring_parse_wraps)
 Test(capture_pipe, msr_capture_fake_root)
 {
 	char root[64], err[512], cmd[700];
-	struct pebs_capture_opts o = { 0 };
+	struct pebs_capture_opts o;
 	struct pebs_capture_stats st;
-	static const char *const ev[] = { "load-latency" };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
 	tu_fake_root(root, sizeof(root));
-	o.backend = "msr";
-	o.uarch = "hsw";
-	o.devroot = root;
-	o.cpus = "0";
-	o.events = ev;
-	o.nevents = 1;
+	tu_msr_opts(&o, root);
 	o.duration = 0.2;
 	o.out = fp;
 	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)), 0, "%s",

@@ -55,6 +55,18 @@ void tu_fake_root(char *root, size_t len)
 	close(sized_file(p, 2 << 20));
 }
 
+void tu_msr_opts(struct pebs_capture_opts *o, const char *root)
+{
+	static const char *const ev[] = { "load-latency" };
+	memset(o, 0, sizeof(*o));
+	o->backend = "msr";
+	o->uarch = "hsw";
+	o->devroot = root;
+	o->cpus = "0";
+	o->events = ev;
+	o->nevents = 1;
+}
+
 void tu_build_traced(const char *cc, const char *name, const char *defs,
 		     const char *dir)
 {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "pebs.h"
+#include "pebs_capture.h"
 
 /* Runs the shell command printf(@fmt, ...): its exit status, or -1. */
 int tu_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -23,6 +24,12 @@ int tu_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * backend runs on it, and no records come.  @root gets the path.
  */
 void tu_fake_root(char *root, size_t len);
+
+/*
+ * Options of an msr capture on fake root @root (tu_fake_root): Haswell,
+ * CPU 0, load-latency; the caller adds how it ends and where it writes.
+ */
+void tu_msr_opts(struct pebs_capture_opts *o, const char *root);
 
 /*
  * Builds examples/@name.c with @cc and @defs under -fsanitize=thread and
