@@ -48,8 +48,9 @@ static void usage(FILE *fp)
 		"%s)\n"
 		"  --no-header     csv/text: no header line\n"
 		UTIL_SYMFS_HELP
-		"  --info          metadata and a summary of each input, as "
-		"YAML\n"
+		"  --info          metadata and a summary of each input (format "
+		"version,\n"
+		"                  bytes per column), as YAML\n"
 		"  --salvage       skip damaged blocks and go on\n"
 		"  --raw           inputs are raw PEBS buffer dumps "
 		"(formats/raw-records.md)\n"
