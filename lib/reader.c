@@ -5,7 +5,10 @@
  * workers pulls chunks in input order under a lock (the "producer" part:
  * framing, checksums, metadata, lost counts, block skipping) and decodes
  * blocks outside it; the caller receives batches strictly in input order
- * through a ring of slots.  With one thread the caller does both inline.
+ * through a ring of slots.  The caller is one of the N decoding threads:
+ * when its next batch is not ready it decodes the next block itself
+ * instead of sleeping, and workers sleep only on a full ring, until half
+ * of it is free.  With one thread the caller does everything inline.
  * Damage is reported in order too: every batch before it comes first.
  */
 #include <errno.h>
@@ -85,11 +88,13 @@ struct pebs_reader {
 	struct slot *held;	/* returned to the caller, freed next call */
 	int producer_done;
 	int stop;
-	unsigned nthreads;
+	unsigned nthreads;	/* decoding threads, the caller's included */
+	unsigned nworkers;	/* started: nthreads - 1 */
 	struct worker *workers;
-	struct fmt_dec *dec;	/* inline mode */
+	struct fmt_dec *dec;	/* the caller's */
 	pthread_mutex_t mu;
 	pthread_cond_t ready, freed;
+	unsigned ready_waiters, freed_waiters;
 
 	struct pebs_read_stats st;
 	int have_time;
@@ -674,6 +679,20 @@ static void consume(struct pebs_reader *r, struct slot *sl, unsigned worker)
 			 (unsigned long long)sl->offset, pebs_strerror(rc));
 }
 
+/* Wakes whoever waits for a decoded or ready slot (lock held). */
+static void signal_ready(struct pebs_reader *r)
+{
+	if (r->ready_waiters)
+		pthread_cond_broadcast(&r->ready);
+}
+
+static void wait_ready(struct pebs_reader *r)
+{
+	r->ready_waiters++;
+	pthread_cond_wait(&r->ready, &r->mu);
+	r->ready_waiters--;
+}
+
 /*
  * Whether the block of @sl will be delivered as far as the blocks before
  * it tell, waiting (lock held) until they are all decoded: without
@@ -697,51 +716,84 @@ static int consumable(struct pebs_reader *r, struct slot *sl)
 		}
 		if (dropped || !wait)
 			return !dropped;
-		pthread_cond_wait(&r->ready, &r->mu);
+		wait_ready(r);
 	}
 }
 
+/*
+ * Takes the next block in input order and decodes (and consumes) it as
+ * worker @wid, the lock held on entry and on return.  Returns 0 when it
+ * did so (or reported an error into the slot), 1 at the end of input.
+ * The caller makes sure the slot at next_seq is free.
+ */
+static int work_one(struct pebs_reader *r, struct fmt_dec *dec, unsigned wid)
+{
+	struct slot *sl = &r->slots[r->next_seq % r->nslots];
+	int k = produce(r, sl);
+	if (k == P_EOF) {
+		r->producer_done = 1;
+		pthread_cond_broadcast(&r->ready);
+		pthread_cond_broadcast(&r->freed);
+		return 1;
+	}
+	sl->seq = r->next_seq++;
+	if (k == P_ERROR) {
+		sl->state = S_READY;
+		signal_ready(r);
+		return 0;
+	}
+	sl->state = S_BUSY;
+	pthread_mutex_unlock(&r->mu);
+	decode(r, dec, sl);
+	pthread_mutex_lock(&r->mu);
+	if (r->o.consume) {
+		sl->decoded = 1;
+		signal_ready(r);
+		if (consumable(r, sl)) {
+			pthread_mutex_unlock(&r->mu);
+			consume(r, sl, wid);
+			pthread_mutex_lock(&r->mu);
+		}
+	}
+	sl->state = S_READY;
+	signal_ready(r);
+	return 0;
+}
+
+/*
+ * A worker decodes blocks ahead of the caller until the ring is full,
+ * then sleeps until half of it is free again (signal_freed): waking once
+ * per block cost more CPU time than decoding it on some virtual machines.
+ */
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct pebs_reader *r = w->r;
 	pthread_mutex_lock(&r->mu);
 	while (!r->stop && !r->producer_done) {
-		struct slot *sl = &r->slots[r->next_seq % r->nslots];
-		if (sl->state != S_FREE) {
+		if (r->slots[r->next_seq % r->nslots].state != S_FREE) {
+			r->freed_waiters++;
 			pthread_cond_wait(&r->freed, &r->mu);
+			r->freed_waiters--;
 			continue;
 		}
-		int k = produce(r, sl);
-		if (k == P_EOF) {
-			r->producer_done = 1;
-			pthread_cond_broadcast(&r->ready);
+		if (work_one(r, w->dec, (unsigned)(w - r->workers)))
 			break;
-		}
-		sl->seq = r->next_seq++;
-		if (k == P_ERROR) {
-			sl->state = S_READY;
-			pthread_cond_broadcast(&r->ready);
-			continue;
-		}
-		sl->state = S_BUSY;
-		pthread_mutex_unlock(&r->mu);
-		decode(r, w->dec, sl);
-		pthread_mutex_lock(&r->mu);
-		if (r->o.consume) {
-			sl->decoded = 1;
-			pthread_cond_broadcast(&r->ready);
-			if (consumable(r, sl)) {
-				pthread_mutex_unlock(&r->mu);
-				consume(r, sl, (unsigned)(w - r->workers));
-				pthread_mutex_lock(&r->mu);
-			}
-		}
-		sl->state = S_READY;
-		pthread_cond_broadcast(&r->ready);
 	}
 	pthread_mutex_unlock(&r->mu);
 	return NULL;
+}
+
+/* A slot was freed (lock held): wake sleeping workers once half are. */
+static void signal_freed(struct pebs_reader *r)
+{
+	if (!r->freed_waiters)
+		return;
+	size_t nfree = 0;
+	for (size_t i = 0; i < r->nslots; i++)
+		nfree += r->slots[i].state == S_FREE;
+	if (2 * nfree >= r->nslots)
+		pthread_cond_broadcast(&r->freed);
 }
 
 /* --------------------------------------------------------------- public */
@@ -787,18 +839,21 @@ int pebs_reader_open(struct pebs_reader **rp, const char *const *paths,
 	for (size_t i = 0; i < n; i++)
 		src_open(&r->srcs[i], paths[i]);
 	r->cur_meta = r->empty;
-	if (r->nthreads == 1) {
-		if (!(r->dec = fmt_dec_new())) {
-			pebs_reader_close(r);
-			return -PEBS_E_NOMEM;
-		}
-	} else {
-		r->workers = calloc(r->nthreads, sizeof(*r->workers));
+	if (!(r->dec = fmt_dec_new())) {
+		pebs_reader_close(r);
+		return -PEBS_E_NOMEM;
+	}
+	/*
+	 * The caller decodes too when its next batch is not ready (see
+	 * pebs_reader_next), so N threads are N - 1 workers and the caller.
+	 */
+	if (r->nthreads > 1) {
+		r->workers = calloc(r->nthreads - 1, sizeof(*r->workers));
 		if (!r->workers) {
 			pebs_reader_close(r);
 			return -PEBS_E_NOMEM;
 		}
-		for (unsigned i = 0; i < r->nthreads; i++) {
+		for (unsigned i = 0; i < r->nthreads - 1; i++) {
 			r->workers[i].r = r;
 			r->workers[i].dec = fmt_dec_new();
 			if (!r->workers[i].dec ||
@@ -806,10 +861,10 @@ int pebs_reader_open(struct pebs_reader **rp, const char *const *paths,
 					   worker_main, &r->workers[i])) {
 				fmt_dec_free(r->workers[i].dec);
 				r->workers[i].dec = NULL;
-				r->nthreads = i;
 				pebs_reader_close(r);
 				return -PEBS_E_NOMEM;
 			}
+			r->nworkers = i + 1;
 		}
 	}
 	*rp = r;
@@ -896,7 +951,7 @@ int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out)
 		release(r->held);
 		r->held = NULL;
 		r->cur_seq++;
-		pthread_cond_broadcast(&r->freed);
+		signal_freed(r);
 	}
 	for (;;) {
 		struct slot *sl = &r->slots[r->cur_seq % r->nslots];
@@ -905,7 +960,7 @@ int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out)
 			if (rc == 2) {
 				release(sl);
 				r->cur_seq++;
-				pthread_cond_broadcast(&r->freed);
+				signal_freed(r);
 				continue;
 			}
 			r->held = sl;
@@ -915,7 +970,17 @@ int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out)
 			rc = 0;
 			break;
 		}
-		pthread_cond_wait(&r->ready, &r->mu);
+		/*
+		 * Rather than sleep until a worker has decoded the batch due,
+		 * decode the next block here: the caller's thread is one of
+		 * the N, and sleeping and waking per block is costly.
+		 */
+		if (!r->producer_done &&
+		    r->slots[r->next_seq % r->nslots].state == S_FREE) {
+			work_one(r, r->dec, r->nthreads - 1);
+			continue;
+		}
+		wait_ready(r);
 	}
 	pthread_mutex_unlock(&r->mu);
 done:
@@ -968,7 +1033,7 @@ void pebs_reader_close(struct pebs_reader *r)
 		pthread_cond_broadcast(&r->freed);
 		pthread_cond_broadcast(&r->ready);
 		pthread_mutex_unlock(&r->mu);
-		for (unsigned i = 0; i < r->nthreads; i++) {
+		for (unsigned i = 0; i < r->nworkers; i++) {
 			pthread_join(r->workers[i].th, NULL);
 			fmt_dec_free(r->workers[i].dec);
 		}
