@@ -827,7 +827,12 @@ int pebs_reader_open(struct pebs_reader **rp, const char *const *paths,
 		r->nthreads = MAX_THREADS;
 	r->srcs = calloc(n, sizeof(*r->srcs));
 	r->empty = pebs_meta_new();
-	r->nslots = r->nthreads > 1 ? 2 * r->nthreads + 2 : 1;
+	/*
+	 * One slot per thread, one held by the caller and one of slack:
+	 * each slot's batch is fresh memory on first use (megabytes), and
+	 * more read-ahead measured no faster once the caller decodes too.
+	 */
+	r->nslots = r->nthreads > 1 ? r->nthreads + 2 : 1;
 	r->slots = calloc(r->nslots, sizeof(*r->slots));
 	if (!r->srcs || !r->empty || !r->slots) {
 		free(r->srcs);
