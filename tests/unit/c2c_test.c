@@ -831,3 +831,40 @@ Test(c2c, maps_gathered_renumbered_and_merged)
 	pebs_meta_free(m1);
 	pebs_meta_free(m2);
 }
+
+/* ------------------------------------------------------- big arrays */
+
+#include "c2c_int.h"
+
+/*
+ * The sample columns grow in place inside their reservation and ask for
+ * huge pages past 2 MiB: what was written must survive every growth, from
+ * small pages through the threshold to tens of MiB.
+ */
+Test(c2c, big_arrays_keep_contents_while_growing)
+{
+	uint64_t *a = c2c_realloc_big(NULL, 1000 * sizeof(*a));
+	uint32_t *b = c2c_realloc_big(NULL, 1000 * sizeof(*b));
+	cr_assert(a && b);
+	size_t n = 0;
+	for (size_t cap = 1000; cap <= ((size_t)64 << 20) / 8; cap *= 3) {
+		uint64_t *na = c2c_realloc_big(a, cap * sizeof(*a));
+		uint32_t *nb = c2c_realloc_big(b, cap * sizeof(*b));
+		cr_assert(na && nb, "growing to %zu", cap);
+		a = na;
+		b = nb;
+		for (; n < cap; n++) {
+			a[n] = n * 0x9e3779b97f4a7c15ull;
+			b[n] = (uint32_t)(n ^ 0xa5a5a5a5u);
+		}
+		for (size_t i = 0; i < n; i += 4099)
+			cr_assert(a[i] == i * 0x9e3779b97f4a7c15ull &&
+				  b[i] == (uint32_t)(i ^ 0xa5a5a5a5u),
+				  "element %zu lost at capacity %zu", i, cap);
+		cr_assert(a[n - 1] == (n - 1) * 0x9e3779b97f4a7c15ull);
+	}
+	/* a shrink request keeps the array as it is */
+	cr_assert_eq(c2c_realloc_big(a, 16), a);
+	c2c_free_big(a);
+	c2c_free_big(b);
+}
