@@ -23,7 +23,7 @@ static void usage(FILE *fp)
 		"[--min-samples N]\n"
 		"       [--access-size N] [--verdict-share PCT] "
 		"[--perf-compat] [--symfs DIR] [--no-sym]\n"
-		"       [-o FILE] [FILE...]\n"
+		"       [-j THREADS] [-o FILE] [FILE...]\n"
 		"       %s --merge [options] RESULT.yaml...\n"
 		"  -f FORMAT          text (default), csv, yaml (complete, "
 		"mergeable), html\n"
@@ -56,6 +56,8 @@ static void usage(FILE *fp)
 		"yaml: merge them\n"
 		"  -o FILE            write to FILE instead of standard "
 		"output\n"
+		"  -j THREADS         decode threads (default: CPUs, at most "
+		"8)\n"
 		"  -h, --help         this help; --version: the version\n",
 		util_prog, util_prog);
 }
@@ -93,9 +95,11 @@ static unsigned parse_coalesce(const char *list)
 }
 
 /* Reads .pebs inputs into @c.  Returns the exit status of the damage. */
-static int read_samples(struct pebs_c2c *c, char **paths, size_t n)
+static int read_samples(struct pebs_c2c *c, char **paths, size_t n,
+			unsigned threads)
 {
 	struct pebs_reader_opts ro = {
+		.threads = threads,
 		.cols = 1ull << PEBS_COL_ADDR | 1ull << PEBS_COL_IP |
 			1ull << PEBS_COL_DSRC | 1ull << PEBS_COL_PID |
 			1ull << PEBS_COL_TID | 1ull << PEBS_COL_CPU |
@@ -229,17 +233,19 @@ int main(int argc, char **argv)
 		{ "merge", no_argument, NULL, O_MERGE },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "no-sym", no_argument, NULL, O_NOSYM },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct pebs_c2c_opts o;
+	unsigned threads = 0;
 	const char *out = NULL;
 	struct pebs_sym_opts so = { 0 };
 	int fmt = PEBS_C2C_F_TEXT, stats = 0, merge = 0, nosym = 0, ch;
 	memset(&o, 0, sizeof(o));
 	util_init(argv[0]);
-	while ((ch = getopt_long(argc, argv, "f:o:d:c:h", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "f:o:d:c:j:h", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -256,6 +262,9 @@ int main(int argc, char **argv)
 					 optarg);
 			break;
 		case 'o': out = optarg; break;
+		case 'j':
+			threads = (unsigned)num("-j", optarg, 0, 1024);
+			break;
 		case 'd':
 			if (!strcmp(optarg, "tot"))
 				o.display = PEBS_C2C_D_TOT;
@@ -320,7 +329,7 @@ int main(int argc, char **argv)
 	char **paths = argv + optind;
 	size_t n = (size_t)(argc - optind);
 	int status = merge ? read_results(c, paths, n) :
-			     read_samples(c, paths, n);
+			     read_samples(c, paths, n, threads);
 	if (pebs_c2c_finish(c) < 0)
 		util_die(EXIT_SYS, "%s", pebs_c2c_errmsg(c));
 	/* symbols only where the inputs carry maps: no cost otherwise */
