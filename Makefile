@@ -2,7 +2,8 @@
 #
 #   make            build libpebs (.a and .so) and every tool into build/
 #   make test       install missing packages, build, run every test (also
-#                   under ASan+UBSan in build-asan/)
+#                   under ASan+UBSan in build-asan/, and the threaded
+#                   reader under TSan in build-tsan/)
 #   make check      the fast subset: unit + CLI tests, normal build only
 #   make bench      benchmarks (bench/RESULTS.md records results)
 #   make fuzz       build the fuzz targets for AFL++ (build-fuzz/)
@@ -49,7 +50,7 @@ EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 CMD_UTIL := $(sort $(wildcard cmd/util*.c))
 CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
 
-.PHONY: all test check unit cli replay asan bench fuzz demo golden install \
+.PHONY: all test check unit cli replay asan tsan bench fuzz demo golden install \
 	clean deps lib trace examples perf-compat
 all: $(B)/libpebs.a $(B)/libpebs.so $(BINS) $(B)/libpebs-trace.a \
 	$(B)/libpebs-trace.so
@@ -130,10 +131,26 @@ check: all unit cli
 asan:
 	$(MAKE) B=build-asan SAN=1 OPT=-O1 all unit cli replay
 
+# ThreadSanitizer: libpebs built with -fsanitize=thread, and a stress test
+# of the threaded reader (every thread count, consume callbacks, damage,
+# salvage, files and a pipe); Criterion's runner does not run under TSan,
+# so it is a plain program (tests/tsan/reader_stress.c).
+tsan:
+	$(MAKE) B=build-tsan OPT=-O1 CFLAGS=-fsanitize=thread \
+		build-tsan/libpebs.a
+	@mkdir -p build-tsan/tests
+	$(CC) -std=gnu11 -O1 -g -fsanitize=thread $(WARN) -D_GNU_SOURCE \
+		-Ilib/include -o build-tsan/tests/reader-stress \
+		tests/tsan/reader_stress.c build-tsan/libpebs.a $(LIBS)
+	@d=$$(mktemp -d) && \
+		TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/reader-stress $$d; \
+		rc=$$?; rm -rf "$$d"; exit $$rc
+
 test: deps
 	$(MAKE) all
 	$(MAKE) unit cli replay
 	$(MAKE) asan
+	$(MAKE) tsan
 	@echo "make test: all suites passed"
 
 # Checks against the installed Linux perf (perf script, perf mem/c2c report
@@ -177,4 +194,4 @@ install: all
 		libpebs.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libpebs.pc
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz
