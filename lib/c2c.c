@@ -550,32 +550,27 @@ void *c2c_realloc_big(void *p, size_t n)
 	if (n > SIZE_MAX - BIG_HDR - pg - BIG_ALIGN)
 		return NULL;
 	size_t len = (n + BIG_HDR + pg - 1) & ~(pg - 1);
-	char *base;
+	/* a fresh reservation is never shorter than @len: no mremap() */
+	char *base = p ? (char *)p - BIG_HDR : big_map(len);
 	struct big_hdr h;
-	if (!p) {
-		if (!(base = big_map(len)))
-			return NULL;
-	} else {
-		base = (char *)p - BIG_HDR;
-		memcpy(&h, base, sizeof(h));
-		if (len > h.maplen) {
-			base = mremap(base, h.maplen, len, MREMAP_MAYMOVE);
-			if (base == MAP_FAILED)
-				return NULL;
-			h.maplen = len;
-			memcpy(base, &h, sizeof(h));
-		}
-	}
+	if (!base)
+		return NULL;
 	memcpy(&h, base, sizeof(h));
+	if (len > h.maplen) {
+		base = mremap(base, h.maplen, len, MREMAP_MAYMOVE);
+		if (base == MAP_FAILED)
+			return NULL;
+		h.maplen = len;
+	}
 #ifdef MADV_HUGEPAGE
 	/* the whole mapping: a part would split it, and mremap() works on
 	 * one mapping only */
 	if (!h.huge && len >= BIG_HUGE) {
 		madvise(base, h.maplen, MADV_HUGEPAGE);
 		h.huge = 1;
-		memcpy(base, &h, sizeof(h));
 	}
 #endif
+	memcpy(base, &h, sizeof(h));
 	return base + BIG_HDR;
 }
 
