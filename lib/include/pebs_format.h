@@ -151,7 +151,13 @@ typedef int (*pebs_block_filter_fn)(void *ctx,
 #define PEBS_READER_MAX_THREADS 8
 
 struct pebs_reader_opts {
-	unsigned threads;	/* decode threads; 0 = number of CPUs (max 8) */
+	/*
+	 * Decode threads, the caller's own included: pebs_reader_next()
+	 * decodes the next block itself while the batch it is due to return
+	 * is not ready, so N threads are N - 1 workers and the caller.
+	 * 0 = number of CPUs (max 8).
+	 */
+	unsigned threads;
 	int salvage;		/* skip damaged blocks and go on */
 	uint64_t cols;		/* columns to decode; 0 = all */
 	pebs_block_filter_fn filter;
@@ -163,11 +169,13 @@ struct pebs_reader_opts {
 	 * work that does not need input order (counting) then runs on every
 	 * decode thread.  Exactly the batches pebs_reader_next() will
 	 * deliver are consumed: not those read ahead past damage that ends
-	 * a source (no salvage).  @worker, below PEBS_READER_MAX_THREADS,
-	 * is the same for all calls from one thread, so per-worker state
-	 * needs no lock.  Returns 0, or a negative error that
-	 * pebs_reader_next() reports as that block's (then, without
-	 * salvage, blocks after it may have been consumed too).
+	 * a source (no salvage).  With more than one thread it may also
+	 * run on the caller's thread, from inside pebs_reader_next().
+	 * @worker, below PEBS_READER_MAX_THREADS, is the same for all calls
+	 * from one thread, so per-worker state needs no lock.  Returns 0,
+	 * or a negative error that pebs_reader_next() reports as that
+	 * block's (then, without salvage, blocks after it may have been
+	 * consumed too).
 	 */
 	int (*consume)(void *ctx, unsigned worker,
 		       const struct pebs_batch *b);
