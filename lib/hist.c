@@ -2,9 +2,11 @@
  * hist.c - exact value counts per group, statistics, bins, YAML merge.
  *
  * A group's counter is a dense array for values below DENSE (latencies
- * live there: one increment per sample) and an open-addressing hash for
- * the rest.  Groups with few samples stay hash-only so that grouping by a
- * field with many values (ip, line) does not cost DENSE words per group.
+ * live there: one increment per sample); every other count is in one
+ * open-addressing table of (group, value) pairs shared by all groups.
+ * Groups with few samples stay sparse-only so that grouping by a field
+ * with many values (ip, line) costs neither DENSE words nor allocations
+ * per group.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,156 +52,180 @@ static int table_grow(struct table *t, size_t vsize, size_t first)
 	return 0;
 }
 
-static int hash_grow(struct counter *c)
+static inline uint64_t sp_hash(uint32_t g1, uint64_t v)
 {
-	/* many groups: start small */
-	struct table t = { c->hk, c->hv, c->hu, c->hcap };
-	int r = table_grow(&t, sizeof(*c->hv), 4);
-	c->hk = t.k;
-	c->hv = t.v;
-	c->hu = t.u;
-	c->hcap = t.cap;
-	return r;
+	return hist_hash(v + g1 * 0x9e3779b97f4a7c15ull);
 }
 
-static int hash_add(struct counter *c, uint64_t key, uint64_t n)
+/* Doubles the sparse table (or makes it), rehashing every entry. */
+static int sp_grow(struct pebs_hist *h)
 {
-	if ((c->hn + 1) * 4 > c->hcap * 3 && hash_grow(c) < 0)
+	size_t nc = h->spcap ? h->spcap * 2 : 1024;
+	struct spslot *t = calloc(nc, sizeof(*t));
+	if (!t)
 		return -PEBS_E_NOMEM;
-	size_t m = c->hcap - 1, j = hist_hash(key) & m;
-	while (c->hu[j]) {
-		if (c->hk[j] == key) {
-			c->hv[j] += n;
+	for (size_t i = 0; i < h->spcap; i++) {
+		const struct spslot *e = &h->sp[i];
+		if (!e->g1)
+			continue;
+		size_t j = sp_hash(e->g1, e->v) & (nc - 1);
+		while (t[j].g1)
+			j = (j + 1) & (nc - 1);
+		t[j] = *e;
+	}
+	free(h->sp);
+	h->sp = t;
+	h->spcap = nc;
+	return 0;
+}
+
+/* Adds @n to the sparse count of value @v in group @g. */
+static int sp_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
+{
+	if ((h->spn + 1) * 4 > h->spcap * 3 && sp_grow(h) < 0)
+		return -PEBS_E_NOMEM;
+	uint32_t g1 = (uint32_t)g + 1;
+	size_t m = h->spcap - 1, j = sp_hash(g1, v) & m;
+	while (h->sp[j].g1) {
+		if (h->sp[j].g1 == g1 && h->sp[j].v == v) {
+			h->sp[j].n += n;
 			return 0;
 		}
 		j = (j + 1) & m;
 	}
-	c->hu[j] = 1;
-	c->hk[j] = key;
-	c->hv[j] = n;
-	c->hn++;
+	h->sp[j] = (struct spslot){ v, n, g1 };
+	h->spn++;
 	return 0;
 }
 
-/* Moves a counter's small values from the hash into a new dense array. */
-static int promote(struct counter *c)
+/* Adds @n samples of value @v to group @g. */
+static int counter_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
 {
-	c->dense = calloc(DENSE, sizeof(uint64_t));
-	if (!c->dense)
-		return -PEBS_E_NOMEM;
-	size_t keep = 0;
-	for (size_t i = 0; i < c->hcap; i++) {
-		if (c->hu[i] && c->hk[i] < DENSE) {
-			c->dense[c->hk[i]] += c->hv[i];
-			c->hu[i] = 0;
-		} else if (c->hu[i]) {
-			keep++;
-		}
+	struct counter *c = &h->g[g].c;
+	if (v < DENSE && !c->dense && c->small + n >= PROMOTE_AT) {
+		/* the group's earlier small values stay in the sparse table:
+		 * hist_sort() adds the two up */
+		if (!(c->dense = calloc(DENSE, sizeof(uint64_t))))
+			return -PEBS_E_NOMEM;
 	}
-	/* rebuild the hash: removal left holes in probe chains */
-	uint64_t *k = c->hk, *v = c->hv;
-	uint8_t *u = c->hu;
-	size_t cap = c->hcap;
-	c->hk = c->hv = NULL;
-	c->hu = NULL;
-	c->hcap = c->hn = 0;
-	int r = 0;
-	for (size_t i = 0; i < cap && !r; i++)
-		if (u[i])
-			r = hash_add(c, k[i], v[i]);
-	(void)keep;
-	free(k);
-	free(v);
-	free(u);
-	return r;
-}
-
-int hist_counter_add(struct counter *c, uint64_t v, uint64_t n)
-{
 	if (v < DENSE && c->dense) {
 		c->dense[v] += n;
 		return 0;
 	}
-	if (v < DENSE) {
+	if (v < DENSE)
 		c->small += n;
-		if (c->small >= PROMOTE_AT) {
-			int r = promote(c);
-			if (r < 0)
-				return r;
-			c->dense[v] += n;
-			return 0;
-		}
-	}
-	return hash_add(c, v, n);
+	return sp_add(h, g, v, n);
 }
 
-static void counter_free(struct counter *c)
-{
-	free(c->dense);
-	free(c->hk);
-	free(c->hv);
-	free(c->hu);
-	free(c->sv);
-	free(c->sc);
-}
+/* A sparse count taken out of the table by hist_sort(). */
+struct vn {
+	uint64_t v, n;
+};
 
-static int u64cmp(const void *a, const void *b)
+static int vn_cmp(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t x = ((const struct vn *)a)->v, y = ((const struct vn *)b)->v;
 	return x < y ? -1 : x > y;
 }
 
-/* The sorted (value, count) list of @c, rebuilt when counts changed. */
-int hist_counter_sorted(struct pebs_hist *h, struct counter *c)
+static void vn_sort(struct vn *e, size_t n)
 {
-	if (c->sgen == h->gen && c->sv)
-		return 0;
-	size_t n = c->hn;
-	if (c->dense)
-		for (size_t v = 0; v < DENSE; v++)
-			n += c->dense[v] != 0;
-	free(c->sv);
-	free(c->sc);
-	c->sv = malloc((n ? n : 1) * sizeof(uint64_t));
-	c->sc = malloc((n ? n : 1) * sizeof(uint64_t));
-	uint64_t *hk = malloc((c->hn ? c->hn : 1) * sizeof(uint64_t));
-	if (!c->sv || !c->sc || !hk) {
-		free(hk);
-		free(c->sv);
-		free(c->sc);
-		c->sv = c->sc = NULL;
-		return -PEBS_E_NOMEM;
+	if (n > 16) {
+		qsort(e, n, sizeof(*e), vn_cmp);
+		return;
 	}
-	size_t k = 0;
-	for (size_t i = 0; i < c->hcap; i++)
-		if (c->hu[i])
-			hk[k++] = c->hk[i];
-	qsort(hk, k, sizeof(*hk), u64cmp);
-	/* dense values are all < DENSE, and the hash may hold small ones only
-	 * while there is no dense array: the two lists never interleave */
-	size_t o = 0;
-	if (c->dense) {
-		for (size_t v = 0; v < DENSE; v++) {
-			if (c->dense[v]) {
-				c->sv[o] = v;
-				c->sc[o++] = c->dense[v];
+	for (size_t i = 1; i < n; i++) {
+		struct vn x = e[i];
+		size_t j = i;
+		for (; j && e[j - 1].v > x.v; j--)
+			e[j] = e[j - 1];
+		e[j] = x;
+	}
+}
+
+/*
+ * All groups at once, since the writers ask for every group: the sparse
+ * counts are bucketed by group (counting sort), each group's few sorted,
+ * then merged with its dense array, which holds values below DENSE only
+ * (and the sparse part may hold small ones from before it existed).
+ */
+int hist_sort(struct pebs_hist *h)
+{
+	if (h->sgen == h->gen)
+		return 0;
+	size_t ng = h->ng, total = h->spn;
+	size_t *off = calloc(ng + 1, sizeof(*off));
+	struct vn *e = malloc((h->spn ? h->spn : 1) * sizeof(*e));
+	uint64_t *sv = NULL, *sc = NULL;
+	if (!off || !e)
+		goto nomem;
+	for (size_t i = 0; i < h->spcap; i++)
+		if (h->sp[i].g1)
+			off[h->sp[i].g1]++;
+	for (size_t g = 0; g < ng; g++) {
+		const uint64_t *d = h->g[g].c.dense;
+		for (size_t v = 0; d && v < DENSE; v++)
+			total += d[v] != 0;
+		off[g + 1] += off[g];
+	}
+	sv = malloc((total ? total : 1) * sizeof(*sv));
+	sc = malloc((total ? total : 1) * sizeof(*sc));
+	if (!sv || !sc)
+		goto nomem;
+	/* off[g] becomes the end of group g's bucket as it fills */
+	for (size_t i = 0; i < h->spcap; i++) {
+		const struct spslot *s = &h->sp[i];
+		if (s->g1)
+			e[off[s->g1 - 1]++] = (struct vn){ s->v, s->n };
+	}
+	size_t o = 0, from = 0;
+	for (size_t g = 0; g < ng; g++) {
+		struct counter *c = &h->g[g].c;
+		struct vn *p = e + from;
+		size_t m = off[g] - from, k = 0, start = o;
+		uint64_t n = 0;
+		from = off[g];
+		vn_sort(p, m);
+		for (size_t v = 0; c->dense && v < DENSE; v++) {
+			uint64_t cnt = c->dense[v];
+			for (; k < m && p[k].v < v; k++)
+				if (p[k].n) {
+					sv[o] = p[k].v;
+					sc[o++] = p[k].n;
+				}
+			if (k < m && p[k].v == v)
+				cnt += p[k++].n;
+			if (cnt) {
+				sv[o] = v;
+				sc[o++] = cnt;
 			}
 		}
+		for (; k < m; k++)
+			if (p[k].n) {
+				sv[o] = p[k].v;
+				sc[o++] = p[k].n;
+			}
+		for (size_t i = start; i < o; i++)
+			n += sc[i];
+		c->sv = sv + start;
+		c->sc = sc + start;
+		c->sn = o - start;
+		c->n = n;
 	}
-	for (size_t i = 0; i < k; i++) {
-		size_t m = c->hcap - 1, j = hist_hash(hk[i]) & m;
-		while (!c->hu[j] || c->hk[j] != hk[i])
-			j = (j + 1) & m;
-		c->sv[o] = hk[i];
-		c->sc[o++] = c->hv[j];
-	}
-	free(hk);
-	c->sn = o;
-	c->n = 0;
-	for (size_t i = 0; i < o; i++)
-		c->n += c->sc[i];
-	c->sgen = h->gen;
+	free(off);
+	free(e);
+	free(h->sv);
+	free(h->sc);
+	h->sv = sv;
+	h->sc = sc;
+	h->sgen = h->gen;
 	return 0;
+nomem:
+	free(off);
+	free(e);
+	free(sv);
+	free(sc);
+	return -PEBS_E_NOMEM;
 }
 
 /* --------------------------------------------------------------- groups */
@@ -259,14 +285,18 @@ void pebs_hist_free(struct pebs_hist *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->ng; i++) {
-		counter_free(&h->g[i].c);
-		free(h->g[i].name);
-	}
+	for (size_t i = 0; i < h->ng; i++)
+		free(h->g[i].c.dense);
 	free(h->g);
-	free(h->gk);
-	free(h->gi);
-	free(h->gu);
+	free(h->gs);
+	while (h->names) {
+		struct namechunk *n = h->names->next;
+		free(h->names);
+		h->names = n;
+	}
+	free(h->sp);
+	free(h->sv);
+	free(h->sc);
 	for (size_t i = 0; i < h->nev; i++)
 		free(h->ev[i]);
 	free(h->ev);
@@ -303,13 +333,12 @@ uint64_t pebs_hist_total(const struct pebs_hist *h)
 	/* summed from the counts: the cached totals may be stale */
 	uint64_t n = 0;
 	for (size_t i = 0; i < h->ng; i++) {
-		const struct counter *c = &h->g[i].c;
-		if (c->dense)
-			for (size_t v = 0; v < DENSE; v++)
-				n += c->dense[v];
-		for (size_t j = 0; j < c->hcap; j++)
-			n += c->hu[j] ? c->hv[j] : 0;
+		const uint64_t *d = h->g[i].c.dense;
+		for (size_t v = 0; d && v < DENSE; v++)
+			n += d[v];
 	}
+	for (size_t j = 0; j < h->spcap; j++)
+		n += h->sp[j].n;
 	return n;
 }
 
@@ -318,44 +347,68 @@ size_t pebs_hist_ngroups(const struct pebs_hist *h)
 	return h->ng;
 }
 
-/* Printed name of group key @key. */
-static char *key_name(const struct pebs_hist *h, uint64_t key)
+/* A copy of @s in h->names (never moved), or NULL. */
+static const char *name_add(struct pebs_hist *h, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	struct namechunk *c = h->names;
+	if (!c || c->used + len > c->cap) {
+		size_t cap = len > 65536 - sizeof(*c) ? len : 65536 - sizeof(*c);
+		if (!(c = malloc(sizeof(*c) + cap)))
+			return NULL;
+		c->next = h->names;
+		c->used = 0;
+		c->cap = cap;
+		h->names = c;
+	}
+	char *d = c->buf + c->used;
+	memcpy(d, s, len);
+	c->used += len;
+	return d;
+}
+
+/* Printed name of group key @key (not to be freed), or NULL. */
+static const char *key_name(struct pebs_hist *h, uint64_t key)
 {
 	char buf[32];
-	const char *s = buf;
 	switch (h->bykind) {
-	case BY_NONE: s = "all"; break;
-	case BY_EVENT: case BY_STR: s = h->ev[key]; break;
+	case BY_NONE: return "all";
+	case BY_EVENT: case BY_STR: return h->ev[key];
 	case BY_DSRC:
 		switch (h->by) {
-		case PEBS_F_OP: s = pebs_dsrc_op_name((enum pebs_op)key);
-			break;
-		case PEBS_F_MEM: s = pebs_dsrc_mem_name((enum pebs_mem)key);
-			break;
+		case PEBS_F_OP: return pebs_dsrc_op_name((enum pebs_op)key);
+		case PEBS_F_MEM: return pebs_dsrc_mem_name((enum pebs_mem)key);
 		case PEBS_F_SNOOP:
-			s = pebs_dsrc_snoop_name((enum pebs_snoop)key);
-			break;
-		case PEBS_F_TLB: s = tlb_names[key % 3]; break;
-		default: s = lock_names[key % 3]; break;
+			return pebs_dsrc_snoop_name((enum pebs_snoop)key);
+		case PEBS_F_TLB: return tlb_names[key % 3];
+		default: return lock_names[key % 3];
 		}
-		break;
 	default:
 		snprintf(buf, sizeof(buf), pebs_field_by_id(h->by)->kind ==
 			 PEBS_FK_HEX ? "0x%llx" : "%llu",
 			 (unsigned long long)key);
+		return name_add(h, buf);
 	}
-	return strdup(s);
 }
 
-static int ghash_grow(struct pebs_hist *h)
+static int gs_grow(struct pebs_hist *h)
 {
-	struct table t = { h->gk, h->gi, h->gu, h->gcapH };
-	int r = table_grow(&t, sizeof(*h->gi), 64);
-	h->gk = t.k;
-	h->gi = t.v;
-	h->gu = t.u;
-	h->gcapH = t.cap;
-	return r;
+	size_t nc = h->gscap ? h->gscap * 2 : 64;
+	struct gslot *t = calloc(nc, sizeof(*t));
+	if (!t)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < h->gscap; i++) {
+		if (!h->gs[i].g1)
+			continue;
+		size_t j = hist_hash(h->gs[i].key) & (nc - 1);
+		while (t[j].g1)
+			j = (j + 1) & (nc - 1);
+		t[j] = h->gs[i];
+	}
+	free(h->gs);
+	h->gs = t;
+	h->gscap = nc;
+	return 0;
 }
 
 /* Index of the group with @key, created on first use; < 0 on error. */
@@ -363,15 +416,15 @@ static long group_of(struct pebs_hist *h, uint64_t key)
 {
 	if (h->ng && h->last_key == key && h->have_last)
 		return (long)h->last_idx;
-	if ((h->ng + 1) * 4 > h->gcapH * 3 && ghash_grow(h) < 0)
+	if ((h->ng + 1) * 4 > h->gscap * 3 && gs_grow(h) < 0)
 		return -PEBS_E_NOMEM;
-	size_t m = h->gcapH - 1, j = hist_hash(key) & m;
-	while (h->gu[j]) {
-		if (h->gk[j] == key) {
+	size_t m = h->gscap - 1, j = hist_hash(key) & m;
+	while (h->gs[j].g1) {
+		if (h->gs[j].key == key) {
 			h->last_key = key;
-			h->last_idx = h->gi[j];
+			h->last_idx = h->gs[j].g1 - 1;
 			h->have_last = 1;
-			return (long)h->gi[j];
+			return (long)h->last_idx;
 		}
 		j = (j + 1) & m;
 	}
@@ -390,14 +443,10 @@ static long group_of(struct pebs_hist *h, uint64_t key)
 	if (!g->name)
 		return -PEBS_E_NOMEM;
 	/* the first groups get a dense array at once: the common case of
-	 * few groups then never touches the hash for small values */
-	if (h->ng < 64 && !(g->c.dense = calloc(DENSE, sizeof(uint64_t)))) {
-		free(g->name);
+	 * few groups then never touches the sparse table for small values */
+	if (h->ng < 64 && !(g->c.dense = calloc(DENSE, sizeof(uint64_t))))
 		return -PEBS_E_NOMEM;
-	}
-	h->gu[j] = 1;
-	h->gk[j] = key;
-	h->gi[j] = (uint32_t)h->ng;
+	h->gs[j] = (struct gslot){ key, (uint32_t)h->ng + 1 };
 	h->last_key = key;
 	h->last_idx = (uint32_t)h->ng;
 	h->have_last = 1;
@@ -594,13 +643,12 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 	do {								\
 		const T *col = (const T *)vals;				\
 		if (h->bykind == BY_NONE) {				\
-			struct counter *c = &h->g[0].c;			\
-			uint64_t *d = c->dense;				\
+			uint64_t *d = h->g[0].c.dense;			\
 			for (size_t i = 0; i < n; i++) {		\
 				uint64_t v = col[i] & mask;		\
 				if (v < DENSE)				\
 					d[v]++;				\
-				else if (hist_counter_add(c, v, 1))	\
+				else if (counter_add(h, 0, v, 1))	\
 					return -PEBS_E_NOMEM;		\
 			}						\
 			break;						\
@@ -613,7 +661,7 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 			uint64_t v = col[i] & mask;			\
 			if (v < DENSE && c->dense) {			\
 				c->dense[v]++;				\
-			} else if (hist_counter_add(c, v, 1)) {		\
+			} else if (counter_add(h, gix[i], v, 1)) {	\
 				return -PEBS_E_NOMEM;			\
 			}						\
 		}							\
@@ -704,14 +752,19 @@ int pebs_hist_add_value(struct pebs_hist *h, const char *group,
 	if (g < 0)
 		return (int)g;
 	h->gen++;
-	return hist_counter_add(&h->g[g].c, value, count);
+	return counter_add(h, (size_t)g, value, count);
 }
 
 int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
 {
 	if (src->field != h->field || src->by != h->by)
 		return -PEBS_E_INVAL;
-	for (size_t i = 0; i < src->ng; i++) {
+	/* every group first: making one may move h->g */
+	uint32_t *map = malloc((src->ng ? src->ng : 1) * sizeof(*map));
+	if (!map)
+		return -PEBS_E_NOMEM;
+	int r = 0;
+	for (size_t i = 0; i < src->ng && !r; i++) {
 		const struct group *sg = &src->g[i];
 		uint64_t key = sg->key;
 		/* names, not ids: the two histograms met events and texts in
@@ -719,39 +772,80 @@ int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
 		if (h->bykind == BY_EVENT || h->bykind == BY_STR) {
 			long id = h->bykind == BY_EVENT ?
 				  event_id(h, sg->name) : str_id(h, sg->name);
-			if (id < 0)
-				return (int)id;
+			if (id < 0) {
+				r = (int)id;
+				break;
+			}
 			key = (uint64_t)id;
 		}
 		long g = group_of(h, key);
 		if (g < 0)
-			return (int)g;
-		struct counter *c = &h->g[g].c;
-		const struct counter *sc = &sg->c;
-		int r = 0;
-		for (size_t v = 0; sc->dense && v < DENSE && !r; v++)
-			if (sc->dense[v])
-				r = hist_counter_add(c, v, sc->dense[v]);
-		for (size_t j = 0; j < sc->hcap && !r; j++)
-			if (sc->hu[j])
-				r = hist_counter_add(c, sc->hk[j], sc->hv[j]);
-		if (r < 0)
-			return r;
+			r = (int)g;
+		else
+			map[i] = (uint32_t)g;
 	}
+	for (size_t i = 0; i < src->ng && !r; i++) {
+		const uint64_t *d = src->g[i].c.dense;
+		for (size_t v = 0; d && v < DENSE && !r; v++)
+			if (d[v])
+				r = counter_add(h, map[i], v, d[v]);
+	}
+	for (size_t j = 0; j < src->spcap && !r; j++) {
+		const struct spslot *e = &src->sp[j];
+		if (e->g1)
+			r = counter_add(h, map[e->g1 - 1], e->v, e->n);
+	}
+	free(map);
 	h->gen++;
-	return 0;
+	return r;
 }
 
 /* ------------------------------------------------------------ statistics */
 
-static int order_cmp(const void *a, const void *b, void *ctx)
+static int name_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct pebs_hist *h = ctx;
-	const struct group *x = &h->g[*(const size_t *)a];
-	const struct group *y = &h->g[*(const size_t *)b];
-	if (h->bykind == BY_EVENT || h->bykind == BY_STR)
-		return strcmp(x->name, y->name);
-	return x->key < y->key ? -1 : x->key > y->key;
+	return strcmp(h->g[*(const size_t *)a].name,
+		      h->g[*(const size_t *)b].name);
+}
+
+/* A group's key with its index: sorted without reaching into h->g. */
+struct keyidx {
+	uint64_t key;
+	size_t i;
+};
+
+static int keyidx_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct keyidx *)a)->key;
+	uint64_t y = ((const struct keyidx *)b)->key;
+	return x < y ? -1 : x > y;
+}
+
+/* Output order: by name for texts, else by key.  0 or -PEBS_E_NOMEM. */
+static int order_groups(struct pebs_hist *h)
+{
+	size_t n = h->ng;
+	size_t *o = realloc(h->order, (n ? n : 1) * sizeof(*o));
+	if (!o)
+		return -PEBS_E_NOMEM;
+	h->order = o;
+	if (h->bykind == BY_EVENT || h->bykind == BY_STR) {
+		for (size_t k = 0; k < n; k++)
+			o[k] = k;
+		qsort_r(o, n, sizeof(*o), name_cmp, h);
+		return 0;
+	}
+	struct keyidx *ki = malloc((n ? n : 1) * sizeof(*ki));
+	if (!ki)
+		return -PEBS_E_NOMEM;
+	for (size_t k = 0; k < n; k++)
+		ki[k] = (struct keyidx){ h->g[k].key, k };
+	qsort(ki, n, sizeof(*ki), keyidx_cmp);
+	for (size_t k = 0; k < n; k++)
+		o[k] = ki[k].i;
+	free(ki);
+	return 0;
 }
 
 struct group *hist_group(struct pebs_hist *h, size_t i)
@@ -759,14 +853,8 @@ struct group *hist_group(struct pebs_hist *h, size_t i)
 	if (i >= h->ng)
 		return NULL;
 	if (!h->order_valid) {
-		size_t *o = realloc(h->order, (h->ng ? h->ng : 1) *
-				    sizeof(*o));
-		if (!o)
+		if (order_groups(h) < 0)
 			return NULL;
-		h->order = o;
-		for (size_t k = 0; k < h->ng; k++)
-			o[k] = k;
-		qsort_r(o, h->ng, sizeof(*o), order_cmp, h);
 		h->order_valid = 1;
 	}
 	return &h->g[h->order[i]];
@@ -776,7 +864,7 @@ int pebs_hist_group_stats(struct pebs_hist *h, size_t i,
 			  struct pebs_hist_stats *st)
 {
 	struct group *g = hist_group(h, i);
-	if (!g || hist_counter_sorted(h, &g->c) < 0)
+	if (!g || hist_sort(h) < 0)
 		return -PEBS_E_NOMEM;
 	struct counter *c = &g->c;
 	memset(st, 0, sizeof(*st));
@@ -833,7 +921,7 @@ int pebs_hist_percentile(struct pebs_hist *h, size_t i,
 			 const struct pebs_hist_pct *p, uint64_t *v)
 {
 	struct group *g = hist_group(h, i);
-	if (!g || hist_counter_sorted(h, &g->c) < 0)
+	if (!g || hist_sort(h) < 0)
 		return -PEBS_E_NOMEM;
 	struct counter *c = &g->c;
 	if (!c->n)
@@ -923,7 +1011,7 @@ int pebs_hist_bins_of(struct pebs_hist *h, size_t i,
 	struct binv bv = { 0 };
 	*out = NULL;
 	*nout = 0;
-	if (!g || hist_counter_sorted(h, &g->c) < 0)
+	if (!g || hist_sort(h) < 0)
 		return -PEBS_E_NOMEM;
 	const struct counter *c = &g->c;
 	if (!c->sn)

@@ -12,8 +12,7 @@
 
 /*
  * An open-addressing table of u64 keys with used flags and values of any
- * size (grown by hist.c's table_grow): the counters' sparse part, the
- * group index and the symbol-string cache.
+ * size (grown by hist.c's table_grow): the symbol-string cache.
  */
 struct table {
 	uint64_t *k;
@@ -25,42 +24,69 @@ struct table {
 /* BY_STR: a symbol field, grouped by its text (names in ev[]) */
 enum { BY_NONE, BY_DSRC, BY_EVENT, BY_NUM, BY_STR };
 
+/*
+ * A group's counts.  Values below DENSE go to a dense array once the group
+ * has PROMOTE_AT of them (the first groups get one at once); every other
+ * count lives in the histogram's one sparse table of (group, value) pairs,
+ * so a group of a few samples costs no allocation of its own (grouping by
+ * line or ip makes hundreds of thousands of them).
+ */
 struct counter {
-	uint64_t n;		/* samples, valid while sgen == hist gen:
+	uint64_t n;		/* samples, valid while h->sgen == h->gen:
 				 * the batch loops only bump the arrays
 				 * (a shared counter would serialize them) */
-	uint64_t small;		/* samples < DENSE seen while hash-only */
+	uint64_t small;		/* samples < DENSE seen without dense[] */
 	uint64_t *dense;	/* DENSE counts, or NULL */
-	uint64_t *hk, *hv;	/* hash: value -> count */
-	uint8_t *hu;		/* slot used */
-	size_t hcap, hn;
-	/* sorted (value, count) list, valid while sgen == hist gen */
-	uint64_t *sv, *sc;
+	/* sorted (value, count) list: slices of h->sv, h->sc, valid while
+	 * h->sgen == h->gen (hist_sort()) */
+	const uint64_t *sv, *sc;
 	size_t sn;
-	uint64_t sgen;
 };
 
 struct group {
 	uint64_t key;		/* enum value, event id, or field value */
-	char *name;
+	const char *name;	/* static, h->ev[key], or in h->names */
 	struct counter c;
+};
+
+/* A sparse count: value @v of group @g1 - 1 seen @n times; g1 0: empty. */
+struct spslot {
+	uint64_t v, n;
+	uint32_t g1;
+};
+
+/* Group index slot: group @g1 - 1 has key @key; g1 0: empty. */
+struct gslot {
+	uint64_t key;
+	uint32_t g1;
+};
+
+/* Group names of numeric keys, packed in chunks that never move. */
+struct namechunk {
+	struct namechunk *next;
+	size_t used, cap;
+	char buf[];
 };
 
 struct pebs_hist {
 	int field, by, bykind;
 	int fcol, bycol;
 	uint64_t fmask, bymask;
-	uint64_t gen;
+	uint64_t gen, sgen;	/* counts changed / sorted lists built */
 	struct group *g;
 	size_t ng, gcap;
 	/* group key -> index */
-	uint64_t *gk;
-	uint32_t *gi;
-	uint8_t *gu;
-	size_t gcapH;
+	struct gslot *gs;
+	size_t gscap;
 	uint64_t last_key;
 	uint32_t last_idx;
 	int have_last;
+	struct namechunk *names;
+	/* the sparse counts of every group */
+	struct spslot *sp;
+	size_t spn, spcap;
+	/* every group's sorted list, group after group (hist_sort()) */
+	uint64_t *sv, *sc;
 	/* event names (BY_EVENT keys index them), or symbol texts (BY_STR) */
 	char **ev;
 	size_t nev, evcap;
@@ -92,8 +118,11 @@ static inline uint64_t hist_hash(uint64_t x)
 	return x;
 }
 
-int hist_counter_add(struct counter *c, uint64_t v, uint64_t n);
-int hist_counter_sorted(struct pebs_hist *h, struct counter *c);
+/*
+ * Brings every group's sorted (value, count) list and total (c.sv, c.sc,
+ * c.sn, c.n) up to date with the counts.  0 or -PEBS_E_NOMEM.
+ */
+int hist_sort(struct pebs_hist *h);
 /* Group @i in output order, or NULL when memory is short. */
 struct group *hist_group(struct pebs_hist *h, size_t i);
 

@@ -345,14 +345,11 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	struct pebs_hist_bin *bv[SVG_MAXG] = { 0 };
 	size_t nb[SVG_MAXG] = { 0 };
 	int r = 0;
-	if (!idx || (ng && !hist_group(h, 0)))
+	/* hist_sort(): the totals the ordering reads */
+	if (!idx || (ng && !hist_group(h, 0)) || hist_sort(h) < 0)
 		goto nomem;
-	for (size_t i = 0; i < ng; i++) {
+	for (size_t i = 0; i < ng; i++)
 		idx[i] = i;
-		/* the totals the ordering reads */
-		if (hist_counter_sorted(h, &hist_group(h, i)->c) < 0)
-			goto nomem;
-	}
 	/* the largest groups, then in output order for a stable legend */
 	qsort_r(idx, ng, sizeof(*idx), cmp_count_desc, h);
 	int kmin = 64, kmax = 0;
