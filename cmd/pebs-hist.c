@@ -277,7 +277,16 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 	util_sym_close();
 	pebs_reader_close(r);
 	for (unsigned i = 0; i < PEBS_READER_MAX_THREADS; i++) {
-		if (wk.h[i] && pebs_hist_merge(*hp, wk.h[i]) < 0)
+		if (!wk.h[i])
+			continue;
+		/* the first worker's histogram becomes the result: merging it
+		 * into an empty one would redo all its counting */
+		if (!pebs_hist_ngroups(*hp)) {
+			pebs_hist_free(*hp);
+			*hp = wk.h[i];
+			continue;
+		}
+		if (pebs_hist_merge(*hp, wk.h[i]) < 0)
 			util_die(EXIT_SYS, "out of memory");
 		pebs_hist_free(wk.h[i]);
 	}

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "c2c_int.h"
 #include "pebs_dsrc.h"
@@ -256,7 +255,7 @@ void c2c_free_results(struct pebs_c2c *c)
 		free(c->lines[i].fix);
 	}
 	free(c->lines);
-	c2c_free_big(c->recs);
+	lib_big_free(c->recs);
 	free(c->rank);
 	free(c->kcls);
 	c->lines = NULL;
@@ -272,13 +271,13 @@ void pebs_c2c_free(struct pebs_c2c *c)
 	if (!c)
 		return;
 	c2c_free_results(c);
-	c2c_free_big(c->addr);
-	c2c_free_big(c->ip);
-	c2c_free_big(c->thr);
-	c2c_free_big(c->cpu);
-	c2c_free_big(c->lat);
-	c2c_free_big(c->kind);
-	c2c_free_big(c->cnt);
+	lib_big_free(c->addr);
+	lib_big_free(c->ip);
+	lib_big_free(c->thr);
+	lib_big_free(c->cpu);
+	lib_big_free(c->lat);
+	lib_big_free(c->kind);
+	lib_big_free(c->cnt);
 	c2c_dict_free(&c->kinds);
 	c2c_dict_free(&c->threads);
 	pebs_meta_free(c->maps);
@@ -491,100 +490,6 @@ void c2c_dict_free(struct c2c_dict *d)
 /* --------------------------------------------------------------- cells */
 
 /*
- * Large arrays live in their own mappings, each first reserved as 4 GiB
- * of address space aligned to 2 MiB (MAP_NORESERVE: nothing is committed
- * until touched), so growing one costs nothing until it outgrows that
- * (then an mremap(), no copy: glibc's realloc() copied tens of MB each
- * time the columns doubled).  Once an array passes 2 MiB its mapping asks
- * for transparent huge pages: the columns of a million samples are
- * written once, and with 4 KiB pages the page faults cost as much as the
- * analysis (on a virtual machine measured here: 11 us per 4 KiB page
- * against 6 us per 4 KiB of a huge page; pebs-c2c on 1M samples went from
- * 0.24 to 0.16 s of CPU).  Smaller arrays stay on small pages, so a small
- * input does not clear 2 MiB pages it never uses.  A header before the
- * data keeps the mapping's length and whether huge pages were asked for.
- */
-#define BIG_HDR 64
-#define BIG_RESERVE ((size_t)1 << 32)
-#define BIG_ALIGN ((size_t)2 << 20)
-#define BIG_HUGE ((size_t)2 << 20)
-
-struct big_hdr {
-	size_t maplen;		/* bytes mapped, header included */
-	int huge;		/* MADV_HUGEPAGE given for the whole */
-};
-
-/* A fresh reservation of at least @len bytes, 2 MiB aligned if it can. */
-static char *big_map(size_t len)
-{
-	size_t want = len > BIG_RESERVE ? len : BIG_RESERVE;
-	if (want <= SIZE_MAX - BIG_ALIGN) {
-		char *m = mmap(NULL, want + BIG_ALIGN, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			       -1, 0);
-		if (m != MAP_FAILED) {
-			uintptr_t a = ((uintptr_t)m + BIG_ALIGN - 1) &
-				      ~(uintptr_t)(BIG_ALIGN - 1);
-			size_t head = (size_t)(a - (uintptr_t)m);
-			if (head)
-				munmap(m, head);
-			munmap((char *)a + want, BIG_ALIGN - head);
-			struct big_hdr h = { want, 0 };
-			memcpy((void *)a, &h, sizeof(h));
-			return (char *)a;
-		}
-	}
-	/* no room for the reservation (strict overcommit): the exact size */
-	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return NULL;
-	struct big_hdr h = { len, 0 };
-	memcpy(m, &h, sizeof(h));
-	return m;
-}
-
-void *c2c_realloc_big(void *p, size_t n)
-{
-	const size_t pg = 4096;
-	if (n > SIZE_MAX - BIG_HDR - pg - BIG_ALIGN)
-		return NULL;
-	size_t len = (n + BIG_HDR + pg - 1) & ~(pg - 1);
-	/* a fresh reservation is never shorter than @len: no mremap() */
-	char *base = p ? (char *)p - BIG_HDR : big_map(len);
-	struct big_hdr h;
-	if (!base)
-		return NULL;
-	memcpy(&h, base, sizeof(h));
-	if (len > h.maplen) {
-		base = mremap(base, h.maplen, len, MREMAP_MAYMOVE);
-		if (base == MAP_FAILED)
-			return NULL;
-		h.maplen = len;
-	}
-#ifdef MADV_HUGEPAGE
-	/* the whole mapping: a part would split it, and mremap() works on
-	 * one mapping only */
-	if (!h.huge && len >= BIG_HUGE) {
-		madvise(base, h.maplen, MADV_HUGEPAGE);
-		h.huge = 1;
-	}
-#endif
-	memcpy(base, &h, sizeof(h));
-	return base + BIG_HDR;
-}
-
-void c2c_free_big(void *p)
-{
-	if (!p)
-		return;
-	char *base = (char *)p - BIG_HDR;
-	struct big_hdr h;
-	memcpy(&h, base, sizeof(h));
-	munmap(base, h.maplen);
-}
-
-/*
  * The cells are kept as columns, one entry per sample added (or per
  * aggregate merged), without aggregating equal keys: every result is a sum
  * or a distinct count over them, so duplicates change nothing, and the
@@ -601,7 +506,7 @@ static int reserve(struct pebs_c2c *c, size_t more)
 	while (n < c->ncells + more)
 		n *= 2;
 #define GROW(f) do { \
-		void *p = c2c_realloc_big(c->f, n * sizeof(*c->f)); \
+		void *p = lib_big_realloc(c->f, n * sizeof(*c->f)); \
 		if (!p) \
 			return c2c_fail(c, PEBS_E_NOMEM, "out of memory"); \
 		c->f = p; \
@@ -624,7 +529,7 @@ static int need_counts(struct pebs_c2c *c)
 {
 	if (c->cnt)
 		return 0;
-	c->cnt = c2c_realloc_big(NULL, (c->capcells ? c->capcells : 1) *
+	c->cnt = lib_big_realloc(NULL, (c->capcells ? c->capcells : 1) *
 				 sizeof(*c->cnt));
 	if (!c->cnt)
 		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");

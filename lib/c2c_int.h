@@ -13,6 +13,8 @@
 #define PEBS_C2C_INT_H
 
 #include <stdarg.h>
+#include "bigmem.h"
+#include "radix.h"
 #include "pebs_c2c.h"
 
 #define C2C_MAX_LINE 256u	/* verdict byte masks are sized for this */
@@ -105,13 +107,6 @@ int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
 		    uint32_t kind, uint32_t thr, uint32_t cpu, uint32_t lat,
 		    uint64_t count);
 
-/*
- * realloc() for large arrays (own mapping, grown without copying; asks for
- * huge pages).  NULL on failure (@p kept).  Free with c2c_free_big() only.
- */
-void *c2c_realloc_big(void *p, size_t n);
-void c2c_free_big(void *p);
-
 /* Count of cell @i. */
 static inline uint64_t c2c_count(const struct pebs_c2c *c, size_t i)
 {
@@ -133,14 +128,6 @@ int c2c_parse_cpulist(const char *s, int (*cb)(void *, unsigned), void *ctx);
 /* Dictionary: index of @key, added when new.  Index or -PEBS_E_NOMEM. */
 long c2c_dict_get(struct c2c_dict *d, uint64_t key);
 void c2c_dict_free(struct c2c_dict *d);
-
-/*
- * Sorts @n (key, payload) pairs by key (stable LSD radix); @kt, @pt are
- * scratch of @n entries, and the result may be left in swapped arrays:
- * read it from (*@k, *@p).  0 or -PEBS_E_NOMEM.
- */
-int c2c_radix_sort(uint64_t **k, uint32_t **p, uint64_t **kt, uint32_t **pt,
-		   size_t n);
 
 /* Process maps (c2c_sym.c): fields pid start end pgoff path build_id. */
 #define C2C_MAP_FIELDS 6

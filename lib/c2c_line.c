@@ -226,56 +226,6 @@ static uint32_t pctl(struct latc *v, size_t n, uint64_t total, unsigned p)
 	}
 }
 
-/* ------------------------------------------------------------ radix sort */
-
-/*
- * Sorts @n (key, payload) pairs by key: a stable LSD radix sort with 11-bit
- * digits, skipping digits equal in every key (line keys of one program
- * share their high bits).  @kt and @pt are scratch of @n entries; the
- * result is in (*@k, *@p), which may have been swapped with the scratch.
- */
-int c2c_radix_sort(uint64_t **k, uint32_t **p, uint64_t **kt,
-		      uint32_t **pt, size_t n)
-{
-	enum { BITS = 11, NB = 1 << BITS, ND = (64 + BITS - 1) / BITS };
-	size_t (*cnt)[NB] = calloc(ND, sizeof(*cnt));
-	if (!cnt)
-		return -PEBS_E_NOMEM;
-	const uint64_t *ks = *k;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t x = ks[i];
-		for (unsigned d = 0; d < ND; d++)
-			cnt[d][(x >> (d * BITS)) & (NB - 1)]++;
-	}
-	for (unsigned d = 0; d < ND; d++) {
-		size_t pos = 0;
-		int skip = 0;
-		for (unsigned b = 0; b < NB; b++) {
-			size_t x = cnt[d][b];
-			skip |= x == n;
-			cnt[d][b] = pos;
-			pos += x;
-		}
-		if (skip)
-			continue;
-		uint64_t *a = *k, *at = *kt;
-		uint32_t *q = *p, *qt = *pt;
-		size_t *c = cnt[d];
-		unsigned sh = d * BITS;
-		for (size_t i = 0; i < n; i++) {
-			size_t j = c[(a[i] >> sh) & (NB - 1)]++;
-			at[j] = a[i];
-			qt[j] = q[i];
-		}
-		*k = at;
-		*kt = a;
-		*p = qt;
-		*pt = q;
-	}
-	free(cnt);
-	return 0;
-}
-
 /* --------------------------------------------------------- the verdict */
 
 typedef uint64_t bmask[C2C_MASK_WORDS];
@@ -913,7 +863,7 @@ static int collect_lines(struct pebs_c2c *c)
 		start[b + 1] += start[b];
 	}
 	/* pass 2: scatter (key, cell) by bucket */
-	be = c2c_realloc_big(NULL, (n ? n : 1) * sizeof(*be));
+	be = lib_big_realloc(NULL, (n ? n : 1) * sizeof(*be));
 	lid = malloc((maxb ? maxb : 1) * sizeof(*lid));
 	if (!be || !lid)
 		goto out;
@@ -1003,7 +953,7 @@ static int collect_lines(struct pebs_c2c *c)
 			size_t nc = caprecs ? caprecs : 1024;
 			while (nc < c->nrecs + addr)
 				nc *= 2;
-			struct c2c_rec *nr = c2c_realloc_big(c->recs,
+			struct c2c_rec *nr = lib_big_realloc(c->recs,
 						nc * sizeof(*nr));
 			if (!nr)
 				goto out;
@@ -1037,7 +987,7 @@ static int collect_lines(struct pebs_c2c *c)
 	 * cell order is cheaper.
 	 */
 	if (c->nrecs && c->nrecs >= n / 4) {
-		dest = c2c_realloc_big(NULL, c->ncells * sizeof(*dest));
+		dest = lib_big_realloc(NULL, c->ncells * sizeof(*dest));
 		if (!dest)
 			goto out;
 		memset(dest, 0xff, c->ncells * sizeof(*dest));
@@ -1058,14 +1008,14 @@ static int collect_lines(struct pebs_c2c *c)
 		goto out;
 	if (!c->lines && !(c->lines = malloc(sizeof(*c->lines))))
 		goto out;
-	if (!c->recs && !(c->recs = c2c_realloc_big(NULL, sizeof(*c->recs))))
+	if (!c->recs && !(c->recs = lib_big_realloc(NULL, sizeof(*c->recs))))
 		goto out;
 	r = 0;
 out:
 	free(start);
 	free(kn);
-	c2c_free_big(be);
-	c2c_free_big(dest);
+	lib_big_free(be);
+	lib_big_free(dest);
 	free(tab);
 	free(lid);
 	free(bl);

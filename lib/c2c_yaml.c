@@ -197,7 +197,7 @@ static int dict_sorted(const struct c2c_dict *d, uint64_t **keys,
 		k[i] = d->keys[i];
 		p[i] = (uint32_t)i;
 	}
-	if (c2c_radix_sort(&k, &p, &kt, &pt, d->n))
+	if (lib_radix_sort(&k, &p, &kt, &pt, d->n))
 		goto out;
 	for (size_t i = 0; i < d->n; i++)
 		m[p[i]] = (uint32_t)i;
@@ -224,10 +224,10 @@ out:
 static long sorted_cells(struct pebs_c2c *c, uint32_t **out, uint8_t **dup)
 {
 	size_t n = 0, m = c->ncells ? c->ncells : 1, maxrun = 0;
-	uint64_t *k = c2c_realloc_big(NULL, m * sizeof(*k));
-	uint64_t *kt = c2c_realloc_big(NULL, m * sizeof(*kt));
-	uint32_t *p = c2c_realloc_big(NULL, m * sizeof(*p));
-	uint32_t *pt = c2c_realloc_big(NULL, m * sizeof(*pt));
+	uint64_t *k = lib_big_realloc(NULL, m * sizeof(*k));
+	uint64_t *kt = lib_big_realloc(NULL, m * sizeof(*kt));
+	uint32_t *p = lib_big_realloc(NULL, m * sizeof(*p));
+	uint32_t *pt = lib_big_realloc(NULL, m * sizeof(*pt));
 	uint8_t *d = calloc(m, 1);
 	struct ckey *ck = NULL;
 	long r = -PEBS_E_NOMEM;
@@ -240,7 +240,7 @@ static long sorted_cells(struct pebs_c2c *c, uint32_t **out, uint8_t **dup)
 		k[n] = c->addr[i];
 		p[n++] = (uint32_t)i;
 	}
-	if (c2c_radix_sort(&k, &p, &kt, &pt, n))
+	if (lib_radix_sort(&k, &p, &kt, &pt, n))
 		goto out;
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
@@ -282,10 +282,10 @@ static long sorted_cells(struct pebs_c2c *c, uint32_t **out, uint8_t **dup)
 	d = NULL;
 	r = (long)n;
 out:
-	c2c_free_big(k);
-	c2c_free_big(kt);
-	c2c_free_big(p);
-	c2c_free_big(pt);
+	lib_big_free(k);
+	lib_big_free(kt);
+	lib_big_free(p);
+	lib_big_free(pt);
 	free(d);
 	free(ck);
 	return r;
@@ -432,7 +432,7 @@ static int ysamples(struct pebs_c2c *c, FILE *fp)
 	}
 	r = 0;
 out:
-	c2c_free_big(ord);
+	lib_big_free(ord);
 	free(dup);
 	free(x3);
 	free(kx);

@@ -18,7 +18,9 @@
 #include "pebs_hist.h"
 #include "pebs_sym.h"
 
+#include "bigmem.h"
 #include "hist_int.h"
+#include "radix.h"
 
 /* ------------------------------------------------------------- counters */
 
@@ -52,72 +54,7 @@ static int table_grow(struct table *t, size_t vsize, size_t first)
 	return 0;
 }
 
-static inline uint64_t sp_hash(uint32_t g1, uint64_t v)
-{
-	return hist_hash(v + g1 * 0x9e3779b97f4a7c15ull);
-}
-
-/* Doubles the sparse table (or makes it), rehashing every entry. */
-static int sp_grow(struct pebs_hist *h)
-{
-	size_t nc = h->spcap ? h->spcap * 2 : 1024;
-	struct spslot *t = calloc(nc, sizeof(*t));
-	if (!t)
-		return -PEBS_E_NOMEM;
-	for (size_t i = 0; i < h->spcap; i++) {
-		const struct spslot *e = &h->sp[i];
-		if (!e->g1)
-			continue;
-		size_t j = sp_hash(e->g1, e->v) & (nc - 1);
-		while (t[j].g1)
-			j = (j + 1) & (nc - 1);
-		t[j] = *e;
-	}
-	free(h->sp);
-	h->sp = t;
-	h->spcap = nc;
-	return 0;
-}
-
-/* Adds @n to the sparse count of value @v in group @g. */
-static int sp_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
-{
-	if ((h->spn + 1) * 4 > h->spcap * 3 && sp_grow(h) < 0)
-		return -PEBS_E_NOMEM;
-	uint32_t g1 = (uint32_t)g + 1;
-	size_t m = h->spcap - 1, j = sp_hash(g1, v) & m;
-	while (h->sp[j].g1) {
-		if (h->sp[j].g1 == g1 && h->sp[j].v == v) {
-			h->sp[j].n += n;
-			return 0;
-		}
-		j = (j + 1) & m;
-	}
-	h->sp[j] = (struct spslot){ v, n, g1 };
-	h->spn++;
-	return 0;
-}
-
-/* Adds @n samples of value @v to group @g. */
-static int counter_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
-{
-	struct counter *c = &h->g[g].c;
-	if (v < DENSE && !c->dense && c->small + n >= PROMOTE_AT) {
-		/* the group's earlier small values stay in the sparse table:
-		 * hist_sort() adds the two up */
-		if (!(c->dense = calloc(DENSE, sizeof(uint64_t))))
-			return -PEBS_E_NOMEM;
-	}
-	if (v < DENSE && c->dense) {
-		c->dense[v] += n;
-		return 0;
-	}
-	if (v < DENSE)
-		c->small += n;
-	return sp_add(h, g, v, n);
-}
-
-/* A sparse count taken out of the table by hist_sort(). */
+/* A sparse count of one group while the log is sorted. */
 struct vn {
 	uint64_t v, n;
 };
@@ -144,48 +81,159 @@ static void vn_sort(struct vn *e, size_t n)
 }
 
 /*
- * All groups at once, since the writers ask for every group: the sparse
- * counts are bucketed by group (counting sort), each group's few sorted,
- * then merged with its dense array, which holds values below DENSE only
- * (and the sparse part may hold small ones from before it existed).
+ * @p (a lib_big_realloc() array of *@cap bytes, or NULL) grown to hold at
+ * least @n bytes: the array, or NULL when memory is short (@p kept).
+ */
+static void *big_reserve(void *p, size_t *cap, size_t n)
+{
+	if (p && n <= *cap)
+		return p;
+	void *q = lib_big_realloc(p, n ? n : 1);
+	if (q)
+		*cap = n;
+	return q;
+}
+
+/*
+ * Sorts the sparse log by (group, value) and adds up equal pairs: bucketed
+ * by group (a stable counting sort, so each bucket is the group's run from
+ * the last compaction, already sorted, then its new entries), the new
+ * entries sorted and merged into the run.  Leaves the start of each
+ * group's run in h->off[0, ng].
+ */
+static int sp_compact(struct pebs_hist *h)
+{
+	size_t ng = h->ng, n = h->spn;
+	size_t *off = big_reserve(h->off, &h->offcap,
+				  2 * (ng + 1) * sizeof(size_t));
+	if (off)
+		h->off = off;
+	void *scr = big_reserve(h->scratch, &h->scratchcap,
+				n * sizeof(struct vn));
+	if (scr)
+		h->scratch = scr;
+	if (!off || !scr)
+		return -PEBS_E_NOMEM;
+	size_t *o = h->off, *old = o + ng + 1;
+	struct vn *e = h->scratch;
+	memset(o, 0, 2 * (ng + 1) * sizeof(*o));
+	for (size_t i = 0; i < n; i++) {
+		o[h->sp[i].g + 1]++;
+		old[h->sp[i].g] += i < h->spsorted;
+	}
+	for (size_t g = 0; g < ng; g++)
+		o[g + 1] += o[g];
+	/* o[g] becomes the end of group g's bucket as it fills */
+	for (size_t i = 0; i < n; i++) {
+		const struct spent *x = &h->sp[i];
+		e[o[x->g]++] = (struct vn){ x->v, x->n };
+	}
+	size_t w = 0, from = 0;
+	for (size_t g = 0; g < ng; g++) {
+		struct vn *p = e + from, *q = p + old[g];
+		size_t a = old[g], b = o[g] - from - a, i = 0, j = 0;
+		from = o[g];
+		o[g] = w;
+		vn_sort(q, b);
+		while (i < a || j < b) {
+			struct vn x = j == b || (i < a && p[i].v <= q[j].v) ?
+				      p[i++] : q[j++];
+			if (w > o[g] && h->sp[w - 1].v == x.v)
+				h->sp[w - 1].n += x.n;
+			else
+				h->sp[w++] = (struct spent){ x.v, x.n,
+							     (uint32_t)g };
+		}
+	}
+	o[ng] = w;
+	h->spn = h->spsorted = w;
+	return 0;
+}
+
+/* Appends @n samples of value @v in group @g to the sparse log. */
+static int sp_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
+{
+	if (h->spn == h->spcap) {
+		/* add up equal pairs once the unsorted part is the larger:
+		 * memory stays within a few times the distinct pairs */
+		if (h->spn >= (1u << 16) && h->spn - h->spsorted > h->spsorted &&
+		    sp_compact(h) < 0)
+			return -PEBS_E_NOMEM;
+		if (h->spn + h->spn / 3 >= h->spcap) {	/* < 1/4 free */
+			size_t nc = h->spcap ? h->spcap * 2 : 4096;
+			struct spent *t = lib_big_realloc(h->sp,
+							  nc * sizeof(*t));
+			if (!t)
+				return -PEBS_E_NOMEM;
+			h->sp = t;
+			h->spcap = nc;
+		}
+	}
+	h->sp[h->spn++] = (struct spent){ v, n, (uint32_t)g };
+	return 0;
+}
+
+/* Adds @n samples of value @v to group @g. */
+static int counter_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
+{
+	struct counter *c = &h->g[g].c;
+	if (v < DENSE && !c->dense && c->small + n >= PROMOTE_AT) {
+		/* the group's earlier small values stay in the sparse table:
+		 * hist_sort() adds the two up */
+		if (!(c->dense = calloc(DENSE, sizeof(uint64_t))))
+			return -PEBS_E_NOMEM;
+	}
+	if (v < DENSE && c->dense) {
+		c->dense[v] += n;
+		return 0;
+	}
+	if (v < DENSE)
+		c->small += n;
+	return sp_add(h, g, v, n);
+}
+
+static int order_groups(struct pebs_hist *h);
+
+/*
+ * All groups at once, since the writers ask for every group, laid out in
+ * output order so that the writers read memory in order: each group's
+ * sorted sparse run merged with its dense array, which holds values below
+ * DENSE only (and the run may hold small ones from before it existed).
  */
 int hist_sort(struct pebs_hist *h)
 {
 	if (h->sgen == h->gen)
 		return 0;
-	size_t ng = h->ng, total = h->spn;
-	size_t *off = calloc(ng + 1, sizeof(*off));
-	struct vn *e = malloc((h->spn ? h->spn : 1) * sizeof(*e));
-	uint64_t *sv = NULL, *sc = NULL;
-	if (!off || !e)
-		goto nomem;
-	for (size_t i = 0; i < h->spcap; i++)
-		if (h->sp[i].g1)
-			off[h->sp[i].g1]++;
+	size_t ng = h->ng;
+	if (!h->order_valid) {
+		if (order_groups(h) < 0)
+			return -PEBS_E_NOMEM;
+		h->order_valid = 1;
+	}
+	if (sp_compact(h) < 0)
+		return -PEBS_E_NOMEM;
+	size_t total = h->spn;
 	for (size_t g = 0; g < ng; g++) {
 		const uint64_t *d = h->g[g].c.dense;
 		for (size_t v = 0; d && v < DENSE; v++)
 			total += d[v] != 0;
-		off[g + 1] += off[g];
 	}
-	sv = malloc((total ? total : 1) * sizeof(*sv));
-	sc = malloc((total ? total : 1) * sizeof(*sc));
-	if (!sv || !sc)
-		goto nomem;
-	/* off[g] becomes the end of group g's bucket as it fills */
-	for (size_t i = 0; i < h->spcap; i++) {
-		const struct spslot *s = &h->sp[i];
-		if (s->g1)
-			e[off[s->g1 - 1]++] = (struct vn){ s->v, s->n };
-	}
-	size_t o = 0, from = 0;
-	for (size_t g = 0; g < ng; g++) {
+	uint64_t *sv = big_reserve(h->sv, &h->svcap, total * sizeof(*sv));
+	if (sv)
+		h->sv = sv;
+	uint64_t *sc = sv ? big_reserve(h->sc, &h->sccap,
+					total * sizeof(*sc)) : NULL;
+	if (!sc)
+		return -PEBS_E_NOMEM;
+	h->sc = sc;
+	const size_t *off = h->off;
+	size_t o = 0;
+	for (size_t i = 0; i < ng; i++) {
+		size_t g = h->order[i];
 		struct counter *c = &h->g[g].c;
-		struct vn *p = e + from;
-		size_t m = off[g] - from, k = 0, start = o;
+		const struct spent *p = h->sp + off[g];
+		size_t m = off[g + 1] - off[g], k = 0, start = o;
 		uint64_t n = 0;
-		from = off[g];
-		vn_sort(p, m);
 		for (size_t v = 0; c->dense && v < DENSE; v++) {
 			uint64_t cnt = c->dense[v];
 			for (; k < m && p[k].v < v; k++)
@@ -205,27 +253,15 @@ int hist_sort(struct pebs_hist *h)
 				sv[o] = p[k].v;
 				sc[o++] = p[k].n;
 			}
-		for (size_t i = start; i < o; i++)
-			n += sc[i];
+		for (size_t j = start; j < o; j++)
+			n += sc[j];
 		c->sv = sv + start;
 		c->sc = sc + start;
 		c->sn = o - start;
 		c->n = n;
 	}
-	free(off);
-	free(e);
-	free(h->sv);
-	free(h->sc);
-	h->sv = sv;
-	h->sc = sc;
 	h->sgen = h->gen;
 	return 0;
-nomem:
-	free(off);
-	free(e);
-	free(sv);
-	free(sc);
-	return -PEBS_E_NOMEM;
 }
 
 /* --------------------------------------------------------------- groups */
@@ -287,16 +323,18 @@ void pebs_hist_free(struct pebs_hist *h)
 		return;
 	for (size_t i = 0; i < h->ng; i++)
 		free(h->g[i].c.dense);
-	free(h->g);
-	free(h->gs);
+	lib_big_free(h->g);
+	lib_big_free(h->gs);
 	while (h->names) {
 		struct namechunk *n = h->names->next;
 		free(h->names);
 		h->names = n;
 	}
-	free(h->sp);
-	free(h->sv);
-	free(h->sc);
+	lib_big_free(h->sp);
+	lib_big_free(h->sv);
+	lib_big_free(h->sc);
+	lib_big_free(h->scratch);
+	lib_big_free(h->off);
 	for (size_t i = 0; i < h->nev; i++)
 		free(h->ev[i]);
 	free(h->ev);
@@ -337,7 +375,7 @@ uint64_t pebs_hist_total(const struct pebs_hist *h)
 		for (size_t v = 0; d && v < DENSE; v++)
 			n += d[v];
 	}
-	for (size_t j = 0; j < h->spcap; j++)
+	for (size_t j = 0; j < h->spn; j++)
 		n += h->sp[j].n;
 	return n;
 }
@@ -394,7 +432,7 @@ static const char *key_name(struct pebs_hist *h, uint64_t key)
 static int gs_grow(struct pebs_hist *h)
 {
 	size_t nc = h->gscap ? h->gscap * 2 : 64;
-	struct gslot *t = calloc(nc, sizeof(*t));
+	struct gslot *t = lib_big_realloc(NULL, nc * sizeof(*t));
 	if (!t)
 		return -PEBS_E_NOMEM;
 	for (size_t i = 0; i < h->gscap; i++) {
@@ -405,7 +443,7 @@ static int gs_grow(struct pebs_hist *h)
 			j = (j + 1) & (nc - 1);
 		t[j] = h->gs[i];
 	}
-	free(h->gs);
+	lib_big_free(h->gs);
 	h->gs = t;
 	h->gscap = nc;
 	return 0;
@@ -430,7 +468,7 @@ static long group_of(struct pebs_hist *h, uint64_t key)
 	}
 	if (h->ng == h->gcap) {
 		size_t nc = h->gcap ? h->gcap * 2 : 16;
-		struct group *ng = realloc(h->g, nc * sizeof(*ng));
+		struct group *ng = lib_big_realloc(h->g, nc * sizeof(*ng));
 		if (!ng)
 			return -PEBS_E_NOMEM;
 		h->g = ng;
@@ -627,13 +665,29 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 			gi[i] = (uint32_t)g;
 		}
 	} else {
-		for (size_t i = 0; i < n; i++) {
-			uint64_t v = b->c64[h->bycol] ? b->c64[h->bycol][i] :
-				     b->c32[h->bycol][i];
-			g = group_of(h, v & h->bymask);
-			if (g < 0)
-				return (int)g;
-			gi[i] = (uint32_t)g;
+		/*
+		 * Keys with many values (line, ip) miss the cache in the group
+		 * index: their slots are fetched a run ahead, so the misses
+		 * overlap instead of following one another.
+		 */
+		const uint64_t *c64 = b->c64[h->bycol];
+		const uint32_t *c32 = b->c32[h->bycol];
+		uint64_t key[64];
+		for (size_t i0 = 0; i0 < n; i0 += 64) {
+			size_t m = n - i0 < 64 ? n - i0 : 64;
+			for (size_t k = 0; k < m; k++) {
+				key[k] = (c64 ? c64[i0 + k] : c32[i0 + k]) &
+					 h->bymask;
+				if (h->gscap)
+					__builtin_prefetch(&h->gs[hist_hash(
+						key[k]) & (h->gscap - 1)]);
+			}
+			for (size_t k = 0; k < m; k++) {
+				g = group_of(h, key[k]);
+				if (g < 0)
+					return (int)g;
+				gi[i0 + k] = (uint32_t)g;
+			}
 		}
 	}
 	return 0;
@@ -790,10 +844,9 @@ int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
 			if (d[v])
 				r = counter_add(h, map[i], v, d[v]);
 	}
-	for (size_t j = 0; j < src->spcap && !r; j++) {
-		const struct spslot *e = &src->sp[j];
-		if (e->g1)
-			r = counter_add(h, map[e->g1 - 1], e->v, e->n);
+	for (size_t j = 0; j < src->spn && !r; j++) {
+		const struct spent *e = &src->sp[j];
+		r = counter_add(h, map[e->g], e->v, e->n);
 	}
 	free(map);
 	h->gen++;
@@ -807,19 +860,6 @@ static int name_cmp(const void *a, const void *b, void *ctx)
 	const struct pebs_hist *h = ctx;
 	return strcmp(h->g[*(const size_t *)a].name,
 		      h->g[*(const size_t *)b].name);
-}
-
-/* A group's key with its index: sorted without reaching into h->g. */
-struct keyidx {
-	uint64_t key;
-	size_t i;
-};
-
-static int keyidx_cmp(const void *a, const void *b)
-{
-	uint64_t x = ((const struct keyidx *)a)->key;
-	uint64_t y = ((const struct keyidx *)b)->key;
-	return x < y ? -1 : x > y;
 }
 
 /* Output order: by name for texts, else by key.  0 or -PEBS_E_NOMEM. */
@@ -836,16 +876,26 @@ static int order_groups(struct pebs_hist *h)
 		qsort_r(o, n, sizeof(*o), name_cmp, h);
 		return 0;
 	}
-	struct keyidx *ki = malloc((n ? n : 1) * sizeof(*ki));
-	if (!ki)
-		return -PEBS_E_NOMEM;
-	for (size_t k = 0; k < n; k++)
-		ki[k] = (struct keyidx){ h->g[k].key, k };
-	qsort(ki, n, sizeof(*ki), keyidx_cmp);
-	for (size_t k = 0; k < n; k++)
-		o[k] = ki[k].i;
-	free(ki);
-	return 0;
+	/* the keys apart, so the sort reads no group */
+	uint64_t *k = malloc((n ? n : 1) * sizeof(*k));
+	uint64_t *kt = malloc((n ? n : 1) * sizeof(*kt));
+	uint32_t *p = malloc((n ? n : 1) * sizeof(*p));
+	uint32_t *pt = malloc((n ? n : 1) * sizeof(*pt));
+	int r = -PEBS_E_NOMEM;
+	if (k && kt && p && pt) {
+		for (size_t i = 0; i < n; i++) {
+			k[i] = h->g[i].key;
+			p[i] = (uint32_t)i;
+		}
+		r = lib_radix_sort(&k, &p, &kt, &pt, n);
+		for (size_t i = 0; !r && i < n; i++)
+			o[i] = p[i];
+	}
+	free(k);
+	free(kt);
+	free(p);
+	free(pt);
+	return r;
 }
 
 struct group *hist_group(struct pebs_hist *h, size_t i)
@@ -857,6 +907,11 @@ struct group *hist_group(struct pebs_hist *h, size_t i)
 			return NULL;
 		h->order_valid = 1;
 	}
+	/* the writers walk the groups in order: fetch ahead (groups by line
+	 * are hundreds of thousands, at random in memory; their sorted lists
+	 * are laid out in this order already) */
+	if (i + 4 < h->ng)
+		__builtin_prefetch(&h->g[h->order[i + 4]]);
 	return &h->g[h->order[i]];
 }
 

@@ -27,9 +27,10 @@ enum { BY_NONE, BY_DSRC, BY_EVENT, BY_NUM, BY_STR };
 /*
  * A group's counts.  Values below DENSE go to a dense array once the group
  * has PROMOTE_AT of them (the first groups get one at once); every other
- * count lives in the histogram's one sparse table of (group, value) pairs,
+ * count is appended to the histogram's one log of (group, value, count),
  * so a group of a few samples costs no allocation of its own (grouping by
- * line or ip makes hundreds of thousands of them).
+ * line or ip makes hundreds of thousands of them) and a sample no random
+ * access but its group's.
  */
 struct counter {
 	uint64_t n;		/* samples, valid while h->sgen == h->gen:
@@ -49,10 +50,10 @@ struct group {
 	struct counter c;
 };
 
-/* A sparse count: value @v of group @g1 - 1 seen @n times; g1 0: empty. */
-struct spslot {
+/* A sparse count: value @v of group @g seen @n times. */
+struct spent {
 	uint64_t v, n;
-	uint32_t g1;
+	uint32_t g;
 };
 
 /* Group index slot: group @g1 - 1 has key @key; g1 0: empty. */
@@ -82,11 +83,18 @@ struct pebs_hist {
 	uint32_t last_idx;
 	int have_last;
 	struct namechunk *names;
-	/* the sparse counts of every group */
-	struct spslot *sp;
-	size_t spn, spcap;
+	/* the sparse counts of every group: sp[0, spsorted) sorted by
+	 * (group, value) with no pair twice, then appended ones */
+	struct spent *sp;
+	size_t spn, spcap, spsorted;
 	/* every group's sorted list, group after group (hist_sort()) */
 	uint64_t *sv, *sc;
+	size_t svcap, sccap;	/* bytes */
+	/* sp_compact()'s scratch, kept: fresh pages cost more than the work */
+	void *scratch;
+	size_t scratchcap;	/* bytes */
+	size_t *off;		/* group g's run: sp[off[g], off[g + 1]) */
+	size_t offcap;		/* bytes */
 	/* event names (BY_EVENT keys index them), or symbol texts (BY_STR) */
 	char **ev;
 	size_t nev, evcap;

@@ -148,8 +148,12 @@ static int write_csv(struct pebs_hist *h, FILE *fp,
 		size_t nb;
 		if (pebs_hist_bins_of(h, i, bins, &bv, &nb) < 0)
 			return -PEBS_E_NOMEM;
+		int plain = !strpbrk(st.group, ",\"\r\n");	/* once */
 		for (size_t k = 0; k < nb; k++) {
-			csv_str(fp, st.group);
+			if (plain)
+				fputs(st.group, fp);
+			else
+				csv_str(fp, st.group);
 			fprintf(fp, ",%s,%s,%llu\n",
 				fmt_val(h, bv[k].lo, a, sizeof(a)),
 				fmt_val(h, bv[k].hi, b, sizeof(b)),

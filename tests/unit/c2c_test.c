@@ -843,13 +843,13 @@ Test(c2c, maps_gathered_renumbered_and_merged)
  */
 Test(c2c, big_arrays_keep_contents_while_growing)
 {
-	uint64_t *a = c2c_realloc_big(NULL, 1000 * sizeof(*a));
-	uint32_t *b = c2c_realloc_big(NULL, 1000 * sizeof(*b));
+	uint64_t *a = lib_big_realloc(NULL, 1000 * sizeof(*a));
+	uint32_t *b = lib_big_realloc(NULL, 1000 * sizeof(*b));
 	cr_assert(a && b);
 	size_t n = 0;
 	for (size_t cap = 1000; cap <= ((size_t)64 << 20) / 8; cap *= 3) {
-		uint64_t *na = c2c_realloc_big(a, cap * sizeof(*a));
-		uint32_t *nb = c2c_realloc_big(b, cap * sizeof(*b));
+		uint64_t *na = lib_big_realloc(a, cap * sizeof(*a));
+		uint32_t *nb = lib_big_realloc(b, cap * sizeof(*b));
 		cr_assert(na && nb, "growing to %zu", cap);
 		a = na;
 		b = nb;
@@ -864,7 +864,7 @@ Test(c2c, big_arrays_keep_contents_while_growing)
 		cr_assert(a[n - 1] == (n - 1) * 0x9e3779b97f4a7c15ull);
 	}
 	/* a shrink request keeps the array as it is */
-	cr_assert_eq(c2c_realloc_big(a, 16), a);
-	c2c_free_big(a);
-	c2c_free_big(b);
+	cr_assert_eq(lib_big_realloc(a, 16), a);
+	lib_big_free(a);
+	lib_big_free(b);
 }

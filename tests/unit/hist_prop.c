@@ -359,3 +359,84 @@ Test(hist_prop, merge_rejects_bad_yaml)
 		pebs_hist_free(h);
 	}
 }
+
+/*
+ * Many groups and more sparse counts than the log keeps unsorted: the log
+ * is compacted while counting, groups go dense after some of their small
+ * values were logged, and totals are read between adds (the sorted lists
+ * must follow).  Reference: the (group, value) pairs sorted.
+ */
+struct gv {
+	uint64_t g, v;
+};
+
+static int cmp_gv(const void *a, const void *b)
+{
+	const struct gv *x = a, *y = b;
+	if (x->g != y->g)
+		return x->g < y->g ? -1 : 1;
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+Test(hist_prop, many_groups_compacted_log)
+{
+	enum { N = 400000, NG = 50000 };
+	struct gv *ref = malloc(N * sizeof(*ref));
+	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+	struct pebs_hist *h;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, PEBS_COL_ADDR), 0);
+	rs = 7;
+	size_t n = 0;
+	while (n < N) {
+		pebs_batch_reset(b);
+		struct pebs_sample s;
+		memset(&s, 0, sizeof(s));
+		for (size_t i = 0; i < 4096 && n < N; i++, n++) {
+			/* group 0..9 heavy (they go dense), the rest light */
+			uint64_t k = rnd() % 100;
+			s.addr = k < 20 ? k % 10 : 10 + rnd() % NG;
+			s.lat = rnd() % 8 == 0 ? (uint32_t)(4096 + rnd() % 50)
+					       : (uint32_t)(rnd() % 300);
+			pebs_batch_push(b, &s);
+			ref[n] = (struct gv){ s.addr, s.lat };
+		}
+		cr_assert_eq(pebs_hist_add(h, b), 0);
+		if (n % (4096 * 30) == 0) {
+			/* a read between adds */
+			struct pebs_hist_stats st;
+			cr_assert_eq(pebs_hist_group_stats(h, 0, &st), 0);
+		}
+	}
+	qsort(ref, N, sizeof(*ref), cmp_gv);
+	size_t ng = pebs_hist_ngroups(h), i = 0;
+	struct pebs_hist_pct p;
+	cr_assert_eq(pebs_hist_pct_parse("50", &p, 1), 1);
+	cr_assert_eq(pebs_hist_total(h), N);
+	for (size_t k = 0; k < ng; k++) {
+		size_t j = i;
+		while (j < N && ref[j].g == ref[i].g)
+			j++;
+		struct pebs_hist_stats st;
+		cr_assert_eq(pebs_hist_group_stats(h, k, &st), 0);
+		char want[32];
+		snprintf(want, sizeof(want), "0x%llx",
+			 (unsigned long long)ref[i].g);
+		cr_assert_str_eq(st.group, want);
+		cr_assert_eq(st.count, j - i, "group %s", want);
+		cr_assert_eq(st.min, ref[i].v);
+		cr_assert_eq(st.max, ref[j - 1].v);
+		unsigned __int128 sum = 0;
+		for (size_t x = i; x < j; x++)
+			sum += ref[x].v;
+		cr_assert(st.sum == sum, "group %s sum", want);
+		uint64_t v;
+		cr_assert_eq(pebs_hist_percentile(h, k, &p, &v), 0);
+		cr_assert_eq(v, ref[i + (j - i + 1) / 2 - 1].v, "group %s p50",
+			     want);
+		i = j;
+	}
+	cr_assert_eq(i, N, "every sample in a group");
+	pebs_hist_free(h);
+	pebs_batch_free(b);
+	free(ref);
+}

@@ -1,0 +1,17 @@
+/*
+ * bigmem.h - large arrays in their own mappings (internal to lib/).
+ */
+#ifndef PEBS_BIGMEM_H
+#define PEBS_BIGMEM_H
+
+#include <stddef.h>
+
+/*
+ * realloc() for large arrays: each has its own mapping, grown without
+ * copying, on huge pages past 2 MiB; a fresh one (@p NULL) is zeroed.
+ * NULL on failure (@p kept).  Free with lib_big_free() only.
+ */
+void *lib_big_realloc(void *p, size_t n);
+void lib_big_free(void *p);
+
+#endif
