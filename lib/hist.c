@@ -666,9 +666,10 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 		}
 	} else {
 		/*
-		 * Keys with many values (line, ip) miss the cache in the group
-		 * index: their slots are fetched a run ahead, so the misses
-		 * overlap instead of following one another.
+		 * A few keys (cpu, tid) are found in the small direct-mapped
+		 * cache; keys with many values (line, ip) miss the cache in
+		 * the group index: their slots are fetched a run ahead, so the
+		 * misses overlap instead of following one another.
 		 */
 		const uint64_t *c64 = b->c64[h->bycol];
 		const uint32_t *c32 = b->c32[h->bycol];
@@ -676,17 +677,30 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 		for (size_t i0 = 0; i0 < n; i0 += 64) {
 			size_t m = n - i0 < 64 ? n - i0 : 64;
 			for (size_t k = 0; k < m; k++) {
-				key[k] = (c64 ? c64[i0 + k] : c32[i0 + k]) &
-					 h->bymask;
-				if (h->gscap)
-					__builtin_prefetch(&h->gs[hist_hash(
-						key[k]) & (h->gscap - 1)]);
+				uint64_t x = (c64 ? c64[i0 + k] : c32[i0 + k]) &
+					     h->bymask;
+				unsigned s = (unsigned)((x *
+					0x9e3779b97f4a7c15ull) >> 54);
+				key[k] = x;
+				if ((!h->dmap[s].g1 || h->dmap[s].key != x) &&
+				    h->gscap)
+					__builtin_prefetch(&h->gs[hist_hash(x) &
+							   (h->gscap - 1)]);
 			}
 			for (size_t k = 0; k < m; k++) {
-				g = group_of(h, key[k]);
+				uint64_t x = key[k];
+				unsigned s = (unsigned)((x *
+					0x9e3779b97f4a7c15ull) >> 54);
+				if (h->dmap[s].g1 && h->dmap[s].key == x) {
+					gi[i0 + k] = h->dmap[s].g1 - 1;
+					continue;
+				}
+				g = group_of(h, x);
 				if (g < 0)
 					return (int)g;
 				gi[i0 + k] = (uint32_t)g;
+				h->dmap[s].key = x;
+				h->dmap[s].g1 = (uint32_t)g + 1;
 			}
 		}
 	}

@@ -112,6 +112,8 @@ struct pebs_hist {
 	int order_valid;
 	/* per-batch scratch */
 	uint32_t *gidx;
+	/* direct-mapped cache: data source value (BY_DSRC) or key (BY_NUM)
+	 * -> group */
 	struct {
 		uint64_t key;
 		uint32_t g1;	/* group + 1; 0: empty slot */
