@@ -195,6 +195,29 @@ static int counter_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
 static int order_groups(struct pebs_hist *h);
 
 /*
+ * @key in decimal, or in hex with "0x", into @buf (24 bytes): by hand, as
+ * snprintf() for each of millions of groups is most of their printing.
+ */
+static void print_key(char *buf, uint64_t key, int hex)
+{
+	char t[24];
+	size_t n = 0;
+	do {
+		unsigned d = hex ? (unsigned)(key & 15) : (unsigned)(key % 10);
+		t[n++] = (char)(d < 10 ? '0' + d : 'a' + d - 10);
+		key = hex ? key >> 4 : key / 10;
+	} while (key);
+	size_t o = 0;
+	if (hex) {
+		buf[o++] = '0';
+		buf[o++] = 'x';
+	}
+	while (n)
+		buf[o++] = t[--n];
+	buf[o] = 0;
+}
+
+/*
  * All groups at once, since the writers ask for every group, laid out in
  * output order so that the writers read memory in order: each group's
  * sorted sparse run merged with its dense array, which holds values below
@@ -218,6 +241,11 @@ int hist_sort(struct pebs_hist *h)
 		for (size_t v = 0; d && v < DENSE; v++)
 			total += d[v] != 0;
 	}
+	struct gview *view = big_reserve(h->view, &h->viewcap,
+					 ng * sizeof(*view));
+	if (!view)
+		return -PEBS_E_NOMEM;
+	h->view = view;
 	uint64_t *sv = big_reserve(h->sv, &h->svcap, total * sizeof(*sv));
 	if (sv)
 		h->sv = sv;
@@ -228,9 +256,11 @@ int hist_sort(struct pebs_hist *h)
 	h->sc = sc;
 	const size_t *off = h->off;
 	size_t o = 0;
+	int hex = h->bykind == BY_NUM &&
+		  pebs_field_by_id(h->by)->kind == PEBS_FK_HEX;
 	for (size_t i = 0; i < ng; i++) {
 		size_t g = h->order[i];
-		struct counter *c = &h->g[g].c;
+		const struct counter *c = &h->g[g].c;
 		const struct spent *p = h->sp + off[g];
 		size_t m = off[g + 1] - off[g], k = 0, start = o;
 		uint64_t n = 0;
@@ -255,10 +285,13 @@ int hist_sort(struct pebs_hist *h)
 			}
 		for (size_t j = start; j < o; j++)
 			n += sc[j];
-		c->sv = sv + start;
-		c->sc = sc + start;
-		c->sn = o - start;
-		c->n = n;
+		struct gview *w = &view[i];
+		*w = (struct gview){ h->g[g].name, n, sv + start, sc + start,
+				     o - start, "" };
+		if (h->bykind == BY_NUM) {
+			print_key(w->num, h->g[g].key, hex);
+			w->name = w->num;
+		}
 	}
 	h->sgen = h->gen;
 	return 0;
@@ -325,15 +358,11 @@ void pebs_hist_free(struct pebs_hist *h)
 		free(h->g[i].c.dense);
 	lib_big_free(h->g);
 	lib_big_free(h->gs);
-	while (h->names) {
-		struct namechunk *n = h->names->next;
-		free(h->names);
-		h->names = n;
-	}
 	lib_big_free(h->sp);
 	lib_big_free(h->sv);
 	lib_big_free(h->sc);
 	lib_big_free(h->scratch);
+	lib_big_free(h->view);
 	lib_big_free(h->off);
 	for (size_t i = 0; i < h->nev; i++)
 		free(h->ev[i]);
@@ -385,30 +414,12 @@ size_t pebs_hist_ngroups(const struct pebs_hist *h)
 	return h->ng;
 }
 
-/* A copy of @s in h->names (never moved), or NULL. */
-static const char *name_add(struct pebs_hist *h, const char *s)
+/*
+ * Printed name of group key @key (not to be freed); NULL for numeric keys,
+ * printed by hist_sort() instead.
+ */
+static const char *key_name(const struct pebs_hist *h, uint64_t key)
 {
-	size_t len = strlen(s) + 1;
-	struct namechunk *c = h->names;
-	if (!c || c->used + len > c->cap) {
-		size_t cap = len > 65536 - sizeof(*c) ? len : 65536 - sizeof(*c);
-		if (!(c = malloc(sizeof(*c) + cap)))
-			return NULL;
-		c->next = h->names;
-		c->used = 0;
-		c->cap = cap;
-		h->names = c;
-	}
-	char *d = c->buf + c->used;
-	memcpy(d, s, len);
-	c->used += len;
-	return d;
-}
-
-/* Printed name of group key @key (not to be freed), or NULL. */
-static const char *key_name(struct pebs_hist *h, uint64_t key)
-{
-	char buf[32];
 	switch (h->bykind) {
 	case BY_NONE: return "all";
 	case BY_EVENT: case BY_STR: return h->ev[key];
@@ -422,10 +433,7 @@ static const char *key_name(struct pebs_hist *h, uint64_t key)
 		default: return lock_names[key % 3];
 		}
 	default:
-		snprintf(buf, sizeof(buf), pebs_field_by_id(h->by)->kind ==
-			 PEBS_FK_HEX ? "0x%llx" : "%llu",
-			 (unsigned long long)key);
-		return name_add(h, buf);
+		return NULL;
 	}
 }
 
@@ -478,8 +486,6 @@ static long group_of(struct pebs_hist *h, uint64_t key)
 	memset(g, 0, sizeof(*g));
 	g->key = key;
 	g->name = key_name(h, key);
-	if (!g->name)
-		return -PEBS_E_NOMEM;
 	/* the first groups get a dense array at once: the common case of
 	 * few groups then never touches the sparse table for small values */
 	if (h->ng < 64 && !(g->c.dense = calloc(DENSE, sizeof(uint64_t))))
@@ -912,32 +918,21 @@ static int order_groups(struct pebs_hist *h)
 	return r;
 }
 
-struct group *hist_group(struct pebs_hist *h, size_t i)
+const struct gview *hist_group(struct pebs_hist *h, size_t i)
 {
-	if (i >= h->ng)
+	if (i >= h->ng || hist_sort(h) < 0)
 		return NULL;
-	if (!h->order_valid) {
-		if (order_groups(h) < 0)
-			return NULL;
-		h->order_valid = 1;
-	}
-	/* the writers walk the groups in order: fetch ahead (groups by line
-	 * are hundreds of thousands, at random in memory; their sorted lists
-	 * are laid out in this order already) */
-	if (i + 4 < h->ng)
-		__builtin_prefetch(&h->g[h->order[i + 4]]);
-	return &h->g[h->order[i]];
+	return &h->view[i];
 }
 
 int pebs_hist_group_stats(struct pebs_hist *h, size_t i,
 			  struct pebs_hist_stats *st)
 {
-	struct group *g = hist_group(h, i);
-	if (!g || hist_sort(h) < 0)
+	const struct gview *c = hist_group(h, i);
+	if (!c)
 		return -PEBS_E_NOMEM;
-	struct counter *c = &g->c;
 	memset(st, 0, sizeof(*st));
-	st->group = g->name;
+	st->group = c->name;
 	st->count = c->n;
 	if (!c->sn)
 		return 0;
@@ -989,10 +984,9 @@ int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
 int pebs_hist_percentile(struct pebs_hist *h, size_t i,
 			 const struct pebs_hist_pct *p, uint64_t *v)
 {
-	struct group *g = hist_group(h, i);
-	if (!g || hist_sort(h) < 0)
+	const struct gview *c = hist_group(h, i);
+	if (!c)
 		return -PEBS_E_NOMEM;
-	struct counter *c = &g->c;
 	if (!c->n)
 		return -PEBS_E_RANGE;
 	/* rank = ceil(P * n / 100) exactly, at least 1 */
@@ -1076,13 +1070,12 @@ int pebs_hist_bins_of(struct pebs_hist *h, size_t i,
 		      const struct pebs_hist_bins *bins,
 		      struct pebs_hist_bin **out, size_t *nout)
 {
-	struct group *g = hist_group(h, i);
+	const struct gview *c = hist_group(h, i);
 	struct binv bv = { 0 };
 	*out = NULL;
 	*nout = 0;
-	if (!g || hist_sort(h) < 0)
+	if (!c)
 		return -PEBS_E_NOMEM;
-	const struct counter *c = &g->c;
 	if (!c->sn)
 		return 0;
 	const unsigned __int128 top = (unsigned __int128)1 << 64;

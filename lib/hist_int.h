@@ -33,21 +33,29 @@ enum { BY_NONE, BY_DSRC, BY_EVENT, BY_NUM, BY_STR };
  * access but its group's.
  */
 struct counter {
-	uint64_t n;		/* samples, valid while h->sgen == h->gen:
-				 * the batch loops only bump the arrays
-				 * (a shared counter would serialize them) */
 	uint64_t small;		/* samples < DENSE seen without dense[] */
 	uint64_t *dense;	/* DENSE counts, or NULL */
-	/* sorted (value, count) list: slices of h->sv, h->sc, valid while
-	 * h->sgen == h->gen (hist_sort()) */
-	const uint64_t *sv, *sc;
-	size_t sn;
 };
 
 struct group {
 	uint64_t key;		/* enum value, event id, or field value */
-	const char *name;	/* static, h->ev[key], or in h->names */
+	const char *name;	/* static or h->ev[key]; NULL for BY_NUM (the
+				 * view prints the key) */
 	struct counter c;
+};
+
+/*
+ * A group as the writers read it, in output order (hist_sort() builds
+ * them all at once): reading groups made in sample order by key would
+ * miss the cache on every one of millions.
+ */
+struct gview {
+	const char *name;	/* the group's, or num[] */
+	uint64_t n;		/* samples */
+	const uint64_t *sv, *sc;	/* sorted (value, count), slices of
+					 * h->sv, h->sc */
+	size_t sn;
+	char num[24];		/* a numeric key printed (BY_NUM) */
 };
 
 /* A sparse count: value @v of group @g seen @n times. */
@@ -60,13 +68,6 @@ struct spent {
 struct gslot {
 	uint64_t key;
 	uint32_t g1;
-};
-
-/* Group names of numeric keys, packed in chunks that never move. */
-struct namechunk {
-	struct namechunk *next;
-	size_t used, cap;
-	char buf[];
 };
 
 struct pebs_hist {
@@ -82,12 +83,14 @@ struct pebs_hist {
 	uint64_t last_key;
 	uint32_t last_idx;
 	int have_last;
-	struct namechunk *names;
 	/* the sparse counts of every group: sp[0, spsorted) sorted by
 	 * (group, value) with no pair twice, then appended ones */
 	struct spent *sp;
 	size_t spn, spcap, spsorted;
-	/* every group's sorted list, group after group (hist_sort()) */
+	/* valid while sgen == gen (hist_sort()): the groups in output order
+	 * and their sorted lists, group after group */
+	struct gview *view;
+	size_t viewcap;		/* bytes */
 	uint64_t *sv, *sc;
 	size_t svcap, sccap;	/* bytes */
 	/* sp_compact()'s scratch, kept: fresh pages cost more than the work */
@@ -129,11 +132,11 @@ static inline uint64_t hist_hash(uint64_t x)
 }
 
 /*
- * Brings every group's sorted (value, count) list and total (c.sv, c.sc,
- * c.sn, c.n) up to date with the counts.  0 or -PEBS_E_NOMEM.
+ * Brings the views of the groups (h->view) up to date with the counts.
+ * 0 or -PEBS_E_NOMEM.
  */
 int hist_sort(struct pebs_hist *h);
 /* Group @i in output order, or NULL when memory is short. */
-struct group *hist_group(struct pebs_hist *h, size_t i);
+const struct gview *hist_group(struct pebs_hist *h, size_t i);
 
 #endif

@@ -81,10 +81,23 @@ static const char *bins_name(const struct pebs_hist_bins *b, char *buf,
 	return buf;
 }
 
+/*
+ * Does @s need quotes in CSV?  A plain loop: the names are short, and
+ * strpbrk() set up for every one of millions of groups cost more than
+ * writing them.
+ */
+static int csv_quoted(const char *s)
+{
+	for (; *s; s++)
+		if (*s == ',' || *s == '"' || *s == '\r' || *s == '\n')
+			return 1;
+	return 0;
+}
+
 /* RFC 4180 field. */
 static void csv_str(FILE *fp, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (!csv_quoted(s)) {
 		fputs(s, fp);
 		return;
 	}
@@ -148,7 +161,7 @@ static int write_csv(struct pebs_hist *h, FILE *fp,
 		size_t nb;
 		if (pebs_hist_bins_of(h, i, bins, &bv, &nb) < 0)
 			return -PEBS_E_NOMEM;
-		int plain = !strpbrk(st.group, ",\"\r\n");	/* once */
+		int plain = !csv_quoted(st.group);	/* once */
 		for (size_t k = 0; k < nb; k++) {
 			if (plain)
 				fputs(st.group, fp);
@@ -175,7 +188,7 @@ static int write_yaml(struct pebs_hist *h, FILE *fp,
 		(unsigned long long)pebs_hist_total(h), h->ng ? "" : " []");
 	for (size_t i = 0; i < h->ng; i++) {
 		struct pebs_hist_stats st;
-		struct group *g = hist_group(h, i);
+		const struct gview *g = hist_group(h, i);
 		if (!g || pebs_hist_group_stats(h, i, &st) < 0)
 			return -PEBS_E_NOMEM;
 		u128_dec(st.sum, bn, sizeof(bn));
@@ -205,10 +218,10 @@ static int write_yaml(struct pebs_hist *h, FILE *fp,
 		free(bv);
 		/* exact value counts: what --merge reads */
 		fprintf(fp, "  values:\n");
-		for (size_t k = 0; k < g->c.sn; k++)
+		for (size_t k = 0; k < g->sn; k++)
 			fprintf(fp, "  - [%s, %llu]\n",
-				fmt_val(h, g->c.sv[k], a, sizeof(a)),
-				(unsigned long long)g->c.sc[k]);
+				fmt_val(h, g->sv[k], a, sizeof(a)),
+				(unsigned long long)g->sc[k]);
 	}
 	return 0;
 }
@@ -334,8 +347,8 @@ static void si(char *buf, size_t len, double v)
 static int cmp_count_desc(const void *x, const void *y, void *ctx)
 {
 	struct pebs_hist *h = ctx;
-	uint64_t a = hist_group(h, *(const size_t *)x)->c.n;
-	uint64_t b = hist_group(h, *(const size_t *)y)->c.n;
+	uint64_t a = hist_group(h, *(const size_t *)x)->n;
+	uint64_t b = hist_group(h, *(const size_t *)y)->n;
 	if (a != b)
 		return a > b ? -1 : 1;
 	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
@@ -350,7 +363,7 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	size_t nb[SVG_MAXG] = { 0 };
 	int r = 0;
 	/* hist_sort(): the totals the ordering reads */
-	if (!idx || (ng && !hist_group(h, 0)) || hist_sort(h) < 0)
+	if (!idx || hist_sort(h) < 0)
 		goto nomem;
 	for (size_t i = 0; i < ng; i++)
 		idx[i] = i;
@@ -453,10 +466,10 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	}
 	/* legend */
 	for (size_t s = 0; s < shown; s++) {
-		struct group *g = hist_group(h, idx[s]);
+		const struct gview *g = hist_group(h, idx[s]);
 		double y = MT + 10 + 20.0 * (double)s;
 		char lab[32];
-		si(lab, sizeof(lab), (double)g->c.n);
+		si(lab, sizeof(lab), (double)g->n);
 		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
 			"height=\"4\" fill=\"%s\"/>\n"
 			"<text x=\"%.1f\" y=\"%.1f\">",
