@@ -95,13 +95,15 @@ static void *big_reserve(void *p, size_t *cap, size_t n)
 }
 
 /*
- * Sorts the sparse log by (group, value) and adds up equal pairs: bucketed
- * by group (a stable counting sort, so each bucket is the group's run from
- * the last compaction, already sorted, then its new entries), the new
- * entries sorted and merged into the run.  Leaves the start of each
- * group's run in h->off[0, ng].
+ * Sorts the sparse log by group and value and adds up equal pairs:
+ * bucketed by group (a stable counting sort, so each bucket is the group's
+ * run from the last compaction, already sorted, then its new entries), the
+ * new entries sorted and merged into the run.  The buckets are in group
+ * order, or with @pos (h->pos) in output order, so that the writers read
+ * the runs in order.  Leaves the start of each bucket's run in
+ * h->off[0, ng].
  */
-static int sp_compact(struct pebs_hist *h)
+static int sp_compact(struct pebs_hist *h, const uint32_t *pos)
 {
 	size_t ng = h->ng, n = h->spn;
 	size_t *off = big_reserve(h->off, &h->offcap,
@@ -118,18 +120,21 @@ static int sp_compact(struct pebs_hist *h)
 	struct vn *e = h->scratch;
 	memset(o, 0, 2 * (ng + 1) * sizeof(*o));
 	for (size_t i = 0; i < n; i++) {
-		o[h->sp[i].g + 1]++;
-		old[h->sp[i].g] += i < h->spsorted;
+		uint32_t bk = pos ? pos[h->sp[i].g] : h->sp[i].g;
+		o[bk + 1]++;
+		old[bk] += i < h->spsorted;
 	}
 	for (size_t g = 0; g < ng; g++)
 		o[g + 1] += o[g];
-	/* o[g] becomes the end of group g's bucket as it fills */
+	/* o[bk] becomes the end of bucket bk as it fills */
 	for (size_t i = 0; i < n; i++) {
 		const struct spent *x = &h->sp[i];
-		e[o[x->g]++] = (struct vn){ x->v, x->n };
+		uint32_t bk = pos ? pos[x->g] : x->g;
+		e[o[bk]++] = (struct vn){ x->v, x->n };
 	}
 	size_t w = 0, from = 0;
 	for (size_t g = 0; g < ng; g++) {
+		uint32_t grp = pos ? h->order[g] : (uint32_t)g;
 		struct vn *p = e + from, *q = p + old[g];
 		size_t a = old[g], b = o[g] - from - a, i = 0, j = 0;
 		from = o[g];
@@ -141,8 +146,7 @@ static int sp_compact(struct pebs_hist *h)
 			if (w > o[g] && h->sp[w - 1].v == x.v)
 				h->sp[w - 1].n += x.n;
 			else
-				h->sp[w++] = (struct spent){ x.v, x.n,
-							     (uint32_t)g };
+				h->sp[w++] = (struct spent){ x.v, x.n, grp };
 		}
 	}
 	o[ng] = w;
@@ -157,7 +161,7 @@ static int sp_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
 		/* add up equal pairs once the unsorted part is the larger:
 		 * memory stays within a few times the distinct pairs */
 		if (h->spn >= (1u << 16) && h->spn - h->spsorted > h->spsorted &&
-		    sp_compact(h) < 0)
+		    sp_compact(h, NULL) < 0)
 			return -PEBS_E_NOMEM;
 		if (h->spn + h->spn / 3 >= h->spcap) {	/* < 1/4 free */
 			size_t nc = h->spcap ? h->spcap * 2 : 4096;
@@ -173,16 +177,32 @@ static int sp_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
 	return 0;
 }
 
+/* Gives group @g a dense array (listed in h->dl).  0 or -PEBS_E_NOMEM. */
+static int make_dense(struct pebs_hist *h, size_t g)
+{
+	if (h->ndl == h->dlcap) {
+		size_t nc = h->dlcap ? h->dlcap * 2 : 64;
+		uint32_t *d = realloc(h->dl, nc * sizeof(*d));
+		if (!d)
+			return -PEBS_E_NOMEM;
+		h->dl = d;
+		h->dlcap = nc;
+	}
+	if (!(h->g[g].c.dense = calloc(DENSE, sizeof(uint64_t))))
+		return -PEBS_E_NOMEM;
+	h->dl[h->ndl++] = (uint32_t)g;
+	return 0;
+}
+
 /* Adds @n samples of value @v to group @g. */
 static int counter_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
 {
 	struct counter *c = &h->g[g].c;
-	if (v < DENSE && !c->dense && c->small + n >= PROMOTE_AT) {
-		/* the group's earlier small values stay in the sparse table:
-		 * hist_sort() adds the two up */
-		if (!(c->dense = calloc(DENSE, sizeof(uint64_t))))
-			return -PEBS_E_NOMEM;
-	}
+	/* the group's earlier small values stay in the sparse log:
+	 * hist_sort() adds the two up */
+	if (v < DENSE && !c->dense && c->small + n >= PROMOTE_AT &&
+	    make_dense(h, g) < 0)
+		return -PEBS_E_NOMEM;
 	if (v < DENSE && c->dense) {
 		c->dense[v] += n;
 		return 0;
@@ -223,6 +243,18 @@ static void print_key(char *buf, uint64_t key, int hex)
  * sorted sparse run merged with its dense array, which holds values below
  * DENSE only (and the run may hold small ones from before it existed).
  */
+/* A group with a dense array, at its output position. */
+struct dpos {
+	uint32_t pos, g;
+};
+
+static int dpos_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct dpos *)a)->pos;
+	uint32_t y = ((const struct dpos *)b)->pos;
+	return x < y ? -1 : x > y;
+}
+
 int hist_sort(struct pebs_hist *h)
 {
 	if (h->sgen == h->gen)
@@ -233,39 +265,49 @@ int hist_sort(struct pebs_hist *h)
 			return -PEBS_E_NOMEM;
 		h->order_valid = 1;
 	}
-	if (sp_compact(h) < 0)
+	if (sp_compact(h, h->pos) < 0)
+		return -PEBS_E_NOMEM;
+	/* the dense groups by position: the walk below then reads no group
+	 * but the dense ones (and texts' names) */
+	struct dpos *dp = malloc((h->ndl ? h->ndl : 1) * sizeof(*dp));
+	if (!dp)
 		return -PEBS_E_NOMEM;
 	size_t total = h->spn;
-	for (size_t g = 0; g < ng; g++) {
-		const uint64_t *d = h->g[g].c.dense;
-		for (size_t v = 0; d && v < DENSE; v++)
+	for (size_t j = 0; j < h->ndl; j++) {
+		const uint64_t *d = h->g[h->dl[j]].c.dense;
+		for (size_t v = 0; v < DENSE; v++)
 			total += d[v] != 0;
+		dp[j] = (struct dpos){ h->pos[h->dl[j]], h->dl[j] };
 	}
+	qsort(dp, h->ndl, sizeof(*dp), dpos_cmp);
 	struct gview *view = big_reserve(h->view, &h->viewcap,
 					 ng * sizeof(*view));
-	if (!view)
-		return -PEBS_E_NOMEM;
-	h->view = view;
-	uint64_t *sv = big_reserve(h->sv, &h->svcap, total * sizeof(*sv));
+	if (view)
+		h->view = view;
+	uint64_t *sv = view ? big_reserve(h->sv, &h->svcap,
+					  total * sizeof(*sv)) : NULL;
 	if (sv)
 		h->sv = sv;
 	uint64_t *sc = sv ? big_reserve(h->sc, &h->sccap,
 					total * sizeof(*sc)) : NULL;
-	if (!sc)
+	if (!sc) {
+		free(dp);
 		return -PEBS_E_NOMEM;
+	}
 	h->sc = sc;
 	const size_t *off = h->off;
-	size_t o = 0;
+	size_t o = 0, nd = 0;
 	int hex = h->bykind == BY_NUM &&
 		  pebs_field_by_id(h->by)->kind == PEBS_FK_HEX;
 	for (size_t i = 0; i < ng; i++) {
-		size_t g = h->order[i];
-		const struct counter *c = &h->g[g].c;
-		const struct spent *p = h->sp + off[g];
-		size_t m = off[g + 1] - off[g], k = 0, start = o;
+		const uint64_t *dense = NULL;
+		if (nd < h->ndl && dp[nd].pos == i)
+			dense = h->g[dp[nd++].g].c.dense;
+		const struct spent *p = h->sp + off[i];
+		size_t m = off[i + 1] - off[i], k = 0, start = o;
 		uint64_t n = 0;
-		for (size_t v = 0; c->dense && v < DENSE; v++) {
-			uint64_t cnt = c->dense[v];
+		for (size_t v = 0; dense && v < DENSE; v++) {
+			uint64_t cnt = dense[v];
 			for (; k < m && p[k].v < v; k++)
 				if (p[k].n) {
 					sv[o] = p[k].v;
@@ -286,13 +328,16 @@ int hist_sort(struct pebs_hist *h)
 		for (size_t j = start; j < o; j++)
 			n += sc[j];
 		struct gview *w = &view[i];
-		*w = (struct gview){ h->g[g].name, n, sv + start, sc + start,
+		*w = (struct gview){ NULL, n, sv + start, sc + start,
 				     o - start, "" };
 		if (h->bykind == BY_NUM) {
-			print_key(w->num, h->g[g].key, hex);
+			print_key(w->num, h->okey[i], hex);
 			w->name = w->num;
+		} else {
+			w->name = h->g[h->order[i]].name;
 		}
 	}
+	free(dp);
 	h->sgen = h->gen;
 	return 0;
 }
@@ -374,6 +419,9 @@ void pebs_hist_free(struct pebs_hist *h)
 	free(h->pc.v);
 	free(h->pc.u);
 	free(h->order);
+	free(h->pos);
+	free(h->okey);
+	free(h->dl);
 	free(h);
 }
 
@@ -488,7 +536,7 @@ static long group_of(struct pebs_hist *h, uint64_t key)
 	g->name = key_name(h, key);
 	/* the first groups get a dense array at once: the common case of
 	 * few groups then never touches the sparse table for small values */
-	if (h->ng < 64 && !(g->c.dense = calloc(DENSE, sizeof(uint64_t))))
+	if (h->ng < 64 && make_dense(h, h->ng) < 0)
 		return -PEBS_E_NOMEM;
 	h->gs[j] = (struct gslot){ key, (uint32_t)h->ng + 1 };
 	h->last_key = key;
@@ -885,36 +933,54 @@ static int name_cmp(const void *a, const void *b, void *ctx)
 /* Output order: by name for texts, else by key.  0 or -PEBS_E_NOMEM. */
 static int order_groups(struct pebs_hist *h)
 {
-	size_t n = h->ng;
-	size_t *o = realloc(h->order, (n ? n : 1) * sizeof(*o));
-	if (!o)
+	size_t n = h->ng, sz = n ? n : 1;
+	uint32_t *o = realloc(h->order, sz * sizeof(*o));
+	if (o)
+		h->order = o;
+	uint32_t *pos = realloc(h->pos, sz * sizeof(*pos));
+	if (pos)
+		h->pos = pos;
+	if (!o || !pos)
 		return -PEBS_E_NOMEM;
-	h->order = o;
+	int r = 0;
 	if (h->bykind == BY_EVENT || h->bykind == BY_STR) {
-		for (size_t k = 0; k < n; k++)
-			o[k] = k;
-		qsort_r(o, n, sizeof(*o), name_cmp, h);
-		return 0;
-	}
-	/* the keys apart, so the sort reads no group */
-	uint64_t *k = malloc((n ? n : 1) * sizeof(*k));
-	uint64_t *kt = malloc((n ? n : 1) * sizeof(*kt));
-	uint32_t *p = malloc((n ? n : 1) * sizeof(*p));
-	uint32_t *pt = malloc((n ? n : 1) * sizeof(*pt));
-	int r = -PEBS_E_NOMEM;
-	if (k && kt && p && pt) {
-		for (size_t i = 0; i < n; i++) {
-			k[i] = h->g[i].key;
-			p[i] = (uint32_t)i;
+		size_t *t = malloc(sz * sizeof(*t));
+		if (!t)
+			return -PEBS_E_NOMEM;
+		for (size_t i = 0; i < n; i++)
+			t[i] = i;
+		qsort_r(t, n, sizeof(*t), name_cmp, h);
+		for (size_t i = 0; i < n; i++)
+			o[i] = (uint32_t)t[i];
+		free(t);
+	} else {
+		/* the keys apart, so the sort reads no group; the sorted
+		 * keys are kept for printing the names */
+		uint64_t *k = malloc(sz * sizeof(*k));
+		uint64_t *kt = malloc(sz * sizeof(*kt));
+		uint32_t *p = malloc(sz * sizeof(*p));
+		uint32_t *pt = malloc(sz * sizeof(*pt));
+		r = -PEBS_E_NOMEM;
+		if (k && kt && p && pt) {
+			for (size_t i = 0; i < n; i++) {
+				k[i] = h->g[i].key;
+				p[i] = (uint32_t)i;
+			}
+			r = lib_radix_sort(&k, &p, &kt, &pt, n);
 		}
-		r = lib_radix_sort(&k, &p, &kt, &pt, n);
-		for (size_t i = 0; !r && i < n; i++)
-			o[i] = p[i];
+		if (!r) {
+			memcpy(o, p, n * sizeof(*o));
+			free(h->okey);
+			h->okey = k;
+			k = NULL;
+		}
+		free(k);
+		free(kt);
+		free(p);
+		free(pt);
 	}
-	free(k);
-	free(kt);
-	free(p);
-	free(pt);
+	for (size_t i = 0; !r && i < n; i++)
+		pos[o[i]] = (uint32_t)i;
 	return r;
 }
 

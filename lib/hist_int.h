@@ -110,9 +110,14 @@ struct pebs_hist {
 	int symf;		/* enum pebs_sym_field */
 	struct table pc;
 	size_t pn;
-	/* output order */
-	size_t *order;
+	/* output order: order[i] is the group at position i, pos[g] the
+	 * position of group g, okey[i] the key at i (not for texts) */
+	uint32_t *order, *pos;
+	uint64_t *okey;
 	int order_valid;
+	/* the groups with a dense array */
+	uint32_t *dl;
+	size_t ndl, dlcap;
 	/* per-batch scratch */
 	uint32_t *gidx;
 	/* direct-mapped cache: data source value (BY_DSRC) or key (BY_NUM)
