@@ -886,35 +886,46 @@ int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
 	if (!map)
 		return -PEBS_E_NOMEM;
 	int r = 0;
-	for (size_t i = 0; i < src->ng && !r; i++) {
-		const struct group *sg = &src->g[i];
-		uint64_t key = sg->key;
-		/* names, not ids: the two histograms met events and texts in
-		 * their own orders */
-		if (h->bykind == BY_EVENT || h->bykind == BY_STR) {
-			long id = h->bykind == BY_EVENT ?
-				  event_id(h, sg->name) : str_id(h, sg->name);
-			if (id < 0) {
-				r = (int)id;
-				break;
+	uint64_t key[64];
+	for (size_t i0 = 0; i0 < src->ng && !r; i0 += 64) {
+		size_t m = src->ng - i0 < 64 ? src->ng - i0 : 64;
+		for (size_t k = 0; k < m && !r; k++) {
+			const struct group *sg = &src->g[i0 + k];
+			key[k] = sg->key;
+			/* names, not ids: the two histograms met events and
+			 * texts in their own orders */
+			if (h->bykind == BY_EVENT || h->bykind == BY_STR) {
+				long id = h->bykind == BY_EVENT ?
+					  event_id(h, sg->name) :
+					  str_id(h, sg->name);
+				if (id < 0)
+					r = (int)id;
+				key[k] = (uint64_t)id;
+			} else if (h->gscap) {
+				/* many groups: fetch their slots ahead */
+				__builtin_prefetch(&h->gs[hist_hash(key[k]) &
+							  (h->gscap - 1)]);
 			}
-			key = (uint64_t)id;
 		}
-		long g = group_of(h, key);
-		if (g < 0)
-			r = (int)g;
-		else
-			map[i] = (uint32_t)g;
+		for (size_t k = 0; k < m && !r; k++) {
+			long g = group_of(h, key[k]);
+			if (g < 0)
+				r = (int)g;
+			else
+				map[i0 + k] = (uint32_t)g;
+		}
 	}
-	for (size_t i = 0; i < src->ng && !r; i++) {
-		const uint64_t *d = src->g[i].c.dense;
-		for (size_t v = 0; d && v < DENSE && !r; v++)
+	for (size_t j = 0; j < src->ndl && !r; j++) {
+		const uint64_t *d = src->g[src->dl[j]].c.dense;
+		for (size_t v = 0; v < DENSE && !r; v++)
 			if (d[v])
-				r = counter_add(h, map[i], v, d[v]);
+				r = counter_add(h, map[src->dl[j]], v, d[v]);
 	}
+	/* straight into the log, even small values of a group with a dense
+	 * array: hist_sort() adds the two up, and the log is read in order */
 	for (size_t j = 0; j < src->spn && !r; j++) {
 		const struct spent *e = &src->sp[j];
-		r = counter_add(h, map[e->g], e->v, e->n);
+		r = sp_add(h, map[e->g], e->v, e->n);
 	}
 	free(map);
 	h->gen++;
