@@ -942,8 +942,8 @@ static int collect_lines(struct pebs_c2c *c)
 			size_t nc = caplines ? caplines : 64;
 			while (nc < c->nlines + addl)
 				nc *= 2;
-			struct c2c_line_int *nl2 = realloc(c->lines,
-							   nc * sizeof(*nl2));
+			struct c2c_line_int *nl2 = lib_big_realloc(c->lines,
+							nc * sizeof(*nl2));
 			if (!nl2)
 				goto out;
 			c->lines = nl2;
@@ -1006,7 +1006,8 @@ static int collect_lines(struct pebs_c2c *c)
 	c->rank = malloc((c->nlines ? c->nlines : 1) * sizeof(*c->rank));
 	if (!c->rank)
 		goto out;
-	if (!c->lines && !(c->lines = malloc(sizeof(*c->lines))))
+	if (!c->lines && !(c->lines = lib_big_realloc(NULL,
+						       sizeof(*c->lines))))
 		goto out;
 	if (!c->recs && !(c->recs = lib_big_realloc(NULL, sizeof(*c->recs))))
 		goto out;
@@ -1059,10 +1060,33 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 					  (uint32_t)i };
 	}
 	qsort(rk, c->nlines, sizeof(*rk), cmp_rank);
+	for (size_t i = 0; i < c->nlines; i++)
+		c->rank[i] = rk[i].line;
+	/*
+	 * The lines into report order, in place (cycle by cycle), so that
+	 * the verdict and every writer read them in order: with --show-all
+	 * they are hundreds of thousands of 400-byte records, met at random
+	 * otherwise.  rank[] is the identity afterwards.
+	 */
+	for (size_t i = 0; i < c->nlines; i++) {
+		if (c->rank[i] == i)
+			continue;
+		struct c2c_line_int tmp = c->lines[i];
+		size_t j = i;
+		for (;;) {
+			size_t k = c->rank[j];
+			c->rank[j] = (uint32_t)j;
+			if (k == i) {
+				c->lines[j] = tmp;
+				break;
+			}
+			c->lines[j] = c->lines[k];
+			j = k;
+		}
+	}
 	size_t listed = 0;
 	for (size_t i = 0; i < c->nlines; i++) {
-		c->rank[i] = rk[i].line;
-		struct c2c_line_int *l = &c->lines[c->rank[i]];
+		struct c2c_line_int *l = &c->lines[i];
 		l->listed = (c->o.show_all || (l->pub.sort_hitm &&
 			     l->pub.sort_hitm >= c->o.min_hitm)) &&
 			    (!c->o.top || listed < c->o.top);
