@@ -232,8 +232,15 @@ static void bar(FILE *fp, uint64_t eighths)
 	static const char *const part[] = { "", "\u258f", "\u258e", "\u258d",
 					    "\u258c", "\u258b", "\u258a",
 					    "\u2589" };
-	for (uint64_t i = 0; i < eighths / 8; i++)
-		fputs("\u2588", fp);
+	/* whole cells written in runs: one call per row, not per cell */
+	static const char full[] = "\u2588\u2588\u2588\u2588\u2588\u2588"
+		"\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588";
+	const size_t w = sizeof("\u2588") - 1, run = (sizeof(full) - 1) / w;
+	for (uint64_t n = eighths / 8; n; ) {
+		size_t k = n < run ? (size_t)n : run;
+		fwrite(full, w, k, fp);
+		n -= k;
+	}
 	fputs(part[eighths % 8], fp);
 }
 
