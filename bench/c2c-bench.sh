@@ -36,6 +36,8 @@ for f in gen bench; do
 	run "$f: text report (pipe)" sh -c \
 		"cat '$tmp/$f.pebs' | '$bin/pebs-c2c'"
 	run "$f: csv report" "$bin/pebs-c2c" -f csv "$tmp/$f.pebs"
+	run "$f: csv report --show-all" "$bin/pebs-c2c" --show-all -f csv \
+		"$tmp/$f.pebs"
 	run "$f: yaml result" "$bin/pebs-c2c" -f yaml "$tmp/$f.pebs"
 	cp "$tmp/out" "$tmp/$f.yaml"
 	echo "$f: yaml result: $(stat -c %s "$tmp/$f.yaml") bytes"

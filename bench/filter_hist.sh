@@ -60,5 +60,7 @@ for j in 1 2; do
 		pebs-filter --count 'hitm and dram'
 	bench $j "pebs-hist -f csv (lat)" pebs-hist -f csv
 	bench $j "pebs-hist -f csv --by mem" pebs-hist -f csv --by mem
+	# many groups: ~40% as many lines as samples, each its own histogram
+	bench $j "pebs-hist -f csv --by line" pebs-hist -f csv --by line
 done
 echo "== 'lat > 450' keeps $sel of $n samples"
