@@ -237,12 +237,6 @@ static void print_key(char *buf, uint64_t key, int hex)
 	buf[o] = 0;
 }
 
-/*
- * All groups at once, since the writers ask for every group, laid out in
- * output order so that the writers read memory in order: each group's
- * sorted sparse run merged with its dense array, which holds values below
- * DENSE only (and the run may hold small ones from before it existed).
- */
 /* A group with a dense array, at its output position. */
 struct dpos {
 	uint32_t pos, g;
@@ -255,6 +249,12 @@ static int dpos_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * All groups at once, since the writers ask for every group, laid out in
+ * output order so that the writers read memory in order: each group's
+ * sorted sparse run merged with its dense array, which holds values below
+ * DENSE only (and the run may hold small ones from before it existed).
+ */
 int hist_sort(struct pebs_hist *h)
 {
 	if (h->sgen == h->gen)

@@ -83,8 +83,9 @@ struct pebs_hist {
 	uint64_t last_key;
 	uint32_t last_idx;
 	int have_last;
-	/* the sparse counts of every group: sp[0, spsorted) sorted by
-	 * (group, value) with no pair twice, then appended ones */
+	/* the sparse counts of every group: sp[0, spsorted) is one run per
+	 * group (in group order, or in output order after hist_sort()),
+	 * sorted by value with no value twice; then the appended ones */
 	struct spent *sp;
 	size_t spn, spcap, spsorted;
 	/* valid while sgen == gen (hist_sort()): the groups in output order
@@ -96,7 +97,7 @@ struct pebs_hist {
 	/* sp_compact()'s scratch, kept: fresh pages cost more than the work */
 	void *scratch;
 	size_t scratchcap;	/* bytes */
-	size_t *off;		/* group g's run: sp[off[g], off[g + 1]) */
+	size_t *off;		/* run b (see sp) is sp[off[b], off[b + 1]) */
 	size_t offcap;		/* bytes */
 	/* event names (BY_EVENT keys index them), or symbol texts (BY_STR) */
 	char **ev;
