@@ -942,8 +942,11 @@ static int collect_lines(struct pebs_c2c *c)
 			size_t nc = caplines ? caplines : 64;
 			while (nc < c->nlines + addl)
 				nc *= 2;
-			struct c2c_line_int *nl2 = lib_big_realloc(c->lines,
-							nc * sizeof(*nl2));
+			/* malloc'd, not lib_big_realloc(): the lines hold
+			 * the verdict's strings, and LeakSanitizer does not
+			 * look for pointers in private mappings */
+			struct c2c_line_int *nl2 = realloc(c->lines,
+							   nc * sizeof(*nl2));
 			if (!nl2)
 				goto out;
 			c->lines = nl2;
@@ -1006,8 +1009,7 @@ static int collect_lines(struct pebs_c2c *c)
 	c->rank = malloc((c->nlines ? c->nlines : 1) * sizeof(*c->rank));
 	if (!c->rank)
 		goto out;
-	if (!c->lines && !(c->lines = lib_big_realloc(NULL,
-						       sizeof(*c->lines))))
+	if (!c->lines && !(c->lines = malloc(sizeof(*c->lines))))
 		goto out;
 	if (!c->recs && !(c->recs = lib_big_realloc(NULL, sizeof(*c->recs))))
 		goto out;

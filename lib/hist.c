@@ -177,20 +177,25 @@ static int sp_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
 	return 0;
 }
 
-/* Gives group @g a dense array (listed in h->dl).  0 or -PEBS_E_NOMEM. */
+/* Gives group @g a dense array.  0 or -PEBS_E_NOMEM. */
 static int make_dense(struct pebs_hist *h, size_t g)
 {
 	if (h->ndl == h->dlcap) {
 		size_t nc = h->dlcap ? h->dlcap * 2 : 64;
-		uint32_t *d = realloc(h->dl, nc * sizeof(*d));
-		if (!d)
+		uint64_t **d = realloc(h->dense, nc * sizeof(*d));
+		if (d)
+			h->dense = d;
+		uint32_t *dg = realloc(h->dg, nc * sizeof(*dg));
+		if (dg)
+			h->dg = dg;
+		if (!d || !dg)
 			return -PEBS_E_NOMEM;
-		h->dl = d;
 		h->dlcap = nc;
 	}
-	if (!(h->g[g].c.dense = calloc(DENSE, sizeof(uint64_t))))
+	if (!(h->dense[h->ndl] = calloc(DENSE, sizeof(uint64_t))))
 		return -PEBS_E_NOMEM;
-	h->dl[h->ndl++] = (uint32_t)g;
+	h->dg[h->ndl++] = (uint32_t)g;
+	h->g[g].c.ds = (uint32_t)h->ndl;
 	return 0;
 }
 
@@ -200,11 +205,11 @@ static int counter_add(struct pebs_hist *h, size_t g, uint64_t v, uint64_t n)
 	struct counter *c = &h->g[g].c;
 	/* the group's earlier small values stay in the sparse log:
 	 * hist_sort() adds the two up */
-	if (v < DENSE && !c->dense && c->small + n >= PROMOTE_AT &&
+	if (v < DENSE && !c->ds && c->small + n >= PROMOTE_AT &&
 	    make_dense(h, g) < 0)
 		return -PEBS_E_NOMEM;
-	if (v < DENSE && c->dense) {
-		c->dense[v] += n;
+	if (v < DENSE && c->ds) {
+		h->dense[c->ds - 1][v] += n;
 		return 0;
 	}
 	if (v < DENSE)
@@ -239,7 +244,7 @@ static void print_key(char *buf, uint64_t key, int hex)
 
 /* A group with a dense array, at its output position. */
 struct dpos {
-	uint32_t pos, g;
+	uint32_t pos, slot;	/* slot: index in h->dense */
 };
 
 static int dpos_cmp(const void *a, const void *b)
@@ -274,10 +279,10 @@ int hist_sort(struct pebs_hist *h)
 		return -PEBS_E_NOMEM;
 	size_t total = h->spn;
 	for (size_t j = 0; j < h->ndl; j++) {
-		const uint64_t *d = h->g[h->dl[j]].c.dense;
+		const uint64_t *d = h->dense[j];
 		for (size_t v = 0; v < DENSE; v++)
 			total += d[v] != 0;
-		dp[j] = (struct dpos){ h->pos[h->dl[j]], h->dl[j] };
+		dp[j] = (struct dpos){ h->pos[h->dg[j]], (uint32_t)j };
 	}
 	qsort(dp, h->ndl, sizeof(*dp), dpos_cmp);
 	struct gview *view = big_reserve(h->view, &h->viewcap,
@@ -302,7 +307,7 @@ int hist_sort(struct pebs_hist *h)
 	for (size_t i = 0; i < ng; i++) {
 		const uint64_t *dense = NULL;
 		if (nd < h->ndl && dp[nd].pos == i)
-			dense = h->g[dp[nd++].g].c.dense;
+			dense = h->dense[dp[nd++].slot];
 		const struct spent *p = h->sp + off[i];
 		size_t m = off[i + 1] - off[i], k = 0, start = o;
 		uint64_t n = 0;
@@ -399,8 +404,10 @@ void pebs_hist_free(struct pebs_hist *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->ng; i++)
-		free(h->g[i].c.dense);
+	for (size_t j = 0; j < h->ndl; j++)
+		free(h->dense[j]);
+	free(h->dense);
+	free(h->dg);
 	lib_big_free(h->g);
 	lib_big_free(h->gs);
 	lib_big_free(h->sp);
@@ -421,7 +428,6 @@ void pebs_hist_free(struct pebs_hist *h)
 	free(h->order);
 	free(h->pos);
 	free(h->okey);
-	free(h->dl);
 	free(h);
 }
 
@@ -447,11 +453,9 @@ uint64_t pebs_hist_total(const struct pebs_hist *h)
 {
 	/* summed from the counts: the cached totals may be stale */
 	uint64_t n = 0;
-	for (size_t i = 0; i < h->ng; i++) {
-		const uint64_t *d = h->g[i].c.dense;
-		for (size_t v = 0; d && v < DENSE; v++)
-			n += d[v];
-	}
+	for (size_t j = 0; j < h->ndl; j++)
+		for (size_t v = 0; v < DENSE; v++)
+			n += h->dense[j][v];
 	for (size_t j = 0; j < h->spn; j++)
 		n += h->sp[j].n;
 	return n;
@@ -765,7 +769,7 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 	do {								\
 		const T *col = (const T *)vals;				\
 		if (h->bykind == BY_NONE) {				\
-			uint64_t *d = h->g[0].c.dense;			\
+			uint64_t *d = h->dense[h->g[0].c.ds - 1];	\
 			for (size_t i = 0; i < n; i++) {		\
 				uint64_t v = col[i] & mask;		\
 				if (v < DENSE)				\
@@ -781,8 +785,8 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 		for (size_t i = 0; i < n; i++) {			\
 			struct counter *c = &grp[gix[i]].c;		\
 			uint64_t v = col[i] & mask;			\
-			if (v < DENSE && c->dense) {			\
-				c->dense[v]++;				\
+			if (v < DENSE && c->ds) {			\
+				h->dense[c->ds - 1][v]++;		\
 			} else if (counter_add(h, gix[i], v, 1)) {	\
 				return -PEBS_E_NOMEM;			\
 			}						\
@@ -916,10 +920,10 @@ int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
 		}
 	}
 	for (size_t j = 0; j < src->ndl && !r; j++) {
-		const uint64_t *d = src->g[src->dl[j]].c.dense;
+		const uint64_t *d = src->dense[j];
 		for (size_t v = 0; v < DENSE && !r; v++)
 			if (d[v])
-				r = counter_add(h, map[src->dl[j]], v, d[v]);
+				r = counter_add(h, map[src->dg[j]], v, d[v]);
 	}
 	/* straight into the log, even small values of a group with a dense
 	 * array: hist_sort() adds the two up, and the log is read in order */
@@ -1215,25 +1219,61 @@ int pebs_hist_bins_of(struct pebs_hist *h, size_t i,
 
 /* ------------------------------------------------------------ YAML merge */
 
-static const char *scalar(yaml_document_t *d, yaml_node_t *n)
+/*
+ * The YAML is read as a stream of events, not loaded as documents: the
+ * result of grouping by line holds millions of [value, count] pairs, and
+ * libyaml's document tree for 90 MB of them took 3 GB and 40 s (now
+ * memory stays flat).  The one constraint this puts on documents:
+ * pebs_hist, field and by come before groups (as pebs-hist writes them),
+ * and a group's name before its values.
+ */
+struct ys {
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int have;		/* ev holds an event */
+	char *err;
+	size_t errlen;
+};
+
+/* The next event into y->ev.  0 or -PEBS_E_PARSE (message in y->err). */
+static int ys_next(struct ys *y)
 {
-	(void)d;
-	return n && n->type == YAML_SCALAR_NODE ?
-	       (const char *)n->data.scalar.value : NULL;
+	if (y->have)
+		yaml_event_delete(&y->ev);
+	y->have = 0;
+	if (!yaml_parser_parse(&y->p, &y->ev)) {
+		snprintf(y->err, y->errlen, "YAML: line %zu: %s",
+			 y->p.problem_mark.line + 1,
+			 y->p.problem ? y->p.problem : "syntax error");
+		return -PEBS_E_PARSE;
+	}
+	y->have = 1;
+	return 0;
 }
 
-static yaml_node_t *map_get(yaml_document_t *d, yaml_node_t *m,
-			    const char *key)
+/* The current event's text when it is a scalar, else NULL. */
+static const char *ys_scalar(const struct ys *y)
 {
-	if (!m || m->type != YAML_MAPPING_NODE)
-		return NULL;
-	for (yaml_node_pair_t *p = m->data.mapping.pairs.start;
-	     p < m->data.mapping.pairs.top; p++) {
-		const char *k = scalar(d, yaml_document_get_node(d, p->key));
-		if (k && strcmp(k, key) == 0)
-			return yaml_document_get_node(d, p->value);
+	return y->ev.type == YAML_SCALAR_EVENT ?
+	       (const char *)y->ev.data.scalar.value : NULL;
+}
+
+/* Skips the node the current event starts; leaves its last event. */
+static int ys_skip(struct ys *y)
+{
+	int depth = 0, r;
+	for (;;) {
+		if (y->ev.type == YAML_MAPPING_START_EVENT ||
+		    y->ev.type == YAML_SEQUENCE_START_EVENT)
+			depth++;
+		else if (y->ev.type == YAML_MAPPING_END_EVENT ||
+			 y->ev.type == YAML_SEQUENCE_END_EVENT)
+			depth--;
+		if (depth <= 0)
+			return 0;
+		if ((r = ys_next(y)) < 0)
+			return r;
 	}
-	return NULL;
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -1258,40 +1298,213 @@ static int field_id(const char *name, int *id)
 	return 0;
 }
 
-#define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); goto out; } \
-	while (0)
+#define ERR(...) do { snprintf(y->err, y->errlen, __VA_ARGS__); \
+		      r = -PEBS_E_PARSE; goto out; } while (0)
 
-/* Runs @fn on each document of @text; stops at the first error. */
-static int each_doc(const char *text, size_t len, char *err, size_t errlen,
-		    int (*fn)(yaml_document_t *, void *, char *, size_t),
-		    void *ctx, int first_only)
+/*
+ * One group mapping (the current event starts it) into @h: its values are
+ * counted as they are read.  0 or < 0.
+ */
+static int ys_group(struct ys *y, struct pebs_hist *h)
 {
-	yaml_parser_t p;
-	int r = 0, ndocs = 0;
-	if (!yaml_parser_initialize(&p))
-		return -PEBS_E_NOMEM;
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	char *name = NULL;
+	uint64_t count = 0, sum = 0;
+	int have_count = 0, have_values = 0, r;
+	long g = -1;
 	for (;;) {
-		yaml_document_t d;
-		if (!yaml_parser_load(&p, &d)) {
-			snprintf(err, errlen, "YAML: line %zu: %s",
-				 p.problem_mark.line + 1,
-				 p.problem ? p.problem : "syntax error");
-			r = -PEBS_E_PARSE;
+		if ((r = ys_next(y)) < 0)
+			goto out;
+		if (y->ev.type == YAML_MAPPING_END_EVENT)
 			break;
+		const char *k = ys_scalar(y);
+		int key = !k ? 0 : !strcmp(k, "group") ? 1 :
+			  !strcmp(k, "count") ? 2 : !strcmp(k, "values") ? 3 :
+			  0;
+		if ((!k && (r = ys_skip(y)) < 0) || (r = ys_next(y)) < 0)
+			goto out;
+		if (key == 1 && ys_scalar(y) && !name) {
+			if (!(name = strdup(ys_scalar(y)))) {
+				r = -PEBS_E_NOMEM;
+				goto out;
+			}
+		} else if (key == 2 && ys_scalar(y)) {
+			have_count = parse_u64(ys_scalar(y), &count) == 0;
+		} else if (key == 3 && name &&
+			   y->ev.type == YAML_SEQUENCE_START_EVENT) {
+			have_values = 1;
+			for (;;) {
+				uint64_t v = 0, n = 0;
+				if ((r = ys_next(y)) < 0)
+					goto out;
+				if (y->ev.type == YAML_SEQUENCE_END_EVENT)
+					break;
+				int ok = y->ev.type ==
+					 YAML_SEQUENCE_START_EVENT;
+				if (ok && !(r = ys_next(y)))
+					ok = !parse_u64(ys_scalar(y), &v);
+				if (ok && !(r = ys_next(y)))
+					ok = !parse_u64(ys_scalar(y), &n);
+				if (ok && !(r = ys_next(y)))
+					ok = y->ev.type ==
+					     YAML_SEQUENCE_END_EVENT;
+				if (r < 0)
+					goto out;
+				if (!ok)
+					ERR("group %s: values must be [value, "
+					    "count] pairs", name);
+				if (g < 0) {
+					/* the group is made by its first
+					 * value, as the counting would */
+					uint64_t gk;
+					r = key_parse(h, name, &gk);
+					if (r == -PEBS_E_PARSE)
+						ERR("group \"%s\" is not a "
+						    "value of %s", name,
+						    h->by < 0 ? "none" :
+						    pebs_field_by_id(h->by)->name);
+					if (r < 0 || (g = group_of(h, gk)) < 0) {
+						r = r < 0 ? r : (int)g;
+						goto out;
+					}
+					h->gen++;
+				}
+				if ((r = counter_add(h, (size_t)g, v, n)) < 0)
+					goto out;
+				sum += n;
+			}
+		} else if (key == 3 || (r = ys_skip(y)) < 0) {
+			if (key == 3)
+				ERR("group without group, count or values");
+			goto out;
 		}
-		yaml_node_t *root = yaml_document_get_root_node(&d);
-		if (!root) {
-			yaml_document_delete(&d);
+	}
+	if (!name || !have_count || !have_values)
+		ERR("group without group, count or values");
+	if (sum != count)
+		ERR("group %s: count %llu but values add up to %llu", name,
+		    (unsigned long long)count, (unsigned long long)sum);
+	r = 0;
+out:
+	free(name);
+	return r;
+}
+
+/*
+ * One document's root mapping (the current event starts it): its field
+ * and by into *@field, *@by; with @h, its groups counted into @h (whose
+ * field and by must be the same).  0 or < 0.
+ */
+static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
+{
+	int tag = 0, have_f = 0, have_b = 0, groups = 0, r = 0;
+	int fid = 0, bid = -1, fok = 0, bok = 0;
+	if (y->ev.type != YAML_MAPPING_START_EVENT)
+		ERR("not a pebs-hist YAML document");
+	for (;;) {
+		if ((r = ys_next(y)) < 0)
+			goto out;
+		if (y->ev.type == YAML_MAPPING_END_EVENT)
 			break;
+		const char *k = ys_scalar(y);
+		int key = !k ? 0 : !strcmp(k, "pebs_hist") ? 1 :
+			  !strcmp(k, "field") ? 2 : !strcmp(k, "by") ? 3 :
+			  !strcmp(k, "groups") ? 4 : 0;
+		if ((!k && (r = ys_skip(y)) < 0) || (r = ys_next(y)) < 0)
+			goto out;
+		if (key == 1) {
+			tag = 1;
+		} else if (key == 2 && !have_f) {
+			have_f = 1;
+			fok = field_id(ys_scalar(y), &fid) == 0 && fid >= 0;
+		} else if (key == 3 && !have_b) {
+			have_b = 1;
+			bok = field_id(ys_scalar(y), &bid) == 0;
 		}
+		if (key == 4) {
+			if (!tag)
+				ERR("not a pebs-hist YAML document");
+			if (!have_f || !have_b)
+				ERR("field and by must come before groups");
+			if (!fok || !bok)
+				ERR("bad field or by");
+			*field = fid;
+			*by = bid;
+			if (!h)
+				return 0;	/* peeking: that is all */
+			if (fid != h->field || bid != h->by)
+				ERR("histogram of %s by %s cannot merge into "
+				    "one of %s by %s",
+				    pebs_field_by_id(fid)->name,
+				    bid < 0 ? "none" :
+				    pebs_field_by_id(bid)->name,
+				    pebs_field_by_id(h->field)->name,
+				    h->by < 0 ? "none" :
+				    pebs_field_by_id(h->by)->name);
+			if (y->ev.type != YAML_SEQUENCE_START_EVENT)
+				ERR("no groups sequence");
+			groups = 1;
+			for (;;) {
+				if ((r = ys_next(y)) < 0)
+					goto out;
+				if (y->ev.type == YAML_SEQUENCE_END_EVENT)
+					break;
+				if (y->ev.type != YAML_MAPPING_START_EVENT)
+					ERR("group without group, count or "
+					    "values");
+				if ((r = ys_group(y, h)) < 0)
+					goto out;
+			}
+		} else if ((r = ys_skip(y)) < 0) {
+			goto out;
+		}
+	}
+	if (!tag)
+		ERR("not a pebs-hist YAML document");
+	if (!fok || !bok)
+		ERR("bad field or by");
+	*field = fid;
+	*by = bid;
+	if (h && (fid != h->field || bid != h->by))
+		ERR("histogram of %s by %s cannot merge into one of %s by %s",
+		    pebs_field_by_id(fid)->name,
+		    bid < 0 ? "none" : pebs_field_by_id(bid)->name,
+		    pebs_field_by_id(h->field)->name,
+		    h->by < 0 ? "none" : pebs_field_by_id(h->by)->name);
+	if (h && !groups)
+		ERR("no groups sequence");
+out:
+	return r;
+}
+
+#undef ERR
+
+/*
+ * Each document of @text: merged into @h, or with @h NULL only the first
+ * one's field and by read.  0 or < 0 with a message in @err.
+ */
+static int ys_run(const char *text, size_t len, struct pebs_hist *h,
+		  int *field, int *by, char *err, size_t errlen)
+{
+	struct ys y = { .err = err, .errlen = errlen };
+	int r = 0, ndocs = 0;
+	if (!yaml_parser_initialize(&y.p))
+		return -PEBS_E_NOMEM;
+	yaml_parser_set_input_string(&y.p, (const unsigned char *)text, len);
+	r = ys_next(&y);	/* stream start */
+	while (!r) {
+		if ((r = ys_next(&y)) < 0 ||
+		    y.ev.type != YAML_DOCUMENT_START_EVENT)
+			break;
+		if ((r = ys_next(&y)) < 0 ||
+		    (r = ys_doc(&y, h, field, by)) < 0)
+			break;
 		ndocs++;
-		r = fn(&d, ctx, err, errlen);
-		yaml_document_delete(&d);
-		if (r < 0 || first_only)
+		if (!h || (r = ys_next(&y)) < 0)	/* document end */
 			break;
 	}
-	yaml_parser_delete(&p);
+	if (y.have)
+		yaml_event_delete(&y.ev);
+	yaml_parser_delete(&y.p);
 	if (!r && !ndocs) {
 		snprintf(err, errlen, "no histogram in the input");
 		r = -PEBS_E_PARSE;
@@ -1299,105 +1512,17 @@ static int each_doc(const char *text, size_t len, char *err, size_t errlen,
 	return r;
 }
 
-struct peek {
-	int field, by;
-};
-
-static int peek_doc(yaml_document_t *d, void *ctx, char *err, size_t errlen)
-{
-	struct peek *pk = ctx;
-	yaml_node_t *root = yaml_document_get_root_node(d);
-	const char *f = scalar(d, map_get(d, root, "field"));
-	const char *b = scalar(d, map_get(d, root, "by"));
-	if (!map_get(d, root, "pebs_hist")) {
-		snprintf(err, errlen, "not a pebs-hist YAML document");
-		return -PEBS_E_PARSE;
-	}
-	if (field_id(f, &pk->field) < 0 || pk->field < 0 ||
-	    field_id(b, &pk->by) < 0) {
-		snprintf(err, errlen, "bad field or by");
-		return -PEBS_E_PARSE;
-	}
-	return 0;
-}
-
 int pebs_hist_yaml_peek(const char *text, size_t len, int *field, int *by,
 			char *err, size_t errlen)
 {
-	struct peek pk = { 0, -1 };
-	int r = each_doc(text, len, err, errlen, peek_doc, &pk, 1);
-	*field = pk.field;
-	*by = pk.by;
-	return r;
-}
-
-static int merge_doc(yaml_document_t *d, void *ctx, char *err,
-		     size_t errlen)
-{
-	struct pebs_hist *h = ctx;
-	struct peek pk;
-	int r = peek_doc(d, &pk, err, errlen);
-	if (r < 0)
-		return r;
-	if (pk.field != h->field || pk.by != h->by) {
-		snprintf(err, errlen, "histogram of %s by %s cannot merge "
-			 "into one of %s by %s",
-			 pebs_field_by_id(pk.field)->name,
-			 pk.by < 0 ? "none" : pebs_field_by_id(pk.by)->name,
-			 pebs_field_by_id(h->field)->name,
-			 h->by < 0 ? "none" : pebs_field_by_id(h->by)->name);
-		return -PEBS_E_INVAL;
-	}
-	r = -PEBS_E_PARSE;
-	yaml_node_t *root = yaml_document_get_root_node(d);
-	yaml_node_t *gs = map_get(d, root, "groups");
-	if (!gs || gs->type != YAML_SEQUENCE_NODE)
-		ERR("no groups sequence");
-	for (yaml_node_item_t *it = gs->data.sequence.items.start;
-	     it < gs->data.sequence.items.top; it++) {
-		yaml_node_t *g = yaml_document_get_node(d, *it);
-		const char *name = scalar(d, map_get(d, g, "group"));
-		yaml_node_t *vs = map_get(d, g, "values");
-		uint64_t count, sum = 0;
-		if (!name || !vs || vs->type != YAML_SEQUENCE_NODE ||
-		    parse_u64(scalar(d, map_get(d, g, "count")), &count) < 0)
-			ERR("group without group, count or values");
-		for (yaml_node_item_t *vi = vs->data.sequence.items.start;
-		     vi < vs->data.sequence.items.top; vi++) {
-			yaml_node_t *pair = yaml_document_get_node(d, *vi);
-			uint64_t v, n;
-			if (!pair || pair->type != YAML_SEQUENCE_NODE ||
-			    pair->data.sequence.items.top -
-			    pair->data.sequence.items.start != 2 ||
-			    parse_u64(scalar(d, yaml_document_get_node(d,
-				      pair->data.sequence.items.start[0])),
-				      &v) < 0 ||
-			    parse_u64(scalar(d, yaml_document_get_node(d,
-				      pair->data.sequence.items.start[1])),
-				      &n) < 0)
-				ERR("group %s: values must be [value, count] "
-				    "pairs", name);
-			int e = pebs_hist_add_value(h, name, v, n);
-			if (e == -PEBS_E_NOMEM)
-				return e;
-			if (e < 0)
-				ERR("group \"%s\" is not a value of %s", name,
-				    h->by < 0 ? "none" :
-				    pebs_field_by_id(h->by)->name);
-			sum += n;
-		}
-		if (sum != count)
-			ERR("group %s: count %llu but values add up to %llu",
-			    name, (unsigned long long)count,
-			    (unsigned long long)sum);
-	}
-	r = 0;
-out:
-	return r;
+	*field = 0;
+	*by = -1;
+	return ys_run(text, len, NULL, field, by, err, errlen);
 }
 
 int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
 			 char *err, size_t errlen)
 {
-	return each_doc(text, len, err, errlen, merge_doc, h, 0);
+	int field, by;
+	return ys_run(text, len, h, &field, &by, err, errlen);
 }

@@ -34,7 +34,11 @@ enum { BY_NONE, BY_DSRC, BY_EVENT, BY_NUM, BY_STR };
  */
 struct counter {
 	uint64_t small;		/* samples < DENSE seen without dense[] */
-	uint64_t *dense;	/* DENSE counts, or NULL */
+	uint32_t ds;		/* h->dense[ds - 1] are its DENSE counts;
+				 * 0: none (the groups are in a private
+				 * mapping, where LeakSanitizer does not look
+				 * for pointers: the arrays are found from
+				 * h->dense, which is malloc'd) */
 };
 
 struct group {
@@ -116,8 +120,9 @@ struct pebs_hist {
 	uint32_t *order, *pos;
 	uint64_t *okey;
 	int order_valid;
-	/* the groups with a dense array */
-	uint32_t *dl;
+	/* the dense arrays and their groups (dg) */
+	uint64_t **dense;
+	uint32_t *dg;
 	size_t ndl, dlcap;
 	/* per-batch scratch */
 	uint32_t *gidx;

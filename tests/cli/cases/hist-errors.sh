@@ -1,4 +1,4 @@
-# usage errors exit 2
+# usage errors exit 2, a write error 3
 f=$TD/good/filter-hist-2k.pebs
 pebs-hist --field mem $f; echo "rc=$?"
 pebs-hist --field latt $f; echo "rc=$?"
@@ -8,5 +8,7 @@ pebs-hist --bins linear:0 $f; echo "rc=$?"
 pebs-hist --percentiles 50,101 $f; echo "rc=$?"
 pebs-hist -f png $f; echo "rc=$?"
 pebs-hist --where 'lat >' $f; echo "rc=$?"
+# a full disk exits 3; with many groups, some dense (nothing may leak)
+pebs-hist -f csv --by line -o /dev/full $f; echo "rc=$?"
 pebs-hist --help | head -1
 pebs-hist --version
