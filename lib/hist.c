@@ -308,8 +308,9 @@ int hist_sort(struct pebs_hist *h)
 		const uint64_t *dense = NULL;
 		if (nd < h->ndl && dp[nd].pos == i)
 			dense = h->dense[dp[nd++].slot];
-		const struct spent *p = h->sp + off[i];
 		size_t m = off[i + 1] - off[i], k = 0, start = o;
+		/* sp is NULL while every count went to dense arrays */
+		const struct spent *p = m ? h->sp + off[i] : NULL;
 		uint64_t n = 0;
 		for (size_t v = 0; dense && v < DENSE; v++) {
 			uint64_t cnt = dense[v];
