@@ -240,7 +240,7 @@ static char *yaml_of(struct pebs_hist *h, const struct pebs_hist_bins *b)
 Test(hist_prop, merge_of_parts_equals_whole)
 {
 	static const int bys[] = { -1, PEBS_F_MEM, PEBS_COL_EVENT,
-				   PEBS_COL_CPU, PEBS_F_PAGE };
+				   PEBS_COL_CPU, PEBS_F_PAGE, PEBS_F_LINE };
 	struct pebs_hist_bins lg;
 	struct pebs_batch *b = pebs_batch_new(4000);
 	pebs_hist_bins_parse("log2", &lg);
@@ -296,7 +296,7 @@ Test(hist_prop, merge_of_parts_equals_whole)
 Test(hist_prop, merge_in_memory_equals_whole)
 {
 	static const int bys[] = { -1, PEBS_F_MEM, PEBS_COL_EVENT,
-				   PEBS_COL_CPU, PEBS_F_PAGE };
+				   PEBS_COL_CPU, PEBS_F_PAGE, PEBS_F_LINE };
 	struct pebs_hist_bins lg;
 	struct pebs_batch *b = pebs_batch_new(4000);
 	pebs_hist_bins_parse("log2", &lg);
@@ -347,6 +347,18 @@ Test(hist_prop, merge_rejects_bad_yaml)
 		"  count: 1\n  values:\n  - [x, 1]\n",
 		"pebs_hist: 1\nfield: nope\nby: none\ngroups: []\n",
 		"field: lat\nby: none\ngroups: []\n",
+		/* read as a stream: field and by before groups, a group's
+		 * name before its values */
+		"pebs_hist: 1\ngroups: []\nfield: lat\nby: none\n",
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- count: 1\n"
+		"  values:\n  - [1, 1]\n  group: all\n",
+		/* a pair of three, a nested pair, a mapping for a pair */
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
+		"  count: 1\n  values:\n  - [1, 1, 1]\n",
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
+		"  count: 1\n  values:\n  - [[1], 1]\n",
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
+		"  count: 1\n  values:\n  - {1: 1}\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct pebs_hist *h;
@@ -439,4 +451,32 @@ Test(hist_prop, many_groups_compacted_log)
 	pebs_hist_free(h);
 	pebs_batch_free(b);
 	free(ref);
+}
+
+/* Keys the merge does not read are skipped, however nested. */
+Test(hist_prop, merge_skips_unknown_keys)
+{
+	static const char y[] =
+		"pebs_hist: 1\nextra: {a: [1, {b: 2}], c: d}\nfield: lat\n"
+		"by: cpu\nnote: [x, [y, z]]\ngroups:\n"
+		"- group: \"3\"\n  count: 5\n  bins:\n  - {lo: 0, hi: 1}\n"
+		"  odd: {deep: [[1, 2], {e: f}]}\n"
+		"  values:\n  - [7, 2]\n  - [9000, 3]\n"
+		"total: 5\n---\n"
+		"pebs_hist: 1\nfield: lat\nby: cpu\ngroups:\n"
+		"- group: \"3\"\n  count: 1\n  values:\n  - [7, 1]\n";
+	struct pebs_hist *h;
+	char err[256];
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, PEBS_COL_CPU), 0);
+	cr_assert_eq(pebs_hist_merge_yaml(h, y, strlen(y), err, sizeof(err)),
+		     0, "%s", err);
+	struct pebs_hist_stats st;
+	cr_assert_eq(pebs_hist_ngroups(h), 1);
+	cr_assert_eq(pebs_hist_group_stats(h, 0, &st), 0);
+	cr_assert_str_eq(st.group, "3");
+	cr_assert_eq(st.count, 6);
+	cr_assert_eq(st.min, 7);
+	cr_assert_eq(st.max, 9000);
+	cr_assert(st.sum == 7 * 3 + 9000 * 3);
+	pebs_hist_free(h);
 }
