@@ -254,7 +254,10 @@ void c2c_free_results(struct pebs_c2c *c)
 		free(c->lines[i].evidence);
 		free(c->lines[i].fix);
 	}
-	free(c->lines);
+	lib_big_free(c->lines);
+	free(c->texts);
+	c->texts = NULL;
+	c->ntexts = c->textcap = 0;
 	lib_big_free(c->recs);
 	free(c->rank);
 	free(c->kcls);

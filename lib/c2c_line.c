@@ -942,11 +942,8 @@ static int collect_lines(struct pebs_c2c *c)
 			size_t nc = caplines ? caplines : 64;
 			while (nc < c->nlines + addl)
 				nc *= 2;
-			/* malloc'd, not lib_big_realloc(): the lines hold
-			 * the verdict's strings, and LeakSanitizer does not
-			 * look for pointers in private mappings */
-			struct c2c_line_int *nl2 = realloc(c->lines,
-							   nc * sizeof(*nl2));
+			struct c2c_line_int *nl2 = lib_big_realloc(c->lines,
+							nc * sizeof(*nl2));
 			if (!nl2)
 				goto out;
 			c->lines = nl2;
@@ -1009,7 +1006,8 @@ static int collect_lines(struct pebs_c2c *c)
 	c->rank = malloc((c->nlines ? c->nlines : 1) * sizeof(*c->rank));
 	if (!c->rank)
 		goto out;
-	if (!c->lines && !(c->lines = malloc(sizeof(*c->lines))))
+	if (!c->lines && !(c->lines = lib_big_realloc(NULL,
+						       sizeof(*c->lines))))
 		goto out;
 	if (!c->recs && !(c->recs = lib_big_realloc(NULL, sizeof(*c->recs))))
 		goto out;
@@ -1023,6 +1021,26 @@ out:
 	free(lid);
 	free(bl);
 	return r;
+}
+
+/*
+ * Lists @l's verdict strings in c->texts (they are freed through the
+ * lines; the list is for LeakSanitizer).  0 or -PEBS_E_NOMEM.
+ */
+static int keep_texts(struct pebs_c2c *c, const struct c2c_line_int *l)
+{
+	if (c->ntexts + 3 > c->textcap) {
+		size_t nc = c->textcap ? c->textcap * 2 : 192;
+		char **t = realloc(c->texts, nc * sizeof(*t));
+		if (!t)
+			return -PEBS_E_NOMEM;
+		c->texts = t;
+		c->textcap = nc;
+	}
+	c->texts[c->ntexts++] = l->why;
+	c->texts[c->ntexts++] = l->evidence;
+	c->texts[c->ntexts++] = l->fix;
+	return 0;
 }
 
 int pebs_c2c_finish(struct pebs_c2c *c)
@@ -1096,7 +1114,7 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 	}
 	for (size_t i = 0; i < c->nlines; i++) {
 		struct c2c_line_int *l = &c->lines[i];
-		if (verdict(c, l, &x, l->listed))
+		if (verdict(c, l, &x, l->listed) || keep_texts(c, l))
 			goto nomem;
 		l->pub.why = l->why ? l->why : "";
 		l->pub.evidence = l->evidence ? l->evidence : "";
