@@ -259,11 +259,9 @@ void c2c_free_results(struct pebs_c2c *c)
 	c->texts = NULL;
 	c->ntexts = c->textcap = 0;
 	lib_big_free(c->recs);
-	free(c->rank);
 	free(c->kcls);
 	c->lines = NULL;
 	c->recs = NULL;
-	c->rank = NULL;
 	c->kcls = NULL;
 	c->nlines = c->nrecs = c->nsampled = 0;
 	c->finished = 0;

@@ -176,7 +176,7 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 		"<th>verdict</th></tr>\n");
 	size_t k = 0;
 	for (size_t i = 0; i < c->nlines; i++) {
-		const struct c2c_line_int *l = &c->lines[c->rank[i]];
+		const struct c2c_line_int *l = &c->lines[i];
 		const struct pebs_c2c_line *p = &l->pub;
 		if (!l->listed)
 			continue;
@@ -198,7 +198,7 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 			"filters.</p>\n");
 	k = 0;
 	for (size_t i = 0; i < c->nlines && k < HTML_MAX_MAPS; i++) {
-		struct c2c_line_int *l = &c->lines[c->rank[i]];
+		struct c2c_line_int *l = &c->lines[i];
 		const struct pebs_c2c_line *p = &l->pub;
 		if (!l->listed)
 			continue;

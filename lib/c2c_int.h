@@ -82,15 +82,15 @@ struct pebs_c2c {
 	unsigned *kcls;		/* class bits per kind (with an address) */
 	struct c2c_rec *recs;	/* samples of result lines, by line */
 	size_t nrecs;
-	struct c2c_line_int *lines;	/* lines with results (a private
-					 * mapping: lib_big_realloc()) */
+	struct c2c_line_int *lines;	/* lines with results, in report
+					 * order (a private mapping:
+					 * lib_big_realloc()) */
 	char **texts;		/* every line's why, evidence and fix, also
 				 * here: LeakSanitizer finds them from a
 				 * malloc'd array, not from the mapping */
 	size_t ntexts, textcap;
 	size_t nlines;
 	size_t nsampled;	/* distinct lines with samples */
-	uint32_t *rank;		/* report order: indices into lines */
 	/* symbols */
 	struct pebs_meta *maps;	/* maps.N.* of every input, renumbered */
 	size_t nmaps;

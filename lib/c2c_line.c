@@ -1003,9 +1003,6 @@ static int collect_lines(struct pebs_c2c *c)
 				fill_rec(c, &c->recs[be[j].key], be[j].cell,
 					 lmask);
 	}
-	c->rank = malloc((c->nlines ? c->nlines : 1) * sizeof(*c->rank));
-	if (!c->rank)
-		goto out;
 	if (!c->lines && !(c->lines = lib_big_realloc(NULL,
 						       sizeof(*c->lines))))
 		goto out;
@@ -1080,22 +1077,20 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 					  (uint32_t)i };
 	}
 	qsort(rk, c->nlines, sizeof(*rk), cmp_rank);
-	for (size_t i = 0; i < c->nlines; i++)
-		c->rank[i] = rk[i].line;
 	/*
-	 * The lines into report order, in place (cycle by cycle), so that
-	 * the verdict and every writer read them in order: with --show-all
-	 * they are hundreds of thousands of 400-byte records, met at random
-	 * otherwise.  rank[] is the identity afterwards.
+	 * The lines into report order, in place (cycle by cycle, rk[j].line
+	 * marked j once line j is in place), so that the verdict and every
+	 * writer read them in order: with --show-all they are hundreds of
+	 * thousands of 400-byte records, met at random otherwise.
 	 */
 	for (size_t i = 0; i < c->nlines; i++) {
-		if (c->rank[i] == i)
+		if (rk[i].line == i)
 			continue;
 		struct c2c_line_int tmp = c->lines[i];
 		size_t j = i;
 		for (;;) {
-			size_t k = c->rank[j];
-			c->rank[j] = (uint32_t)j;
+			size_t k = rk[j].line;
+			rk[j].line = (uint32_t)j;
 			if (k == i) {
 				c->lines[j] = tmp;
 				break;
@@ -1146,14 +1141,14 @@ const struct pebs_c2c_line *pebs_c2c_line_at(const struct pebs_c2c *c,
 {
 	if (!c->finished || i >= c->nlines)
 		return NULL;
-	return &c->lines[c->rank[i]].pub;
+	return &c->lines[i].pub;
 }
 
 int pebs_c2c_line_listed(const struct pebs_c2c *c, size_t i)
 {
 	if (!c->finished || i >= c->nlines)
 		return 0;
-	return c->lines[c->rank[i]].listed;
+	return c->lines[i].listed;
 }
 
 const struct pebs_c2c_stats *pebs_c2c_totals(const struct pebs_c2c *c)

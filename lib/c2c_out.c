@@ -212,7 +212,7 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 	size_t listed = 0, hitm_lines = 0, vcount[4] = { 0 };
 	uint64_t cyc = 0;
 	for (size_t i = 0; i < c->nlines; i++) {
-		const struct c2c_line_int *l = &c->lines[c->rank[i]];
+		const struct c2c_line_int *l = &c->lines[i];
 		hitm_lines += l->pub.sort_hitm > 0;
 		cyc += l->pub.hitm_cycles;
 		if (l->listed) {
@@ -255,7 +255,7 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 		"r_dram", "verdict");
 	size_t k = 0;
 	for (size_t i = 0; i < c->nlines; i++) {
-		const struct c2c_line_int *l = &c->lines[c->rank[i]];
+		const struct c2c_line_int *l = &c->lines[i];
 		const struct pebs_c2c_line *p = &l->pub;
 		if (!l->listed)
 			continue;
@@ -274,7 +274,7 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 	}
 	k = 0;
 	for (size_t i = 0; i < c->nlines; i++) {
-		struct c2c_line_int *l = &c->lines[c->rank[i]];
+		struct c2c_line_int *l = &c->lines[i];
 		const struct pebs_c2c_line *p = &l->pub;
 		if (!l->listed)
 			continue;
@@ -336,7 +336,7 @@ int c2c_write_csv(struct pebs_c2c *c, FILE *fp)
 		"hitm_mean,hitm_p50,hitm_p99,cpus,threads,pids,nodes,why,"
 		"fix%s\n", c->sym ? ",data_sym" : "");
 	for (size_t i = 0; i < c->nlines; i++) {
-		const struct c2c_line_int *l = &c->lines[c->rank[i]];
+		const struct c2c_line_int *l = &c->lines[i];
 		const struct pebs_c2c_line *p = &l->pub;
 		const struct pebs_c2c_stats *s = &p->st;
 		if (!l->listed)

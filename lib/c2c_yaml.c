@@ -502,7 +502,7 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 		"short\n");
 	fprintf(fp, "lines:%s\n", c->nlines ? "" : " []");
 	for (size_t i = 0; i < c->nlines; i++) {
-		struct c2c_line_int *l = &c->lines[c->rank[i]];
+		struct c2c_line_int *l = &c->lines[i];
 		const struct pebs_c2c_line *p = &l->pub;
 		if (!l->listed) {
 			yshort(fp, p);
