@@ -868,17 +868,29 @@ static int key_parse(struct pebs_hist *h, const char *s, uint64_t *key)
 	}
 }
 
-int pebs_hist_add_value(struct pebs_hist *h, const char *group,
-			uint64_t value, uint64_t count)
+/*
+ * Index of the group printed @name, made on first use (the counts are
+ * about to change: gen moves on); -PEBS_E_PARSE when @name is not a value
+ * of the group key, or -PEBS_E_NOMEM.
+ */
+static long group_named(struct pebs_hist *h, const char *name)
 {
 	uint64_t key = 0;
-	int r = key_parse(h, group, &key);
+	int r = key_parse(h, name, &key);
 	if (r < 0)
 		return r;
 	long g = group_of(h, key);
+	if (g >= 0)
+		h->gen++;
+	return g;
+}
+
+int pebs_hist_add_value(struct pebs_hist *h, const char *group,
+			uint64_t value, uint64_t count)
+{
+	long g = group_named(h, group);
 	if (g < 0)
 		return (int)g;
-	h->gen++;
 	return counter_add(h, (size_t)g, value, count);
 }
 
@@ -1353,21 +1365,16 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 				if (!ok)
 					ERR("group %s: values must be [value, "
 					    "count] pairs", name);
-				if (g < 0) {
-					/* the group is made by its first
-					 * value, as the counting would */
-					uint64_t gk;
-					r = key_parse(h, name, &gk);
-					if (r == -PEBS_E_PARSE)
+				/* the group is made by its first value,
+				 * as the counting would */
+				if (g < 0 && (g = group_named(h, name)) < 0) {
+					if (g == -PEBS_E_PARSE)
 						ERR("group \"%s\" is not a "
 						    "value of %s", name,
 						    h->by < 0 ? "none" :
 						    pebs_field_by_id(h->by)->name);
-					if (r < 0 || (g = group_of(h, gk)) < 0) {
-						r = r < 0 ? r : (int)g;
-						goto out;
-					}
-					h->gen++;
+					r = (int)g;
+					goto out;
 				}
 				if ((r = counter_add(h, (size_t)g, v, n)) < 0)
 					goto out;

@@ -693,6 +693,14 @@ static void wait_ready(struct pebs_reader *r)
 	r->ready_waiters--;
 }
 
+/* Sleeps until signal_freed() (lock held). */
+static void wait_freed(struct pebs_reader *r)
+{
+	r->freed_waiters++;
+	pthread_cond_wait(&r->freed, &r->mu);
+	r->freed_waiters--;
+}
+
 /*
  * Whether the block of @sl will be delivered as far as the blocks before
  * it tell, waiting (lock held) until they are all decoded: without
@@ -772,9 +780,7 @@ static void *worker_main(void *arg)
 	pthread_mutex_lock(&r->mu);
 	while (!r->stop && !r->producer_done) {
 		if (r->slots[r->next_seq % r->nslots].state != S_FREE) {
-			r->freed_waiters++;
-			pthread_cond_wait(&r->freed, &r->mu);
-			r->freed_waiters--;
+			wait_freed(r);
 			continue;
 		}
 		if (work_one(r, w->dec, (unsigned)(w - r->workers)))
