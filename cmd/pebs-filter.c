@@ -226,7 +226,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		.threads = o->threads, .salvage = o->salvage,
 		.cols = !need_out ? (ecols ? ecols : 1ull << PEBS_COL_CPU) :
 			text ? ecols | text_cols(o) : 0,
-		.filter = block_cb, .filter_ctx = c, .raw_chunks = 1,
+		.filter = block_cb, .filter_ctx = c, .raw_chunks = !text,
 	};
 	c->o = o;
 	if (c->fast_count && pebs_expr_clock_ready(c->e) &&

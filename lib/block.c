@@ -988,6 +988,66 @@ int fmt_block_verify_head(const void *chunk, size_t len)
 	       -PEBS_E_CHECKSUM;
 }
 
+int fmt_block_ranges(const void *chunk, size_t len, size_t head,
+		     uint64_t cols, struct fmt_range *out)
+{
+	const uint8_t *c = chunk;
+	if (head > len)
+		head = len;
+	if (len < CHUNK_HDR + BLK_FIXED + CHUNK_TRL ||
+	    head < CHUNK_HDR + BLK_FIXED)
+		return -PEBS_E_TRUNCATED;
+	const uint8_t *p = c + CHUNK_HDR;
+	if (!(get32(p + 12) & BLK_F_COLSUMS))
+		return 0;
+	/* The head's end, from its own counts, within what is there. */
+	uint64_t h = CHUNK_HDR + BLK_FIXED;
+	for (uint32_t i = 0, nn = get32(p + 8); i < nn; i++) {
+		if (h + 2 > head)
+			return -PEBS_E_TRUNCATED;
+		h += 2 + (uint64_t)get16(c + h);
+	}
+	uint64_t ncols = get32(p + 4);
+	h += ncols * BLK_COLDIR;
+	if (h > head)
+		return -PEBS_E_TRUNCATED;
+	struct view v;
+	int r = parse(chunk, len, 0, &v, NULL, 0);
+	if (r)
+		return r;
+	uint64_t want = cols ? cols : ~0ull;
+	for (unsigned i = 0; i < v.nknown; i++) {
+		uint32_t aux = v.cd[i].dict_count;
+		if (!(want & (1ull << v.cd[i].col)) ||
+		    ENC_CODE(v.cd[i].enc) != ENC_KEYED)
+			continue;
+		want |= 1ull << (aux & 0xff);
+		if (aux >> 8)
+			want |= 1ull << ((aux >> 8) - 1);
+	}
+	/* Directory order is data order: the ranges come out sorted. */
+	size_t k = 0;
+	out[k++] = (struct fmt_range){ 0, (size_t)h };
+	for (unsigned i = 0; i < v.nknown; i++) {
+		if (!(want & (1ull << v.cd[i].col)) || !v.cd[i].comp_len)
+			continue;
+		size_t off = (size_t)(v.data[i] - c);
+		struct fmt_range *last = &out[k - 1];
+		if (last->off + last->len == off)
+			last->len += (size_t)v.cd[i].comp_len;
+		else
+			out[k++] = (struct fmt_range){ off,
+						       (size_t)v.cd[i].comp_len };
+	}
+	size_t tail = (size_t)(8 * ncols + 8 + CHUNK_TRL);
+	struct fmt_range *last = &out[k - 1];
+	if (last->off + last->len == len - tail)
+		last->len += tail;
+	else
+		out[k++] = (struct fmt_range){ len - tail, tail };
+	return (int)k;
+}
+
 int pebs_block_info(const void *chunk, size_t len, int verify,
 		    struct pebs_block_info *info, char *err, size_t errlen)
 {

@@ -228,6 +228,28 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
  */
 int fmt_block_verify_head(const void *chunk, size_t len);
 
+/* A byte range of a chunk: [off, off + len). */
+struct fmt_range {
+	size_t off, len;
+};
+
+/*
+ * The byte ranges of BLCK chunk @chunk (@len bytes) that verifying and
+ * decoding @cols (0: all) reads: the chunk header and block head (fixed
+ * part, names, directory), the data of each column asked for and of the
+ * key columns of KEYED ones among them, and the column checksum table
+ * with the chunk trailer; in increasing order, adjacent ones merged.
+ * Only the first @head bytes of @chunk are read (the rest may be
+ * missing): the caller fetches the ranges, then decodes.  Returns the
+ * number of ranges (at most FMT_RANGES_MAX), 0 when the whole chunk is
+ * needed (no column checksum table: the chunk checksum covers
+ * everything), or a negative error when the head is damaged or longer
+ * than @head (fetch everything, and let decoding report it).
+ */
+#define FMT_RANGES_MAX (PEBS_COL_COUNT + 2)
+int fmt_block_ranges(const void *chunk, size_t len, size_t head,
+		     uint64_t cols, struct fmt_range *out);
+
 /* Writes a chunk header for @tag/@len into @p (16 bytes). */
 static inline void fmt_chunk_hdr(uint8_t *p, uint32_t tag, uint32_t flags,
 				 uint64_t len)

@@ -1,14 +1,15 @@
 /*
  * reader.c - reads .pebs inputs as one concatenated stream of batches.
  *
- * Regular files are mmap'd, anything else is read with read(2).  A pool of
- * workers pulls chunks in input order under a lock (the "producer" part:
- * framing, checksums, metadata, lost counts, block skipping) and decodes
- * blocks outside it; the caller receives batches strictly in input order
- * through a ring of slots.  The caller is one of the N decoding threads:
- * when its next batch is not ready it decodes the next block itself
- * instead of sleeping, and workers sleep only on a full ring, until half
- * of it is free.  With one thread the caller does everything inline.
+ * Regular files are mmap'd but read with pread(2), only the bytes in use
+ * (see img_load); anything else is read with read(2).  A pool of workers
+ * pulls chunks in input order under a lock (the "producer" part: framing,
+ * checksums, metadata, lost counts, block skipping) and decodes blocks
+ * outside it; the caller receives batches strictly in input order through
+ * a ring of slots.  The caller is one of the N decoding threads: when its
+ * next batch is not ready it decodes the next block itself instead of
+ * sleeping, and workers sleep only on a full ring, until half of it is
+ * free.  With one thread the caller does everything inline.
  * Damage is reported in order too: every batch before it comes first.
  */
 #include <errno.h>
@@ -59,6 +60,12 @@ struct slot {
 	const uint8_t *chunk;
 	size_t len;
 	uint8_t *owned;		/* stream chunks are copies */
+	/*
+	 * A mapped block's bytes in use, copied at their places in the chunk
+	 * (img_load): the first img_have bytes, then what decoding reads.
+	 */
+	uint8_t *img;
+	size_t img_cap, img_have;
 	struct pebs_meta *meta;
 	struct pebs_batch *batch;
 	int err;
@@ -156,6 +163,17 @@ static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 			size_t len)
 {
 	size_t got = 0;
+	while (s->map && got < len) {
+		/* Copied, not read in place: the file may shrink (SIGBUS). */
+		ssize_t n = pread(s->fd, (uint8_t *)buf + got, len - got,
+				  (off_t)(s->pos + got));
+		if (n < 0 && errno != EINTR)
+			return -1;
+		if (n == 0)
+			return (ssize_t)got;
+		if (n > 0)
+			got += (size_t)n;
+	}
 	while (got < len) {
 		struct pollfd pfd = { s->fd, POLLIN, 0 };
 		int pr = poll(&pfd, 1, 200);
@@ -181,24 +199,16 @@ static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 }
 
 /*
- * Gets @len bytes at the current position: a pointer into the map, or a
- * copy in *@owned for streams, preceded there by the @plen bytes of
- * @prefix (so a chunk read as header, then payload, ends up contiguous).
- * Returns the number of bytes available (short at end of input) or -1 on a
- * read error.
+ * Gets @len bytes at the current position: a copy in *@owned, preceded
+ * there by the @plen bytes of @prefix (so a chunk read as header, then
+ * payload, ends up contiguous).  Returns the number of bytes available
+ * (short at end of input) or -1 on a read error.
  */
 static ssize_t src_take_after(struct pebs_reader *r, struct src *s,
 			      size_t len, const uint8_t *prefix, size_t plen,
 			      const uint8_t **p, uint8_t **owned)
 {
 	*owned = NULL;
-	if (s->map) {
-		size_t left = s->size - (size_t)s->pos;
-		size_t n = len < left ? len : left;
-		*p = s->map + s->pos;
-		s->pos += n;
-		return (ssize_t)n;
-	}
 	uint8_t *b = malloc(plen + len + 1);
 	if (!b) {
 		errno = ENOMEM;
@@ -221,6 +231,137 @@ static ssize_t src_take(struct pebs_reader *r, struct src *s, size_t len,
 			const uint8_t **p, uint8_t **owned)
 {
 	return src_take_after(r, s, len, NULL, 0, p, owned);
+}
+
+/*
+ * Steps over @len bytes of a mapped source: *@p is where they are in the
+ * mapping, which is not read (img_load copies what is used).  Returns the
+ * number of bytes there (short at end of input).
+ */
+static size_t src_skip(struct src *s, size_t len, const uint8_t **p)
+{
+	size_t left = s->size - (size_t)s->pos;
+	size_t n = len < left ? len : left;
+	*p = s->map + s->pos;
+	s->pos += n;
+	return n;
+}
+
+/* --------------------------------------------------------- block bytes */
+
+/*
+ * Mapped files are not read in place: their blocks are copied with
+ * pread(2) into the slot's buffer, at their places in the chunk, and only
+ * the bytes in use: the head (by the producer), then what decoding reads
+ * (fmt_block_ranges).  On virtual machines the first touch of each page of
+ * a file mapping costs microseconds, more than copying the page, while
+ * the slot's buffer is touched once and stays mapped (bench/RESULTS.md,
+ * seventh session); and a file that shrinks while it is read gives a read
+ * error instead of SIGBUS.  Other chunks are read by src_read; the
+ * mapping is read only to resynchronise after damage (salvage).
+ */
+
+/* Copies bytes [@from, @to) of the chunk of @sl into its buffer. */
+static int img_read(const struct src *s, struct slot *sl, size_t from,
+		    size_t to)
+{
+	while (from < to) {
+		ssize_t n = pread(s->fd, sl->img + from, to - from,
+				  (off_t)(sl->offset + from));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			slot_err(sl, PEBS_E_IO, sl->src,
+				 "block %llu at offset 0x%llx: read error: %s",
+				 (unsigned long long)sl->block,
+				 (unsigned long long)sl->offset,
+				 n < 0 ? strerror(errno) : "the file shrank");
+			return -1;
+		}
+		from += (size_t)n;
+	}
+	return 0;
+}
+
+/* Makes sure the first @to bytes of the chunk of @sl are in its buffer. */
+static int img_prefix(const struct src *s, struct slot *sl, size_t to)
+{
+	if (to > sl->len)
+		to = sl->len;
+	if (sl->img_have >= to)
+		return 0;
+	if (img_read(s, sl, sl->img_have, to))
+		return -1;
+	sl->img_have = to;
+	return 0;
+}
+
+/* Bytes of a chunk read at first: its head, unless names are many. */
+#define IMG_HEAD 4096
+
+/*
+ * Starts the buffer of @sl for its chunk (sl->len bytes at sl->offset):
+ * the head, or the whole chunk when decoding needs it all or the head is
+ * longer or damaged (so that the checksum can name the damage).
+ */
+static int img_load(struct pebs_reader *r, const struct src *s,
+		    struct slot *sl)
+{
+	if (sl->img_cap < sl->len) {
+		free(sl->img);
+		sl->img_cap = sl->len > 1u << 20 ? sl->len : 1u << 20;
+		if (!(sl->img = malloc(sl->img_cap))) {
+			sl->img_cap = 0;
+			slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
+			return -1;
+		}
+	}
+	sl->img_have = 0;
+	if (r->o.raw_chunks)
+		return img_prefix(s, sl, sl->len);
+	if (img_prefix(s, sl, IMG_HEAD))
+		return -1;
+	struct fmt_range rg[FMT_RANGES_MAX];
+	if (fmt_block_ranges(sl->img, sl->len, sl->img_have, r->o.cols,
+			     rg) <= 0)
+		return img_prefix(s, sl, sl->len);
+	return 0;
+}
+
+/* The bytes of the block of @sl that decoding reads, from its head. */
+static int img_fetch(struct pebs_reader *r, const struct src *s,
+		     struct slot *sl)
+{
+	struct fmt_range rg[FMT_RANGES_MAX];
+	int k = fmt_block_ranges(sl->img, sl->len, sl->img_have, r->o.cols,
+				 rg);
+	if (k <= 0)
+		return img_prefix(s, sl, sl->len);
+	for (int i = 0; i < k; i++) {
+		size_t from = rg[i].off, to = rg[i].off + rg[i].len;
+		/* Ranges that continue the prefix extend it (raw copies). */
+		if (from <= sl->img_have) {
+			if (img_prefix(s, sl, to))
+				return -1;
+		} else if (img_read(s, sl, from, to)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * What fmt_block_verify_head reads beyond the head: the head checksum at
+ * the end of the payload, or with no column checksums the whole chunk.
+ */
+static int img_verifiable(const struct src *s, struct slot *sl)
+{
+	const uint8_t *p = sl->img + CHUNK_HDR;
+	if (sl->img_have < CHUNK_HDR + BLK_FIXED ||
+	    !(get32(p + 12) & BLK_F_COLSUMS))
+		return img_prefix(s, sl, sl->len);
+	size_t at = sl->len - CHUNK_TRL - 8;
+	return at + 8 <= sl->img_have ? 0 : img_read(s, sl, at, at + 8);
 }
 
 /* ------------------------------------------------------------- producer */
@@ -440,15 +581,11 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		/* ST_CHUNKS: a chunk header, kept for the payload's buffer. */
 		uint8_t hdr[CHUNK_HDR];
 		ssize_t n;
-		if (s->map) {
-			n = src_take(r, s, CHUNK_HDR, &p, &own);
-		} else {
-			own = NULL;
-			n = src_read(r, s, hdr, CHUNK_HDR);
-			if (n > 0)
-				s->pos += (uint64_t)n;
-			p = hdr;
-		}
+		own = NULL;
+		p = hdr;
+		n = src_read(r, s, hdr, CHUNK_HDR);
+		if (n > 0)
+			s->pos += (uint64_t)n;
 		if (n < 0) {
 			s->state = ST_DONE;
 			return slot_err(sl, PEBS_E_IO, si, "read error: %s",
@@ -470,8 +607,6 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		}
 		uint32_t tag = get32(p), flags = get32(p + 4);
 		uint64_t len = get64(p + 8);
-		if (!s->map)
-			memcpy(hdr, p, CHUNK_HDR);
 		int known = tag == TAG_HEAD || tag == TAG_BLCK ||
 			    tag == TAG_LOST || tag == TAG_END ||
 			    tag == TAG_INDX || tag == TAG_TAIL;
@@ -482,8 +617,10 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			after_damage(r, s, off, 0);
 			return P_ERROR;
 		}
-		ssize_t got = src_take_after(r, s, len + CHUNK_TRL, hdr,
-					     s->map ? 0 : CHUNK_HDR, &p, &own);
+		ssize_t got = s->map && tag == TAG_BLCK ?
+			      (ssize_t)src_skip(s, len + CHUNK_TRL, &p) :
+			      src_take_after(r, s, len + CHUNK_TRL, hdr,
+					     CHUNK_HDR, &p, &own);
 		if (got < 0) {
 			s->state = ST_DONE;
 			return slot_err(sl, PEBS_E_IO, si, "read error: %s",
@@ -582,11 +719,28 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		struct pebs_block_info bi;
 		char msg[MSG_LEN - 64];
 		/* Mapped or read after its header: the chunk is contiguous. */
-		const uint8_t *chunk = p - CHUNK_HDR;
+		const uint8_t *chunk = p - CHUNK_HDR, *view = chunk;
 		uint8_t *whole = own;
 		size_t clen = CHUNK_HDR + len + CHUNK_TRL;
 		uint64_t bno = s->blocks++;
-		int rc = pebs_block_info(chunk, clen, 0, &bi, msg, sizeof(msg));
+		sl->src = si;
+		sl->block = bno;
+		sl->offset = off;
+		sl->len = clen;
+		sl->img_have = 0;
+		if (s->map) {
+			if (img_load(r, s, sl)) {
+				s->state = ST_DONE;
+				return P_ERROR;
+			}
+			view = sl->img;
+		}
+		int rc = pebs_block_info(view, clen, 0, &bi, msg, sizeof(msg));
+		if (rc && s->map && img_prefix(s, sl, clen)) {
+			s->state = ST_DONE;
+			return P_ERROR;
+		}
+		p = view + CHUNK_HDR;
 		if (rc && fmt_checksum(tag, p, len) != get64(p + len)) {
 			/* A damaged directory: name the cause, not the effect. */
 			rc = -PEBS_E_CHECKSUM;
@@ -609,7 +763,11 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			 * Damage is reported, never skipped unseen: the part
 			 * the decision was made on must be intact.
 			 */
-			if (fmt_block_verify_head(chunk, clen)) {
+			if (s->map && img_verifiable(s, sl)) {
+				s->state = ST_DONE;
+				return P_ERROR;
+			}
+			if (fmt_block_verify_head(view, clen)) {
 				free(whole);
 				slot_err(sl, PEBS_E_CHECKSUM, si,
 					 "block %llu at offset 0x%llx: "
@@ -623,15 +781,11 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			free(whole);
 			continue;
 		}
-		sl->src = si;
 		sl->segment = s->segments - 1;
-		sl->block = bno;
-		sl->offset = off;
 		sl->tmin = bi.min[PEBS_COL_TIME];
 		sl->tmax = bi.max[PEBS_COL_TIME];
 		memcpy(sl->bytes, bi.bytes, sizeof(sl->bytes));
 		sl->chunk = chunk;
-		sl->len = clen;
 		sl->owned = whole;
 		sl->meta = s->meta;
 		return P_BLOCK;
@@ -654,7 +808,13 @@ static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 		 */
 		sl->batch->dirty = 0;
 	}
-	int rc = fmt_block_decode(d, sl->chunk, sl->len, r->o.cols, 1,
+	const uint8_t *chunk = sl->chunk;
+	if (sl->img_have) {
+		if (img_fetch(r, &r->srcs[sl->src], sl))
+			return;
+		chunk = sl->img;
+	}
+	int rc = fmt_block_decode(d, chunk, sl->len, r->o.cols, 1,
 				  sl->batch, msg, sizeof(msg));
 	if (rc) {
 		slot_err(sl, -rc, sl->src, "block %llu at offset 0x%llx: %s",
@@ -887,6 +1047,7 @@ static void release(struct slot *sl)
 	free(sl->owned);
 	sl->owned = NULL;
 	sl->chunk = NULL;
+	sl->img_have = 0;
 	sl->decoded = 0;
 	sl->state = S_FREE;
 }
@@ -1008,7 +1169,8 @@ const void *pebs_reader_raw(const struct pebs_reader *r, size_t *len)
 		return NULL;
 	}
 	*len = sl->len;
-	return sl->chunk;
+	/* A mapped block's copy (img_load copies it whole for this). */
+	return sl->img_have ? sl->img : sl->chunk;
 }
 
 const char *pebs_reader_errmsg(const struct pebs_reader *r)
@@ -1053,6 +1215,7 @@ void pebs_reader_close(struct pebs_reader *r)
 	fmt_dec_free(r->dec);
 	for (size_t i = 0; r->slots && i < r->nslots; i++) {
 		free(r->slots[i].owned);
+		free(r->slots[i].img);
 		pebs_batch_free(r->slots[i].batch);
 	}
 	free(r->slots);

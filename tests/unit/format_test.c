@@ -1492,3 +1492,143 @@ Test(format, reader_stats_column_bytes_and_versions)
 	free(p);
 	free(f);
 }
+
+/*
+ * fmt_block_ranges names every byte that decoding some columns reads: a
+ * copy of the block holding only those ranges, the rest garbage, decodes
+ * those columns exactly (KEYED ones with their key columns), and reading
+ * one narrow column needs a small part of the block.  Without the column
+ * checksum table the whole chunk is needed; a head longer than what was
+ * read is reported, not read past.
+ */
+Test(format, block_ranges_cover_what_decoding_reads)
+{
+	struct pebs_gen_opts go = { .seed = 9, .threads = 8 };
+	struct pebs_gen *g = pebs_gen_new(&go);
+	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	cr_assert_eq(pebs_gen_batch(g, b, 30000), 0);
+	void *chunk;
+	size_t len;
+	char err[128];
+	cr_assert_eq(pebs_block_encode(b, 1, &chunk, &len), 0);
+	uint8_t *img = malloc(len);
+	struct fmt_range rg[FMT_RANGES_MAX];
+	uint64_t masks[64];
+	size_t nm = 0;
+	masks[nm++] = 0;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		masks[nm++] = 1ull << c;
+	for (int i = 0; i < 12; i++)
+		masks[nm++] = rnd() & ((1ull << PEBS_COL_COUNT) - 1);
+	for (size_t m = 0; m < nm; m++) {
+		int k = fmt_block_ranges(chunk, len, len, masks[m], rg);
+		cr_assert(k >= 1 && k <= FMT_RANGES_MAX, "%d ranges", k);
+		memset(img, 0xa5, len);
+		size_t total = 0;
+		for (int i = 0; i < k; i++) {
+			cr_assert(rg[i].off + rg[i].len <= len);
+			if (i)
+				cr_assert(rg[i].off > rg[i - 1].off +
+					  rg[i - 1].len, "sorted, merged");
+			memcpy(img + rg[i].off, (uint8_t *)chunk + rg[i].off,
+			       rg[i].len);
+			total += rg[i].len;
+		}
+		cr_assert_eq(rg[0].off, 0);
+		cr_assert_eq(rg[k - 1].off + rg[k - 1].len, len);
+		if (!masks[m])
+			cr_assert_eq(total, len, "all columns: everything");
+		cr_assert_eq(decode_cols(img, len, masks[m], d, err,
+					 sizeof(err)), 0, "mask %llx: %s",
+			     (unsigned long long)masks[m], err);
+		uint64_t want = masks[m] ? masks[m] : ~0ull;
+		for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+			if (!(want & (1ull << c)))
+				continue;
+			for (size_t i = 0; i < b->n; i++)
+				cr_assert_eq(pebs_field_num_raw(d, c, i),
+					     pebs_field_num_raw(b, c, i),
+					     "column %u sample %zu", c, i);
+		}
+	}
+	/* lat alone: a small part of the block. */
+	int k = fmt_block_ranges(chunk, len, len, 1ull << PEBS_COL_LAT, rg);
+	size_t total = 0;
+	for (int i = 0; i < k; i++)
+		total += rg[i].len;
+	cr_assert_lt(total, len / 4);
+	/* addr is KEYED on ip (and tid): their data comes with it. */
+	size_t ip_len, ip = col_data_at(chunk, PEBS_COL_IP, &ip_len);
+	k = fmt_block_ranges(chunk, len, len, 1ull << PEBS_COL_ADDR, rg);
+	int has_ip = 0;
+	for (int i = 0; i < k; i++)
+		has_ip |= rg[i].off <= ip && ip + ip_len <= rg[i].off +
+			  rg[i].len;
+	cr_assert(has_ip, "the key column's data is in the ranges");
+	/* The head must be there: 40 bytes are not all of it. */
+	cr_assert_lt(fmt_block_ranges(chunk, len, 40, 0, rg), 0);
+	cr_assert_lt(fmt_block_ranges(chunk, len, 8, 0, rg), 0);
+	/* Minor 0: the chunk checksum covers it all. */
+	size_t olen;
+	uint8_t *old = strip_colsums(chunk, len, &olen);
+	cr_assert_eq(fmt_block_ranges(old, olen, olen, 1ull << PEBS_COL_LAT,
+				      rg), 0);
+	free(old);
+	free(img);
+	free(chunk);
+	pebs_gen_free(g);
+	pebs_batch_free(b);
+	pebs_batch_free(d);
+}
+
+/*
+ * A file that shrinks while it is read (rotated, or truncated by its
+ * writer) ends with a read error at the first block past its new end; the
+ * blocks before it are delivered.  Mapped files are not read in place, so
+ * this is an error, not SIGBUS.
+ */
+Test(format, file_that_shrinks_while_read)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 3, 10000, 1000, "a", 0);
+	fclose(fp);
+	size_t len, offs[64];
+	char *buf = slurp(p, &len);
+	cr_assert_eq(block_offsets(buf, len, offs), 10);
+	for (unsigned t = 1; t <= 2; t++) {
+		char *q = dump(buf, len);
+		const char *paths[] = { q };
+		struct pebs_reader_opts o = { .threads = t };
+		struct pebs_reader *r;
+		struct pebs_batch *bt;
+		cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+		cr_assert_eq(pebs_reader_next(r, &bt), 1);
+		size_t got = bt->n;
+		cr_assert_eq(truncate(q, (off_t)(offs[8] + 100)), 0);
+		int rc, err = 0;
+		while ((rc = pebs_reader_next(r, &bt)) != 0) {
+			if (rc < 0 && !err)
+				err = rc;
+			if (rc > 0)
+				got += bt->n;
+		}
+		/* Read ahead (threads) may have copied more before the cut. */
+		cr_assert(got >= 8000 && got < 10000, "%zu samples", got);
+		cr_assert(err == -PEBS_E_IO || err == -PEBS_E_TRUNCATED,
+			  "error %d", err);
+		if (t == 1) {
+			char want[96];
+			snprintf(want, sizeof(want), "block 8 at offset 0x%zx: "
+				 "read error: the file shrank", offs[8]);
+			cr_assert_str_eq(pebs_reader_errmsg(r), want);
+		}
+		pebs_reader_close(r);
+		unlink(q);
+		free(q);
+	}
+	free(buf);
+	unlink(p);
+	free(p);
+}
