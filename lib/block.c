@@ -71,7 +71,8 @@ struct fmt_dec {
 	uint64_t *key;		/* PEBS_BATCH_MAX key values (KEYED) */
 	uint64_t *key2;		/* combined keys */
 	uint64_t dict[65536];
-	uint64_t last[KEYED_SLOTS];
+	/* one more: unkey's sink for unchanged values */
+	uint64_t last[KEYED_SLOTS + 1];
 	uint8_t *pad;		/* padded copy of variable-length data */
 	size_t pad_cap;
 	uint8_t *top;		/* PEBS_BATCH_MAX / 2 bytes: a packed top plane */
@@ -1122,12 +1123,15 @@ static int unkey(struct fmt_dec *d, const uint8_t *raw, size_t len,
 		uint32_t s = fmt_key_slot(key ? key[i] : 0);
 		uint64_t v = d->last[s] + ((z >> 1) ^ (0 - (z & 1)));
 		/*
-		 * An unchanged value is not stored back: consecutive samples
-		 * of one key (a thread's CPU) would otherwise chain each load
-		 * to the previous store.
+		 * An unchanged value is not stored back to its slot:
+		 * consecutive samples of one key (a thread's CPU) would
+		 * otherwise chain each load to the previous store.  It goes
+		 * to a slot never read instead of behind a branch, which
+		 * mispredicts on columns where changes are irregular (a data
+		 * source per instruction).
 		 */
-		if (z)
-			d->last[s] = v;
+		size_t to = s + ((KEYED_SLOTS - s) & (0 - (size_t)(z == 0)));
+		d->last[to] = v;
 		out[i] = v;
 	}
 	return 0;
