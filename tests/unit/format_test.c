@@ -472,16 +472,27 @@ static size_t block_offsets(const char *b, size_t len, size_t *offs)
 	return n;
 }
 
-Test(format, truncated_file_yields_complete_blocks)
+/*
+ * The bytes of a stream of 10 blocks of 1,000 generated samples (@seed),
+ * and in @offs where each block starts.
+ */
+static char *ten_blocks(uint64_t seed, size_t *len, size_t *offs)
 {
 	char *p = strdup(tmpname());
 	FILE *fp = fopen(p, "wb");
-	write_stream(fp, 1, 10000, 1000, "a", 0);
+	write_stream(fp, seed, 10000, 1000, "a", 0);
 	fclose(fp);
-	size_t len, offs[64];
-	char *b = slurp(p, &len);
-	size_t nb = block_offsets(b, len, offs);
-	cr_assert_eq(nb, 10);
+	char *b = slurp(p, len);
+	cr_assert_eq(block_offsets(b, *len, offs), 10);
+	unlink(p);
+	free(p);
+	return b;
+}
+
+Test(format, truncated_file_yields_complete_blocks)
+{
+	size_t len, offs[64], nb = 10;
+	char *b = ten_blocks(1, &len, offs);
 	uint64_t seeds[] = { 1 };
 	size_t counts[] = { 10000 };
 	for (size_t k = 1; k < nb; k++) {
@@ -518,19 +529,12 @@ Test(format, truncated_file_yields_complete_blocks)
 	unlink(q);
 	free(q);
 	free(b);
-	unlink(p);
-	free(p);
 }
 
 Test(format, corrupt_block_checksum_and_salvage)
 {
-	char *p = strdup(tmpname());
-	FILE *fp = fopen(p, "wb");
-	write_stream(fp, 1, 10000, 1000, "a", 0);
-	fclose(fp);
 	size_t len, offs[64];
-	char *b = slurp(p, &len);
-	block_offsets(b, len, offs);
+	char *b = ten_blocks(1, &len, offs);
 	b[offs[4] + 200] ^= 0x55;
 	char *q = dump(b, len);
 	const char *paths[] = { q };
@@ -587,8 +591,6 @@ Test(format, corrupt_block_checksum_and_salvage)
 	unlink(q);
 	free(q);
 	free(b);
-	unlink(p);
-	free(p);
 }
 
 Test(format, not_pebs_empty_garbage_missing)
@@ -1590,13 +1592,8 @@ Test(format, block_ranges_cover_what_decoding_reads)
  */
 Test(format, file_that_shrinks_while_read)
 {
-	char *p = strdup(tmpname());
-	FILE *fp = fopen(p, "wb");
-	write_stream(fp, 3, 10000, 1000, "a", 0);
-	fclose(fp);
 	size_t len, offs[64];
-	char *buf = slurp(p, &len);
-	cr_assert_eq(block_offsets(buf, len, offs), 10);
+	char *buf = ten_blocks(3, &len, offs);
 	for (unsigned t = 1; t <= 2; t++) {
 		char *q = dump(buf, len);
 		const char *paths[] = { q };
@@ -1629,6 +1626,4 @@ Test(format, file_that_shrinks_while_read)
 		free(q);
 	}
 	free(buf);
-	unlink(p);
-	free(p);
 }
