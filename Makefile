@@ -31,7 +31,7 @@ CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDSAN := -fsanitize=address,undefined
 endif
 CFLAGS_ALL := $(CFLAGS_BASE) $(CFLAGS)
-LIBS := -lzstd -lyaml -lcsv -lxxhash -lpfm -ldw -lelf -lpthread -lm
+LIBS := -lzstd -lyaml -lcsv -lxxhash -ldw -lelf -ldl -lpthread -lm
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
 CMD_SRC := $(sort $(wildcard cmd/pebs-*.c))

@@ -4,6 +4,7 @@
  * libpfm4 with the profile's PMU forced, or a raw value).
  */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,6 +345,53 @@ const char *pebs_event_pfm_pmu(const struct pebs_uarch *u)
 	return NULL;
 }
 
+/*
+ * libpfm4 is loaded when an event name needs it, not linked: its event
+ * tables take 41,000 relocations, which cost every program linked with it
+ * about 5 ms and 290 page faults at start on the VMs measured
+ * (bench/RESULTS.md, seventh session), while only names outside the
+ * profiles' own tables use it.
+ */
+static struct {
+	__typeof__(pfm_initialize) *initialize;
+	__typeof__(pfm_strerror) *strerror;
+	__typeof__(pfm_get_event_info) *get_event_info;
+	__typeof__(pfm_get_event_attr_info) *get_event_attr_info;
+	__typeof__(pfm_get_os_event_encoding) *get_os_event_encoding;
+} pfm;
+
+#define PFM_SONAME "libpfm.so.4"
+
+static int pfm_load(char *err, size_t errlen)
+{
+	void *h = dlopen(PFM_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *why = NULL;
+	if (!h) {
+		why = dlerror();
+	} else if (!(pfm.initialize = (__typeof__(pfm.initialize))
+		     dlsym(h, "pfm_initialize")) ||
+		   !(pfm.strerror = (__typeof__(pfm.strerror))
+		     dlsym(h, "pfm_strerror")) ||
+		   !(pfm.get_event_info = (__typeof__(pfm.get_event_info))
+		     dlsym(h, "pfm_get_event_info")) ||
+		   !(pfm.get_event_attr_info =
+		     (__typeof__(pfm.get_event_attr_info))
+		     dlsym(h, "pfm_get_event_attr_info")) ||
+		   !(pfm.get_os_event_encoding =
+		     (__typeof__(pfm.get_os_event_encoding))
+		     dlsym(h, "pfm_get_os_event_encoding"))) {
+		why = dlerror();
+		dlclose(h);
+	}
+	if (why) {
+		pfm.initialize = NULL;
+		lib_errf(err, errlen, "libpfm4 is needed for this event name "
+			 "and cannot be loaded (%s)", why);
+		return -PEBS_E_UNSUPPORTED;
+	}
+	return 0;
+}
+
 static int pfm_ready;
 
 /*
@@ -356,11 +404,14 @@ static int pfm_init(const char *pmu, char *err, size_t errlen)
 {
 	if (pfm_ready)
 		return 0;
+	int r = pfm_load(err, errlen);
+	if (r < 0)
+		return r;
 	setenv("LIBPFM_FORCE_PMU", pmu, 1);
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
-	int r = pfm_initialize();
+	r = pfm.initialize();
 	if (r != PFM_SUCCESS) {
-		lib_errf(err, errlen, "libpfm4: %s", pfm_strerror(r));
+		lib_errf(err, errlen, "libpfm4: %s", pfm.strerror(r));
 		return -PEBS_E_UNSUPPORTED;
 	}
 	pfm_ready = 1;
@@ -373,7 +424,7 @@ static int pfm_precise(int idx, const char *fstr)
 	pfm_event_info_t ei;
 	memset(&ei, 0, sizeof(ei));
 	ei.size = sizeof(ei);
-	if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+	if (pfm.get_event_info(idx, PFM_OS_NONE, &ei) != PFM_SUCCESS)
 		return 0;
 	const char *p = strstr(fstr, "::");
 	p = p ? p + 2 : fstr;
@@ -389,7 +440,7 @@ static int pfm_precise(int idx, const char *fstr)
 				pfm_event_attr_info_t ai;
 				memset(&ai, 0, sizeof(ai));
 				ai.size = sizeof(ai);
-				if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE,
+				if (pfm.get_event_attr_info(idx, a, PFM_OS_NONE,
 							    &ai) != PFM_SUCCESS)
 					continue;
 				if (ai.type == PFM_ATTR_UMASK &&
@@ -456,10 +507,10 @@ static int pfm_lookup(const struct pebs_uarch *u, const char *name,
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.fstr = &fstr;
-	r = pfm_get_os_event_encoding(q, PFM_PLM3, PFM_OS_NONE, &a);
+	r = pfm.get_os_event_encoding(q, PFM_PLM3, PFM_OS_NONE, &a);
 	if (r != PFM_SUCCESS) {
 		lib_errf(err, errlen, "unknown event '%s' on %s (libpfm4: %s)",
-		       name, u->name, pfm_strerror(r));
+		       name, u->name, pfm.strerror(r));
 		free(a.codes);
 		free(fstr);
 		return -PEBS_E_INVAL;
