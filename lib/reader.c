@@ -317,8 +317,6 @@ static int img_load(struct pebs_reader *r, const struct src *s,
 		}
 	}
 	sl->img_have = 0;
-	if (r->o.raw_chunks)
-		return img_prefix(s, sl, sl->len);
 	if (img_prefix(s, sl, IMG_HEAD))
 		return -1;
 	struct fmt_range rg[FMT_RANGES_MAX];
@@ -328,14 +326,17 @@ static int img_load(struct pebs_reader *r, const struct src *s,
 	return 0;
 }
 
-/* The bytes of the block of @sl that decoding reads, from its head. */
+/*
+ * The bytes of the block of @sl that decoding reads, from its head; all
+ * of them for raw chunk copies (pebs_reader_raw).  Outside the lock.
+ */
 static int img_fetch(struct pebs_reader *r, const struct src *s,
 		     struct slot *sl)
 {
 	struct fmt_range rg[FMT_RANGES_MAX];
 	int k = fmt_block_ranges(sl->img, sl->len, sl->img_have, r->o.cols,
 				 rg);
-	if (k <= 0)
+	if (k <= 0 || r->o.raw_chunks)
 		return img_prefix(s, sl, sl->len);
 	for (int i = 0; i < k; i++) {
 		size_t from = rg[i].off, to = rg[i].off + rg[i].len;
@@ -1169,7 +1170,7 @@ const void *pebs_reader_raw(const struct pebs_reader *r, size_t *len)
 		return NULL;
 	}
 	*len = sl->len;
-	/* A mapped block's copy (img_load copies it whole for this). */
+	/* A mapped block's copy (img_fetch copies it whole for this). */
 	return sl->img_have ? sl->img : sl->chunk;
 }
 

@@ -693,6 +693,27 @@ Test(format, filter_skips_blocks_and_raw_copy)
 		n += b->n;
 	cr_assert_eq(n, 11000);
 	pebs_reader_close(r);
+	/* Raw chunks are whole and exact when fewer columns are decoded. */
+	size_t flen;
+	char *file = slurp(p, &flen);
+	for (unsigned t = 1; t <= 2; t++) {
+		struct pebs_reader_opts lo = { .threads = t, .raw_chunks = 1,
+					       .cols = 1ull << PEBS_COL_LAT };
+		cr_assert_eq(pebs_reader_open(&r, paths, 1, &lo), 0);
+		n = 0;
+		while (pebs_reader_next(r, &b) > 0) {
+			size_t len;
+			const uint8_t *raw = pebs_reader_raw(r, &len);
+			cr_assert(raw && b->offset + len <= flen);
+			cr_assert(memcmp(raw, file + b->offset, len) == 0,
+				  "block at 0x%llx",
+				  (unsigned long long)b->offset);
+			n++;
+		}
+		cr_assert_eq(n, 20);
+		pebs_reader_close(r);
+	}
+	free(file);
 	unlink(p);
 	unlink(q);
 	free(p);
