@@ -1,7 +1,7 @@
 /*
  * pebs_format.h - the .pebs record format v1 (minor 1): block codec,
- * streaming writer, streaming/mmap reader.  The format itself is specified
- * normatively in formats/pebs-format.md.
+ * streaming writer, reader of pipes and files.  The format itself is
+ * specified normatively in formats/pebs-format.md.
  */
 #ifndef PEBS_FORMAT_H
 #define PEBS_FORMAT_H
@@ -184,9 +184,10 @@ struct pebs_reader_opts {
 
 /*
  * Opens @n inputs ("-" or NULL = standard input) read as if concatenated.
- * Regular files are mmap'd, anything else is streamed.  Errors opening a
- * file are reported by pebs_reader_next() in order, so inputs before it are
- * read first.  Returns 0 and *@r, or a negative error.
+ * Regular files are read in place (only the byte ranges of the columns in
+ * use, with pread), anything else is streamed.  Errors opening a file are
+ * reported by pebs_reader_next() in order, so inputs before it are read
+ * first; a file that shrinks while it is read gives an error there too.  Returns 0 and *@r, or a negative error.
  */
 int pebs_reader_open(struct pebs_reader **r, const char *const *paths,
 		     size_t n, const struct pebs_reader_opts *opts);
