@@ -187,7 +187,8 @@ struct pebs_reader_opts {
  * Regular files are read in place (only the byte ranges of the columns in
  * use, with pread), anything else is streamed.  Errors opening a file are
  * reported by pebs_reader_next() in order, so inputs before it are read
- * first; a file that shrinks while it is read gives an error there too.  Returns 0 and *@r, or a negative error.
+ * first; a file that shrinks while it is read gives an error there too.
+ * Returns 0 and *@r, or a negative error.
  */
 int pebs_reader_open(struct pebs_reader **r, const char *const *paths,
 		     size_t n, const struct pebs_reader_opts *opts);
