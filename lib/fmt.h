@@ -235,7 +235,8 @@ struct fmt_range {
 
 /*
  * The byte ranges of BLCK chunk @chunk (@len bytes) that verifying and
- * decoding @cols (0: all) reads: the chunk header and block head (fixed
+ * decoding @cols reads (0: all; FMT_COLS_HEAD: none, which is what
+ * fmt_block_verify_head reads): the chunk header and block head (fixed
  * part, names, directory), the data of each column asked for and of the
  * key columns of KEYED ones among them, and the column checksum table
  * with the chunk trailer; in increasing order, adjacent ones merged.
@@ -247,6 +248,7 @@ struct fmt_range {
  * than @head (fetch everything, and let decoding report it).
  */
 #define FMT_RANGES_MAX (PEBS_COL_COUNT + 2)
+#define FMT_COLS_HEAD (1ull << 63)	/* no column has this bit */
 int fmt_block_ranges(const void *chunk, size_t len, size_t head,
 		     uint64_t cols, struct fmt_range *out);
 

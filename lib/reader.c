@@ -159,21 +159,33 @@ static void src_open(struct src *s, const char *path)
  * only at end of input) or -1 with errno.  Polls so that pebs_reader_close
  * can stop a worker blocked on a pipe that never ends.
  */
-static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
-			size_t len)
+/*
+ * Reads @len bytes at offset @off of regular file @fd into @buf; returns
+ * the count (short only at end of file) or -1 with errno.
+ */
+static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
 	size_t got = 0;
-	while (s->map && got < len) {
-		/* Copied, not read in place: the file may shrink (SIGBUS). */
-		ssize_t n = pread(s->fd, (uint8_t *)buf + got, len - got,
-				  (off_t)(s->pos + got));
+	while (got < len) {
+		ssize_t n = pread(fd, (uint8_t *)buf + got, len - got,
+				  (off_t)(off + got));
 		if (n < 0 && errno != EINTR)
 			return -1;
 		if (n == 0)
-			return (ssize_t)got;
+			break;
 		if (n > 0)
 			got += (size_t)n;
 	}
+	return (ssize_t)got;
+}
+
+static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
+			size_t len)
+{
+	/* Copied, not read in place: the file may shrink (SIGBUS). */
+	if (s->map)
+		return pread_full(s->fd, buf, len, s->pos);
+	size_t got = 0;
 	while (got < len) {
 		struct pollfd pfd = { s->fd, POLLIN, 0 };
 		int pr = poll(&pfd, 1, 200);
@@ -265,22 +277,15 @@ static size_t src_skip(struct src *s, size_t len, const uint8_t **p)
 static int img_read(const struct src *s, struct slot *sl, size_t from,
 		    size_t to)
 {
-	while (from < to) {
-		ssize_t n = pread(s->fd, sl->img + from, to - from,
-				  (off_t)(sl->offset + from));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			slot_err(sl, PEBS_E_IO, sl->src,
-				 "block %llu at offset 0x%llx: read error: %s",
-				 (unsigned long long)sl->block,
-				 (unsigned long long)sl->offset,
-				 n < 0 ? strerror(errno) : "the file shrank");
-			return -1;
-		}
-		from += (size_t)n;
-	}
-	return 0;
+	ssize_t n = pread_full(s->fd, sl->img + from, to - from,
+			       sl->offset + from);
+	if (n == (ssize_t)(to - from))
+		return 0;
+	slot_err(sl, PEBS_E_IO, sl->src,
+		 "block %llu at offset 0x%llx: read error: %s",
+		 (unsigned long long)sl->block, (unsigned long long)sl->offset,
+		 n < 0 ? strerror(errno) : "the file shrank");
+	return -1;
 }
 
 /* Makes sure the first @to bytes of the chunk of @sl are in its buffer. */
@@ -327,16 +332,14 @@ static int img_load(struct pebs_reader *r, const struct src *s,
 }
 
 /*
- * The bytes of the block of @sl that decoding reads, from its head; all
- * of them for raw chunk copies (pebs_reader_raw).  Outside the lock.
+ * The bytes of the block of @sl that verifying and decoding @cols read
+ * (fmt_block_ranges), found from its head.
  */
-static int img_fetch(struct pebs_reader *r, const struct src *s,
-		     struct slot *sl)
+static int img_get(const struct src *s, struct slot *sl, uint64_t cols)
 {
 	struct fmt_range rg[FMT_RANGES_MAX];
-	int k = fmt_block_ranges(sl->img, sl->len, sl->img_have, r->o.cols,
-				 rg);
-	if (k <= 0 || r->o.raw_chunks)
+	int k = fmt_block_ranges(sl->img, sl->len, sl->img_have, cols, rg);
+	if (k <= 0)
 		return img_prefix(s, sl, sl->len);
 	for (int i = 0; i < k; i++) {
 		size_t from = rg[i].off, to = rg[i].off + rg[i].len;
@@ -352,17 +355,14 @@ static int img_fetch(struct pebs_reader *r, const struct src *s,
 }
 
 /*
- * What fmt_block_verify_head reads beyond the head: the head checksum at
- * the end of the payload, or with no column checksums the whole chunk.
+ * What decoding the reader's columns reads; all of the block for raw
+ * chunk copies (pebs_reader_raw).  Outside the lock.
  */
-static int img_verifiable(const struct src *s, struct slot *sl)
+static int img_fetch(struct pebs_reader *r, const struct src *s,
+		     struct slot *sl)
 {
-	const uint8_t *p = sl->img + CHUNK_HDR;
-	if (sl->img_have < CHUNK_HDR + BLK_FIXED ||
-	    !(get32(p + 12) & BLK_F_COLSUMS))
-		return img_prefix(s, sl, sl->len);
-	size_t at = sl->len - CHUNK_TRL - 8;
-	return at + 8 <= sl->img_have ? 0 : img_read(s, sl, at, at + 8);
+	return r->o.raw_chunks ? img_prefix(s, sl, sl->len) :
+	       img_get(s, sl, r->o.cols);
 }
 
 /* ------------------------------------------------------------- producer */
@@ -764,7 +764,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			 * Damage is reported, never skipped unseen: the part
 			 * the decision was made on must be intact.
 			 */
-			if (s->map && img_verifiable(s, sl)) {
+			/* what fmt_block_verify_head reads */
+			if (s->map && img_get(s, sl, FMT_COLS_HEAD)) {
 				s->state = ST_DONE;
 				return P_ERROR;
 			}

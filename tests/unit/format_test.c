@@ -1589,6 +1589,19 @@ Test(format, block_ranges_cover_what_decoding_reads)
 		has_ip |= rg[i].off <= ip && ip + ip_len <= rg[i].off +
 			  rg[i].len;
 	cr_assert(has_ip, "the key column's data is in the ranges");
+	/* FMT_COLS_HEAD: the head and the table, all a skip verifies. */
+	k = fmt_block_ranges(chunk, len, len, FMT_COLS_HEAD, rg);
+	cr_assert_eq(k, 2);
+	memset(img, 0xa5, len);
+	for (int i = 0; i < k; i++)
+		memcpy(img + rg[i].off, (uint8_t *)chunk + rg[i].off,
+		       rg[i].len);
+	cr_assert(rg[0].len <= ip && rg[1].off >= ip + ip_len,
+		  "no column data");
+	cr_assert_eq(fmt_block_verify_head(img, len), 0);
+	struct pebs_block_info bi;
+	cr_assert_eq(pebs_block_info(img, len, 0, &bi, err, sizeof(err)), 0);
+	cr_assert_eq(bi.nsamples, b->n);
 	/* The head must be there: 40 bytes are not all of it. */
 	cr_assert_lt(fmt_block_ranges(chunk, len, 40, 0, rg), 0);
 	cr_assert_lt(fmt_block_ranges(chunk, len, 8, 0, rg), 0);
