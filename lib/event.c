@@ -362,24 +362,19 @@ static struct {
 
 #define PFM_SONAME "libpfm.so.4"
 
+/* pfm.f from libpfm4's pfm_f: non-NULL when found. */
+#define PFM_SYM(h, f) (pfm.f = (__typeof__(pfm.f))dlsym(h, "pfm_" #f))
+
 static int pfm_load(char *err, size_t errlen)
 {
 	void *h = dlopen(PFM_SONAME, RTLD_NOW | RTLD_LOCAL);
 	const char *why = NULL;
 	if (!h) {
 		why = dlerror();
-	} else if (!(pfm.initialize = (__typeof__(pfm.initialize))
-		     dlsym(h, "pfm_initialize")) ||
-		   !(pfm.strerror = (__typeof__(pfm.strerror))
-		     dlsym(h, "pfm_strerror")) ||
-		   !(pfm.get_event_info = (__typeof__(pfm.get_event_info))
-		     dlsym(h, "pfm_get_event_info")) ||
-		   !(pfm.get_event_attr_info =
-		     (__typeof__(pfm.get_event_attr_info))
-		     dlsym(h, "pfm_get_event_attr_info")) ||
-		   !(pfm.get_os_event_encoding =
-		     (__typeof__(pfm.get_os_event_encoding))
-		     dlsym(h, "pfm_get_os_event_encoding"))) {
+	} else if (!PFM_SYM(h, initialize) || !PFM_SYM(h, strerror) ||
+		   !PFM_SYM(h, get_event_info) ||
+		   !PFM_SYM(h, get_event_attr_info) ||
+		   !PFM_SYM(h, get_os_event_encoding)) {
 		why = dlerror();
 		dlclose(h);
 	}
