@@ -2,11 +2,11 @@
  * hist.c - exact value counts per group, statistics, bins, YAML merge.
  *
  * A group's counter is a dense array for values below DENSE (latencies
- * live there: one increment per sample); every other count is in one
- * open-addressing table of (group, value) pairs shared by all groups.
- * Groups with few samples stay sparse-only so that grouping by a field
- * with many values (ip, line) costs neither DENSE words nor allocations
- * per group.
+ * live there: one increment per sample); every other count is appended
+ * to one log of (group, value, count) shared by all groups, compacted by
+ * sorting.  Groups with few samples stay sparse-only so that grouping by
+ * a field with many values (ip, line) costs neither DENSE words nor
+ * allocations per group.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -540,7 +540,7 @@ static long group_of(struct pebs_hist *h, uint64_t key)
 	g->key = key;
 	g->name = key_name(h, key);
 	/* the first groups get a dense array at once: the common case of
-	 * few groups then never touches the sparse table for small values */
+	 * few groups then never touches the sparse log for small values */
 	if (h->ng < 64 && make_dense(h, h->ng) < 0)
 		return -PEBS_E_NOMEM;
 	h->gs[j] = (struct gslot){ key, (uint32_t)h->ng + 1 };
@@ -1398,6 +1398,31 @@ out:
 }
 
 /*
+ * The checks of a document's head (@tag: it has pebs_hist; @fok, @bok:
+ * its field and by are known fields @fid, @bid), then @fid, @bid into
+ * *@field, *@by; with @h, that they are @h's.  0 or -PEBS_E_PARSE.
+ */
+static int ys_head(struct ys *y, const struct pebs_hist *h, int tag,
+		   int fok, int bok, int fid, int bid, int *field, int *by)
+{
+	int r = 0;
+	if (!tag)
+		ERR("not a pebs-hist YAML document");
+	if (!fok || !bok)
+		ERR("bad field or by");
+	*field = fid;
+	*by = bid;
+	if (h && (fid != h->field || bid != h->by))
+		ERR("histogram of %s by %s cannot merge into one of %s by %s",
+		    pebs_field_by_id(fid)->name,
+		    bid < 0 ? "none" : pebs_field_by_id(bid)->name,
+		    pebs_field_by_id(h->field)->name,
+		    h->by < 0 ? "none" : pebs_field_by_id(h->by)->name);
+out:
+	return r;
+}
+
+/*
  * One document's root mapping (the current event starts it): its field
  * and by into *@field, *@by; with @h, its groups counted into @h (whose
  * field and by must be the same).  0 or < 0.
@@ -1429,25 +1454,13 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 			bok = field_id(ys_scalar(y), &bid) == 0;
 		}
 		if (key == 4) {
-			if (!tag)
-				ERR("not a pebs-hist YAML document");
-			if (!have_f || !have_b)
+			if (tag && (!have_f || !have_b))
 				ERR("field and by must come before groups");
-			if (!fok || !bok)
-				ERR("bad field or by");
-			*field = fid;
-			*by = bid;
+			if ((r = ys_head(y, h, tag, fok, bok, fid, bid, field,
+					 by)) < 0)
+				goto out;
 			if (!h)
 				return 0;	/* peeking: that is all */
-			if (fid != h->field || bid != h->by)
-				ERR("histogram of %s by %s cannot merge into "
-				    "one of %s by %s",
-				    pebs_field_by_id(fid)->name,
-				    bid < 0 ? "none" :
-				    pebs_field_by_id(bid)->name,
-				    pebs_field_by_id(h->field)->name,
-				    h->by < 0 ? "none" :
-				    pebs_field_by_id(h->by)->name);
 			if (y->ev.type != YAML_SEQUENCE_START_EVENT)
 				ERR("no groups sequence");
 			groups = 1;
@@ -1466,18 +1479,8 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 			goto out;
 		}
 	}
-	if (!tag)
-		ERR("not a pebs-hist YAML document");
-	if (!fok || !bok)
-		ERR("bad field or by");
-	*field = fid;
-	*by = bid;
-	if (h && (fid != h->field || bid != h->by))
-		ERR("histogram of %s by %s cannot merge into one of %s by %s",
-		    pebs_field_by_id(fid)->name,
-		    bid < 0 ? "none" : pebs_field_by_id(bid)->name,
-		    pebs_field_by_id(h->field)->name,
-		    h->by < 0 ? "none" : pebs_field_by_id(h->by)->name);
+	if ((r = ys_head(y, h, tag, fok, bok, fid, bid, field, by)) < 0)
+		goto out;
 	if (h && !groups)
 		ERR("no groups sequence");
 out:
