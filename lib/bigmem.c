@@ -20,9 +20,10 @@
  * analysis (on a virtual machine measured here: 11 us per 4 KiB page
  * against 6 us per 4 KiB of a huge page; pebs-c2c on 1M samples went from
  * 0.24 to 0.16 s of CPU), and tables read at random (pebs-hist's groups
- * of a million lines) miss the TLB far less.  Smaller arrays stay on small pages, so a small
- * input does not clear 2 MiB pages it never uses.  A header before the
- * data keeps the mapping's length and whether huge pages were asked for.
+ * of a million lines) miss the TLB far less.  Smaller arrays stay on
+ * small pages, so a small input does not clear 2 MiB pages it never
+ * uses.  A header before the data keeps the mapping's length and whether
+ * huge pages were asked for.
  */
 #define BIG_HDR 64
 #define BIG_RESERVE ((size_t)1 << 32)

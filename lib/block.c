@@ -1034,11 +1034,11 @@ int fmt_block_ranges(const void *chunk, size_t len, size_t head,
 			continue;
 		size_t off = (size_t)(v.data[i] - c);
 		struct fmt_range *last = &out[k - 1];
+		size_t cl = (size_t)v.cd[i].comp_len;
 		if (last->off + last->len == off)
-			last->len += (size_t)v.cd[i].comp_len;
+			last->len += cl;
 		else
-			out[k++] = (struct fmt_range){ off,
-						       (size_t)v.cd[i].comp_len };
+			out[k++] = (struct fmt_range){ off, cl };
 	}
 	size_t tail = (size_t)(8 * ncols + 8 + CHUNK_TRL);
 	struct fmt_range *last = &out[k - 1];
