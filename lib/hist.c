@@ -954,8 +954,8 @@ int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
 static int name_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct pebs_hist *h = ctx;
-	return strcmp(h->g[*(const size_t *)a].name,
-		      h->g[*(const size_t *)b].name);
+	return strcmp(h->g[*(const uint32_t *)a].name,
+		      h->g[*(const uint32_t *)b].name);
 }
 
 /* Output order: by name for texts, else by key.  0 or -PEBS_E_NOMEM. */
@@ -972,15 +972,9 @@ static int order_groups(struct pebs_hist *h)
 		return -PEBS_E_NOMEM;
 	int r = 0;
 	if (h->bykind == BY_EVENT || h->bykind == BY_STR) {
-		size_t *t = malloc(sz * sizeof(*t));
-		if (!t)
-			return -PEBS_E_NOMEM;
 		for (size_t i = 0; i < n; i++)
-			t[i] = i;
-		qsort_r(t, n, sizeof(*t), name_cmp, h);
-		for (size_t i = 0; i < n; i++)
-			o[i] = (uint32_t)t[i];
-		free(t);
+			o[i] = (uint32_t)i;
+		qsort_r(o, n, sizeof(*o), name_cmp, h);
 	} else {
 		/* the keys apart, so the sort reads no group; the sorted
 		 * keys are kept for printing the names */
