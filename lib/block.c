@@ -235,29 +235,108 @@ static int obuf_reserve(struct obuf *o, size_t more)
 }
 
 /*
- * ZSTD_compressCCtx() with the fast levels' (1-2) shortest match raised
- * to 7 bytes: byte planes hold few long repeats, so the shorter chance
- * matches buy nothing (pebs-gen output: the same size within 0.5% either
- * way, as fast to decode) and cost the encoder: on a capture's repetitive
- * blocks zstd then does a third of the work (bench/RESULTS-capture.md).
+ * Sets e->cctx to @level (a no-op when it is already), with the fast
+ * levels' (1-2) shortest match raised to 7 bytes: byte planes hold few
+ * long repeats, so the shorter chance matches buy nothing (pebs-gen output:
+ * the same size within 0.5% either way, as fast to decode) and cost the
+ * encoder: on a capture's repetitive blocks zstd then does a third of the
+ * work (bench/RESULTS-capture.md).  0 or a zstd error code.
  */
+static size_t zlevel(struct fmt_enc *e, int level)
+{
+	if (e->cctx_set && e->cctx_level == level)
+		return 0;
+	ZSTD_CCtx_reset(e->cctx, ZSTD_reset_session_and_parameters);
+	size_t r = ZSTD_CCtx_setParameter(e->cctx, ZSTD_c_compressionLevel,
+					  level);
+	if (!ZSTD_isError(r) && level <= 2)
+		r = ZSTD_CCtx_setParameter(e->cctx, ZSTD_c_minMatch, 7);
+	if (ZSTD_isError(r))
+		return r;
+	e->cctx_level = level;
+	e->cctx_set = 1;
+	return 0;
+}
+
+/* ZSTD_compressCCtx() at @level (see zlevel()): one frame. */
 static size_t zcompress(struct fmt_enc *e, void *dst, size_t cap,
 			const void *src, size_t len, int level)
 {
-	if (!e->cctx_set || e->cctx_level != level) {
-		ZSTD_CCtx_reset(e->cctx, ZSTD_reset_session_and_parameters);
-		size_t r = ZSTD_CCtx_setParameter(e->cctx,
-						  ZSTD_c_compressionLevel,
-						  level);
-		if (!ZSTD_isError(r) && level <= 2)
-			r = ZSTD_CCtx_setParameter(e->cctx, ZSTD_c_minMatch,
-						   7);
-		if (ZSTD_isError(r))
-			return r;
-		e->cctx_level = level;
-		e->cctx_set = 1;
+	size_t r = zlevel(e, level);
+	return ZSTD_isError(r) ? r : ZSTD_compress2(e->cctx, dst, cap, src,
+						     len);
+}
+
+/*
+ * One zstd frame of @len bytes whose blocks end at the @ncut offsets
+ * @cut (ascending, inside the data): the plane boundaries of a column.
+ * Each plane then gets its own literal (Huffman) table instead of sharing
+ * one with its neighbours, which have other byte distributions: on
+ * pebs-gen output 3.7% smaller and 7% faster to decompress than a frame
+ * cut every 128 KiB (bench/RESULTS.md, eighth session).  Readers see an
+ * ordinary frame.  Returns the size, or a zstd error code (also when @cap
+ * is too small).
+ */
+static size_t zcompress_cut(struct fmt_enc *e, void *dst, size_t cap,
+			    const void *src, size_t len, int level,
+			    const size_t *cut, unsigned ncut)
+{
+	size_t r = zlevel(e, level);
+	if (ZSTD_isError(r))
+		return r;
+	ZSTD_CCtx_reset(e->cctx, ZSTD_reset_session_only);
+	r = ZSTD_CCtx_setPledgedSrcSize(e->cctx, len);
+	if (ZSTD_isError(r))
+		return r;
+	ZSTD_outBuffer out = { dst, cap, 0 };
+	size_t at = 0;
+	for (unsigned i = 0; i <= ncut; i++) {
+		size_t end = i < ncut ? cut[i] : len;
+		ZSTD_inBuffer in = { (const uint8_t *)src + at, end - at, 0 };
+		ZSTD_EndDirective op = i < ncut ? ZSTD_e_flush : ZSTD_e_end;
+		do {
+			r = ZSTD_compressStream2(e->cctx, &out, &in, op);
+			if (ZSTD_isError(r))
+				return r;
+		} while (r && out.pos < out.size);
+		/* output full with more to write: a zstd error code (-1 is
+		 * ZSTD_error_GENERIC) that callers take as incompressible */
+		if (r)
+			return (size_t)-1;
+		at = end;
 	}
-	return ZSTD_compress2(e->cctx, dst, cap, src, len);
+	return out.pos;
+}
+
+/* Planes smaller than this share zstd blocks: a literal table costs up to
+ * a few hundred bytes, more than a small plane gains from its own. */
+#define CUT_MIN 4096u
+
+/*
+ * The plane boundaries of @cd's packed data of @n values into @cut (at
+ * most 8): after a DICT's table, between byte planes, after KEYED's length
+ * bytes.  Returns how many.
+ */
+static unsigned plane_cuts(const struct coldir *cd, size_t n, size_t cut[8])
+{
+	unsigned enc = ENC_CODE(cd->enc), k = 0;
+	size_t at = 0;
+	if (n < CUT_MIN)
+		return 0;
+	if (enc == ENC_KEYED) {
+		cut[k++] = n;
+	} else if (enc == ENC_FOR || enc == ENC_DELTA || enc == ENC_DICT) {
+		/* a small table shares the first plane's block */
+		if (enc == ENC_DICT)
+			at = 8 * (size_t)cd->dict_count;
+		if (at >= CUT_MIN)
+			cut[k++] = at;
+		for (unsigned j = 1; j < cd->width; j++)
+			cut[k++] = at += n;
+	}
+	while (k && cut[k - 1] >= cd->raw_len)
+		k--;
+	return k;
 }
 
 /*
@@ -294,17 +373,24 @@ static int put_stored(struct fmt_enc *e, struct coldir *cd,
 	return 0;
 }
 
-/* Compresses e->raw (cd->raw_len bytes) onto @data, or stores it. */
-static int put_data(struct fmt_enc *e, int level, struct coldir *cd,
-		    struct obuf *data)
+/*
+ * Compresses e->raw (cd->raw_len bytes, the packed data of @n values)
+ * onto @data, or stores it.
+ */
+static int put_data(struct fmt_enc *e, int level, size_t n,
+		    struct coldir *cd, struct obuf *data)
 {
-	size_t raw_len = cd->raw_len;
-	size_t bound = ZSTD_compressBound(raw_len);
+	size_t raw_len = cd->raw_len, cut[8];
+	unsigned ncut = plane_cuts(cd, n, cut);
+	/* each cut may end a block early: a block header more */
+	size_t bound = ZSTD_compressBound(raw_len) + 3 * (size_t)ncut;
 	int r = obuf_reserve(data, bound > raw_len ? bound : raw_len);
 	if (r)
 		return r;
-	size_t c = zcompress(e, data->p + data->len, bound, e->raw, raw_len,
-			     level);
+	size_t c = ncut ? zcompress_cut(e, data->p + data->len, bound, e->raw,
+					raw_len, level, cut, ncut) :
+			  zcompress(e, data->p + data->len, bound, e->raw,
+				    raw_len, level);
 	if (ZSTD_isError(c) || c >= raw_len) {
 		memcpy(data->p + data->len, e->raw, raw_len);
 		cd->enc |= ENC_STORED;
@@ -409,7 +495,8 @@ static int encode_column(struct fmt_enc *e, size_t n, int level,
 		cd->enc = (uint8_t)(cd->enc | tp << ENC_TOP_SHIFT);
 	}
 	cd->raw_len = raw_len;
-	return stored ? put_stored(e, cd, data) : put_data(e, level, cd, data);
+	return stored ? put_stored(e, cd, data) :
+			put_data(e, level, n, cd, data);
 }
 
 /*
@@ -452,7 +539,7 @@ static int try_keyed(struct fmt_enc *e, size_t n, int level, unsigned keycol,
 	kd.dict_count = keycol;
 	kd.raw_len = keyed_pack(e, n, cd->min);
 	size_t at = data->len - cd->comp_len;
-	int r = put_data(e, level, &kd, data);
+	int r = put_data(e, level, n, &kd, data);
 	if (r)
 		return r;
 	if (kd.comp_len < cd->comp_len) {
@@ -478,7 +565,7 @@ static int encode_keyed(struct fmt_enc *e, size_t n, int level, unsigned aux,
 	cd->base = st->min;
 	cd->dict_count = aux;
 	cd->raw_len = keyed_pack(e, n, st->min);
-	return put_data(e, level, cd, data);
+	return put_data(e, level, n, cd, data);
 }
 
 /*

@@ -1246,6 +1246,41 @@ Test(format, packed_top_planes)
 		free(ref[c]);
 }
 
+/*
+ * The planes of a column end zstd blocks: two planes of 16 equally likely
+ * bytes each, but different ones (0-15 and 128-143), cost 4 bits a byte
+ * with a literal table each, 5 with one table for both.
+ */
+Test(format, planes_get_their_own_zstd_blocks)
+{
+	size_t n = PEBS_BATCH_MAX;
+	struct pebs_batch *b = pebs_batch_new(n), *d = pebs_batch_new(n);
+	cr_assert(b && d);
+	for (size_t i = 0; i < n; i++)
+		b->c32[PEBS_COL_LAT][i] = i ? (uint32_t)(rnd() % 16 |
+					       (128 + rnd() % 16) << 8) : 0;
+	b->n = n;
+	void *chunk;
+	size_t len;
+	char err[128];
+	struct pebs_block_info bi;
+	cr_assert_eq(pebs_block_encode(b, 1, &chunk, &len), 0);
+	cr_assert_eq(pebs_block_info(chunk, len, 1, &bi, err, sizeof(err)), 0,
+		     "%s", err);
+	const uint8_t *c = chunk;
+	size_t at = col_dir_at(c, PEBS_COL_LAT);
+	cr_assert(at);
+	cr_assert_eq(ENC_CODE(c[at + 2]), ENC_FOR);
+	cr_assert_eq(c[at + 3], 2);
+	/* 4 bits a byte and the tables: well under 5 bits (62.5%) */
+	cr_assert_lt(bi.bytes[PEBS_COL_LAT], 2 * n * 53 / 100, "%llu bytes",
+		     (unsigned long long)bi.bytes[PEBS_COL_LAT]);
+	decode_both_kernels(chunk, len, b, d);
+	free(chunk);
+	pebs_batch_free(b);
+	pebs_batch_free(d);
+}
+
 /* The chunk checksum of block @o (@len bytes, no column table) again. */
 static void reseal(uint8_t *o, size_t len)
 {
