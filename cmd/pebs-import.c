@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,7 +19,8 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: %s [-f csv|perf] [-o FILE] [--level N] "
 		"[FILE...]\n"
-		"  -f FORMAT   input format: csv (default) or perf\n"
+		"  -f FORMAT   input format: csv or perf (default: perf when the\n"
+		"              first input is a perf.data file, else csv)\n"
 		"  -o FILE     write to FILE instead of standard output\n"
 		"  --level N   zstd compression level (1-19, default 1)\n"
 		"  --meta K=V  add metadata key K with value V (csv; "
@@ -123,8 +125,9 @@ static int import_csv(struct pebs_writer *w, char **paths, size_t n,
 		if (werr)
 			wcheck(w, werr, out);
 		if (r < 0) {
-			util_warn("%s: %s", is_stdin ? "-" : name,
-				  pebs_csvin_errmsg(c));
+			util_warn("%s: %s%s", is_stdin ? "-" : name,
+				  pebs_csvin_errmsg(c), r == -PEBS_E_FORMAT ?
+				  " (import it with -f perf)" : "");
 			int st = r == -PEBS_E_IO ? EXIT_SYS :
 				 r == -PEBS_E_NOMEM ? EXIT_SYS : EXIT_DATA;
 			if (st > status)
@@ -179,6 +182,26 @@ static int import_perf(char **paths, size_t n, FILE *fp, const char *out,
 	return status;
 }
 
+/*
+ * Whether @path is a regular file that starts as a perf.data file does.
+ * Only regular files are looked at: reading a pipe or a FIFO would
+ * consume what the import needs.
+ */
+static int looks_like_perf(const char *path)
+{
+	struct stat st;
+	unsigned char head[8];
+	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return 0;
+	size_t k = fread(head, 1, sizeof(head), fp);
+	fclose(fp);
+	return pebs_perf_probe(head, k);
+}
+
 int main(int argc, char **argv)
 {
 	enum { O_LEVEL = 256, O_VERSION, O_META };
@@ -191,7 +214,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *fmt = "csv", *out = NULL;
+	const char *fmt = NULL, *out = NULL;
 	struct pebs_writer_opts wo = { 0 };
 	unsigned long long v;
 	int c;
@@ -231,11 +254,7 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	int perf = strcmp(fmt, "perf") == 0;
-	if (perf && pebs_meta_count(user))
-		util_die(EXIT_USAGE, "--meta: only with -f csv (perf.data "
-			 "carries its own metadata)");
-	if (!perf && strcmp(fmt, "csv") != 0)
+	if (fmt && strcmp(fmt, "csv") != 0 && strcmp(fmt, "perf") != 0)
 		util_die(EXIT_USAGE, "-f: unknown input format \"%s\" (csv, "
 			 "perf)", fmt);
 	char *stdin_only[] = { (char *)"-" };
@@ -245,6 +264,10 @@ int main(int argc, char **argv)
 		paths = stdin_only;
 		n = 1;
 	}
+	int perf = fmt ? strcmp(fmt, "perf") == 0 : looks_like_perf(paths[0]);
+	if (perf && pebs_meta_count(user))
+		util_die(EXIT_USAGE, "--meta: only with -f csv (perf.data "
+			 "carries its own metadata)");
 	FILE *fp = util_open_out(out, 1);
 	if (perf) {
 		pebs_meta_free(user);

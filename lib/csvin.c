@@ -128,6 +128,12 @@ static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 	}
 	const struct pebs_field *f = strlen(name) == len ?
 				     pebs_field_lookup(name) : NULL;
+	/* binary input given as CSV: say what it is, not "unknown column" */
+	if (!f && c->ncol == 0 && len >= 8 && (!memcmp(name, "PERFILE2", 8) ||
+					       !memcmp(name, "2ELIFREP", 8))) {
+		fail(c, -PEBS_E_FORMAT, "a perf.data file, not CSV");
+		return;
+	}
 	if (!f) {
 		const char *sug = strlen(name) == len ?
 				  pebs_field_suggest(name) : NULL;

@@ -44,8 +44,8 @@ int pebs_csvin_open_writer(struct pebs_csvin **c, struct pebs_writer *w);
  * Parses the next @len bytes of the current input.  Returns 0, or a
  * negative error with a message in pebs_csvin_errmsg() such as
  * 'line 12: field "lat": not a number: "x"' (-PEBS_E_PARSE for bad text,
- * -PEBS_E_RANGE for a number too large for its field, or the sink's
- * error).  After an error, the rest of this input is ignored and the same
+ * -PEBS_E_RANGE for a number too large for its field, -PEBS_E_FORMAT
+ * for a perf.data file given as CSV, or the sink's error).  After an error, the rest of this input is ignored and the same
  * error returned until pebs_csvin_end().
  */
 int pebs_csvin_feed(struct pebs_csvin *c, const void *buf, size_t len);
