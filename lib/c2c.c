@@ -259,10 +259,8 @@ void c2c_free_results(struct pebs_c2c *c)
 	c->texts = NULL;
 	c->ntexts = c->textcap = 0;
 	lib_big_free(c->recs);
-	free(c->kcls);
 	c->lines = NULL;
 	c->recs = NULL;
-	c->kcls = NULL;
 	c->nlines = c->nrecs = c->nsampled = 0;
 	c->finished = 0;
 }
@@ -272,13 +270,13 @@ void pebs_c2c_free(struct pebs_c2c *c)
 	if (!c)
 		return;
 	c2c_free_results(c);
-	lib_big_free(c->addr);
-	lib_big_free(c->ip);
-	lib_big_free(c->thr);
-	lib_big_free(c->cpu);
-	lib_big_free(c->lat);
-	lib_big_free(c->kind);
+	lib_big_free(c->ls);
 	lib_big_free(c->cnt);
+	free(c->chunks);
+	free(c->bk);
+	free(c->kcls);
+	free(c->other);
+	free(c->lkn);
 	c2c_dict_free(&c->kinds);
 	c2c_dict_free(&c->threads);
 	pebs_meta_free(c->maps);
@@ -491,38 +489,51 @@ void c2c_dict_free(struct c2c_dict *d)
 /* --------------------------------------------------------------- cells */
 
 /*
- * The cells are kept as columns, one entry per sample added (or per
- * aggregate merged), without aggregating equal keys: every result is a sum
- * or a distinct count over them, so duplicates change nothing, and the
- * append is a copy of the batch's columns.
+ * The line samples are kept one cell each (or one per aggregate merged),
+ * without aggregating equal keys: every result is a sum or a distinct
+ * count over them, so duplicates change nothing.  Each goes, as it comes,
+ * to the bucket of its line, a list of chunks of c->ls that double from
+ * 8 to 256 cells: finish() then reads each bucket's cells in order, where
+ * it used to scatter every sample to its bucket first (16 bytes a sample
+ * more, and a pass over them all).  A small input touches only the first
+ * chunks of the buckets it uses.
  */
-static int reserve(struct pebs_c2c *c, size_t more)
+#define CHUNK_FIRST 8u
+#define CHUNK_MAX 256u
+
+long c2c_kind_get(struct pebs_c2c *c, uint64_t dsrc)
 {
-	if (c->ncells + more <= c->capcells)
-		return 0;
-	if (c->ncells + more > 0xffffffffu)
-		return c2c_fail(c, PEBS_E_NOMEM, "too many samples (more "
-				"than 2^32)");
-	size_t n = c->capcells ? c->capcells : 4096;
-	while (n < c->ncells + more)
-		n *= 2;
-#define GROW(f) do { \
-		void *p = lib_big_realloc(c->f, n * sizeof(*c->f)); \
-		if (!p) \
-			return c2c_fail(c, PEBS_E_NOMEM, "out of memory"); \
-		c->f = p; \
-	} while (0)
-	GROW(addr);
-	GROW(ip);
-	GROW(thr);
-	GROW(cpu);
-	GROW(lat);
-	GROW(kind);
-	if (c->cnt)
-		GROW(cnt);
-#undef GROW
-	c->capcells = n;
-	return 0;
+	long x = c2c_dict_get(&c->kinds, dsrc);
+	if (x < 0 || (size_t)x < c->nkinds)
+		return x;
+	/* new: its class and counters (those of any key left without
+	 * them by a failed allocation too) */
+	if ((size_t)x >= c->capk) {
+		size_t nc = c->capk ? 2 * c->capk : 16;
+		while (nc <= (size_t)x)
+			nc *= 2;
+		unsigned *kc = realloc(c->kcls, nc * sizeof(*kc));
+		if (kc)
+			c->kcls = kc;
+		uint64_t *o = realloc(c->other, 2 * nc * sizeof(*o));
+		if (o)
+			c->other = o;
+		uint64_t *l = realloc(c->lkn, nc * sizeof(*l));
+		if (l)
+			c->lkn = l;
+		if (!kc || !o || !l)
+			return -PEBS_E_NOMEM;
+		c->capk = nc;
+	}
+	for (size_t k = c->nkinds; k <= (size_t)x; k++) {
+		struct pebs_c2c_stats tmp;
+		memset(&tmp, 0, sizeof(tmp));
+		c->kcls[k] = pebs_c2c_classify(&tmp, c->kinds.keys[k], 1, 1,
+					       c->o.perf_compat);
+		c->other[2 * k] = c->other[2 * k + 1] = c->lkn[k] = 0;
+	}
+	c->nkinds = (size_t)x + 1;
+	return x;
 }
 
 /* Turns the implicit all-ones count column into a real one. */
@@ -530,12 +541,89 @@ static int need_counts(struct pebs_c2c *c)
 {
 	if (c->cnt)
 		return 0;
-	c->cnt = lib_big_realloc(NULL, (c->capcells ? c->capcells : 1) *
+	c->cnt = lib_big_realloc(NULL, (c->capls ? c->capls : 1) *
 				 sizeof(*c->cnt));
 	if (!c->cnt)
 		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
-	for (size_t i = 0; i < c->ncells; i++)
+	for (size_t i = 0; i < c->nls; i++)
 		c->cnt[i] = 1;
+	return 0;
+}
+
+/* Gives bucket @bk a new last chunk.  0 or <0. */
+static int new_chunk(struct pebs_c2c *c, struct c2c_bucket *bk)
+{
+	uint32_t cap = bk->cap ? bk->cap * 2 : CHUNK_FIRST;
+	if (cap > CHUNK_MAX)
+		cap = CHUNK_MAX;
+	if (c->nls + cap > 0xffffffffu)
+		return c2c_fail(c, PEBS_E_NOMEM, "too many samples (more "
+				"than 2^32)");
+	if (c->nls + cap > c->capls) {
+		size_t n = c->capls ? 2 * c->capls : 4096;
+		while (n < c->nls + cap)
+			n *= 2;
+		struct c2c_ls *ls = lib_big_realloc(c->ls, n * sizeof(*ls));
+		if (!ls)
+			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		c->ls = ls;
+		if (c->cnt) {
+			uint64_t *cn = lib_big_realloc(c->cnt,
+						       n * sizeof(*cn));
+			if (!cn)
+				return c2c_fail(c, PEBS_E_NOMEM,
+						"out of memory");
+			c->cnt = cn;
+		}
+		c->capls = n;
+	}
+	if (c->nchunks == c->capchunks) {
+		size_t n = c->capchunks ? 2 * c->capchunks : 1024;
+		struct c2c_chunk *ch = realloc(c->chunks, n * sizeof(*ch));
+		if (!ch)
+			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		c->chunks = ch;
+		c->capchunks = n;
+	}
+	c->chunks[c->nchunks] = (struct c2c_chunk){ (uint32_t)c->nls, cap,
+						    0 };
+	uint32_t id = (uint32_t)++c->nchunks;
+	if (bk->last)
+		c->chunks[bk->last - 1].next = id;
+	else
+		bk->first = id;
+	bk->last = id;
+	bk->fill = 0;
+	bk->cap = cap;
+	c->nls += cap;
+	return 0;
+}
+
+static inline size_t bucket_of(uint64_t line)
+{
+	return (size_t)((line * 0x9e3779b97f4a7c15ull) >>
+			(64 - C2C_BUCKET_BITS));
+}
+
+/* A cell for a line sample at @addr in its bucket: its index, or <0. */
+static inline long line_cell(struct pebs_c2c *c, uint64_t addr)
+{
+	struct c2c_bucket *bk = &c->bk[bucket_of(addr >> c->line_shift)];
+	if (bk->fill == bk->cap) {
+		int r = new_chunk(c, bk);
+		if (r)
+			return r;
+	}
+	bk->n++;
+	c->ncells++;
+	return (long)(c->chunks[bk->last - 1].at + bk->fill++);
+}
+
+static int need_buckets(struct pebs_c2c *c)
+{
+	if (!c->bk && !(c->bk = calloc((size_t)1 << C2C_BUCKET_BITS,
+				       sizeof(*c->bk))))
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 	return 0;
 }
 
@@ -543,21 +631,23 @@ int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
 		    uint32_t kind, uint32_t thr, uint32_t cpu, uint32_t lat,
 		    uint64_t count)
 {
-	int r = reserve(c, 1);
+	c->finished = 0;
+	if (!c2c_is_line(addr, c->kcls[kind])) {
+		c->other[2 * kind + (addr != 0)] += count;
+		return 0;
+	}
+	int r = need_buckets(c);
 	if (!r && count != 1)
 		r = need_counts(c);
 	if (r)
 		return r;
-	size_t i = c->ncells++;
-	c->addr[i] = addr;
-	c->ip[i] = ip;
-	c->thr[i] = thr;
-	c->cpu[i] = cpu;
-	c->lat[i] = lat;
-	c->kind[i] = kind;
+	long q = line_cell(c, addr);
+	if (q < 0)
+		return (int)q;
+	c->lkn[kind] += count;
+	c->ls[q] = (struct c2c_ls){ addr, ip, thr, cpu, lat, kind };
 	if (c->cnt)
-		c->cnt[i] = count;
-	c->finished = 0;
+		c->cnt[q] = count;
 	return 0;
 }
 
@@ -566,7 +656,7 @@ int c2c_add_cell(struct pebs_c2c *c, const struct c2c_cell *k,
 {
 	if (!count)
 		return 0;
-	long kd = c2c_dict_get(&c->kinds, k->dsrc);
+	long kd = c2c_kind_get(c, k->dsrc);
 	long th = c2c_dict_get(&c->threads, (uint64_t)k->pid << 32 | k->tid);
 	if (kd < 0 || th < 0)
 		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
@@ -581,22 +671,6 @@ int pebs_c2c_add_sample(struct pebs_c2c *c, const struct pebs_sample *s)
 	return c2c_add_cell(c, &k, 1);
 }
 
-static void copy64(uint64_t *dst, const uint64_t *src, size_t n)
-{
-	if (src)
-		memcpy(dst, src, n * sizeof(*dst));
-	else
-		memset(dst, 0, n * sizeof(*dst));
-}
-
-static void copy32(uint32_t *dst, const uint32_t *src, size_t n)
-{
-	if (src)
-		memcpy(dst, src, n * sizeof(*dst));
-	else
-		memset(dst, 0, n * sizeof(*dst));
-}
-
 /*
  * A small direct-mapped cache in front of a dictionary: a capture has a
  * few dozen data sources and threads, interleaved.  v[] all UINT32_MAX
@@ -607,53 +681,62 @@ struct dcache {
 	uint32_t v[64];
 };
 
-/* The dictionary id of @key through @dc; < 0 when out of memory. */
-static inline long dcache_get(struct dcache *dc, struct c2c_dict *d,
-			      uint64_t key)
+static inline unsigned dcache_slot(uint64_t key)
 {
-	unsigned h = (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58);
-	if (dc->v[h] == UINT32_MAX || dc->k[h] != key) {
-		long x = c2c_dict_get(d, key);
-		if (x < 0)
-			return x;
-		dc->k[h] = key;
-		dc->v[h] = (uint32_t)x;
-	}
-	return dc->v[h];
+	return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58);
 }
 
 int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 {
 	const uint64_t *dsrc = b->c64[PEBS_COL_DSRC];
+	const uint64_t *addr = b->c64[PEBS_COL_ADDR], *ip = b->c64[PEBS_COL_IP];
 	const uint32_t *pid = b->c32[PEBS_COL_PID], *tid = b->c32[PEBS_COL_TID];
-	size_t n = b->n, base = c->ncells;
+	const uint32_t *cpu = b->c32[PEBS_COL_CPU], *lat = b->c32[PEBS_COL_LAT];
+	size_t n = b->n;
 	if (!n)
 		return 0;
-	int r = reserve(c, n);
+	int r = need_buckets(c);
 	if (r)
 		return r;
-	copy64(c->addr + base, b->c64[PEBS_COL_ADDR], n);
-	copy64(c->ip + base, b->c64[PEBS_COL_IP], n);
-	copy32(c->cpu + base, b->c32[PEBS_COL_CPU], n);
-	copy32(c->lat + base, b->c32[PEBS_COL_LAT], n);
-	if (c->cnt)
-		for (size_t i = 0; i < n; i++)
-			c->cnt[base + i] = 1;
-	uint32_t *kind = c->kind + base, *thr = c->thr + base;
+	c->finished = 0;
 	struct dcache ck, ct;
 	memset(ck.v, 0xff, sizeof(ck.v));
 	memset(ct.v, 0xff, sizeof(ct.v));
 	for (size_t i = 0; i < n; i++) {
 		uint64_t t = (uint64_t)(pid ? pid[i] : 0) << 32 |
 			     (tid ? tid[i] : 0);
-		long xk = dcache_get(&ck, &c->kinds, dsrc ? dsrc[i] : 0);
-		long xt = dcache_get(&ct, &c->threads, t);
-		if (xk < 0 || xt < 0)
-			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
-		kind[i] = (uint32_t)xk;
-		thr[i] = (uint32_t)xt;
+		uint64_t d = dsrc ? dsrc[i] : 0, a = addr ? addr[i] : 0;
+		unsigned hk = dcache_slot(d), ht = dcache_slot(t);
+		if (ck.v[hk] == UINT32_MAX || ck.k[hk] != d) {
+			long x = c2c_kind_get(c, d);
+			if (x < 0)
+				return c2c_fail(c, PEBS_E_NOMEM,
+						"out of memory");
+			ck.k[hk] = d;
+			ck.v[hk] = (uint32_t)x;
+		}
+		uint32_t kd = ck.v[hk];
+		if (!c2c_is_line(a, c->kcls[kd])) {
+			c->other[2 * kd + (a != 0)]++;
+			continue;
+		}
+		if (ct.v[ht] == UINT32_MAX || ct.k[ht] != t) {
+			long x = c2c_dict_get(&c->threads, t);
+			if (x < 0)
+				return c2c_fail(c, PEBS_E_NOMEM,
+						"out of memory");
+			ct.k[ht] = t;
+			ct.v[ht] = (uint32_t)x;
+		}
+		long q = line_cell(c, a);
+		if (q < 0)
+			return (int)q;
+		c->lkn[kd]++;
+		c->ls[q] = (struct c2c_ls){ a, ip ? ip[i] : 0, ct.v[ht],
+					    cpu ? cpu[i] : 0,
+					    lat ? lat[i] : 0, kd };
+		if (c->cnt)
+			c->cnt[q] = 1;
 	}
-	c->ncells += n;
-	c->finished = 0;
 	return 0;
 }

@@ -1,13 +1,15 @@
 /*
  * c2c_int.h - internals shared by the c2c_*.c files of libpebs (not public).
  *
- * Layout (see c2c.c): the samples are kept, unaggregated, in columns
- * ("cells": a sample, or an aggregate with a count from a merged result),
- * with the data source and the thread replaced by indices into small
- * dictionaries.  pebs_c2c_finish() classifies per distinct data source,
- * sorts the line samples by line once (radix) and builds full results only
- * for the lines that can be listed (any HITM, or all with show_all); the
- * rest are only counted.
+ * Layout (see c2c.c): the samples that load or store at an address (line
+ * samples) are kept, unaggregated, as 32-byte cells ("cells": a sample, or
+ * an aggregate with a count from a merged result) with the data source
+ * and the thread replaced by indices into small dictionaries, partitioned
+ * as they come into buckets by a hash of their line; the other samples
+ * are only counted, per data source.  pebs_c2c_finish() finds the lines
+ * bucket by bucket (each in cache) and builds full results only for the
+ * lines that can be listed (any HITM, or all with show_all); the rest are
+ * only counted.
  */
 #ifndef PEBS_C2C_INT_H
 #define PEBS_C2C_INT_H
@@ -26,6 +28,25 @@ struct c2c_cell {
 	uint32_t pid, tid, cpu, lat;
 	uint64_t count;
 };
+
+/* A line sample as kept (kind and thr: dictionary indices). */
+struct c2c_ls {
+	uint64_t addr, ip;
+	uint32_t thr, cpu, lat, kind;
+};
+
+/* Cells c->ls[at .. at + cap) of one bucket; next: chunk index + 1. */
+struct c2c_chunk {
+	uint32_t at, cap, next;
+};
+
+/* A bucket's chunks: first and last (chunk index + 1, 0 none), the cells
+ * used in the last one (of its cap) and in all. */
+struct c2c_bucket {
+	uint32_t first, last, fill, cap, n;
+};
+
+#define C2C_BUCKET_BITS 11
 
 struct c2c_topo {
 	int *node;		/* node of cpu i, -1 unknown */
@@ -69,17 +90,25 @@ struct c2c_line_int {
 struct pebs_c2c {
 	struct pebs_c2c_opts o;
 	unsigned line_shift;	/* log2(line_size) */
-	/* the cells, as columns */
-	uint64_t *addr, *ip;
-	uint32_t *thr, *cpu, *lat, *kind;
-	uint64_t *cnt;		/* NULL while every count is 1 */
-	size_t ncells, capcells;
+	/* the line samples, by bucket */
+	struct c2c_ls *ls;
+	uint64_t *cnt;		/* count per cell; NULL while all are 1 */
+	size_t nls, capls;	/* cells handed to chunks, and room */
+	size_t ncells;		/* line samples kept */
+	struct c2c_chunk *chunks;
+	size_t nchunks, capchunks;
+	struct c2c_bucket *bk;	/* 1 << C2C_BUCKET_BITS */
+	/* per data source (kinds index): class bits with an address, the
+	 * samples outside lines by [2 * kind + has address], and the line
+	 * samples */
+	unsigned *kcls;
+	uint64_t *other, *lkn;
+	size_t nkinds, capk;	/* kinds with the above, and room */
 	struct c2c_dict kinds;	/* data source values */
 	struct c2c_dict threads;	/* pid << 32 | tid */
 	struct c2c_topo topo;
 	/* finish() results */
 	int finished;
-	unsigned *kcls;		/* class bits per kind (with an address) */
 	struct c2c_rec *recs;	/* samples of result lines, by line */
 	size_t nrecs;
 	struct c2c_line_int *lines;	/* lines with results, in report
@@ -107,16 +136,40 @@ int c2c_fail(struct pebs_c2c *c, int code, const char *fmt, ...)
 int c2c_add_cell(struct pebs_c2c *c, const struct c2c_cell *k,
 		 uint64_t count);
 
-/* Appends one cell with dictionary indices @kind, @thr.  0 or <0. */
+/* Adds @count samples with dictionary indices @kind, @thr.  0 or <0. */
 int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
 		    uint32_t kind, uint32_t thr, uint32_t cpu, uint32_t lat,
 		    uint64_t count);
+
+/* Dictionary index of data source @dsrc, classified when new; <0 NOMEM. */
+long c2c_kind_get(struct pebs_c2c *c, uint64_t dsrc);
 
 /* Count of cell @i. */
 static inline uint64_t c2c_count(const struct pebs_c2c *c, size_t i)
 {
 	return c->cnt ? c->cnt[i] : 1;
 }
+
+/* Is a sample of data source class @cls at @addr a line sample? */
+static inline int c2c_is_line(uint64_t addr, unsigned cls)
+{
+	return addr && (cls & (PEBS_C2C_LOAD | PEBS_C2C_STORE));
+}
+
+/* Runs the block given last with size_t @q each cell index of bucket @b,
+ * in order. */
+#define C2C_BUCKET_CELLS(c, b, q, ...) do { \
+		const struct c2c_bucket *bk_ = &(c)->bk[b]; \
+		for (uint32_t ch_ = bk_->first; ch_; \
+		     ch_ = (c)->chunks[ch_ - 1].next) { \
+			const struct c2c_chunk *k_ = &(c)->chunks[ch_ - 1]; \
+			size_t m_ = ch_ == bk_->last ? bk_->fill : k_->cap; \
+			for (size_t j_ = 0; j_ < m_; j_++) { \
+				size_t q = k_->at + j_; \
+				__VA_ARGS__ \
+			} \
+		} \
+	} while (0)
 
 /* Frees the results of finish(). */
 void c2c_free_results(struct pebs_c2c *c);

@@ -769,44 +769,21 @@ static int cmp_rank(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Is cell @i a line sample?  Its line key (line << 1 | no HITM) if so. */
-static inline int line_key(const struct pebs_c2c *c, size_t i, uint64_t *key)
-{
-	uint64_t a = c->addr[i];
-	unsigned cl = c->kcls[c->kind[i]];
-	if (!a || !(cl & (PEBS_C2C_LOAD | PEBS_C2C_STORE)))
-		return 0;
-	*key = (a >> c->line_shift) << 1 |
-	       !(cl & (PEBS_C2C_LCL_HITM | PEBS_C2C_RMT_HITM));
-	return 1;
-}
-
-static inline size_t bucket_of(uint64_t line, unsigned bits)
-{
-	return bits ? (size_t)((line * 0x9e3779b97f4a7c15ull) >> (64 - bits))
-		    : 0;
-}
-
 static void fill_rec(const struct pebs_c2c *c, struct c2c_rec *rc,
-		     size_t ci, uint32_t lmask)
+		     size_t q, uint32_t lmask)
 {
-	rc->ip = c->ip[ci];
-	rc->thr = c->thr[ci];
-	rc->cpu = c->cpu[ci];
-	rc->lat = c->lat[ci];
-	rc->kind = c->kind[ci];
-	rc->count = c2c_count(c, ci);
-	rc->off = (uint16_t)(c->addr[ci] & lmask);
-	rc->cls = (uint16_t)c->kcls[rc->kind];
+	const struct c2c_ls *x = &c->ls[q];
+	rc->ip = x->ip;
+	rc->thr = x->thr;
+	rc->cpu = x->cpu;
+	rc->lat = x->lat;
+	rc->kind = x->kind;
+	rc->count = c2c_count(c, q);
+	rc->off = (uint16_t)(x->addr & lmask);
+	rc->cls = (uint16_t)c->kcls[x->kind];
 }
 
-/* A line sample in its bucket: one 16-byte store per sample to scatter. */
-struct bent {
-	uint64_t key;		/* line key; then its record slot */
-	uint64_t cell;
-};
-
-/* A line within one hash bucket (collect_lines). */
+/* A line within one bucket (collect_lines). */
 struct bline {
 	uint64_t line;
 	uint32_t n, at;		/* samples; next record slot */
@@ -815,82 +792,36 @@ struct bline {
 
 /*
  * Counts the distinct lines and gathers the records of the lines that get
- * results, grouped by line.  The line samples are partitioned by a hash
- * of their line into buckets of a few hundred (one counting pass, one
- * scatter), then each bucket's lines are found with a small hash table
- * that stays in cache: cheaper than sorting every sample by address, and
- * the report does not depend on the order lines are found in (it is
- * ranked afterwards, ties broken by address).  0 or -PEBS_E_NOMEM.
+ * results, grouped by line, bucket by bucket (the cells were partitioned
+ * by a hash of their line as they came): each bucket's lines are found
+ * with a small hash table that stays in cache, and the records filled
+ * from its cells in order.  The report does not depend on the order lines
+ * are found in (it is ranked afterwards, ties broken by address).  0 or
+ * -PEBS_E_NOMEM.
  */
 static int collect_lines(struct pebs_c2c *c)
 {
-	size_t nb, n = 0, nk = c->kinds.n ? c->kinds.n : 1;
-	unsigned bits = 0;
-	while (bits < 24 && ((size_t)4096 << bits) < c->ncells)
-		bits++;
-	nb = (size_t)1 << bits;
-	size_t *start = calloc(nb + 1, sizeof(*start));
-	uint64_t *kn = calloc(2 * nk, sizeof(*kn));
-	struct bent *be = NULL;	/* line samples, bucket by bucket */
-	uint32_t *tab = NULL, *lid = NULL, *dest = NULL;
+	size_t nb = c->bk ? (size_t)1 << C2C_BUCKET_BITS : 0, maxb = 1;
+	uint32_t *tab = NULL, *lid = NULL;
 	struct bline *bl = NULL;
-	size_t tcap = 0, blcap = 0;
+	size_t tcap = 0, caplines = 0, caprecs = 0;
+	const uint32_t lmask = c->o.line_size - 1;
+	const unsigned hitm = PEBS_C2C_LCL_HITM | PEBS_C2C_RMT_HITM;
 	int r = -PEBS_E_NOMEM;
-	if (!start || !kn)
+	for (size_t b = 0; b < nb; b++)
+		if (c->bk[b].n > maxb)
+			maxb = c->bk[b].n;
+	lid = malloc(maxb * sizeof(*lid));
+	bl = malloc(maxb * sizeof(*bl));
+	if (!lid || !bl)
 		goto out;
-	/* pass 1: totals per (data source, has address); bucket sizes */
-	for (size_t i = 0; i < c->ncells; i++) {
-		uint64_t key;
-		kn[2 * c->kind[i] + (c->addr[i] != 0)] += c2c_count(c, i);
-		if (line_key(c, i, &key)) {
-			start[bucket_of(key >> 1, bits) + 1]++;
-			n++;
-		}
-	}
-	for (size_t kd = 0; kd < c->kinds.n; kd++) {
-		uint64_t d = c->kinds.keys[kd];
-		if (kn[2 * kd])
-			pebs_c2c_classify(&c->totals, d, 0, kn[2 * kd],
-					  c->o.perf_compat);
-		if (kn[2 * kd + 1])
-			pebs_c2c_classify(&c->totals, d, 1, kn[2 * kd + 1],
-					  c->o.perf_compat);
-	}
-	size_t maxb = 0;
-	for (size_t b = 0; b < nb; b++) {
-		if (start[b + 1] > maxb)
-			maxb = start[b + 1];
-		start[b + 1] += start[b];
-	}
-	/* pass 2: scatter (key, cell) by bucket */
-	be = lib_big_realloc(NULL, (n ? n : 1) * sizeof(*be));
-	lid = malloc((maxb ? maxb : 1) * sizeof(*lid));
-	if (!be || !lid)
-		goto out;
-	{
-		size_t *pos = malloc(nb * sizeof(*pos));
-		if (!pos)
-			goto out;
-		memcpy(pos, start, nb * sizeof(*pos));
-		for (size_t i = 0; i < c->ncells; i++) {
-			uint64_t key;
-			if (!line_key(c, i, &key))
-				continue;
-			size_t j = pos[bucket_of(key >> 1, bits)]++;
-			be[j].key = key;
-			be[j].cell = i;
-		}
-		free(pos);
-	}
 	/*
 	 * Per bucket: its lines (table of line ids), which get results, and
 	 * their records.  Lines and records are appended as found; the
 	 * arrays grow with the results only.
 	 */
-	size_t caplines = 0, caprecs = 0;
-	const uint32_t lmask = c->o.line_size - 1;
 	for (size_t b = 0; b < nb; b++) {
-		size_t s0 = start[b], m = start[b + 1] - s0, nl = 0;
+		size_t m = c->bk[b].n, nl = 0, x = 0;
 		if (!m)
 			continue;
 		size_t need = 16;
@@ -903,16 +834,9 @@ static int collect_lines(struct pebs_c2c *c)
 				goto out;
 			tcap = need;
 		}
-		if (m > blcap) {
-			free(bl);
-			bl = malloc(m * sizeof(*bl));
-			if (!bl)
-				goto out;
-			blcap = m;
-		}
 		memset(tab, 0xff, need * sizeof(*tab));
-		for (size_t x = 0; x < m; x++) {
-			uint64_t line = be[s0 + x].key >> 1;
+		C2C_BUCKET_CELLS(c, b, q, {
+			uint64_t line = c->ls[q].addr >> c->line_shift;
 			size_t h = (size_t)((line * 0xc2b2ae3d27d4eb4full) >>
 					    32) & (need - 1);
 			while (tab[h] != UINT32_MAX && bl[tab[h]].line != line)
@@ -921,23 +845,20 @@ static int collect_lines(struct pebs_c2c *c)
 				tab[h] = (uint32_t)nl;
 				bl[nl++] = (struct bline){ line, 0, 0, 0 };
 			}
-			struct bline *q = &bl[tab[h]];
-			q->n++;
-			q->hitm |= !(be[s0 + x].key & 1);
-			lid[x] = tab[h];
-		}
+			struct bline *ln = &bl[tab[h]];
+			ln->n++;
+			ln->hitm |= (c->kcls[c->ls[q].kind] & hitm) != 0;
+			lid[x++] = tab[h];
+		});
 		c->nsampled += nl;
 		size_t addl = 0, addr = 0;
-		for (size_t q = 0; q < nl; q++)
-			if (c->o.show_all || bl[q].hitm) {
+		for (size_t k = 0; k < nl; k++)
+			if (c->o.show_all || bl[k].hitm) {
 				addl++;
-				addr += bl[q].n;
+				addr += bl[k].n;
 			}
-		if (!addl) {
-			for (size_t x = 0; x < m; x++)
-				be[s0 + x].key = UINT64_MAX;
+		if (!addl)
 			continue;
-		}
 		if (c->nlines + addl > caplines) {
 			size_t nc = caplines ? caplines : 64;
 			while (nc < c->nlines + addl)
@@ -960,48 +881,25 @@ static int collect_lines(struct pebs_c2c *c)
 			c->recs = nr;
 			caprecs = nc;
 		}
-		for (size_t q = 0; q < nl; q++) {
-			if (!c->o.show_all && !bl[q].hitm) {
-				bl[q].at = UINT32_MAX;
+		for (size_t k = 0; k < nl; k++) {
+			if (!c->o.show_all && !bl[k].hitm) {
+				bl[k].at = UINT32_MAX;
 				continue;
 			}
 			struct c2c_line_int *l = &c->lines[c->nlines++];
 			memset(l, 0, sizeof(*l));
-			l->pub.addr = bl[q].line << c->line_shift;
+			l->pub.addr = bl[k].line << c->line_shift;
 			l->first = c->nrecs;
-			l->n = bl[q].n;
-			bl[q].at = (uint32_t)c->nrecs;
-			c->nrecs += bl[q].n;
+			l->n = bl[k].n;
+			bl[k].at = (uint32_t)c->nrecs;
+			c->nrecs += bl[k].n;
 		}
-		/* the bucket's keys are done with: they become record slots */
-		for (size_t x = 0; x < m; x++) {
-			struct bline *q = &bl[lid[x]];
-			be[s0 + x].key = q->at == UINT32_MAX ? UINT64_MAX :
-				     q->at++;
-		}
-	}
-	/*
-	 * Fill the records.  Reading six columns at scattered cells costs six
-	 * cache misses per record: when many samples get records, one
-	 * scattered write per sample (its slot, by cell) and then one pass in
-	 * cell order is cheaper.
-	 */
-	if (c->nrecs && c->nrecs >= n / 4) {
-		dest = lib_big_realloc(NULL, c->ncells * sizeof(*dest));
-		if (!dest)
-			goto out;
-		memset(dest, 0xff, c->ncells * sizeof(*dest));
-		for (size_t j = 0; j < n; j++)
-			if (be[j].key != UINT64_MAX)
-				dest[be[j].cell] = (uint32_t)be[j].key;
-		for (size_t i = 0; i < c->ncells; i++)
-			if (dest[i] != UINT32_MAX)
-				fill_rec(c, &c->recs[dest[i]], i, lmask);
-	} else {
-		for (size_t j = 0; j < n; j++)
-			if (be[j].key != UINT64_MAX)
-				fill_rec(c, &c->recs[be[j].key], be[j].cell,
-					 lmask);
+		x = 0;
+		C2C_BUCKET_CELLS(c, b, q, {
+			struct bline *ln = &bl[lid[x++]];
+			if (ln->at != UINT32_MAX)
+				fill_rec(c, &c->recs[ln->at++], q, lmask);
+		});
 	}
 	if (!c->lines && !(c->lines = lib_big_realloc(NULL,
 						       sizeof(*c->lines))))
@@ -1010,10 +908,6 @@ static int collect_lines(struct pebs_c2c *c)
 		goto out;
 	r = 0;
 out:
-	free(start);
-	free(kn);
-	lib_big_free(be);
-	lib_big_free(dest);
 	free(tab);
 	free(lid);
 	free(bl);
@@ -1047,14 +941,16 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 	c2c_free_results(c);
 	memset(&c->totals, 0, sizeof(c->totals));
 	memset(&x, 0, sizeof(x));
-	c->kcls = malloc((c->kinds.n ? c->kinds.n : 1) * sizeof(*c->kcls));
-	if (!c->kcls)
-		goto nomem;
-	for (size_t kd = 0; kd < c->kinds.n; kd++) {
-		struct pebs_c2c_stats tmp;
-		memset(&tmp, 0, sizeof(tmp));
-		c->kcls[kd] = pebs_c2c_classify(&tmp, c->kinds.keys[kd], 1, 1,
-						c->o.perf_compat);
+	/* the totals, per data source */
+	for (size_t kd = 0; kd < c->nkinds; kd++) {
+		uint64_t d = c->kinds.keys[kd], n1 = c->other[2 * kd + 1] +
+						     c->lkn[kd];
+		if (c->other[2 * kd])
+			pebs_c2c_classify(&c->totals, d, 0, c->other[2 * kd],
+					  c->o.perf_compat);
+		if (n1)
+			pebs_c2c_classify(&c->totals, d, 1, n1,
+					  c->o.perf_compat);
 	}
 	if (collect_lines(c))
 		goto nomem;

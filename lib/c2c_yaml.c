@@ -233,13 +233,11 @@ static long sorted_cells(struct pebs_c2c *c, uint32_t **out, uint8_t **dup)
 	long r = -PEBS_E_NOMEM;
 	if (!k || !kt || !p || !pt || !d)
 		goto out;
-	for (size_t i = 0; i < c->ncells; i++) {
-		if (!c->addr[i] || !(c->kcls[c->kind[i]] &
-				     (PEBS_C2C_LOAD | PEBS_C2C_STORE)))
-			continue;
-		k[n] = c->addr[i];
-		p[n++] = (uint32_t)i;
-	}
+	for (size_t b = 0; c->bk && b < (size_t)1 << C2C_BUCKET_BITS; b++)
+		C2C_BUCKET_CELLS(c, b, q, {
+			k[n] = c->ls[q].addr;
+			p[n++] = (uint32_t)q;
+		});
 	if (lib_radix_sort(&k, &p, &kt, &pt, n))
 		goto out;
 	for (size_t i = 0; i < n;) {
@@ -261,11 +259,11 @@ static long sorted_cells(struct pebs_c2c *c, uint32_t **out, uint8_t **dup)
 		if (j - i > 1) {
 			for (size_t x = i; x < j; x++) {
 				uint32_t q = p[x];
-				ck[x - i] = (struct ckey){ c->ip[q],
-					c->kinds.keys[c->kind[q]],
-					c->threads.keys[c->thr[q]],
-					(uint64_t)c->cpu[q] << 32 | c->lat[q],
-					q };
+				const struct c2c_ls *e = &c->ls[q];
+				ck[x - i] = (struct ckey){ e->ip,
+					c->kinds.keys[e->kind],
+					c->threads.keys[e->thr],
+					(uint64_t)e->cpu << 32 | e->lat, q };
 			}
 			qsort(ck, j - i, sizeof(*ck), cmp_ckey);
 			for (size_t x = i; x < j; x++) {
@@ -318,7 +316,7 @@ static int ysamples(struct pebs_c2c *c, FILE *fp)
 	memset(kx, 0xff, (c->kinds.n ? c->kinds.n : 1) * sizeof(*kx));
 	memset(tx, 0xff, (c->threads.n ? c->threads.n : 1) * sizeof(*tx));
 	for (long i = 0; i < n; i++) {
-		uint32_t x = ord[i], k = c->kind[x], t = c->thr[x];
+		uint32_t x = ord[i], k = c->ls[x].kind, t = c->ls[x].thr;
 		if (kx[k] == UINT32_MAX) {
 			long a = c2c_dict_get(&kd, c->kinds.keys[k]);
 			if (a < 0)
@@ -331,7 +329,7 @@ static int ysamples(struct pebs_c2c *c, FILE *fp)
 				goto out;
 			tx[t] = (uint32_t)b;
 		}
-		long d = c2c_dict_get(&id, c->ip[x]);
+		long d = c2c_dict_get(&id, c->ls[x].ip);
 		if (d < 0)
 			goto out;
 		x3[3 * i] = kx[k];
@@ -339,11 +337,10 @@ static int ysamples(struct pebs_c2c *c, FILE *fp)
 		x3[3 * i + 2] = (uint32_t)d;
 	}
 	/* samples outside lines: counts per (data source, has address) */
-	for (size_t i = 0; i < c->ncells; i++) {
-		if (c->addr[i] && (c->kcls[c->kind[i]] &
-				   (PEBS_C2C_LOAD | PEBS_C2C_STORE)))
+	for (size_t k = 0; k < c->nkinds; k++) {
+		if (!c->other[2 * k] && !c->other[2 * k + 1])
 			continue;
-		long a = c2c_dict_get(&kd, c->kinds.keys[c->kind[i]]);
+		long a = c2c_dict_get(&kd, c->kinds.keys[k]);
 		if (a < 0)
 			goto out;
 		if (2 * kd.n > nother) {
@@ -355,7 +352,8 @@ static int ysamples(struct pebs_c2c *c, FILE *fp)
 			other = o;
 			nother = nn;
 		}
-		other[2 * (size_t)a + (c->addr[i] != 0)] += c2c_count(c, i);
+		other[2 * (size_t)a] += c->other[2 * k];
+		other[2 * (size_t)a + 1] += c->other[2 * k + 1];
 	}
 	if (dict_sorted(&kd, &ks, &km) || dict_sorted(&td, &ts, &tm) ||
 	    dict_sorted(&id, &is, &im))
@@ -407,7 +405,7 @@ static int ysamples(struct pebs_c2c *c, FILE *fp)
 		}
 		/* hand-formatted: printf was most of the time here */
 		char buf[160], *e = buf;
-		e = put_hex(e, c->addr[x] - prev);
+		e = put_hex(e, c->ls[x].addr - prev);
 		*e++ = ',';
 		e = put_dec(e, im[x3[3 * i + 2]]);
 		*e++ = ',';
@@ -415,15 +413,15 @@ static int ysamples(struct pebs_c2c *c, FILE *fp)
 		*e++ = ',';
 		e = put_dec(e, tm[x3[3 * i + 1]]);
 		*e++ = ',';
-		e = put_dec(e, c->cpu[x]);
+		e = put_dec(e, c->ls[x].cpu);
 		*e++ = ',';
-		e = put_dec(e, c->lat[x]);
+		e = put_dec(e, c->ls[x].lat);
 		if (cnt != 1) {
 			*e++ = ',';
 			e = put_dec(e, cnt);
 		}
 		fwrite(buf, 1, (size_t)(e - buf), fp);
-		prev = c->addr[x];
+		prev = c->ls[x].addr;
 		if (++inchunk == C2C_CHUNK || j == n) {
 			fputs("\"\n", fp);
 			inchunk = 0;
@@ -733,7 +731,7 @@ static int ydict(struct yp *y, int which)
 		if ((r = yu64(y, UINT64_MAX, &v[0])))
 			return r;
 		if (which == 0) {
-			x = c2c_dict_get(&y->c->kinds, v[0]);
+			x = c2c_kind_get(y->c, v[0]);
 			if (x < 0 || push32(&y->kmap, &y->nk, &y->capk,
 					    (uint32_t)x))
 				return c2c_fail(y->c, PEBS_E_NOMEM,
