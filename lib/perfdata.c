@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <zstd.h>
 
+#include "bigmem.h"
 #include "pebs_perf.h"
 #include "pebs_uarch.h"
 
@@ -70,9 +70,7 @@ struct pend {
 struct pebs_perf_reader {
 	const uint8_t *b;	/* whole input */
 	size_t len;
-	void *map;
-	size_t maplen;
-	uint8_t *heap;		/* when the input could not be mapped */
+	uint8_t *heap;		/* the input, read (see load()) */
 	uint8_t *expanded;	/* data with compressed records inflated */
 	int swap, pipe;
 	uint64_t data_off, data_end;
@@ -1359,74 +1357,66 @@ int pebs_perf_probe(const void *buf, size_t len)
 	return v == MAGIC_LE || v == __builtin_bswap64(MAGIC_LE);
 }
 
-/* Maps @fp's contents (spooling a pipe to a temporary file first). */
+/*
+ * Reads all of @fp into r->heap.  A regular file is read from its current
+ * offset with pread(), not mapped: a mapped file that shrinks while it is
+ * read (rotated, or still being written) kills the process with SIGBUS,
+ * where a short read is only a truncated input.  A pipe is read to its
+ * end into a growing buffer.
+ */
 static int load(struct pebs_perf_reader *r, FILE *fp)
 {
 	int fd = fileno(fp);
 	struct stat st;
-	FILE *tmp = NULL;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		tmp = tmpfile();
-		if (!tmp) {
-			seterr(r, "cannot create a temporary file: %s",
-			       strerror(errno));
-			return -PEBS_E_IO;
+	size_t len = 0, cap = 0;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		off_t start = lseek(fd, 0, SEEK_CUR);
+		if (start < 0 || start > st.st_size)
+			start = 0;
+		cap = (size_t)(st.st_size - start);
+		r->heap = lib_big_realloc(NULL, cap ? cap : 1);
+		if (!r->heap) {
+			seterr(r, "out of memory (%zu bytes of input)", cap);
+			return -PEBS_E_NOMEM;
 		}
-		char buf[65536];
-		size_t k;
-		while ((k = fread(buf, 1, sizeof(buf), fp)) > 0) {
-			if (fwrite(buf, 1, k, tmp) != k) {
-				seterr(r, "temporary file: %s",
-				       strerror(errno));
-				fclose(tmp);
+		while (len < cap) {
+			ssize_t k = pread(fd, r->heap + len, cap - len,
+					  start + (off_t)len);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0) {
+				seterr(r, "read error: %s", strerror(errno));
 				return -PEBS_E_IO;
 			}
+			if (k == 0)
+				break;	/* it shrank: what is there */
+			len += (size_t)k;
 		}
-		if (ferror(fp) || fflush(tmp) == EOF) {
-			seterr(r, "read error: %s", strerror(errno));
-			fclose(tmp);
-			return -PEBS_E_IO;
-		}
-		fd = fileno(tmp);
-		if (fstat(fd, &st) < 0) {
-			fclose(tmp);
-			return -PEBS_E_IO;
-		}
-	}
-	off_t start = tmp ? 0 : lseek(fd, 0, SEEK_CUR);
-	if (start < 0 || start > st.st_size)
-		start = 0;
-	size_t len = (size_t)(st.st_size - start);
-	if (len == 0) {
-		if (tmp)
-			fclose(tmp);
-		r->b = (const uint8_t *)"";
-		r->len = 0;
-		return 0;
-	}
-	/* mmap needs a page-aligned offset */
-	off_t pa = start & ~(off_t)(sysconf(_SC_PAGESIZE) - 1);
-	void *mp = mmap(NULL, len + (size_t)(start - pa), PROT_READ,
-			MAP_PRIVATE, fd, pa);
-	if (mp == MAP_FAILED) {
-		/* e.g. a file system without mmap: read it instead */
-		r->heap = malloc(len);
-		if (!r->heap || pread(fd, r->heap, len, start) !=
-		    (ssize_t)len) {
-			seterr(r, "cannot read input: %s", strerror(errno));
-			if (tmp)
-				fclose(tmp);
-			return -PEBS_E_IO;
-		}
-		r->b = r->heap;
 	} else {
-		r->map = mp;
-		r->maplen = len + (size_t)(start - pa);
-		r->b = (const uint8_t *)mp + (start - pa);
+		for (;;) {
+			if (len == cap) {
+				size_t nc = cap ? 2 * cap : (size_t)1 << 20;
+				uint8_t *p = lib_big_realloc(r->heap, nc);
+				if (!p) {
+					seterr(r, "out of memory (%zu bytes of "
+					       "input)", nc);
+					return -PEBS_E_NOMEM;
+				}
+				r->heap = p;
+				cap = nc;
+			}
+			size_t k = fread(r->heap + len, 1, cap - len, fp);
+			len += k;
+			if (k == 0)
+				break;
+		}
+		if (ferror(fp)) {
+			seterr(r, "read error: %s", strerror(errno));
+			return -PEBS_E_IO;
+		}
 	}
+	r->b = len ? r->heap : (const uint8_t *)"";
 	r->len = len;
-	if (tmp)
-		fclose(tmp);	/* the mapping stays valid */
 	return 0;
 }
 
@@ -1935,9 +1925,7 @@ void pebs_perf_reader_close(struct pebs_perf_reader *r)
 {
 	if (!r)
 		return;
-	if (r->map)
-		munmap(r->map, r->maplen);
-	free(r->heap);
+	lib_big_free(r->heap);
 	free(r->expanded);
 	for (size_t i = 0; i < r->nattrs; i++) {
 		if (r->evname)
