@@ -550,10 +550,12 @@ static int need_counts(struct pebs_c2c *c)
 	return 0;
 }
 
-/* Gives bucket @bk a new last chunk.  0 or <0. */
+/* Gives bucket @bk a new last chunk, twice the size of the one before.
+ * 0 or <0. */
 static int new_chunk(struct pebs_c2c *c, struct c2c_bucket *bk)
 {
-	uint32_t cap = bk->cap ? bk->cap * 2 : CHUNK_FIRST;
+	uint32_t cap = bk->last ? 2 * c->chunks[bk->last - 1].cap :
+				  CHUNK_FIRST;
 	if (cap > CHUNK_MAX)
 		cap = CHUNK_MAX;
 	if (c->nls + cap > 0xffffffffu)
@@ -594,7 +596,6 @@ static int new_chunk(struct pebs_c2c *c, struct c2c_bucket *bk)
 		bk->first = id;
 	bk->last = id;
 	bk->fill = 0;
-	bk->cap = cap;
 	c->nls += cap;
 	return 0;
 }
@@ -605,18 +606,27 @@ static inline size_t bucket_of(uint64_t line)
 			(64 - C2C_BUCKET_BITS));
 }
 
-/* A cell for a line sample at @addr in its bucket: its index, or <0. */
-static inline long line_cell(struct pebs_c2c *c, uint64_t addr)
+/*
+ * Keeps line sample @x (with @count) in the bucket of its line: its cell
+ * and the count of its kind.  0 or <0.
+ */
+static inline int put_line(struct pebs_c2c *c, const struct c2c_ls *x,
+			   uint64_t count)
 {
-	struct c2c_bucket *bk = &c->bk[bucket_of(addr >> c->line_shift)];
-	if (bk->fill == bk->cap) {
+	struct c2c_bucket *bk = &c->bk[bucket_of(x->addr >> c->line_shift)];
+	if (!bk->last || bk->fill == c->chunks[bk->last - 1].cap) {
 		int r = new_chunk(c, bk);
 		if (r)
 			return r;
 	}
+	size_t q = c->chunks[bk->last - 1].at + bk->fill++;
 	bk->n++;
 	c->ncells++;
-	return (long)(c->chunks[bk->last - 1].at + bk->fill++);
+	c->lkn[x->kind] += count;
+	c->ls[q] = *x;
+	if (c->cnt)
+		c->cnt[q] = count;
+	return 0;
 }
 
 static int need_buckets(struct pebs_c2c *c)
@@ -641,14 +651,8 @@ int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
 		r = need_counts(c);
 	if (r)
 		return r;
-	long q = line_cell(c, addr);
-	if (q < 0)
-		return (int)q;
-	c->lkn[kind] += count;
-	c->ls[q] = (struct c2c_ls){ addr, ip, thr, cpu, lat, kind };
-	if (c->cnt)
-		c->cnt[q] = count;
-	return 0;
+	struct c2c_ls x = { addr, ip, thr, cpu, lat, kind };
+	return put_line(c, &x, count);
 }
 
 int c2c_add_cell(struct pebs_c2c *c, const struct c2c_cell *k,
@@ -681,9 +685,21 @@ struct dcache {
 	uint32_t v[64];
 };
 
-static inline unsigned dcache_slot(uint64_t key)
+/* The index of data source (@kind) or thread @key through @dc; <0 when
+ * out of memory. */
+static inline long dcache_get(struct dcache *dc, struct pebs_c2c *c,
+			      uint64_t key, int kind)
 {
-	return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58);
+	unsigned h = (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58);
+	if (dc->v[h] == UINT32_MAX || dc->k[h] != key) {
+		long x = kind ? c2c_kind_get(c, key) :
+				c2c_dict_get(&c->threads, key);
+		if (x < 0)
+			return x;
+		dc->k[h] = key;
+		dc->v[h] = (uint32_t)x;
+	}
+	return dc->v[h];
 }
 
 int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
@@ -703,40 +719,24 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 	memset(ck.v, 0xff, sizeof(ck.v));
 	memset(ct.v, 0xff, sizeof(ct.v));
 	for (size_t i = 0; i < n; i++) {
-		uint64_t t = (uint64_t)(pid ? pid[i] : 0) << 32 |
-			     (tid ? tid[i] : 0);
-		uint64_t d = dsrc ? dsrc[i] : 0, a = addr ? addr[i] : 0;
-		unsigned hk = dcache_slot(d), ht = dcache_slot(t);
-		if (ck.v[hk] == UINT32_MAX || ck.k[hk] != d) {
-			long x = c2c_kind_get(c, d);
-			if (x < 0)
-				return c2c_fail(c, PEBS_E_NOMEM,
-						"out of memory");
-			ck.k[hk] = d;
-			ck.v[hk] = (uint32_t)x;
-		}
-		uint32_t kd = ck.v[hk];
+		uint64_t a = addr ? addr[i] : 0;
+		long kd = dcache_get(&ck, c, dsrc ? dsrc[i] : 0, 1);
+		if (kd < 0)
+			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 		if (!c2c_is_line(a, c->kcls[kd])) {
 			c->other[2 * kd + (a != 0)]++;
 			continue;
 		}
-		if (ct.v[ht] == UINT32_MAX || ct.k[ht] != t) {
-			long x = c2c_dict_get(&c->threads, t);
-			if (x < 0)
-				return c2c_fail(c, PEBS_E_NOMEM,
-						"out of memory");
-			ct.k[ht] = t;
-			ct.v[ht] = (uint32_t)x;
-		}
-		long q = line_cell(c, a);
-		if (q < 0)
-			return (int)q;
-		c->lkn[kd]++;
-		c->ls[q] = (struct c2c_ls){ a, ip ? ip[i] : 0, ct.v[ht],
-					    cpu ? cpu[i] : 0,
-					    lat ? lat[i] : 0, kd };
-		if (c->cnt)
-			c->cnt[q] = 1;
+		/* threads of line samples only: nothing reads the others */
+		long th = dcache_get(&ct, c, (uint64_t)(pid ? pid[i] : 0) << 32 |
+				     (tid ? tid[i] : 0), 0);
+		if (th < 0)
+			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		struct c2c_ls x = { a, ip ? ip[i] : 0, (uint32_t)th,
+				    cpu ? cpu[i] : 0, lat ? lat[i] : 0,
+				    (uint32_t)kd };
+		if ((r = put_line(c, &x, 1)))
+			return r;
 	}
 	return 0;
 }

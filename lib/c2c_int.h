@@ -41,9 +41,9 @@ struct c2c_chunk {
 };
 
 /* A bucket's chunks: first and last (chunk index + 1, 0 none), the cells
- * used in the last one (of its cap) and in all. */
+ * used in the last one and in all. */
 struct c2c_bucket {
-	uint32_t first, last, fill, cap, n;
+	uint32_t first, last, fill, n;
 };
 
 #define C2C_BUCKET_BITS 11
