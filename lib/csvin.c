@@ -16,6 +16,7 @@
 #include "pebs_csvin.h"
 #include "pebs_dsrc.h"
 #include "pebs_field.h"
+#include "pebs_perf.h"
 #include "output_fmt.h"
 
 #define NCACHE 64		/* event names remembered */
@@ -129,8 +130,7 @@ static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 	const struct pebs_field *f = strlen(name) == len ?
 				     pebs_field_lookup(name) : NULL;
 	/* binary input given as CSV: say what it is, not "unknown column" */
-	if (!f && c->ncol == 0 && len >= 8 && (!memcmp(name, "PERFILE2", 8) ||
-					       !memcmp(name, "2ELIFREP", 8))) {
+	if (!f && c->ncol == 0 && pebs_perf_probe(name, len)) {
 		fail(c, -PEBS_E_FORMAT, "a perf.data file, not CSV");
 		return;
 	}

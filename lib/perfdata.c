@@ -17,6 +17,7 @@
 #include <zstd.h>
 
 #include "bigmem.h"
+#include "fileio.h"
 #include "pebs_perf.h"
 #include "pebs_uarch.h"
 
@@ -1379,19 +1380,13 @@ static int load(struct pebs_perf_reader *r, FILE *fp)
 			seterr(r, "out of memory (%zu bytes of input)", cap);
 			return -PEBS_E_NOMEM;
 		}
-		while (len < cap) {
-			ssize_t k = pread(fd, r->heap + len, cap - len,
-					  start + (off_t)len);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0) {
-				seterr(r, "read error: %s", strerror(errno));
-				return -PEBS_E_IO;
-			}
-			if (k == 0)
-				break;	/* it shrank: what is there */
-			len += (size_t)k;
+		/* short when it shrank: what is there */
+		ssize_t k = lib_pread_full(fd, r->heap, cap, (uint64_t)start);
+		if (k < 0) {
+			seterr(r, "read error: %s", strerror(errno));
+			return -PEBS_E_IO;
 		}
+		len = (size_t)k;
 	} else {
 		for (;;) {
 			if (len == cap) {

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "fmt.h"
 #include "pebs_format.h"
 
@@ -155,36 +156,17 @@ static void src_open(struct src *s, const char *path)
 }
 
 /*
- * Reads up to @len bytes of a stream into @buf; returns the count (short
- * only at end of input) or -1 with errno.  Polls so that pebs_reader_close
- * can stop a worker blocked on a pipe that never ends.
+ * Reads up to @len bytes of a source at its position into @buf; returns
+ * the count (short only at end of input) or -1 with errno.  A stream is
+ * polled so that pebs_reader_close can stop a worker blocked on a pipe
+ * that never ends.
  */
-/*
- * Reads @len bytes at offset @off of regular file @fd into @buf; returns
- * the count (short only at end of file) or -1 with errno.
- */
-static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-	size_t got = 0;
-	while (got < len) {
-		ssize_t n = pread(fd, (uint8_t *)buf + got, len - got,
-				  (off_t)(off + got));
-		if (n < 0 && errno != EINTR)
-			return -1;
-		if (n == 0)
-			break;
-		if (n > 0)
-			got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
 static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 			size_t len)
 {
 	/* Copied, not read in place: the file may shrink (SIGBUS). */
 	if (s->map)
-		return pread_full(s->fd, buf, len, s->pos);
+		return lib_pread_full(s->fd, buf, len, s->pos);
 	size_t got = 0;
 	while (got < len) {
 		struct pollfd pfd = { s->fd, POLLIN, 0 };
@@ -277,7 +259,7 @@ static size_t src_skip(struct src *s, size_t len, const uint8_t **p)
 static int img_read(const struct src *s, struct slot *sl, size_t from,
 		    size_t to)
 {
-	ssize_t n = pread_full(s->fd, sl->img + from, to - from,
+	ssize_t n = lib_pread_full(s->fd, sl->img + from, to - from,
 			       sl->offset + from);
 	if (n == (ssize_t)(to - from))
 		return 0;

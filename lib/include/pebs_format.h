@@ -1,5 +1,5 @@
 /*
- * pebs_format.h - the .pebs record format v1 (minor 1): block codec,
+ * pebs_format.h - the .pebs record format 1.2: block codec,
  * streaming writer, reader of pipes and files.  The format itself is
  * specified normatively in formats/pebs-format.md.
  */
@@ -184,8 +184,8 @@ struct pebs_reader_opts {
 
 /*
  * Opens @n inputs ("-" or NULL = standard input) read as if concatenated.
- * Regular files are read in place (only the byte ranges of the columns in
- * use, with pread), anything else is streamed.  Errors opening a file are
+ * Regular files are read with pread, only the byte ranges of the columns
+ * in use; anything else is streamed.  Errors opening a file are
  * reported by pebs_reader_next() in order, so inputs before it are read
  * first; a file that shrinks while it is read gives an error there too.
  * Returns 0 and *@r, or a negative error.
