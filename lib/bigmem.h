@@ -8,7 +8,7 @@
 
 /*
  * realloc() for large arrays: each has its own mapping, grown without
- * copying, on huge pages past 2 MiB; a fresh one (@p NULL) is zeroed.
+ * copying, on huge pages past 512 KiB; a fresh one (@p NULL) is zeroed.
  * NULL on failure (@p kept).  Free with lib_big_free() only.
  * Keep no pointers to malloc'd memory in them: LeakSanitizer does not look
  * for pointers in private mappings, and reports what they hold as leaked.

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <zstd.h>
 
+#include "bigmem.h"
 #include "errbuf.h"
 #include "fmt.h"
 #include "pebs_format.h"
@@ -66,16 +67,18 @@ struct fmt_dec {
 	ZSTD_DCtx *dctx;
 	uint8_t *raw;
 	size_t raw_cap;
-	uint64_t *tmp;		/* PEBS_BATCH_MAX values */
-	uint64_t *idx;		/* PEBS_BATCH_MAX dictionary indices */
-	uint64_t *key;		/* PEBS_BATCH_MAX key values (KEYED) */
+	/* scratch for blocks of up to scratch_n samples (dec_scratch()) */
+	size_t scratch_n;
+	uint64_t *tmp;		/* values; the start of the one mapping */
+	uint64_t *idx;		/* dictionary indices */
+	uint64_t *key;		/* key values (KEYED) */
 	uint64_t *key2;		/* combined keys */
 	uint64_t dict[65536];
 	/* one more: unkey's sink for unchanged values */
 	uint64_t last[KEYED_SLOTS + 1];
 	uint8_t *pad;		/* padded copy of variable-length data */
 	size_t pad_cap;
-	uint8_t *top;		/* PEBS_BATCH_MAX / 2 bytes: a packed top plane */
+	uint8_t *top;		/* scratch_n / 2 bytes: a packed top plane */
 };
 
 struct fmt_enc *fmt_enc_new(void)
@@ -116,17 +119,39 @@ struct fmt_dec *fmt_dec_new(void)
 	if (!d)
 		return NULL;
 	d->dctx = ZSTD_createDCtx();
-	d->tmp = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
-	d->idx = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
-	d->key = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
-	d->key2 = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
-	d->top = malloc(PEBS_BATCH_MAX / 2);
-	if (!d->dctx || !d->tmp || !d->idx || !d->key || !d->key2 ||
-	    !d->top) {
+	if (!d->dctx) {
 		fmt_dec_free(d);
 		return NULL;
 	}
 	return d;
+}
+
+/*
+ * Scratch arrays for blocks of @n samples: one mapping for all of them,
+ * grown when a block needs more.  As large as the blocks (a power of
+ * two), not PEBS_BATCH_MAX: they go on huge pages past 512 KiB
+ * (lib_big_realloc; on small pages their first use was 500 page faults),
+ * and a small input would clear 2 MiB pages for a few kilobytes.
+ */
+static int dec_scratch(struct fmt_dec *d, size_t n)
+{
+	if (d->tmp && n <= d->scratch_n)
+		return 0;
+	size_t cap = 1024;
+	while (cap < n)
+		cap *= 2;
+	const size_t a = cap * sizeof(uint64_t);
+	uint8_t *m = lib_big_realloc(NULL, 4 * a + cap / 2);
+	if (!m)
+		return -PEBS_E_NOMEM;
+	lib_big_free(d->tmp);
+	d->tmp = (uint64_t *)(void *)m;
+	d->idx = (uint64_t *)(void *)(m + a);
+	d->key = (uint64_t *)(void *)(m + 2 * a);
+	d->key2 = (uint64_t *)(void *)(m + 3 * a);
+	d->top = m + 4 * a;
+	d->scratch_n = cap;
+	return 0;
 }
 
 void fmt_dec_free(struct fmt_dec *d)
@@ -134,13 +159,9 @@ void fmt_dec_free(struct fmt_dec *d)
 	if (!d)
 		return;
 	ZSTD_freeDCtx(d->dctx);
-	free(d->raw);
-	free(d->tmp);
-	free(d->idx);
-	free(d->key);
-	free(d->key2);
+	lib_big_free(d->raw);
+	lib_big_free(d->tmp);	/* all the scratch arrays */
 	free(d->pad);
-	free(d->top);
 	free(d);
 }
 
@@ -1261,8 +1282,8 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 	if (!(cd->enc & ENC_STORED) || tp) {
 		if (d->raw_cap < full) {
 			/* 8 spare zero bytes: KEYED data is read 8 at a time. */
-			free(d->raw);
-			d->raw = malloc(full + 8);
+			lib_big_free(d->raw);
+			d->raw = lib_big_realloc(NULL, full + 8);
 			d->raw_cap = d->raw ? full : 0;
 			if (!d->raw)
 				return -PEBS_E_NOMEM;
@@ -1415,6 +1436,8 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 	if (v.n > out->cap)
 		return fail(PEBS_E_RANGE, err, errlen,
 			    "block of %u samples exceeds the batch", v.n);
+	if (dec_scratch(d, v.n))
+		return -PEBS_E_NOMEM;
 	if (!cols)
 		cols = ~0ull;
 	pebs_batch_reset(out);

@@ -57,6 +57,7 @@ struct slot {
 	uint32_t src, segment;
 	uint64_t block, offset;
 	uint64_t tmin, tmax;	/* block time range, from its directory */
+	uint64_t nsamples;	/* samples, from its directory */
 	uint64_t bytes[PEBS_COL_COUNT];	/* stored bytes per column */
 	const uint8_t *chunk;
 	size_t len;
@@ -766,6 +767,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			continue;
 		}
 		sl->segment = s->segments - 1;
+		sl->nsamples = bi.nsamples;
 		sl->tmin = bi.min[PEBS_COL_TIME];
 		sl->tmax = bi.max[PEBS_COL_TIME];
 		memcpy(sl->bytes, bi.bytes, sizeof(sl->bytes));
@@ -780,8 +782,21 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 {
 	char msg[MSG_LEN - 64];
+	if (sl->batch && sl->batch->cap < sl->nsamples &&
+	    sl->batch->cap < PEBS_BATCH_MAX) {
+		pebs_batch_free(sl->batch);
+		sl->batch = NULL;
+	}
 	if (!sl->batch) {
-		if (!(sl->batch = pebs_batch_new(PEBS_BATCH_MAX))) {
+		/*
+		 * As large as the block, a power of two: a small input does
+		 * not touch (and clear) the huge pages of a full batch.
+		 * Blocks are usually all full-size, so this is done once.
+		 */
+		size_t cap = 1024;
+		while (cap < sl->nsamples && cap < PEBS_BATCH_MAX)
+			cap *= 2;
+		if (!(sl->batch = pebs_batch_new(cap))) {
 			slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
 			return;
 		}

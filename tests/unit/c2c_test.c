@@ -837,9 +837,9 @@ Test(c2c, maps_gathered_renumbered_and_merged)
 #include "c2c_int.h"
 
 /*
- * The sample columns grow in place inside their reservation and ask for
- * huge pages past 2 MiB: what was written must survive every growth, from
- * small pages through the threshold to tens of MiB.
+ * The sample columns grow in place inside their reservation and move to
+ * a huge-page mapping past 512 KiB: what was written must survive every
+ * growth, from small pages through the move to tens of MiB.
  */
 Test(c2c, big_arrays_keep_contents_while_growing)
 {
@@ -857,7 +857,8 @@ Test(c2c, big_arrays_keep_contents_while_growing)
 			a[n] = n * 0x9e3779b97f4a7c15ull;
 			b[n] = (uint32_t)(n ^ 0xa5a5a5a5u);
 		}
-		for (size_t i = 0; i < n; i += 4099)
+		/* every 4 KiB page: one moved to huge pages is copied */
+		for (size_t i = 0; i < n; i += 509)
 			cr_assert(a[i] == i * 0x9e3779b97f4a7c15ull &&
 				  b[i] == (uint32_t)(i ^ 0xa5a5a5a5u),
 				  "element %zu lost at capacity %zu", i, cap);
@@ -867,4 +868,17 @@ Test(c2c, big_arrays_keep_contents_while_growing)
 	cr_assert_eq(lib_big_realloc(a, 16), a);
 	lib_big_free(a);
 	lib_big_free(b);
+	/* what was written before a shrink request survives the move to
+	 * huge pages that a later growth makes */
+	uint64_t *c = lib_big_realloc(NULL, 60000 * sizeof(*c));
+	cr_assert(c);
+	for (size_t i = 0; i < 60000; i++)
+		c[i] = i + 7;
+	cr_assert_eq(lib_big_realloc(c, 8), c);
+	c = lib_big_realloc(c, (size_t)3 << 20);
+	cr_assert(c);
+	for (size_t i = 0; i < 60000; i++)
+		cr_assert_eq(c[i], i + 7, "element %zu lost", i);
+	cr_assert_eq(c[((size_t)3 << 20) / 8 - 1], 0, "fresh room is zero");
+	lib_big_free(c);
 }
