@@ -151,6 +151,16 @@ static int dec_scratch(struct fmt_dec *d, size_t n)
 	d->key2 = (uint64_t *)(void *)(m + 3 * a);
 	d->top = m + 4 * a;
 	d->scratch_n = cap;
+	/* room for any column's data (KEYED: 9 bytes a value) at once, not
+	 * grown (and faulted in again) column by column */
+	if (d->raw_cap < 9 * cap + 64) {
+		lib_big_free(d->raw);
+		d->raw_cap = 9 * cap + 64;
+		if (!(d->raw = lib_big_realloc(NULL, d->raw_cap + 8))) {
+			d->raw_cap = 0;
+			return -PEBS_E_NOMEM;
+		}
+	}
 	return 0;
 }
 

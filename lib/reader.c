@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bigmem.h"
 #include "fileio.h"
 #include "fmt.h"
 #include "pebs_format.h"
@@ -296,9 +297,14 @@ static int img_load(struct pebs_reader *r, const struct src *s,
 		    struct slot *sl)
 {
 	if (sl->img_cap < sl->len) {
-		free(sl->img);
-		sl->img_cap = sl->len > 1u << 20 ? sl->len : 1u << 20;
-		if (!(sl->img = malloc(sl->img_cap))) {
+		/* a power of two: a few sizes for blocks of every size; past
+		 * 512 KiB on huge pages (lib_big_realloc): on small ones,
+		 * reading into it was a hundred page faults a slot */
+		lib_big_free(sl->img);
+		sl->img_cap = 65536;
+		while (sl->img_cap < sl->len)
+			sl->img_cap *= 2;
+		if (!(sl->img = lib_big_realloc(NULL, sl->img_cap))) {
 			sl->img_cap = 0;
 			slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
 			return -1;
@@ -1214,7 +1220,7 @@ void pebs_reader_close(struct pebs_reader *r)
 	fmt_dec_free(r->dec);
 	for (size_t i = 0; r->slots && i < r->nslots; i++) {
 		free(r->slots[i].owned);
-		free(r->slots[i].img);
+		lib_big_free(r->slots[i].img);
 		pebs_batch_free(r->slots[i].batch);
 	}
 	free(r->slots);
