@@ -32,10 +32,11 @@
  * length byte and 8 data bytes), DICT 8 bytes a value and the dictionary;
  * keyed_pack() stores 8 bytes at a time past the end.
  */
-#define RAW_CAP (9 * (size_t)PEBS_BATCH_MAX + 8 * DICT_MAX + 16)
+#define RAW_CAP(n) (9 * (size_t)(n) + 8 * DICT_MAX + 16)
 #define SAMPLE_DIV 16u
 #define SAMPLE_MIN 16384u
 #define SAMPLE_PCT 97u
+#define SAMP_LEN (2 * 8 * (PEBS_BATCH_MAX / SAMPLE_DIV) + 1024)
 
 /* Growable output buffer. */
 struct obuf {
@@ -48,17 +49,21 @@ struct fmt_enc {
 	int cctx_level;		/* level the context is set for */
 	int cctx_set;		/* cctx_level is valid */
 	const uint64_t *v;	/* n values of the column being encoded */
-	uint64_t *vbuf;		/* v widened from a u32 column */
+	/* scratch for blocks of up to scratch_n samples (enc_scratch()) */
+	size_t scratch_n;
+	uint64_t *vbuf;		/* v widened from a u32 column; the start of
+				 * the one mapping */
 	uint64_t *tmp;		/* n scratch values */
 	uint64_t *key;		/* n key values for KEYED */
-	uint64_t last[KEYED_SLOTS];
-	uint8_t *raw;		/* packed column, 8n + 8 * DICT_MAX */
-	uint64_t hkey[HASH_SIZE];
-	uint16_t hval[HASH_SIZE];	/* insertion index + 1; 0 = empty */
-	uint64_t dict[DICT_MAX];
-	uint16_t rank[DICT_MAX];	/* insertion index -> sorted index */
+	uint8_t *raw;		/* packed column, RAW_CAP(n) */
+	/* tables, in the same mapping */
+	uint64_t *last;		/* KEYED_SLOTS */
+	uint64_t *hkey;		/* HASH_SIZE */
+	uint16_t *hval;		/* HASH_SIZE: insertion index + 1; 0 empty */
+	uint64_t *dict;		/* DICT_MAX */
+	uint16_t *rank;		/* DICT_MAX: insertion index -> sorted index */
 	/* A sample of a column's planes and room for its compression. */
-	uint8_t samp[2 * 8 * (PEBS_BATCH_MAX / SAMPLE_DIV) + 1024];
+	uint8_t *samp;		/* SAMP_LEN */
 	/* Kept from block to block: fresh pages cost more than the copies. */
 	struct obuf data, trial, out;
 };
@@ -73,9 +78,10 @@ struct fmt_dec {
 	uint64_t *idx;		/* dictionary indices */
 	uint64_t *key;		/* key values (KEYED) */
 	uint64_t *key2;		/* combined keys */
-	uint64_t dict[65536];
-	/* one more: unkey's sink for unchanged values */
-	uint64_t last[KEYED_SLOTS + 1];
+	/* in the same mapping: */
+	uint64_t *dict;		/* 65536 */
+	uint64_t *last;		/* KEYED_SLOTS + 1; one more: unkey's sink
+				 * for unchanged values */
 	uint8_t *pad;		/* padded copy of variable-length data */
 	size_t pad_cap;
 	uint8_t *top;		/* scratch_n / 2 bytes: a packed top plane */
@@ -87,15 +93,48 @@ struct fmt_enc *fmt_enc_new(void)
 	if (!e)
 		return NULL;
 	e->cctx = ZSTD_createCCtx();
-	e->vbuf = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
-	e->tmp = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
-	e->key = malloc(PEBS_BATCH_MAX * sizeof(uint64_t));
-	e->raw = malloc(RAW_CAP);
-	if (!e->cctx || !e->vbuf || !e->tmp || !e->key || !e->raw) {
+	if (!e->cctx) {
 		fmt_enc_free(e);
 		return NULL;
 	}
 	return e;
+}
+
+/*
+ * Scratch arrays for blocks of @n samples, in one mapping, grown when a
+ * block needs more: as large as the blocks (a power of two), on huge
+ * pages past 512 KiB (lib_big_realloc).  At PEBS_BATCH_MAX each on small
+ * pages, their first use was 400 page faults, and a small block would
+ * clear 2 MiB pages for a few kilobytes.
+ */
+static int enc_scratch(struct fmt_enc *e, size_t n)
+{
+	if (e->vbuf && n <= e->scratch_n)
+		return 0;
+	size_t cap = 1024;
+	while (cap < n)
+		cap *= 2;
+	const size_t a = cap * sizeof(uint64_t);
+	const size_t raw = (RAW_CAP(cap) + 63) & ~(size_t)63;
+	const size_t tabs = 8 * KEYED_SLOTS + 10 * HASH_SIZE + 10 * DICT_MAX +
+			    SAMP_LEN;
+	uint8_t *m = lib_big_realloc(NULL, 3 * a + raw + tabs);
+	if (!m)
+		return -PEBS_E_NOMEM;
+	lib_big_free(e->vbuf);
+	e->vbuf = (uint64_t *)(void *)m;
+	e->tmp = (uint64_t *)(void *)(m + a);
+	e->key = (uint64_t *)(void *)(m + 2 * a);
+	e->raw = m + 3 * a;
+	m += 3 * a + raw;
+	e->last = (uint64_t *)(void *)m;
+	e->hkey = e->last + KEYED_SLOTS;
+	e->dict = e->hkey + HASH_SIZE;
+	e->hval = (uint16_t *)(void *)(e->dict + DICT_MAX);
+	e->rank = e->hval + HASH_SIZE;
+	e->samp = (uint8_t *)(e->rank + DICT_MAX);
+	e->scratch_n = cap;
+	return 0;
 }
 
 void fmt_enc_free(struct fmt_enc *e)
@@ -103,13 +142,10 @@ void fmt_enc_free(struct fmt_enc *e)
 	if (!e)
 		return;
 	ZSTD_freeCCtx(e->cctx);
-	free(e->vbuf);
+	lib_big_free(e->vbuf);	/* all the scratch arrays */
 	free(e->data.p);
 	free(e->trial.p);
 	free(e->out.p);
-	free(e->tmp);
-	free(e->key);
-	free(e->raw);
 	free(e);
 }
 
@@ -141,7 +177,8 @@ static int dec_scratch(struct fmt_dec *d, size_t n)
 	while (cap < n)
 		cap *= 2;
 	const size_t a = cap * sizeof(uint64_t);
-	uint8_t *m = lib_big_realloc(NULL, 4 * a + cap / 2);
+	uint8_t *m = lib_big_realloc(NULL, 4 * a + cap / 2 +
+				     8 * (65536 + KEYED_SLOTS + 1));
 	if (!m)
 		return -PEBS_E_NOMEM;
 	lib_big_free(d->tmp);
@@ -149,7 +186,9 @@ static int dec_scratch(struct fmt_dec *d, size_t n)
 	d->idx = (uint64_t *)(void *)(m + a);
 	d->key = (uint64_t *)(void *)(m + 2 * a);
 	d->key2 = (uint64_t *)(void *)(m + 3 * a);
-	d->top = m + 4 * a;
+	d->dict = (uint64_t *)(void *)(m + 4 * a);
+	d->last = d->dict + 65536;
+	d->top = (uint8_t *)(d->last + KEYED_SLOTS + 1);
 	d->scratch_n = cap;
 	/* room for any column's data (KEYED: 9 bytes a value) at once, not
 	 * grown (and faulted in again) column by column */
@@ -208,7 +247,7 @@ static size_t build_dict(struct fmt_enc *e, size_t n, size_t limit)
 {
 	size_t k = 0;
 	uint32_t cnt[DICT_MAX];
-	memset(e->hval, 0, sizeof(e->hval));
+	memset(e->hval, 0, HASH_SIZE * sizeof(*e->hval));
 	for (size_t i = 0; i < n; i++) {
 		uint64_t x = e->v[i];
 		uint32_t h = (uint32_t)((x * 0x9E3779B97F4A7C15ull) >> 51);
@@ -385,7 +424,7 @@ static int planes_incompressible(struct fmt_enc *e, int level, size_t n,
 		return 0;
 	for (unsigned k = 0; k < w; k++)
 		memcpy(e->samp + k * ts, e->raw + (size_t)k * n, ts);
-	size_t c = zcompress(e, e->samp + len, sizeof(e->samp) - len,
+	size_t c = zcompress(e, e->samp + len, SAMP_LEN - len,
 			     e->samp, len, level);
 	return ZSTD_isError(c) || c * 100 >= len * SAMPLE_PCT;
 }
@@ -814,6 +853,8 @@ static int encode_block(struct fmt_enc *e, const struct pebs_batch *b,
 
 	if (b->n == 0 || b->n > PEBS_BATCH_MAX || b->nnames > 65535)
 		return -PEBS_E_INVAL;
+	if (enc_scratch(e, b->n))
+		return -PEBS_E_NOMEM;
 	long names_len = names_size(b);
 	if (names_len < 0)
 		return (int)names_len;
