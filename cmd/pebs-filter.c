@@ -249,9 +249,9 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	 */
 	static struct pebs_batch *sub;
 	static uint32_t *sel;
-	sub = pebs_batch_new(PEBS_BATCH_MAX);
+	sub = NULL;
 	sel = malloc(PEBS_BATCH_MAX * sizeof(*sel));
-	if (!sub || !sel)
+	if (!sel)
 		util_die(EXIT_SYS, "out of memory");
 	uint64_t done = 0;
 	int status = EXIT_OK;
@@ -308,7 +308,8 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 				sink_check(&s, pebs_writer_copy_block(s.w, raw,
 								      len));
 			} else {
-				if (pebs_expr_select(sub, b, sel, n, 0) < 0)
+				if (pebs_batch_fit(&sub, n) < 0 ||
+				    pebs_expr_select(sub, b, sel, n, 0) < 0)
 					util_die(EXIT_SYS, "out of memory");
 				sink_check(&s, text ?
 					   pebs_output_batch(s.out, sub) :

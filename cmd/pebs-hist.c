@@ -227,8 +227,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 	static uint32_t *sel;
 	sub = NULL;
 	sel = NULL;
-	if (e && (!(sub = pebs_batch_new(PEBS_BATCH_MAX)) ||
-		  !(sel = malloc(PEBS_BATCH_MAX * sizeof(*sel)))))
+	if (e && !(sel = malloc(PEBS_BATCH_MAX * sizeof(*sel))))
 		util_die(EXIT_SYS, "out of memory");
 	int status = EXIT_OK;
 	unsigned shown = 0;
@@ -266,7 +265,8 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 			size_t k = pebs_expr_eval(e, b, sel);
 			if (k == (size_t)-1)
 				util_die(EXIT_SYS, "out of memory");
-			if (pebs_expr_select(sub, b, sel, k, ro.cols) < 0)
+			if (pebs_batch_fit(&sub, k) < 0 ||
+			    pebs_expr_select(sub, b, sel, k, ro.cols) < 0)
 				util_die(EXIT_SYS, "out of memory");
 			b = sub;
 		}

@@ -59,6 +59,7 @@ struct slot {
 	uint64_t block, offset;
 	uint64_t tmin, tmax;	/* block time range, from its directory */
 	uint64_t nsamples;	/* samples, from its directory */
+	uint64_t present;	/* columns stored, from its directory */
 	uint64_t bytes[PEBS_COL_COUNT];	/* stored bytes per column */
 	const uint8_t *chunk;
 	size_t len;
@@ -774,6 +775,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		}
 		sl->segment = s->segments - 1;
 		sl->nsamples = bi.nsamples;
+		sl->present = bi.present;
 		sl->tmin = bi.min[PEBS_COL_TIME];
 		sl->tmax = bi.max[PEBS_COL_TIME];
 		memcpy(sl->bytes, bi.bytes, sizeof(sl->bytes));
@@ -802,7 +804,10 @@ static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 		size_t cap = 1024;
 		while (cap < sl->nsamples && cap < PEBS_BATCH_MAX)
 			cap *= 2;
-		if (!(sl->batch = pebs_batch_new(cap))) {
+		/* the columns this block will fill side by side: later
+		 * blocks have the same ones, as a rule */
+		uint64_t use = sl->present & (r->o.cols ? r->o.cols : ~0ull);
+		if (!(sl->batch = pebs_batch_new_cols(cap, use))) {
 			slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
 			return;
 		}

@@ -146,10 +146,26 @@ struct pebs_batch {
 	 * column arrays directly must leave the bits of those columns set.
 	 */
 	uint64_t dirty;
+	void *mem;			/* the one allocation of all columns */
 };
 
 /* Allocates an empty batch with capacity @cap (<= PEBS_BATCH_MAX). */
 struct pebs_batch *pebs_batch_new(size_t cap);
+/*
+ * The same, with the arrays of columns @first (bit per column id) placed
+ * first, side by side: a full batch is on huge pages, and one filled in
+ * those columns only then takes the memory of those, not 2 MiB for each.
+ */
+struct pebs_batch *pebs_batch_new_cols(size_t cap, uint64_t first);
+/*
+ * Makes *@b a batch with room for @n samples (<= PEBS_BATCH_MAX): kept
+ * when it has room (its contents too), else replaced by an empty one a
+ * power of two large (*@b may be NULL).  For batches that receive a
+ * varying part of others (pebs_expr_select()): a full one is on huge
+ * pages, which a few samples would spread over.  0, or -PEBS_E_NOMEM
+ * with *@b unchanged.
+ */
+int pebs_batch_fit(struct pebs_batch **b, size_t n);
 /* Frees @b and all arrays it owns.  NULL is fine. */
 void pebs_batch_free(struct pebs_batch *b);
 /* Empties @b (n = 0, dictionary cleared, present = 0); keeps allocations. */

@@ -208,6 +208,64 @@ Test(format, block_column_mask_and_stale_columns)
 	pebs_batch_free(d);
 }
 
+/*
+ * Batches with some columns first (the reader's) and batches fitted to a
+ * varying number of samples (the tools' selections) hold a block like any
+ * other: every column has its own room, none overlaps another.
+ */
+Test(format, batch_layouts_and_fit)
+{
+	struct pebs_batch *b1 = random_batch(5000);
+	void *c1;
+	size_t l1;
+	cr_assert_eq(pebs_block_encode(b1, 3, &c1, &l1), 0);
+	uint64_t first = 1ull << PEBS_COL_LAT | 1ull << PEBS_COL_ADDR |
+			 1ull << PEBS_COL_TID;
+	struct pebs_batch *d = pebs_batch_new_cols(8192, first);
+	cr_assert(d);
+	/* the chosen columns open the allocation, side by side */
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
+		uintptr_t a = d->c64[c] ? (uintptr_t)d->c64[c] :
+					  (uintptr_t)d->c32[c];
+		size_t len = d->c64[c] ? 8 * d->cap : 4 * d->cap;
+		for (unsigned o = 0; o < c; o++) {
+			uintptr_t b = d->c64[o] ? (uintptr_t)d->c64[o] :
+						  (uintptr_t)d->c32[o];
+			size_t bl = d->c64[o] ? 8 * d->cap : 4 * d->cap;
+			cr_assert(a + len <= b || b + bl <= a,
+				  "columns %u and %u overlap", o, c);
+		}
+		if (first >> c & 1)
+			hi = a + len > hi ? a + len : hi;
+		else
+			lo = a < lo ? a : lo;
+	}
+	cr_assert(hi <= lo, "a chosen column after another");
+	cr_assert_eq(pebs_block_decode(c1, l1, 0, d, NULL, 0), 0);
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		for (size_t i = 0; i < d->n; i += 97)
+			cr_assert_eq(pebs_field_num_raw(d, c, i),
+				     pebs_field_num_raw(b1, c, i), "col %u", c);
+	/* fit: kept while big enough, replaced (power of two) when not */
+	struct pebs_batch *f = NULL;
+	cr_assert_eq(pebs_batch_fit(&f, 10), 0);
+	cr_assert(f && f->cap == 1024);
+	struct pebs_batch *keep = f;
+	cr_assert_eq(pebs_batch_fit(&f, 1024), 0);
+	cr_assert_eq(f, keep);
+	cr_assert_eq(pebs_batch_fit(&f, 3000), 0);
+	cr_assert_eq(f->cap, 4096);
+	cr_assert_eq(pebs_batch_fit(&f, 5000), 0);
+	cr_assert_eq(pebs_block_decode(c1, l1, 0, f, NULL, 0), 0);
+	cr_assert_eq(f->n, 5000);
+	cr_assert_eq(f->c32[PEBS_COL_LAT][4999], b1->c32[PEBS_COL_LAT][4999]);
+	free(c1);
+	pebs_batch_free(b1);
+	pebs_batch_free(d);
+	pebs_batch_free(f);
+}
+
 Test(format, block_bad_input_never_crashes)
 {
 	struct pebs_batch *b = random_batch(3000);
