@@ -17,7 +17,7 @@
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: %s [-f text|csv|yaml|html] [--line-size N] "
+	fprintf(fp, "usage: %s [-f text|csv|yaml|html|svg] [--line-size N] "
 		"[-d lcl|rmt|tot] [-c LIST]\n"
 		"       [--min-hitm N] [--top N] [--show-all] [--stats] "
 		"[--min-samples N]\n"
@@ -26,7 +26,8 @@ static void usage(FILE *fp)
 		"       [-j THREADS] [-o FILE] [FILE...]\n"
 		"       %s --merge [options] RESULT.yaml...\n"
 		"  -f FORMAT          text (default), csv, yaml (complete, "
-		"mergeable), html\n"
+		"mergeable), html,\n"
+		"                     svg (heat maps of offsets x threads)\n"
 		"  --line-size N      cache line size in bytes (default 64; "
 		"128 for adjacent-line\n"
 		"                     prefetch pairs)\n"
@@ -256,9 +257,11 @@ int main(int argc, char **argv)
 				fmt = PEBS_C2C_F_YAML;
 			else if (!strcmp(optarg, "html"))
 				fmt = PEBS_C2C_F_HTML;
+			else if (!strcmp(optarg, "svg"))
+				fmt = PEBS_C2C_F_SVG;
 			else
 				util_die(EXIT_USAGE, "-f: unknown format "
-					 "\"%s\" (text, csv, yaml, html)",
+					 "\"%s\" (text, csv, yaml, html, svg)",
 					 optarg);
 			break;
 		case 'o': out = optarg; break;

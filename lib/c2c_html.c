@@ -1,7 +1,8 @@
 /*
  * c2c_html.c - a self-contained HTML report: summary, line table, and per
  * listed line a heat map (inline SVG) of 8-byte words x threads, the
- * per-offset rows, the verdict, its evidence and the fix.
+ * per-offset rows, the verdict, its evidence and the fix; and the same
+ * heat maps as one SVG document.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,21 +27,48 @@ static void esc(FILE *fp, const char *s)
 	}
 }
 
-static void heat_svg(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
+/* Heat map geometry: cell size, room for labels. */
+#define HEAT_CW 76u
+#define HEAT_CH 22u
+#define HEAT_LEFT 150u
+#define HEAT_TOP 34u
+
+/* Width and height of the heat map of @h. */
+static void heat_size(const struct c2c_heat *h, unsigned *wd, unsigned *ht)
+{
+	uint32_t rows = h->nthreads < HTML_MAX_ROWS ? h->nthreads :
+						      HTML_MAX_ROWS;
+	*wd = HEAT_LEFT + h->nwords * HEAT_CW + 10;
+	*ht = HEAT_TOP + rows * HEAT_CH + 30;
+}
+
+/*
+ * Draws the heat map of line @l as an <svg> element: a document of its
+ * own for HTML (@y < 0), or placed at @y inside another.  Returns its
+ * height, 0 when there is none (out of memory).
+ */
+static unsigned heat_svg(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l,
+			 int y0)
 {
 	struct c2c_heat h;
 	if (c2c_line_heat(c, l, &h))
-		return;
-	const unsigned cw = 76, ch = 22, left = 150, top = 34;
+		return 0;
+	const unsigned cw = HEAT_CW, ch = HEAT_CH, left = HEAT_LEFT,
+		       top = HEAT_TOP;
 	uint32_t rows = h.nthreads < HTML_MAX_ROWS ? h.nthreads : HTML_MAX_ROWS;
 	uint64_t max = 1;
 	for (size_t i = 0; i < (size_t)h.nthreads * h.nwords; i++)
 		if (h.loads[i] + h.stores[i] > max)
 			max = h.loads[i] + h.stores[i];
-	unsigned wd = left + h.nwords * cw + 10, ht = top + rows * ch + 30;
-	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
-		"height=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
-		wd, ht);
+	unsigned wd, ht;
+	heat_size(&h, &wd, &ht);
+	if (y0 < 0)
+		fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+			"width=\"%u\" height=\"%u\" font-family=\"monospace\" "
+			"font-size=\"11\">\n", wd, ht);
+	else
+		fprintf(fp, "<svg x=\"0\" y=\"%d\" width=\"%u\" "
+			"height=\"%u\">\n", y0, wd, ht);
 	for (unsigned w = 0; w < h.nwords; w++)
 		fprintf(fp, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">"
 			"0x%02x</text>\n", left + w * cw + cw / 2, top - 8,
@@ -92,6 +120,7 @@ static void heat_svg(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 			top + rows * ch + 16);
 	fprintf(fp, "</svg>\n");
 	c2c_heat_free(&h);
+	return ht;
 }
 
 static void rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
@@ -223,7 +252,7 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 			esc(fp, ds);
 			fprintf(fp, "</p>\n");
 		}
-		heat_svg(c, fp, l);
+		heat_svg(c, fp, l, -1);
 		rows_table(c, fp, l);
 		fprintf(fp, "<p><b>Verdict:</b> <span class=\"v-%s\">%s</span>"
 			": ", vn, vn);
@@ -239,5 +268,121 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 		k++;
 	}
 	fprintf(fp, "</body></html>\n");
+	return ferror(fp) ? -PEBS_E_IO : 0;
+}
+
+/* ------------------------------------------------------------------ svg */
+
+/* Pixels a character of the 11-pixel monospace font takes, about; the
+ * characters of a text line before it wraps; pixels between lines. */
+#define SVG_CHAR_W 7u
+#define SVG_WRAP 110u
+#define SVG_LINE 16u
+
+/* The two texts above line @k's heat map, into @a and @b. */
+static void svg_titles(const struct c2c_line_int *l, size_t k, char *a,
+		       size_t alen, char *b, size_t blen)
+{
+	const struct pebs_c2c_line *p = &l->pub;
+	snprintf(a, alen, "Line %zu: 0x%" PRIx64 "  %s  (HITM %" PRIu64
+		 " local, %" PRIu64 " remote; %" PRIu64 " cycles lost; %"
+		 PRIu32 " threads)", k, p->addr,
+		 pebs_c2c_verdict_name(p->verdict), p->st.lcl_hitm,
+		 p->st.rmt_hitm, p->hitm_cycles, p->nthreads);
+	if (*p->fix)
+		snprintf(b, blen, "Fix: %s", p->fix);
+	else
+		snprintf(b, blen, "Why: %s", p->why);
+}
+
+/*
+ * Writes @s as text lines of at most SVG_WRAP characters, broken at
+ * spaces (SVG text does not wrap), the first at baseline @y; with @fp
+ * NULL only counts them.  Returns the number of lines.
+ */
+static unsigned svg_text(FILE *fp, unsigned y, const char *s, int bold)
+{
+	unsigned n = 0;
+	while (*s) {
+		size_t len = strlen(s), take = len;
+		if (len > SVG_WRAP) {
+			take = SVG_WRAP;
+			while (take > SVG_WRAP / 2 && s[take] != ' ')
+				take--;
+			if (s[take] != ' ')
+				take = SVG_WRAP;
+		}
+		if (fp) {
+			fprintf(fp, "<text x=\"4\" y=\"%u\"%s>",
+				y + n * SVG_LINE,
+				bold ? " font-weight=\"bold\"" : "");
+			char part[SVG_WRAP + 1];
+			memcpy(part, s, take);
+			part[take] = 0;
+			esc(fp, part);
+			fprintf(fp, "</text>\n");
+		}
+		n++;
+		s += take;
+		while (*s == ' ')
+			s++;
+	}
+	return n;
+}
+
+int c2c_write_svg(struct pebs_c2c *c, FILE *fp)
+{
+	const struct pebs_c2c_stats *t = &c->totals;
+	char head[256], a[512], b[2048];
+	snprintf(head, sizeof(head), "pebs-c2c: %" PRIu64 " samples, HITM %"
+		 PRIu64 " (local %" PRIu64 ", remote %" PRIu64 "), %zu cache "
+		 "lines sampled; line size %u", t->nr_entries, t->tot_hitm,
+		 t->lcl_hitm, t->rmt_hitm, c->nsampled, c->o.line_size);
+	/* The size goes in the first tag: measure every part first. */
+	unsigned width = SVG_WRAP * SVG_CHAR_W + 8;
+	unsigned height = svg_text(NULL, 0, head, 1) * SVG_LINE + 16;
+	size_t k = 0;
+	for (size_t i = 0; i < c->nlines && k < HTML_MAX_MAPS; i++) {
+		struct c2c_line_int *l = &c->lines[i];
+		struct c2c_heat h;
+		if (!l->listed || c2c_line_heat(c, l, &h))
+			continue;
+		unsigned wd, ht;
+		heat_size(&h, &wd, &ht);
+		c2c_heat_free(&h);
+		if (wd > width)
+			width = wd;
+		svg_titles(l, k, a, sizeof(a), b, sizeof(b));
+		height += (svg_text(NULL, 0, a, 1) + svg_text(NULL, 0, b, 0)) *
+			  SVG_LINE + ht + SVG_LINE;
+		k++;
+	}
+	if (!k)
+		height += SVG_LINE;
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+		"height=\"%u\" font-family=\"monospace\" font-size=\"11\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+		width, height);
+	unsigned y = SVG_LINE;
+	y += svg_text(fp, y, head, 1) * SVG_LINE + 16 - SVG_LINE;
+	if (!k)
+		svg_text(fp, y + SVG_LINE - 4,
+			 "No cache line passes the listing filters.", 0);
+	k = 0;
+	for (size_t i = 0; i < c->nlines && k < HTML_MAX_MAPS; i++) {
+		struct c2c_line_int *l = &c->lines[i];
+		if (!l->listed)
+			continue;
+		svg_titles(l, k, a, sizeof(a), b, sizeof(b));
+		y += svg_text(fp, y + SVG_LINE - 4, a, 1) * SVG_LINE;
+		y += svg_text(fp, y + SVG_LINE - 4, b, 0) * SVG_LINE;
+		unsigned ht = heat_svg(c, fp, l, (int)y);
+		if (!ht)
+			continue;	/* measured above: does not happen */
+		y += ht + SVG_LINE;
+		k++;
+	}
+	fprintf(fp, "</svg>\n");
 	return ferror(fp) ? -PEBS_E_IO : 0;
 }

@@ -211,6 +211,8 @@ int c2c_write_csv(struct pebs_c2c *c, FILE *fp);
 int c2c_write_stats(struct pebs_c2c *c, FILE *fp, int csv);
 int c2c_write_yaml(struct pebs_c2c *c, FILE *fp);
 int c2c_write_html(struct pebs_c2c *c, FILE *fp);
+/* The heat maps of the listed lines as one SVG document. */
+int c2c_write_svg(struct pebs_c2c *c, FILE *fp);
 
 /* Per-offset rows of a line, coalesced by c->o.coalesce. */
 struct c2c_row {

@@ -400,6 +400,7 @@ int pebs_c2c_write(struct pebs_c2c *c, FILE *fp, enum pebs_c2c_format fmt)
 	case PEBS_C2C_F_CSV: r = c2c_write_csv(c, fp); break;
 	case PEBS_C2C_F_YAML: r = c2c_write_yaml(c, fp); break;
 	case PEBS_C2C_F_HTML: r = c2c_write_html(c, fp); break;
+	case PEBS_C2C_F_SVG: r = c2c_write_svg(c, fp); break;
 	case PEBS_C2C_F_STATS_TEXT: r = c2c_write_stats(c, fp, 0); break;
 	case PEBS_C2C_F_STATS_CSV: r = c2c_write_stats(c, fp, 1); break;
 	default:

@@ -211,7 +211,7 @@ const char *pebs_c2c_verdict_name(enum pebs_c2c_verdict v);
 
 enum pebs_c2c_format { PEBS_C2C_F_TEXT = 0, PEBS_C2C_F_CSV, PEBS_C2C_F_YAML,
 		       PEBS_C2C_F_HTML, PEBS_C2C_F_STATS_TEXT,
-		       PEBS_C2C_F_STATS_CSV };
+		       PEBS_C2C_F_STATS_CSV, PEBS_C2C_F_SVG };
 
 /*
  * Writes the finished report to @fp in format @fmt.  Returns 0, or
