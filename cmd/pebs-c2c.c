@@ -34,7 +34,7 @@ static void usage(FILE *fp)
 		"  -d, --display M    which HITMs order and filter lines: tot "
 		"(default), lcl, rmt\n"
 		"  -c, --coalesce L   per-offset row keys from "
-		"pid,tid,iaddr,cpu (default iaddr)\n"
+		"pid,tid,iaddr,cpu,dso (default iaddr)\n"
 		"  --min-hitm N       list lines with at least N HITMs "
 		"(default 1)\n"
 		"  --top N            list at most N lines\n"
@@ -75,19 +75,22 @@ static unsigned long long num(const char *opt, const char *s,
 
 static unsigned parse_coalesce(const char *list)
 {
-	static const char *const names[] = { "pid", "tid", "iaddr", "cpu" };
+	/* bit i: names[i] (PEBS_C2C_BY_*) */
+	static const char *const names[] = { "pid", "tid", "iaddr", "cpu",
+					     "dso" };
 	unsigned by = 0;
 	const char *p = list;
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		unsigned i;
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < 5; i++)
 			if (strlen(names[i]) == len &&
 			    !strncmp(p, names[i], len))
 				break;
-		if (i == 4)
+		if (i == 5)
 			util_die(EXIT_USAGE, "--coalesce: unknown key \"%.*s\" "
-				 "(known: pid, tid, iaddr, cpu)", (int)len, p);
+				 "(known: pid, tid, iaddr, cpu, dso)", (int)len,
+				 p);
 		by |= 1u << i;
 		if (!p[len])
 			return by;

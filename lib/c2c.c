@@ -230,7 +230,7 @@ int pebs_c2c_new(struct pebs_c2c **out, const struct pebs_c2c_opts *o,
 		bad = "display must be tot, lcl or rmt";
 	else if (d.verdict_pct <= 50 || d.verdict_pct > 100)
 		bad = "verdict share must be from 51 to 100 percent";
-	else if (d.coalesce & ~0xfu)
+	else if (d.coalesce & ~0x1fu)
 		bad = "unknown coalesce key";
 	if (bad) {
 		if (err && errlen)

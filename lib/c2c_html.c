@@ -137,6 +137,8 @@ static void rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 		fprintf(fp, "<th>tid</th>");
 	if (by & PEBS_C2C_BY_CPU)
 		fprintf(fp, "<th>cpu</th>");
+	if (by & PEBS_C2C_BY_DSO)
+		fprintf(fp, "<th>dso</th>");
 	fprintf(fp, "<th>loads</th><th>stores</th><th>lcl_hitm</th>"
 		"<th>rmt_hitm</th><th>lat_mean</th><th>threads</th>"
 		"<th>cpus</th><th>instructions</th></tr>\n");
@@ -150,6 +152,11 @@ static void rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 			fprintf(fp, "<td>%" PRIu32 "</td>", r->tid);
 		if (by & PEBS_C2C_BY_CPU)
 			fprintf(fp, "<td>%" PRIu32 "</td>", r->cpu);
+		if (by & PEBS_C2C_BY_DSO) {
+			fprintf(fp, "<td>");
+			esc(fp, r->dso);
+			fprintf(fp, "</td>");
+		}
 		fprintf(fp, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%"
 			PRIu64 "</td><td>%" PRIu64 "</td><td>%s</td><td>%"
 			PRIu32 "</td><td>%" PRIu32 "</td><td>", r->loads,

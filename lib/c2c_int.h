@@ -218,6 +218,8 @@ int c2c_write_svg(struct pebs_c2c *c, FILE *fp);
 struct c2c_row {
 	uint32_t offset;
 	uint32_t pid, tid, cpu;	/* keys when coalesced by them */
+	const char *dso;	/* key when coalesced by dso (owned by the
+				 * symbolizer, or PEBS_SYM_UNKNOWN) */
 	uint64_t ip;		/* key when coalesced by iaddr, else top ip */
 	uint64_t loads, stores, lcl_hitm, rmt_hitm;
 	uint64_t lat_sum, lat_n;	/* over loads */

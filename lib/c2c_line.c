@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "c2c_int.h"
+#include "pebs_sym.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -1058,6 +1059,7 @@ struct rowctx {
 	const struct pebs_c2c *c;
 	const struct c2c_rec *rec;
 	unsigned by;
+	const char **dso;	/* per record, when coalesced by dso */
 };
 
 static uint32_t rec_pid(const struct pebs_c2c *c, const struct c2c_rec *r)
@@ -1086,6 +1088,13 @@ static int cmp_row(const void *a, const void *b, void *ctx)
 		if (tx != ty)
 			return tx < ty ? -1 : 1;
 	}
+	if (r->by & PEBS_C2C_BY_DSO) {
+		const char *dx = r->dso[*(const uint32_t *)a];
+		const char *dy = r->dso[*(const uint32_t *)b];
+		int d = dx == dy ? 0 : strcmp(dx, dy);
+		if (d)
+			return d < 0 ? -1 : 1;
+	}
 	if ((r->by & PEBS_C2C_BY_IADDR) && x->ip != y->ip)
 		return x->ip < y->ip ? -1 : 1;
 	if ((r->by & PEBS_C2C_BY_CPU) && x->cpu != y->cpu)
@@ -1102,11 +1111,23 @@ long c2c_line_rows(const struct pebs_c2c *c, const struct c2c_line_int *l,
 	uint32_t *idx = malloc(m * sizeof(*idx));
 	uint64_t *ipn = malloc(m * sizeof(*ipn));
 	struct c2c_row *out = calloc(m, sizeof(*out));
+	const char **dso = NULL;
 	size_t start[C2C_MAX_LINE + 1];
 	struct sset ts = { 0 }, cs = { 0 }, is = { 0 };
 	long ret = -PEBS_E_NOMEM;
 	if (!idx || !ipn || !out)
 		goto out;
+	if (c->o.coalesce & PEBS_C2C_BY_DSO) {
+		/* the object of each instruction: from the maps, when there
+		 * are (a symbolizer), else all unknown */
+		if (!(dso = malloc(m * sizeof(*dso))))
+			goto out;
+		for (size_t i = 0; i < n; i++) {
+			const char *d = c->sym ? pebs_sym_dso(c->sym,
+					rec_pid(c, &rec[i]), rec[i].ip) : NULL;
+			dso[i] = d ? d : PEBS_SYM_UNKNOWN;
+		}
+	}
 	/* counting sort by offset (stable), then keys within each offset */
 	memset(start, 0, sizeof(start));
 	for (size_t i = 0; i < n; i++)
@@ -1119,7 +1140,7 @@ long c2c_line_rows(const struct pebs_c2c *c, const struct c2c_line_int *l,
 		for (size_t i = 0; i < n; i++)
 			idx[pos[rec[i].off]++] = (uint32_t)i;
 	}
-	struct rowctx rc = { c, rec, c->o.coalesce };
+	struct rowctx rc = { c, rec, c->o.coalesce, dso };
 	for (unsigned o = 0; o < L; o++)
 		if (start[o + 1] - start[o] > 1)
 			qsort_r(idx + start[o], start[o + 1] - start[o],
@@ -1136,6 +1157,7 @@ long c2c_line_rows(const struct pebs_c2c *c, const struct c2c_line_int *l,
 		r->pid = rec_pid(c, k0);
 		r->tid = rec_tid(c, k0);
 		r->cpu = k0->cpu;
+		r->dso = dso ? dso[idx[i]] : NULL;
 		if (sset_begin(&ts, j - i) || sset_begin(&cs, j - i) ||
 		    sset_begin(&is, j - i))
 			goto out;
@@ -1198,6 +1220,7 @@ long c2c_line_rows(const struct pebs_c2c *c, const struct c2c_line_int *l,
 out:
 	free(idx);
 	free(ipn);
+	free(dso);
 	free(out);
 	sset_free(&ts);
 	sset_free(&cs);

@@ -173,6 +173,8 @@ static void text_rows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 		fprintf(fp, "      tid");
 	if (by & PEBS_C2C_BY_CPU)
 		fprintf(fp, "  cpu");
+	if (by & PEBS_C2C_BY_DSO)
+		fprintf(fp, "  %-20s", "dso");
 	fprintf(fp, "    loads   stores lcl_hitm rmt_hitm  lat_mean threads"
 		" cpus  instructions\n");
 	char mb[32];
@@ -185,6 +187,11 @@ static void text_rows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 			fprintf(fp, " %8" PRIu32, r->tid);
 		if (by & PEBS_C2C_BY_CPU)
 			fprintf(fp, " %4" PRIu32, r->cpu);
+		if (by & PEBS_C2C_BY_DSO) {
+			/* the file name: the path is in the other formats */
+			const char *b = strrchr(r->dso, '/');
+			fprintf(fp, "  %-20s", b ? b + 1 : r->dso);
+		}
 		fprintf(fp, " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8"
 			PRIu64 " %9s %7" PRIu32 " %4" PRIu32 "  ", r->loads,
 			r->stores, r->lcl_hitm, r->rmt_hitm,

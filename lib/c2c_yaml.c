@@ -103,6 +103,10 @@ static void yrows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 			fprintf(fp, ", tid: %" PRIu32, r->tid);
 		if (by & PEBS_C2C_BY_CPU)
 			fprintf(fp, ", cpu: %" PRIu32, r->cpu);
+		if (by & PEBS_C2C_BY_DSO) {
+			fprintf(fp, ", dso: ");
+			ystr(fp, r->dso);
+		}
 		fprintf(fp, ", loads: %" PRIu64 ", stores: %" PRIu64
 			", lcl_hitm: %" PRIu64 ", rmt_hitm: %" PRIu64,
 			r->loads, r->stores, r->lcl_hitm, r->rmt_hitm);
@@ -460,9 +464,10 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 		o->display == PEBS_C2C_D_RMT ? "rmt" : "tot",
 		o->min_samples, o->verdict_pct,
 		o->perf_compat ? "true" : "false");
-	static const char *const names[] = { "pid", "tid", "iaddr", "cpu" };
+	static const char *const names[] = { "pid", "tid", "iaddr", "cpu",
+					     "dso" };
 	int first = 1;
-	for (unsigned b = 0; b < 4; b++)
+	for (unsigned b = 0; b < 5; b++)
 		if (o->coalesce & (1u << b)) {
 			fprintf(fp, "%s%s", first ? "" : ",", names[b]);
 			first = 0;

@@ -660,6 +660,14 @@ const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
 		      f + PEBS_SYM_COUNT);
 }
 
+const char *pebs_sym_dso(struct pebs_sym *s, uint32_t pid, uint64_t addr)
+{
+	if (pid == 0 && s->only_pid)
+		pid = s->only_pid;
+	const struct smap *m = find_map(s, pid, addr);
+	return m ? m->path : NULL;
+}
+
 size_t pebs_sym_nmaps(const struct pebs_sym *s)
 {
 	return s->nmaps;

@@ -79,6 +79,7 @@ enum pebs_c2c_display { PEBS_C2C_D_TOT = 0, PEBS_C2C_D_LCL, PEBS_C2C_D_RMT };
 #define PEBS_C2C_BY_TID		0x2u
 #define PEBS_C2C_BY_IADDR	0x4u
 #define PEBS_C2C_BY_CPU		0x8u
+#define PEBS_C2C_BY_DSO		0x10u	/* the object of the instruction */
 
 enum pebs_c2c_verdict { PEBS_C2C_V_UNKNOWN = 0, PEBS_C2C_V_FALSE,
 			PEBS_C2C_V_TRUE, PEBS_C2C_V_MIXED };

@@ -98,6 +98,12 @@ const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
 const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
 			 size_t i, int f);
 
+/*
+ * The object (map path) that covers @addr in process @pid, or NULL: the
+ * dso of pebs_sym_lookup() without resolving a symbol.  Owned by @s.
+ */
+const char *pebs_sym_dso(struct pebs_sym *s, uint32_t pid, uint64_t addr);
+
 /* Number of process maps (with an address range) @s was built from. */
 size_t pebs_sym_nmaps(const struct pebs_sym *s);
 

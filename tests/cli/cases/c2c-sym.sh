@@ -2,7 +2,8 @@
 # its variable, and maps.0.* metadata naming it at /opt/c2c/prog (found
 # under --symfs): per-offset rows show function and source line, each line
 # its data symbol, in every format and after --merge; without --symfs the
-# binary is missing: a note, and the report without symbols.
+# binary is missing: a note, and the report without symbols.  Rows
+# coalesced by object name it.
 mkdir -p $TMP/root/opt/c2c &&
 cat > $TMP/prog.c <<'SRC' &&
 /* two counters on one cache line, each written by its own thread */
@@ -70,6 +71,10 @@ pebs-c2c --no-sym --symfs $TMP/root -f csv $TMP/s.pebs | head -1 |
 pebs-c2c --no-sym --symfs $TMP/root $TMP/s.pebs > $TMP/nosym.txt &&
 echo "symbols without --no-sym: $(grep -c writer_ $TMP/whole.txt)," \
 	"with: $(grep -c writer_ $TMP/nosym.txt)" &&
+echo "== -c tid,dso: rows by thread and object (the path from the maps)" &&
+pebs-c2c --symfs $TMP/root -c tid,dso $TMP/s.pebs |
+	sed -n '/^    offset/,/^$/p' &&
+pebs-c2c --symfs $TMP/root -c dso -f yaml $TMP/s.pebs | grep -o 'dso: "[^"]*"' &&
 echo "== missing binary" &&
 pebs-c2c -f csv $TMP/s.pebs | awk -F, '{ print $NF }'
 echo "rc $?"
