@@ -262,6 +262,8 @@ static long sorted_cells(struct pebs_c2c *c, uint32_t **out, uint8_t **dup)
 			j++;
 		if (j - i > 1) {
 			for (size_t x = i; x < j; x++) {
+				if (x + 16 < n)
+					__builtin_prefetch(&c->ls[p[x + 16]]);
 				uint32_t q = p[x];
 				const struct c2c_ls *e = &c->ls[q];
 				ck[x - i] = (struct ckey){ e->ip,
@@ -320,6 +322,8 @@ static int ysamples(struct pebs_c2c *c, FILE *fp)
 	memset(kx, 0xff, (c->kinds.n ? c->kinds.n : 1) * sizeof(*kx));
 	memset(tx, 0xff, (c->threads.n ? c->threads.n : 1) * sizeof(*tx));
 	for (long i = 0; i < n; i++) {
+		if (i + 16 < n)
+			__builtin_prefetch(&c->ls[ord[i + 16]]);
 		uint32_t x = ord[i], k = c->ls[x].kind, t = c->ls[x].thr;
 		if (kx[k] == UINT32_MAX) {
 			long a = c2c_dict_get(&kd, c->kinds.keys[k]);
@@ -395,6 +399,8 @@ static int ysamples(struct pebs_c2c *c, FILE *fp)
 	uint64_t prev = 0;
 	long inchunk = 0;
 	for (long i = 0; i < n;) {
+		if (i + 16 < n)
+			__builtin_prefetch(&c->ls[ord[i + 16]]);
 		uint32_t x = ord[i];
 		uint64_t cnt = 0;
 		long j = i;
