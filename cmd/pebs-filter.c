@@ -65,7 +65,7 @@ static void usage(FILE *fp)
 		"(see pebs-filter(1))\n"
 		"  -f FORMAT       output format (default: pebs, never to a "
 		"terminal)\n"
-		"  --fields LIST   csv/yaml/jsonl/text fields (default: %s)\n"
+		"  --fields LIST   csv/yaml/jsonl/text fields, or \"all\" (default: %s)\n"
 		"  --no-header     csv/text: no header line\n"
 		UTIL_SYMFS_HELP
 		"  --head N        stop after N matching samples\n"
@@ -387,7 +387,7 @@ int main(int argc, char **argv)
 			break;
 		case O_FIELDS:
 			o.nfields = util_parse_fields(optarg, o.fields,
-						      MAX_FIELDS, 0);
+						      MAX_FIELDS, 1);
 			break;
 		case O_SYMFS: util_symfs = optarg; break;
 		case O_NOHDR: o.flags |= PEBS_OUT_NO_HEADER; break;

@@ -76,15 +76,12 @@ int pebs_col_lookup(const char *name)
 
 /* ---------------------------------------------------------------- batch */
 
-struct pebs_batch *pebs_batch_new_cols(size_t cap, uint64_t first)
+/*
+ * Gives @b (capacity b->cap) column arrays, those of @first first; the
+ * old ones, if any, are freed.  0 or -PEBS_E_NOMEM (@b unchanged).
+ */
+static int batch_columns(struct pebs_batch *b, uint64_t first)
 {
-	if (cap == 0 || cap > PEBS_BATCH_MAX)
-		cap = PEBS_BATCH_MAX;
-	struct pebs_batch *b = calloc(1, sizeof(*b));
-	if (!b)
-		return NULL;
-	b->cap = cap;
-	b->dirty = ~0ull;
 	/*
 	 * One allocation for every column (b->mem), each column on its own
 	 * cache lines: a full batch is megabytes, and one mapping instead
@@ -100,16 +97,15 @@ struct pebs_batch *pebs_batch_new_cols(size_t cap, uint64_t first)
 	 */
 	size_t size[PEBS_COL_COUNT], total = 0;
 	for (unsigned i = 0; i < PEBS_COL_COUNT; i++) {
-		size[i] = cap * (cols[i].type == PEBS_T_U64 ?
-				 sizeof(uint64_t) : sizeof(uint32_t));
+		size[i] = b->cap * (cols[i].type == PEBS_T_U64 ?
+				    sizeof(uint64_t) : sizeof(uint32_t));
 		size[i] = (size[i] + 63) & ~(size_t)63;
 		total += size[i];
 	}
 	uint8_t *m = lib_big_realloc(NULL, total);
-	if (!m) {
-		free(b);
-		return NULL;
-	}
+	if (!m)
+		return -PEBS_E_NOMEM;
+	lib_big_free(b->mem);
 	b->mem = m;
 	for (int pass = 1; pass >= 0; pass--)
 		for (unsigned i = 0; i < PEBS_COL_COUNT; i++) {
@@ -122,7 +118,33 @@ struct pebs_batch *pebs_batch_new_cols(size_t cap, uint64_t first)
 				b->c32[i] = (uint32_t *)(void *)m;
 			m += size[i];
 		}
+	return 0;
+}
+
+struct pebs_batch *pebs_batch_new_cols(size_t cap, uint64_t first)
+{
+	if (cap == 0 || cap > PEBS_BATCH_MAX)
+		cap = PEBS_BATCH_MAX;
+	struct pebs_batch *b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->cap = cap;
+	b->dirty = ~0ull;
+	if (batch_columns(b, first)) {
+		free(b);
+		return NULL;
+	}
 	return b;
+}
+
+int pebs_batch_relayout(struct pebs_batch *b, uint64_t first)
+{
+	if (b->n)
+		return -PEBS_E_INVAL;
+	int r = batch_columns(b, first);
+	if (!r)
+		b->dirty = 0;	/* fresh arrays are zero */
+	return r;
 }
 
 struct pebs_batch *pebs_batch_new(size_t cap)
@@ -140,6 +162,7 @@ int pebs_batch_fit(struct pebs_batch **b, size_t n)
 	struct pebs_batch *nb = pebs_batch_new(cap);
 	if (!nb)
 		return -PEBS_E_NOMEM;
+	nb->dirty = 0;		/* fresh arrays are zero */
 	pebs_batch_free(*b);
 	*b = nb;
 	return 0;

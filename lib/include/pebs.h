@@ -158,6 +158,13 @@ struct pebs_batch *pebs_batch_new(size_t cap);
  */
 struct pebs_batch *pebs_batch_new_cols(size_t cap, uint64_t first);
 /*
+ * Gives empty batch @b fresh (zero) column arrays laid out as by
+ * pebs_batch_new_cols(); its event names stay.  For a batch whose columns
+ * are known only when the first samples come.  0, -PEBS_E_INVAL when @b
+ * holds samples, or -PEBS_E_NOMEM (@b unchanged).
+ */
+int pebs_batch_relayout(struct pebs_batch *b, uint64_t first);
+/*
  * Makes *@b a batch with room for @n samples (<= PEBS_BATCH_MAX): kept
  * when it has room (its contents too), else replaced by an empty one a
  * power of two large (*@b may be NULL).  For batches that receive a

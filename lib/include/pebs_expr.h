@@ -128,6 +128,8 @@ enum pebs_expr_match pebs_expr_block(const struct pebs_expr *e,
  * Makes @dst (reset first) hold the samples @sel[0..@n) of @src, in that
  * order: columns in mask @cols (0 = all) are copied, the others are zero;
  * the event dictionary is copied whole, so event ids keep their meaning.
+ * dst->dirty becomes the columns copied (so @dst's dirty bits must be
+ * right on entry: a column marked clean is taken to be zero).
  * Returns 0, -PEBS_E_RANGE when @n exceeds dst->cap, or -PEBS_E_NOMEM.
  */
 int pebs_expr_select(struct pebs_batch *dst, const struct pebs_batch *src,

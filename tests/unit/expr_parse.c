@@ -251,6 +251,18 @@ Test(expr_parse, select_copies_the_selected_samples)
 	cr_assert_eq(dst->c32[PEBS_COL_LAT][3], 99);
 	cr_assert_eq(dst->c64[PEBS_COL_TIME][3], 0);
 	cr_assert_eq(dst->present, 1ull << PEBS_COL_LAT);
+	/* dirty: exactly the columns copied, and a column dropped is zero
+	 * past n too (a later, longer selection must not see old values) */
+	cr_assert_eq(dst->dirty, 1ull << PEBS_COL_LAT);
+	uint32_t sel8[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	cr_assert_eq(pebs_expr_select(dst, src, sel8, 8, 0), 0);
+	cr_assert(dst->dirty >> PEBS_COL_TIME & 1);
+	cr_assert_eq(pebs_expr_select(dst, src, sel, 2, 1ull << PEBS_COL_LAT),
+		     0);
+	cr_assert_eq(pebs_expr_select(dst, src, sel8, 8, 1ull << PEBS_COL_LAT),
+		     0);
+	for (size_t i = 0; i < 8; i++)
+		cr_assert_eq(dst->c64[PEBS_COL_TIME][i], 0, "time %zu", i);
 	uint32_t many[9] = { 0 };
 	cr_assert_eq(pebs_expr_select(dst, src, many, 9, 0), -PEBS_E_RANGE);
 	pebs_batch_free(src);

@@ -260,6 +260,18 @@ Test(format, batch_layouts_and_fit)
 	cr_assert_eq(pebs_block_decode(c1, l1, 0, f, NULL, 0), 0);
 	cr_assert_eq(f->n, 5000);
 	cr_assert_eq(f->c32[PEBS_COL_LAT][4999], b1->c32[PEBS_COL_LAT][4999]);
+	/* relayout: only empty batches; names kept, arrays fresh and zero */
+	cr_assert_eq(pebs_batch_relayout(f, first), -PEBS_E_INVAL);
+	f->n = 0;
+	uint32_t nn = f->nnames;
+	cr_assert_eq(pebs_batch_relayout(f, first), 0);
+	cr_assert_eq(f->nnames, nn);
+	cr_assert_eq(f->dirty, 0);
+	cr_assert_eq(f->c32[PEBS_COL_LAT][4999], 0);
+	cr_assert(f->c64[PEBS_COL_ADDR] + f->cap <= f->c64[PEBS_COL_TIME] ||
+		  (first >> PEBS_COL_TIME & 1));
+	cr_assert_eq(pebs_block_decode(c1, l1, 0, f, NULL, 0), 0);
+	cr_assert_eq(f->c32[PEBS_COL_LAT][4999], b1->c32[PEBS_COL_LAT][4999]);
 	free(c1);
 	pebs_batch_free(b1);
 	pebs_batch_free(d);
