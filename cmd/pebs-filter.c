@@ -308,7 +308,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 				sink_check(&s, pebs_writer_copy_block(s.w, raw,
 								      len));
 			} else {
-				if (pebs_batch_fit(&sub, n) < 0 ||
+				if (pebs_batch_fit(&sub, n, 0) < 0 ||
 				    pebs_expr_select(sub, b, sel, n, 0) < 0)
 					util_die(EXIT_SYS, "out of memory");
 				sink_check(&s, text ?

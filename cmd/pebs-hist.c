@@ -265,7 +265,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 			size_t k = pebs_expr_eval(e, b, sel);
 			if (k == (size_t)-1)
 				util_die(EXIT_SYS, "out of memory");
-			if (pebs_batch_fit(&sub, k) < 0 ||
+			if (pebs_batch_fit(&sub, k, 0) < 0 ||
 			    pebs_expr_select(sub, b, sel, k, ro.cols) < 0)
 				util_die(EXIT_SYS, "out of memory");
 			b = sub;

@@ -5,6 +5,7 @@
 #define PEBS_BIGMEM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * realloc() for large arrays: each has its own mapping, grown without
@@ -14,6 +15,18 @@
  * for pointers in private mappings, and reports what they hold as leaked.
  */
 void *lib_big_realloc(void *p, size_t n);
+
+/*
+ * The smallest power of two that is at least @n and @min (a power of
+ * two): arrays sized to the blocks they serve come in a few sizes, so
+ * they are reused rather than grown block by block.
+ */
+static inline size_t lib_big_pow2(size_t n, size_t min)
+{
+	while (min < n && min <= SIZE_MAX / 2)
+		min *= 2;
+	return min;
+}
 void lib_big_free(void *p);
 
 #endif

@@ -111,9 +111,7 @@ static int enc_scratch(struct fmt_enc *e, size_t n)
 {
 	if (e->vbuf && n <= e->scratch_n)
 		return 0;
-	size_t cap = 1024;
-	while (cap < n)
-		cap *= 2;
+	size_t cap = lib_big_pow2(n, 1024);
 	const size_t a = cap * sizeof(uint64_t);
 	const size_t raw = (RAW_CAP(cap) + 63) & ~(size_t)63;
 	const size_t tabs = 8 * KEYED_SLOTS + 10 * HASH_SIZE + 10 * DICT_MAX +
@@ -163,6 +161,20 @@ struct fmt_dec *fmt_dec_new(void)
 }
 
 /*
+ * Room for @need bytes of column data in d->raw, and 8 spare zero bytes
+ * past them: KEYED data is read 8 at a time.  0 or -PEBS_E_NOMEM.
+ */
+static int raw_room(struct fmt_dec *d, size_t need)
+{
+	if (d->raw_cap >= need)
+		return 0;
+	lib_big_free(d->raw);
+	d->raw = lib_big_realloc(NULL, need + 8);
+	d->raw_cap = d->raw ? need : 0;
+	return d->raw ? 0 : -PEBS_E_NOMEM;
+}
+
+/*
  * Scratch arrays for blocks of @n samples: one mapping for all of them,
  * grown when a block needs more.  As large as the blocks (a power of
  * two), not PEBS_BATCH_MAX: they go on huge pages past 512 KiB
@@ -173,9 +185,7 @@ static int dec_scratch(struct fmt_dec *d, size_t n)
 {
 	if (d->tmp && n <= d->scratch_n)
 		return 0;
-	size_t cap = 1024;
-	while (cap < n)
-		cap *= 2;
+	size_t cap = lib_big_pow2(n, 1024);
 	const size_t a = cap * sizeof(uint64_t);
 	uint8_t *m = lib_big_realloc(NULL, 4 * a + cap / 2 +
 				     8 * (65536 + KEYED_SLOTS + 1));
@@ -192,15 +202,7 @@ static int dec_scratch(struct fmt_dec *d, size_t n)
 	d->scratch_n = cap;
 	/* room for any column's data (KEYED: 9 bytes a value) at once, not
 	 * grown (and faulted in again) column by column */
-	if (d->raw_cap < 9 * cap + 64) {
-		lib_big_free(d->raw);
-		d->raw_cap = 9 * cap + 64;
-		if (!(d->raw = lib_big_realloc(NULL, d->raw_cap + 8))) {
-			d->raw_cap = 0;
-			return -PEBS_E_NOMEM;
-		}
-	}
-	return 0;
+	return raw_room(d, 9 * cap + 64);
 }
 
 void fmt_dec_free(struct fmt_dec *d)
@@ -1331,14 +1333,8 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 	unsigned tp = ENC_TOP(cd->enc);
 	size_t full = tp ? cd->raw_len - fmt_top_len(n, tp) + n : cd->raw_len;
 	if (!(cd->enc & ENC_STORED) || tp) {
-		if (d->raw_cap < full) {
-			/* 8 spare zero bytes: KEYED data is read 8 at a time. */
-			lib_big_free(d->raw);
-			d->raw = lib_big_realloc(NULL, full + 8);
-			d->raw_cap = d->raw ? full : 0;
-			if (!d->raw)
-				return -PEBS_E_NOMEM;
-		}
+		if (raw_room(d, full))
+			return -PEBS_E_NOMEM;
 		const uint8_t *pk = raw + cd->raw_len - fmt_top_len(n, tp);
 		if (cd->enc & ENC_STORED) {
 			memcpy(d->raw, raw, full - n);

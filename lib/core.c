@@ -152,17 +152,22 @@ struct pebs_batch *pebs_batch_new(size_t cap)
 	return pebs_batch_new_cols(cap, 0);
 }
 
-int pebs_batch_fit(struct pebs_batch **b, size_t n)
+int pebs_batch_fit(struct pebs_batch **b, size_t n, uint64_t first)
 {
+	if (n > PEBS_BATCH_MAX)
+		n = PEBS_BATCH_MAX;
 	if (*b && (*b)->cap >= n)
 		return 0;
-	size_t cap = 1024;
-	while (cap < n && cap < PEBS_BATCH_MAX)
-		cap *= 2;
-	struct pebs_batch *nb = pebs_batch_new(cap);
+	struct pebs_batch *nb = pebs_batch_new_cols(lib_big_pow2(n, 1024),
+						    first);
 	if (!nb)
 		return -PEBS_E_NOMEM;
-	nb->dirty = 0;		/* fresh arrays are zero */
+	/*
+	 * Fresh arrays are zero: marked clean, they spare decoders and
+	 * pebs_expr_select() zeroing (and faulting in) every column they
+	 * do not fill.
+	 */
+	nb->dirty = 0;
 	pebs_batch_free(*b);
 	*b = nb;
 	return 0;

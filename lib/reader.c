@@ -302,9 +302,7 @@ static int img_load(struct pebs_reader *r, const struct src *s,
 		 * 512 KiB on huge pages (lib_big_realloc): on small ones,
 		 * reading into it was a hundred page faults a slot */
 		lib_big_free(sl->img);
-		sl->img_cap = 65536;
-		while (sl->img_cap < sl->len)
-			sl->img_cap *= 2;
+		sl->img_cap = lib_big_pow2(sl->len, 65536);
 		if (!(sl->img = lib_big_realloc(NULL, sl->img_cap))) {
 			sl->img_cap = 0;
 			slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
@@ -790,33 +788,17 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 {
 	char msg[MSG_LEN - 64];
-	if (sl->batch && sl->batch->cap < sl->nsamples &&
-	    sl->batch->cap < PEBS_BATCH_MAX) {
-		pebs_batch_free(sl->batch);
-		sl->batch = NULL;
-	}
-	if (!sl->batch) {
-		/*
-		 * As large as the block, a power of two: a small input does
-		 * not touch (and clear) the huge pages of a full batch.
-		 * Blocks are usually all full-size, so this is done once.
-		 */
-		size_t cap = 1024;
-		while (cap < sl->nsamples && cap < PEBS_BATCH_MAX)
-			cap *= 2;
-		/* the columns this block will fill side by side: later
-		 * blocks have the same ones, as a rule */
-		uint64_t use = sl->present & (r->o.cols ? r->o.cols : ~0ull);
-		if (!(sl->batch = pebs_batch_new_cols(cap, use))) {
-			slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
-			return;
-		}
-		/*
-		 * Fresh arrays are zero: marking them clean spares the decoder
-		 * zeroing (and faulting in) every column it does not decode,
-		 * 17 MiB per slot.
-		 */
-		sl->batch->dirty = 0;
+	/*
+	 * As large as the block: a small input does not touch (and clear)
+	 * the huge pages of a full batch; blocks are usually all full-size,
+	 * so this allocates once.  The columns this block fills side by side
+	 * (later blocks have the same ones, as a rule).
+	 */
+	uint64_t use = sl->present & (r->o.cols ? r->o.cols : ~0ull);
+	if (pebs_batch_fit(&sl->batch, sl->nsamples < PEBS_BATCH_MAX ?
+			   (size_t)sl->nsamples : PEBS_BATCH_MAX, use) < 0) {
+		slot_err(sl, PEBS_E_NOMEM, sl->src, "out of memory");
+		return;
 	}
 	const uint8_t *chunk = sl->chunk;
 	if (sl->img_have) {

@@ -165,14 +165,15 @@ struct pebs_batch *pebs_batch_new_cols(size_t cap, uint64_t first);
  */
 int pebs_batch_relayout(struct pebs_batch *b, uint64_t first);
 /*
- * Makes *@b a batch with room for @n samples (<= PEBS_BATCH_MAX): kept
- * when it has room (its contents too), else replaced by an empty one a
- * power of two large (*@b may be NULL).  For batches that receive a
- * varying part of others (pebs_expr_select()): a full one is on huge
- * pages, which a few samples would spread over.  0, or -PEBS_E_NOMEM
- * with *@b unchanged.
+ * Makes *@b a batch with room for @n samples (at most PEBS_BATCH_MAX):
+ * kept when it has room (its contents too), else replaced by an empty,
+ * clean one a power of two large, laid out as by pebs_batch_new_cols()
+ * with @first (*@b may be NULL).  For batches that receive blocks of
+ * varying sizes or a varying part of others (pebs_expr_select()): a full
+ * one is on huge pages, which a few samples would spread over.  0, or
+ * -PEBS_E_NOMEM with *@b unchanged.
  */
-int pebs_batch_fit(struct pebs_batch **b, size_t n);
+int pebs_batch_fit(struct pebs_batch **b, size_t n, uint64_t first);
 /* Frees @b and all arrays it owns.  NULL is fine. */
 void pebs_batch_free(struct pebs_batch *b);
 /* Empties @b (n = 0, dictionary cleared, present = 0); keeps allocations. */

@@ -249,14 +249,14 @@ Test(format, batch_layouts_and_fit)
 				     pebs_field_num_raw(b1, c, i), "col %u", c);
 	/* fit: kept while big enough, replaced (power of two) when not */
 	struct pebs_batch *f = NULL;
-	cr_assert_eq(pebs_batch_fit(&f, 10), 0);
+	cr_assert_eq(pebs_batch_fit(&f, 10, 0), 0);
 	cr_assert(f && f->cap == 1024);
 	struct pebs_batch *keep = f;
-	cr_assert_eq(pebs_batch_fit(&f, 1024), 0);
+	cr_assert_eq(pebs_batch_fit(&f, 1024, 0), 0);
 	cr_assert_eq(f, keep);
-	cr_assert_eq(pebs_batch_fit(&f, 3000), 0);
+	cr_assert_eq(pebs_batch_fit(&f, 3000, 0), 0);
 	cr_assert_eq(f->cap, 4096);
-	cr_assert_eq(pebs_batch_fit(&f, 5000), 0);
+	cr_assert_eq(pebs_batch_fit(&f, 5000, 0), 0);
 	cr_assert_eq(pebs_block_decode(c1, l1, 0, f, NULL, 0), 0);
 	cr_assert_eq(f->n, 5000);
 	cr_assert_eq(f->c32[PEBS_COL_LAT][4999], b1->c32[PEBS_COL_LAT][4999]);
@@ -272,6 +272,12 @@ Test(format, batch_layouts_and_fit)
 		  (first >> PEBS_COL_TIME & 1));
 	cr_assert_eq(pebs_block_decode(c1, l1, 0, f, NULL, 0), 0);
 	cr_assert_eq(f->c32[PEBS_COL_LAT][4999], b1->c32[PEBS_COL_LAT][4999]);
+	/* more than a batch holds (a block's claim): a full one, kept */
+	cr_assert_eq(pebs_batch_fit(&f, (size_t)PEBS_BATCH_MAX + 5, first), 0);
+	cr_assert_eq(f->cap, PEBS_BATCH_MAX);
+	keep = f;
+	cr_assert_eq(pebs_batch_fit(&f, (size_t)PEBS_BATCH_MAX * 4, 0), 0);
+	cr_assert_eq(f, keep);
 	free(c1);
 	pebs_batch_free(b1);
 	pebs_batch_free(d);
