@@ -65,7 +65,8 @@ static void usage(FILE *fp)
 		"(see pebs-filter(1))\n"
 		"  -f FORMAT       output format (default: pebs, never to a "
 		"terminal)\n"
-		"  --fields LIST   csv/yaml/jsonl/text fields, or \"all\" (default: %s)\n"
+		"  --fields LIST   csv/yaml/jsonl/text fields, or \"all\" "
+		"(default: %s)\n"
 		"  --no-header     csv/text: no header line\n"
 		UTIL_SYMFS_HELP
 		"  --head N        stop after N matching samples\n"

@@ -43,25 +43,21 @@ static void heat_size(const struct c2c_heat *h, unsigned *wd, unsigned *ht)
 }
 
 /*
- * Draws the heat map of line @l as an <svg> element: a document of its
- * own for HTML (@y < 0), or placed at @y inside another.  Returns its
- * height, 0 when there is none (out of memory).
+ * Draws heat map @h as an <svg> element: a document of its own for HTML
+ * (@y0 < 0), or placed at @y0 inside another.  Returns its height.
  */
-static unsigned heat_svg(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l,
-			 int y0)
+static unsigned heat_svg(FILE *fp, const struct c2c_heat *h, int y0)
 {
-	struct c2c_heat h;
-	if (c2c_line_heat(c, l, &h))
-		return 0;
 	const unsigned cw = HEAT_CW, ch = HEAT_CH, left = HEAT_LEFT,
 		       top = HEAT_TOP;
-	uint32_t rows = h.nthreads < HTML_MAX_ROWS ? h.nthreads : HTML_MAX_ROWS;
+	uint32_t rows = h->nthreads < HTML_MAX_ROWS ? h->nthreads :
+						       HTML_MAX_ROWS;
 	uint64_t max = 1;
-	for (size_t i = 0; i < (size_t)h.nthreads * h.nwords; i++)
-		if (h.loads[i] + h.stores[i] > max)
-			max = h.loads[i] + h.stores[i];
+	for (size_t i = 0; i < (size_t)h->nthreads * h->nwords; i++)
+		if (h->loads[i] + h->stores[i] > max)
+			max = h->loads[i] + h->stores[i];
 	unsigned wd, ht;
-	heat_size(&h, &wd, &ht);
+	heat_size(h, &wd, &ht);
 	if (y0 < 0)
 		fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 			"width=\"%u\" height=\"%u\" font-family=\"monospace\" "
@@ -69,19 +65,19 @@ static unsigned heat_svg(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l,
 	else
 		fprintf(fp, "<svg x=\"0\" y=\"%d\" width=\"%u\" "
 			"height=\"%u\">\n", y0, wd, ht);
-	for (unsigned w = 0; w < h.nwords; w++)
+	for (unsigned w = 0; w < h->nwords; w++)
 		fprintf(fp, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">"
 			"0x%02x</text>\n", left + w * cw + cw / 2, top - 8,
 			w * 8);
 	for (uint32_t t = 0; t < rows; t++) {
-		uint64_t key = h.thread[t];
+		uint64_t key = h->thread[t];
 		fprintf(fp, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">"
 			"tid %" PRIu32 " (pid %" PRIu32 ")</text>\n", left - 6,
 			top + t * ch + ch / 2 + 4, (uint32_t)key,
 			(uint32_t)(key >> 32));
-		for (unsigned w = 0; w < h.nwords; w++) {
-			size_t i = (size_t)t * h.nwords + w;
-			uint64_t ld = h.loads[i], st = h.stores[i];
+		for (unsigned w = 0; w < h->nwords; w++) {
+			size_t i = (size_t)t * h->nwords + w;
+			uint64_t ld = h->loads[i], st = h->stores[i];
 			unsigned x = left + w * cw, y = top + t * ch;
 			if (!ld && !st) {
 				fprintf(fp, "<rect x=\"%u\" y=\"%u\" width=\"%u"
@@ -109,17 +105,16 @@ static unsigned heat_svg(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l,
 			fprintf(fp, "</text>\n");
 		}
 	}
-	if (h.nthreads > rows)
+	if (h->nthreads > rows)
 		fprintf(fp, "<text x=\"4\" y=\"%u\">%" PRIu32 " more threads "
 			"not drawn</text>\n", top + rows * ch + 16,
-			h.nthreads - rows);
+			h->nthreads - rows);
 	else
 		fprintf(fp, "<text x=\"4\" y=\"%u\">W n: n stores, R n: n "
 			"loads; red: stored to, blue: loads only; darker = "
 			"more samples</text>\n",
 			top + rows * ch + 16);
 	fprintf(fp, "</svg>\n");
-	c2c_heat_free(&h);
 	return ht;
 }
 
@@ -259,7 +254,11 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 			esc(fp, ds);
 			fprintf(fp, "</p>\n");
 		}
-		heat_svg(c, fp, l, -1);
+		struct c2c_heat h;
+		if (!c2c_line_heat(c, l, &h)) {
+			heat_svg(fp, &h, -1);
+			c2c_heat_free(&h);
+		}
 		rows_table(c, fp, l);
 		fprintf(fp, "<p><b>Verdict:</b> <span class=\"v-%s\">%s</span>"
 			": ", vn, vn);
@@ -345,26 +344,30 @@ int c2c_write_svg(struct pebs_c2c *c, FILE *fp)
 		 PRIu64 " (local %" PRIu64 ", remote %" PRIu64 "), %zu cache "
 		 "lines sampled; line size %u", t->nr_entries, t->tot_hitm,
 		 t->lcl_hitm, t->rmt_hitm, c->nsampled, c->o.line_size);
-	/* The size goes in the first tag: measure every part first. */
+	/*
+	 * The size goes in the first tag: the maps (of the first listed
+	 * lines, those whose map could be made) and every text are measured
+	 * first.
+	 */
+	struct c2c_heat heat[HTML_MAX_MAPS];
+	struct c2c_line_int *ml[HTML_MAX_MAPS];
+	size_t nm = 0;
+	for (size_t i = 0; i < c->nlines && nm < HTML_MAX_MAPS; i++)
+		if (c->lines[i].listed &&
+		    !c2c_line_heat(c, &c->lines[i], &heat[nm]))
+			ml[nm++] = &c->lines[i];
 	unsigned width = SVG_WRAP * SVG_CHAR_W + 8;
 	unsigned height = svg_text(NULL, 0, head, 1) * SVG_LINE + 16;
-	size_t k = 0;
-	for (size_t i = 0; i < c->nlines && k < HTML_MAX_MAPS; i++) {
-		struct c2c_line_int *l = &c->lines[i];
-		struct c2c_heat h;
-		if (!l->listed || c2c_line_heat(c, l, &h))
-			continue;
+	for (size_t k = 0; k < nm; k++) {
 		unsigned wd, ht;
-		heat_size(&h, &wd, &ht);
-		c2c_heat_free(&h);
+		heat_size(&heat[k], &wd, &ht);
 		if (wd > width)
 			width = wd;
-		svg_titles(l, k, a, sizeof(a), b, sizeof(b));
+		svg_titles(ml[k], k, a, sizeof(a), b, sizeof(b));
 		height += (svg_text(NULL, 0, a, 1) + svg_text(NULL, 0, b, 0)) *
 			  SVG_LINE + ht + SVG_LINE;
-		k++;
 	}
-	if (!k)
+	if (!nm)
 		height += SVG_LINE;
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
@@ -373,22 +376,15 @@ int c2c_write_svg(struct pebs_c2c *c, FILE *fp)
 		width, height);
 	unsigned y = SVG_LINE;
 	y += svg_text(fp, y, head, 1) * SVG_LINE + 16 - SVG_LINE;
-	if (!k)
+	if (!nm)
 		svg_text(fp, y + SVG_LINE - 4,
 			 "No cache line passes the listing filters.", 0);
-	k = 0;
-	for (size_t i = 0; i < c->nlines && k < HTML_MAX_MAPS; i++) {
-		struct c2c_line_int *l = &c->lines[i];
-		if (!l->listed)
-			continue;
-		svg_titles(l, k, a, sizeof(a), b, sizeof(b));
+	for (size_t k = 0; k < nm; k++) {
+		svg_titles(ml[k], k, a, sizeof(a), b, sizeof(b));
 		y += svg_text(fp, y + SVG_LINE - 4, a, 1) * SVG_LINE;
 		y += svg_text(fp, y + SVG_LINE - 4, b, 0) * SVG_LINE;
-		unsigned ht = heat_svg(c, fp, l, (int)y);
-		if (!ht)
-			continue;	/* measured above: does not happen */
-		y += ht + SVG_LINE;
-		k++;
+		y += heat_svg(fp, &heat[k], (int)y) + SVG_LINE;
+		c2c_heat_free(&heat[k]);
 	}
 	fprintf(fp, "</svg>\n");
 	return ferror(fp) ? -PEBS_E_IO : 0;
