@@ -35,16 +35,19 @@ static void usage(FILE *fp)
 		"(default), lcl, rmt\n"
 		"  -c, --coalesce L   per-offset row keys from "
 		"pid,tid,iaddr,cpu,dso (default iaddr)\n"
-		"  --min-hitm N       list lines with at least N HITMs "
+		"  --min-hitm N       list lines with at least N >= 1 HITMs "
 		"(default 1)\n"
-		"  --top N            list at most N lines\n"
-		"  --show-all         list lines without HITM too\n"
+		"  --top N            list at most N >= 1 lines (default all)\n"
+		"  --show-all         list every line, without HITM too "
+		"(--min-hitm is ignored)\n"
 		"  --stats            only the global statistics tables (text "
 		"or csv)\n"
-		"  --min-samples N    samples a line needs for a verdict "
+		"  --min-samples N    samples (>= 1) a line needs for a verdict "
 		"(default 10)\n"
-		"  --access-size N    bytes assumed per sampled access "
-		"(default 8)\n"
+		"  --access-size N    bytes assumed per sampled access, or "
+		"auto: per line, the\n"
+		"                     alignment of its offsets, at most 8 "
+		"(default auto)\n"
 		"  --verdict-share P  share of samples deciding false/true "
 		"sharing (default 80)\n"
 		"  --perf-compat      count remote accesses exactly as perf "
@@ -57,7 +60,7 @@ static void usage(FILE *fp)
 		"yaml: merge them\n"
 		"  -o FILE            write to FILE instead of standard "
 		"output\n"
-		"  -j THREADS         decode threads (default: CPUs, at most "
+		"  -j, --threads N    decode threads (default: CPUs, at most "
 		"8)\n"
 		"  -h, --help         this help; --version: the version\n",
 		util_prog, util_prog);
@@ -143,7 +146,7 @@ static int read_samples(struct pebs_c2c *c, char **paths, size_t n,
 			seg = b->segment;
 			if (pebs_c2c_set_topology(c, pebs_reader_meta(r)) < 0) {
 				util_warn("%s: topology: %s",
-					  pebs_reader_errfile(r),
+					  pebs_reader_name(r, b->source),
 					  pebs_c2c_errmsg(c));
 				status = EXIT_DATA;
 			}
@@ -300,8 +303,16 @@ int main(int argc, char **argv)
 						      1, UINT32_MAX);
 			break;
 		case O_ACC:
-			o.access_size = (unsigned)num("--access-size", optarg,
-						      1, 256);
+			if (!strcmp(optarg, "auto")) {
+				o.access_size = 0;
+				break;
+			}
+			unsigned long long v;
+			if (util_parse_u64(optarg, &v) || v < 1 || v > 256)
+				util_die(EXIT_USAGE, "--access-size: \"%s\" is "
+					 "not auto or a number from 1 to 256",
+					 optarg);
+			o.access_size = (unsigned)v;
 			break;
 		case O_SHARE:
 			o.verdict_pct = (unsigned)num("--verdict-share",

@@ -210,8 +210,6 @@ int pebs_c2c_new(struct pebs_c2c **out, const struct pebs_c2c_opts *o,
 		d = *o;
 	if (!d.line_size)
 		d.line_size = 64;
-	if (!d.access_size)
-		d.access_size = 8;
 	if (!d.coalesce)
 		d.coalesce = PEBS_C2C_BY_IADDR;
 	if (!d.min_samples)
@@ -330,6 +328,7 @@ int c2c_parse_cpulist(const char *s, int (*cb)(void *, unsigned), void *ctx)
 struct topo_ctx {
 	struct pebs_c2c *c;
 	int node;
+	int apply;		/* 0: only check, 1: record */
 	int conflict;
 };
 
@@ -337,6 +336,14 @@ static int topo_cb(void *v, unsigned cpu)
 {
 	struct topo_ctx *t = v;
 	struct c2c_topo *tp = &t->c->topo;
+	if (!t->apply) {
+		if (cpu < tp->ncpu && tp->node[cpu] >= 0 &&
+		    tp->node[cpu] != t->node) {
+			t->conflict = 1;
+			return -1;
+		}
+		return 0;
+	}
 	if (cpu >= tp->ncpu) {
 		size_t n = cpu + 1 > tp->ncpu * 2 ? cpu + 1 : tp->ncpu * 2;
 		int *nn = realloc(tp->node, n * sizeof(*nn));
@@ -347,15 +354,15 @@ static int topo_cb(void *v, unsigned cpu)
 		tp->node = nn;
 		tp->ncpu = n;
 	}
-	if (tp->node[cpu] >= 0 && tp->node[cpu] != t->node) {
-		t->conflict = 1;
-		return -1;
-	}
 	tp->node[cpu] = t->node;
 	return 0;
 }
 
-/* Records node @node's cpu list @list (first definition wins). */
+/*
+ * Records node @node's cpu list @list (first definition wins).  A list
+ * that does not parse, or names a cpu of another node, changes nothing:
+ * it is checked whole before any cpu is recorded.
+ */
 static int topo_add(struct pebs_c2c *c, unsigned node, const char *list)
 {
 	struct c2c_topo *tp = &c->topo;
@@ -364,24 +371,32 @@ static int topo_add(struct pebs_c2c *c, unsigned node, const char *list)
 				node);
 	if (node < tp->nnodes && tp->cpulist[node])
 		return 0;
-	if (node >= tp->nnodes) {
-		char **nl = realloc(tp->cpulist, (node + 1) * sizeof(*nl));
-		if (!nl)
-			return -PEBS_E_NOMEM;
-		for (size_t i = tp->nnodes; i <= node; i++)
-			nl[i] = NULL;
-		tp->cpulist = nl;
-		tp->nnodes = node + 1;
-	}
-	struct topo_ctx t = { c, (int)node, 0 };
+	struct topo_ctx t = { c, (int)node, 0, 0 };
 	if (c2c_parse_cpulist(list, topo_cb, &t))
 		return c2c_fail(c, PEBS_E_PARSE, t.conflict ?
 				"node %u: cpu list \"%s\" names a cpu of "
 				"another node" :
 				"node %u: bad cpu list \"%s\"", node, list);
-	tp->cpulist[node] = strdup(list);
-	if (!tp->cpulist[node])
+	char *copy = strdup(list);
+	if (!copy)
 		return -PEBS_E_NOMEM;
+	if (node >= tp->nnodes) {
+		char **nl = realloc(tp->cpulist, (node + 1) * sizeof(*nl));
+		if (!nl) {
+			free(copy);
+			return -PEBS_E_NOMEM;
+		}
+		for (size_t i = tp->nnodes; i <= node; i++)
+			nl[i] = NULL;
+		tp->cpulist = nl;
+		tp->nnodes = node + 1;
+	}
+	t.apply = 1;
+	if (c2c_parse_cpulist(list, topo_cb, &t)) {
+		free(copy);
+		return -PEBS_E_NOMEM;
+	}
+	tp->cpulist[node] = copy;
 	return 0;
 }
 

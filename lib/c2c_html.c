@@ -181,6 +181,15 @@ static void rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 	free(rows);
 }
 
+/* Number of listed lines (every one is in the text and csv reports). */
+static size_t n_listed(const struct pebs_c2c *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->nlines; i++)
+		n += c->lines[i].listed != 0;
+	return n;
+}
+
 int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 {
 	const struct pebs_c2c_stats *t = &c->totals;
@@ -273,6 +282,12 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 		}
 		k++;
 	}
+	size_t listed = n_listed(c);
+	if (listed > k)
+		fprintf(fp, "<p>%zu more listed lines are in the table above "
+			"but not detailed here: at most %u are (use --top, "
+			"--min-hitm, or -f text for all).</p>\n", listed - k,
+			HTML_MAX_MAPS);
 	fprintf(fp, "</body></html>\n");
 	return ferror(fp) ? -PEBS_E_IO : 0;
 }
@@ -369,6 +384,13 @@ int c2c_write_svg(struct pebs_c2c *c, FILE *fp)
 	}
 	if (!nm)
 		height += SVG_LINE;
+	size_t undrawn = n_listed(c) - nm;
+	char more[160];
+	snprintf(more, sizeof(more), "%zu more listed lines not drawn: at most "
+		 "%u are (use --top, --min-hitm, or -f text for all).",
+		 undrawn, HTML_MAX_MAPS);
+	if (undrawn)
+		height += svg_text(NULL, 0, more, 0) * SVG_LINE;
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
 		"height=\"%u\" font-family=\"monospace\" font-size=\"11\">\n"
@@ -386,6 +408,8 @@ int c2c_write_svg(struct pebs_c2c *c, FILE *fp)
 		y += heat_svg(fp, &heat[k], (int)y) + SVG_LINE;
 		c2c_heat_free(&heat[k]);
 	}
+	if (undrawn)
+		svg_text(fp, y + SVG_LINE - 4, more, 0);
 	fprintf(fp, "</svg>\n");
 	return ferror(fp) ? -PEBS_E_IO : 0;
 }

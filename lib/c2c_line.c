@@ -388,6 +388,48 @@ static void field_desc(struct sbuf *s, const struct vctx *v,
 	sb_printf(s, ")");
 }
 
+/*
+ * Whether the fields of group @g (grp[f] == g) are adjacent, one run of
+ * bytes; its first and last byte in *@lo, *@hi.
+ */
+static int group_span(const struct field *fields, size_t nf,
+		      const size_t *grp, size_t g, unsigned *lo, unsigned *hi)
+{
+	int seen = 0, whole = 1;
+	for (size_t f = 0; f < nf; f++) {
+		if (grp[f] != g)
+			continue;
+		if (seen && fields[f].lo != *hi + 1)
+			whole = 0;
+		if (!seen)
+			*lo = fields[f].lo;
+		*hi = fields[f].hi;
+		seen = 1;
+	}
+	return whole;
+}
+
+/* The fields of group @g: "0x00-0x07 (...) and 0x20-0x27 (...)". */
+static void group_desc(struct sbuf *s, const struct vctx *v,
+		       const struct field *fields, size_t nf,
+		       const size_t *grp, size_t g)
+{
+	size_t n = 0, k = 0;
+	for (size_t f = 0; f < nf; f++)
+		n += grp[f] == g;
+	for (size_t f = 0; f < nf; f++) {
+		if (grp[f] != g)
+			continue;
+		if (k == 4) {
+			sb_printf(s, " and %zu more", n - 4);
+			break;
+		}
+		sb_printf(s, "%s", !k ? "" : k + 1 == n ? " and " : ", ");
+		field_desc(s, v, &fields[f]);
+		k++;
+	}
+}
+
 static int same_sig(const struct vctx *v, unsigned b1, unsigned b2)
 {
 	for (size_t t = 0; t < v->nt; t++)
@@ -412,8 +454,22 @@ static int same_access(const struct vctx *v, unsigned b1, unsigned b2)
 static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 		   struct work *x, int text)
 {
-	const unsigned L = c->o.line_size, A = c->o.access_size;
+	const unsigned L = c->o.line_size;
 	const struct c2c_rec *rec = c->recs + l->first;
+	unsigned A = c->o.access_size;
+	if (!A) {
+		/*
+		 * PEBS does not record the size of an access; accesses are
+		 * aligned to their size, so the alignment of the offsets
+		 * bounds it: 4-byte counters 4 bytes apart do not overlap.
+		 */
+		unsigned any = 0;
+		for (size_t i = 0; i < l->n; i++)
+			any |= rec[i].off;
+		A = any & (0u - any);
+		if (!A || A > 8)
+			A = 8;
+	}
 	struct pebs_c2c_line *p = &l->pub;
 	struct sbuf why = { 0 }, ev = { 0 }, fix = { 0 };
 	struct field fields[C2C_MAX_LINE];
@@ -546,6 +602,19 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 		sb_printf(&why, "all %" PRIu64 " samples come from one thread "
 			  "(tid %" PRIu32 "): the other side of the sharing "
 			  "was not sampled", N, (uint32_t)v.threads[0]);
+	} else if (!writers && !(p->st.lcl_hitm + p->st.rmt_hitm)) {
+		p->verdict = PEBS_C2C_V_UNKNOWN;
+		sb_printf(&why, "only loads were sampled on this line (%"
+			  PRIu64 " by %zu threads) and none hit a modified "
+			  "line: read sharing, no conflict", N, v.nt);
+	} else if (!writers && c->totals.store) {
+		/* a HITM says someone wrote the line: its stores are rare */
+		p->verdict = PEBS_C2C_V_UNKNOWN;
+		sb_printf(&why, "no store to this line was sampled (%" PRIu64
+			  " loads by %zu threads), though stores to other "
+			  "lines were: sample stores more often (a lower "
+			  "precise-store period) to tell false from true "
+			  "sharing", N, v.nt);
 	} else if (!writers) {
 		p->verdict = PEBS_C2C_V_UNKNOWN;
 		sb_printf(&why, "no store to this line was sampled (%" PRIu64
@@ -575,6 +644,11 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 			  s_true, 100.0 * (double)s_true / (double)both,
 			  s_false, 100.0 * (double)s_false / (double)both,
 			  pct);
+	if (p->verdict != PEBS_C2C_V_UNKNOWN && text && !c->o.access_size &&
+	    A < 8)
+		sb_printf(&why, "; each access taken as %u bytes (the "
+			  "alignment of the offsets; --access-size sets it)",
+			  A);
 
 	/* The fix. */
 	int want_false = text && (p->verdict == PEBS_C2C_V_FALSE ||
@@ -594,23 +668,39 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 			     fields[fb].stores + fields[fb].loads))
 				fb = f;
 		if (fb < nf) {
-			const struct field *first = &fields[fa < fb ? fa : fb];
-			const struct field *second = &fields[fa < fb ? fb : fa];
-			sb_printf(&fix, "move offset ");
-			field_desc(&fix, &v, second);
-			sb_printf(&fix, " away from ");
-			field_desc(&fix, &v, first);
-			sb_printf(&fix, ": pad with %u bytes after 0x%02x or "
-				  "align each to %u", L - (first->hi -
-				  first->lo + 1), first->hi, L);
-			size_t groups = 0;
+			/*
+			 * Groups: fields with the same accessing threads,
+			 * named by their first field.  A and B's groups are
+			 * moved apart whole: a thread's fields can lie on
+			 * both sides of another thread's.
+			 */
+			size_t grp[C2C_MAX_LINE], groups = 0;
 			for (size_t f = 0; f < nf; f++) {
 				size_t g = 0;
 				while (g < f && !same_access(&v, fields[g].lo,
 							    fields[f].lo))
 					g++;
+				grp[f] = g == f ? f : grp[g];
 				groups += g == f;
 			}
+			size_t g1 = grp[fa] < grp[fb] ? grp[fa] : grp[fb];
+			size_t g2 = grp[fa] < grp[fb] ? grp[fb] : grp[fa];
+			unsigned lo1, hi1, lo2, hi2;
+			int whole = group_span(fields, nf, grp, g1, &lo1, &hi1) &&
+				    group_span(fields, nf, grp, g2, &lo2, &hi2);
+			sb_printf(&fix, "move offset ");
+			group_desc(&fix, &v, fields, nf, grp, g2);
+			sb_printf(&fix, " away from ");
+			group_desc(&fix, &v, fields, nf, grp, g1);
+			if (whole)
+				sb_printf(&fix, ": pad with %u bytes after "
+					  "0x%02x or align each to %u",
+					  L - (hi1 - lo1 + 1), hi1, L);
+			else
+				sb_printf(&fix, ": their fields interleave, so "
+					  "no one pad separates them: put each "
+					  "group's fields next to each other "
+					  "and align each group to %u", L);
 			if (groups > 2)
 				sb_printf(&fix, " (%zu fields are used by "
 					  "different threads: align each of "
@@ -745,9 +835,12 @@ static int line_stats(struct pebs_c2c *c, struct c2c_line_int *l,
 	} else {
 		if (sset_begin(&x->set, nc))
 			return -PEBS_E_NOMEM;
-		for (size_t i = 0; i < nc; i++)
-			sset_add(&x->set, (uint64_t)(int64_t)c2c_node_of(c,
-					(uint32_t)x->set2.list[i]), NULL);
+		/* a cpu outside the topology is no node (as in perf) */
+		for (size_t i = 0; i < nc; i++) {
+			int nd = c2c_node_of(c, (uint32_t)x->set2.list[i]);
+			if (nd >= 0)
+				sset_add(&x->set, (uint64_t)nd, NULL);
+		}
 		p->nnodes = (int)x->set.n;
 	}
 	return 0;

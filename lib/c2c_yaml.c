@@ -463,10 +463,13 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 {
 	const struct pebs_c2c_opts *o = &c->o;
 	fprintf(fp, "pebs_c2c: %d\n", C2C_YAML_VERSION);
-	fprintf(fp, "options:\n  line_size: %u\n  access_size: %u\n"
+	char acc[16] = "auto";
+	if (o->access_size)
+		snprintf(acc, sizeof(acc), "%u", o->access_size);
+	fprintf(fp, "options:\n  line_size: %u\n  access_size: %s\n"
 		"  display: %s\n  min_samples: %u\n  verdict_pct: %u\n"
 		"  perf_compat: %s\n  coalesce: \"", o->line_size,
-		o->access_size, o->display == PEBS_C2C_D_LCL ? "lcl" :
+		acc, o->display == PEBS_C2C_D_LCL ? "lcl" :
 		o->display == PEBS_C2C_D_RMT ? "rmt" : "tot",
 		o->min_samples, o->verdict_pct,
 		o->perf_compat ? "true" : "false");
@@ -479,7 +482,10 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 			first = 0;
 		}
 	fprintf(fp, "\"\n");
-	fprintf(fp, "topology:%s\n", c->topo.nnodes ? "" : " {}");
+	size_t defined = 0;
+	for (size_t i = 0; i < c->topo.nnodes; i++)
+		defined += c->topo.cpulist[i] != NULL;
+	fprintf(fp, "topology:%s\n", defined ? "" : " {}");
 	for (size_t i = 0; i < c->topo.nnodes; i++)
 		if (c->topo.cpulist[i]) {
 			fprintf(fp, "  \"%zu\": ", i);

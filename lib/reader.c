@@ -1175,6 +1175,13 @@ const char *pebs_reader_errfile(const struct pebs_reader *r)
 	return r->errfile;
 }
 
+const char *pebs_reader_name(const struct pebs_reader *r, uint32_t source)
+{
+	if (source >= r->nsrc || !r->srcs[source].name)
+		return "?";
+	return r->srcs[source].name;
+}
+
 const struct pebs_meta *pebs_reader_meta(const struct pebs_reader *r)
 {
 	return r->cur_meta;

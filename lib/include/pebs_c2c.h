@@ -86,7 +86,9 @@ enum pebs_c2c_verdict { PEBS_C2C_V_UNKNOWN = 0, PEBS_C2C_V_FALSE,
 
 struct pebs_c2c_opts {
 	unsigned line_size;	/* bytes, power of two 16..256; 0 = 64 */
-	unsigned access_size;	/* bytes assumed per access; 0 = 8 */
+	unsigned access_size;	/* bytes assumed per access; 0 = auto: per
+				 * line, the alignment of its sampled
+				 * offsets, at most 8 */
 	unsigned coalesce;	/* PEBS_C2C_BY_*; 0 = IADDR */
 	int display;		/* enum pebs_c2c_display */
 	uint64_t min_hitm;	/* list lines with at least this many HITMs

@@ -207,10 +207,16 @@ const void *pebs_reader_raw(const struct pebs_reader *r, size_t *len);
 
 /*
  * Message for the last error: "block 12 at offset 0x3f000: checksum
- * mismatch", and the input it concerns ("-" for stdin).
+ * mismatch", and the input it concerns ("standard input" for stdin).
  */
 const char *pebs_reader_errmsg(const struct pebs_reader *r);
 const char *pebs_reader_errfile(const struct pebs_reader *r);
+
+/*
+ * Name of input @source (a batch's source index) as messages give it: its
+ * path, "standard input" for stdin, "?" for an index out of range.
+ */
+const char *pebs_reader_name(const struct pebs_reader *r, uint32_t source);
 
 /* Metadata of the segment the last batch came from (never NULL). */
 const struct pebs_meta *pebs_reader_meta(const struct pebs_reader *r);

@@ -316,21 +316,72 @@ Test(c2c, verdict_mixed_pairs_per_slot)
 	pebs_c2c_free(c);
 }
 
-/* The access-size assumption decides whether 0x00 and 0x04 overlap. */
+/*
+ * The access size decides whether 0x00 and 0x04 overlap: by default it is
+ * the offsets' alignment (4 here: 4-byte counters, false sharing, and the
+ * reason says so); 8 makes them overlap; 4 given is as the default.
+ */
 Test(c2c, verdict_access_size)
 {
-	struct pebs_c2c_opts o = { .access_size = 4 };
-	for (int pass = 0; pass < 2; pass++) {
-		struct pebs_c2c *c = mk(pass ? &o : NULL);
+	static const unsigned acc[3] = { 0, 8, 4 };
+	for (int pass = 0; pass < 3; pass++) {
+		struct pebs_c2c_opts o = { .access_size = acc[pass] };
+		struct pebs_c2c *c = mk(&o);
 		add(c, 0, 1, 0x10, A + 0x00, 0, STORE, 10);
 		add(c, 1, 2, 0x10, A + 0x04, 0, STORE, 10);
 		add(c, 1, 2, 0x18, A + 0x04, 99, HITM_L, 1);
 		cr_assert_eq(pebs_c2c_finish(c), 0);
-		cr_expect_eq(find(c, A)->verdict, pass ? PEBS_C2C_V_FALSE :
-			     PEBS_C2C_V_TRUE, "pass %d: %s", pass,
-			     find(c, A)->why);
+		const struct pebs_c2c_line *l = find(c, A);
+		cr_expect_eq(l->verdict, pass == 1 ? PEBS_C2C_V_TRUE :
+			     PEBS_C2C_V_FALSE, "pass %d: %s", pass, l->why);
+		cr_expect_eq(strstr(l->why, "each access taken as 4 bytes") !=
+			     NULL, pass == 0, "pass %d: %s", pass, l->why);
+		if (pass != 1)
+			cr_expect(strstr(l->fix, "move offset 0x04-0x07 "
+					 "(written by tid 2) away from "
+					 "0x00-0x03 (written by tid 1): pad "
+					 "with 60 bytes after 0x03"),
+				  "pass %d: %s", pass, l->fix);
 		pebs_c2c_free(c);
 	}
+	/* one 8-aligned offset, or odd ones: 8 and 1 bytes */
+	struct pebs_c2c *c = mk(NULL);
+	add(c, 0, 1, 0x10, A + 0x08, 0, STORE, 10);
+	add(c, 1, 2, 0x10, A + 0x08, 99, HITM_L, 10);
+	add(c, 0, 1, 0x10, A + 0x40, 0, STORE, 10);
+	add(c, 1, 2, 0x10, A + 0x41, 99, HITM_L, 10);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect_eq(find(c, A)->verdict, PEBS_C2C_V_TRUE);
+	cr_expect_null(strstr(find(c, A)->why, "taken as"));
+	cr_expect_eq(find(c, A + 0x40)->verdict, PEBS_C2C_V_FALSE, "%s",
+		     find(c, A + 0x40)->why);
+	cr_expect(strstr(find(c, A + 0x40)->why, "taken as 1 bytes"));
+	pebs_c2c_free(c);
+}
+
+/*
+ * tid 501 writes 0x00 and 0x20, tid 502 writes 0x10 between them: padding
+ * one field cannot separate the two threads, and the fix names every field
+ * of both.
+ */
+Test(c2c, verdict_fix_interleaved_fields)
+{
+	struct pebs_c2c *c = mk(NULL);
+	add(c, 0, 501, 0x10, A + 0x00, 0, STORE, 10);
+	add(c, 0, 501, 0x18, A + 0x20, 0, STORE, 8);
+	add(c, 1, 502, 0x20, A + 0x10, 0, STORE, 9);
+	add(c, 1, 502, 0x28, A + 0x10, 150, HITM_L, 4);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_assert(l);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_FALSE, "%s", l->why);
+	cr_expect(strstr(l->fix, "move offset 0x10-0x17 (written by tid 502) "
+			 "away from 0x00-0x07 (written by tid 501) and "
+			 "0x20-0x27 (written by tid 501): their fields "
+			 "interleave"), "fix: %s", l->fix);
+	cr_expect(strstr(l->fix, "align each group to 64"), "fix: %s", l->fix);
+	cr_expect_null(strstr(l->fix, "pad with"), "fix: %s", l->fix);
+	pebs_c2c_free(c);
 }
 
 Test(c2c, verdict_unknown_reasons)
@@ -344,6 +395,9 @@ Test(c2c, verdict_unknown_reasons)
 	add(c, 0, 1, 0x10, C, 100, HITM_L, 10);	/* no stores */
 	add(c, 1, 2, 0x10, C + 8, 100, HITM_L, 10);
 	cr_assert_eq(pebs_c2c_finish(c), 0);
+	/* the input has stores (A, B): the reason says they were rare */
+	cr_expect(strstr(find(c, C)->why, "though stores to other lines "
+			 "were"), "%s", find(c, C)->why);
 	const struct pebs_c2c_line *l = find(c, A);
 	cr_expect_eq(l->verdict, PEBS_C2C_V_UNKNOWN);
 	cr_expect(strstr(l->why, "5 samples on this line; a verdict needs at "
@@ -356,6 +410,20 @@ Test(c2c, verdict_unknown_reasons)
 	cr_expect_eq(l->verdict, PEBS_C2C_V_UNKNOWN);
 	cr_expect(strstr(l->why, "no store to this line was sampled"), "%s",
 		  l->why);
+	pebs_c2c_free(c);
+	/* no store anywhere: record them; no HITM either: read sharing */
+	struct pebs_c2c_opts o = { .show_all = 1 };
+	c = mk(&o);
+	add(c, 0, 1, 0x10, C, 100, HITM_L, 10);
+	add(c, 1, 2, 0x10, C + 8, 100, HITM_L, 10);
+	add(c, 0, 1, 0x10, B, 4, L1LD, 10);
+	add(c, 1, 2, 0x10, B + 8, 4, L1LD, 10);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect(strstr(find(c, C)->why, "record stores too "
+			 "(precise-store)"), "%s", find(c, C)->why);
+	cr_expect(strstr(find(c, B)->why, "only loads were sampled on this "
+			 "line (20 by 2 threads) and none hit a modified line"),
+		  "%s", find(c, B)->why);
 	pebs_c2c_free(c);
 }
 
@@ -431,7 +499,7 @@ Test(c2c, topology_nodes)
 	add(c, 9, 1, 0x10, A + 64, 100, HITM_L, 1);	/* cpu 9: no node */
 	cr_assert_eq(pebs_c2c_finish(c), 0);
 	cr_expect_eq(find(c, A)->nnodes, 2);
-	cr_expect_eq(find(c, A + 64)->nnodes, 2);	/* node 0 and "-1" */
+	cr_expect_eq(find(c, A + 64)->nnodes, 1);	/* cpu 9: no node */
 	pebs_meta_set(m, "topology.node.2.cpus", "1");	/* cpu 1 twice */
 	pebs_meta_set(m, "topology.node.0.cpus", "1");
 	struct pebs_c2c *d = mk(NULL);
@@ -447,6 +515,46 @@ Test(c2c, topology_nodes)
 	cr_expect_eq(pebs_c2c_set_topology(d, m), -PEBS_E_PARSE);
 	pebs_meta_free(m);
 	pebs_c2c_free(d);
+	pebs_c2c_free(c);
+	/*
+	 * A list that fails is left out whole: "0-3x" records no cpu of
+	 * node 0 (nodes stay unknown) and the YAML topology stays a mapping.
+	 */
+	c = mk(NULL);
+	m = pebs_meta_new();
+	pebs_meta_set(m, "topology.node.0.cpus", "0-3x");
+	cr_expect_eq(pebs_c2c_set_topology(c, m), -PEBS_E_PARSE);
+	pebs_meta_free(m);
+	add(c, 0, 1, 0x10, A, 100, HITM_L, 1);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect_eq(find(c, A)->nnodes, -1);
+	char *buf = NULL;
+	size_t len;
+	FILE *fp = open_memstream(&buf, &len);
+	cr_assert_eq(pebs_c2c_write(c, fp, PEBS_C2C_F_YAML), 0);
+	fclose(fp);
+	cr_expect(strstr(buf, "\ntopology: {}\n"), "%s", buf);
+	free(buf);
+	pebs_c2c_free(c);
+}
+
+/* HTML and SVG draw at most 50 lines and say how many more are listed. */
+Test(c2c, html_svg_say_what_is_not_drawn)
+{
+	struct pebs_c2c *c = mk(NULL);
+	for (uint64_t i = 0; i < 53; i++)
+		add(c, 0, 1, 0x10, A + 64 * i, 100, HITM_L, 1);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	for (int f = PEBS_C2C_F_HTML; f <= PEBS_C2C_F_SVG;
+	     f += PEBS_C2C_F_SVG - PEBS_C2C_F_HTML) {
+		char *buf = NULL;
+		size_t len;
+		FILE *fp = open_memstream(&buf, &len);
+		cr_assert_eq(pebs_c2c_write(c, fp, f), 0);
+		fclose(fp);
+		cr_expect(strstr(buf, "3 more listed lines"), "format %d", f);
+		free(buf);
+	}
 	pebs_c2c_free(c);
 }
 

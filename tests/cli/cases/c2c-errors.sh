@@ -16,4 +16,11 @@ head -c 300 $TMP/s.pebs > $TMP/cut.pebs &&
 pebs-c2c -f csv $TMP/cut.pebs | wc -l; echo "rc $?"
 pebs-c2c -f csv -o /dev/full $TMP/s.pebs; echo "rc $?"
 pebs-c2c --show-all -f yaml $TMP/s.pebs | head -1; echo "rc ${PIPESTATUS[0]}"
+# a bad topology: named by its file (or standard input), left out whole,
+# the report still comes out (nodes unknown) and the YAML stays mergeable
+pebs-import -f csv --meta topology.node.0.cpus=0-3x \
+	$TD/good/c2c-sharing.csv -o $TMP/t.pebs
+pebs-c2c -f csv $TMP/t.pebs | cut -d, -f36 | sort -u; echo "rc ${PIPESTATUS[0]}"
+pebs-c2c -f yaml < $TMP/t.pebs > $TMP/t.yaml; echo "rc $?"
+pebs-c2c --merge -f csv $TMP/t.yaml | wc -l; echo "rc ${PIPESTATUS[0]}"
 } 2>&1 | sed -e "s|$TMP|TMP|g" -e 's/offset 0x[0-9a-f]*/offset X/'
