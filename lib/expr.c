@@ -54,7 +54,11 @@ struct node {
 	const char **ckey;
 	uint8_t *cmatch;
 	size_t ccap, cn;
-	double tval;		/* N_T constant, in units of tunit */
+	uint64_t tmant;		/* N_T constant: tmant * 10^texp units */
+	int texp;
+	int texact;		/* N_T: tmant, texp hold the literal exactly */
+	double tval;		/* N_T constant as a double (inexact, or a
+				 * clock rate that is not an integer) */
 	int tunit;		/* N_T: 0 raw ticks, else index in units[] */
 	size_t tcol;		/* N_T: column in the text (for messages) */
 };
@@ -155,16 +159,24 @@ enum tok { T_END, T_NUM, T_STR, T_WORD, T_LP, T_RP, T_COMMA, T_DOTDOT,
 	   T_CMP, T_AND, T_OR, T_NOT, T_IN, T_BAD };
 
 static const char *const units[] = { "", "ns", "us", "ms", "s" };
-static const double unit_sec[] = { 0, 1e-9, 1e-6, 1e-3, 1 };
+/* a second is 10^-unit_exp[u] of unit u (raw ticks: 0, unused) */
+static const int unit_exp[] = { 0, -9, -6, -3, 0 };
 
 struct lex {
 	const char *src, *p;
 	int tok;
-	size_t col;		/* 1-based column of the current token */
+	const char *start;	/* the current token's first byte */
+	size_t col;		/* 1-based column of the current token, in
+				 * characters (UTF-8 code points) */
+	const char *colp;	/* text up to colp is counted in ccol */
+	size_t ccol;
 	/* T_NUM */
 	uint64_t num;
 	double dnum;
-	int integral;		/* dnum == num exactly */
+	int integral;		/* the value is the integer num */
+	uint64_t mant;		/* the value is mant * 10^exp10 ... */
+	int exp10;
+	int exact;		/* ... when exact (else about dnum) */
 	int unit;		/* index in units[], 0 none */
 	/* T_STR / T_WORD */
 	char text[128];
@@ -197,13 +209,16 @@ static int isword(int c)
 	return isalnum(c) || c == '_' || c == '-' || c == '.';
 }
 
+/*
+ * A number is kept as the decimal it was written as, mant * 10^exp10, and
+ * not only as a double: `t == 9ms` must land on tick 9000000 exactly, and
+ * 9 * 1e-3 * 1e9 in double is 9000000.000000002.
+ */
 static void lex_number(struct lex *L)
 {
 	const char *p = L->p;
 	uint64_t v = 0;
-	int over = 0;
-	double frac = 0;
-	int hasfrac = 0;
+	int over = 0, exp10 = 0, exact = 1;
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		p += 2;
 		if (!isxdigit((unsigned char)*p)) {
@@ -228,14 +243,24 @@ static void lex_number(struct lex *L)
 		}
 		/* "1.5" is a fraction, "1..5" a range */
 		if (p[0] == '.' && isdigit((unsigned char)p[1])) {
-			double scale = 0.1;
-			p++;
-			hasfrac = 1;
-			while (isdigit((unsigned char)*p)) {
-				frac += (*p - '0') * scale;
-				scale /= 10;
-				p++;
+			const char *end = ++p, *last;
+			while (isdigit((unsigned char)*end))
+				end++;
+			/* trailing zeros change nothing: "1.50" is 15e-1 */
+			for (last = end; last > p && last[-1] == '0'; last--)
+				;
+			for (; p < last && !over; p++) {
+				unsigned d = (unsigned)(*p - '0');
+				if (v > (U64MAX - d) / 10) {
+					/* more digits than 64 bits hold:
+					 * the double is all there is */
+					exact = 0;
+					break;
+				}
+				v = v * 10 + d;
+				exp10--;
 			}
+			p = end;
 		}
 	}
 	if (over) {
@@ -253,15 +278,14 @@ static void lex_number(struct lex *L)
 		fail(L, L->col, "bad number suffix");
 		return;
 	}
-	uint64_t mul = 1;
 	L->unit = 0;
 	if (n == 0) {
 	} else if (strcmp(suf, "k") == 0 || strcmp(suf, "K") == 0) {
-		mul = 1000;
+		exp10 += 3;
 	} else if (strcmp(suf, "M") == 0) {
-		mul = 1000000;
+		exp10 += 6;
 	} else if (strcmp(suf, "G") == 0) {
-		mul = 1000000000;
+		exp10 += 9;
 	} else {
 		int u = 0;
 		for (int i = 1; i < 5; i++)
@@ -275,17 +299,23 @@ static void lex_number(struct lex *L)
 		L->unit = u;
 	}
 	p += n;
-	L->dnum = ((double)v + frac) * (double)mul;
-	if (v && mul > U64MAX / v) {
-		fail(L, L->col, "number too large");
-		return;
+	L->mant = v;
+	L->exp10 = exp10;
+	L->exact = exact;
+	L->dnum = exp10 < 0 ? (double)v / pow(10, -exp10) :
+		  (double)v * pow(10, exp10);
+	/* trailing zeros are gone, so a fraction left means exp10 < 0 */
+	L->integral = exact && exp10 >= 0;
+	for (; exp10 > 0; exp10--) {
+		if (v > U64MAX / 10) {
+			fail(L, L->col, "number too large");
+			return;
+		}
+		v *= 10;
 	}
-	uint64_t fm = (uint64_t)(frac * (double)mul + 0.5);
-	L->num = v * mul;
-	L->integral = !hasfrac || fabs(frac * (double)mul - (double)fm) <
-		      1e-9;
-	if (hasfrac && L->integral)
-		L->num += fm;
+	for (; exp10 < 0; exp10++)
+		v /= 10;
+	L->num = v;
 	L->p = p;
 	L->tok = T_NUM;
 }
@@ -298,7 +328,12 @@ static void lex_next(struct lex *L)
 	}
 	while (isspace((unsigned char)*L->p))
 		L->p++;
-	L->col = (size_t)(L->p - L->src) + 1;
+	/* columns count characters, not bytes: skip UTF-8 continuation
+	 * bytes, so the column after "é" is where a terminal shows it */
+	for (; L->colp < L->p; L->colp++)
+		L->ccol += ((unsigned char)*L->colp & 0xc0) != 0x80;
+	L->col = L->ccol + 1;
+	L->start = L->p;
 	const char *p = L->p;
 	char c = *p;
 	switch (c) {
@@ -581,6 +616,10 @@ struct operand {
 	uint64_t num;
 	double dnum;
 	int integral, unit;
+	uint64_t mant;		/* O_NUM: as struct lex */
+	int exp10, exact;
+	const char *src;	/* O_NUM: the number as written (not */
+	int srclen;		/* NUL-terminated), for messages */
 	char text[128];
 };
 
@@ -592,44 +631,84 @@ static int field_kind(int id)
 	return f ? f->kind : 0;
 }
 
+/*
+ * Optimal string alignment distance, ignoring case: a swap of two
+ * neighbours ("mme" for "mem") is one edit, and "LAT" is "lat".
+ */
 static int edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	int row[33];
+	int d[33][33];
 	if (la > 32 || lb > 32)
 		return 99;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = (int)j;
+		d[0][j] = (int)j;
 	for (size_t i = 1; i <= la; i++) {
-		int prev = row[0];
-		row[0] = (int)i;
+		int ca = tolower((unsigned char)a[i - 1]);
 		for (size_t j = 1; j <= lb; j++) {
-			int cur = row[j];
-			int best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			if (prev + (a[i - 1] != b[j - 1]) < best)
-				best = prev + (a[i - 1] != b[j - 1]);
-			row[j] = best;
-			prev = cur;
+			int cb = tolower((unsigned char)b[j - 1]);
+			int best = d[i - 1][j - 1] + (ca != cb);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ca ==
+			    tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
 	}
-	return row[lb];
+	return d[la][lb];
+}
+
+/* Keeps @name in *@best when it is closer to @w than *@bd edits. */
+static void closer(const char *w, const char *name, const char **best,
+		   int *bd)
+{
+	int d = edit_distance(w, name);
+	/* as many edits as letters is a different word ("l1", "ip") */
+	if (d < *bd && (size_t)d < strlen(w)) {
+		*bd = d;
+		*best = name;
+	}
+}
+
+/* The name a mistyped word most likely meant (at most 2 edits), or NULL. */
+static const char *suggest(const char *w)
+{
+	const char *best = NULL;
+	int bd = 3;
+	const struct pebs_field *f;
+	for (size_t i = 0; (f = pebs_field_at(i)) != NULL; i++)
+		closer(w, f->name, &best, &bd);
+	for (int id = PEBS_F_SYM; id < PEBS_F_SYM_END; id++)
+		closer(w, pebs_field_by_id(id)->name, &best, &bd);
+	for (size_t i = 0; i < NCLASSES; i++)
+		closer(w, classes[i].name, &best, &bd);
+	closer(w, "t", &best, &bd);
+	return best;
 }
 
 static void unknown_word(struct lex *L, size_t col, const char *w)
 {
-	const char *s = pebs_field_suggest(w);
-	if (!s) {
-		int bd = 3;
-		for (size_t i = 0; i < NCLASSES; i++) {
-			int d = edit_distance(w, classes[i].name);
-			if (d < bd) {
-				bd = d;
-				s = classes[i].name;
-			}
+	/* a class is a whole condition, not a value: "hitm == 1" */
+	for (size_t i = 0; i < NCLASSES; i++) {
+		if (strcmp(w, classes[i].name) == 0) {
+			fail(L, col, "%s is a data-source class (true or "
+			     "false): use it alone, as in '%s' or 'not %s'",
+			     w, w, w);
+			return;
 		}
 	}
+	if (strcmp(w, "true") == 0 || strcmp(w, "false") == 0) {
+		fail(L, col, "%s is a constant condition: use it alone", w);
+		return;
+	}
+	const char *s = suggest(w);
 	if (s)
 		fail(L, col, "unknown field \"%s\" (did you mean \"%s\"?)", w,
 		     s);
@@ -671,6 +750,11 @@ static int parse_operand(struct lex *L, struct operand *o)
 		o->dnum = L->dnum;
 		o->integral = L->integral;
 		o->unit = L->unit;
+		o->mant = L->mant;
+		o->exp10 = L->exp10;
+		o->exact = L->exact;
+		o->src = L->start;
+		o->srclen = (int)(L->p - L->start);
 		lex_next(L);
 		return 0;
 	case T_STR:
@@ -686,6 +770,7 @@ static int parse_operand(struct lex *L, struct operand *o)
 		return -1;
 	}
 	char w[128];
+	const char *ws = L->start;
 	snprintf(w, sizeof(w), "%s", L->text);
 	lex_next(L);
 	if (L->tok == T_LP && (strcmp(w, "line") == 0 ||
@@ -699,11 +784,18 @@ static int parse_operand(struct lex *L, struct operand *o)
 			fail(L, L->col, "expected ')' after %s(", w);
 			return -1;
 		}
+		const char *we = L->p;
 		lex_next(L);
 		if (in.kind == O_NUM && in.integral && !in.unit) {
+			size_t wcol = o->col;
 			*o = in;
+			o->col = wcol;
+			o->src = ws;
+			o->srclen = (int)(we - ws);
 			o->num &= m;
 			o->dnum = (double)o->num;
+			o->mant = o->num;
+			o->exp10 = 0;
 			return 0;
 		}
 		if (in.kind == O_WORD)
@@ -890,6 +982,16 @@ static int num_const(struct lex *L, const struct operand *o)
 	return 0;
 }
 
+/*
+ * "lo..hi" with lo > hi: an error, not a range that silently matches
+ * nothing (the ends were likely swapped).
+ */
+static void empty_range(struct lex *L, const struct item *it)
+{
+	fail(L, it->lo.col, "empty range %.*s..%.*s (the low end comes "
+	     "first)", it->lo.srclen, it->lo.src, it->hi.srclen, it->hi.src);
+}
+
 /* Numeric field in a set of items: one N_NUM leaf. */
 static int cmp_numset(struct lex *L, const struct operand *f,
 		      const struct item *it, size_t n, int neg)
@@ -908,8 +1010,11 @@ static int cmp_numset(struct lex *L, const struct operand *f,
 		}
 		struct ival x = { it[i].lo.num, it[i].range ? it[i].hi.num :
 				  it[i].lo.num };
-		if (x.lo > x.hi)
-			continue;	/* empty range */
+		if (x.lo > x.hi) {
+			empty_range(L, &it[i]);
+			free(v);
+			return -1;
+		}
 		if (f->mask != U64MAX && !ival_unmask(&x, f->mask))
 			continue;
 		v[k++] = x;
@@ -959,12 +1064,49 @@ static int mk_t(struct lex *L, int op, const struct operand *c)
 		return -1;
 	struct node *p = &L->e->nodes[nd];
 	p->op = op;
-	p->tval = c->unit ? c->dnum : (double)c->num;
+	p->tmant = c->mant;
+	p->texp = c->exp10;
+	p->texact = c->exact;
+	p->tval = c->dnum;
 	p->tunit = c->unit;
 	p->tcol = c->col;
 	L->e->uses_t = 1;
 	L->e->cols |= 1ull << PEBS_COL_TIME;
 	return nd;
+}
+
+/*
+ * Compares two t constants, -1, 0 or 1, in seconds or both in raw ticks;
+ * 0 also when they cannot be compared before the clock is known (one in
+ * ticks, one with a unit).
+ */
+static int t_cmp(const struct operand *a, const struct operand *b)
+{
+	if (a->kind != O_NUM || b->kind != O_NUM || !a->unit != !b->unit)
+		return 0;
+	if (!a->exact || !b->exact) {
+		double x = a->dnum * pow(10, unit_exp[a->unit]);
+		double y = b->dnum * pow(10, unit_exp[b->unit]);
+		return (x > y) - (x < y);
+	}
+	if (!a->mant || !b->mant)
+		return (a->mant != 0) - (b->mant != 0);
+	/* bring the larger exponent down to the other's; a mantissa that
+	 * passes 2^124 on the way is the larger, the other is below 2^64 */
+	unsigned __int128 x = a->mant, y = b->mant;
+	int ex = a->exp10 + unit_exp[a->unit];
+	int ey = b->exp10 + unit_exp[b->unit];
+	for (; ex > ey; ex--) {
+		if (x >> 124)
+			return 1;
+		x *= 10;
+	}
+	for (; ey > ex; ey--) {
+		if (y >> 124)
+			return -1;
+		y *= 10;
+	}
+	return (x > y) - (x < y);
 }
 
 /* t in items: or of (t == x) / (t >= lo and t <= hi). */
@@ -973,6 +1115,10 @@ static int cmp_tset(struct lex *L, const struct item *it, size_t n, int neg)
 	int acc = node_new(L, N_FALSE);
 	for (size_t i = 0; i < n && acc >= 0; i++) {
 		int x;
+		if (it[i].range && t_cmp(&it[i].lo, &it[i].hi) > 0) {
+			empty_range(L, &it[i]);
+			return -1;
+		}
 		if (it[i].range)
 			x = mk_bin(L, N_AND, mk_t(L, OP_GE, &it[i].lo),
 				   mk_t(L, OP_LE, &it[i].hi));
@@ -1227,6 +1373,9 @@ static int parse_unary(struct lex *L)
 			z.dnum = 0;
 			z.integral = 1;
 			z.unit = 0;
+			z.mant = 0;
+			z.exp10 = 0;
+			z.exact = 1;
 			r = compare(L, &a, OP_NE, &z);
 		} else {
 			fail(L, a.col, "expected a comparison");
@@ -1288,7 +1437,8 @@ int pebs_expr_parse(const char *text, struct pebs_expr **out,
 	struct pebs_expr *e = calloc(1, sizeof(*e));
 	if (!e)
 		return -PEBS_E_NOMEM;
-	struct lex L = { .src = text, .p = text, .e = e, .err = err };
+	struct lex L = { .src = text, .p = text, .colp = text, .e = e,
+			 .err = err };
 	lex_next(&L);
 	if (L.tok == T_END)
 		fail(&L, 1, "empty expression");
@@ -1329,18 +1479,56 @@ int pebs_expr_clock_ready(const struct pebs_expr *e)
 	return __atomic_load_n(&e->clock_ready, __ATOMIC_ACQUIRE);
 }
 
-/* t OP x (x in ticks, real) as one interval of t (signed, in ticks). */
-static int t_interval(int op, double x, __int128 *lo, __int128 *hi,
-		      int *ne)
+#define T_INF ((__int128)1 << 100)	/* past every tick */
+
+/*
+ * floor and ceiling of node @p's constant in ticks, at @ticks_per_sec
+ * for a constant with a unit.  Exact whenever the literal was kept exactly
+ * and the rate is an integer (ns files, an integral tsc.hz): then a
+ * constant on a tick is that tick, not a double's neighbour of it.
+ */
+static void t_ticks(const struct node *p, double ticks_per_sec,
+		    __int128 *fl, __int128 *ce)
 {
+	int u = p->tunit;
+	int rate_int = !u || (ticks_per_sec == floor(ticks_per_sec) &&
+			      ticks_per_sec <= 9.2e18);
+	if (p->texact && rate_int) {
+		/* tmant < 2^64 and rate < 2^63: the product fits */
+		unsigned __int128 n = (unsigned __int128)p->tmant *
+				      (u ? (uint64_t)ticks_per_sec : 1);
+		int e = p->texp + unit_exp[u], rem = 0;
+		for (; e > 0 && n < (unsigned __int128)T_INF; e--)
+			n *= 10;
+		for (; e < 0 && n; e++) {
+			rem |= n % 10 != 0;
+			n /= 10;
+		}
+		if (n > (unsigned __int128)T_INF)
+			n = (unsigned __int128)T_INF;
+		*fl = (__int128)n;
+		*ce = (__int128)n + rem;
+		return;
+	}
 	const double big = 1.8446744073709552e19;	/* 2^64 */
-	__int128 inf = (__int128)1 << 100;
-	double fl = floor(x), ce = ceil(x);
-	__int128 f = fl >= big ? inf : (__int128)fl;
-	__int128 c = ce >= big ? inf : (__int128)ce;
+	double x = p->tval;
+	if (u)
+		x *= ticks_per_sec * pow(10, unit_exp[u]);
+	double f = floor(x), c = ceil(x);
+	*fl = f >= big ? T_INF : (__int128)f;
+	*ce = c >= big ? T_INF : (__int128)c;
+}
+
+/*
+ * t OP x, x in ticks between @f = floor(x) and @c = ceil(x), as one
+ * interval of t (signed, in ticks).
+ */
+static int t_interval(int op, __int128 f, __int128 c, __int128 *lo,
+		      __int128 *hi, int *ne)
+{
 	*ne = 0;
-	*lo = -inf;
-	*hi = inf;
+	*lo = -T_INF;
+	*hi = T_INF;
 	switch (op) {
 	case OP_GE: *lo = c; break;
 	case OP_GT: *lo = f + 1; break;
@@ -1348,7 +1536,7 @@ static int t_interval(int op, double x, __int128 *lo, __int128 *hi,
 	case OP_LT: *hi = c - 1; break;
 	case OP_EQ:
 	case OP_NE:
-		if (fl != x)
+		if (f != c)
 			return op == OP_EQ ? 0 : 2;	/* never / always */
 		*lo = *hi = f;
 		*ne = op == OP_NE;
@@ -1366,23 +1554,19 @@ int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
 		struct node *p = &e->nodes[i];
 		if (p->kind != N_T)
 			continue;
-		double x = p->tval;
-		if (p->tunit) {
-			if (ticks_per_sec <= 0) {
-				if (err) {
-					err->col = p->tcol;
-					snprintf(err->msg, sizeof(err->msg),
-						 "t in %s needs the time "
-						 "frequency (metadata tsc.hz)",
-						 units[p->tunit]);
-				}
-				return -PEBS_E_PARSE;
+		if (p->tunit && ticks_per_sec <= 0) {
+			if (err) {
+				err->col = p->tcol;
+				snprintf(err->msg, sizeof(err->msg),
+					 "t in %s needs the time frequency "
+					 "(metadata tsc.hz)", units[p->tunit]);
 			}
-			x = p->tval * unit_sec[p->tunit] * ticks_per_sec;
+			return -PEBS_E_PARSE;
 		}
-		__int128 lo, hi;
+		__int128 tf, tc, lo, hi;
 		int ne;
-		int k = t_interval(p->op, x, &lo, &hi, &ne);
+		t_ticks(p, ticks_per_sec, &tf, &tc);
+		int k = t_interval(p->op, tf, tc, &lo, &hi, &ne);
 		struct ival *v = calloc(2, sizeof(*v));
 		if (!v)
 			return -PEBS_E_NOMEM;
@@ -1980,6 +2164,73 @@ static void sb_printf(struct sbuf *s, const char *fmt, ...)
 static const char *const opnames[] = { "==", "!=", "<", "<=", ">", ">=",
 				       "~", "!~" };
 
+/* The constant of N_T leaf @p as the decimal it was written as. */
+static void dump_dec(const struct node *p, struct sbuf *s)
+{
+	if (!p->texact) {
+		sb_printf(s, "%.17g", p->tval);
+		return;
+	}
+	char d[24];
+	int n = snprintf(d, sizeof(d), "%llu", (unsigned long long)p->tmant);
+	int point = n + p->texp;	/* digits before the decimal point */
+	if (point <= 0) {
+		sb_printf(s, "0.");
+		for (int i = point; i < 0; i++)
+			sb_printf(s, "0");
+		sb_printf(s, "%s", d);
+	} else if (point >= n) {
+		sb_printf(s, "%s", d);
+		for (int i = n; i < point; i++)
+			sb_printf(s, "0");
+	} else {
+		sb_printf(s, "%.*s.%s", point, d, d + point);
+	}
+}
+
+/*
+ * A data-source leaf by name: its mask is one class bit (PEBS_DSF_*) or
+ * values of one derived field (str_feature()), never dsrc bits.
+ */
+static void dump_dsrc(const struct node *p, struct sbuf *s)
+{
+	static const struct { const char *name; int shift, n; } fld[] = {
+		{ "mem", F_MEM_SHIFT, PEBS_MEM_COUNT },
+		{ "snoop", F_SNOOP_SHIFT, PEBS_SNOOP_COUNT },
+		{ "op", F_OP_SHIFT, PEBS_OP_EXEC + 1 },
+		{ "tlb", F_TLB_SHIFT, 3 },
+		{ "lock", F_LOCK_SHIFT, 3 },
+	};
+	for (size_t i = 0; i < NCLASSES; i++) {
+		if (p->mask == classes[i].bit) {
+			sb_printf(s, "%sclass %s", p->neg ? "not " : "",
+				  classes[i].name);
+			return;
+		}
+	}
+	for (size_t i = 0; i < sizeof(fld) / sizeof(fld[0]); i++) {
+		uint64_t all = ((1ull << fld[i].n) - 1) << fld[i].shift;
+		if (!(p->mask & all))
+			continue;
+		sb_printf(s, "%s %sin {", fld[i].name, p->neg ? "not " : "");
+		const char *sep = "";
+		for (int k = 0; k < fld[i].n; k++) {
+			if (!(p->mask >> (fld[i].shift + k) & 1))
+				continue;
+			const char *v = i == 0 ? pebs_dsrc_mem_name(k) :
+					i == 1 ? pebs_dsrc_snoop_name(k) :
+					i == 2 ? pebs_dsrc_op_name(k) :
+					i == 3 ? tlb_vals[k] : lock_vals[k];
+			sb_printf(s, "%s%s", sep, v);
+			sep = ",";
+		}
+		sb_printf(s, "}");
+		return;
+	}
+	sb_printf(s, "%sdsrc features 0x%llx", p->neg ? "not " : "",
+		  (unsigned long long)p->mask);
+}
+
 static void dump(const struct pebs_expr *e, int ni, struct sbuf *s)
 {
 	const struct node *p = &e->nodes[ni];
@@ -2002,9 +2253,11 @@ static void dump(const struct pebs_expr *e, int ni, struct sbuf *s)
 	case N_T:
 		sb_printf(s, "%s in {", p->kind == N_T ? "time" :
 			  pebs_col_info((unsigned)p->col)->name);
-		if (p->kind == N_T && !pebs_expr_clock_ready(e))
-			sb_printf(s, "t %s %g%s", opnames[p->op], p->tval,
-				  units[p->tunit]);
+		if (p->kind == N_T && !pebs_expr_clock_ready(e)) {
+			sb_printf(s, "t %s ", opnames[p->op]);
+			dump_dec(p, s);
+			sb_printf(s, "%s", units[p->tunit]);
+		}
 		for (size_t i = 0; i < p->niv; i++)
 			sb_printf(s, "%s0x%llx..0x%llx", i ? "," : "",
 				  (unsigned long long)p->iv[i].lo,
@@ -2012,8 +2265,7 @@ static void dump(const struct pebs_expr *e, int ni, struct sbuf *s)
 		sb_printf(s, "}");
 		break;
 	case N_DSRC:
-		sb_printf(s, "%sdsrc&0x%llx", p->neg ? "!" : "",
-			  (unsigned long long)p->mask);
+		dump_dsrc(p, s);
 		break;
 	case N_EVENT:
 	case N_SYM:

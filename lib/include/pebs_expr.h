@@ -63,9 +63,11 @@ int pebs_expr_uses_t(const struct pebs_expr *e);
  * Fixes the clock for `t`: @t0 is the input start in the time column's
  * unit; @ticks_per_sec is how many time units make a second (tsc.hz for
  * time.unit tsc, 1e9 for ns, 0 when unknown: then only unit-less `t`
- * constants are allowed, counted in raw time units).  Must be called before
- * evaluating an expression that uses `t` (else `t` leaves match nothing and
- * block analysis answers "some").  Call once; later calls are ignored.
+ * constants are allowed, counted in raw time units).  Constants convert
+ * exactly when @ticks_per_sec is an integer (a constant on a tick is that
+ * tick), through a double otherwise.  Must be called before evaluating an
+ * expression that uses `t` (else `t` leaves match nothing and block
+ * analysis answers "some").  Call once; later calls are ignored.
  * Returns 0, or -PEBS_E_PARSE with @err when a constant has a unit that
  * cannot be converted.
  */

@@ -48,6 +48,38 @@ Test(expr_parse, errors_point_at_the_column)
 		{ "t", 1, "expected a comparison" },
 		{ "t == t", 6, "t compared with itself" },
 		{ "mem in (1..3)", 9, "a range needs a numeric field" },
+		/* a class is a condition of its own, not a value */
+		{ "hitm == 1", 1, "hitm is a data-source class (true or "
+		  "false): use it alone, as in 'hitm' or 'not hitm'" },
+		{ "lat > 1 and l1 == 1", 13, "l1 is a data-source class" },
+		{ "lat in (3, stlb_miss)", 12, "stlb_miss is a data-source "
+		  "class" },
+		{ "true == 1", 1, "true is a constant condition" },
+		/* swapped range ends are an error, not an empty match */
+		{ "lat in 400..100", 8, "empty range 400..100 (the low end "
+		  "comes first)" },
+		{ "cpu in (1, 0x10..0xf)", 12, "empty range 0x10..0xf" },
+		{ "t in 0.1s..0.05s", 6, "empty range 0.1s..0.05s" },
+		{ "t in (1s, 100ms..99999us)", 11, "empty range "
+		  "100ms..99999us" },
+		{ "t in 10..9", 6, "empty range 10..9" },
+		{ "addr in line(0x80)..0x40", 9, "empty range "
+		  "line(0x80)..0x40" },
+		/* columns count characters, not UTF-8 bytes */
+		{ "event == \"\xc3\xa9\" and latt > 1", 18,
+		  "unknown field \"latt\"" },
+		{ "sym == \"\xe2\x82\xac\xe2\x82\xac\" latt", 13,
+		  "expected \"and\", \"or\"" },
+		/* a transposition is one edit; case does not hide a name */
+		{ "mme == L3", 1, "unknown field \"mme\" (did you mean "
+		  "\"mem\"?)" },
+		{ "LAT > 5", 1, "unknown field \"LAT\" (did you mean "
+		  "\"lat\"?)" },
+		{ "Hitm", 1, "(did you mean \"hitm\"?)" },
+		{ "tiem > 5", 1, "(did you mean \"time\"?)" },
+		/* replacing every letter is no suggestion */
+		{ "l4", 1, "unknown field \"l4\" (did you mean \"l1\"?)" },
+		{ "xy", 1, "unknown field \"xy\"" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct pebs_expr *e = (void *)1;
@@ -122,6 +154,28 @@ Test(expr_parse, compiled_forms)
 	cr_assert_str_eq(dump("addr"), "addr in {0x1..0xffffffffffffffff}");
 	cr_assert_str_eq(dump("lat > ins_lat"),
 			 "lat&0xffffffffffffffff > ins_lat&0xffffffffffffffff");
+	cr_assert_str_eq(dump("lat in 100..100"), "lat in {0x64..0x64}");
+}
+
+Test(expr_parse, compiled_forms_name_classes_and_values)
+{
+	/* class leaves hold class bits, not dsrc bits: say the name */
+	cr_assert_str_eq(dump("hitm"), "class hitm");
+	cr_assert_str_eq(dump("stlb_miss"), "class stlb_miss");
+	cr_assert_str_eq(dump("not l3"), "not class l3");
+	cr_assert_str_eq(dump("mem == L3"), "mem in {L3}");
+	cr_assert_str_eq(dump("mem not in (local_ram, L3)"),
+			 "mem not in {L3,LOCAL_RAM}");
+	cr_assert_str_eq(dump("snoop != hitm"), "snoop not in {hitm}");
+	cr_assert_str_eq(dump("op in (load, store)"), "op in {load,store}");
+	cr_assert_str_eq(dump("tlb == MISS"), "tlb in {miss}");
+	cr_assert_str_eq(dump("lock == no"), "lock in {no}");
+	/* t constants as written, exactly, before the clock is known */
+	cr_assert_str_eq(dump("t >= 1.5s"), "time in {t >= 1.5s}");
+	cr_assert_str_eq(dump("t < 0.000001s"), "time in {t < 0.000001s}");
+	cr_assert_str_eq(dump("t == 1.50k"), "time in {t == 1500}");
+	cr_assert_str_eq(dump("t >= 18446744073709551515"),
+			 "time in {t >= 18446744073709551515}");
 }
 
 Test(expr_parse, columns_used)
@@ -182,6 +236,70 @@ Test(expr_parse, time_windows)
 	cr_assert_eq(err, -PEBS_E_PARSE);
 	/* 2.5 GHz: 1s = 2.5e9 ticks; samples are 0.2s apart there */
 	cr_assert_eq(count_t("t < 0.3s", 2.5e9, &err), 2);
+}
+
+/* Count of the samples at times @ts (t0 @t0, clock @hz) matching @text. */
+static size_t count_at(const char *text, const uint64_t *ts, size_t n,
+		       uint64_t t0, double hz)
+{
+	struct pebs_batch *b = pebs_batch_new(16);
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	for (size_t i = 0; i < n; i++) {
+		s.time = ts[i];
+		pebs_batch_push(b, &s);
+	}
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	uint32_t sel[16];
+	cr_assert_eq(pebs_expr_parse(text, &e, &err), 0, "%s", err.msg);
+	cr_assert_eq(pebs_expr_set_clock(e, t0, hz, &err), 0, "%s", err.msg);
+	size_t k = pebs_expr_eval(e, b, sel);
+	pebs_expr_free(e);
+	pebs_batch_free(b);
+	return k;
+}
+
+Test(expr_parse, time_constants_on_a_tick_are_exact)
+{
+	/* ns files: a constant on a nanosecond is that nanosecond (in
+	 * double, 9 * 1e-3 * 1e9 is 9000000.000000002) */
+	static const uint64_t ns[] = { 500, 503, 600, 800, 9000500,
+				       13000500 };
+	static const struct { const char *text; size_t want; } c[] = {
+		{ "t == 9ms", 1 }, { "t >= 9ms", 2 }, { "t > 9ms", 1 },
+		{ "t in 9ms..13ms", 2 }, { "t < 13ms", 5 },
+		{ "t <= 13ms", 6 }, { "t == 0.009s", 1 },
+		{ "t == 3ns", 1 }, { "t >= 0.3us", 3 }, { "t < 0.3us", 3 },
+		{ "t in 100ns..300ns", 2 }, { "t != 0.1us", 5 },
+		{ "t == 0.0000000030s", 1 }, { "t == 3.5ns", 0 },
+		{ "t != 3.5ns", 6 }, { "t > 3.5ns", 4 }, { "t < 3.5ns", 2 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		cr_expect_eq(count_at(c[i].text, ns, 6, 500, 1e9), c[i].want,
+			     "%s: %zu, want %zu", c[i].text,
+			     count_at(c[i].text, ns, 6, 500, 1e9), c[i].want);
+	/* an integral TSC rate is exact too: 0.3us at 2.5 GHz is 750 */
+	static const uint64_t tsc[] = { 1000, 1749, 1750, 1751 };
+	cr_expect_eq(count_at("t >= 0.3us", tsc, 4, 1000, 2.5e9), 2);
+	cr_expect_eq(count_at("t == 0.3us", tsc, 4, 1000, 2.5e9), 1);
+	cr_expect_eq(count_at("t < 0.3us", tsc, 4, 1000, 2.5e9), 2);
+	/* a rate that is not an integer still works, in double: 0.3us is
+	 * 750.00000015 ticks, so t >= 0.3us starts at the next tick */
+	cr_expect_eq(count_at("t >= 0.3us", tsc, 4, 1000, 2.5e9 + 0.5), 1);
+}
+
+Test(expr_parse, raw_tick_constants_are_exact_past_2_53)
+{
+	static const uint64_t ts[] = { 100, UINT64_MAX - 1, UINT64_MAX };
+	cr_expect_eq(count_at("t >= 18446744073709551515", ts, 3, 100, 0), 1);
+	cr_expect_eq(count_at("t == 18446744073709551514", ts, 3, 100, 0), 1);
+	cr_expect_eq(count_at("t < 18446744073709551514", ts, 3, 100, 0), 1);
+	cr_expect_eq(count_at("t in 9007199254740993..18446744073709551514",
+			      ts, 3, 100, 0), 1);
+	/* with a unit, past the last tick: nothing, not a wrap */
+	cr_expect_eq(count_at("t >= 18446744073709551515s", ts, 3, 100,
+			      1e9), 0);
 }
 
 Test(expr_parse, dsrc_classes)

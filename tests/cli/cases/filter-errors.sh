@@ -10,3 +10,13 @@ pebs-filter -f xml true $f; echo "rc=$?"
 pebs-filter --head 0 true $f; echo "rc=$?"
 (cd $TMP && pebs-filter --count true missing.pebs); echo "rc=$?"
 pebs-filter --version
+# a class is a condition, not a value; swapped range ends; columns count
+# characters (é is two bytes); transpositions and case in suggestions
+pebs-filter --count 'hitm == 1' $f; echo "rc=$?"
+pebs-filter --count 'l1 == 1' $f; echo "rc=$?"
+pebs-filter --count 'lat in 400..100' $f; echo "rc=$?"
+pebs-filter --count 't in 0.1s..0.05s' $f; echo "rc=$?"
+pebs-filter --count 'lat in 100..100' $f; echo "rc=$?"
+pebs-filter --count 'event == "é" and latt > 1' $f; echo "rc=$?"
+pebs-filter --count 'mme == L3' $f; echo "rc=$?"
+pebs-filter --count 'LAT > 5' $f; echo "rc=$?"
