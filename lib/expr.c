@@ -631,45 +631,11 @@ static int field_kind(int id)
 	return f ? f->kind : 0;
 }
 
-/*
- * Optimal string alignment distance, ignoring case: a swap of two
- * neighbours ("mme" for "mem") is one edit, and "LAT" is "lat".
- */
-static int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	int d[33][33];
-	if (la > 32 || lb > 32)
-		return 99;
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (int)i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		int ca = tolower((unsigned char)a[i - 1]);
-		for (size_t j = 1; j <= lb; j++) {
-			int cb = tolower((unsigned char)b[j - 1]);
-			int best = d[i - 1][j - 1] + (ca != cb);
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && ca ==
-			    tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb &&
-			    d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	}
-	return d[la][lb];
-}
-
 /* Keeps @name in *@best when it is closer to @w than *@bd edits. */
 static void closer(const char *w, const char *name, const char **best,
 		   int *bd)
 {
-	int d = edit_distance(w, name);
+	int d = pebs_name_distance(w, name);
 	/* as many edits as letters is a different word ("l1", "ip") */
 	if (d < *bd && (size_t)d < strlen(w)) {
 		*bd = d;

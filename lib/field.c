@@ -1,6 +1,7 @@
 /*
  * field.c - the named-field registry: stored columns and derived values.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "pebs_dsrc.h"
@@ -143,51 +144,53 @@ const char *pebs_field_str(const struct pebs_batch *b, size_t i, int id)
 	}
 }
 
-static size_t min3(size_t a, size_t b, size_t c)
-{
-	size_t m = a < b ? a : b;
-	return m < c ? m : c;
-}
-
-/* Levenshtein distance, bounded to short names. */
-static size_t distance(const char *a, const char *b)
+/*
+ * Optimal string alignment distance, ignoring case: a swap of two
+ * neighbours ("mme" for "mem") is one edit, and "LAT" is "lat".
+ */
+int pebs_name_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	size_t row[33];
+	int d[33][33];
 	if (la > 32 || lb > 32)
 		return 99;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		d[0][j] = (int)j;
 	for (size_t i = 1; i <= la; i++) {
-		size_t prev = row[0];
-		row[0] = i;
+		int ca = tolower((unsigned char)a[i - 1]);
 		for (size_t j = 1; j <= lb; j++) {
-			size_t cur = row[j];
-			row[j] = min3(row[j] + 1, row[j - 1] + 1,
-				      prev + (a[i - 1] != b[j - 1]));
-			prev = cur;
+			int cb = tolower((unsigned char)b[j - 1]);
+			int best = d[i - 1][j - 1] + (ca != cb);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ca ==
+			    tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
 	}
-	return row[lb];
+	return d[la][lb];
 }
 
 const char *pebs_field_suggest(const char *name)
 {
 	const char *best = NULL;
-	size_t bd = 3;
+	int bd = 3;
 	init();
-	for (size_t i = 0; i < nfields; i++) {
-		size_t d = distance(name, fields[i].name);
-		if (d < bd) {
+	for (size_t i = 0; i < nfields + NSYMFIELDS; i++) {
+		const char *n = i < nfields ? fields[i].name :
+			symfields[i - nfields].name;
+		int d = pebs_name_distance(name, n);
+		/* as many edits as letters is a different word ("l1", "ip") */
+		if (d < bd && (size_t)d < strlen(name)) {
 			bd = d;
-			best = fields[i].name;
-		}
-	}
-	for (size_t i = 0; i < NSYMFIELDS; i++) {
-		size_t d = distance(name, symfields[i].name);
-		if (d < bd) {
-			bd = d;
-			best = symfields[i].name;
+			best = n;
 		}
 	}
 	return best;

@@ -91,9 +91,17 @@ uint64_t pebs_field_num(const struct pebs_batch *b, size_t i, int id);
 const char *pebs_field_str(const struct pebs_batch *b, size_t i, int id);
 
 /*
- * Closest field name to @name (edit distance <= 2, symbol fields
- * included), or NULL.
+ * Closest field name to @name (at most 2 edits, and fewer than @name has
+ * letters; symbol fields included), or NULL.
  */
 const char *pebs_field_suggest(const char *name);
+
+/*
+ * Edits between two names, for "did you mean" suggestions: insertions,
+ * deletions, substitutions and swaps of neighbours ("mme" -> "mem" is
+ * one), ignoring case ("LAT" -> "lat" is none).  99 for names over 32
+ * characters.
+ */
+int pebs_name_distance(const char *a, const char *b);
 
 #endif

@@ -150,6 +150,11 @@ Test(symf, field_registry)
 		cr_expect(!pebs_field_is_sym(g->id), "%s", g->name);
 	cr_expect_str_eq(pebs_field_by_id(PEBS_F_SRCLINE)->name, "srcline");
 	cr_expect_str_eq(pebs_field_suggest("sim"), "sym");
+	/* a swap is one edit, case is none, and no letter kept is no match */
+	cr_expect_str_eq(pebs_field_suggest("mme"), "mem");
+	cr_expect_str_eq(pebs_field_suggest("LAT"), "lat");
+	cr_expect_null(pebs_field_suggest("l1"));
+	cr_expect_eq(pebs_name_distance("latt", "lat"), 1);
 	/* the same order as enum pebs_sym_field */
 	for (int k = 0; k < PEBS_SYM_COUNT; k++)
 		cr_expect_str_eq(pebs_field_by_id(PEBS_F_SYM + k)->name,
