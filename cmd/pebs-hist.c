@@ -340,7 +340,12 @@ int main(int argc, char **argv)
 			o.by_set = 1;
 			break;
 		case O_BINS:
-			if (pebs_hist_bins_parse(optarg, &o.bins) < 0)
+			r = pebs_hist_bins_parse(optarg, &o.bins);
+			if (r == -PEBS_E_RANGE)
+				util_die(EXIT_USAGE, "--bins: \"%s\": number "
+					 "too large (more than 64 bits)",
+					 optarg);
+			if (r < 0)
 				util_die(EXIT_USAGE, "--bins: bad spec \"%s\" "
 					 "(log2, linear:WIDTH, or ascending "
 					 "edges E0,E1,...)", optarg);
@@ -349,8 +354,8 @@ int main(int argc, char **argv)
 			r = pebs_hist_pct_parse(optarg, o.pct, MAX_PCT);
 			if (r < 0)
 				util_die(EXIT_USAGE, "--percentiles: bad list "
-					 "\"%s\" (numbers in 0..100, e.g. "
-					 "50,90,99.9)", optarg);
+					 "\"%s\" (numbers in 0..100 of at most "
+					 "19 digits, e.g. 50,90,99.9)", optarg);
 			o.npct = (size_t)r;
 			break;
 		case O_WHERE: o.where = optarg; break;

@@ -20,6 +20,7 @@
 
 #include "bigmem.h"
 #include "hist_int.h"
+#include "output_fmt.h"
 #include "radix.h"
 
 /* ------------------------------------------------------------- counters */
@@ -858,13 +859,12 @@ static int key_parse(struct pebs_hist *h, const char *s, uint64_t *key)
 			return -PEBS_E_PARSE;
 		*key = (uint64_t)k;
 		return 0;
-	default: {
-		char *end;
-		if (!*s || *s == '-')
-			return -PEBS_E_PARSE;
-		*key = strtoull(s, &end, 0);
-		return *end ? -PEBS_E_PARSE : 0;
-	}
+	default:
+		/* as printed: decimal or 0x hex (strtoull() would read "010"
+		 * as octal, and clamp what exceeds 64 bits into another
+		 * group) */
+		return pebs_outfmt_parse_u64(s, strlen(s), key) ?
+		       -PEBS_E_PARSE : 0;
 	}
 }
 
@@ -1047,7 +1047,8 @@ int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
 				dot = 1;
 				continue;
 			}
-			if (*s < '0' || *s > '9' || digits >= 12)
+			/* 19 digits: num and den fit in 64 bits */
+			if (*s < '0' || *s > '9' || digits >= 19)
 				return -PEBS_E_PARSE;
 			num = num * 10 + (uint64_t)(*s - '0');
 			digits++;
@@ -1055,7 +1056,7 @@ int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
 				den *= 10;
 		}
 		if (!digits || n == cap || len >= sizeof(p[0].name) ||
-		    num > 100 * den)
+		    num > (unsigned __int128)100 * den)
 			return -PEBS_E_PARSE;
 		p[n].num = num;
 		p[n].den = den;
@@ -1097,6 +1098,32 @@ int pebs_hist_percentile(struct pebs_hist *h, size_t i,
 
 /* ------------------------------------------------------------------ bins */
 
+/*
+ * Number @s (@n bytes) as pebs-filter(1) writes one: decimal (a leading
+ * zero is not octal) or 0x hex, with an optional suffix k or K (x1000), M
+ * (x10^6) or G (x10^9).  0, -PEBS_E_PARSE, or -PEBS_E_RANGE beyond 64
+ * bits.
+ */
+static int num_parse(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t mul = 1;
+	if (n > 1) {
+		switch (s[n - 1]) {
+		case 'k': case 'K': mul = 1000; break;
+		case 'M': mul = 1000000; break;
+		case 'G': mul = 1000000000; break;
+		}
+		n -= mul > 1;
+	}
+	int r = pebs_outfmt_parse_u64(s, n, v);
+	if (r == -2 || (!r && *v > UINT64_MAX / mul))
+		return -PEBS_E_RANGE;
+	if (r)
+		return -PEBS_E_PARSE;
+	*v *= mul;
+	return 0;
+}
+
 int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b)
 {
 	memset(b, 0, sizeof(*b));
@@ -1104,28 +1131,26 @@ int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b)
 		b->kind = PEBS_BINS_LOG2;
 		return 0;
 	}
-	char *end;
 	if (strncmp(spec, "linear:", 7) == 0) {
 		b->kind = PEBS_BINS_LINEAR;
-		if (spec[7] < '0' || spec[7] > '9')
-			return -PEBS_E_PARSE;
-		b->width = strtoull(spec + 7, &end, 0);
-		return *end || !b->width ? -PEBS_E_PARSE : 0;
+		int r = num_parse(spec + 7, strlen(spec + 7), &b->width);
+		return r < 0 ? r : !b->width ? -PEBS_E_PARSE : 0;
 	}
 	b->kind = PEBS_BINS_EDGES;
-	const char *s = spec;
-	for (;;) {
-		if (*s < '0' || *s > '9' || b->nedges == PEBS_HIST_MAX_EDGES)
+	for (const char *s = spec;; s++) {
+		size_t n = strcspn(s, ",");
+		uint64_t e;
+		if (b->nedges == PEBS_HIST_MAX_EDGES)
 			return -PEBS_E_PARSE;
-		uint64_t e = strtoull(s, &end, 0);
+		int r = num_parse(s, n, &e);
+		if (r < 0)
+			return r;
 		if (b->nedges && e <= b->edges[b->nedges - 1])
 			return -PEBS_E_PARSE;
 		b->edges[b->nedges++] = e;
-		if (!*end)
+		s += n;
+		if (!*s)
 			return 0;
-		if (*end != ',')
-			return -PEBS_E_PARSE;
-		s = end + 1;
 	}
 }
 
@@ -1283,13 +1308,16 @@ static int ys_skip(struct ys *y)
 	}
 }
 
-static int parse_u64(const char *s, uint64_t *v)
+/*
+ * A number as pebs-hist writes them: decimal or 0x hex (not strtoull()'s
+ * octal, nor its clamping of what exceeds 64 bits to 2^64-1).  0, or -1
+ * when @s (NULL: not a scalar) is none; *@big set when it is too large.
+ */
+static int parse_u64(const char *s, uint64_t *v, int *big)
 {
-	char *end;
-	if (!s || !*s || *s == '-')
-		return -1;
-	*v = strtoull(s, &end, 0);
-	return *end ? -1 : 0;
+	int r = s ? pebs_outfmt_parse_u64(s, strlen(s), v) : -1;
+	*big |= r == -2;
+	return r ? -1 : 0;
 }
 
 static int field_id(const char *name, int *id)
@@ -1316,7 +1344,7 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 {
 	char *name = NULL;
 	uint64_t count = 0, sum = 0;
-	int have_count = 0, have_values = 0, r;
+	int have_count = 0, have_values = 0, big = 0, r;
 	long g = -1;
 	for (;;) {
 		if ((r = ys_next(y)) < 0)
@@ -1335,7 +1363,11 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 				goto out;
 			}
 		} else if (key == 2 && ys_scalar(y)) {
-			have_count = parse_u64(ys_scalar(y), &count) == 0;
+			have_count = parse_u64(ys_scalar(y), &count,
+					       &big) == 0;
+			if (big)
+				ERR("count %s: number too large (more than "
+				    "64 bits)", ys_scalar(y));
 		} else if (key == 3 && name &&
 			   y->ev.type == YAML_SEQUENCE_START_EVENT) {
 			have_values = 1;
@@ -1348,14 +1380,19 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 				int ok = y->ev.type ==
 					 YAML_SEQUENCE_START_EVENT;
 				if (ok && !(r = ys_next(y)))
-					ok = !parse_u64(ys_scalar(y), &v);
+					ok = !parse_u64(ys_scalar(y), &v,
+							&big);
 				if (ok && !(r = ys_next(y)))
-					ok = !parse_u64(ys_scalar(y), &n);
+					ok = !parse_u64(ys_scalar(y), &n,
+							&big);
 				if (ok && !(r = ys_next(y)))
 					ok = y->ev.type ==
 					     YAML_SEQUENCE_END_EVENT;
 				if (r < 0)
 					goto out;
+				if (big)
+					ERR("group %s: a value or count is too "
+					    "large (more than 64 bits)", name);
 				if (!ok)
 					ERR("group %s: values must be [value, "
 					    "count] pairs", name);
@@ -1439,6 +1476,13 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 		if ((!k && (r = ys_skip(y)) < 0) || (r = ys_next(y)) < 0)
 			goto out;
 		if (key == 1) {
+			/* a later version may mean something else by the
+			 * same keys: refused rather than misread */
+			const char *v = ys_scalar(y);
+			if (!v || strcmp(v, "1"))
+				ERR("unknown pebs_hist version %s (this "
+				    "pebs-hist reads version 1)",
+				    v ? v : "(not a number)");
 			tag = 1;
 		} else if (key == 2 && !have_f) {
 			have_f = 1;

@@ -59,6 +59,31 @@ static void u128_dec(unsigned __int128 v, char *buf, size_t len)
 	buf[k] = 0;
 }
 
+/*
+ * The mean @sum / @n exactly, to three decimals rounded half up, into @buf
+ * (48 bytes): in a double, means above 2^53 lost their last digits and
+ * could even print larger than the maximum.
+ */
+static char *fmt_mean(unsigned __int128 sum, uint64_t n, char *buf,
+		      size_t len)
+{
+	unsigned __int128 q = 0, f = 0;
+	if (n) {
+		q = sum / n;
+		/* sum % n < 2^64: times 1000 fits */
+		unsigned __int128 r = sum % n * 1000;
+		f = r / n + (2 * (r % n) >= n);
+		if (f == 1000) {
+			q++;
+			f = 0;
+		}
+	}
+	u128_dec(q, buf, len);
+	size_t k = strlen(buf);
+	snprintf(buf + k, len - k, ".%03u", (unsigned)f);
+	return buf;
+}
+
 static const char *by_name(const struct pebs_hist *h)
 {
 	return h->by < 0 ? "none" : pebs_field_by_id(h->by)->name;
@@ -130,7 +155,7 @@ static int write_csv(struct pebs_hist *h, FILE *fp,
 		     const struct pebs_hist_bins *bins,
 		     const struct pebs_hist_pct *p, size_t np)
 {
-	char a[48], b[48];
+	char a[48], b[48], m[48];
 	if (np) {
 		fprintf(fp, "group,count,min,max,mean");
 		for (size_t j = 0; j < np; j++)
@@ -145,10 +170,11 @@ static int write_csv(struct pebs_hist *h, FILE *fp,
 			return -PEBS_E_NOMEM;
 		if (np) {
 			csv_str(fp, st.group);
-			fprintf(fp, ",%llu,%s,%s,%.3f",
+			fprintf(fp, ",%llu,%s,%s,%s",
 				(unsigned long long)st.count,
 				fmt_val(h, st.min, a, sizeof(a)),
-				fmt_val(h, st.max, b, sizeof(b)), st.mean);
+				fmt_val(h, st.max, b, sizeof(b)),
+				fmt_mean(st.sum, st.count, m, sizeof(m)));
 			for (size_t j = 0; j < np; j++) {
 				uint64_t v = 0;
 				pebs_hist_percentile(h, i, &p[j], &v);
@@ -181,7 +207,7 @@ static int write_yaml(struct pebs_hist *h, FILE *fp,
 		      const struct pebs_hist_bins *bins,
 		      const struct pebs_hist_pct *p, size_t np)
 {
-	char a[48], b[48], bn[PEBS_HIST_MAX_EDGES * 21 + 16];
+	char a[48], b[48], m[48], bn[PEBS_HIST_MAX_EDGES * 21 + 16];
 	fprintf(fp, "---\npebs_hist: 1\nfield: %s\nby: %s\nbins: \"%s\"\n"
 		"total: %llu\ngroups:%s\n", pebs_field_by_id(h->field)->name,
 		by_name(h), bins_name(bins, bn, sizeof(bn)),
@@ -195,10 +221,11 @@ static int write_yaml(struct pebs_hist *h, FILE *fp,
 		fputs("- group: ", fp);
 		yaml_str(fp, st.group);
 		fprintf(fp, "\n  count: %llu\n  min: %s\n  max: %s\n"
-			"  sum: %s\n  mean: %.3f\n  percentiles:\n",
+			"  sum: %s\n  mean: %s\n  percentiles:\n",
 			(unsigned long long)st.count,
 			fmt_val(h, st.min, a, sizeof(a)),
-			fmt_val(h, st.max, b, sizeof(b)), bn, st.mean);
+			fmt_val(h, st.max, b, sizeof(b)), bn,
+			fmt_mean(st.sum, st.count, m, sizeof(m)));
 		for (size_t j = 0; j < np; j++) {
 			uint64_t v = 0;
 			pebs_hist_percentile(h, i, &p[j], &v);
@@ -248,7 +275,7 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 		      const struct pebs_hist_bins *bins,
 		      const struct pebs_hist_pct *p, size_t np)
 {
-	char a[48], b[48];
+	char a[48], b[48], m[48];
 	uint64_t total = pebs_hist_total(h);
 	fprintf(fp, "%s", pebs_field_by_id(h->field)->name);
 	if (h->by >= 0)
@@ -260,10 +287,11 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 		if (pebs_hist_group_stats(h, i, &st) < 0)
 			return -PEBS_E_NOMEM;
 		fprintf(fp, "\n%s: %llu samples (%.2f%%)  min %s  max %s  "
-			"mean %.3f", st.group, (unsigned long long)st.count,
+			"mean %s", st.group, (unsigned long long)st.count,
 			total ? 100.0 * (double)st.count / (double)total : 0.0,
 			fmt_val(h, st.min, a, sizeof(a)),
-			fmt_val(h, st.max, b, sizeof(b)), st.mean);
+			fmt_val(h, st.max, b, sizeof(b)),
+			fmt_mean(st.sum, st.count, m, sizeof(m)));
 		for (size_t j = 0; j < np; j++) {
 			uint64_t v = 0;
 			pebs_hist_percentile(h, i, &p[j], &v);

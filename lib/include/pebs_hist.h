@@ -72,8 +72,9 @@ int pebs_hist_add_value(struct pebs_hist *h, const char *group,
 /*
  * Merges the histograms in YAML text @text (@len bytes, one or more
  * documents written by pebs_hist_write(PEBS_HIST_YAML)) into @h.  Their
- * field and group-by must be @h's.  Returns 0 or -PEBS_E_PARSE /
- * -PEBS_E_INVAL (mismatch) with a message in @err; -PEBS_E_NOMEM.
+ * field and group-by must be @h's, their version (pebs_hist) 1, and their
+ * numbers decimal or 0x hex within 64 bits.  Returns 0 or -PEBS_E_PARSE
+ * (also for a mismatch) with a message in @err; -PEBS_E_NOMEM.
  */
 int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
 			 char *err, size_t errlen);
@@ -96,8 +97,11 @@ size_t pebs_hist_ngroups(const struct pebs_hist *h);
 struct pebs_hist_stats {
 	const char *group;	/* printed name; owned by the histogram */
 	uint64_t count, min, max;
-	unsigned __int128 sum;
-	double mean;
+	unsigned __int128 sum;	/* exact */
+	double mean;		/* sum / count rounded to a double: above
+				 * 2^53 it is not exact (and may exceed max);
+				 * pebs_hist_write() prints sum / count
+				 * exactly instead */
 };
 /* Fills @st for group @g (groups sorted by key).  0 or -PEBS_E_NOMEM. */
 int pebs_hist_group_stats(struct pebs_hist *h, size_t g,
@@ -111,7 +115,8 @@ struct pebs_hist_pct {
 
 /*
  * Parses a comma-separated list of percentiles in [0, 100] ("50,90,99.9")
- * into @p (capacity @cap).  Returns the count or -PEBS_E_PARSE.
+ * of at most 19 digits each (so that num and den are exact) into @p
+ * (capacity @cap).  Returns the count or -PEBS_E_PARSE.
  */
 int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
 			size_t cap);
@@ -140,7 +145,10 @@ struct pebs_hist_bins {
 
 /*
  * Parses "log2", "linear:WIDTH" or "E0,E1,..." (strictly ascending) into
- * @b.  Returns 0 or -PEBS_E_PARSE.
+ * @b.  Numbers are written as in pebs-filter(1): decimal (a leading zero
+ * is not octal) or 0x hex, with an optional suffix k or K (x1000), M
+ * (x10^6) or G (x10^9).  Returns 0, -PEBS_E_RANGE when a number exceeds
+ * 64 bits, or -PEBS_E_PARSE.
  */
 int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b);
 

@@ -1,0 +1,243 @@
+/*
+ * hist_exact.c - pebs_hist at the edges of its number handling:
+ * the mean printed exactly beyond 2^53, numbers of --bins as pebs-filter
+ * writes them (no octal, no silent clamping), percentiles of many digits,
+ * the YAML merge refusing what it cannot read exactly (numbers beyond 64
+ * bits, unknown versions).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pebs_field.h"
+#include "pebs_hist.h"
+
+static char *write_fmt(struct pebs_hist *h, int fmt, const char *pct)
+{
+	struct pebs_hist_bins lg = { .kind = PEBS_BINS_LOG2 };
+	struct pebs_hist_pct p[4];
+	int np = pct ? pebs_hist_pct_parse(pct, p, 4) : 0;
+	char *buf;
+	size_t len;
+	FILE *fp = open_memstream(&buf, &len);
+	cr_assert_geq(np, 0);
+	cr_assert_eq(pebs_hist_write(h, fp, fmt, &lg, p, (size_t)np), 0);
+	fclose(fp);
+	return buf;
+}
+
+/* @want is in the yaml, text and csv (percentile table) outputs. */
+static void check_mean(struct pebs_hist *h, const char *want)
+{
+	char yw[64], tw[64], cw[64];
+	snprintf(yw, sizeof(yw), "  mean: %s\n", want);
+	snprintf(tw, sizeof(tw), "mean %s ", want);
+	snprintf(cw, sizeof(cw), ",%s,", want);
+	char *y = write_fmt(h, PEBS_HIST_YAML, NULL);
+	char *t = write_fmt(h, PEBS_HIST_TEXT, NULL);
+	char *c = write_fmt(h, PEBS_HIST_CSV, "50");
+	cr_assert(strstr(y, yw), "yaml: want %s in\n%s", want, y);
+	cr_assert(strstr(t, tw), "text: want %s in\n%s", want, t);
+	cr_assert(strstr(c, cw), "csv: want %s in\n%s", want, c);
+	free(y);
+	free(t);
+	free(c);
+}
+
+static struct pebs_hist *hist_of(const uint64_t *vc, size_t n)
+{
+	struct pebs_hist *h;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_TIME, -1), 0);
+	for (size_t i = 0; i < n; i += 2)
+		cr_assert_eq(pebs_hist_add_value(h, "all", vc[i], vc[i + 1]),
+			     0);
+	return h;
+}
+
+Test(hist_exact, mean_beyond_2_53)
+{
+	const uint64_t k = 1ull << 63;
+	static const struct {
+		uint64_t vc[4];
+		const char *mean;
+	} t[] = {
+		/* (5 (2^64-1) + 100) / 6: a double gave ...293696.000 */
+		{ { UINT64_MAX, 5, 100, 1 }, "15372286728091293029.167" },
+		/* a double gave 2^64, more than the maximum */
+		{ { UINT64_MAX, 2, 0, 0 }, "18446744073709551615.000" },
+		/* 2^63 + 0.9995: rounded half up, carried */
+		{ { k + 1, 1999, k, 1 }, "9223372036854775809.000" },
+		/* 2^63 + 0.0005, 2^63 + 0.00049975 */
+		{ { k, 1999, k + 1, 1 }, "9223372036854775808.001" },
+		{ { k, 2000, k + 1, 1 }, "9223372036854775808.000" },
+		{ { 7, 3, 0, 0 }, "7.000" },
+		{ { 1, 1, 2, 2 }, "1.667" },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pebs_hist *h = hist_of(t[i].vc, t[i].vc[3] ? 4 : 2);
+		check_mean(h, t[i].mean);
+		/* the YAML of such a histogram merges into the same one */
+		char *y = write_fmt(h, PEBS_HIST_YAML, NULL), err[256];
+		struct pebs_hist *m;
+		cr_assert_eq(pebs_hist_new(&m, PEBS_COL_TIME, -1), 0);
+		cr_assert_eq(pebs_hist_merge_yaml(m, y, strlen(y), err,
+						  sizeof(err)), 0, "%s", err);
+		char *y2 = write_fmt(m, PEBS_HIST_YAML, NULL);
+		cr_assert_str_eq(y2, y);
+		free(y);
+		free(y2);
+		pebs_hist_free(m);
+		pebs_hist_free(h);
+	}
+}
+
+Test(hist_exact, bins_numbers)
+{
+	struct pebs_hist_bins b;
+	/* leading zeros are decimal, as in pebs-filter */
+	cr_assert_eq(pebs_hist_bins_parse("010,020", &b), 0);
+	cr_assert_eq(b.nedges, 2);
+	cr_assert_eq(b.edges[0], 10);
+	cr_assert_eq(b.edges[1], 20);
+	cr_assert_eq(pebs_hist_bins_parse("08,09", &b), 0);
+	cr_assert_eq(b.edges[0], 8);
+	cr_assert_eq(b.edges[1], 9);
+	cr_assert_eq(pebs_hist_bins_parse("0x10,1k,2K,3M,4G", &b), 0);
+	cr_assert_eq(b.nedges, 5);
+	cr_assert_eq(b.edges[0], 16);
+	cr_assert_eq(b.edges[1], 1000);
+	cr_assert_eq(b.edges[2], 2000);
+	cr_assert_eq(b.edges[3], 3000000);
+	cr_assert_eq(b.edges[4], 4000000000ull);
+	cr_assert_eq(pebs_hist_bins_parse("linear:4k", &b), 0);
+	cr_assert_eq(b.width, 4000);
+	cr_assert_eq(pebs_hist_bins_parse("linear:010", &b), 0);
+	cr_assert_eq(b.width, 10);
+	cr_assert_eq(pebs_hist_bins_parse("0,18446744073709551615", &b), 0);
+	cr_assert_eq(b.edges[1], UINT64_MAX);
+	cr_assert_eq(pebs_hist_bins_parse("linear:0xffffffffffffffff", &b),
+		     0);
+	cr_assert_eq(b.width, UINT64_MAX);
+	/* beyond 64 bits: refused, not clamped */
+	static const char *const big[] = {
+		"18446744073709551616", "1,18446744073709551616",
+		"linear:99999999999999999999999", "linear:18446744073709552k",
+		"linear:0x10000000000000000", "18446744073709552G",
+	};
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+		cr_assert_eq(pebs_hist_bins_parse(big[i], &b), -PEBS_E_RANGE,
+			     "%s", big[i]);
+	static const char *const bad[] = {
+		"", ",", "10,", ",10", "10,,20", "1k,1000", "linear:k",
+		"linear:0x", "linear:-1", "linear: 1", "0x", "1kk", "1m",
+		"1.5k", "+1", "linear:0", "log2,1",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_assert_eq(pebs_hist_bins_parse(bad[i], &b), -PEBS_E_PARSE,
+			     "%s", bad[i]);
+}
+
+Test(hist_exact, percentiles_of_many_digits)
+{
+	struct pebs_hist_pct p[3];
+	cr_assert_eq(pebs_hist_pct_parse("33.333333333333", p, 3), 1);
+	cr_assert_eq(p[0].num, 33333333333333ull);
+	cr_assert_eq(p[0].den, 1000000000000ull);
+	/* 19 digits fit; 100 with 17 decimals is 20 */
+	cr_assert_eq(pebs_hist_pct_parse("99.99999999999999999,"
+					 "100.0000000000000000", p, 3), 2);
+	cr_assert_eq(p[1].num, 1000000000000000000ull);
+	cr_assert_lt(pebs_hist_pct_parse("33.3333333333333333333", p, 3), 0);
+	cr_assert_lt(pebs_hist_pct_parse("100.00000000000000000", p, 3), 0);
+	cr_assert_lt(pebs_hist_pct_parse("100.0000000000000001", p, 3), 0);
+	/* ranks: ceil(P/100 n) exactly, for n = 3 */
+	struct pebs_hist *h;
+	uint64_t v;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, -1), 0);
+	for (uint64_t x = 1; x <= 3; x++)
+		cr_assert_eq(pebs_hist_add_value(h, "all", x, 1), 0);
+	cr_assert_eq(pebs_hist_pct_parse("33.333333333333,33.34,"
+					 "99.99999999999999999", p, 3), 3);
+	uint64_t want[] = { 1, 2, 3 };
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(pebs_hist_percentile(h, 0, &p[i], &v), 0);
+		cr_assert_eq(v, want[i], "p%s", p[i].name);
+	}
+	pebs_hist_free(h);
+}
+
+/* @y is refused by the merge (and the peek when @peek), @msg in the error. */
+static void refused(const char *y, int by, int peek, const char *msg)
+{
+	struct pebs_hist *h;
+	char err[256] = "";
+	int f, b;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, by), 0);
+	cr_assert_eq(pebs_hist_merge_yaml(h, y, strlen(y), err, sizeof(err)),
+		     -PEBS_E_PARSE, "accepted:\n%s", y);
+	cr_assert(strstr(err, msg), "error \"%s\" lacks \"%s\"", err, msg);
+	if (peek) {
+		err[0] = 0;
+		cr_assert_eq(pebs_hist_yaml_peek(y, strlen(y), &f, &b, err,
+						 sizeof(err)), -PEBS_E_PARSE);
+		cr_assert(strstr(err, msg), "peek: %s", err);
+	}
+	pebs_hist_free(h);
+}
+
+#define HEAD "pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
+
+Test(hist_exact, merge_refuses_what_it_cannot_read)
+{
+	/* strtoull() clamped these to 2^64-1 */
+	refused(HEAD "  count: 1\n  values:\n  - [18446744073709551616, 1]\n",
+		-1, 0, "too large");
+	refused(HEAD "  count: 1\n  values:\n  - [1, 18446744073709551616]\n",
+		-1, 0, "too large");
+	refused(HEAD "  count: 18446744073709551616\n  values:\n  - [1, 1]\n",
+		-1, 0, "too large");
+	refused(HEAD "  count: 1\n  values:\n  - [0x10000000000000000, 1]\n",
+		-1, 0, "too large");
+	refused("pebs_hist: 1\nfield: lat\nby: cpu\ngroups:\n"
+		"- group: \"18446744073709551616\"\n  count: 1\n"
+		"  values:\n  - [1, 1]\n", PEBS_COL_CPU, 0, "not a value");
+	/* an unknown version is refused, by the peek too */
+	refused("pebs_hist: 2\nfield: lat\nby: none\ngroups: []\n", -1, 1,
+		"version 2");
+	refused("pebs_hist: [1]\nfield: lat\nby: none\ngroups: []\n", -1, 1,
+		"version");
+	refused("pebs_hist: 1.0\nfield: lat\nby: none\ngroups: []\n", -1, 1,
+		"version 1.0");
+}
+
+/* Numbers with leading zeros are decimal, as pebs-hist never writes
+ * octal; the largest values and counts are read exactly. */
+Test(hist_exact, merge_reads_decimal)
+{
+	static const char y[] = HEAD "  count: 18446744073709551615\n"
+		"  values:\n  - [010, 1]\n  - [0x20, 18446744073709551613]\n"
+		"  - [18446744073709551615, 1]\n"
+		"---\npebs_hist: 1\nfield: lat\nby: cpu\ngroups:\n"
+		"- group: \"010\"\n  count: 1\n  values:\n  - [1, 1]\n";
+	struct pebs_hist *h;
+	struct pebs_hist_stats st;
+	char err[256];
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, -1), 0);
+	/* the first document only: the second is by cpu */
+	size_t n = (size_t)(strstr(y, "---") - y);
+	cr_assert_eq(pebs_hist_merge_yaml(h, y, n, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(pebs_hist_group_stats(h, 0, &st), 0);
+	cr_assert_eq(st.min, 10);
+	cr_assert_eq(st.max, UINT64_MAX);
+	cr_assert_eq(st.count, UINT64_MAX);
+	pebs_hist_free(h);
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, PEBS_COL_CPU), 0);
+	const char *d2 = strstr(y, "---");
+	cr_assert_eq(pebs_hist_merge_yaml(h, d2, strlen(d2), err,
+					  sizeof(err)), 0, "%s", err);
+	cr_assert_eq(pebs_hist_group_stats(h, 0, &st), 0);
+	cr_assert_str_eq(st.group, "10");
+	pebs_hist_free(h);
+}
