@@ -568,12 +568,41 @@ static long ev_append(struct pebs_hist *h, const char *name)
 	return (long)h->nev++;
 }
 
-static long event_id(struct pebs_hist *h, const char *name)
+/*
+ * @s with each byte that is not valid UTF-8 replaced by U+FFFD, as
+ * pebs-decode's YAML and JSON have it: a group is named so in every
+ * output, YAML (which must be UTF-8) reads back as the same name, and the
+ * groups of a merge sort as those of the whole.  @s itself when it is
+ * ASCII, else a copy in *@buf (to free); NULL when memory is short.
+ */
+static const char *utf8_name(const char *s, char **buf)
 {
-	for (size_t i = 0; i < h->nev; i++)
-		if (strcmp(h->ev[i], name) == 0)
-			return (long)i;
-	return ev_append(h, name);
+	size_t n = 0;
+	int high = 0;
+	*buf = NULL;
+	for (; s[n]; n++)
+		high |= (unsigned char)s[n] >= 0x80;
+	if (!high)
+		return s;
+	if (!(*buf = malloc(3 * n + 1)))
+		return NULL;
+	(*buf)[pebs_outfmt_utf8_fix(*buf, s, n)] = 0;
+	return *buf;
+}
+
+/* Index of event name @raw (UTF-8 fixed) in ev[], added on first sight. */
+static long event_id(struct pebs_hist *h, const char *raw)
+{
+	char *buf;
+	const char *name = utf8_name(raw, &buf);
+	if (!name)
+		return -PEBS_E_NOMEM;
+	size_t i = 0;
+	while (i < h->nev && strcmp(h->ev[i], name))
+		i++;
+	long id = i < h->nev ? (long)i : ev_append(h, name);
+	free(buf);
+	return id;
 }
 
 static uint64_t str_hash(const char *s)
@@ -584,8 +613,8 @@ static uint64_t str_hash(const char *s)
 	return x;
 }
 
-/* BY_STR: index of text @name in ev[], added on first sight; < 0 error. */
-static long str_id(struct pebs_hist *h, const char *name)
+/* str_id() of a valid UTF-8 @name. */
+static long str_find(struct pebs_hist *h, const char *name)
 {
 	if ((h->nev + 1) * 2 > h->shcap) {
 		size_t nc = h->shcap ? h->shcap * 2 : 256;
@@ -612,6 +641,19 @@ static long str_id(struct pebs_hist *h, const char *name)
 	long id = ev_append(h, name);
 	if (id >= 0)
 		h->sh[j] = (uint32_t)id;
+	return id;
+}
+
+/*
+ * BY_STR: index of text @raw (UTF-8 fixed) in ev[], added on first sight;
+ * < 0 error.
+ */
+static long str_id(struct pebs_hist *h, const char *raw)
+{
+	char *buf;
+	const char *name = utf8_name(raw, &buf);
+	long id = name ? str_find(h, name) : -PEBS_E_NOMEM;
+	free(buf);
 	return id;
 }
 

@@ -135,18 +135,38 @@ static void csv_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-/* YAML double-quoted scalar. */
+/* U+FFFE or U+FFFF at @u (valid UTF-8): not allowed in YAML nor XML. */
+static int nonchar(const unsigned char *u)
+{
+	return u[0] == 0xef && u[1] == 0xbf && u[2] >= 0xbe;
+}
+
+/*
+ * YAML double-quoted scalar that reads back as @s (valid UTF-8, as every
+ * group name: hist.c replaced the invalid bytes).
+ */
 static void yaml_str(FILE *fp, const char *s)
 {
 	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
+		unsigned c = *u;
+		/* escaped: what YAML forbids (controls, C1 controls
+		 * U+0080..U+009F, U+FFFE, U+FFFF) or reads as a line break
+		 * (U+0085, U+2028, U+2029) */
+		if (c == '"' || c == '\\') {
 			fprintf(fp, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
+		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(fp, "\\x%02x", c);
-		else
-			fputc(c, fp);
+		} else if (c == 0xc2 && u[1] < 0xa0) {
+			fprintf(fp, "\\x%02x", *++u);
+		} else if (nonchar(u) || (c == 0xe2 && u[1] == 0x80 &&
+					  (u[2] == 0xa8 || u[2] == 0xa9))) {
+			fprintf(fp, "\\u%04x", (c & 15) << 12 |
+				(u[1] & 63u) << 6 | (u[2] & 63u));
+			u += 2;
+		} else {
+			fputc((int)c, fp);
+		}
 	}
 	fputc('"', fp);
 }
@@ -353,9 +373,14 @@ static const char *const colors[SVG_MAXG] = {
 	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
 
+/* XML character data of @s (valid UTF-8, as yaml_str()). */
 static void xml_str(FILE *fp, const char *s)
 {
 	for (; *s; s++) {
+		if (nonchar((const unsigned char *)s)) {
+			s += 2;		/* not an XML character */
+			continue;
+		}
 		switch (*s) {
 		case '<': fputs("&lt;", fp); break;
 		case '>': fputs("&gt;", fp); break;

@@ -20,9 +20,11 @@ struct pebs_hist;
 /*
  * Creates a histogram of field @field (a numeric field id of pebs_field.h:
  * stored column, PEBS_F_LINE or PEBS_F_PAGE) grouped by field @by (any
- * field id, symbol fields included, or -1 for one group "all").  Returns
- * 0 and *@h, -PEBS_E_INVAL for a string @field or an unknown id, or
- * -PEBS_E_NOMEM.
+ * field id, symbol fields included, or -1 for one group "all").  Group
+ * names of events and symbol texts are valid UTF-8: each byte that is not
+ * becomes U+FFFD (so YAML, which must be UTF-8, reads back into the same
+ * groups).  Returns 0 and *@h, -PEBS_E_INVAL for a string @field or an
+ * unknown id, or -PEBS_E_NOMEM.
  */
 int pebs_hist_new(struct pebs_hist **h, int field, int by);
 

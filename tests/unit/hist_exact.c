@@ -1,9 +1,9 @@
 /*
- * hist_exact.c - pebs_hist at the edges of its number handling:
+ * hist_exact.c - pebs_hist at the edges of its number and text handling:
  * the mean printed exactly beyond 2^53, numbers of --bins as pebs-filter
  * writes them (no octal, no silent clamping), percentiles of many digits,
  * the YAML merge refusing what it cannot read exactly (numbers beyond 64
- * bits, unknown versions).
+ * bits, unknown versions), and group names that are not valid UTF-8.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -12,6 +12,8 @@
 
 #include "pebs_field.h"
 #include "pebs_hist.h"
+
+#include "output_fmt.h"
 
 static char *write_fmt(struct pebs_hist *h, int fmt, const char *pct)
 {
@@ -240,4 +242,77 @@ Test(hist_exact, merge_reads_decimal)
 	cr_assert_eq(pebs_hist_group_stats(h, 0, &st), 0);
 	cr_assert_str_eq(st.group, "10");
 	pebs_hist_free(h);
+}
+
+static int valid_utf8(const char *s)
+{
+	size_t n = strlen(s);
+	char *t = malloc(3 * n + 1);
+	size_t m = pebs_outfmt_utf8_fix(t, s, n);
+	int ok = m == n && !memcmp(s, t, n);
+	free(t);
+	return ok;
+}
+
+/*
+ * Group names that are not valid UTF-8, or hold characters YAML does not
+ * take as they are: the YAML and SVG outputs are valid UTF-8, the YAML
+ * merges back into the same histogram (groups in the same order: the
+ * names were fixed when the groups were made, not only when written), and
+ * the name has U+FFFD for each invalid byte.
+ */
+Test(hist_exact, names_not_utf8)
+{
+	static const char *const names[] = {
+		"\xff", "a\xc3", "\xed\xa0\x80", "c1\xc2\x80\xc2\x85\xc2\x9f",
+		"nc\xef\xbf\xbe\xef\xbf\xbf", "ls\xe2\x80\xa8\xe2\x80\xa9",
+		"ok \xe2\x82\xac\xf0\x9f\x98\x80", "ctl\x01\x7f\"\\",
+	};
+	for (int by = 0; by < 2; by++) {
+		struct pebs_hist *h, *m;
+		int key = by ? PEBS_F_SYM : PEBS_COL_EVENT;
+		cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, key), 0);
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			cr_assert_eq(pebs_hist_add_value(h, names[i], 10 + i,
+							 1 + i), 0);
+		char *y = write_fmt(h, PEBS_HIST_YAML, NULL);
+		char *s = write_fmt(h, PEBS_HIST_SVG, NULL);
+		cr_assert(valid_utf8(y), "yaml:\n%s", y);
+		cr_assert(valid_utf8(s), "svg:\n%s", s);
+		cr_assert(strstr(y, "- group: \"\xef\xbf\xbd\"\n"), "%s", y);
+		cr_assert(strstr(s, ">\xef\xbf\xbd ("), "%s", s);
+		cr_assert(!strstr(s, "\xef\xbf\xbe"), "%s", s);
+		cr_assert(strstr(y, "\"c1\\x80\\x85\\x9f\""), "%s", y);
+		cr_assert(strstr(y, "\"nc\\ufffe\\uffff\""), "%s", y);
+		cr_assert(strstr(y, "\"ls\\u2028\\u2029\""), "%s", y);
+		char err[256];
+		cr_assert_eq(pebs_hist_new(&m, PEBS_COL_LAT, key), 0);
+		cr_assert_eq(pebs_hist_merge_yaml(m, y, strlen(y), err,
+						  sizeof(err)), 0, "%s", err);
+		char *y2 = write_fmt(m, PEBS_HIST_YAML, NULL);
+		cr_assert_str_eq(y2, y);
+		char *c = write_fmt(h, PEBS_HIST_CSV, NULL);
+		char *c2 = write_fmt(m, PEBS_HIST_CSV, NULL);
+		cr_assert_str_eq(c2, c);
+		free(c);
+		free(c2);
+		struct pebs_hist_stats st;
+		int found = 0;
+		for (size_t g = 0; g < pebs_hist_ngroups(m); g++) {
+			cr_assert_eq(pebs_hist_group_stats(m, g, &st), 0);
+			found += !strcmp(st.group, "a\xef\xbf\xbd") ||
+				 !strcmp(st.group,
+					 "c1\xc2\x80\xc2\x85\xc2\x9f");
+		}
+		cr_assert_eq(found, 2);
+		/* names that differ only in invalid bytes are one group */
+		size_t ng = pebs_hist_ngroups(h);
+		cr_assert_eq(pebs_hist_add_value(h, "\xfe", 1, 1), 0);
+		cr_assert_eq(pebs_hist_ngroups(h), ng);
+		free(y);
+		free(y2);
+		free(s);
+		pebs_hist_free(h);
+		pebs_hist_free(m);
+	}
 }
