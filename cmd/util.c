@@ -105,7 +105,9 @@ int util_parse_u64(const char *s, unsigned long long *out)
 	errno = 0;
 	if (!*s || *s == '-')
 		return -1;
-	unsigned long long v = strtoull(s, &end, 0);
+	/* decimal or 0x hex, as the filter language: "010" is ten */
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
 	if (errno || end == s)
 		return -1;
 	unsigned long long mul = 1;

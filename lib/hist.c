@@ -1449,6 +1449,9 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 					r = (int)g;
 					goto out;
 				}
+				if (n > UINT64_MAX - sum)
+					ERR("group %s: counts add up to more "
+					    "than 64 bits", name);
 				if ((r = counter_add(h, (size_t)g, v, n)) < 0)
 					goto out;
 				sum += n;

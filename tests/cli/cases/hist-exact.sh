@@ -39,3 +39,6 @@ pebs-hist --merge -f csv bigc.yaml; echo "rc=$?"
 pebs-hist -f yaml --by cpu x.pebs | sed 's/"0"/"18446744073709551616"/' |
 	pebs-hist --merge -f csv; echo "rc=$?"
 sed 's/- \[5, 5\]/- [05, 5]/' l.yaml | pebs-hist --merge -f csv
+# counts that add up past 64 bits within a group
+printf 'pebs_hist: 1\nfield: lat\nby: none\ngroups:\n  - group: all\n    count: 0\n    values:\n      - [1, 9223372036854775808]\n      - [2, 9223372036854775808]\n' |
+	pebs-hist --merge -f csv; echo "rc=$?"
