@@ -195,9 +195,11 @@ size_t pebs_outfmt_utf8_fix(char *dst, const char *s, size_t n)
 
 int pebs_outfmt_yaml_needs_quote(const char *s, int numeric)
 {
+	/* YAML 1.1 readers (PyYAML) resolve these plain scalars to
+	 * booleans, null, or the value and merge keys */
 	static const char *const words[] = {
 		"y", "n", "yes", "no", "true", "false", "on", "off", "null",
-		"~",
+		"~", "=", "<<",
 	};
 	if (!*s)
 		return 1;

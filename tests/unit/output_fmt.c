@@ -200,6 +200,12 @@ Test(output, yaml_strings_need_care)
 	cr_assert_str_eq(s, "- event: ''\n- event: 'a: b\xef\xbf\xbd'\n");
 	free(s);
 	pebs_batch_free(b);
+	/* YAML 1.1's value and merge keys read as tags, not strings */
+	b = two("=", "<<");
+	s = render(PEBS_OUT_YAML, "event", 0, b);
+	cr_assert_str_eq(s, "- event: '='\n- event: '<<'\n");
+	free(s);
+	pebs_batch_free(b);
 }
 
 Test(output, bad_open_arguments)
