@@ -330,6 +330,8 @@ int main(int argc, char **argv)
 	if (o.fmt < 0)
 		o.fmt = isatty(fileno(fp)) ? PEBS_OUT_TEXT : PEBS_OUT_CSV;
 	o.in.out = fp;
+	/* --info is how an archive is checked: every column's checksum */
+	o.in.verify_all = o.info;
 	int status = o.info ? run_info(&o, paths, n, fp) :
 		     o.fmt == FMT_PEBS ? run_pebs(&o, paths, n, fp) :
 		     o.fmt == FMT_PERF ? run_perf(&o, paths, n, fp) :

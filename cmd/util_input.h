@@ -24,6 +24,7 @@ struct util_input_opts {
 	int raw;			/* raw dumps instead of .pebs */
 	const char *uarch, *raw_event;	/* raw: their format and events */
 	FILE *out;		/* the tool's output, for the progress line */
+	int verify_all;		/* check every column (--info) */
 };
 
 struct util_input {

@@ -1298,6 +1298,22 @@ static int unkey(struct fmt_dec *d, const uint8_t *raw, size_t len,
 	return 0;
 }
 
+/* Checks column @i's checksum, when it has one still to check. */
+static int col_sum(const struct view *v, unsigned i, char *err,
+		   size_t errlen)
+{
+	const struct coldir *cd = &v->cd[i];
+	if (v->sum[i] && fmt_hash(v->data[i], cd->comp_len,
+				  fmt_colsum_seed(cd->col, cd->comp_len)) !=
+	    get64(v->sum[i])) {
+		const struct pebs_col_info *ci = pebs_col_info(cd->col);
+		return fail(PEBS_E_CHECKSUM, err, errlen,
+			    "checksum mismatch (column %s)",
+			    ci ? ci->name : "?");
+	}
+	return 0;
+}
+
 /*
  * Decodes column @i of @v into @out (n values), or, when @o32 is not NULL,
  * into @o32 narrowed to u32 (@out is then scratch).
@@ -1310,15 +1326,10 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 	size_t n = v->n;
 	unsigned enc = ENC_CODE(cd->enc);
 	const uint8_t *raw = v->data[i];
+	int rc;
 
-	if (v->sum[i] && fmt_hash(raw, cd->comp_len,
-				  fmt_colsum_seed(cd->col, cd->comp_len)) !=
-	    get64(v->sum[i])) {
-		const struct pebs_col_info *ci = pebs_col_info(cd->col);
-		return fail(PEBS_E_CHECKSUM, err, errlen,
-			    "checksum mismatch (column %s)",
-			    ci ? ci->name : "?");
-	}
+	if ((rc = col_sum(v, i, err, errlen)))
+		return rc;
 	if (enc == ENC_CONST && o32) {
 		for (size_t j = 0; j < n; j++)
 			o32[j] = (uint32_t)cd->min;
@@ -1534,6 +1545,11 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 			out->present |= 1ull << c;
 		}
 	}
+	/* The columns not decoded, when asked to check the whole block. */
+	for (unsigned i = 0; verify > 1 && i < v.nknown; i++)
+		if (!(done & (1ull << v.cd[i].col)) &&
+		    (r = col_sum(&v, i, err, errlen)))
+			return r;
 	/* Zero what an earlier block left in columns this one lacks. */
 	uint64_t stale = out->dirty & ~done;
 	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {

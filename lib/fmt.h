@@ -214,7 +214,11 @@ int fmt_block_encode(struct fmt_enc *e, const struct pebs_batch *b, int level,
  */
 int fmt_block_encode_buf(struct fmt_enc *e, const struct pebs_batch *b,
 			 int level, const void **out, size_t *len);
-/* pebs_block_decode() with reusable state; @verify = check the checksum. */
+/*
+ * pebs_block_decode() with reusable state; @verify = check the checksums
+ * (of the head, and of each column decoded); 2: also of the columns not
+ * decoded (an integrity check that costs a hash, no decompression).
+ */
 int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 		     uint64_t cols, int verify, struct pebs_batch *out,
 		     char *err, size_t errlen);

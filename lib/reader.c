@@ -344,12 +344,14 @@ static int img_get(const struct src *s, struct slot *sl, uint64_t cols)
 
 /*
  * What decoding the reader's columns reads; all of the block for raw
- * chunk copies (pebs_reader_raw).  Outside the lock.
+ * chunk copies (pebs_reader_raw) and for checking every column
+ * (verify_all).  Outside the lock.
  */
 static int img_fetch(struct pebs_reader *r, const struct src *s,
 		     struct slot *sl)
 {
-	return r->o.raw_chunks ? img_prefix(s, sl, sl->len) :
+	return r->o.raw_chunks || r->o.verify_all ?
+	       img_prefix(s, sl, sl->len) :
 	       img_get(s, sl, r->o.cols);
 }
 
@@ -806,7 +808,8 @@ static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 			return;
 		chunk = sl->img;
 	}
-	int rc = fmt_block_decode(d, chunk, sl->len, r->o.cols, 1,
+	int rc = fmt_block_decode(d, chunk, sl->len, r->o.cols,
+				  r->o.verify_all ? 2 : 1,
 				  sl->batch, msg, sizeof(msg));
 	if (rc) {
 		slot_err(sl, -rc, sl->src, "block %llu at offset 0x%llx: %s",

@@ -164,6 +164,12 @@ struct pebs_reader_opts {
 	void *filter_ctx;
 	int raw_chunks;		/* keep each batch's raw chunk (see _raw) */
 	/*
+	 * Check the checksum of every column of each block, also of those
+	 * not decoded (cols): a damaged column makes its block damaged, as
+	 * when decoding everything, at the cost of a hash per column.
+	 */
+	int verify_all;
+	/*
 	 * When set, called in the decoding thread with each batch it has
 	 * decoded, before the batch is delivered (in order, as always):
 	 * work that does not need input order (counting) then runs on every
