@@ -219,7 +219,8 @@ static int run_info(const struct opts *o, const char *const *paths,
 			if (!got++ &&
 			    pebs_meta_copy(meta, util_input_meta(&in)))
 				util_die(EXIT_SYS, "out of memory");
-			if (pebs_summary_add(s, b) < 0)
+			if (pebs_summary_clock(s, util_input_meta(&in)) < 0 ||
+			    pebs_summary_add(s, b) < 0)
 				util_die(EXIT_SYS, "out of memory");
 		}
 		/* No block at all: the metadata of the last segment seen. */

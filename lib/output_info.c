@@ -19,6 +19,8 @@ struct pebs_summary {
 	uint64_t samples, tmin, tmax;
 	uint32_t *map;		/* batch dictionary index -> own index */
 	size_t map_cap;
+	char *clock;		/* first segment's "unit hz", NULL: none yet */
+	int mixed_clock;	/* a later segment's differs */
 };
 
 struct pebs_summary *pebs_summary_new(void)
@@ -35,7 +37,24 @@ void pebs_summary_free(struct pebs_summary *s)
 	free(s->name);
 	free(s->count);
 	free(s->map);
+	free(s->clock);
 	free(s);
+}
+
+int pebs_summary_clock(struct pebs_summary *s, const struct pebs_meta *meta)
+{
+	const char *unit = meta ? pebs_meta_get(meta, "time.unit") : NULL;
+	const char *hz = meta ? pebs_meta_get(meta, "tsc.hz") : NULL;
+	char *c;
+	if (asprintf(&c, "%s %s", unit ? unit : "-", hz ? hz : "-") < 0)
+		return -PEBS_E_NOMEM;
+	if (!s->clock) {
+		s->clock = c;
+		return 0;
+	}
+	s->mixed_clock |= strcmp(s->clock, c) != 0;
+	free(c);
+	return 0;
 }
 
 static long find_or_add(struct pebs_summary *s, const char *name)
@@ -279,6 +298,12 @@ static void em_seconds(struct em *m, const struct pebs_meta *meta,
 	const char *unit = meta ? pebs_meta_get(meta, "time.unit") : NULL;
 	const char *hz = meta ? pebs_meta_get(meta, "tsc.hz") : NULL;
 	double div = 0;
+	if (s->mixed_clock) {
+		/* ns of one segment and ticks of another make no range */
+		em_scalar(m, "unit", 0);
+		em_scalar(m, "mixed", 0);
+		return;
+	}
 	if (!unit)
 		return;
 	em_scalar(m, "unit", 0);

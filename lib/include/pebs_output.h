@@ -93,6 +93,13 @@ void pebs_summary_free(struct pebs_summary *s);
  * the time and event columns are read.  Returns 0 or -PEBS_E_NOMEM.
  */
 int pebs_summary_add(struct pebs_summary *s, const struct pebs_batch *b);
+/*
+ * Notes the clock of the segment whose batches follow (its time.unit and
+ * tsc.hz in @meta): when segments of one input have different clocks,
+ * their times do not make one range in seconds, and the summary says the
+ * unit is mixed instead of giving seconds.  Returns 0 or -PEBS_E_NOMEM.
+ */
+int pebs_summary_clock(struct pebs_summary *s, const struct pebs_meta *meta);
 
 /*
  * Writes one YAML document ("---" first) describing input @file: its
