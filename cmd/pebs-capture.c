@@ -110,6 +110,16 @@ static void progress(void *ctx, const struct pebs_capture_stats *st)
 
 /* All logic is in lib/capture.c; this wires options, signals and the
  * summary on stderr. */
+/* The -o file, opened by the capture when its first byte is due. */
+static FILE *out_fp;
+static int out_tried;
+
+static FILE *open_out(void *path)
+{
+	out_tried = 1;
+	return out_fp = fopen(path, "wb");
+}
+
 static int do_capture(struct pebs_capture_opts *co, const char *out,
 		      int argc, char **argv)
 {
@@ -125,7 +135,16 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 			sizeof(cmdline) - strlen(cmdline) - 1);
 	}
 	co->cmdline = cmdline;
-	co->out = util_open_out(out, 1);
+	/*
+	 * A file is created only once the capture can start: a capture
+	 * refused for its options leaves an existing file as it was.
+	 */
+	if (out && strcmp(out, "-")) {
+		co->open_out = open_out;
+		co->open_ctx = (void *)out;
+	} else {
+		co->out = util_open_out(out, 1);
+	}
 	co->stop = &stop_flag;
 	co->progress_ctx = &is_sim;
 	if (isatty(2))
@@ -144,9 +163,11 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 		if (r == -PEBS_E_INVAL || r == -PEBS_E_PARSE ||
 		    r == -PEBS_E_RULE)
 			util_die(EXIT_USAGE, "%s", err);
+		if (out_tried && !out_fp)
+			util_die(EXIT_SYS, "%s: cannot create:", out);
 		util_die(EXIT_SYS, "%s", err);
 	}
-	util_close_out(co->out, out);
+	util_close_out(co->out ? co->out : out_fp, out);
 	pebs_capture_summary(&st, is_sim, line, sizeof(line));
 	util_warn("%s", line);
 	if (st.lost_exceeded) {

@@ -105,7 +105,7 @@ static long wl_next(void *ctx, struct pebs_access *a, size_t max)
  * the command's output goes to standard error instead of into the file. */
 static void keep_stdout(const struct cap *c)
 {
-	if (fileno(c->o->out) == STDOUT_FILENO)
+	if (c->o->out && fileno(c->o->out) == STDOUT_FILENO)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 }
 
@@ -393,7 +393,12 @@ static int open_writer(struct cap *c)
 			return r;
 		c->maps_in_head = c->maps.n;
 	}
-	r = pebs_writer_open(&c->w, c->o->out, c->meta, &c->wo);
+	FILE *fp = c->o->out;
+	if (!fp && !(fp = c->o->open_out(c->o->open_ctx))) {
+		cerr(c, "cannot open the output: %s", strerror(errno));
+		return -PEBS_E_IO;
+	}
+	r = pebs_writer_open(&c->w, fp, c->meta, &c->wo);
 	if (r < 0)
 		cerr(c, "cannot start the output: %s", pebs_strerror(r));
 	return r;
@@ -956,7 +961,7 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 	st->cmd_status = -1;
 	err[0] = 0;
 	c.t0 = c.last_flush = c.last_progress = now_s();
-	if (!o->out) {
+	if (!o->out && !o->open_out) {
 		cerr(&c, "no output");
 		return -PEBS_E_INVAL;
 	}

@@ -66,7 +66,15 @@ struct pebs_capture_opts {
 	 * less to store, encode and write.  The perf backend refuses 1.
 	 */
 	int regs;
-	FILE *out;		/* the .pebs stream (required) */
+	FILE *out;		/* the .pebs stream (this or open_out) */
+	/*
+	 * Without @out: opens the stream when the first byte is due, after
+	 * the plan, the workload and the backend were set up, so that a
+	 * capture refused for them leaves an existing output file as it was.
+	 * NULL (with errno set) when it cannot.
+	 */
+	FILE *(*open_out)(void *ctx);
+	void *open_ctx;
 	const char *cmdline;	/* metadata "cmdline" */
 	volatile sig_atomic_t *stop;	/* set asynchronously to stop */
 	pebs_capture_progress_fn progress;	/* about once a second */
