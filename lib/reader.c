@@ -49,7 +49,15 @@ struct src {
 	uint64_t seg_samples, seg_blocks;
 	uint64_t seg_start;
 	struct pebs_meta *meta;	/* metadata of the current segment */
+	int hdr_lost;		/* salvage: this segment's header was damaged */
 	int aborted;		/* stop reading this source */
+	/*
+	 * A stream's bytes read but not consumed: pb[pb_off, pb_off + pb_len).
+	 * Salvage gives back what it read past damage and scans it (and what
+	 * follows) for the next chunk, as resync does in a mapping.
+	 */
+	uint8_t *pb;
+	size_t pb_off, pb_len, pb_cap;
 };
 
 struct slot {
@@ -170,7 +178,12 @@ static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 	/* Copied, not read in place: the file may shrink (SIGBUS). */
 	if (s->map)
 		return lib_pread_full(s->fd, buf, len, s->pos);
-	size_t got = 0;
+	size_t got = len < s->pb_len ? len : s->pb_len;
+	if (got) {
+		memcpy(buf, s->pb + s->pb_off, got);
+		s->pb_off += got;
+		s->pb_len -= got;
+	}
 	while (got < len) {
 		struct pollfd pfd = { s->fd, POLLIN, 0 };
 		int pr = poll(&pfd, 1, 200);
@@ -228,6 +241,72 @@ static ssize_t src_take(struct pebs_reader *r, struct src *s, size_t len,
 			const uint8_t **p, uint8_t **owned)
 {
 	return src_take_after(r, s, len, NULL, 0, p, owned);
+}
+
+/*
+ * Gives back the @n bytes at @buf, which were read from a stream at @at
+ * onwards: the next read starts with them.  On a mapped source only the
+ * position moves back.  Returns 0, or -1 out of memory.
+ */
+static int src_unread(struct src *s, uint64_t at, const uint8_t *buf,
+		      size_t n)
+{
+	if (!s->map && n) {
+		if (s->pb_len + n > s->pb_cap) {
+			size_t cap = 2 * (s->pb_len + n);
+			uint8_t *b = malloc(cap);
+			if (!b)
+				return -1;
+			memcpy(b + n, s->pb + s->pb_off, s->pb_len);
+			free(s->pb);
+			s->pb = b;
+			s->pb_cap = cap;
+			s->pb_off = n;
+		} else if (s->pb_off < n) {
+			memmove(s->pb + n, s->pb + s->pb_off, s->pb_len);
+			s->pb_off = n;
+		}
+		s->pb_off -= n;
+		s->pb_len += n;
+		memcpy(s->pb + s->pb_off, buf, n);
+	}
+	s->pos = at;
+	return 0;
+}
+
+/*
+ * Reads from a stream until @need bytes are given back (pb_len), or the
+ * input ends.  Returns 0, or -1 with errno.
+ */
+static int pb_fill(struct pebs_reader *r, struct src *s, size_t need)
+{
+	if (s->pb_len >= need)
+		return 0;
+	if (s->pb_off + need > s->pb_cap) {
+		if (need <= s->pb_cap) {
+			memmove(s->pb, s->pb + s->pb_off, s->pb_len);
+		} else {
+			uint8_t *b = malloc(need);
+			if (!b) {
+				errno = ENOMEM;
+				return -1;
+			}
+			memcpy(b, s->pb + s->pb_off, s->pb_len);
+			free(s->pb);
+			s->pb = b;
+			s->pb_cap = need;
+		}
+		s->pb_off = 0;
+	}
+	/* src_read must not serve these bytes from pb itself. */
+	size_t have = s->pb_len;
+	s->pb_len = 0;
+	ssize_t n = src_read(r, s, s->pb + s->pb_off + have, need - have);
+	s->pb_len = have;
+	if (n < 0)
+		return -1;
+	s->pb_len += (size_t)n;
+	return 0;
 }
 
 /*
@@ -430,48 +509,183 @@ bad:
 			(unsigned long long)off);
 }
 
-/*
- * For salvage on a mapped file: finds the next offset after @from where a
- * whole, checksum-valid chunk or a segment magic starts.
- */
-static int resync(struct src *s, uint64_t from)
+/* A segment starts at @at (its MAGIC, or where that would be). */
+static void seg_begin(struct pebs_reader *r, struct src *s, uint64_t at)
 {
-	for (uint64_t o = from; o + CHUNK_HDR + CHUNK_TRL <= s->size; o++) {
-		const uint8_t *p = s->map + o;
-		if (memcmp(p, FMT_MAGIC, FMT_MAGIC_LEN) == 0) {
-			s->pos = o;
-			s->state = ST_MAGIC;
-			return 1;
-		}
-		uint32_t tag = get32(p);
-		if (tag != TAG_BLCK && tag != TAG_LOST && tag != TAG_END)
-			continue;
-		uint64_t len = get64(p + 8);
-		if (len > s->size - o - CHUNK_HDR - CHUNK_TRL)
-			continue;
-		if (fmt_checksum(tag, p + CHUNK_HDR, len) ==
-		    get64(p + CHUNK_HDR + len)) {
-			s->pos = o;
-			s->state = ST_CHUNKS;
-			return 1;
-		}
-	}
-	return 0;
+	s->state = ST_CHUNKS;
+	s->segments++;
+	r->st.segments++;
+	s->seg_samples = s->seg_blocks = 0;
+	s->seg_start = at;
+	s->meta = NULL;
+	s->hdr_lost = 0;
 }
 
-/* After damage: stop the source, or with salvage find a place to go on. */
+/*
+ * Whether the @have bytes at @p start a segment magic (1), a whole,
+ * checksum-valid HEAD, BLCK, LOST or END chunk (2), or neither (0); -1
+ * when more bytes are needed to tell, *@need of them.
+ */
+static int sync_point(const uint8_t *p, size_t have, size_t *need)
+{
+	*need = CHUNK_HDR;
+	if (have >= FMT_MAGIC_LEN && memcmp(p, FMT_MAGIC, FMT_MAGIC_LEN) == 0)
+		return 1;
+	if (have < CHUNK_HDR)
+		return -1;
+	uint32_t tag = get32(p);
+	if (tag != TAG_HEAD && tag != TAG_BLCK && tag != TAG_LOST &&
+	    tag != TAG_END)
+		return 0;
+	uint64_t len = get64(p + 8);
+	if (len > CHUNK_MAX_LEN)
+		return 0;
+	*need = CHUNK_HDR + (size_t)len + CHUNK_TRL;
+	if (have < *need)
+		return -1;
+	return fmt_checksum(tag, p + CHUNK_HDR, len) ==
+	       get64(p + CHUNK_HDR + len) ? 2 : 0;
+}
+
+/*
+ * For salvage: finds the next place at or after @from where a segment
+ * magic or a whole, checksum-valid chunk starts, and goes on there.  A
+ * HEAD found this way starts a segment whose magic was damaged.  A stream
+ * is scanned in what salvage gave back (src_unread, at @from) and what
+ * follows, read as needed; returns 1 when found, 0 at the end of input,
+ * -1 on a read error (errno).
+ */
+static int resync(struct pebs_reader *r, struct src *s, uint64_t from)
+{
+	uint64_t o = from;
+	int k;
+	size_t need;
+	for (;; o++) {
+		if (s->map) {
+			if (o >= s->size)
+				return 0;
+			k = sync_point(s->map + o, s->size - (size_t)o, &need);
+			if (k < 0 && need <= CHUNK_HDR)
+				return 0;	/* too few bytes left */
+		} else {
+			/* drops the byte before o */
+			if (o > from) {
+				s->pb_off++;
+				s->pb_len--;
+			}
+			do {
+				k = sync_point(s->pb + s->pb_off, s->pb_len,
+					       &need);
+				if (k >= 0 || s->pb_len >= need)
+					break;
+				size_t had = s->pb_len;
+				if (pb_fill(r, s, need) < 0)
+					return -1;
+				if (s->pb_len == had)
+					break;	/* the end of input */
+			} while (1);
+			if (k < 0 && need <= CHUNK_HDR)
+				return 0;
+		}
+		if (k > 0)
+			break;
+	}
+	s->pos = o;
+	if (k == 1) {
+		s->state = ST_MAGIC;
+	} else if (get32(s->map ? s->map + o : s->pb + s->pb_off) ==
+		   TAG_HEAD) {
+		seg_begin(r, s, o >= FMT_MAGIC_LEN ? o - FMT_MAGIC_LEN : 0);
+	} else {
+		s->state = ST_CHUNKS;
+	}
+	return 1;
+}
+
+/*
+ * After damage: stop the source, or with salvage find a place to go on.
+ * @can_skip says the damaged chunk's length is sound (its checksum
+ * matched, or the directory it was checked against did), so the position
+ * past it is right; otherwise the length itself may be the damage and
+ * the source is scanned from the byte after @at.  A stream gives back
+ * first the @n bytes at @got it read from @at on.
+ */
 static void after_damage(struct pebs_reader *r, struct src *s, uint64_t at,
-			 int can_skip)
+			 int can_skip, const uint8_t *got, size_t n)
 {
 	if (!r->o.salvage) {
 		s->state = ST_DONE;
 		return;
 	}
 	r->st.damaged++;
+	if (!s->meta)
+		s->hdr_lost = 1;
 	if (can_skip)
 		return;		/* the chunk's length was sound: pos is past */
-	if (!s->map || !resync(s, at + 1))
+	if (!s->map && src_unread(s, at + 1, n > 1 ? got + 1 : NULL,
+				  n > 1 ? n - 1 : 0) < 0) {
 		s->state = ST_DONE;
+		return;
+	}
+	if (resync(r, s, at + 1) <= 0)
+		s->state = ST_DONE;
+}
+
+/*
+ * Reports an input that ends inside the chunk at @off, of which the @n
+ * bytes at @hdr are its header's (all of it, or as many as there were):
+ * named by what the tag says it is, as far as it is there.  Blocks are
+ * numbered from 0, as in the format's messages.
+ */
+static int truncated(struct slot *sl, const struct src *s, uint32_t si,
+		     uint64_t off, const uint8_t *hdr, size_t n)
+{
+	unsigned long long o = (unsigned long long)off;
+	size_t t = n < 4 ? n : 4;
+	if (n == 0 && !s->meta && !s->hdr_lost)
+		return slot_err(sl, PEBS_E_TRUNCATED, si,
+				"truncated before the header at offset 0x%llx",
+				o);
+	if (n == 0 && !s->blocks)
+		return slot_err(sl, PEBS_E_TRUNCATED, si,
+				"truncated before block 0 at offset 0x%llx: "
+				"no end marker", o);
+	if (n == 0)
+		return slot_err(sl, PEBS_E_TRUNCATED, si,
+				"truncated after block %llu at offset 0x%llx: "
+				"no end marker",
+				(unsigned long long)s->blocks - 1, o);
+	if (memcmp(hdr, "BLCK", t) == 0)
+		return slot_err(sl, PEBS_E_TRUNCATED, si,
+				"truncated in block %llu at offset 0x%llx",
+				(unsigned long long)s->blocks, o);
+	if (memcmp(hdr, "END ", t) == 0)
+		return slot_err(sl, PEBS_E_TRUNCATED, si,
+				"truncated in the end marker at offset 0x%llx",
+				o);
+	return slot_err(sl, PEBS_E_TRUNCATED, si,
+			"truncated at offset 0x%llx", o);
+}
+
+/*
+ * Without a header: with salvage, a segment whose header was damaged goes
+ * on with empty metadata (columns are known by their ids, section 5 of
+ * the format).  Returns 0, or -1 out of memory.
+ */
+static int headless_meta(struct pebs_reader *r, struct src *s)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	struct pebs_meta **nm = realloc(r->metas,
+					(r->nmetas + 1) * sizeof(*nm));
+	if (nm)
+		r->metas = nm;
+	if (!m || !nm) {
+		pebs_meta_free(m);
+		return -1;
+	}
+	r->metas[r->nmetas++] = m;
+	s->meta = m;
+	return 0;
 }
 
 /*
@@ -513,8 +727,10 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			}
 			int magic = n == FMT_MAGIC_LEN &&
 				    memcmp(p, FMT_MAGIC, FMT_MAGIC_LEN) == 0;
-			uint8_t head8[FMT_MAGIC_LEN];
-			memcpy(head8, p, (size_t)n);
+			/* what was read here, for salvage to give back */
+			uint8_t head[CHUNK_HDR];
+			size_t nhead = (size_t)n;
+			memcpy(head, p, nhead);
 			free(own);
 			if (n == 0 && s->segments) {
 				s->state = ST_DONE;
@@ -522,51 +738,72 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			}
 			if (magic) {
 				r->st.bytes += FMT_MAGIC_LEN;
-				s->state = ST_CHUNKS;
-				s->segments++;
-				r->st.segments++;
-				s->seg_samples = s->seg_blocks = 0;
-				s->seg_start = off;
-				s->meta = NULL;
+				seg_begin(r, s, off);
 				continue;
 			}
 			if (s->state == ST_AFTER_END && n == FMT_MAGIC_LEN) {
 				/* A trailing chunk (index, tail) follows. */
-				uint8_t rest[CHUNK_HDR - FMT_MAGIC_LEN];
-				ssize_t m = src_take(r, s, sizeof(rest), &p,
-						     &own);
-				if (m == (ssize_t)sizeof(rest))
-					memcpy(rest, p, sizeof(rest));
+				ssize_t m = src_take(r, s,
+						     CHUNK_HDR - FMT_MAGIC_LEN,
+						     &p, &own);
+				if (m > 0) {
+					memcpy(head + nhead, p, (size_t)m);
+					nhead += (size_t)m;
+				}
 				free(own);
-				uint32_t tag = get32(head8);
-				uint64_t len = get64(rest);
-				if (m == (ssize_t)sizeof(rest) &&
+				uint32_t tag = get32(head);
+				uint64_t len = get64(head + FMT_MAGIC_LEN);
+				if (nhead == CHUNK_HDR &&
 				    (tag == TAG_INDX || tag == TAG_TAIL) &&
 				    len <= CHUNK_MAX_LEN) {
-					ssize_t k = src_take(r, s,
-							     len + CHUNK_TRL,
-							     &p, &own);
-					free(own);
-					if (k == (ssize_t)(len + CHUNK_TRL)) {
+					/* Verified: a damaged length would
+					 * step over what follows. */
+					ssize_t k = src_take_after(
+						r, s, len + CHUNK_TRL, head,
+						CHUNK_HDR, &p, &own);
+					if (k == (ssize_t)(len + CHUNK_TRL) &&
+					    fmt_checksum(tag, p, len) ==
+					    get64(p + len)) {
+						free(own);
 						r->st.bytes += CHUNK_HDR + len +
 							       CHUNK_TRL;
 						continue;
 					}
+					if (k > 0) {
+						slot_err(sl, PEBS_E_CORRUPT,
+							 si, "chunk at offset "
+							 "0x%llx: %s",
+							 (unsigned long long)
+							 off, k == (ssize_t)
+							 (len + CHUNK_TRL) ?
+							 "checksum mismatch" :
+							 "truncated");
+						after_damage(r, s, off, 0,
+							     p - CHUNK_HDR,
+							     CHUNK_HDR +
+							     (size_t)k);
+						free(own);
+						return P_ERROR;
+					}
+					free(own);
 				}
 			}
-			s->state = ST_DONE;
-			if (n == 0)
+			if (n == 0) {
+				s->state = ST_DONE;
 				return slot_err(sl, PEBS_E_FORMAT, si,
 						"empty input, not a .pebs "
 						"stream");
+			}
 			if (!s->segments)
-				return slot_err(sl, PEBS_E_FORMAT, si,
-						"not a .pebs stream (bad "
-						"magic)");
-			return slot_err(sl, PEBS_E_FORMAT, si,
-					"garbage after segment %u at offset "
-					"0x%llx", s->segments,
-					(unsigned long long)off);
+				slot_err(sl, PEBS_E_FORMAT, si,
+					 "not a .pebs stream (bad magic)");
+			else
+				slot_err(sl, PEBS_E_FORMAT, si,
+					 "garbage after segment %u at offset "
+					 "0x%llx", s->segments,
+					 (unsigned long long)off);
+			after_damage(r, s, off, 0, head, nhead);
+			return P_ERROR;
 		}
 
 		/* ST_CHUNKS: a chunk header, kept for the payload's buffer. */
@@ -583,18 +820,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 					strerror(errno));
 		}
 		if (n < CHUNK_HDR) {
-			free(own);
 			s->state = ST_DONE;
-			if (n == 0 && s->meta)
-				return slot_err(sl, PEBS_E_TRUNCATED, si,
-						"truncated after block %llu at "
-						"offset 0x%llx: no end marker",
-						(unsigned long long)s->blocks,
-						(unsigned long long)off);
-			return slot_err(sl, PEBS_E_TRUNCATED, si,
-					"truncated in block %llu at offset "
-					"0x%llx", (unsigned long long)s->blocks,
-					(unsigned long long)off);
+			return truncated(sl, s, si, off, hdr, (size_t)n);
 		}
 		uint32_t tag = get32(p), flags = get32(p + 4);
 		uint64_t len = get64(p + 8);
@@ -602,10 +829,17 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			    tag == TAG_LOST || tag == TAG_END ||
 			    tag == TAG_INDX || tag == TAG_TAIL;
 		if (len > CHUNK_MAX_LEN || (!known && flags & CHUNK_CRITICAL)) {
-			slot_err(sl, known ? PEBS_E_CORRUPT : PEBS_E_FORMAT, si,
-				 "bad chunk header at offset 0x%llx",
-				 (unsigned long long)off);
-			after_damage(r, s, off, 0);
+			if (tag == TAG_BLCK)
+				slot_err(sl, PEBS_E_CORRUPT, si, "block %llu at "
+					 "offset 0x%llx: bad chunk header",
+					 (unsigned long long)s->blocks++,
+					 (unsigned long long)off);
+			else
+				slot_err(sl, known ? PEBS_E_CORRUPT :
+					 PEBS_E_FORMAT, si, "bad chunk header "
+					 "at offset 0x%llx",
+					 (unsigned long long)off);
+			after_damage(r, s, off, 0, hdr, CHUNK_HDR);
 			return P_ERROR;
 		}
 		ssize_t got = s->map && tag == TAG_BLCK ?
@@ -618,45 +852,90 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 					strerror(errno));
 		}
 		if ((uint64_t)got < len + CHUNK_TRL) {
+			/*
+			 * The input ends inside the chunk, or its length is
+			 * damaged: with salvage, a valid chunk after its
+			 * header tells which.
+			 */
+			uint64_t bno = s->blocks;
+			truncated(sl, s, si, off, hdr, CHUNK_HDR);
+			int going = 0;
+			if (r->o.salvage) {
+				if (!s->meta)
+					s->hdr_lost = 1;
+				going = (s->map || !src_unread(s, off + 1,
+					 own + 1, CHUNK_HDR + (size_t)got - 1))
+					&& resync(r, s, off + 1) > 0;
+			}
 			free(own);
-			s->state = ST_DONE;
-			if (tag == TAG_BLCK)
-				return slot_err(sl, PEBS_E_TRUNCATED, si,
-						"truncated in block %llu at "
-						"offset 0x%llx",
-						(unsigned long long)s->blocks,
+			if (!going) {
+				s->state = ST_DONE;
+				return P_ERROR;
+			}
+			r->st.damaged++;
+			if (tag == TAG_BLCK) {
+				s->blocks = bno + 1;
+				return slot_err(sl, PEBS_E_CORRUPT, si,
+						"block %llu at offset 0x%llx: "
+						"bad chunk header",
+						(unsigned long long)bno,
 						(unsigned long long)off);
-			return slot_err(sl, PEBS_E_TRUNCATED, si,
-					"truncated at offset 0x%llx",
+			}
+			return slot_err(sl, PEBS_E_CORRUPT, si,
+					"bad chunk header at offset 0x%llx",
 					(unsigned long long)off);
 		}
 		r->st.bytes += CHUNK_HDR + len + CHUNK_TRL;
 		/*
 		 * Blocks are verified by the decoding workers, in parallel and
 		 * outside this lock (or below, before a skip); the rest here.
+		 * A mismatch may be in the length, which is not trusted then.
 		 */
 		if (tag != TAG_BLCK && fmt_checksum(tag, p, len) !=
 		    get64(p + len)) {
+			slot_err(sl, PEBS_E_CHECKSUM, si, "chunk at offset "
+				 "0x%llx: checksum mismatch",
+				 (unsigned long long)off);
+			after_damage(r, s, off, 0, own, CHUNK_HDR + len +
+				     CHUNK_TRL);
 			free(own);
-			if (tag == TAG_BLCK)
-				slot_err(sl, PEBS_E_CHECKSUM, si,
-					 "block %llu at offset 0x%llx: "
-					 "checksum mismatch",
-					 (unsigned long long)s->blocks++,
-					 (unsigned long long)off);
-			else
-				slot_err(sl, PEBS_E_CHECKSUM, si,
-					 "chunk at offset 0x%llx: checksum "
-					 "mismatch", (unsigned long long)off);
-			after_damage(r, s, off, 1);
 			return P_ERROR;
 		}
+		if (tag != TAG_HEAD && !s->meta && r->o.salvage &&
+		    s->hdr_lost) {
+			/* Reported as the header's damage already. */
+			if (!s->segments)
+				seg_begin(r, s, off);
+			s->hdr_lost = 1;
+			if (headless_meta(r, s)) {
+				free(own);
+				s->state = ST_DONE;
+				return slot_err(sl, PEBS_E_NOMEM, si,
+						"out of memory");
+			}
+		}
 		if (tag != TAG_HEAD && !s->meta) {
-			free(own);
 			slot_err(sl, PEBS_E_CORRUPT, si,
 				 "chunk at offset 0x%llx before the header",
 				 (unsigned long long)off);
-			after_damage(r, s, off, 1);
+			if (!r->o.salvage) {
+				free(own);
+				s->state = ST_DONE;
+				return P_ERROR;
+			}
+			/*
+			 * Once, then its chunks are read as those of a
+			 * header that was lost: read this one again.
+			 */
+			s->hdr_lost = 1;
+			int bad = src_unread(s, off, own, own ? CHUNK_HDR +
+					     len + CHUNK_TRL : 0);
+			free(own);
+			if (bad) {
+				s->state = ST_DONE;
+				return P_ERROR;
+			}
+			r->st.bytes -= CHUNK_HDR + len + CHUNK_TRL;
 			return P_ERROR;
 		}
 		switch (tag) {
@@ -738,11 +1017,12 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			snprintf(msg, sizeof(msg), "checksum mismatch");
 		}
 		if (rc) {
-			free(whole);
 			slot_err(sl, -rc, si, "block %llu at offset 0x%llx: %s",
 				 (unsigned long long)bno,
 				 (unsigned long long)off, msg);
-			after_damage(r, s, off, 1);
+			after_damage(r, s, off, rc != -PEBS_E_CHECKSUM, whole,
+				     clen);
+			free(whole);
 			return P_ERROR;
 		}
 		s->seg_samples += bi.nsamples;
@@ -760,13 +1040,14 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 				return P_ERROR;
 			}
 			if (fmt_block_verify_head(view, clen)) {
-				free(whole);
 				slot_err(sl, PEBS_E_CHECKSUM, si,
 					 "block %llu at offset 0x%llx: "
 					 "checksum mismatch",
 					 (unsigned long long)bno,
 					 (unsigned long long)off);
-				after_damage(r, s, off, 1);
+				/* the head holds the length's evidence */
+				after_damage(r, s, off, 0, whole, clen);
+				free(whole);
 				return P_ERROR;
 			}
 			r->st.skipped++;
@@ -1228,6 +1509,7 @@ void pebs_reader_close(struct pebs_reader *r)
 		if (s->fd > STDIN_FILENO)
 			close(s->fd);
 		free(s->name);
+		free(s->pb);
 	}
 	free(r->srcs);
 	for (size_t i = 0; i < r->nmetas; i++)

@@ -5,6 +5,8 @@
  */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -1771,4 +1773,145 @@ Test(format, file_that_shrinks_while_read)
 		free(q);
 	}
 	free(buf);
+}
+
+/*
+ * Reads @len bytes at @b with salvage (or without) from a mapped file, or
+ * through a FIFO (a stream) when @fifo: returns the samples read, *@errs
+ * the errors and @first the first error's message.
+ */
+static size_t salvage_read(const char *b, size_t len, int fifo,
+			   unsigned threads, int salvage, int *errs,
+			   char *first, size_t firstlen)
+{
+	char *p = fifo ? NULL : dump(b, len);
+	pid_t child = -1;
+	if (fifo) {
+		p = strdup(tmpname());
+		unlink(p);
+		cr_assert_eq(mkfifo(p, 0600), 0);
+		child = fork();
+		cr_assert(child >= 0);
+		if (child == 0) {
+			FILE *fp = fopen(p, "wb");
+			fwrite(b, 1, len, fp);
+			_exit(fclose(fp) != 0);
+		}
+	}
+	const char *paths[] = { p };
+	struct pebs_reader_opts o = { .threads = threads,
+				      .salvage = salvage };
+	struct pebs_reader *r;
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+	struct pebs_batch *bt;
+	size_t n = 0;
+	int rc;
+	*errs = 0;
+	while ((rc = pebs_reader_next(r, &bt)) != 0) {
+		if (rc > 0) {
+			n += bt->n;
+			continue;
+		}
+		if (!(*errs)++)
+			snprintf(first, firstlen, "%s", pebs_reader_errmsg(r));
+	}
+	pebs_reader_close(r);
+	if (fifo) {
+		int st;
+		waitpid(child, &st, 0);
+	}
+	unlink(p);
+	free(p);
+	return n;
+}
+
+/*
+ * Salvage does not trust the length of a chunk whose checksum failed: it
+ * scans on for the next valid chunk or segment, in a file and in a
+ * stream, so that damage to a chunk header (a block's, a segment's magic
+ * or header, an end marker) loses that chunk only.
+ */
+Test(format, salvage_resyncs_after_damaged_headers)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(5, &len, offs);
+	size_t endoff = offs[9] + CHUNK_HDR + get64((uint8_t *)b + offs[9] +
+						    8) + CHUNK_TRL;
+	cr_assert_eq(get32((uint8_t *)b + endoff), TAG_END);
+	char *bb = malloc(2 * len);
+	struct {
+		size_t at;
+		uint8_t x;
+		int twice;
+		size_t want, plain;	/* samples with, without salvage */
+	} cases[] = {
+		{ offs[2] + 10, 0x01, 0, 9000, 2000 },	/* length in file */
+		{ offs[2] + 10, 0x80, 0, 9000, 2000 },	/* length past end */
+		{ offs[2] + 8, 0x01, 0, 9000, 2000 },
+		{ offs[2] + 9, 0x01, 0, 9000, 2000 },
+		{ len + 2, 0x01, 1, 20000, 10000 },	/* second magic */
+		{ 100, 0x01, 0, 10000, 0 },		/* the header */
+		{ len + 100, 0x01, 1, 20000, 10000 },	/* second header */
+		{ endoff + 20, 0x01, 0, 10000, 10000 },	/* end marker */
+		{ endoff + 20, 0x01, 1, 20000, 10000 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = cases[i].twice ? 2 * len : len;
+		memcpy(bb, b, len);
+		memcpy(bb + len, b, len);
+		bb[cases[i].at] ^= (char)cases[i].x;
+		for (int fifo = 0; fifo < 2; fifo++) {
+			for (unsigned t = 1; t <= 3; t += 2) {
+				int errs;
+				char msg[256] = "";
+				size_t got = salvage_read(bb, n, fifo, t, 1,
+							  &errs, msg,
+							  sizeof(msg));
+				cr_assert_eq(got, cases[i].want,
+					     "case %zu fifo %d: %zu (%s)", i,
+					     fifo, got, msg);
+				cr_assert_eq(errs, 1, "case %zu fifo %d: %d "
+					     "errors, first %s", i, fifo,
+					     errs, msg);
+				got = salvage_read(bb, n, fifo, t, 0, &errs,
+						   msg, sizeof(msg));
+				cr_assert_eq(got, cases[i].plain,
+					     "case %zu fifo %d: %zu", i, fifo,
+					     got);
+				cr_assert_eq(errs, 1);
+			}
+		}
+	}
+	free(bb);
+	free(b);
+}
+
+/* Damage messages number blocks from 0 and name what was cut. */
+Test(format, truncation_messages_name_the_place)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(6, &len, offs);
+	size_t endoff = offs[9] + CHUNK_HDR + get64((uint8_t *)b + offs[9] +
+						    8) + CHUNK_TRL;
+	char want[3][128];
+	snprintf(want[0], sizeof(want[0]), "truncated after block 0 at "
+		 "offset 0x%zx: no end marker", offs[1]);
+	snprintf(want[1], sizeof(want[1]), "truncated before block 0 at "
+		 "offset 0x%zx: no end marker", offs[0]);
+	snprintf(want[2], sizeof(want[2]), "truncated in the end marker at "
+		 "offset 0x%zx", endoff);
+	size_t cut[] = { offs[1], offs[0], endoff + 8 };
+	size_t samples[] = { 1000, 0, 10000 };
+	for (int i = 0; i < 3; i++) {
+		for (int fifo = 0; fifo < 2; fifo++) {
+			int errs;
+			char msg[256] = "";
+			size_t got = salvage_read(b, cut[i], fifo, 1, 0,
+						  &errs, msg, sizeof(msg));
+			cr_assert_eq(got, samples[i]);
+			cr_assert_eq(errs, 1);
+			cr_assert_str_eq(msg, want[i]);
+		}
+	}
+	free(b);
 }
