@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -234,7 +235,8 @@ int main(int argc, char **argv)
 			 * last milliseconds. */
 			char *end;
 			co.duration = strtod(optarg, &end);
-			if (end == optarg || *end || !(co.duration >= 0))
+			if (end == optarg || *end || !(co.duration >= 0) ||
+			    !isfinite(co.duration))
 				util_die(EXIT_USAGE, "-d: not a number of "
 					 "seconds: \"%s\"", optarg);
 			break;

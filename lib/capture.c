@@ -916,9 +916,12 @@ static int open_backend(struct cap *c, unsigned ncpus, const int *cl,
 		bo.sim = c->sim;
 		bo.next = o->source ? o->source : wl_next;
 		bo.ctx = o->source ? o->source_ctx : c->wl;
-		if (o->duration > 0)
-			bo.stop_cycle = (uint64_t)(o->duration *
-						   (double)PEBS_SIM_TSC_HZ);
+		if (o->duration > 0) {
+			/* at least a cycle: 0 is "no limit" to the sim */
+			double cyc = o->duration * (double)PEBS_SIM_TSC_HZ;
+			bo.stop_cycle = cyc < 1 ? 1 : cyc >= 0x1p63 ?
+					(uint64_t)1 << 63 : (uint64_t)cyc;
+		}
 		r = pebs_backend_open_sim(&c->bk, &bo);
 		if (r < 0)
 			cerr(c, "sim backend: %s", pebs_strerror(r));

@@ -15,3 +15,9 @@ pebs-capture -b sim --uarch skx --workload false-sharing -d x; echo "rc=$?"
 pebs-capture -b sim --uarch skx -o /dev/null -- true; echo "rc=$?"
 pebs-capture -b sim --uarch skx --workload false-sharing -o /dev/null \
 	-- true; echo "rc=$?"
+# -d: a finite number; the shortest positive duration is a cycle, not
+# "no limit" (0 is no limit)
+pebs-capture -b sim --uarch skx --workload false-sharing -d inf; echo "rc=$?"
+pebs-capture -b sim --uarch skx --workload streaming -c 997 -d 1e-12 \
+	-o $TMP/d.pebs 2>/dev/null && pebs-decode --info $TMP/d.pebs |
+	grep '^  samples:'
