@@ -3,6 +3,7 @@
  * for trying pipelines and benchmarking without a capture.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,7 +39,8 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	unsigned long long count = 1000000, seed = 1, threads = 16;
-	unsigned long long block = 0, level = 0;
+	/* ULLONG_MAX: not given (the writer's defaults) */
+	unsigned long long block = ULLONG_MAX, level = ULLONG_MAX;
 	const char *out = NULL;
 	int c;
 	util_init(argv[0]);
@@ -64,10 +66,14 @@ int main(int argc, char **argv)
 		usage(EXIT_USAGE);
 	if (threads < 1 || threads > 64)
 		util_die(EXIT_USAGE, "--threads: must be 1 to 64");
-	if (block > PEBS_BATCH_MAX)
-		util_die(EXIT_USAGE, "--block: at most %u", PEBS_BATCH_MAX);
-	if (level > 22)
+	if (block != ULLONG_MAX && (block < 1 || block > PEBS_BATCH_MAX))
+		util_die(EXIT_USAGE, "--block: 1 to %u samples", PEBS_BATCH_MAX);
+	if (level != ULLONG_MAX && (level < 1 || level > 22))
 		util_die(EXIT_USAGE, "--level: zstd levels are 1 to 22");
+	if (block == ULLONG_MAX)
+		block = 0;
+	if (level == ULLONG_MAX)
+		level = 0;
 
 	FILE *fp = util_open_out(out, 1);
 	struct pebs_gen_opts go = { .seed = seed, .threads = (unsigned)threads };

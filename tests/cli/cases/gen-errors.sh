@@ -6,3 +6,6 @@ pebs-gen --level 99 -n 1; echo "rc $?"
 pebs-gen extra; echo "rc $?"
 pebs-gen -n 10 -o /nonexistent/dir/x.pebs; echo "rc $?"
 pebs-gen --version
+# 0 is no level nor block size (the defaults are what leaving them out gives)
+pebs-gen -n 10 --level 0 -o /dev/null; echo "rc=$?"
+pebs-gen -n 10 --block 0 -o /dev/null; echo "rc=$?"
