@@ -612,8 +612,12 @@ static int assign(struct pebs_plan *p, enum pebs_rule *rule, char *err,
 			int w = snprintf(who + n, sizeof(who) - n,
 					 "%sPMC%u: %s", n ? ", " : "", x,
 					 p->ev[owner[x]].ev.name);
-			if (w < 0 || (size_t)w >= sizeof(who) - n)
+			if (w < 0 || (size_t)w >= sizeof(who) - n - 8) {
+				/* whole entries only: cut the one that did
+				 * not fit */
+				snprintf(who + n, sizeof(who) - n, ", ...");
 				break;
+			}
 			n += (size_t)w;
 		}
 		fmt_counters(allow[e], cl, sizeof(cl));

@@ -21,3 +21,5 @@ pebs-capture -b sim --uarch skx --workload false-sharing -d inf; echo "rc=$?"
 pebs-capture -b sim --uarch skx --workload streaming -c 997 -d 1e-12 \
 	-o $TMP/d.pebs 2>/dev/null && pebs-decode --info $TMP/d.pebs |
 	grep '^  samples:'
+# more events than counters: the owners listed are whole names
+pebs-capture --plan --uarch spr $(printf -- '-e load-latency %.0s' 1 2 3 4 5 6 7 8); echo "rc=$?"
