@@ -257,7 +257,8 @@ static int src_unread(struct src *s, uint64_t at, const uint8_t *buf,
 			uint8_t *b = malloc(cap);
 			if (!b)
 				return -1;
-			memcpy(b + n, s->pb + s->pb_off, s->pb_len);
+			if (s->pb_len)	/* pb may be NULL: nothing yet */
+				memcpy(b + n, s->pb + s->pb_off, s->pb_len);
 			free(s->pb);
 			s->pb = b;
 			s->pb_cap = cap;
@@ -284,14 +285,16 @@ static int pb_fill(struct pebs_reader *r, struct src *s, size_t need)
 		return 0;
 	if (s->pb_off + need > s->pb_cap) {
 		if (need <= s->pb_cap) {
-			memmove(s->pb, s->pb + s->pb_off, s->pb_len);
+			if (s->pb_len)
+				memmove(s->pb, s->pb + s->pb_off, s->pb_len);
 		} else {
 			uint8_t *b = malloc(need);
 			if (!b) {
 				errno = ENOMEM;
 				return -1;
 			}
-			memcpy(b, s->pb + s->pb_off, s->pb_len);
+			if (s->pb_len)
+				memcpy(b, s->pb + s->pb_off, s->pb_len);
 			free(s->pb);
 			s->pb = b;
 			s->pb_cap = need;
