@@ -245,6 +245,7 @@ static void read_msr(const struct ctx *c, struct pebs_probe_facts *f)
 {
 	char b[4096];
 	f->msr_dev_present = exists(c, "/dev/cpu/0/msr");
+	f->pebs_ds_present = exists(c, "/dev/pebs_ds");
 	f->msr_module = exists(c, "/sys/module/msr");
 	f->msr_open_errno = ENOENT;
 	if (!f->msr_dev_present)
@@ -486,6 +487,11 @@ void pebs_probe_analyze(const struct pebs_probe_facts *f,
 		     pebs_probe_errno_name(f->msr_open_errno, eb,
 					   sizeof(eb)));
 	}
+	/* the DS area must be kernel memory: the backend maps it from the
+	 * module's device */
+	if (!f->pebs_ds_present)
+		addf(msr, "pebs_ds module not loaded: no /dev/pebs_ds (make "
+		     "-C kmod; insmod kmod/pebs_ds.ko)");
 	msr->available = msr->nreasons == 0;
 
 	/* perf */

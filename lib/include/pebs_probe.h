@@ -52,6 +52,9 @@ struct pebs_probe_facts {
 	int msr_dev_present;
 	int msr_module;
 	int msr_open_errno;
+	/* /dev/pebs_ds, the kmod/pebs_ds.ko device the msr backend takes
+	 * its DS area from (stat) */
+	int pebs_ds_present;
 	int perf_cap_ok;
 	uint64_t perf_cap;
 	/* perf_event_open(): 0 = ok, else errno; -1 = not tried. */
