@@ -27,6 +27,7 @@ static struct pebs_probe_facts good(void)
 	f.paranoid = 2;
 	f.msr_dev_present = 1;
 	f.msr_module = 1;
+	f.pebs_ds_present = 1;
 	f.perf_cycles_errno = 0;
 	f.perf_precise_errno = 0;
 	return f;
@@ -74,6 +75,12 @@ Test(probe, msr_reasons)
 	cr_assert(has_reason(&r.backend[1], "not root (uid 1000)"));
 	cr_assert(has_reason(&r.backend[1], "cannot open /dev/cpu/0/msr: "
 			     "EACCES"));
+	/* the msr device alone is not enough: the DS area's module too */
+	f = good();
+	f.pebs_ds_present = 0;
+	pebs_probe_analyze(&f, &r);
+	cr_assert_not(r.backend[1].available);
+	cr_assert(has_reason(&r.backend[1], "pebs_ds module not loaded"));
 	f = good();
 	f.la_eax = 0x07300401;	/* version 1 */
 	pebs_probe_analyze(&f, &r);
