@@ -345,6 +345,7 @@ int main(int argc, char **argv)
 		util_die(EXIT_SYS, "out of memory");
 	char **paths = argv + optind;
 	size_t n = (size_t)(argc - optind);
+	util_check_out(out, (const char *const *)paths, n);
 	int status = merge ? read_results(c, paths, n) :
 			     read_samples(c, paths, n, threads);
 	if (pebs_c2c_finish(c) < 0)

@@ -326,6 +326,7 @@ int main(int argc, char **argv)
 		paths = stdin_only;
 		n = 1;
 	}
+	util_check_out(o.out, paths, n);
 	FILE *fp = util_open_out(o.out, !o.info && (o.fmt == FMT_PEBS ||
 						    o.fmt == FMT_PERF));
 	if (o.fmt < 0)

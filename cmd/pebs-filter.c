@@ -450,6 +450,7 @@ int main(int argc, char **argv)
 		paths = stdin_only;
 		n = 1;
 	}
+	util_check_out(o.out, paths, n);
 	FILE *fp = util_open_out(o.out, !o.count && o.fmt == FMT_PEBS);
 	int status = run(&o, &ctx, paths, n, fp);
 	util_close_out(fp, o.out);

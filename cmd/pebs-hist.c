@@ -383,6 +383,7 @@ int main(int argc, char **argv)
 		paths = stdin_only;
 		n = 1;
 	}
+	util_check_out(o.out, paths, n);
 	FILE *fp = util_open_out(o.out, 0);
 	struct pebs_hist *h = NULL;
 	int status = o.merge ? run_merge(&o, paths, n, &h) :

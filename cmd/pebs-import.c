@@ -264,6 +264,7 @@ int main(int argc, char **argv)
 		paths = stdin_only;
 		n = 1;
 	}
+	util_check_out(out, (const char *const *)paths, n);
 	int perf = fmt ? strcmp(fmt, "perf") == 0 : looks_like_perf(paths[0]);
 	if (perf && pebs_meta_count(user))
 		util_die(EXIT_USAGE, "--meta: only with -f csv (perf.data "

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pebs_format.h"
@@ -68,6 +69,22 @@ FILE *util_open_out(const char *path, int binary)
 	if (!fp)
 		util_die(EXIT_SYS, "%s: cannot create:", path);
 	return fp;
+}
+
+void util_check_out(const char *out, const char *const *paths, size_t n)
+{
+	struct stat so, si;
+	/* Identity, not names: "./x" and "x", links and hard links all
+	 * name the same file.  A missing output cannot be an input. */
+	if (!out || strcmp(out, "-") == 0 || stat(out, &so) != 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(paths[i], "-") == 0 || stat(paths[i], &si) != 0)
+			continue;
+		if (si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			util_die(EXIT_USAGE, "-o %s: is also an input (write "
+				 "elsewhere, then rename)", out);
+	}
 }
 
 void util_write_failed(const char *path)

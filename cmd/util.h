@@ -43,6 +43,14 @@ void util_die(int code, const char *fmt, ...)
 FILE *util_open_out(const char *path, int binary);
 
 /*
+ * Exits 2 when the output @out (NULL or "-" = stdout) is the same existing
+ * file as one of the inputs @paths[0..@n) ("-" = stdin, skipped): opening
+ * it for writing would truncate the input before it is read.  Call before
+ * util_open_out().
+ */
+void util_check_out(const char *out, const char *const *paths, size_t n);
+
+/*
  * Closes @fp (stdout or a file opened by util_open_out) and checks every
  * write succeeded: a closed pipe exits 0 quietly, any other error exits 3.
  */

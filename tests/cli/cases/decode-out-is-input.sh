@@ -1,0 +1,14 @@
+# Every tool that writes -o FILE refuses an -o that names one of its inputs
+# (also through another path), before truncating it: exit 2.
+pebs-import $TD/good/decode-basic.csv -o $TMP/x.pebs &&
+cp $TMP/x.pebs $TMP/keep.pebs || exit 9
+cd $TMP || exit 9
+pebs-decode -f pebs -o x.pebs ./x.pebs; echo "rc=$?"
+ln -s x.pebs link.pebs && pebs-decode -f csv -o link.pebs keep.pebs x.pebs; echo "rc=$?"
+pebs-filter 'lat > 0' -o x.pebs x.pebs; echo "rc=$?"
+pebs-hist -o x.pebs x.pebs; echo "rc=$?"
+pebs-c2c -o x.pebs x.pebs; echo "rc=$?"
+cmp x.pebs keep.pebs && echo "input kept"
+# A new output file, and stdout, are not inputs.
+pebs-decode -f pebs -o y.pebs x.pebs && cmp y.pebs x.pebs && echo copied &&
+pebs-decode x.pebs | wc -l
