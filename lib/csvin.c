@@ -20,7 +20,8 @@
 #include "output_fmt.h"
 
 #define NCACHE 64		/* event names remembered */
-#define COL_IGNORE (-1)		/* a derived name decided by its source */
+#define COL_IGNORE (-1)		/* a derived name decided by its source,
+				   or a symbol column */
 
 struct evc {
 	char *name;
@@ -128,7 +129,7 @@ static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 		return;
 	}
 	const struct pebs_field *f = strlen(name) == len ?
-				     pebs_field_lookup(name) : NULL;
+				     pebs_field_find(name) : NULL;
 	/* binary input given as CSV: say what it is, not "unknown column" */
 	if (!f && c->ncol == 0 && pebs_perf_probe(name, len)) {
 		fail(c, -PEBS_E_FORMAT, "a perf.data file, not CSV");
@@ -150,6 +151,13 @@ static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 	 * one); its values must then agree on every row.
 	 */
 	int id = f->id;
+	/*
+	 * Symbol names are resolved from pid and ip (addr) through the
+	 * capture's maps, which a CSV does not carry: nothing to store, but
+	 * any pebs-decode --fields list must read back.
+	 */
+	if (pebs_field_is_sym(id))
+		id = COL_IGNORE;
 	if (id == PEBS_COL_EVENT)
 		c->have_event = 1;
 	c->col[c->ncol++] = id;

@@ -128,6 +128,27 @@ Test(csvin, repeated_columns_agree)
 		     "line 2: field \"event\": repeated with another value");
 }
 
+/* Symbol columns (any pebs-decode --fields list) are read and ignored. */
+Test(csvin, symbol_columns_ignored)
+{
+	struct run r = import("sym,time,dso,lat,srcline,data_sym\n"
+			      "main+0x10,7,/bin/x,9,x.c:3,buf+0x8\n"
+			      "[unknown],8,\"a,b\",0x10,[unknown],[unknown]\n");
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	cr_assert_eq(r.b->n, 2);
+	cr_assert_eq(r.b->c64[PEBS_COL_TIME][0], 7);
+	cr_assert_eq(r.b->c32[PEBS_COL_LAT][0], 9);
+	cr_assert_eq(r.b->c64[PEBS_COL_TIME][1], 8);
+	cr_assert_eq(r.b->c32[PEBS_COL_LAT][1], 16);
+	cr_assert_eq(r.b->c64[PEBS_COL_IP][0], 0);
+	pebs_batch_free(r.b);
+	/* still counted: a short row is an error */
+	expect_error("time,sym\n1\n", -PEBS_E_PARSE,
+		     "line 2: 1 fields, but the header has 2");
+	expect_error("time,symm\n", -PEBS_E_PARSE,
+		     "line 1: unknown column \"symm\" (did you mean \"sym\"?)");
+}
+
 /* Every combination of derived names survives without a dsrc column. */
 Test(csvin, derived_names_without_source)
 {
