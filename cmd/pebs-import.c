@@ -86,7 +86,9 @@ static int werr;
 static int sink_event(void *w, const char *name)
 {
 	int r = pebs_writer_event(w, name);
-	if (r < 0)
+	/* A name over the format's limits is bad input, reported by csvin
+	 * with file and line; the writer stays usable. */
+	if (r < 0 && r != -PEBS_E_RANGE)
 		werr = r;
 	return r;
 }

@@ -162,15 +162,34 @@ int pebs_writer_open(struct pebs_writer **wp, FILE *fp,
 	return r;
 }
 
+/*
+ * The format's limits on a block's name list (pebs-format.md).  Names are
+ * writer-wide, every block carries the whole list, and ids handed out
+ * stay valid to the end: so the count limit holds for the segment, not
+ * per block.
+ */
+#define NAME_MAX_LEN 1024
+#define NAMES_MAX 65535
+
 int pebs_writer_event(struct pebs_writer *w, const char *name)
 {
+	if (w->err)
+		return w->err;
 	for (uint32_t i = 0; i < w->nnames; i++)
 		if (strcmp(w->names[i], name) == 0)
 			return (int)i;
-	if (strlen(name) > 1024)
-		return set_err(w, PEBS_E_RANGE, "event name too long");
-	if (w->nnames == 65535)
-		return set_err(w, PEBS_E_RANGE, "too many event names");
+	/*
+	 * A name over a limit is the caller's bad input, not a broken
+	 * stream: refused with the writer left usable (not sticky), so
+	 * that an importer can skip it and end the segment properly.
+	 */
+	if (strlen(name) > NAME_MAX_LEN || w->nnames == NAMES_MAX) {
+		snprintf(w->msg, sizeof(w->msg), strlen(name) > NAME_MAX_LEN ?
+			 "event name too long (at most %d bytes)" :
+			 "too many event names (at most %d in a segment)",
+			 strlen(name) > NAME_MAX_LEN ? NAME_MAX_LEN : NAMES_MAX);
+		return -PEBS_E_RANGE;
+	}
 	if (w->nnames == w->names_cap) {
 		uint32_t nc = w->names_cap ? w->names_cap * 2 : 8;
 		char **nn = realloc(w->names, nc * sizeof(*nn));
@@ -283,12 +302,27 @@ static int direct_block(struct pebs_writer *w, const struct pebs_batch *b,
 	return emit_block(w, buf, len);
 }
 
+/*
+ * pebs_writer_event() for a batch: a name over a limit is fatal here, as
+ * the batch may already be half copied and cannot be skipped row by row.
+ */
+static int batch_event(struct pebs_writer *w, const char *name)
+{
+	int e = pebs_writer_event(w, name);
+	if (e == -PEBS_E_RANGE && !w->err) {
+		char msg[sizeof(w->msg)];
+		memcpy(msg, w->msg, sizeof(msg));
+		return set_err(w, PEBS_E_RANGE, "%s", msg);
+	}
+	return e;
+}
+
 int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b)
 {
 	uint32_t map[256];
 	uint32_t nmap = b->nnames < 256 ? b->nnames : 256;
 	for (uint32_t i = 0; i < nmap; i++) {
-		int e = pebs_writer_event(w, b->names[i]);
+		int e = batch_event(w, b->names[i]);
 		if (e < 0)
 			return e;
 		map[i] = (uint32_t)e;
@@ -353,8 +387,8 @@ int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b)
 				continue;
 			}
 			/* Rare: beyond the cached map, or no name at all. */
-			int id = pebs_writer_event(w, e < b->nnames ?
-						   b->names[e] : "");
+			int id = batch_event(w, e < b->nnames ?
+					     b->names[e] : "");
 			if (id < 0)
 				return id;
 			ev[j] = (uint32_t)id;

@@ -311,6 +311,86 @@ Test(csvin, sink_error_passes_through)
 	pebs_batch_free(b);
 }
 
+/* A sink whose dictionary is full after two names, as a writer's is. */
+static int two_names(void *ctx, const char *name)
+{
+	int id = pebs_batch_intern(ctx, name);
+	return id >= 2 ? -PEBS_E_RANGE : id;
+}
+
+/* The format's limits on event names are bad input, with line and field. */
+Test(csvin, event_name_limits)
+{
+	char text[1200];
+	snprintf(text, sizeof(text), "time,event\n1,a\n2,%01025d\n3,c\n", 0);
+	expect_error(text, -PEBS_E_RANGE, "line 3: field \"event\": name "
+		     "too long (at most 1024 bytes)");
+	snprintf(text, sizeof(text), "event\n%01024d\n", 0);
+	struct run r = import(text);
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	cr_assert_eq(strlen(pebs_batch_event(r.b, 0)), 1024);	/* sample 0 */
+	pebs_batch_free(r.b);
+
+	struct pebs_batch *b = pebs_batch_new(8);
+	struct pebs_csvin_sink sk = { two_names, b_sample, b };
+	struct pebs_csvin *c;
+	const char *t = "event\na\nb\na\nc\nb\n";
+	cr_assert_eq(pebs_csvin_open(&c, &sk), 0);
+	cr_assert_eq(pebs_csvin_feed(c, t, strlen(t)), -PEBS_E_RANGE);
+	cr_assert_str_eq(pebs_csvin_errmsg(c), "line 5: field \"event\": too "
+			 "many distinct names (at most 65535)");
+	cr_assert_eq(b->n, 3);
+	pebs_csvin_close(c);
+	pebs_batch_free(b);
+}
+
+/*
+ * A name over a limit leaves the writer usable: the rows before it and
+ * the next input are written, and the segment ends properly.
+ */
+Test(csvin, event_name_limit_keeps_writer)
+{
+	char path[] = "/tmp/csvin-lim-XXXXXX", bad[1200];
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	FILE *fp = fdopen(fd, "wb");
+	struct pebs_writer *w;
+	cr_assert_eq(pebs_writer_open(&w, fp, NULL, NULL), 0);
+	cr_assert_eq(pebs_writer_event(w, ""), 0);
+	memset(bad, 'A', sizeof(bad) - 1);
+	bad[sizeof(bad) - 1] = 0;
+	cr_assert_eq(pebs_writer_event(w, bad), -PEBS_E_RANGE);
+	cr_assert_str_eq(pebs_writer_errmsg(w), "event name too long (at "
+			 "most 1024 bytes)");
+	struct pebs_csvin *c;
+	cr_assert_eq(pebs_csvin_open_writer(&c, w), 0);
+	snprintf(bad, sizeof(bad), "time,event\n1,a\n2,%01025d\n3,c\n", 0);
+	cr_assert_eq(pebs_csvin_feed(c, bad, strlen(bad)), -PEBS_E_RANGE);
+	cr_assert_eq(pebs_csvin_end(c), -PEBS_E_RANGE);
+	const char *good = "time,event\n4,d\n";
+	cr_assert_eq(pebs_csvin_feed(c, good, strlen(good)), 0);
+	cr_assert_eq(pebs_csvin_end(c), 0);
+	pebs_csvin_close(c);
+	cr_assert_eq(pebs_writer_close(w), 0);
+	fclose(fp);
+
+	const char *paths[] = { path };
+	struct pebs_reader *rd;
+	struct pebs_reader_opts ro = { .threads = 1 };
+	cr_assert_eq(pebs_reader_open(&rd, paths, 1, &ro), 0);
+	struct pebs_batch *rb;
+	cr_assert_eq(pebs_reader_next(rd, &rb), 1, "%s",
+		     pebs_reader_errmsg(rd));
+	cr_assert_eq(rb->n, 2);
+	cr_assert_eq(rb->c64[PEBS_COL_TIME][0], 1);
+	cr_assert_eq(rb->c64[PEBS_COL_TIME][1], 4);
+	cr_assert_str_eq(pebs_batch_event(rb, 1), "d");
+	cr_assert_eq(pebs_reader_next(rd, &rb), 0, "%s",
+		     pebs_reader_errmsg(rd));
+	pebs_reader_close(rd);
+	unlink(path);
+}
+
 /* ----------------------------------------------------------- round trip */
 
 static uint64_t rnd(uint64_t *x)
