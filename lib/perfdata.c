@@ -86,6 +86,9 @@ struct pebs_perf_reader {
 	struct htab pidmap;	/* pid -> first map index */
 	struct htab sampled;	/* pids with samples */
 	struct htab comm;	/* pid -> string pool index + 1 */
+	/* Threads have their own names (perf script shows them): */
+	struct htab threads;	/* tids with samples -> pid + 1 */
+	struct htab tcomm;	/* tid -> string pool index + 1 */
 	char **pool;
 	size_t npool, cappool;
 	struct pbid *bids;
@@ -987,7 +990,7 @@ static int expand_compressed(struct pebs_perf_reader *r)
 static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 {
 	uint64_t pos = r->data_off, end = r->data_end;
-	uint32_t last_pid = 0;
+	uint32_t last_pid = 0, last_tid = 0;
 	while (pos < end) {
 		if (end - pos < 8) {
 			stop_at(r, pos, PEBS_E_TRUNCATED,
@@ -1029,6 +1032,8 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 			const struct flay *l = k == 0 ? &r->attrs[ai].lay : NULL;
 			if (l && l->fixed && n >= l->size) {
 				s.pid = l->tid >= 0 ? rd32(r, q + l->tid) : 0;
+				s.tid = l->tid >= 0 ? rd32(r, q + l->tid + 4) :
+						      0;
 			} else if (k < 0 || parse_sample(r, q, n,
 							 &r->attrs[ai],
 							 &s) < 0) {
@@ -1037,12 +1042,18 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 					"sample before any event attribute");
 				goto out;
 			}
-			/* runs of samples of one process: hash once */
-			if (!r->nsamples || s.pid != last_pid) {
+			/* runs of samples of one thread: hash once */
+			if (!r->nsamples || s.pid != last_pid ||
+			    s.tid != last_tid) {
 				uint64_t *v = ht_slot(&r->sampled, s.pid, 1);
-				if (!v)
+				uint64_t *t = s.tid != s.pid ?
+					ht_slot(&r->threads, s.tid, 1) : v;
+				if (!v || !t)
 					return -PEBS_E_NOMEM;
+				if (t != v)
+					*t = (uint64_t)s.pid + 1;
 				last_pid = s.pid;
+				last_tid = s.tid;
 			}
 			r->nsamples++;
 			break;
@@ -1073,18 +1084,35 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				uint32_t pid = rd32(r, q), tid = rd32(r, q + 4);
 				if (misc & (1u << 13))	/* COMM_EXEC */
 					maps_exec(r, pid);
+				const char *c = intern(r, q + 8, n - 8);
+				uint64_t *t = ht_slot(&r->tcomm, tid, 1);
+				if (!c || !t)
+					return -PEBS_E_NOMEM;
+				*t = (uint64_t)(r->npool - 1) + 1;
 				if (pid != tid && ht_slot(&r->comm, pid, 0))
 					break;
-				const char *c = intern(r, q + 8, n - 8);
 				uint64_t *v = ht_slot(&r->comm, pid, 1);
-				if (!c || !v)
+				if (!v)
 					return -PEBS_E_NOMEM;
-				*v = (uint64_t)(r->npool - 1) + 1;
+				*v = *t;
 			}
 			break;
 		case 7:		/* FORK */
 			if (n >= 24 && rd32(r, q) != rd32(r, q + 4))
 				maps_fork(r, rd32(r, q), rd32(r, q + 4));
+			/* a new task has its parent's name until a COMM */
+			if (n >= 24) {
+				uint64_t *pt = ht_slot(&r->tcomm,
+						       rd32(r, q + 12), 0);
+				uint64_t name = pt ? *pt : 0;	/* may move */
+				if (name) {
+					uint64_t *t = ht_slot(&r->tcomm,
+							rd32(r, q + 8), 1);
+					if (!t)
+						return -PEBS_E_NOMEM;
+					*t = name;
+				}
+			}
 			break;
 		case 2:		/* LOST */
 			if (n >= 16)
@@ -1229,6 +1257,21 @@ static int meta_maps(struct pebs_perf_reader *r, struct pebs_meta *m)
 			char k[48];
 			snprintf(k, sizeof(k), "comm.%llu",
 				 (unsigned long long)pid);
+			SET(k, "%s", r->pool[*c - 1]);
+		}
+	}
+	/* and of each sampled thread, as comm.PID.TID (pebs-perf(7)) */
+	for (size_t i = 0; i < r->threads.cap; i++) {
+		if (!r->threads.k[i])
+			continue;
+		uint64_t tid = r->threads.k[i] - 1;
+		uint64_t pid = r->threads.v[i] - 1;
+		uint64_t *c = ht_slot(&r->tcomm, tid, 0);
+		if (c && *c) {
+			char k[48];
+			snprintf(k, sizeof(k), "comm.%llu.%llu",
+				 (unsigned long long)pid,
+				 (unsigned long long)tid);
 			SET(k, "%s", r->pool[*c - 1]);
 		}
 	}
@@ -1933,6 +1976,8 @@ void pebs_perf_reader_close(struct pebs_perf_reader *r)
 	ht_free(&r->ids);
 	ht_free(&r->pidmap);
 	ht_free(&r->sampled);
+	ht_free(&r->threads);
+	ht_free(&r->tcomm);
 	ht_free(&r->comm);
 	free(r->maps);
 	for (size_t i = 0; i < r->npool; i++)

@@ -421,14 +421,22 @@ static int put_side(struct pebs_perf_writer *w)
 		pebs_meta_entry(w->meta, i, &k, &v);
 		if (strncmp(k, "comm.", 5) != 0)
 			continue;
-		uint32_t pid = (uint32_t)num(k + 5, 0);
+		/* comm.PID names a process, comm.PID.TID one of its threads:
+		 * without its own COMM, perf shows a thread as ":TID". */
+		char *dot;
+		errno = 0;
+		uint32_t pid = (uint32_t)strtoul(k + 5, &dot, 10), tid = pid;
+		if (*dot == '.')
+			tid = (uint32_t)strtoul(dot + 1, &dot, 10);
+		if (errno || *dot || dot == k + 5)
+			continue;
 		size_t at = rec_begin(b, 3, 0);		/* COMM */
 		b_u32(b, pid);
-		b_u32(b, pid);
+		b_u32(b, tid);
 		b_put(b, v, strnlen(v, 255));	/* a kernel comm is 16 */
 		b_zero(b, 1);
 		b_zero(b, (8 - (b->n - at) % 8) % 8);
-		put_sample_id(w, b, pid, pid, 0, 0);
+		put_sample_id(w, b, pid, tid, 0, 0);
 		if (rec_end(w, b, at) < 0)
 			return -w->err;
 	}

@@ -68,6 +68,10 @@ static FILE *write_file(const struct pebs_perf_writer_opts *o,
 		pebs_meta_set(m, "maps.0.build_id",
 			      "0123456789abcdef0123456789abcdef01234567");
 		pebs_meta_set(m, "comm.1234", "test");
+		/* threads: sampled ones are read back, not the idle one */
+		pebs_meta_set(m, "comm.1234.1235", "worker-1");
+		pebs_meta_set(m, "comm.1234.1236", "worker-2");
+		pebs_meta_set(m, "comm.1234.1240", "idle");
 	}
 	struct pebs_perf_writer *w;
 	cr_assert_eq(pebs_perf_writer_open(&w, fp, m, o), 0, "%s",
@@ -296,13 +300,17 @@ Test(perf_roundtrip, rounds_are_sorted)
 	fclose(fp);
 }
 
-/* Metadata survives writer -> parser (topology, cpuid, maps, build id). */
+/*
+ * Metadata survives writer -> parser (topology, cpuid, maps, build id,
+ * process and thread names).
+ */
 Test(perf_roundtrip, metadata)
 {
 	struct pebs_sample s[3];
 	for (size_t i = 0; i < 3; i++) {
 		make_sample(&s[i], i, 100 + i);
 		s[i].pid = 1234;
+		s[i].tid = 1234 + (uint32_t)i;
 	}
 	for (int pipe = 0; pipe < 2; pipe++) {
 		struct pebs_perf_writer_opts o = { .pipe = pipe };
@@ -322,6 +330,12 @@ Test(perf_roundtrip, metadata)
 		cr_expect_str_eq(pebs_meta_get(m, "maps.0.build_id"),
 			"0123456789abcdef0123456789abcdef01234567");
 		cr_expect_str_eq(pebs_meta_get(m, "comm.1234"), "test");
+		cr_expect_str_eq(pebs_meta_get(m, "comm.1234.1235"),
+				 "worker-1");
+		cr_expect_str_eq(pebs_meta_get(m, "comm.1234.1236"),
+				 "worker-2");
+		cr_expect_null(pebs_meta_get(m, "comm.1234.1240"));
+		cr_expect_null(pebs_meta_get(m, "comm.1234.1234"));
 		cr_expect_str_eq(pebs_meta_get(m, "events.2.name"), "r1cd");
 		pebs_perf_reader_close(r);
 		fclose(fp);
