@@ -1104,7 +1104,8 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 			if (n >= 24) {
 				uint64_t *pt = ht_slot(&r->tcomm,
 						       rd32(r, q + 12), 0);
-				uint64_t name = pt ? *pt : 0;	/* may move */
+				/* copied: creating a slot may move it */
+				uint64_t name = pt ? *pt : 0;
 				if (name) {
 					uint64_t *t = ht_slot(&r->tcomm,
 							rd32(r, q + 8), 1);

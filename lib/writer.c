@@ -183,11 +183,14 @@ int pebs_writer_event(struct pebs_writer *w, const char *name)
 	 * stream: refused with the writer left usable (not sticky), so
 	 * that an importer can skip it and end the segment properly.
 	 */
-	if (strlen(name) > NAME_MAX_LEN || w->nnames == NAMES_MAX) {
-		snprintf(w->msg, sizeof(w->msg), strlen(name) > NAME_MAX_LEN ?
-			 "event name too long (at most %d bytes)" :
-			 "too many event names (at most %d in a segment)",
-			 strlen(name) > NAME_MAX_LEN ? NAME_MAX_LEN : NAMES_MAX);
+	if (strlen(name) > NAME_MAX_LEN) {
+		snprintf(w->msg, sizeof(w->msg), "event name too long (at "
+			 "most %d bytes)", NAME_MAX_LEN);
+		return -PEBS_E_RANGE;
+	}
+	if (w->nnames == NAMES_MAX) {
+		snprintf(w->msg, sizeof(w->msg), "too many event names (at "
+			 "most %d in a segment)", NAMES_MAX);
 		return -PEBS_E_RANGE;
 	}
 	if (w->nnames == w->names_cap) {

@@ -328,7 +328,7 @@ Test(csvin, event_name_limits)
 	snprintf(text, sizeof(text), "event\n%01024d\n", 0);
 	struct run r = import(text);
 	cr_assert_eq(r.rc, 0, "%s", r.msg);
-	cr_assert_eq(strlen(pebs_batch_event(r.b, 0)), 1024);	/* sample 0 */
+	cr_assert_eq(strlen(pebs_batch_event(r.b, 0)), 1024);
 	pebs_batch_free(r.b);
 
 	struct pebs_batch *b = pebs_batch_new(8);
