@@ -85,7 +85,12 @@ int pebs_writer_open(struct pebs_writer **w, FILE *fp,
 		     const struct pebs_meta *meta,
 		     const struct pebs_writer_opts *opts);
 
-/* Returns the writer-wide id for event @name (interning it), or < 0. */
+/*
+ * Returns the writer-wide id for event @name (interning it), or < 0:
+ * -PEBS_E_RANGE for a name over 1,024 bytes or a 65,536th distinct name
+ * (the writer stays usable: the caller skips that sample), another error
+ * when the writer failed.
+ */
 int pebs_writer_event(struct pebs_writer *w, const char *name);
 
 /*
