@@ -252,7 +252,7 @@ int main(int argc, char **argv)
 	int fmt = PEBS_C2C_F_TEXT, stats = 0, merge = 0, nosym = 0, ch;
 	memset(&o, 0, sizeof(o));
 	util_init(argv[0]);
-	while ((ch = getopt_long(argc, argv, "f:o:d:c:j:h", lo, NULL)) != -1) {
+	while ((ch = util_getopt_long(argc, argv, "f:o:d:c:j:h", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			if (!strcmp(optarg, "text"))

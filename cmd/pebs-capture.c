@@ -113,12 +113,20 @@ static void progress(void *ctx, const struct pebs_capture_stats *st)
  * summary on stderr. */
 /* The -o file, opened by the capture when its first byte is due. */
 static FILE *out_fp;
-static int out_tried;
+static int out_tried, out_tty;
 
 static FILE *open_out(void *path)
 {
 	out_tried = 1;
-	return out_fp = fopen(path, "wb");
+	out_fp = fopen(path, "wb");
+	if (out_fp && isatty(fileno(out_fp))) {
+		/* -o /dev/tty: refused as standard output on a terminal */
+		fclose(out_fp);
+		out_fp = NULL;
+		out_tty = 1;
+		errno = ENOTTY;
+	}
+	return out_fp;
 }
 
 static int do_capture(struct pebs_capture_opts *co, const char *out,
@@ -164,6 +172,10 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 		if (r == -PEBS_E_INVAL || r == -PEBS_E_PARSE ||
 		    r == -PEBS_E_RULE)
 			util_die(EXIT_USAGE, "%s", err);
+		if (out_tty)
+			util_die(EXIT_USAGE, "%s: refusing to write binary "
+				 ".pebs data to a terminal: use a file or a "
+				 "pipe", out);
 		if (out_tried && !out_fp)
 			util_die(EXIT_SYS, "%s: cannot create:", out);
 		util_die(EXIT_SYS, "%s", err);
@@ -219,7 +231,7 @@ int main(int argc, char **argv)
 	util_init(argv[0]);
 	if (!ev)
 		util_die(EXIT_SYS, "out of memory");
-	while ((c = getopt_long(argc, argv, "+b:e:c:C:d:o:h", lo, NULL)) !=
+	while ((c = util_getopt_long(argc, argv, "+b:e:c:C:d:o:h", lo, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'b': backend = optarg; break;

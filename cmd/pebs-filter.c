@@ -375,7 +375,7 @@ int main(int argc, char **argv)
 	util_init(argv[0]);
 	o.nfields = util_parse_fields(pebs_field_default_list, o.fields,
 				      MAX_FIELDS, 0);
-	while ((c = getopt_long(argc, argv, "f:o:j:vch", lopts, NULL))
+	while ((c = util_getopt_long(argc, argv, "f:o:j:vch", lopts, NULL))
 	       != -1) {
 		switch (c) {
 		case 'f':

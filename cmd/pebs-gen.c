@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	int c;
 	util_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "n:o:h", lo, NULL)) != -1) {
+	while ((c = util_getopt_long(argc, argv, "n:o:h", lo, NULL)) != -1) {
 		unsigned long long *dst = NULL;
 		switch (c) {
 		case 'n': dst = &count; break;

@@ -321,7 +321,7 @@ int main(int argc, char **argv)
 	int c, r;
 	util_init(argv[0]);
 	o.bins.kind = PEBS_BINS_LOG2;
-	while ((c = getopt_long(argc, argv, "f:o:j:h", lopts, NULL)) != -1) {
+	while ((c = util_getopt_long(argc, argv, "f:o:j:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			o.fmt = pebs_hist_format_parse(optarg);

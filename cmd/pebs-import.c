@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 	util_init(argv[0]);
 	if (!user)
 		util_die(EXIT_SYS, "out of memory");
-	while ((c = getopt_long(argc, argv, "f:o:h", lopts, NULL)) != -1) {
+	while ((c = util_getopt_long(argc, argv, "f:o:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': fmt = optarg; break;
 		case 'o': out = optarg; break;

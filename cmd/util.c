@@ -2,6 +2,7 @@
  * util.c - CLI plumbing shared by the pebs-* tools.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -68,6 +69,10 @@ FILE *util_open_out(const char *path, int binary)
 	FILE *fp = fopen(path, "wb");
 	if (!fp)
 		util_die(EXIT_SYS, "%s: cannot create:", path);
+	/* -o /dev/tty is a terminal too */
+	if (binary && isatty(fileno(fp)))
+		util_die(EXIT_USAGE, "%s: refusing to write binary .pebs data "
+			 "to a terminal: use a file or a pipe", path);
 	return fp;
 }
 
@@ -114,6 +119,16 @@ void util_version(void)
 {
 	printf("%s %s\n", util_prog, PEBS_VERSION_STRING);
 	exit(EXIT_OK);
+}
+
+int util_getopt_long(int argc, char **argv, const char *shortopts,
+		     const struct option *longopts, int *longind)
+{
+	char *argv0 = argv[0];
+	argv[0] = (char *)util_prog;
+	int c = getopt_long(argc, argv, shortopts, longopts, longind);
+	argv[0] = argv0;
+	return c;
 }
 
 int util_parse_u64(const char *s, unsigned long long *out)

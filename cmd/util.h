@@ -6,6 +6,7 @@
 #ifndef PEBS_CMD_UTIL_H
 #define PEBS_CMD_UTIL_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 /* Exit codes (cli-contract.md). */
@@ -69,6 +70,14 @@ void util_version(void) __attribute__((noreturn));
  * the closest name as a hint.
  */
 size_t util_parse_fields(const char *list, int *ids, size_t cap, int all);
+
+/*
+ * getopt_long() whose messages ("unrecognized option") start with the
+ * tool's name, as every other message does, not with the path it was run
+ * by; argv[0] is given back unchanged (command lines are recorded).
+ */
+int util_getopt_long(int argc, char **argv, const char *shortopts,
+		     const struct option *longopts, int *longind);
 
 /* Parses a decimal/hex unsigned with optional k/M/G suffix; 0 or -1. */
 int util_parse_u64(const char *s, unsigned long long *out);

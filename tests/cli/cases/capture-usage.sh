@@ -23,3 +23,5 @@ pebs-capture -b sim --uarch skx --workload streaming -c 997 -d 1e-12 \
 	grep '^  samples:'
 # more events than counters: the owners listed are whole names
 pebs-capture --plan --uarch spr $(printf -- '-e load-latency %.0s' 1 2 3 4 5 6 7 8); echo "rc=$?"
+# run by its path, option errors still name the tool, not the path
+"$(command -v pebs-capture)" --bogus 2>&1 | head -1
