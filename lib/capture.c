@@ -276,6 +276,14 @@ static int build_plan(struct cap *c, int **cl, size_t *ncl)
 	if (nev == 0) {
 		/* Default: load latency where the hardware has it, else
 		 * the portable store event. */
+		if (!c->u->ldlat_counters &&
+		    !pebs_uarch_event_by_kind(c->u, PEBS_EVK_PRECISE_STORE) &&
+		    !pebs_uarch_event_by_kind(c->u, PEBS_EVK_DATALA_STORE)) {
+			cerr(c, "plan: no default event on %s (it has neither "
+			     "load latency nor store sampling): name a PEBS "
+			     "event with -e", c->u->name);
+			return -PEBS_E_INVAL;
+		}
 		defev[0] = c->u->ldlat_counters ? "load-latency" :
 			   "precise-store";
 		ev = defev;
@@ -283,6 +291,12 @@ static int build_plan(struct cap *c, int **cl, size_t *ncl)
 	}
 	r = pebs_plan_build(&c->plan, &po, ev, nev, &rule, c->err,
 			    c->errlen);
+	if (r < 0) {
+		/* "plan: rule NAME: WHY", as pebs-capture --plan says it */
+		char why[512];
+		snprintf(why, sizeof(why), "%s", c->err);
+		cerr(c, "plan: %s", why);
+	}
 	return r;
 }
 

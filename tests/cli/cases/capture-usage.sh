@@ -25,3 +25,6 @@ pebs-capture -b sim --uarch skx --workload streaming -c 997 -d 1e-12 \
 pebs-capture --plan --uarch spr $(printf -- '-e load-latency %.0s' 1 2 3 4 5 6 7 8); echo "rc=$?"
 # run by its path, option errors still name the tool, not the path
 "$(command -v pebs-capture)" --bogus 2>&1 | head -1
+# core2 has no default event: say so, not a rule about one never asked for
+pebs-capture -b sim --uarch core2 --workload false-sharing -c 97 \
+	-o /dev/null; echo "rc=$?"
