@@ -259,7 +259,7 @@ void c2c_free_results(struct pebs_c2c *c)
 	lib_big_free(c->recs);
 	c->lines = NULL;
 	c->recs = NULL;
-	c->nlines = c->nrecs = c->nsampled = 0;
+	c->nlines = c->nlisted = c->nrecs = c->nsampled = 0;
 	c->finished = 0;
 }
 

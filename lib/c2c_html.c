@@ -181,15 +181,6 @@ static void rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 	free(rows);
 }
 
-/* Number of listed lines (every one is in the text and csv reports). */
-static size_t n_listed(const struct pebs_c2c *c)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < c->nlines; i++)
-		n += c->lines[i].listed != 0;
-	return n;
-}
-
 int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 {
 	const struct pebs_c2c_stats *t = &c->totals;
@@ -282,12 +273,11 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 		}
 		k++;
 	}
-	size_t listed = n_listed(c);
-	if (listed > k)
+	if (c->nlisted > k)
 		fprintf(fp, "<p>%zu more listed lines are in the table above "
 			"but not detailed here: at most %u are (use --top, "
-			"--min-hitm, or -f text for all).</p>\n", listed - k,
-			HTML_MAX_MAPS);
+			"--min-hitm, or -f text for all).</p>\n",
+			c->nlisted - k, HTML_MAX_MAPS);
 	fprintf(fp, "</body></html>\n");
 	return ferror(fp) ? -PEBS_E_IO : 0;
 }
@@ -384,7 +374,7 @@ int c2c_write_svg(struct pebs_c2c *c, FILE *fp)
 	}
 	if (!nm)
 		height += SVG_LINE;
-	size_t undrawn = n_listed(c) - nm;
+	size_t undrawn = c->nlisted - nm;
 	char more[160];
 	snprintf(more, sizeof(more), "%zu more listed lines not drawn: at most "
 		 "%u are (use --top, --min-hitm, or -f text for all).",

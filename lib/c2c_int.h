@@ -119,6 +119,7 @@ struct pebs_c2c {
 				 * malloc'd array, not from the mapping */
 	size_t ntexts, textcap;
 	size_t nlines;
+	size_t nlisted;		/* of them, listed (l->listed) */
 	size_t nsampled;	/* distinct lines with samples */
 	/* symbols */
 	struct pebs_meta *maps;	/* maps.N.* of every input, renumbered */

@@ -1097,6 +1097,7 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 			    (!c->o.top || listed < c->o.top);
 		listed += (size_t)l->listed;
 	}
+	c->nlisted = listed;
 	for (size_t i = 0; i < c->nlines; i++) {
 		struct c2c_line_int *l = &c->lines[i];
 		if (verdict(c, l, &x, l->listed) || keep_texts(c, l))
