@@ -113,19 +113,12 @@ static void progress(void *ctx, const struct pebs_capture_stats *st)
  * summary on stderr. */
 /* The -o file, opened by the capture when its first byte is due. */
 static FILE *out_fp;
-static int out_tried, out_tty;
+static int out_errno;		/* why it could not be opened, 0 */
 
 static FILE *open_out(void *path)
 {
-	out_tried = 1;
-	out_fp = fopen(path, "wb");
-	if (out_fp && isatty(fileno(out_fp))) {
-		/* -o /dev/tty: refused as standard output on a terminal */
-		fclose(out_fp);
-		out_fp = NULL;
-		out_tty = 1;
-		errno = ENOTTY;
-	}
+	out_fp = util_create_out(path, 1);
+	out_errno = out_fp ? 0 : errno;
 	return out_fp;
 }
 
@@ -172,12 +165,11 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 		if (r == -PEBS_E_INVAL || r == -PEBS_E_PARSE ||
 		    r == -PEBS_E_RULE)
 			util_die(EXIT_USAGE, "%s", err);
-		if (out_tty)
-			util_die(EXIT_USAGE, "%s: refusing to write binary "
-				 ".pebs data to a terminal: use a file or a "
-				 "pipe", out);
-		if (out_tried && !out_fp)
-			util_die(EXIT_SYS, "%s: cannot create:", out);
+		if (out_errno) {
+			/* the library's cleanup may have changed errno */
+			errno = out_errno;
+			util_out_failed(out);
+		}
 		util_die(EXIT_SYS, "%s", err);
 	}
 	util_close_out(co->out ? co->out : out_fp, out);

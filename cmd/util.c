@@ -66,14 +66,30 @@ FILE *util_open_out(const char *path, int binary)
 				 "data to a terminal: use -o FILE or a pipe");
 		return stdout;
 	}
-	FILE *fp = fopen(path, "wb");
+	FILE *fp = util_create_out(path, binary);
 	if (!fp)
-		util_die(EXIT_SYS, "%s: cannot create:", path);
+		util_out_failed(path);
+	return fp;
+}
+
+FILE *util_create_out(const char *path, int binary)
+{
+	FILE *fp = fopen(path, "wb");
 	/* -o /dev/tty is a terminal too */
-	if (binary && isatty(fileno(fp)))
+	if (fp && binary && isatty(fileno(fp))) {
+		fclose(fp);
+		errno = ENOTTY;
+		return NULL;
+	}
+	return fp;
+}
+
+void util_out_failed(const char *path)
+{
+	if (errno == ENOTTY)
 		util_die(EXIT_USAGE, "%s: refusing to write binary .pebs data "
 			 "to a terminal: use a file or a pipe", path);
-	return fp;
+	util_die(EXIT_SYS, "%s: cannot create:", path);
 }
 
 void util_check_out(const char *out, const char *const *paths, size_t n)

@@ -44,6 +44,17 @@ void util_die(int code, const char *fmt, ...)
 FILE *util_open_out(const char *path, int binary);
 
 /*
+ * util_open_out() of a file @path that does not exit: the stream, or NULL
+ * with errno (ENOTTY: @binary and @path is a terminal, closed again), for
+ * util_out_failed().  For pebs-capture, whose library opens the output
+ * late, when exiting would skip its cleanup.
+ */
+FILE *util_create_out(const char *path, int binary);
+
+/* Exits as util_open_out() does when util_create_out(@path) failed. */
+void util_out_failed(const char *path) __attribute__((noreturn));
+
+/*
  * Exits 2 when the output @out (NULL or "-" = stdout) is the same existing
  * file as one of the inputs @paths[0..@n) ("-" = stdin, skipped): opening
  * it for writing would truncate the input before it is read.  Call before
