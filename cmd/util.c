@@ -149,24 +149,11 @@ int util_getopt_long(int argc, char **argv, const char *shortopts,
 
 int util_parse_u64(const char *s, unsigned long long *out)
 {
-	char *end;
-	errno = 0;
-	if (!*s || *s == '-')
+	/* the library's parser: the same numbers as pebs-hist --bins and the
+	 * filter language ("010" is ten, no sign or spaces) */
+	uint64_t v;
+	if (pebs_num_parse(s, strlen(s), &v))
 		return -1;
-	/* decimal or 0x hex, as the filter language: "010" is ten */
-	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-	unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
-	if (errno || end == s)
-		return -1;
-	unsigned long long mul = 1;
-	switch (*end) {
-	case 'k': case 'K': mul = 1000; end++; break;
-	case 'M': mul = 1000000; end++; break;
-	case 'G': mul = 1000000000; end++; break;
-	default: break;
-	}
-	if (*end || (v && mul > ~0ull / v))
-		return -1;
-	*out = v * mul;
+	*out = v;
 	return 0;
 }

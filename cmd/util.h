@@ -90,7 +90,8 @@ size_t util_parse_fields(const char *list, int *ids, size_t cap, int all);
 int util_getopt_long(int argc, char **argv, const char *shortopts,
 		     const struct option *longopts, int *longind);
 
-/* Parses a decimal/hex unsigned with optional k/M/G suffix; 0 or -1. */
+/* pebs_num_parse() of string @s (decimal or 0x hex, optional k/M/G
+ * suffix); 0 or -1. */
 int util_parse_u64(const char *s, unsigned long long *out);
 
 #endif

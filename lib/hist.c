@@ -1140,32 +1140,6 @@ int pebs_hist_percentile(struct pebs_hist *h, size_t i,
 
 /* ------------------------------------------------------------------ bins */
 
-/*
- * Number @s (@n bytes) as pebs-filter(1) writes one: decimal (a leading
- * zero is not octal) or 0x hex, with an optional suffix k or K (x1000), M
- * (x10^6) or G (x10^9).  0, -PEBS_E_PARSE, or -PEBS_E_RANGE beyond 64
- * bits.
- */
-static int num_parse(const char *s, size_t n, uint64_t *v)
-{
-	uint64_t mul = 1;
-	if (n > 1) {
-		switch (s[n - 1]) {
-		case 'k': case 'K': mul = 1000; break;
-		case 'M': mul = 1000000; break;
-		case 'G': mul = 1000000000; break;
-		}
-		n -= mul > 1;
-	}
-	int r = pebs_outfmt_parse_u64(s, n, v);
-	if (r == -2 || (!r && *v > UINT64_MAX / mul))
-		return -PEBS_E_RANGE;
-	if (r)
-		return -PEBS_E_PARSE;
-	*v *= mul;
-	return 0;
-}
-
 int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b)
 {
 	memset(b, 0, sizeof(*b));
@@ -1175,7 +1149,7 @@ int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b)
 	}
 	if (strncmp(spec, "linear:", 7) == 0) {
 		b->kind = PEBS_BINS_LINEAR;
-		int r = num_parse(spec + 7, strlen(spec + 7), &b->width);
+		int r = pebs_num_parse(spec + 7, strlen(spec + 7), &b->width);
 		return r < 0 ? r : !b->width ? -PEBS_E_PARSE : 0;
 	}
 	b->kind = PEBS_BINS_EDGES;
@@ -1184,7 +1158,7 @@ int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b)
 		uint64_t e;
 		if (b->nedges == PEBS_HIST_MAX_EDGES)
 			return -PEBS_E_PARSE;
-		int r = num_parse(s, n, &e);
+		int r = pebs_num_parse(s, n, &e);
 		if (r < 0)
 			return r;
 		if (b->nedges && e <= b->edges[b->nedges - 1])

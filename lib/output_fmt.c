@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "output_fmt.h"
+#include "pebs.h"
 
 const char pebs_outfmt_digits2[200] =
 	"00010203040506070809101112131415161718192021222324252627282930313233"
@@ -60,6 +61,26 @@ int pebs_outfmt_parse_u64(const char *s, size_t n, uint64_t *out)
 		v = v * 10 + d;
 	}
 	*out = v;
+	return 0;
+}
+
+int pebs_num_parse(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t mul = 1, v;
+	if (n > 1) {
+		switch (s[n - 1]) {
+		case 'k': case 'K': mul = 1000; break;
+		case 'M': mul = 1000000; break;
+		case 'G': mul = 1000000000; break;
+		}
+		n -= mul > 1;
+	}
+	int r = pebs_outfmt_parse_u64(s, n, &v);
+	if (r == -2 || (!r && v > UINT64_MAX / mul))
+		return -PEBS_E_RANGE;
+	if (r)
+		return -PEBS_E_PARSE;
+	*out = v * mul;
 	return 0;
 }
 

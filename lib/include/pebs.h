@@ -34,6 +34,15 @@ enum pebs_error {
 /* Returns a static string naming error code @err (positive or negative). */
 const char *pebs_strerror(int err);
 
+/*
+ * Parses a count as the tools' options and pebs-filter(1) write one:
+ * decimal (a leading zero is not octal) or 0x hex, then optionally k or K
+ * (x1000), M (x10^6) or G (x10^9); no sign, no spaces.  @s is @n bytes (no
+ * terminator needed).  Returns 0 with *@out set, -PEBS_E_PARSE when it is
+ * not such a number, -PEBS_E_RANGE when it exceeds 64 bits.
+ */
+int pebs_num_parse(const char *s, size_t n, uint64_t *out);
+
 /* ---------------------------------------------------------------- columns */
 
 /*

@@ -315,6 +315,45 @@ Test(output, parse_numbers)
 	cr_assert_eq(v, 7);
 }
 
+/* The counts options take: what strtoull() accepted and this does not. */
+Test(output, parse_counts)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		uint64_t v;
+	} c[] = {
+		{ "010", 0, 10 },	/* not octal */
+		{ "0x10", 0, 16 },
+		{ "1k", 0, 1000 },
+		{ "2K", 0, 2000 },
+		{ "3M", 0, 3000000 },
+		{ "0x2G", 0, 2000000000 },
+		{ "18446744073709551615", 0, UINT64_MAX },
+		{ "18446744073709552k", -PEBS_E_RANGE, 0 },
+		{ "18446744073709551616", -PEBS_E_RANGE, 0 },
+		{ "19G", 0, 19000000000ull },
+		{ " 5", -PEBS_E_PARSE, 0 },
+		{ "+5", -PEBS_E_PARSE, 0 },
+		{ "-5", -PEBS_E_PARSE, 0 },
+		{ "5 ", -PEBS_E_PARSE, 0 },
+		{ "k", -PEBS_E_PARSE, 0 },
+		{ "1kk", -PEBS_E_PARSE, 0 },
+		{ "1m", -PEBS_E_PARSE, 0 },
+		{ "", -PEBS_E_PARSE, 0 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		uint64_t v = 12345;
+		int rc = pebs_num_parse(c[i].s, strlen(c[i].s), &v);
+		cr_assert_eq(rc, c[i].rc, "\"%s\": %d", c[i].s, rc);
+		cr_assert_eq(v, rc ? 12345 : c[i].v, "\"%s\"", c[i].s);
+	}
+	/* the length bounds it: no terminator read */
+	uint64_t v;
+	cr_assert_eq(pebs_num_parse("12k34", 3, &v), 0);
+	cr_assert_eq(v, 12000);
+}
+
 /* --------------------------------------------------------------- info */
 
 Test(output, info_yaml)
