@@ -1044,7 +1044,7 @@ static int mk_t(struct lex *L, int op, const struct operand *c)
 /*
  * Compares two t constants, -1, 0 or 1, in seconds or both in raw ticks;
  * 0 also when they cannot be compared before the clock is known (one in
- * ticks, one with a unit).
+ * ticks, one with a unit: refused in ranges by the caller).
  */
 static int t_cmp(const struct operand *a, const struct operand *b)
 {
@@ -1081,6 +1081,21 @@ static int cmp_tset(struct lex *L, const struct item *it, size_t n, int neg)
 	int acc = node_new(L, N_FALSE);
 	for (size_t i = 0; i < n && acc >= 0; i++) {
 		int x;
+		/* "t in 5..1s" is 5 ticks to a second: almost surely meant
+		 * as 5s, and no order can be checked before the clock (0 is
+		 * 0 in any unit: "t in 0..1s" is fine) */
+		const struct operand *o = it[i].lo.unit ? &it[i].hi :
+					  &it[i].lo;
+		if (it[i].range && it[i].lo.kind == O_NUM &&
+		    it[i].hi.kind == O_NUM && !it[i].lo.unit !=
+		    !it[i].hi.unit && (o->mant || !o->exact)) {
+			fail(L, o->col, "range %.*s..%.*s: %.*s has no time "
+			     "unit (a plain number is in raw time units); "
+			     "give both ends a unit, or neither",
+			     it[i].lo.srclen, it[i].lo.src, it[i].hi.srclen,
+			     it[i].hi.src, o->srclen, o->src);
+			return -1;
+		}
 		if (it[i].range && t_cmp(&it[i].lo, &it[i].hi) > 0) {
 			empty_range(L, &it[i]);
 			return -1;

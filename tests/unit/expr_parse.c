@@ -65,6 +65,11 @@ Test(expr_parse, errors_point_at_the_column)
 		{ "t in 10..9", 6, "empty range 10..9" },
 		{ "addr in line(0x80)..0x40", 9, "empty range "
 		  "line(0x80)..0x40" },
+		/* a range of ticks to seconds: refused, not 5 ticks..1s
+		 * (0 is 0 in every unit) */
+		{ "t in 5..1s", 6, "range 5..1s: 5 has no time unit" },
+		{ "t in (0..1s, 2s..7)", 18, "range 2s..7: 7 has no time "
+		  "unit" },
 		/* columns count characters, not UTF-8 bytes */
 		{ "event == \"\xc3\xa9\" and latt > 1", 18,
 		  "unknown field \"latt\"" },
@@ -228,6 +233,10 @@ Test(expr_parse, time_windows)
 	cr_assert_eq(count_t("t == 1s", 1e9, &err), 1);
 	cr_assert_eq(count_t("t != 1s", 1e9, &err), 4);
 	cr_assert_eq(count_t("t not in (0s, 2s)", 1e9, &err), 3);
+	/* 0 needs no unit: the same window as 0s..1s */
+	cr_assert_eq(count_t("t in 0..1s", 1e9, &err),
+		     count_t("t in 0s..1s", 1e9, &err));
+	cr_assert_eq(count_t("t in 0..1s", 1e9, &err), 3);
 	/* raw ticks without units, even without a frequency */
 	cr_assert_eq(count_t("t >= 500000000", 0, &err), 4);
 	cr_assert_eq(err, 0);
