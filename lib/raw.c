@@ -592,7 +592,7 @@ struct pebs_raw_reader {
 	struct pebs_raw_config cfg;
 	const char *const *paths;
 	size_t npaths, cur;	/* next input to open */
-	const char *curname;	/* input being read ("-" for stdin) */
+	const char *curname;	/* input being read, "standard input" for - */
 	FILE *fp;
 	int eof_all;		/* every input read */
 	int dead;		/* damaged record: framing lost */
@@ -660,7 +660,7 @@ int pebs_raw_reader_open(struct pebs_raw_reader **rp,
 	}
 	r->paths = paths;
 	r->npaths = n;
-	r->errfile = "-";
+	r->errfile = "standard input";
 	r->b = pebs_batch_new(READER_BATCH);
 	r->meta = pebs_meta_new();
 	if (!r->b || !r->meta || build_meta(r) < 0) {
@@ -711,7 +711,8 @@ static int refill(struct pebs_raw_reader *r)
 		}
 		path = r->paths[r->cur++];
 		if (!path || strcmp(path, "-") == 0) {
-			r->curname = "-";
+			/* named as the .pebs reader names it */
+			r->curname = "standard input";
 			r->fp = stdin;
 		} else {
 			r->curname = path;
@@ -770,7 +771,7 @@ int pebs_raw_reader_next(struct pebs_raw_reader *r, struct pebs_batch **bp)
 			if (rc < 0 && !(rc == -PEBS_E_TRUNCATED &&
 					!r->eof_all)) {
 				/* damaged: framing of what follows is lost */
-				r->errfile = r->curname ? r->curname : "-";
+				r->errfile = r->curname ? r->curname : "standard input";
 				r->dead = 1;
 				close_cur(r);
 				if (b->n) {
@@ -805,7 +806,7 @@ const char *pebs_raw_reader_errmsg(const struct pebs_raw_reader *r)
 
 const char *pebs_raw_reader_errfile(const struct pebs_raw_reader *r)
 {
-	return r ? r->errfile : "-";
+	return r ? r->errfile : "standard input";
 }
 
 void pebs_raw_reader_stats(const struct pebs_raw_reader *r,

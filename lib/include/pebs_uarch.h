@@ -392,7 +392,8 @@ int pebs_raw_reader_next(struct pebs_raw_reader *r, struct pebs_batch **b);
 
 /* Metadata described above (owned by @r). */
 const struct pebs_meta *pebs_raw_reader_meta(const struct pebs_raw_reader *r);
-/* Message and file name of the last error ("" / "-" when none/stdin). */
+/* Message and file name of the last error ("" when none; "standard
+ * input" for -, as the .pebs reader says). */
 const char *pebs_raw_reader_errmsg(const struct pebs_raw_reader *r);
 const char *pebs_raw_reader_errfile(const struct pebs_raw_reader *r);
 /* Decoding counters so far. */
