@@ -68,6 +68,18 @@ enum pebs_mem pebs_dsrc_mem(uint64_t d)
 {
 	unsigned lvl = PEBS_DS_LVL(d);
 	enum pebs_mem m = mem_from_lvlnum(d);
+	/*
+	 * The kernel's SNB+ row 0xB (remote DRAM, shared) says lvl_num L3
+	 * + remote but mem_lvl REM_RAM1, where its row 0xD (remote DRAM,
+	 * exclusive) says RAM: the SDM says DRAM for both, and perf c2c
+	 * counts both as remote DRAM from mem_lvl.  A remote "cache" whose
+	 * mem_lvl names remote RAM and no remote cache is remote RAM.
+	 */
+	if (m == PEBS_MEM_REMOTE_CACHE &&
+	    PEBS_DS_LVLNUM(d) == PEBS_DS_LNUM_L3 &&
+	    lvl & (PEBS_DS_LVL_REM_RAM1 | PEBS_DS_LVL_REM_RAM2) &&
+	    !(lvl & (PEBS_DS_LVL_REM_CCE1 | PEBS_DS_LVL_REM_CCE2)))
+		return PEBS_MEM_REMOTE_RAM;
 	if (m != PEBS_MEM_NA && !(lvl & PEBS_DS_LVL_MISS))
 		return m;
 	if (lvl & PEBS_DS_LVL_MISS && !(lvl & PEBS_DS_LVL_HIT)) {

@@ -238,3 +238,24 @@ Test(udsrc, spr_store_latency)
 	cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(d)), "L2");
 	cr_assert_str_eq(pebs_dsrc_tlb_name(d), "miss");
 }
+
+/*
+ * Values the kernel writes (perf.data, pebs-capture -b perf): its SNB+ row
+ * 0xB says lvl_num L3 + remote beside mem_lvl REM_RAM1.  Remote DRAM, as
+ * its row 0xD and perf c2c (which reads mem_lvl) say; a remote L3 whose
+ * mem_lvl is a remote cache stays a remote cache.
+ */
+Test(udsrc, kernel_row_b_is_remote_dram)
+{
+	uint64_t b = OP(LOAD) | LVL(HIT) | LVL(REM_RAM1) | LNUM(L3) | REM |
+		     SNP(HIT) | TLB(HIT) | TLB(L1) | TLB(L2);
+	cr_assert_eq(b, 0x2668202042ull);	/* as pebs-import reads it */
+	cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(b)), "REMOTE_RAM");
+	cr_assert_str_eq(pebs_dsrc_snoop_name(pebs_dsrc_snoop(b)), "hit");
+	uint64_t c = OP(LOAD) | LVL(HIT) | LVL(REM_CCE1) | LNUM(L3) | REM |
+		     SNP(HIT);
+	cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(c)),
+			 "REMOTE_CACHE");
+	uint64_t l3 = OP(LOAD) | LVL(HIT) | LVL(L3) | LNUM(L3) | SNP(NONE);
+	cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(l3)), "L3");
+}
