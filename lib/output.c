@@ -624,7 +624,7 @@ static int rows_csv(struct pebs_output *o, const struct pebs_batch *b,
 	for (size_t i = 0; i < b->n; i++) {
 		if (o->cap - o->len < maxrow && reserve(o, maxrow) < 0)
 			return o->err;
-		char *p = o->buf + o->len;
+		char *p = o->buf + o->len, *row = p;
 		if (o->need_dsrc && (!de || de->key != dsrc[i]))
 			de = dsrc_names(o, dsrc[i]);
 		for (const struct ofield *x = f; x < fe; x++) {
@@ -661,6 +661,12 @@ static int rows_csv(struct pebs_output *o, const struct pebs_batch *b,
 				p = put_str(p, de->s[x->deriv]);
 			}
 			*p++ = ',';
+		}
+		/* A sole empty field is "": an empty line is no record to
+		 * RFC 4180 readers, and pebs-import skips blank lines. */
+		if (p == row + 1) {
+			memcpy(row, "\"\",", 3);
+			p = row + 3;
 		}
 		p[-1] = '\n';
 		o->len = (size_t)(p - o->buf);
