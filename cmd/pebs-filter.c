@@ -436,11 +436,18 @@ int main(int argc, char **argv)
 	if (o.invert)
 		pebs_expr_invert(ctx.e);
 	if (o.explain) {
-		char buf[4096];
-		pebs_expr_dump(ctx.e, buf, sizeof(buf));
-		printf("%s\n", buf);
+		/* the length it needs, then the whole program: a long
+		 * expression must not come out cut */
+		size_t len = pebs_expr_dump(ctx.e, NULL, 0) + 1;
+		char *buf = malloc(len);
+		if (!buf)
+			util_die(EXIT_SYS, "out of memory");
+		pebs_expr_dump(ctx.e, buf, len);
+		FILE *fp = util_open_out(o.out, 0);
+		fprintf(fp, "%s\n", buf);
+		free(buf);
 		pebs_expr_free(ctx.e);
-		util_close_out(stdout, NULL);
+		util_close_out(fp, o.out);
 		return EXIT_OK;
 	}
 	const char *stdin_only[] = { "-" };
