@@ -161,29 +161,6 @@ static int read_samples(struct pebs_c2c *c, char **paths, size_t n,
 	return status;
 }
 
-static char *slurp(FILE *fp, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, fp);
-		if (n < cap)
-			break;
-		char *nb = realloc(buf, cap * 2);
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	if (!buf)
-		util_die(EXIT_SYS, "out of memory");
-	*len = n;
-	return buf;
-}
-
 /* Merges YAML results.  Returns the exit status. */
 static int read_results(struct pebs_c2c *c, char **paths, size_t n)
 {
@@ -194,26 +171,17 @@ static int read_results(struct pebs_c2c *c, char **paths, size_t n)
 		n = 1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		int is_stdin = !strcmp(paths[i], "-");
-		FILE *fp = is_stdin ? stdin : fopen(paths[i], "rb");
-		if (!fp) {
-			util_warn("%s: cannot open:", paths[i]);
-			status = EXIT_SYS;
-			continue;
-		}
 		size_t len;
-		char *buf = slurp(fp, &len);
-		if (ferror(fp)) {
-			util_warn("%s: read error:", paths[i]);
+		char *buf = util_slurp(paths[i], &len);
+		if (!buf) {
 			status = EXIT_SYS;
 		} else if (pebs_c2c_merge_yaml(c, buf, len) < 0) {
-			util_warn("%s: %s", paths[i], pebs_c2c_errmsg(c));
+			util_warn("%s: %s", util_name(paths[i]),
+				  pebs_c2c_errmsg(c));
 			if (status < EXIT_DATA)
 				status = EXIT_DATA;
 		}
 		free(buf);
-		if (!is_stdin)
-			fclose(fp);
 	}
 	return status;
 }

@@ -89,31 +89,6 @@ static void check(int r, const char *out)
 		util_die(EXIT_SYS, "%s", pebs_strerror(r));
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	if (!fp)
-		util_die(EXIT_SYS, "%s: cannot open:", path);
-	if (!buf)
-		util_die(EXIT_SYS, "out of memory");
-	for (;;) {
-		if (n == cap && !(buf = realloc(buf, cap *= 2)))
-			util_die(EXIT_SYS, "out of memory");
-		size_t k = fread(buf + n, 1, cap - n, fp);
-		n += k;
-		if (k == 0)
-			break;
-	}
-	if (ferror(fp))
-		util_die(EXIT_SYS, "%s: read error:", path);
-	if (fp != stdin)
-		fclose(fp);
-	*len = n;
-	return buf;
-}
-
 static int run_merge(struct opts *o, const char *const *paths, size_t n,
 		     struct pebs_hist **hp)
 {
@@ -121,12 +96,17 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 	int status = EXIT_OK;
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
-		char *text = slurp(paths[i], &len);
+		char *text = util_slurp(paths[i], &len);
+		if (!text) {
+			status = EXIT_SYS;
+			continue;
+		}
 		if (!*hp) {
 			int f, b;
 			if (pebs_hist_yaml_peek(text, len, &f, &b, err,
 						sizeof(err)) < 0)
-				util_die(EXIT_DATA, "%s: %s", paths[i], err);
+				util_die(EXIT_DATA, "%s: %s",
+					 util_name(paths[i]), err);
 			if (o->field_set)
 				f = o->field;
 			if (o->by_set)
@@ -139,10 +119,14 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 		if (r == -PEBS_E_NOMEM)
 			util_die(EXIT_SYS, "out of memory");
 		if (r < 0) {
-			util_warn("%s: %s", paths[i], err);
-			status = EXIT_DATA;
+			util_warn("%s: %s", util_name(paths[i]), err);
+			if (status < EXIT_DATA)
+				status = EXIT_DATA;
 		}
 	}
+	/* nothing readable: the empty histogram of the options */
+	if (!*hp && pebs_hist_new(hp, o->field, o->by) < 0)
+		util_die(EXIT_SYS, "out of memory");
 	return status;
 }
 

@@ -127,7 +127,7 @@ static int import_csv(struct pebs_writer *w, char **paths, size_t n,
 		if (werr)
 			wcheck(w, werr, out);
 		if (r < 0) {
-			util_warn("%s: %s%s", is_stdin ? "-" : name,
+			util_warn("%s: %s%s", util_name(name),
 				  pebs_csvin_errmsg(c), r == -PEBS_E_FORMAT ?
 				  " (import it with -f perf)" : "");
 			int st = r == -PEBS_E_IO ? EXIT_SYS :
@@ -173,7 +173,7 @@ static int import_perf(char **paths, size_t n, FILE *fp, const char *out,
 		if (wfail)
 			util_die(EXIT_SYS, "%s", err);
 		if (r < 0) {
-			util_warn("%s: %s", paths[i], err);
+			util_warn("%s: %s", util_name(paths[i]), err);
 			int st = r == -PEBS_E_IO || r == -PEBS_E_NOMEM ?
 				 EXIT_SYS : EXIT_DATA;
 			if (st > status)

@@ -147,6 +147,47 @@ int util_getopt_long(int argc, char **argv, const char *shortopts,
 	return c;
 }
 
+const char *util_name(const char *path)
+{
+	return !path || strcmp(path, "-") == 0 ? "standard input" : path;
+}
+
+char *util_slurp(const char *path, size_t *len)
+{
+	int is_stdin = !path || strcmp(path, "-") == 0;
+	FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+	if (!fp) {
+		util_warn("%s: cannot open:", path);
+		return NULL;
+	}
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+	for (;;) {
+		if (!buf)
+			util_die(EXIT_SYS, "out of memory");
+		n += fread(buf + n, 1, cap - 1 - n, fp);
+		if (n < cap - 1)
+			break;
+		char *nb = realloc(buf, 2 * cap);
+		if (!nb)
+			free(buf);
+		buf = nb;
+		cap *= 2;
+	}
+	int bad = ferror(fp);
+	if (bad)
+		util_warn("%s: read error:", util_name(path));
+	if (!is_stdin)
+		fclose(fp);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
 int util_parse_u64(const char *s, unsigned long long *out)
 {
 	/* the library's parser: the same numbers as pebs-hist --bins and the

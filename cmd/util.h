@@ -90,6 +90,17 @@ size_t util_parse_fields(const char *list, int *ids, size_t cap, int all);
 int util_getopt_long(int argc, char **argv, const char *shortopts,
 		     const struct option *longopts, int *longind);
 
+/* @path as messages name an input: "standard input" for NULL or "-". */
+const char *util_name(const char *path);
+
+/*
+ * The whole of input @path ("-": standard input, from its offset) in a
+ * malloc()ed buffer with a NUL after its *@len bytes.  NULL after a
+ * message naming the input when it cannot be opened or read; exits when
+ * out of memory.
+ */
+char *util_slurp(const char *path, size_t *len);
+
 /* pebs_num_parse() of string @s (decimal or 0x hex, optional k/M/G
  * suffix); 0 or -1. */
 int util_parse_u64(const char *s, unsigned long long *out);

@@ -74,7 +74,7 @@ struct pebs_sym *util_sym_get(const struct pebs_meta *meta,
 	pebs_sym_close(cur);
 	cur = s;
 	cur_meta = meta;
-	cur_file = file && strcmp(file, "-") ? file : "standard input";
+	cur_file = util_name(file);
 	shown = 0;
 	if (!pebs_sym_nmaps(s))
 		say(cur_file, "no process maps in the metadata: sym, dso, "

@@ -1431,6 +1431,9 @@ static int load(struct pebs_perf_reader *r, FILE *fp)
 			return -PEBS_E_IO;
 		}
 		len = (size_t)k;
+		/* consumed, as a pipe's bytes are: the next reader of the
+		 * descriptor (a second "-") starts after them */
+		lseek(fd, start + (off_t)len, SEEK_SET);
 	} else {
 		for (;;) {
 			if (len == cap) {

@@ -155,13 +155,23 @@ static void src_open(struct src *s, const char *path)
 			return;
 		}
 	}
-	if (fstat(s->fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+	/*
+	 * Standard input starts where its offset is, as a pipe would: a
+	 * file redirected there is mapped only from offset 0, and then
+	 * moved to its end, so that a second "-" (or whatever reads stdin
+	 * next) finds it consumed.  Otherwise it is read as a stream.
+	 */
+	off_t at = s->fd == STDIN_FILENO ? lseek(s->fd, 0, SEEK_CUR) : 0;
+	if (fstat(s->fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    at == 0) {
 		void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE,
 			       s->fd, 0);
 		if (m != MAP_FAILED) {
 			s->map = m;
 			s->size = (size_t)sb.st_size;
 			madvise(m, s->size, MADV_SEQUENTIAL);
+			if (s->fd == STDIN_FILENO)
+				lseek(s->fd, 0, SEEK_END);
 		}
 	}
 }
