@@ -101,10 +101,14 @@ Test(output, csv_quoting)
 	pebs_batch_push(b, &x);
 	x.event = (uint32_t)pebs_batch_intern(b, "trail\t");
 	pebs_batch_push(b, &x);
-	x.event = 99;		/* outside the dictionary: empty */
+	x.event = 99;		/* outside the dictionary: empty, alone: "" */
 	pebs_batch_push(b, &x);
 	s = render(PEBS_OUT_CSV, "event", PEBS_OUT_NO_HEADER, b);
-	cr_assert_str_eq(s, "\"two\nlines\r\"\n\"trail\t\"\n\n");
+	cr_assert_str_eq(s, "\"two\nlines\r\"\n\"trail\t\"\n\"\"\n");
+	free(s);
+	/* not alone: an empty field between commas */
+	s = render(PEBS_OUT_CSV, "event,event", PEBS_OUT_NO_HEADER, b);
+	cr_assert(strstr(s, "\n,\n") != NULL, "%s", s);
 	free(s);
 	pebs_batch_free(b);
 }
