@@ -196,6 +196,25 @@ static void sink_close(struct sink *s, const struct pebs_meta *meta)
 		sink_check(s, pebs_output_close(s->out));
 }
 
+/*
+ * The input's lost-sample counts read so far (past *@lost) go to the .pebs
+ * output, as pebs-decode -f pebs keeps them: a filtered capture still says
+ * that the capture lost samples.  At the time of @b's last sample, or 0.
+ */
+static void keep_lost(struct sink *s, struct pebs_reader *r,
+		      const struct pebs_batch *b, uint64_t *lost)
+{
+	struct pebs_read_stats st;
+	pebs_reader_stats(r, &st);
+	if (st.lost <= *lost)
+		return;
+	sink_open(s, pebs_reader_meta(r));
+	uint64_t t = b && b->n && b->c64[PEBS_COL_TIME] ?
+		     b->c64[PEBS_COL_TIME][b->n - 1] : 0;
+	sink_check(s, pebs_writer_lost(s->w, 0, t, st.lost - *lost));
+	*lost = st.lost;
+}
+
 /* Columns the text output's fields need. */
 static uint64_t text_cols(const struct opts *o)
 {
@@ -254,7 +273,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	sel = malloc(PEBS_BATCH_MAX * sizeof(*sel));
 	if (!sel)
 		util_die(EXIT_SYS, "out of memory");
-	uint64_t done = 0;
+	uint64_t done = 0, lost = 0;
 	int status = EXIT_OK;
 	unsigned shown = 0;
 	struct pebs_batch *b;
@@ -317,10 +336,14 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 					   pebs_writer_add_batch(s.w, sub));
 			}
 		}
+		if (need_out && !text)
+			keep_lost(&s, r, b, &lost);
 		if (o->head && done >= o->head)
 			break;
 	}
 	util_progress_end(&pg);
+	if (need_out && !text)
+		keep_lost(&s, r, NULL, &lost);
 	if (o->count) {
 		done += __atomic_load_n(&c->counted, __ATOMIC_RELAXED);
 		for (unsigned i = 0; i < PEBS_READER_MAX_THREADS; i++)
