@@ -227,6 +227,16 @@ static int run_info(const struct opts *o, const char *const *paths,
 		if (!got && pebs_meta_copy(meta, util_input_meta(&in)))
 			util_die(EXIT_SYS, "out of memory");
 		util_input_stats(&in, &st);
+		/* An input that could not be opened or read at all has no
+		 * summary: its message said so, and a YAML consumer would
+		 * take "samples: 0" for an empty capture. */
+		if (!got && !st.bytes && in.status == EXIT_SYS) {
+			status = EXIT_SYS;
+			util_input_close(&in);
+			pebs_summary_free(s);
+			pebs_meta_free(meta);
+			continue;
+		}
 		/* The whole file counts, magic and footer index included. */
 		struct stat sb;
 		if (strcmp(paths[i], "-") && stat(paths[i], &sb) == 0 &&

@@ -10,3 +10,7 @@ pebs-decode --info a.pebs b.pebs |
 pebs-gen -n 100 --seed 1 -o g.pebs &&
 cat g.pebs g.pebs | pebs-decode --info | grep -E '^    (unit|seconds):'
 cat g.pebs a.pebs | pebs-decode --info | grep -E '^    (unit|seconds):'
+# an input that cannot be opened or read has no document, only its message
+mkdir -p adir
+pebs-decode --info missing.pebs adir g.pebs | grep -E '^(file|---)'
+echo "rc=${PIPESTATUS[0]}"
