@@ -290,7 +290,8 @@ int main(int argc, char **argv)
 		case O_MERGE: merge = 1; break;
 		case O_SYMFS: so.symfs = optarg; break;
 		case O_NOSYM: nosym = 1; break;
-		case 'h': usage(stdout); return EXIT_OK;
+		case 'h': usage(stdout); util_close_out(stdout, NULL);
+			return EXIT_OK;
 		case O_VERSION: util_version();
 		default: usage(stderr); return EXIT_USAGE;
 		}

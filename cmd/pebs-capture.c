@@ -38,6 +38,8 @@ static void usage(int code)
 		"SDM names (MEM_LOAD_RETIRED.L3_MISS), rHEX; modifiers "
 		"after ':' (period=N,u,k,pmc=N).\n"
 		"See pebs-capture(1).\n");
+	if (!code)
+		util_close_out(stdout, NULL);
 	exit(code);
 }
 

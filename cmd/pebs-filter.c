@@ -437,7 +437,8 @@ int main(int argc, char **argv)
 			if (o.threads > 1024)
 				util_die(EXIT_USAGE, "-j: too many threads");
 			break;
-		case 'h': usage(stdout); return EXIT_OK;
+		case 'h': usage(stdout); util_close_out(stdout, NULL);
+			return EXIT_OK;
 		case O_VERSION: util_version();
 		default: usage(stderr); return EXIT_USAGE;
 		}

@@ -22,6 +22,8 @@ static void usage(int code)
 		"(loads with latencies and data sources, stores, contended "
 		"lines) as .pebs.\n"
 		"The same seed gives the same samples.  See pebs-gen(1).\n");
+	if (!code)
+		util_close_out(stdout, NULL);
 	exit(code);
 }
 

@@ -353,7 +353,8 @@ int main(int argc, char **argv)
 					 "\"%s\"", optarg);
 			o.threads = (unsigned)v;
 			break;
-		case 'h': usage(stdout); return EXIT_OK;
+		case 'h': usage(stdout); util_close_out(stdout, NULL);
+			return EXIT_OK;
 		case O_VERSION: util_version();
 		default: usage(stderr); return EXIT_USAGE;
 		}

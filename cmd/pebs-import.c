@@ -248,6 +248,7 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			pebs_meta_free(user);
+			util_close_out(stdout, NULL);
 			return EXIT_OK;
 		case O_VERSION: util_version();
 		default:

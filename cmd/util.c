@@ -134,6 +134,8 @@ void util_close_out(FILE *fp, const char *path)
 void util_version(void)
 {
 	printf("%s %s\n", util_prog, PEBS_VERSION_STRING);
+	/* a version that could not be written is a write error too */
+	util_close_out(stdout, NULL);
 	exit(EXIT_OK);
 }
 
