@@ -127,9 +127,8 @@ static int import_csv(struct pebs_writer *w, char **paths, size_t n,
 		if (werr)
 			wcheck(w, werr, out);
 		if (r < 0) {
-			util_warn("%s: %s%s", util_name(name),
-				  pebs_csvin_errmsg(c), r == -PEBS_E_FORMAT ?
-				  " (import it with -f perf)" : "");
+			util_warn("%s: %s", util_name(name),
+				  pebs_csvin_errmsg(c));
 			int st = r == -PEBS_E_IO ? EXIT_SYS :
 				 r == -PEBS_E_NOMEM ? EXIT_SYS : EXIT_DATA;
 			if (st > status)

@@ -138,6 +138,30 @@ static int slot_err(struct slot *s, int code, uint32_t src, const char *fmt,
 	return P_ERROR;
 }
 
+/*
+ * Says what an input that does not start with the magic is, when that is
+ * plain: perf.data ("PERFILE2", either byte order) and text such as CSV
+ * are imported with pebs-import, not read.
+ */
+static void bad_magic(struct slot *sl, uint32_t si, const uint8_t *head,
+		      size_t n)
+{
+	int text = n > 0;
+	for (size_t i = 0; i < n; i++)
+		text &= (head[i] >= 0x20 && head[i] < 0x7f) ||
+			head[i] == '\n' || head[i] == '\r' || head[i] == '\t';
+	if (n == 8 && (!memcmp(head, "PERFILE2", 8) ||
+		       !memcmp(head, "2ELIFREP", 8)))
+		slot_err(sl, PEBS_E_FORMAT, si, "a perf.data file, not a "
+			 ".pebs stream (convert it with pebs-import -f perf)");
+	else if (text)
+		slot_err(sl, PEBS_E_FORMAT, si, "text, not a .pebs stream (a "
+			 "CSV of samples is converted with pebs-import)");
+	else
+		slot_err(sl, PEBS_E_FORMAT, si,
+			 "not a .pebs stream (bad magic)");
+}
+
 /* -------------------------------------------------------------- sources */
 
 static void src_open(struct src *s, const char *path)
@@ -808,8 +832,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 						"stream");
 			}
 			if (!s->segments)
-				slot_err(sl, PEBS_E_FORMAT, si,
-					 "not a .pebs stream (bad magic)");
+				bad_magic(sl, si, head, nhead);
 			else
 				slot_err(sl, PEBS_E_FORMAT, si,
 					 "garbage after segment %u at offset "

@@ -674,13 +674,22 @@ Test(format, corrupt_block_checksum_and_salvage)
 Test(format, not_pebs_empty_garbage_missing)
 {
 	char *e = dump("", 0), *t = dump("time,cpu\n1,2\n", 13);
-	const char *paths[] = { e, t, "/nonexistent/x.pebs" };
+	char *pf = dump("PERFILE2\x68\0\0\0", 12);
+	char *bin = dump("\x01\x02PEBS\r\n\x1a", 9);
+	const char *paths[] = { e, t, pf, bin, "/nonexistent/x.pebs" };
 	struct pebs_reader *r;
-	cr_assert_eq(pebs_reader_open(&r, paths, 3, NULL), 0);
+	cr_assert_eq(pebs_reader_open(&r, paths, 5, NULL), 0);
 	struct pebs_batch *b;
 	cr_assert_eq(pebs_reader_next(r, &b), -PEBS_E_FORMAT);
 	cr_assert_str_eq(pebs_reader_errmsg(r),
 			 "empty input, not a .pebs stream");
+	/* what the input is, when that is plain */
+	cr_assert_eq(pebs_reader_next(r, &b), -PEBS_E_FORMAT);
+	cr_assert_str_eq(pebs_reader_errmsg(r), "text, not a .pebs stream (a "
+			 "CSV of samples is converted with pebs-import)");
+	cr_assert_eq(pebs_reader_next(r, &b), -PEBS_E_FORMAT);
+	cr_assert_str_eq(pebs_reader_errmsg(r), "a perf.data file, not a "
+			 ".pebs stream (convert it with pebs-import -f perf)");
 	cr_assert_eq(pebs_reader_next(r, &b), -PEBS_E_FORMAT);
 	cr_assert_str_eq(pebs_reader_errmsg(r), "not a .pebs stream (bad magic)");
 	cr_assert_eq(pebs_reader_next(r, &b), -PEBS_E_IO);
@@ -703,9 +712,13 @@ Test(format, not_pebs_empty_garbage_missing)
 	unlink(p);
 	unlink(e);
 	unlink(t);
+	unlink(pf);
+	unlink(bin);
 	free(p);
 	free(e);
 	free(t);
+	free(pf);
+	free(bin);
 }
 
 struct skipctx {

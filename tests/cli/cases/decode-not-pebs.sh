@@ -3,3 +3,9 @@ pebs-decode --fields time $TD/good/decode-basic.csv
 echo "rc=$?"
 pebs-decode --fields time </dev/null
 echo "rc=$?"
+# a perf.data file says so, as does a .pebs file given to pebs-import
+pebs-decode --fields time $TD/perf/skx-load-latency.perf.data
+echo "rc=$?"
+pebs-gen -n 10 -o $TMP/g.pebs 2>/dev/null
+pebs-import -f csv $TMP/g.pebs >/dev/null
+echo "rc=$?"
