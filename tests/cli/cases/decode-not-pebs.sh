@@ -7,5 +7,5 @@ echo "rc=$?"
 pebs-decode --fields time $TD/perf/skx-load-latency.perf.data
 echo "rc=$?"
 pebs-gen -n 10 -o $TMP/g.pebs 2>/dev/null
-pebs-import -f csv $TMP/g.pebs >/dev/null
+(cd $TMP && pebs-import -f csv g.pebs >/dev/null)
 echo "rc=$?"
