@@ -240,7 +240,7 @@ int main(int argc, char **argv)
 			break;
 		case 'o': out = optarg; break;
 		case 'j':
-			threads = (unsigned)num("-j", optarg, 0, 1024);
+			threads = util_threads_arg(optarg);
 			break;
 		case 'd':
 			if (!strcmp(optarg, "tot"))

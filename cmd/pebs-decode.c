@@ -280,7 +280,6 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = -1 };
-	unsigned long long v;
 	int c;
 	util_init(argv[0]);
 	o.nfields = util_parse_fields(pebs_field_default_list, o.fields,
@@ -310,10 +309,7 @@ int main(int argc, char **argv)
 		case O_SYMFS: util_symfs = optarg; break;
 		case 'o': o.out = optarg; break;
 		case 'j':
-			if (util_parse_u64(optarg, &v) || v > 1024)
-				util_die(EXIT_USAGE, "-j: not a thread count: "
-					 "\"%s\"", optarg);
-			o.in.threads = (unsigned)v;
+			o.in.threads = util_threads_arg(optarg);
 			break;
 		case 'h': usage(stdout); util_close_out(stdout, NULL);
 			return EXIT_OK;

@@ -433,9 +433,7 @@ int main(int argc, char **argv)
 		case O_SALVAGE: o.salvage = 1; break;
 		case 'o': o.out = optarg; break;
 		case 'j':
-			o.threads = (unsigned)parse_count("-j", optarg);
-			if (o.threads > 1024)
-				util_die(EXIT_USAGE, "-j: too many threads");
+			o.threads = util_threads_arg(optarg);
 			break;
 		case 'h': usage(stdout); util_close_out(stdout, NULL);
 			return EXIT_OK;

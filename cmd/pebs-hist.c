@@ -301,7 +301,6 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = -1, .field = PEBS_COL_LAT, .by = -1 };
-	unsigned long long v;
 	int c, r;
 	util_init(argv[0]);
 	o.bins.kind = PEBS_BINS_LOG2;
@@ -348,10 +347,7 @@ int main(int argc, char **argv)
 		case O_SALVAGE: o.salvage = 1; break;
 		case 'o': o.out = optarg; break;
 		case 'j':
-			if (util_parse_u64(optarg, &v) || v > 1024)
-				util_die(EXIT_USAGE, "-j: not a thread count: "
-					 "\"%s\"", optarg);
-			o.threads = (unsigned)v;
+			o.threads = util_threads_arg(optarg);
 			break;
 		case 'h': usage(stdout); util_close_out(stdout, NULL);
 			return EXIT_OK;

@@ -190,6 +190,15 @@ char *util_slurp(const char *path, size_t *len)
 	return buf;
 }
 
+unsigned util_threads_arg(const char *s)
+{
+	unsigned long long v;
+	if (util_parse_u64(s, &v) || v > 1024)
+		util_die(EXIT_USAGE, "-j: \"%s\" is not a number of threads "
+			 "from 0 (one per CPU) to 1024", s);
+	return (unsigned)v;
+}
+
 int util_parse_u64(const char *s, unsigned long long *out)
 {
 	/* the library's parser: the same numbers as pebs-hist --bins and the

@@ -101,6 +101,12 @@ const char *util_name(const char *path);
  */
 char *util_slurp(const char *path, size_t *len);
 
+/*
+ * The value of -j/--threads: 0 (one per CPU, at most 8) to 1024 decode
+ * threads; exits with a usage error naming the range otherwise.
+ */
+unsigned util_threads_arg(const char *s);
+
 /* pebs_num_parse() of string @s (decimal or 0x hex, optional k/M/G
  * suffix); 0 or -1. */
 int util_parse_u64(const char *s, unsigned long long *out);
