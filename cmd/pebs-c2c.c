@@ -23,7 +23,7 @@ static void usage(FILE *fp)
 		"[--min-samples N]\n"
 		"       [--access-size N] [--verdict-share PCT] "
 		"[--perf-compat] [--symfs DIR] [--no-sym]\n"
-		"       [-j THREADS] [-o FILE] [FILE...]\n"
+		"       [--salvage] [-j THREADS] [-o FILE] [FILE...]\n"
 		"       %s --merge [options] RESULT.yaml...\n"
 		"  -f FORMAT          text (default), csv, yaml (complete, "
 		"mergeable), html,\n"
@@ -56,6 +56,7 @@ static void usage(FILE *fp)
 		"DIR\n"
 		"  --no-sym           no symbols (instructions, data) in the "
 		"report\n"
+		"  --salvage          skip damaged blocks and go on\n"
 		"  --merge            inputs are YAML results of pebs-c2c -f "
 		"yaml: merge them\n"
 		"  -o FILE            write to FILE instead of standard "
@@ -103,10 +104,10 @@ static unsigned parse_coalesce(const char *list)
 
 /* Reads .pebs inputs into @c.  Returns the exit status of the damage. */
 static int read_samples(struct pebs_c2c *c, char **paths, size_t n,
-			unsigned threads)
+			unsigned threads, int salvage)
 {
 	struct pebs_reader_opts ro = {
-		.threads = threads,
+		.threads = threads, .salvage = salvage,
 		.cols = 1ull << PEBS_COL_ADDR | 1ull << PEBS_COL_IP |
 			1ull << PEBS_COL_DSRC | 1ull << PEBS_COL_PID |
 			1ull << PEBS_COL_TID | 1ull << PEBS_COL_CPU |
@@ -190,7 +191,7 @@ int main(int argc, char **argv)
 {
 	enum { O_LINE = 256, O_MINHITM, O_TOP, O_SHOWALL, O_STATS, O_MINS,
 	       O_ACC, O_SHARE, O_COMPAT, O_MERGE, O_SYMFS, O_NOSYM,
-	       O_VERSION };
+	       O_SALVAGE, O_VERSION };
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -208,6 +209,7 @@ int main(int argc, char **argv)
 		{ "merge", no_argument, NULL, O_MERGE },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "no-sym", no_argument, NULL, O_NOSYM },
+		{ "salvage", no_argument, NULL, O_SALVAGE },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
@@ -218,6 +220,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	struct pebs_sym_opts so = { 0 };
 	int fmt = PEBS_C2C_F_TEXT, stats = 0, merge = 0, nosym = 0, ch;
+	int salvage = 0;
 	memset(&o, 0, sizeof(o));
 	util_init(argv[0]);
 	while ((ch = util_getopt_long(argc, argv, "f:o:d:c:j:h", lo, NULL)) != -1) {
@@ -290,6 +293,7 @@ int main(int argc, char **argv)
 		case O_MERGE: merge = 1; break;
 		case O_SYMFS: so.symfs = optarg; break;
 		case O_NOSYM: nosym = 1; break;
+		case O_SALVAGE: salvage = 1; break;
 		case 'h': usage(stdout); util_close_out(stdout, NULL);
 			return EXIT_OK;
 		case O_VERSION: util_version();
@@ -316,7 +320,7 @@ int main(int argc, char **argv)
 	size_t n = (size_t)(argc - optind);
 	util_check_out(out, (const char *const *)paths, n);
 	int status = merge ? read_results(c, paths, n) :
-			     read_samples(c, paths, n, threads);
+			     read_samples(c, paths, n, threads, salvage);
 	if (pebs_c2c_finish(c) < 0)
 		util_die(EXIT_SYS, "%s", pebs_c2c_errmsg(c));
 	/* symbols only where the inputs carry maps: no cost otherwise */
