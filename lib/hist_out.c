@@ -12,6 +12,7 @@
 #include "pebs_hist.h"
 
 #include "hist_int.h"
+#include "output_fmt.h"
 
 static const struct pebs_hist_pct default_pct[] = {
 	{ 50, 1, "50" }, { 90, 1, "90" }, { 99, 1, "99" },
@@ -107,16 +108,15 @@ static const char *bins_name(const struct pebs_hist_bins *b, char *buf,
 }
 
 /*
- * Does @s need quotes in CSV?  A plain loop: the names are short, and
- * strpbrk()'s set-up for each of millions of groups was a sixth of the
- * time of grouping by line.
+ * Does @s need quotes in CSV?  The rule pebs-decode writes by (an edge
+ * space or tab too: readers that trim unquoted fields, pebs-import among
+ * them, would change the name); a plain loop, not strpbrk(), whose
+ * set-up for each of millions of groups was a sixth of the time of
+ * grouping by line.
  */
 static int csv_quoted(const char *s)
 {
-	for (; *s; s++)
-		if (*s == ',' || *s == '"' || *s == '\r' || *s == '\n')
-			return 1;
-	return 0;
+	return pebs_outfmt_csv_needs_quote(s, strlen(s));
 }
 
 /* RFC 4180 field. */
