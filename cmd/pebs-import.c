@@ -22,7 +22,7 @@ static void usage(FILE *fp)
 		"  -f FORMAT   input format: csv or perf (default: perf when the\n"
 		"              first input is a perf.data file, else csv)\n"
 		"  -o FILE     write to FILE instead of standard output\n"
-		"  --level N   zstd compression level (1-19, default 1)\n"
+		"  --level N   zstd compression level (1-22, default 1)\n"
 		"  --meta K=V  add metadata key K with value V (csv; "
 		"repeatable),\n"
 		"              e.g. topology.node.0.cpus=0-27\n"
@@ -217,7 +217,6 @@ int main(int argc, char **argv)
 	};
 	const char *fmt = NULL, *out = NULL;
 	struct pebs_writer_opts wo = { 0 };
-	unsigned long long v;
 	int c;
 	struct pebs_meta *user = pebs_meta_new();
 	util_init(argv[0]);
@@ -228,10 +227,7 @@ int main(int argc, char **argv)
 		case 'f': fmt = optarg; break;
 		case 'o': out = optarg; break;
 		case O_LEVEL:
-			if (util_parse_u64(optarg, &v) || v < 1 || v > 19)
-				util_die(EXIT_USAGE, "--level: not a zstd "
-					 "level (1-19): \"%s\"", optarg);
-			wo.level = (int)v;
+			wo.level = util_level_arg(optarg);
 			break;
 		case O_META: {
 			const char *eq = strchr(optarg, '=');

@@ -199,6 +199,15 @@ unsigned util_threads_arg(const char *s)
 	return (unsigned)v;
 }
 
+int util_level_arg(const char *s)
+{
+	unsigned long long v;
+	if (util_parse_u64(s, &v) || v < 1 || v > 22)
+		util_die(EXIT_USAGE, "--level: \"%s\" is not a zstd level "
+			 "from 1 to 22", s);
+	return (int)v;
+}
+
 int util_parse_u64(const char *s, unsigned long long *out)
 {
 	/* the library's parser: the same numbers as pebs-hist --bins and the
