@@ -14,6 +14,7 @@
 #include <perfmon/pfmlib.h>
 
 #include "errbuf.h"
+#include "output_fmt.h"
 #include "pebs_plan.h"
 
 
@@ -37,37 +38,6 @@ const char *pebs_event_fe_sub_name(unsigned sub)
 		if (fe_subs[i].code == sub)
 			return fe_subs[i].name;
 	return "?";
-}
-
-/* Decimal or 0x-hex, no sign, no overflow; the whole of [s, s+len). */
-static int parse_num(const char *s, size_t len, uint64_t *out)
-{
-	uint64_t v = 0;
-	unsigned base = 10;
-	size_t i = 0;
-	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	if (i == len)
-		return -1;
-	for (; i < len; i++) {
-		unsigned d;
-		char c = s[i];
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-		if (v > (UINT64_MAX - d) / base)
-			return -1;
-		v = v * base + d;
-	}
-	*out = v;
-	return 0;
 }
 
 static int is_raw_name(const char *n)
@@ -154,9 +124,9 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 		return -PEBS_E_PARSE;
 	}
 	uint64_t v;
-	if (parse_num(val, vlen, &v) < 0) {
+	if (pebs_num_parse(val, vlen, &v) < 0) {
 		lib_errf(err, errlen, "modifier '%s': '%.*s' is not a number "
-		       "(decimal or 0x-hex, at most 64 bits)", mods[i].key,
+		       "(decimal or 0x-hex, k/M/G, at most 64 bits)", mods[i].key,
 		       (int)vlen, val);
 		return -PEBS_E_PARSE;
 	}
@@ -243,7 +213,7 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 		/* is_raw_name() allows at most 16 hex digits: no overflow */
 		char buf[20] = "0x";
 		memcpy(buf + 2, o->name + 1, nlen - 1);
-		if (parse_num(buf, nlen + 1, &o->raw) < 0) {
+		if (pebs_outfmt_parse_u64(buf, nlen + 1, &o->raw) < 0) {
 			lib_errf(err, errlen, "'%s': bad raw value", o->name);
 			return -PEBS_E_PARSE;
 		}

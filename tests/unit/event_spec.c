@@ -72,6 +72,10 @@ Test(event_parse, raw_and_names)
 	cr_assert_eq(s.pmc, 2);
 	cr_assert_eq(s.mods, PEBS_MOD_PERIOD | PEBS_MOD_U | PEBS_MOD_K |
 			     PEBS_MOD_PMC);
+	/* numbers as every option takes them: k/M/G, "010" is ten */
+	s = parse_ok("load-latency:period=20k,ldlat=010");
+	cr_assert_eq(s.period, 20000);
+	cr_assert_eq(s.ldlat, 10);
 	s = parse_ok("r1d1:edge,inv,any,cmask=255");
 	cr_assert_eq(s.cmask, 255);
 	cr_assert_eq(s.mods, PEBS_MOD_EDGE | PEBS_MOD_INV | PEBS_MOD_ANY |
@@ -91,6 +95,8 @@ Test(event_parse, errors)
 	parse_bad("load-latency:ldlat=99999999999999999999", "not a number");
 	parse_bad("load-latency:ldlat=-3", "not a number");
 	parse_bad("load-latency:ldlat=0x", "not a number");
+	parse_bad("load-latency:period=1m", "not a number");
+	parse_bad("load-latency:period=20000000000000000k", "not a number");
 	parse_bad("load-latency:u,,k", "empty modifier");
 	parse_bad("load-latency:sub=dsb_miss", "only to the 'frontend'");
 	parse_bad("precise-store:ldlat=3", "only to a load-latency");
