@@ -37,7 +37,7 @@ static void usage(FILE *fp)
 		"[--by KEY] [--bins SPEC]\n"
 		"       [--percentiles LIST] [--where EXPR] [--symfs DIR] "
 		"[-o FILE]\n"
-		"       [-j THREADS] [FILE...]\n"
+		"       [--salvage] [-j THREADS] [FILE...]\n"
 		"       %s --merge [-f ...] [--bins SPEC] [--percentiles LIST] "
 		"YAML...\n"
 		"  -f FORMAT          output format (default: text on a "

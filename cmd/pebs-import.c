@@ -18,7 +18,7 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: %s [-f csv|perf] [-o FILE] [--level N] "
-		"[FILE...]\n"
+		"[--meta KEY=VALUE]... [FILE...]\n"
 		"  -f FORMAT   input format: csv or perf (default: perf when the\n"
 		"              first input is a perf.data file, else csv)\n"
 		"  -o FILE     write to FILE instead of standard output\n"
