@@ -394,6 +394,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = FMT_PEBS };
+	int fmt_set = 0, fields_set = 0;
 	int c;
 	util_init(argv[0]);
 	o.nfields = util_parse_fields(pebs_field_default_list, o.fields,
@@ -402,6 +403,7 @@ int main(int argc, char **argv)
 	       != -1) {
 		switch (c) {
 		case 'f':
+			fmt_set = 1;
 			o.fmt = strcmp(optarg, "pebs") == 0 ? FMT_PEBS :
 				pebs_output_format_parse(optarg);
 			if (o.fmt < 0)
@@ -410,6 +412,7 @@ int main(int argc, char **argv)
 					 "text)", optarg);
 			break;
 		case O_FIELDS:
+			fields_set = 1;
 			o.nfields = util_parse_fields(optarg, o.fields,
 						      MAX_FIELDS, 1);
 			break;
@@ -441,6 +444,14 @@ int main(int argc, char **argv)
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
+	/* options that would change nothing are refused, not ignored */
+	if (o.count && (fmt_set || fields_set || o.flags))
+		util_die(EXIT_USAGE, "--count prints a number: -f, --fields "
+			 "and --no-header do not apply");
+	if (o.fmt == FMT_PEBS && !o.count && (fields_set || o.flags))
+		util_die(EXIT_USAGE, "--fields and --no-header do not apply to "
+			 ".pebs output (the default): add -f csv, yaml, jsonl "
+			 "or text");
 	if (optind >= argc) {
 		util_warn("missing expression");
 		usage(stderr);

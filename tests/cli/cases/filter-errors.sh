@@ -21,3 +21,6 @@ pebs-filter --count 'lat in 100..100' $f; echo "rc=$?"
 pebs-filter --count 'event == "é" and latt > 1' $f; echo "rc=$?"
 pebs-filter --count 'mme == L3' $f; echo "rc=$?"
 pebs-filter --count 'LAT > 5' $f; echo "rc=$?"
+# options that would change nothing are refused, not ignored
+pebs-filter --fields lat true $f; echo "rc=$?"
+pebs-filter -c -f yaml true $f; echo "rc=$?"
