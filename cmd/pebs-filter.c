@@ -274,6 +274,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	if (!sel)
 		util_die(EXIT_SYS, "out of memory");
 	uint64_t done = 0, lost = 0;
+	uint32_t src = 0, seg = 0;
 	int status = EXIT_OK;
 	unsigned shown = 0;
 	struct pebs_batch *b;
@@ -321,6 +322,15 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		if (n && need_out) {
 			size_t len;
 			const void *raw = pebs_reader_raw(r, &len);
+			/* each input segment's samples stay under its own
+			 * metadata (clock, topology, maps), as pebs-decode
+			 * -f pebs keeps them */
+			if (s.w && (b->source != src || b->segment != seg)) {
+				sink_check(&s, pebs_writer_close(s.w));
+				s.w = NULL;
+			}
+			src = b->source;
+			seg = b->segment;
 			sink_open(&s, pebs_reader_meta(r));
 			if (osym)
 				pebs_output_set_sym(s.out, sym);
