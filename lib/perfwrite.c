@@ -872,6 +872,19 @@ static uint64_t to_ns(const struct pebs_perf_writer *w, uint64_t t)
 	return (uint64_t)((unsigned __int128)t * 1000000000u / w->tsc_hz);
 }
 
+/*
+ * perf's weight structure: var1_dw (u32) the latency, var2_w (u16) the
+ * instruction latency, var3_w (u16) unused.  An instruction latency that
+ * does not fit 16 bits is saturated: masking it made 65536 read 0, a
+ * short latency instead of a very long one.  s->lat is a u32, as var1_dw
+ * is: it always fits.
+ */
+static uint64_t weight_struct(const struct pebs_sample *s)
+{
+	uint64_t ins = s->ins_lat > UINT16_MAX ? UINT16_MAX : s->ins_lat;
+	return (uint64_t)s->lat | ins << 32;
+}
+
 int pebs_perf_writer_add(struct pebs_perf_writer *w,
 			 const struct pebs_sample *s, const char *event)
 {
@@ -926,9 +939,9 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 	if (st & PEBS_PERF_S_STACK_USER)
 		b_u64(b, 0);
 	if (st & PEBS_PERF_S_WEIGHT_STRUCT)
-		b_u64(b, s->lat | (uint64_t)(s->ins_lat & 0xffff) << 32);
+		b_u64(b, weight_struct(s));
 	else if (st & PEBS_PERF_S_WEIGHT)
-		b_u64(b, s->lat);
+		b_u64(b, s->lat);	/* u32 in a u64: nothing to clamp */
 	if (st & PEBS_PERF_S_DATA_SRC)
 		b_u64(b, s->dsrc);
 	if (st & PEBS_PERF_S_TRANSACTION)

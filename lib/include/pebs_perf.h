@@ -186,7 +186,9 @@ int pebs_perf_writer_open(struct pebs_perf_writer **w, FILE *fp,
 /*
  * Appends sample @s of event @event (a name; NULL or "" = "pebs").  A new
  * name declares a new event (in pipe mode after the start, with an in-band
- * attribute and name record).  Returns 0 or a negative error.
+ * attribute and name record).  With WEIGHT_STRUCT, an s->ins_lat above
+ * 65535 is written as 65535 (perf keeps 16 bits).  Returns 0 or a
+ * negative error.
  */
 int pebs_perf_writer_add(struct pebs_perf_writer *w,
 			 const struct pebs_sample *s, const char *event);

@@ -276,6 +276,57 @@ Test(perf_roundtrip, sample_types_orders_layouts)
 	}
 }
 
+/*
+ * perf's weight structure holds the instruction latency in 16 bits: a
+ * longer one is saturated, not wrapped (65536 read back as 0 once).  The
+ * latency (var1, 32 bits, or the whole u64 of plain WEIGHT) is kept whole.
+ */
+Test(perf_roundtrip, weight_saturates_ins_lat)
+{
+	static const uint32_t ins[] = { 0, 1, 65535, 65536, 70000,
+					UINT32_MAX };
+	enum { N = sizeof(ins) / sizeof(ins[0]) };
+	static const uint64_t st[] = {
+		0,
+		BASE | PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_WEIGHT,
+	};
+	struct pebs_sample s[N];
+	for (size_t i = 0; i < N; i++) {
+		make_sample(&s[i], 0, 100 + i);
+		s[i].ins_lat = ins[i];
+		s[i].lat = i & 1 ? UINT32_MAX : ins[i];
+	}
+	for (size_t v = 0; v < 2; v++)
+		for (int mode = 0; mode < 4; mode++) {
+			struct pebs_perf_writer_opts o = {
+				.sample_type = st[v], .pipe = mode & 1,
+				.big_endian = mode >> 1 };
+			FILE *fp = write_file(&o, s, N, 0);
+			struct pebs_perf_reader *r;
+			struct pebs_perf_item it;
+			cr_assert_eq(pebs_perf_reader_open(&r, fp, "t", NULL),
+				     0);
+			size_t i = 0;
+			while (pebs_perf_reader_next(r, &it) > 0) {
+				if (it.kind != PEBS_PERF_SAMPLE)
+					continue;
+				cr_assert_lt(i, N);
+				cr_expect_eq(it.s.lat, s[i].lat, "sample %zu",
+					     i);
+				uint32_t want = v ? 0 : ins[i] > 65535 ?
+						65535 : ins[i];
+				cr_expect_eq(it.s.ins_lat, want,
+					     "v %zu mode %d: ins_lat %u read "
+					     "as %u", v, mode, ins[i],
+					     it.s.ins_lat);
+				i++;
+			}
+			cr_expect_eq(i, N);
+			pebs_perf_reader_close(r);
+			fclose(fp);
+		}
+}
+
 /* Samples out of order within each round come out sorted. */
 Test(perf_roundtrip, rounds_are_sorted)
 {
