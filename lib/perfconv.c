@@ -1,25 +1,12 @@
 /*
- * perfconv.c - perf.data <-> .pebs glue used by pebs-import -f perf and
- * pebs-decode -f perf.
+ * perfconv.c - perf.data -> .pebs glue used by pebs-import -f perf (the
+ * other way, pebs_perf_writer_add_batch(), is the writer's: perfwrite.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pebs_perf.h"
-
-int pebs_perf_writer_add_batch(struct pebs_perf_writer *w,
-			       const struct pebs_batch *b)
-{
-	struct pebs_sample s;
-	for (size_t i = 0; i < b->n; i++) {
-		pebs_batch_get(b, i, &s);
-		int r = pebs_perf_writer_add(w, &s, pebs_batch_event(b, i));
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
 
 static int wfail(struct pebs_writer *w, int r, char *err, size_t errlen,
 		 int *write_failed)

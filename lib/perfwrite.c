@@ -17,11 +17,11 @@
 #define MAX_EVENTS 4096u
 #define MAX_PATH 4095u		/* longer paths are cut (PATH_MAX) */
 #define MAX_NAME 4095u
+/* PHYS_ADDR is added when the input has physical addresses (fix_st()). */
 #define DEFAULT_ST (PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP | \
 	PEBS_PERF_S_TID | PEBS_PERF_S_TIME | PEBS_PERF_S_ADDR | \
 	PEBS_PERF_S_ID | PEBS_PERF_S_CPU | PEBS_PERF_S_PERIOD | \
-	PEBS_PERF_S_WEIGHT_STRUCT | PEBS_PERF_S_DATA_SRC | \
-	PEBS_PERF_S_PHYS_ADDR)
+	PEBS_PERF_S_WEIGHT_STRUCT | PEBS_PERF_S_DATA_SRC)
 
 struct buf {
 	uint8_t *p;
@@ -41,6 +41,8 @@ struct pebs_perf_writer {
 	FILE *fp;
 	struct pebs_meta *meta;
 	struct pebs_perf_writer_opts o;
+	uint64_t st;		/* sample_type of every event */
+	int st_fixed;		/* st final: a sample or attr is out */
 	struct wevent *ev;
 	size_t nev;
 	size_t last_ev;
@@ -273,7 +275,46 @@ static uint64_t ev_id(size_t i)
 
 static uint64_t sample_type(const struct pebs_perf_writer *w)
 {
-	return w->o.sample_type ? w->o.sample_type : DEFAULT_ST;
+	return w->st;
+}
+
+/*
+ * Whether the metadata says an event recorded physical addresses: the
+ * perf attribute of a perf.data import (events.N.perf.sample_type).
+ */
+static int meta_phys(const struct pebs_perf_writer *w)
+{
+	for (size_t i = 0; mget(w, "events.%zu.name", i); i++)
+		if (num(mget(w, "events.%zu.perf.sample_type", i), 0) &
+		    PEBS_PERF_S_PHYS_ADDR)
+			return 1;
+	return 0;
+}
+
+/*
+ * Fixes the default sample_type before the first sample or attribute
+ * goes out: PHYS_ADDR only when the input has physical addresses (@phys,
+ * or the metadata at open), so that perf does not show phys_addr 0 for
+ * every sample of an input that never had one.  A stream cannot change
+ * it later: samples are written as they come, in the layout it gives,
+ * and a pipe's attributes precede them.  So the decision rests on what is
+ * known first: the metadata, and the first sample (or batch) added.
+ * PHYS_ADDR is not part of the sample_id trailer that side records
+ * written before this carry, so they stay valid whatever is decided.
+ */
+static void fix_st(struct pebs_perf_writer *w, int phys)
+{
+	if (w->st_fixed)
+		return;
+	if (phys)
+		w->st |= PEBS_PERF_S_PHYS_ADDR;
+	w->st_fixed = 1;
+}
+
+/* A physical address: flagged valid, or non-zero (0 means unknown). */
+static int has_phys(const struct pebs_sample *s)
+{
+	return (s->flags & PEBS_SF_PHYS) || s->phys_addr;
 }
 
 static void put_attr(struct pebs_perf_writer *w, struct buf *b, size_t i)
@@ -765,6 +806,7 @@ static int names_in_band(struct pebs_perf_writer *w)
 static int pipe_start(struct pebs_perf_writer *w)
 {
 	struct buf *b = &w->out;
+	fix_st(w, 0);
 	if (w->nev == 0 && find_event(w, NULL) < 0)
 		return -w->err;
 	for (size_t i = 0; i < w->nev; i++) {
@@ -827,6 +869,10 @@ int pebs_perf_writer_open(struct pebs_perf_writer **wp, FILE *fp,
 	const char *unit = pebs_meta_get(w->meta, "time.unit");
 	if (unit && strcmp(unit, "tsc") == 0)
 		w->tsc_hz = num(pebs_meta_get(w->meta, "tsc.hz"), 0);
+	w->st = w->o.sample_type ? w->o.sample_type : DEFAULT_ST;
+	w->st_fixed = w->o.sample_type != 0;
+	if (!w->st_fixed && meta_phys(w))
+		w->st |= PEBS_PERF_S_PHYS_ADDR;
 	uint64_t st = sample_type(w);
 	if ((st & PEBS_PERF_S_WEIGHT) && (st & PEBS_PERF_S_WEIGHT_STRUCT))
 		return fail(w, PEBS_E_INVAL, "WEIGHT and WEIGHT_STRUCT are "
@@ -890,6 +936,7 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 {
 	if (w->err)
 		return -w->err;
+	fix_st(w, has_phys(s));
 	/* the event first: a pipe's header records then declare it */
 	int k = find_event(w, event);
 	if (k < 0)
@@ -971,11 +1018,35 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 	return b->oom ? fail(w, PEBS_E_NOMEM, "out of memory") : 0;
 }
 
+int pebs_perf_writer_add_batch(struct pebs_perf_writer *w,
+			       const struct pebs_batch *b)
+{
+	/* The whole first batch decides PHYS_ADDR, not only its first row. */
+	if (!w->st_fixed && !w->err) {
+		const uint32_t *fl = b->c32[PEBS_COL_FLAGS];
+		const uint64_t *pa = b->c64[PEBS_COL_PHYS_ADDR];
+		int phys = 0;
+		for (size_t i = 0; i < b->n && !phys; i++)
+			phys = (fl[i] & PEBS_SF_PHYS) || pa[i];
+		if (b->n)
+			fix_st(w, phys);
+	}
+	struct pebs_sample s;
+	for (size_t i = 0; i < b->n; i++) {
+		pebs_batch_get(b, i, &s);
+		int r = pebs_perf_writer_add(w, &s, pebs_batch_event(b, i));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int pebs_perf_writer_lost(struct pebs_perf_writer *w, uint32_t cpu,
 			  uint64_t time, uint64_t count)
 {
 	if (w->err)
 		return -w->err;
+	fix_st(w, 0);
 	if (w->o.pipe && !w->started && pipe_start(w) < 0)
 		return -w->err;
 	if (!w->nev && find_event(w, NULL) < 0)
@@ -991,6 +1062,7 @@ int pebs_perf_writer_lost(struct pebs_perf_writer *w, uint32_t cpu,
 static int finish_file(struct pebs_perf_writer *w)
 {
 	struct buf *b = &w->out;
+	fix_st(w, 0);
 	if (!w->nev && find_event(w, NULL) < 0)
 		return -w->err;
 	if (flush_out(w) < 0)

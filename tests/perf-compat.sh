@@ -9,7 +9,8 @@
 # 3. perf mem report and perf c2c report accept our files;
 # 4. the generated variants in testdata/perf are read by perf identically
 #    (the pipe-mode big-endian one excepted: perf 6.1 does not swap samples
-#    of a cross-endian pipe).
+#    of a cross-endian pipe);
+# 5. samples carry phys_addr only when the input has physical addresses.
 set -euo pipefail
 bin=$(cd "${1:?usage: perf-compat.sh BINDIR}" && pwd)
 cd "$(dirname "$0")/.."
@@ -74,4 +75,17 @@ n=$("$bin/pebs-decode" -f perf "$tmp/g.pebs" | perf script -i - -F event \
 	sort | uniq -c | awk '{print $1}' | sort -n | tr '\n' ' ' > "$tmp/ev"
 [ "$(cat "$tmp/ev")" = "4 8 " ] && echo "ok   two events through a pipe" ||
 	{ echo "FAIL two events: $(cat "$tmp/ev")"; fail=1; }
+# PERF_SAMPLE_PHYS_ADDR only for an input with physical addresses: perf
+# script -F phys_addr refuses a capture without (it showed 0 per sample)
+"$bin/pebs-gen" -n 20 --seed 1 -o "$tmp/np.pebs"
+"$bin/pebs-decode" -f perf "$tmp/np.pebs" -o "$tmp/np.data"
+if perf script -i "$tmp/np.data" -F phys_addr >/dev/null 2>&1; then
+	echo "FAIL phys_addr exported for a capture without"; fail=1
+else echo "ok   no phys_addr for a capture without"; fi
+printf 'time,event,addr,phys_addr\n1,load-latency,0x7f00,0x12345f00\n' |
+	"$bin/pebs-import" -o "$tmp/p.pebs"
+"$bin/pebs-decode" -f perf "$tmp/p.pebs" -o "$tmp/p.data"
+[ "$(perf script -i "$tmp/p.data" -F phys_addr 2>/dev/null | tr -d ' ')" \
+	= 12345f00 ] && echo "ok   phys_addr for a capture with" ||
+	{ echo "FAIL phys_addr of a capture with"; fail=1; }
 exit $fail

@@ -159,10 +159,16 @@ struct pebs_perf_writer;
 struct pebs_perf_writer_opts {
 	/*
 	 * PERF_SAMPLE_* bits of every event; 0 = the default
-	 * IDENTIFIER|IP|TID|TIME|ADDR|ID|CPU|PERIOD|WEIGHT_STRUCT|DATA_SRC|
-	 * PHYS_ADDR.  Bits that the writer cannot fill from a sample
-	 * (READ, CALLCHAIN, RAW, BRANCH_STACK, REGS_*, STACK_USER, AUX) are
-	 * written empty (nr/size/abi 0) so readers skip them correctly.
+	 * IDENTIFIER|IP|TID|TIME|ADDR|ID|CPU|PERIOD|WEIGHT_STRUCT|DATA_SRC,
+	 * plus PHYS_ADDR when the input has physical addresses: an event of
+	 * the metadata recorded them (events.N.perf.sample_type), or the
+	 * first sample added has one (flag PEBS_SF_PHYS, or a non-zero
+	 * phys_addr), or any sample of the first batch added does.  It is
+	 * decided then, once (samples are written as they come): later
+	 * samples' physical addresses are dropped when it was not.  Bits
+	 * that the writer cannot fill from a sample (READ, CALLCHAIN, RAW,
+	 * BRANCH_STACK, REGS_*, STACK_USER, AUX) are written empty
+	 * (nr/size/abi 0) so readers skip them correctly.
 	 */
 	uint64_t sample_type;
 	int big_endian;		/* write the other byte order (tests) */
@@ -196,7 +202,11 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 /* Declares event @name in advance (keeps event order).  0 or error. */
 int pebs_perf_writer_event(struct pebs_perf_writer *w, const char *name);
 
-/* Appends every sample of batch @b (event names from its dictionary). */
+/*
+ * Appends every sample of batch @b (event names from its dictionary).  The
+ * first batch decides the default sample_type's PHYS_ADDR from all its
+ * samples (see pebs_perf_writer_opts.sample_type).
+ */
 int pebs_perf_writer_add_batch(struct pebs_perf_writer *w,
 			       const struct pebs_batch *b);
 

@@ -327,6 +327,109 @@ Test(perf_roundtrip, weight_saturates_ins_lat)
 		}
 }
 
+/*
+ * Writes @n samples of event "load-latency" (one by one, or as one batch)
+ * with metadata @m; returns the sample_type the file gives the event and
+ * checks the physical addresses read back against @s (or 0 and no
+ * PEBS_SF_PHYS when the type lacks PHYS_ADDR).
+ */
+static uint64_t phys_file(const struct pebs_sample *s, size_t n,
+			  const struct pebs_meta *m, int pipe, int batch)
+{
+	FILE *fp = tmpfile();
+	cr_assert_not_null(fp);
+	struct pebs_perf_writer_opts o = { .pipe = pipe };
+	struct pebs_perf_writer *w;
+	cr_assert_eq(pebs_perf_writer_open(&w, fp, m, &o), 0);
+	if (batch) {
+		struct pebs_batch *b = pebs_batch_new(n);
+		int ev = pebs_batch_intern(b, "load-latency");
+		for (size_t i = 0; i < n; i++) {
+			struct pebs_sample t = s[i];
+			t.event = (uint32_t)ev;
+			cr_assert_eq(pebs_batch_push(b, &t), 0);
+		}
+		cr_assert_eq(pebs_perf_writer_add_batch(w, b), 0);
+		pebs_batch_free(b);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			cr_assert_eq(pebs_perf_writer_add(w, &s[i],
+							  "load-latency"), 0);
+	}
+	cr_assert_eq(pebs_perf_writer_close(w, NULL, 0), 0);
+	rewind(fp);
+	struct pebs_perf_reader *r;
+	cr_assert_eq(pebs_perf_reader_open(&r, fp, "t", NULL), 0);
+	const char *v = pebs_meta_get(pebs_perf_reader_meta(r),
+				      "events.0.perf.sample_type");
+	cr_assert_not_null(v);
+	uint64_t st = strtoull(v, NULL, 0);
+	struct pebs_perf_item it;
+	size_t i = 0;
+	while (pebs_perf_reader_next(r, &it) > 0) {
+		cr_assert_lt(i, n);
+		if (st & PEBS_PERF_S_PHYS_ADDR) {
+			cr_expect_eq(it.s.phys_addr, s[i].phys_addr);
+			cr_expect(it.s.flags & PEBS_SF_PHYS);
+		} else {
+			cr_expect_eq(it.s.phys_addr, 0);
+			cr_expect_eq(it.s.flags & PEBS_SF_PHYS, 0);
+		}
+		i++;
+	}
+	cr_expect_eq(i, n);
+	pebs_perf_reader_close(r);
+	fclose(fp);
+	return st;
+}
+
+/*
+ * The default sample_type has PHYS_ADDR only when the input has physical
+ * addresses: flagged or non-zero in the first sample (or anywhere in the
+ * first batch), or an event of the metadata that recorded them.  Every
+ * sample carried phys_addr 0 before, shown by perf script -F phys_addr.
+ */
+Test(perf_roundtrip, phys_addr_only_when_input_has_it)
+{
+	enum { N = 10 };
+	struct pebs_sample s[N];
+	struct pebs_meta *none = pebs_meta_new();
+	struct pebs_meta *perf = pebs_meta_new();
+	cr_assert_eq(pebs_meta_set(perf, "events.0.name", "load-latency"), 0);
+	cr_assert_eq(pebs_meta_set(perf, "events.0.perf.sample_type",
+				   "0x80000"), 0);
+	for (int mode = 0; mode < 4; mode++) {
+		int pipe = mode & 1, batch = mode >> 1;
+		for (size_t i = 0; i < N; i++) {
+			make_sample(&s[i], 0, 100 + i);
+			s[i].phys_addr = 0;
+		}
+		/* none at all: no PHYS_ADDR */
+		uint64_t st = phys_file(s, N, none, pipe, batch);
+		cr_expect_eq(st & PEBS_PERF_S_PHYS_ADDR, 0, "mode %d", mode);
+		cr_expect(st & PEBS_PERF_S_WEIGHT_STRUCT);
+		/* the metadata says so: PHYS_ADDR, even with zeros */
+		st = phys_file(s, N, perf, pipe, batch);
+		cr_expect(st & PEBS_PERF_S_PHYS_ADDR, "mode %d", mode);
+		/* the first sample flags a (zero) physical address */
+		s[0].flags = PEBS_SF_PHYS;
+		st = phys_file(s, N, none, pipe, batch);
+		cr_expect(st & PEBS_PERF_S_PHYS_ADDR, "mode %d", mode);
+		/* a non-zero one, late in the first batch */
+		s[0].flags = 0;
+		s[7].phys_addr = 0x1234000;
+		st = phys_file(s, N, none, pipe, batch);
+		cr_expect_eq(!!(st & PEBS_PERF_S_PHYS_ADDR), batch,
+			     "mode %d", mode);
+		/* in the first sample */
+		s[0].phys_addr = 0x5678000;
+		st = phys_file(s, N, none, pipe, batch);
+		cr_expect(st & PEBS_PERF_S_PHYS_ADDR, "mode %d", mode);
+	}
+	pebs_meta_free(none);
+	pebs_meta_free(perf);
+}
+
 /* Samples out of order within each round come out sorted. */
 Test(perf_roundtrip, rounds_are_sorted)
 {
