@@ -1178,7 +1178,16 @@ static void attr_name(const struct pattr *a, char *buf, size_t len)
 		"stalled-cycles-frontend", "stalled-cycles-backend",
 		"ref-cycles",
 	};
-	if (a->name && *a->name)
+	/*
+	 * Our writer's event of samples without a name (perfwrite.c): a raw
+	 * event of config 0, which counts nothing on any CPU, named "pebs".
+	 * Named "" again so that the empty name round-trips.
+	 */
+	if (a->name && strcmp(a->name, PEBS_PERF_ANON_EVENT) == 0 &&
+	    a->type == 4 &&
+	    a->config == 0 && a->config1 == 0)
+		buf[0] = 0;
+	else if (a->name && *a->name)
 		snprintf(buf, len, "%s", a->name);
 	else if (a->type == 0 && a->config < 10)
 		snprintf(buf, len, "%s", hw[a->config]);

@@ -31,7 +31,7 @@ struct buf {
 };
 
 struct wevent {
-	char *name;
+	char *name;		/* the samples' name; "" for none */
 	uint32_t type;
 	uint64_t config, config1, period;
 	unsigned precise;
@@ -383,10 +383,22 @@ static int add_event(struct pebs_perf_writer *w, const char *name)
 	return (int)(w->nev - 1);
 }
 
+/* The name perf gets for event @e (perf shows an empty one as ":"). */
+static const char *perf_name(const struct wevent *e)
+{
+	return *e->name ? e->name : PEBS_PERF_ANON_EVENT;
+}
+
+/*
+ * The event of samples named @name (NULL = ""), declared on first use.
+ * Unnamed samples have their own event, apart from one really called
+ * "pebs" (they were merged): with metadata attributes of its own, the
+ * latter keeps its name through an import.
+ */
 static int find_event(struct pebs_perf_writer *w, const char *name)
 {
-	if (!name || !*name)
-		name = "pebs";
+	if (!name)
+		name = "";
 	if (w->last_ev < w->nev && strcmp(w->ev[w->last_ev].name, name) == 0)
 		return (int)w->last_ev;
 	for (size_t i = 0; i < w->nev; i++) {
@@ -413,6 +425,7 @@ static int find_event(struct pebs_perf_writer *w, const char *name)
 		at = rec_begin(b, 78, 0);		/* EVENT_UPDATE */
 		b_u64(b, 2);				/* NAME */
 		b_u64(b, ev_id((size_t)k));
+		name = perf_name(&w->ev[k]);
 		b_put(b, name, strnlen(name, MAX_NAME));
 		b_zero(b, 1);
 		if (rec_end(w, b, at) < 0)
@@ -662,7 +675,7 @@ static void feat_event_desc(struct pebs_perf_writer *w, struct buf *b)
 	for (size_t i = 0; i < w->nev; i++) {
 		put_attr(w, b, i);
 		b_u32(b, 1);
-		b_str(b, w->ev[i].name);
+		b_str(b, perf_name(&w->ev[i]));
 		b_u64(b, ev_id(i));
 	}
 }
@@ -795,7 +808,8 @@ static int names_in_band(struct pebs_perf_writer *w)
 		size_t at = rec_begin(b, 78, 0);
 		b_u64(b, 2);
 		b_u64(b, ev_id(i));
-		b_put(b, w->ev[i].name, strnlen(w->ev[i].name, MAX_NAME));
+		const char *name = perf_name(&w->ev[i]);
+		b_put(b, name, strnlen(name, MAX_NAME));
 		b_zero(b, 1);
 		if (rec_end(w, b, at) < 0)
 			return -w->err;

@@ -10,7 +10,8 @@
 # 4. the generated variants in testdata/perf are read by perf identically
 #    (the pipe-mode big-endian one excepted: perf 6.1 does not swap samples
 #    of a cross-endian pipe);
-# 5. samples carry phys_addr only when the input has physical addresses.
+# 5. samples carry phys_addr only when the input has physical addresses;
+# 6. samples without an event name are an event perf calls "pebs".
 set -euo pipefail
 bin=$(cd "${1:?usage: perf-compat.sh BINDIR}" && pwd)
 cd "$(dirname "$0")/.."
@@ -88,4 +89,10 @@ printf 'time,event,addr,phys_addr\n1,load-latency,0x7f00,0x12345f00\n' |
 [ "$(perf script -i "$tmp/p.data" -F phys_addr 2>/dev/null | tr -d ' ')" \
 	= 12345f00 ] && echo "ok   phys_addr for a capture with" ||
 	{ echo "FAIL phys_addr of a capture with"; fail=1; }
+# samples without an event name: perf sees an event called "pebs"
+printf 'time,addr\n1,0x7f00\n' | "$bin/pebs-import" -o "$tmp/u.pebs"
+"$bin/pebs-decode" -f perf "$tmp/u.pebs" -o "$tmp/u.data"
+[ "$(perf script -i "$tmp/u.data" -F event 2>/dev/null | tr -d ' ')" \
+	= pebs: ] && echo "ok   an unnamed event is pebs to perf" ||
+	{ echo "FAIL unnamed event"; fail=1; }
 exit $fail

@@ -40,6 +40,16 @@
 #define PEBS_PERF_S_WEIGHT_STRUCT (1ull << 24)
 
 /*
+ * The perf event name of samples without an event name (""): the writer
+ * gives them a raw event (type 4) of config 0 and config1 0, unless the
+ * metadata has attributes for an event named "", and calls it this; the
+ * parser names such an event "" again, so the empty name round-trips.
+ * An event really called "pebs" with those attributes (none in the
+ * metadata, or the same) looks the same, and comes back as "" too.
+ */
+#define PEBS_PERF_ANON_EVENT "pebs"
+
+/*
  * CPUs a topology may describe (perf's own limit is lower): a larger
  * count in a file is ignored as damage, a larger cpu number in a sample
  * does not grow the topology the writer describes.
@@ -190,7 +200,9 @@ int pebs_perf_writer_open(struct pebs_perf_writer **w, FILE *fp,
 			  const struct pebs_perf_writer_opts *opts);
 
 /*
- * Appends sample @s of event @event (a name; NULL or "" = "pebs").  A new
+ * Appends sample @s of event @event (a name; NULL or "" = no name, an
+ * event perf sees as PEBS_PERF_ANON_EVENT, kept apart from any event
+ * really called so).  A new
  * name declares a new event (in pipe mode after the start, with an in-band
  * attribute and name record).  With WEIGHT_STRUCT, an s->ins_lat above
  * 65535 is written as 65535 (perf keeps 16 bits).  Returns 0 or a

@@ -430,6 +430,58 @@ Test(perf_roundtrip, phys_addr_only_when_input_has_it)
 	pebs_meta_free(perf);
 }
 
+/*
+ * Samples without an event name go to perf as an event called "pebs" (perf
+ * shows an empty name as ":") and come back without one; they were read
+ * back as "pebs" once, and shared the event of one really called "pebs".
+ * That one (here with attributes from the metadata) keeps its name.
+ */
+Test(perf_roundtrip, unnamed_event_round_trips)
+{
+	static const char *const ev[] = { "load-latency", "", "pebs", NULL,
+					  "" };
+	static const char *const want[] = { "load-latency", "", "pebs", "",
+					    "" };
+	enum { N = sizeof(ev) / sizeof(ev[0]) };
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_eq(pebs_meta_set(m, "events.0.name", "pebs"), 0);
+	cr_assert_eq(pebs_meta_set(m, "events.0.evtsel", "0x1cd"), 0);
+	cr_assert_eq(pebs_meta_set(m, "events.0.ldlat", "30"), 0);
+	for (int pipe = 0; pipe < 2; pipe++) {
+		FILE *fp = tmpfile();
+		cr_assert_not_null(fp);
+		struct pebs_perf_writer_opts o = { .pipe = pipe };
+		struct pebs_perf_writer *w;
+		cr_assert_eq(pebs_perf_writer_open(&w, fp, m, &o), 0);
+		for (size_t i = 0; i < N; i++) {
+			struct pebs_sample s;
+			make_sample(&s, 0, 100 + i);
+			cr_assert_eq(pebs_perf_writer_add(w, &s, ev[i]), 0);
+		}
+		cr_assert_eq(pebs_perf_writer_close(w, NULL, 0), 0);
+		rewind(fp);
+		struct pebs_perf_reader *r;
+		cr_assert_eq(pebs_perf_reader_open(&r, fp, "t", NULL), 0);
+		cr_expect_eq(pebs_perf_reader_nevents(r), 3, "pipe %d", pipe);
+		const struct pebs_meta *rm = pebs_perf_reader_meta(r);
+		cr_expect_str_eq(pebs_meta_get(rm, "events.0.name"), "pebs");
+		cr_expect_str_eq(pebs_meta_get(rm, "events.0.perf.config"),
+				 "0x1cd");
+		struct pebs_perf_item it;
+		size_t i = 0;
+		while (pebs_perf_reader_next(r, &it) > 0) {
+			cr_assert_lt(i, N);
+			cr_expect_str_eq(it.event, want[i], "pipe %d sample %zu",
+					 pipe, i);
+			i++;
+		}
+		cr_expect_eq(i, N);
+		pebs_perf_reader_close(r);
+		fclose(fp);
+	}
+	pebs_meta_free(m);
+}
+
 /* Samples out of order within each round come out sorted. */
 Test(perf_roundtrip, rounds_are_sorted)
 {
