@@ -139,7 +139,12 @@ struct pebs_batch {
 	uint32_t *c32[PEBS_COL_COUNT];	/* non-NULL for u32/str columns */
 	uint64_t *c64[PEBS_COL_COUNT];	/* non-NULL for u64 columns */
 	uint64_t present;		/* bit per column (< 64) present in source */
-	/* Event dictionary: event column values index names[]. */
+	/*
+	 * Event dictionary: event column values index names[].  Code that
+	 * fills it directly (not by pebs_batch_intern()) may only append to
+	 * it, or empty it with pebs_batch_reset(): the name index (at the
+	 * end) takes in appended names on its next use.
+	 */
 	char **names;
 	uint32_t nnames;
 	uint32_t names_cap;
@@ -156,6 +161,14 @@ struct pebs_batch {
 	 */
 	uint64_t dirty;
 	void *mem;			/* the one allocation of all columns */
+	/*
+	 * Private to pebs_batch_intern() and pebs_batch_find(): a hash index
+	 * of names[0, name_indexed), open addressing, each slot a name's id
+	 * + 1 (0 = empty); name_slots is a power of two, or 0 before use.
+	 */
+	uint32_t *name_slot;
+	uint32_t name_slots;
+	uint32_t name_indexed;
 };
 
 /* Allocates an empty batch with capacity @cap (<= PEBS_BATCH_MAX). */
@@ -189,9 +202,17 @@ void pebs_batch_free(struct pebs_batch *b);
 void pebs_batch_reset(struct pebs_batch *b);
 /*
  * Interns @name in @b's event dictionary and returns its index (>= 0) or a
- * negative error.
+ * negative error.  Expected O(1) (a hash index owned by @b): the index of
+ * a name the dictionary holds twice (blocks may) is the first one's.
  */
 int pebs_batch_intern(struct pebs_batch *b, const char *name);
+/*
+ * Returns the index of @name in @b's event dictionary (the first one when
+ * it is there twice), or -1 when it is not there.  Expected O(1); @b is not
+ * const because names appended directly are indexed first.  Never fails:
+ * without memory for the index it searches the dictionary in turn.
+ */
+int pebs_batch_find(struct pebs_batch *b, const char *name);
 /*
  * Appends @s to @b; s->event must already index @b's dictionary.  Returns 0,
  * or PEBS_E_RANGE when the batch is full.
