@@ -261,6 +261,14 @@ static int name_sync(struct pebs_batch *b)
 
 int pebs_batch_find(struct pebs_batch *b, const char *name)
 {
+	/* A capture's few names: comparing them costs less than hashing
+	 * (raw.c interns per record); the index serves large sets. */
+	if (b->nnames <= 8) {
+		for (uint32_t i = 0; i < b->nnames; i++)
+			if (strcmp(b->names[i], name) == 0)
+				return (int)i;
+		return -1;
+	}
 	if (name_sync(b) == 0) {
 		if (!b->name_slots)
 			return -1;
