@@ -140,8 +140,9 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 	}
 	co->cmdline = cmdline;
 	/*
-	 * A file is created only once the capture can start: a capture
-	 * refused for its options leaves an existing file as it was.
+	 * A file is created only when its first byte is due (the
+	 * library's open_out): a refused capture leaves an existing file
+	 * as it was.  Standard output is written as late.
 	 */
 	if (out && strcmp(out, "-")) {
 		co->open_out = open_out;

@@ -388,10 +388,14 @@ static int setup_cfg(struct cap *c)
 
 /*
  * Opens the writer (a new segment) with the metadata and the maps known
- * now.  Hardware captures of a -- COMMAND open it only when the first
- * block must go out (a full block, the first flush after a second, or
- * the end), so that the header already holds the maps of the running
- * (or just exited) program.
+ * now.  Only once the capture has really started: at its first block,
+ * lost record or flush (a second of wall time on hardware, a millisecond
+ * of simulated time on the sim), or at the end of a capture that ended
+ * without an error.  A capture refused late (a backend that refuses the
+ * programming, a trace that is bad from the start) has then written
+ * nothing: an existing output file is left as it was and nothing goes
+ * down a pipe.  A hardware capture of a -- COMMAND so also has the maps
+ * of the running (or just exited) program in its first header.
  */
 static int open_writer(struct cap *c)
 {
@@ -452,8 +456,9 @@ static int new_segment(struct cap *c)
 	return open_writer(c);
 }
 
-/* Hands the current batch (a block's worth at most) to the encoders and
- * starts a new one. */
+/* Hands the current batch (a block's worth at most), if it holds
+ * samples, to the encoders and starts a new one (opening the output
+ * first if need be). */
 static int flush_batch(struct cap *c)
 {
 	int r, werr = 0;
@@ -478,9 +483,11 @@ static int flush_batch(struct cap *c)
 }
 
 /*
- * Hands the current batch to the encoders (opening the output first if
- * need be) without waiting for them: block boundaries stay where the
- * flushes fall, so a sim capture's file depends only on its seed.
+ * At a flush: opens the output if need be (the capture has run a flush
+ * interval without an error: its header is due) and hands the current
+ * batch to the encoders without waiting for them: block boundaries stay
+ * where the flushes fall, so a sim capture's file depends only on its
+ * seed.
  */
 static int flush_out(struct cap *c)
 {
@@ -507,7 +514,7 @@ static int retire_out(struct cap *c, int wait)
 /* Everything so far encoded and written, in order. */
 static int sync_out(struct cap *c)
 {
-	int r = flush_out(c);
+	int r = flush_batch(c);
 
 	return r < 0 ? r : retire_out(c, 1);
 }
@@ -972,7 +979,7 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 	int *cl = NULL;
 	size_t ncl = 0;
 	unsigned ncpus = 0;
-	int r, r2, lazy = 0;
+	int r, r2;
 
 	memset(st, 0, sizeof(*st));
 	st->cmd_status = -1;
@@ -1028,13 +1035,7 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		r = setup_cfg(&c);
 	if (r < 0)
 		goto out;
-	/* With a hardware -- COMMAND the header waits for its maps. */
-	lazy = 1;
-	if (c.is_sim || !o->command) {
-		r = open_writer(&c);
-		if (r < 0)
-			goto out;
-	}
+	/* The output opens once the capture has started (open_writer). */
 	r = pebs_backend_program(c.bk, c.plan, o->buf_size);
 	if (r < 0) {
 		cerr(&c, "%s", pebs_backend_errmsg(c.bk));
@@ -1065,11 +1066,11 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		r = r2;
 out:
 	child_poll(&c, 0);
-	if (lazy && !c.w) {
-		/* Nothing went out yet: still a valid (empty) file. */
-		r2 = open_writer(&c);
-		if (r2 < 0 && r == 0)
-			r = r2;
+	if (r == 0 && !c.w) {
+		/* A capture that ended before its first flush, without an
+		 * error: still a valid (empty) file.  After an error, nothing
+		 * is written. */
+		r = open_writer(&c);
 	}
 	if (c.w) {
 		r2 = pebs_writer_finish(c.w);

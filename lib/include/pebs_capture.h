@@ -66,12 +66,21 @@ struct pebs_capture_opts {
 	 * less to store, encode and write.  The perf backend refuses 1.
 	 */
 	int regs;
-	FILE *out;		/* the .pebs stream (this or open_out) */
 	/*
-	 * Without @out: opens the stream when the first byte is due, after
-	 * the plan, the workload and the backend were set up, so that a
-	 * capture refused for them leaves an existing output file as it was.
-	 * NULL (with errno set) when it cannot.
+	 * The .pebs stream (this or open_out).  Nothing is written to it
+	 * before the first byte is due (below).
+	 */
+	FILE *out;
+	/*
+	 * Without @out: opens the stream when the first byte is due, once
+	 * the capture has started: at its first block or lost record, its
+	 * first flush (a second of wall time on hardware, a millisecond of
+	 * simulated time on the sim), or the end of a capture that ended
+	 * without an error.  So a capture refused for its options,
+	 * workload, trace or backend (also one whose backend refuses the
+	 * programming, or whose trace is bad from the start) never opens
+	 * it, and an existing output file is left as it was.  NULL (with
+	 * errno set) when it cannot.
 	 */
 	FILE *(*open_out)(void *ctx);
 	void *open_ctx;
@@ -99,7 +108,9 @@ struct pebs_capture_opts {
  *   -PEBS_E_UNSUPPORTED  the backend cannot run here (no PMU, no msr
  *          device, no kernel module, unknown CPU: exit 3);
  *   -PEBS_E_IO, -PEBS_E_NOMEM, others: system errors (exit 3).
- * Whatever was captured before an error is in the file, finished.
+ * Whatever was captured before an error is in the file, finished; an
+ * error before the capture started leaves the output untouched
+ * (open_out).
  */
 int pebs_capture_run(const struct pebs_capture_opts *o,
 		     struct pebs_capture_stats *st, char *err, size_t errlen);
