@@ -301,6 +301,9 @@ int main(int argc, char **argv)
 	co.uarch = uarch;
 	if (optind < argc)
 		co.command = argv + optind;
+	/* -o of the trace itself would empty it before it is read. */
+	if (co.trace)
+		util_check_out(out, &co.trace, 1);
 	c = do_capture(&co, out, argc, argv);
 	free(ev);
 	return c;
