@@ -97,11 +97,27 @@ static int do_plan(const char *uarch, const char **ev, size_t nev,
 /* ------------------------------------------------------------- capture */
 
 static volatile sig_atomic_t stop_flag;
+/* SIGINT and SIGTERM as inherited, for the -- COMMAND. */
+static struct sigaction int0, term0;
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
+}
+
+/*
+ * In the -- COMMAND's process before its exec: the signals as this tool
+ * found them.  Its SIGPIPE is ignored (util_init), which an exec keeps: a
+ * command writing into a closed pipe would get EPIPE instead of dying of
+ * the signal, and run differently than outside the capture.
+ */
+static void pre_exec(void *ctx)
+{
+	(void)ctx;
+	sigaction(SIGINT, &int0, NULL);
+	sigaction(SIGTERM, &term0, NULL);
+	util_restore_signals();
 }
 
 static void progress(void *ctx, const struct pebs_capture_stats *st)
@@ -155,8 +171,9 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 	if (isatty(2))
 		co->progress = progress;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, &int0);
+	sigaction(SIGTERM, &sa, &term0);
+	co->pre_exec = pre_exec;
 	r = pebs_capture_run(co, &st, err, sizeof(err));
 	if (co->progress)
 		fputc('\n', stderr);

@@ -15,11 +15,25 @@
 
 const char *util_prog = "pebs";
 
+/* What the tool inherited, for the commands it runs (util_restore_signals). */
+static struct sigaction sigpipe0;
+static sigset_t mask0;
+
 void util_init(const char *prog)
 {
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 	const char *s = strrchr(prog, '/');
+
 	util_prog = s ? s + 1 : prog;
-	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &sigpipe0);
+	sigprocmask(SIG_SETMASK, NULL, &mask0);
+}
+
+void util_restore_signals(void)
+{
+	sigaction(SIGPIPE, &sigpipe0, NULL);
+	sigprocmask(SIG_SETMASK, &mask0, NULL);
 }
 
 int util_progress_shown;

@@ -30,6 +30,14 @@ extern int util_progress_shown;
  */
 void util_init(const char *prog);
 
+/*
+ * Gives back the SIGPIPE disposition and the signal mask the tool
+ * inherited (util_init), for a command it runs: an ignored signal stays
+ * ignored across exec.  Async-signal-safe: for a child between fork and
+ * exec.
+ */
+void util_restore_signals(void);
+
 /* "PROG: MSG\n" to stderr.  A trailing ':' appends strerror(errno). */
 void util_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* util_warn() then exit(@code). */

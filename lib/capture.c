@@ -109,6 +109,14 @@ static void keep_stdout(const struct cap *c)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 }
 
+/* In the command's process, just before its exec. */
+static void child_pre_exec(const struct cap *c)
+{
+	keep_stdout(c);
+	if (c->o->pre_exec)
+		c->o->pre_exec(c->o->pre_exec_ctx);
+}
+
 /* sim with -- COMMAND: run it to the end with the trace runtime's
  * PEBS_TRACE_OUT pointing at a temporary file, then replay the trace. */
 static int run_traced(struct cap *c)
@@ -133,7 +141,7 @@ static int run_traced(struct cap *c)
 		return -PEBS_E_IO;
 	}
 	if (pid == 0) {
-		keep_stdout(c);
+		child_pre_exec(c);
 		setenv("PEBS_TRACE_OUT", c->tracepath, 1);
 		execvp(c->o->command[0], c->o->command);
 		fprintf(stderr, "pebs-capture: %s: %s\n", c->o->command[0],
@@ -885,7 +893,7 @@ static int start_child(struct cap *c)
 		return -PEBS_E_IO;
 	}
 	if (c->child == 0) {
-		keep_stdout(c);
+		child_pre_exec(c);
 		ok = ptrace(PTRACE_TRACEME, 0, 0, 0) == 0;
 		if (write(gate[1], &ok, 1) != 1)
 			_exit(127);

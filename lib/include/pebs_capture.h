@@ -58,6 +58,15 @@ struct pebs_capture_opts {
 	uint64_t seed;		/* sim: workload and tagging seed */
 	uint64_t accesses;	/* sim: scenario length, 0 = its default */
 	char *const *command;	/* -- COMMAND (NULL-terminated) or NULL */
+	/*
+	 * -- COMMAND: called in the command's process between fork and
+	 * exec, async-signal-safe calls only: undoes what the caller
+	 * changed in its own process that an exec would keep (an ignored
+	 * SIGPIPE, a blocked signal), so that the command runs as it would
+	 * outside the capture.  NULL: nothing to undo.
+	 */
+	void (*pre_exec)(void *ctx);
+	void *pre_exec_ctx;
 	uint64_t max_lost;	/* with max_lost_set: exit-4 threshold */
 	int max_lost_set;
 	/*

@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +331,52 @@ Test(capture_maps, msr_command_exec_new_segment, .timeout = 60)
 	cr_assert(maps_of(pebs_reader_meta(rd), real, "", NULL),
 		  "maps of %s in the last segment", real);
 	pebs_reader_close(rd);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
+}
+
+/* The caller's pre_exec runs in the command's process, before its exec:
+ * the command sees SIGPIPE as pre_exec set it, not as the caller had it
+ * (ignored, as pebs-capture has it). */
+static void default_sigpipe(void *ctx)
+{
+	(void)ctx;
+	signal(SIGPIPE, SIG_DFL);
+}
+
+Test(capture_maps, msr_command_pre_exec)
+{
+	char root[64], err[512], out[128], script[600], line[128] = "";
+	char *const cmd[] = { (char *)"/bin/sh", (char *)"-c", script, NULL };
+	struct pebs_capture_opts o;
+	struct pebs_capture_stats st;
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+
+	if (access("/bin/sh", X_OK) != 0 ||
+	    access("/proc/self/status", R_OK) != 0)
+		cr_skip_test("no sh(1) or /proc");
+	tu_fake_root(root, sizeof(root));
+	snprintf(out, sizeof(out), "%s/out.pebs", root);
+	snprintf(script, sizeof(script), "grep SigIgn /proc/self/status "
+		 ">%s/sig", root);
+	FILE *fp = fopen(out, "w");
+	cr_assert_not_null(fp);
+	tu_msr_opts(&o, root);
+	o.command = cmd;
+	o.out = fp;
+	o.pre_exec = default_sigpipe;
+	int r = pebs_capture_run(&o, &st, err, sizeof(err));
+	fclose(fp);
+	signal(SIGPIPE, old);
+	cr_assert_eq(r, 0, "%s", err);
+	cr_assert_eq(st.cmd_status, 0);
+	snprintf(script, sizeof(script), "%s/sig", root);
+	fp = fopen(script, "r");
+	cr_assert_not_null(fp);
+	cr_assert_not_null(fgets(line, sizeof(line), fp));
+	fclose(fp);
+	unsigned long long ign = strtoull(line + strcspn(line, "0123456789"),
+					  NULL, 16);
+	cr_assert_eq(ign & (1ull << (SIGPIPE - 1)), 0, "%s", line);
 	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
 
