@@ -181,7 +181,7 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 		errno = st.write_errno;	/* EPIPE: quiet exit 0 */
 		util_write_failed(out);
 	}
-	if (r < 0) {
+	if (r < 0 && !st.input_bad) {
 		if (r == -PEBS_E_INVAL || r == -PEBS_E_PARSE ||
 		    r == -PEBS_E_RULE)
 			util_die(EXIT_USAGE, "%s", err);
@@ -192,7 +192,13 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 		}
 		util_die(EXIT_SYS, "%s", err);
 	}
-	util_close_out(co->out ? co->out : out_fp, out);
+	/* A bad trace: what was read before the bad line is in the output
+	 * (when the capture had started), written and checked, then exit
+	 * 1, as the readers do for damaged input. */
+	if (co->out || out_fp)
+		util_close_out(co->out ? co->out : out_fp, out);
+	if (r < 0)
+		util_die(EXIT_DATA, "%s", err);
 	pebs_capture_summary(&st, is_sim, line, sizeof(line));
 	util_warn("%s", line);
 	if (st.lost_exceeded) {

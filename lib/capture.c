@@ -170,6 +170,39 @@ static int run_traced(struct cap *c)
 	return 0;
 }
 
+/*
+ * The name of the sim's access source in messages: the --trace file
+ * ("standard input" for "-"), the -- COMMAND's trace, or the workload.
+ */
+static const char *source_name(const struct cap *c, char *buf, size_t len)
+{
+	const struct pebs_capture_opts *o = c->o;
+
+	if (o->command)
+		snprintf(buf, len, "trace of %s", o->command[0]);
+	else if (o->trace)
+		snprintf(buf, len, "%s", strcmp(o->trace, "-") ? o->trace :
+			 "standard input");
+	else
+		snprintf(buf, len, "workload %s", o->workload ? o->workload :
+			 "");
+	return buf;
+}
+
+/*
+ * The access source failed with @r: its message names the line, this
+ * names the source.  Bad trace data is bad input (st->input_bad), a read
+ * error or a lack of memory is not.
+ */
+static void source_failed(struct cap *c, int r)
+{
+	char name[512];
+
+	c->st->input_bad = r != -PEBS_E_IO && r != -PEBS_E_NOMEM;
+	cerr(c, "%s: %s", source_name(c, name, sizeof(name)),
+	     pebs_workload_errmsg(c->wl));
+}
+
 static int setup_sim(struct cap *c, unsigned *ncpus)
 {
 	const struct pebs_capture_opts *o = c->o;
@@ -215,11 +248,13 @@ static int setup_sim(struct cap *c, unsigned *ncpus)
 			     "of: %s)", o->workload, names);
 		} else {
 			int e = errno;	/* open_trace keeps it on -PEBS_E_IO */
-			cerr(c, "%s: %s", o->command ? "trace" : o->trace ?
-			     o->trace : o->workload,
-			     c->wl ? pebs_workload_errmsg(c->wl) :
-			     r == -PEBS_E_IO && e ? strerror(e) :
-			     pebs_strerror(r));
+			char name[512];
+			source_name(c, name, sizeof(name));
+			if (r == -PEBS_E_IO)
+				cerr(c, "%s: cannot open: %s", name,
+				     strerror(e ? e : EIO));
+			else
+				cerr(c, "%s: %s", name, pebs_strerror(r));
 		}
 		return r;
 	}
@@ -773,9 +808,9 @@ static int loop(struct cap *c)
 			break;
 		r = pebs_backend_wait(c->bk, WAIT_MS);
 		if (r < 0) {
+			/* The sim fails only when its source does. */
 			if (c->wl)
-				cerr(c, "%s: %s", pebs_backend_errmsg(c->bk),
-				     pebs_workload_errmsg(c->wl));
+				source_failed(c, r);
 			else
 				cerr(c, "%s", pebs_backend_errmsg(c->bk));
 			return r;

@@ -49,6 +49,14 @@ static int fail(char *msg, size_t cap, uint64_t line, int err,
 	return -err;
 }
 
+/* A read error is the file's, not a line's: "read error: WHY", as the
+ * other readers say it. */
+static int read_error(char *msg, size_t cap)
+{
+	snprintf(msg, cap, "read error: %s", strerror(errno ? errno : EIO));
+	return -PEBS_E_IO;
+}
+
 /* Next whitespace-separated word of *@p (NUL-terminated in place). */
 static char *word(char **p)
 {
@@ -309,9 +317,7 @@ static int read_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
 		ssize_t n = getline(&t->buf, &t->bufcap, t->fp);
 		if (n < 0) {
 			if (ferror(t->fp))
-				return fail(msg, cap, t->line + 1, PEBS_E_IO,
-					    "read error: %s",
-					    strerror(errno ? errno : EIO));
+				return read_error(msg, cap);
 			return 0;
 		}
 		t->line++;
@@ -372,8 +378,7 @@ int wtrace_open(struct wtrace **out, FILE *fp, int own, char *msg,
 	t->line = 1;
 	int e = 0;
 	if (n < 0) {
-		e = ferror(fp) ? fail(msg, cap, 1, PEBS_E_IO, "read error: %s",
-				      strerror(errno ? errno : EIO)) :
+		e = ferror(fp) ? read_error(msg, cap) :
 			fail(msg, cap, 1, PEBS_E_FORMAT,
 			     "empty input, expected 'pebs-trace 1'");
 	} else {

@@ -40,6 +40,9 @@ struct pebs_capture_stats {
 	int lost_exceeded;	/* lost > max_lost (exit 4) */
 	int cmd_status;		/* -- COMMAND: wait status, else -1 */
 	int write_errno;	/* errno of a failed output write, else 0 */
+	int input_bad;		/* the error is bad input data: the
+				 * --trace (or the trace the -- COMMAND
+				 * wrote) is not a valid trace */
 };
 
 typedef void (*pebs_capture_progress_fn)(void *ctx,
@@ -112,11 +115,16 @@ struct pebs_capture_opts {
  * Runs one capture.  Returns 0 (also when the stop flag ended it, and
  * when the loss exceeded max_lost: see st->lost_exceeded) with the totals
  * in @st, or a negative error with a message in @err (@errlen bytes):
+ *   with st->input_bad: the trace's data is bad (-PEBS_E_PARSE,
+ *          -PEBS_E_RANGE, -PEBS_E_FORMAT, -PEBS_E_VERSION; the message is
+ *          "FILE: line N: WHY"; bad input, exit 1);
  *   -PEBS_E_INVAL / -PEBS_E_PARSE / -PEBS_E_RULE  bad options, events or
  *          a configuration the SDM forbids (usage errors, exit 2);
  *   -PEBS_E_UNSUPPORTED  the backend cannot run here (no PMU, no msr
  *          device, no kernel module, unknown CPU: exit 3);
- *   -PEBS_E_IO, -PEBS_E_NOMEM, others: system errors (exit 3).
+ *   -PEBS_E_IO, -PEBS_E_NOMEM, others: system errors (exit 3), such as
+ *          a trace that cannot be opened ("FILE: cannot open: WHY") or
+ *          read ("FILE: read error: WHY").
  * Whatever was captured before an error is in the file, finished; an
  * error before the capture started leaves the output untouched
  * (open_out).
