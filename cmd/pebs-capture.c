@@ -33,11 +33,16 @@ static void usage(int code)
 		"       pebs-capture --plan --uarch NAME -e EVENT... "
 		"[-c PERIOD] [-C CPUS] [--regs] [-o FILE]\n"
 		"       pebs-capture --probe [-o FILE]\n"
+		"  -c PERIOD       a sample every PERIOD events (default: "
+		"%llu with -b sim,\n"
+		"                  %llu with -b msr or perf and in --plan); "
+		"period=N per event\n"
 		"EVENT: load-latency[:ldlat=N], precise-store, "
 		"frontend:sub=NAME[,latency=N,width=N],\n"
 		"SDM names (MEM_LOAD_RETIRED.L3_MISS), rHEX; modifiers "
 		"after ':' (period=N,u,k,pmc=N).\n"
-		"See pebs-capture(1).\n");
+		"See pebs-capture(1).\n", PEBS_CAPTURE_SIM_PERIOD,
+		PEBS_PLAN_DEFAULT_PERIOD);
 	if (!code)
 		util_close_out(stdout, NULL);
 	exit(code);

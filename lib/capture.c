@@ -301,7 +301,10 @@ static int pick_uarch(struct cap *c)
 static int build_plan(struct cap *c, int **cl, size_t *ncl)
 {
 	const struct pebs_capture_opts *o = c->o;
-	struct pebs_plan_opts po = { .uarch = c->u, .period = o->period,
+	/* period= modifiers still override the default, on either. */
+	struct pebs_plan_opts po = { .uarch = c->u, .period = o->period ?
+				     o->period : c->is_sim ?
+				     PEBS_CAPTURE_SIM_PERIOD : 0,
 				     .regs = o->regs };
 	const char *defev[1];
 	const char *const *ev = o->events;

@@ -18,11 +18,12 @@ f="$out/false-sharing.pebs"
 
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
 
-# A short simulated run: period 199 gives a couple of thousand samples.
+# A short simulated run: the sim's default period, 199, gives a couple of
+# thousand samples.
 step pebs-capture -b sim --uarch skx --workload false-sharing --seed 1 \
-	-e load-latency -e precise-store -c 199 -o "$f"
+	-e load-latency -e precise-store -o "$f"
 pebs-capture -b sim --uarch skx --workload false-sharing --seed 1 \
-	-e load-latency -e precise-store -c 199 -o "$f"
+	-e load-latency -e precise-store -o "$f"
 
 step pebs-decode --info "$f"
 pebs-decode --info "$f"
@@ -43,9 +44,9 @@ prog="$examples/false_sharing"
 if [ -x "$prog" ]; then
 	g="$out/false-sharing-prog.pebs"
 	step pebs-capture -b sim --uarch skx -e load-latency \
-		-e precise-store -c 199 -o "$g" -- "$prog"
+		-e precise-store -o "$g" -- "$prog"
 	pebs-capture -b sim --uarch skx -e load-latency -e precise-store \
-		-c 199 -o "$g" -- "$prog"
+		-o "$g" -- "$prog"
 
 	step pebs-hist --by srcline --where load --percentiles 50,99 -f text "$g"
 	pebs-hist --by srcline --where load --percentiles 50,99 -f text "$g"

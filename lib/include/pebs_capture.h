@@ -20,6 +20,16 @@
 #include "pebs.h"
 #include "pebs_backend.h"
 
+/*
+ * The sim's default period (no -c, no period= modifier).  Hardware's
+ * (PEBS_PLAN_DEFAULT_PERIOD, 100003) suits billions of events a second;
+ * the built-in workloads and a short traced program retire a few hundred
+ * thousand to a few million accesses, which it samples a few times or
+ * never.  199 (prime, so no loop stride aliases with it) gives hundreds
+ * to a few thousand samples for each, without losses.
+ */
+#define PEBS_CAPTURE_SIM_PERIOD 199ull
+
 struct pebs_capture_stats {
 	uint64_t samples;	/* written */
 	uint64_t records;	/* raw records drained */
@@ -52,7 +62,9 @@ struct pebs_capture_opts {
 	const char *backend;	/* "sim" (NULL = sim), "msr", "perf" */
 	const char *const *events;	/* specs; none = the default event */
 	size_t nevents;
-	uint64_t period;	/* -c; 0 = PEBS_PLAN_DEFAULT_PERIOD */
+	uint64_t period;	/* -c; 0 = PEBS_CAPTURE_SIM_PERIOD on the
+				 * sim, PEBS_PLAN_DEFAULT_PERIOD on
+				 * hardware */
 	const char *cpus;	/* -C list, NULL = all */
 	double duration;	/* -d seconds (sim: simulated); 0 = no limit */
 	const char *uarch;	/* sim: profile, NULL = skx; hw: override */
