@@ -1,2 +1,2 @@
-pebs-capture --help | head -3
+pebs-capture --help
 echo "rc=$?"
