@@ -20,6 +20,7 @@
 #include "pebs_uarch.h"
 #include "util.h"
 #include "util_plan.h"
+#include "util_progress.h"
 
 static void usage(int code)
 {
@@ -134,11 +135,14 @@ static void pre_exec(void *ctx)
 	util_restore_signals();
 }
 
+/* The running totals, as the readers' progress line (util_progress.h):
+ * rewritten in place, erased before any message and at the end. */
 static void progress(void *ctx, const struct pebs_capture_stats *st)
 {
 	char line[256];
 	pebs_capture_summary(st, *(int *)ctx, line, sizeof(line));
-	fprintf(stderr, "\r%s: %s ", util_prog, line);
+	fprintf(stderr, "\r%s: %s\033[K", util_prog, line);
+	util_progress_shown = 1;
 }
 
 /* All logic is in lib/capture.c; this wires options, signals and the
@@ -182,15 +186,14 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 	}
 	co->stop = &stop_flag;
 	co->progress_ctx = &is_sim;
-	if (isatty(2))
+	if (util_progress_wanted(NULL))
 		co->progress = progress;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &int0);
 	sigaction(SIGTERM, &sa, &term0);
 	co->pre_exec = pre_exec;
 	r = pebs_capture_run(co, &st, err, sizeof(err));
-	if (co->progress)
-		fputc('\n', stderr);
+	util_progress_clear();
 	if (r < 0 && st.write_errno) {
 		errno = st.write_errno;	/* EPIPE: quiet exit 0 */
 		util_write_failed(out);

@@ -20,15 +20,28 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int util_progress_wanted(FILE *out)
+{
+	const char *e = getenv("PEBS_PROGRESS");
+
+	return isatty(STDERR_FILENO) && !(e && !strcmp(e, "0")) &&
+	       !(out && isatty(fileno(out)));
+}
+
+void util_progress_clear(void)
+{
+	if (util_progress_shown)
+		fputs("\r\033[K", stderr);
+	util_progress_shown = 0;
+}
+
 void util_progress_start(struct util_progress *p, const char *const *paths,
 			 size_t n, FILE *out)
 {
-	const char *e = getenv("PEBS_PROGRESS");
 	const char *a = getenv("PEBS_PROGRESS_AFTER");
 
 	memset(p, 0, sizeof(*p));
-	p->on = isatty(STDERR_FILENO) && !(e && !strcmp(e, "0")) &&
-		!(out && isatty(fileno(out)));
+	p->on = util_progress_wanted(out);
 	if (!p->on)
 		return;
 	p->t0 = now();
@@ -83,7 +96,5 @@ void util_progress_tick(struct util_progress *p,
 void util_progress_end(struct util_progress *p)
 {
 	(void)p;
-	if (util_progress_shown)
-		fputs("\r\033[K", stderr);
-	util_progress_shown = 0;
+	util_progress_clear();
 }

@@ -30,6 +30,17 @@ struct util_progress {
 void util_progress_start(struct util_progress *p, const char *const *paths,
 			 size_t n, FILE *out);
 
+/*
+ * Whether a progress line goes to standard error: it is a terminal,
+ * PEBS_PROGRESS is not 0, and @out (what the tool writes meanwhile, NULL
+ * for nothing) is not a terminal too.  For pebs-capture, whose library
+ * calls back with its totals.
+ */
+int util_progress_wanted(FILE *out);
+
+/* Erases a line shown (util_progress_shown), as util_progress_end(). */
+void util_progress_clear(void);
+
 /* After each batch of @r: updates the line when it is due. */
 void util_progress_tick(struct util_progress *p,
 			const struct pebs_reader *r);
