@@ -132,6 +132,13 @@ static int program_ds(struct pebs_backend *b, const struct pebs_plan *p,
 			       buf_size, rec);
 			return r;
 		}
+		if (m.buf_size > b->copycap) {
+			uint8_t *n = realloc(b->copy, m.buf_size);
+			if (!n)
+				return -PEBS_E_NOMEM;
+			b->copy = n;
+			b->copycap = m.buf_size;
+		}
 		for (size_t k = 0; k < pebs_plan_nresets(p); k++) {
 			const struct pebs_ds_reset *rs = pebs_plan_reset(p, k);
 			pebs_ds_set(&b->ds[i], rs->offset, rs->value);
@@ -193,6 +200,74 @@ int pebs_backend_ack(struct pebs_backend *b, size_t i)
 		return 0;
 	return b->ops->wrmsr(b, b->cpus[i], PEBS_MSR_GLOBAL_OVF,
 			     PEBS_STATUS_DS_THRESH);
+}
+
+static void step(struct pebs_backend *b, size_t i, enum bk_step s)
+{
+	if (b->step_hook)
+		b->step_hook(b, i, s, b->step_ctx);
+}
+
+int pebs_backend_take(struct pebs_backend *b, size_t i,
+		      const uint8_t **recs, size_t *len, int *full)
+{
+	struct pebs_ds *ds = pebs_backend_ds(b, i);
+	const uint8_t *p;
+	int paused = 0, r, r2;
+
+	*recs = NULL;
+	*len = 0;
+	*full = 0;
+	if (!ds) {
+		bk_err(b, "%s backend: no DS buffer on CPU index %zu",
+		       b->ops->name, i);
+		return -PEBS_E_INVAL;
+	}
+	/*
+	 * The processor appends at the index for as long as it counts: a
+	 * record it writes between the snapshot and the reset would be
+	 * overwritten uncounted, and its own index update could race ours.
+	 * So counting stops first (the kernel drains with GLOBAL_CTRL = 0
+	 * too), the window holds only a copy, and decoding runs on the
+	 * copy once counting goes on.  After restore the counters are no
+	 * longer ours to start or stop.
+	 */
+	if (b->ops->pause && !b->restored) {
+		r = b->ops->pause(b, i);
+		if (r < 0)
+			return r;
+		paused = 1;
+	}
+	step(b, i, BK_STEP_PAUSED);
+	r = pebs_ds_pending(ds, &p, len, full);
+	step(b, i, BK_STEP_SNAPSHOT);
+	if (r == 0 && *len > b->copycap) {
+		/* cannot happen: pending stays inside the buffer */
+		*len = 0;
+		r = -PEBS_E_CORRUPT;
+	}
+	if (r == 0 && *len) {
+		memcpy(b->copy, p, *len);
+		*recs = b->copy;
+	}
+	step(b, i, BK_STEP_COPIED);
+	/* Every record written (fixed formats: whole ones; adaptive
+	 * records all have the size DATA_CFG gives) is in the copy. */
+	pebs_ds_reset_index(ds, *len / ds->rec_size);
+	step(b, i, BK_STEP_RESET);
+	if (r == 0)
+		r = pebs_backend_ack(b, i);
+	if (paused) {
+		r2 = b->ops->resume(b, i);
+		if (r2 < 0 && r >= 0)
+			r = r2;
+	}
+	step(b, i, BK_STEP_RESUMED);
+	if (r < 0 && r != -PEBS_E_CORRUPT) {
+		*recs = NULL;
+		*len = 0;
+	}
+	return r;
 }
 
 int pebs_backend_wait(struct pebs_backend *b, int timeout_ms)
@@ -262,6 +337,7 @@ void pebs_backend_close(struct pebs_backend *b)
 	if (b->ops->free)
 		b->ops->free(b);
 	free(b->saved);
+	free(b->copy);
 	free(b->ds);
 	free(b->cpus);
 	free(b);

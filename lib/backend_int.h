@@ -25,6 +25,24 @@ struct bk_ops {
 	int (*stop)(struct pebs_backend *b);
 	long (*read)(struct pebs_backend *b, size_t i, struct pebs_batch *o);
 	void (*free)(struct pebs_backend *b);
+	/*
+	 * DS backends whose processor goes on writing records while user
+	 * space drains (msr): stop and restart counting on CPU index @i
+	 * around pebs_backend_take()'s snapshot, copy and reset of its
+	 * buffer.  NULL: nothing runs meanwhile (the sim retires accesses
+	 * only inside wait()).
+	 */
+	int (*pause)(struct pebs_backend *b, size_t i);
+	int (*resume)(struct pebs_backend *b, size_t i);
+};
+
+/* Steps of pebs_backend_take(), for the test hook below. */
+enum bk_step {
+	BK_STEP_PAUSED,		/* after pause() (or where it would be) */
+	BK_STEP_SNAPSHOT,	/* the index was read */
+	BK_STEP_COPIED,		/* the records were copied out */
+	BK_STEP_RESET,		/* the index was set back to the base */
+	BK_STEP_RESUMED,	/* after resume(): counting again */
 };
 
 struct bk_saved {
@@ -43,6 +61,16 @@ struct pebs_backend {
 	size_t nsaved;
 	int restored, programmed;
 	const struct pebs_plan *plan;
+	uint8_t *copy;		/* pebs_backend_take()'s copy of a buffer */
+	size_t copycap;
+	/*
+	 * Tests only: called at every step of pebs_backend_take(), so that
+	 * a test can stand in for the processor at the moments hardware
+	 * could write records (and see the order of the steps).
+	 */
+	void (*step_hook)(struct pebs_backend *b, size_t i, enum bk_step s,
+			  void *ctx);
+	void *step_ctx;
 	void *priv;
 	char err[512];
 };

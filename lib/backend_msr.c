@@ -165,6 +165,22 @@ static int m_wait(struct pebs_backend *b, int timeout_ms)
 	return PEBS_BK_TIMEOUT;
 }
 
+/* The processor writes records beside the drain: stop this CPU's
+ * counters around pebs_backend_take()'s window (SDM 002: change PEBS
+ * state only while disabled), then give back the plan's value.  The
+ * msr driver runs the WRMSR on that CPU and returns once it is done, so
+ * nothing is written to the buffer after the pwrite returns. */
+static int m_pause(struct pebs_backend *b, size_t i)
+{
+	return m_wrmsr(b, b->cpus[i], PEBS_MSR_GLOBAL_CTRL, 0);
+}
+
+static int m_resume(struct pebs_backend *b, size_t i)
+{
+	return m_wrmsr(b, b->cpus[i], PEBS_MSR_GLOBAL_CTRL,
+		       pebs_plan_global_ctrl(b->plan));
+}
+
 static uint64_t m_now(const struct pebs_backend *b)
 {
 	(void)b;
@@ -204,6 +220,8 @@ static const struct bk_ops msr_ops = {
 	.wait = m_wait,
 	.now = m_now,
 	.free = m_free,
+	.pause = m_pause,
+	.resume = m_resume,
 };
 
 int pebs_backend_open_msr(struct pebs_backend **out, const char *root,

@@ -667,13 +667,18 @@ static int drain_cpu(struct cap *c, size_t i)
 		} while (c->batch->n == c->batch->cap);
 	} else {
 		uint64_t rec0 = c->rst[i].records;
-		r = pebs_ds_pending(ds, &recs, &len, &full);
-		if (r < 0) {
+		/* The backend stops the CPU's counting only for the copy:
+		 * decoding runs on the copy while it counts again. */
+		r = pebs_backend_take(c->bk, i, &recs, &len, &full);
+		if (r == -PEBS_E_CORRUPT) {
 			/* The index left the buffer: nothing there can be
-			 * trusted; start over. */
+			 * trusted; the backend started over. */
 			c->st->dropped++;
-			pebs_ds_reset_index(ds, 0);
 			return 0;
+		}
+		if (r < 0) {
+			cerr(c, "%s", pebs_backend_errmsg(c->bk));
+			return r;
 		}
 		struct span sp = { 0, 0, 0 };
 		uint64_t smp0 = c->rst[i].samples, nrec;
@@ -694,12 +699,6 @@ static int drain_cpu(struct cap *c, size_t i)
 			      nrec;
 			c->st->lost_est += est;
 			c->lost_est[i] += est;
-		}
-		pebs_ds_reset_index(ds, c->rst[i].records - rec0);
-		r = pebs_backend_ack(c->bk, i);
-		if (r < 0) {
-			cerr(c, "%s", pebs_backend_errmsg(c->bk));
-			return r;
 		}
 	}
 	/* Hardware counts nothing at the maximum: the estimate stands in

@@ -121,6 +121,25 @@ struct pebs_ds *pebs_backend_ds(struct pebs_backend *b, size_t i);
 int pebs_backend_ack(struct pebs_backend *b, size_t i);
 
 /*
+ * DS backends: takes the records CPU index @i's processor wrote since
+ * the last take, in one short window: counting stops on that CPU (msr:
+ * IA32_PERF_GLOBAL_CTRL = 0 there; the sim writes nothing outside
+ * pebs_backend_wait(), so nothing is stopped), the PEBS index is read
+ * and checked (pebs_ds_pending), the records are copied out, the index
+ * is set back to the base, the threshold interrupt acknowledged
+ * (pebs_backend_ack), and counting restarts with the plan's
+ * IA32_PERF_GLOBAL_CTRL value.  After pebs_backend_restore() nothing is
+ * stopped or restarted.  *@recs (@len bytes, *@full as pebs_ds_pending)
+ * is the backend's copy, valid until the next take on any CPU: decode
+ * it while the processor runs again.  Returns 0; -PEBS_E_CORRUPT when
+ * the index had left the buffer (nothing returned, the index is reset
+ * and counting restarted); -PEBS_E_INVAL for perf or a bad @i; or an
+ * MSR error (message).
+ */
+int pebs_backend_take(struct pebs_backend *b, size_t i,
+		      const uint8_t **recs, size_t *len, int *full);
+
+/*
  * Waits up to @timeout_ms of wall time (sim: simulated time, one quantum)
  * for a threshold interrupt.  Returns PEBS_BK_PMI, PEBS_BK_TIMEOUT,
  * PEBS_BK_END (sim: the source ended or stop_cycle was reached), or a

@@ -444,6 +444,134 @@ Test(capture_pipe, msr_backend_fake_root_restores)
 	cr_assert_eq(system(cmd), 0);
 }
 
+/*
+ * A processor stand-in for pebs_backend_take()'s step hook: at every step
+ * it writes one format-2 record (RIP = a sequence number) at the DS index
+ * whenever a PEBS counter counts, i.e. IA32_PERF_GLOBAL_CTRL and
+ * IA32_PEBS_ENABLE (read back from the stand-in msr file) share a bit:
+ * the moments real hardware could write while user space drains.
+ */
+struct fakecpu {
+	uint64_t seq;
+	unsigned nsteps;
+	int step[64];
+	uint64_t gctrl[64];
+};
+
+static void fake_write(struct pebs_backend *b, struct fakecpu *f)
+{
+	struct pebs_ds *ds = pebs_backend_ds(b, 0);
+	uint64_t gc, pe, idx = pebs_ds_get(ds, PEBS_DS_PEBS_INDEX);
+	uint8_t rec[PEBS_REC_SIZE_FMT2];
+
+	cr_assert_eq(pebs_backend_rdmsr(b, 0, 0x38f, &gc), 0);
+	cr_assert_eq(pebs_backend_rdmsr(b, 0, 0x3f1, &pe), 0);
+	if (!(gc & pe & 0xf) || idx + sizeof(rec) > ds->lay.max)
+		return;
+	memset(rec, 0, sizeof(rec));
+	f->seq++;
+	memcpy(rec + 0x08, &f->seq, 8);
+	uint64_t st = 1;		/* PMC0 */
+	memcpy(rec + 0x90, &st, 8);
+	memcpy((uint8_t *)ds->mem.buf + (idx - ds->lay.base), rec,
+	       sizeof(rec));
+	pebs_ds_set(ds, PEBS_DS_PEBS_INDEX, idx + sizeof(rec));
+}
+
+static void fake_step(struct pebs_backend *b, size_t i, enum bk_step s,
+		      void *ctx)
+{
+	struct fakecpu *f = ctx;
+	cr_assert_eq(i, 0);
+	if (f->nsteps < 64) {
+		f->step[f->nsteps] = s;
+		cr_assert_eq(pebs_backend_rdmsr(b, 0, 0x38f,
+						&f->gctrl[f->nsteps]), 0);
+		f->nsteps++;
+	}
+	fake_write(b, f);
+}
+
+/* Takes what the processor wrote; each RIP (sequence number) is counted
+ * in @seen. */
+static void take_all(struct pebs_backend *b, unsigned *seen, size_t nseen)
+{
+	const uint8_t *recs;
+	size_t len;
+	int full;
+	cr_assert_eq(pebs_backend_take(b, 0, &recs, &len, &full), 0, "%s",
+		     pebs_backend_errmsg(b));
+	cr_assert_eq(len % PEBS_REC_SIZE_FMT2, 0);
+	for (size_t off = 0; off < len; off += PEBS_REC_SIZE_FMT2) {
+		uint64_t rip;
+		memcpy(&rip, recs + off + 0x08, 8);
+		cr_assert(rip >= 1 && rip < nseen, "rip %llu",
+			  (unsigned long long)rip);
+		seen[rip]++;
+	}
+}
+
+/* The msr backend's drain stops the CPU's counting (GLOBAL_CTRL = 0)
+ * before it reads the index and restarts it with the plan's value only
+ * after the index is back at the base; records the processor writes
+ * at any step are all taken, each once. */
+Test(capture_pipe, msr_take_stops_counting)
+{
+	char root[64], err[512];
+	struct pebs_backend *b;
+	struct pebs_plan *p;
+	struct pebs_plan_opts po = { .uarch = pebs_uarch_by_name("hsw") };
+	static const char *const ev[] = { "load-latency" };
+	struct fakecpu f;
+	unsigned seen[256];
+	int cpu0 = 0;
+	static const int order[] = { BK_STEP_PAUSED, BK_STEP_SNAPSHOT,
+				     BK_STEP_COPIED, BK_STEP_RESET,
+				     BK_STEP_RESUMED };
+
+	memset(&f, 0, sizeof(f));
+	memset(seen, 0, sizeof(seen));
+	tu_fake_root(root, sizeof(root));
+	cr_assert_eq(pebs_plan_build(&p, &po, ev, 1, NULL, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(pebs_backend_open_msr(&b, root, po.uarch, &cpu0, 1, err,
+					   sizeof(err)), 0, "%s", err);
+	cr_assert_eq(pebs_backend_program(b, p, 0), 0, "%s",
+		     pebs_backend_errmsg(b));
+	/* Three records before the first drain. */
+	for (int k = 0; k < 3; k++)
+		fake_write(b, &f);
+	cr_assert_eq(f.seq, 3);
+	b->step_hook = fake_step;
+	b->step_ctx = &f;
+	take_all(b, seen, 256);
+	/* One take: stopped from before the snapshot to after the reset,
+	 * the plan's GLOBAL_CTRL again at the end. */
+	cr_assert_eq(f.nsteps, 5);
+	for (unsigned k = 0; k < 5; k++)
+		cr_assert_eq(f.step[k], order[k], "step %u", k);
+	for (unsigned k = 0; k < 4; k++)
+		cr_assert_eq(f.gctrl[k], 0, "step %u", k);
+	cr_assert_eq(f.gctrl[4], pebs_plan_global_ctrl(p));
+	/* Only the record written once counting went on again is left. */
+	cr_assert_eq(f.seq, 4);
+	for (int k = 0; k < 5; k++)
+		take_all(b, seen, 256);
+	/* Restore stops PEBS for good; the last take gets the rest and
+	 * starts nothing again. */
+	cr_assert_eq(pebs_backend_restore(b), 0);
+	uint64_t seq = f.seq;
+	take_all(b, seen, 256);
+	cr_assert_eq(f.seq, seq);
+	cr_assert_eq(msr_at(root, 0x38f), 0x70000000full);
+	for (uint64_t k = 1; k <= f.seq; k++)
+		cr_assert_eq(seen[k], 1, "record %llu taken %u times",
+			     (unsigned long long)k, seen[k]);
+	pebs_backend_close(b);
+	pebs_plan_free(p);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
+}
+
 static void ring_put(uint8_t *ring, size_t size, uint64_t pos,
 		     const void *p, size_t n)
 {
