@@ -166,6 +166,8 @@ static void read_cpuinfo(const struct ctx *c, struct pebs_probe_facts *f)
 			f->ci_dtes64 = has_word(v, "dtes64");
 			f->ci_pdcm = has_word(v, "pdcm");
 			f->ci_hypervisor = has_word(v, "hypervisor");
+			f->ci_pebs = has_word(v, "pebs");
+			f->ci_pti = has_word(v, "pti");
 		}
 	}
 	fclose(fp);
@@ -241,9 +243,21 @@ static void read_cpuid(struct pebs_probe_facts *f)
 #endif
 }
 
+/* 8 bytes of MSR @msr from @fd: the msr driver reads MSR n at file
+ * offset n; a regular file standing in for it (a fake root) holds MSR n
+ * at 8 x n, as the msr backend's stand-ins, so that neighbouring MSRs do
+ * not overlap. */
+static int rdmsr_fd(int fd, int reg, uint32_t msr, uint64_t *v)
+{
+	off_t off = reg ? (off_t)msr * 8 : (off_t)msr;
+	return pread(fd, v, sizeof(*v), off) == (ssize_t)sizeof(*v) ? 0 : -1;
+}
+
 static void read_msr(const struct ctx *c, struct pebs_probe_facts *f)
 {
 	char b[4096];
+	struct stat st;
+	uint64_t v;
 	f->msr_dev_present = exists(c, "/dev/cpu/0/msr");
 	f->pebs_ds_present = exists(c, "/dev/pebs_ds");
 	f->msr_module = exists(c, "/sys/module/msr");
@@ -257,12 +271,31 @@ static void read_msr(const struct ctx *c, struct pebs_probe_facts *f)
 		return;
 	}
 	f->msr_open_errno = 0;
-	uint64_t v;
-	/* The msr driver reads MSR n at file offset n (a fake root holds a
-	 * sparse file with the value at 0x345). */
-	if (pread(fd, &v, sizeof(v), 0x345) == (ssize_t)sizeof(v)) {
+	int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (rdmsr_fd(fd, reg, 0x345, &v) == 0) {
 		f->perf_cap = v;
 		f->perf_cap_ok = 1;
+	}
+	if (rdmsr_fd(fd, reg, 0x1a0, &v) == 0) {
+		f->misc_enable = v;
+		f->misc_enable_ok = 1;
+	}
+	/* The GP counters CPUID.0AH reports (a missing one would #GP). */
+	f->nevtsel = 4;
+	if (f->cpuid_ok && f->leaf_a_ok)
+		f->nevtsel = f->la_eax >> 8 & 0xff;
+	if (f->nevtsel > 8)
+		f->nevtsel = 8;
+	for (unsigned x = 0; x < f->nevtsel; x++)
+		if (rdmsr_fd(fd, reg, 0x186 + x, &f->evtsel[x]) == 0)
+			f->evtsel_ok |= 1u << x;
+	if (rdmsr_fd(fd, reg, 0x38d, &v) == 0) {
+		f->fixed_ctrl = v;
+		f->fixed_ctrl_ok = 1;
+	}
+	if (rdmsr_fd(fd, reg, 0x38f, &v) == 0) {
+		f->global_ctrl = v;
+		f->global_ctrl_ok = 1;
 	}
 	close(fd);
 }
@@ -315,6 +348,7 @@ int pebs_probe_gather(struct pebs_probe_facts *f, const char *root)
 
 	memset(f, 0, sizeof(*f));
 	f->uid = -1;
+	f->nmi_watchdog = -1;
 	f->perf_cycles_errno = -1;
 	f->perf_precise_errno = -1;
 	if (root && *root && strcmp(root, "/") != 0) {
@@ -341,6 +375,11 @@ int pebs_probe_gather(struct pebs_probe_facts *f, const char *root)
 	}
 	read_line(&c, "/sys/bus/event_source/devices/cpu/caps/pmu_name",
 		  f->pmu_name, sizeof(f->pmu_name));
+	read_line(&c, "/sys/devices/system/cpu/vulnerabilities/meltdown",
+		  f->meltdown, sizeof(f->meltdown));
+	if (read_line(&c, "/proc/sys/kernel/nmi_watchdog", buf,
+		      sizeof(buf)) == 0)
+		f->nmi_watchdog = atoi(buf);
 	read_msr(&c, f);
 	return 0;
 }
@@ -367,6 +406,78 @@ static const char *perf_why(int e)
 		return "perf_event_open is not available in this kernel";
 	}
 	return "failed";
+}
+
+/*
+ * What makes the msr backend unsafe or wrong although the MSRs can be
+ * written: PEBS writing where it must not, PEBS switched off, and
+ * counters someone else owns.
+ */
+static void msr_hazards(const struct pebs_probe_facts *f,
+			const struct pebs_probe_result *r,
+			struct pebs_probe_backend *msr)
+{
+	char used[128] = "";
+	size_t n = 0;
+	unsigned nfixed = r->counters_ok ? r->n_fixed : 3;
+
+	/* The processor writes records to linear addresses in whatever
+	 * address space runs, user code included.  Under PTI the user page
+	 * tables map no kernel memory but cpu_entry_area, where Linux puts
+	 * its own DS buffers and a module cannot put ours: the PEBS assist
+	 * would fault on the pebs_ds buffer. */
+	if ((f->ci_flags_ok && f->ci_pti) || strstr(f->meltdown, "PTI"))
+		addf(msr, "kernel page-table isolation is on (%s): PEBS would "
+		     "write its records to the pebs_ds buffer, which is not "
+		     "mapped while user code runs; boot with nopti, or use a "
+		     "CPU not affected by Meltdown",
+		     f->ci_flags_ok && f->ci_pti ? "cpuinfo flag pti" :
+		     f->meltdown);
+	/* Linux sets its pebs flag from DS and IA32_MISC_ENABLE[12]
+	 * (arch/x86/kernel/cpu/intel.c); a missing DS is said above. */
+	if (f->ci_flags_ok && !f->ci_pebs && r->ds != 0)
+		addf(msr, "the kernel reports no PEBS (no pebs flag in "
+		     "/proc/cpuinfo): it found IA32_MISC_ENABLE[12] "
+		     "(PEBS unavailable) set; check the firmware settings");
+	if (f->misc_enable_ok && (f->misc_enable >> 12 & 1))
+		addf(msr, "IA32_MISC_ENABLE (0x1A0) is 0x%llx: bit 12 says "
+		     "PEBS is unavailable on this processor; check the "
+		     "firmware settings",
+		     (unsigned long long)f->misc_enable);
+	/*
+	 * A counter counts when its own enable (PERFEVTSELx.EN, the
+	 * FIXED_CTR_CTRL ring bits) and its GLOBAL_CTRL bit are both set
+	 * (SDM 18.2.2).  The own enables alone decide here: Linux leaves
+	 * every GLOBAL_CTRL bit set once perf has run (intel_pmu_enable_all
+	 * writes them all) and clears only the enables of the counters it
+	 * stops, so a GLOBAL_CTRL bit on its own means nothing; an enable
+	 * with its GLOBAL_CTRL bit clear is still someone's counter.
+	 */
+	for (unsigned x = 0; x < f->nevtsel && x < 8; x++) {
+		if (!(f->evtsel_ok >> x & 1) || !(f->evtsel[x] >> 22 & 1))
+			continue;
+		int w = snprintf(used + n, sizeof(used) - n, "%sPMC%u",
+				 n ? ", " : "", x);
+		if (w > 0 && (size_t)w < sizeof(used) - n)
+			n += (size_t)w;
+	}
+	for (unsigned j = 0; f->fixed_ctrl_ok && j < nfixed && j < 16; j++) {
+		if (!(f->fixed_ctrl >> (4 * j) & 3))
+			continue;
+		int w = snprintf(used + n, sizeof(used) - n, "%sFIXED%u",
+				 n ? ", " : "", j);
+		if (w > 0 && (size_t)w < sizeof(used) - n)
+			n += (size_t)w;
+	}
+	if (n)
+		addf(msr, "counters already in use on CPU 0: %s (enabled in "
+		     "IA32_PERFEVTSELx / IA32_FIXED_CTR_CTRL); stop their "
+		     "user (perf, the NMI watchdog, another tool) first",
+		     used);
+	if (f->nmi_watchdog > 0)
+		addf(msr, "the NMI watchdog is on (kernel.nmi_watchdog = %d): "
+		     "it keeps a counter and takes the PMIs; sysctl "
+		     "kernel.nmi_watchdog=0 first", f->nmi_watchdog);
 }
 
 void pebs_probe_analyze(const struct pebs_probe_facts *f,
@@ -492,6 +603,7 @@ void pebs_probe_analyze(const struct pebs_probe_facts *f,
 	if (!f->pebs_ds_present)
 		addf(msr, "pebs_ds module not loaded: no /dev/pebs_ds (make "
 		     "-C kmod; insmod kmod/pebs_ds.ko)");
+	msr_hazards(f, r, msr);
 	msr->available = msr->nreasons == 0;
 
 	/* perf */

@@ -6,13 +6,17 @@
  * Two steps:
  *   pebs_probe_gather()   small readers: /proc/cpuinfo, the cpuid
  *                         instruction, /dev/cpu/0/msr (presence, open,
- *                         IA32_PERF_CAPABILITIES), /sys/module/msr,
+ *                         IA32_PERF_CAPABILITIES, IA32_MISC_ENABLE, the
+ *                         counter controls), /sys/module/msr, the
+ *                         Meltdown mitigation, nmi_watchdog,
  *                         perf_event_paranoid, uid, perf_event_open();
  *   pebs_probe_analyze()  a pure function of those facts.
  * With a @root other than NULL or "/", every file is read below @root and
  * the process facts come from files too (root/fake/cpuid, root/fake/uid,
  * root/fake/perf_event_open: formats in formats/plan.md "Probe"), so tests
- * are deterministic.  Nothing here prints.
+ * are deterministic; a regular file standing in for /dev/cpu/0/msr holds
+ * 8 bytes per MSR at offset 8 x MSR, as the msr backend's stand-ins do.
+ * Nothing here prints.
  */
 #ifndef PEBS_PROBE_H
 #define PEBS_PROBE_H
@@ -40,9 +44,15 @@ struct pebs_probe_facts {
 	char name[96];
 	unsigned ncpus;
 	/* its "flags" line: dts (= CPUID.1:EDX[21] DS), dtes64, pdcm,
-	 * hypervisor; flags_ok = 0 when there is no flags line */
+	 * hypervisor, pebs (the kernel's: DS and IA32_MISC_ENABLE[12]
+	 * clear), pti (kernel page-table isolation on); flags_ok = 0 when
+	 * there is no flags line */
 	int ci_flags_ok;
-	int ci_ds, ci_dtes64, ci_pdcm, ci_hypervisor;
+	int ci_ds, ci_dtes64, ci_pdcm, ci_hypervisor, ci_pebs, ci_pti;
+	/* /sys/devices/system/cpu/vulnerabilities/meltdown, "" if none */
+	char meltdown[64];
+	/* /proc/sys/kernel/nmi_watchdog: -1 unknown, else its value */
+	int nmi_watchdog;
 	/* Privilege and kernel knobs. */
 	long uid;			/* -1 unknown */
 	int paranoid_ok;
@@ -57,6 +67,19 @@ struct pebs_probe_facts {
 	int pebs_ds_present;
 	int perf_cap_ok;
 	uint64_t perf_cap;
+	/* More of CPU 0's MSRs, each with its _ok (read): IA32_MISC_ENABLE
+	 * (0x1A0), IA32_PERFEVTSELx (0x186 + x, x < nevtsel: the GP
+	 * counters CPUID.0AH gives, else 4; at most 8; evtsel_ok bit x),
+	 * IA32_FIXED_CTR_CTRL (0x38D), IA32_PERF_GLOBAL_CTRL (0x38F). */
+	int misc_enable_ok;
+	uint64_t misc_enable;
+	unsigned nevtsel;
+	unsigned evtsel_ok;
+	uint64_t evtsel[8];
+	int fixed_ctrl_ok;
+	uint64_t fixed_ctrl;
+	int global_ctrl_ok;
+	uint64_t global_ctrl;
 	/* perf_event_open(): 0 = ok, else errno; -1 = not tried. */
 	int perf_cycles_errno;		/* PERF_COUNT_HW_CPU_CYCLES */
 	int perf_precise_errno;		/* same with precise_ip = 1 (PEBS) */
@@ -71,14 +94,14 @@ struct pebs_probe_facts {
  */
 int pebs_probe_gather(struct pebs_probe_facts *f, const char *root);
 
-#define PEBS_PROBE_MAX_REASONS	8
+#define PEBS_PROBE_MAX_REASONS	16
 
 /* Verdict on one capture backend. */
 struct pebs_probe_backend {
 	const char *name;		/* "sim", "msr", "perf" */
 	int available;
 	unsigned nreasons;		/* why not (available = 0), or notes */
-	char reasons[PEBS_PROBE_MAX_REASONS][160];
+	char reasons[PEBS_PROBE_MAX_REASONS][256];
 };
 
 struct pebs_probe_result {

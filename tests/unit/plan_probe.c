@@ -109,6 +109,65 @@ Test(probe, msr_reasons)
 	cr_assert(has_reason(&r.backend[1], "no PEBS profile"));
 }
 
+/* What makes msr unsafe or wrong although its MSRs can be written. */
+Test(probe, msr_hazards)
+{
+	struct pebs_probe_facts f = good();
+	struct pebs_probe_result r;
+
+	f.ci_flags_ok = 1;
+	f.ci_pebs = 1;
+	f.nmi_watchdog = 0;
+	f.misc_enable_ok = 1;
+	f.misc_enable = 0x850089;
+	f.nevtsel = 4;
+	f.evtsel_ok = 0xf;
+	f.fixed_ctrl_ok = 1;
+	/* every GLOBAL_CTRL bit set, as Linux leaves it: not a sign */
+	f.global_ctrl_ok = 1;
+	f.global_ctrl = 0x70000000full;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.backend[1].available, "%s", r.backend[1].reasons[0]);
+
+	f.ci_pti = 1;
+	pebs_probe_analyze(&f, &r);
+	cr_assert_not(r.backend[1].available);
+	cr_assert(has_reason(&r.backend[1], "page-table isolation is on "
+			     "(cpuinfo flag pti)"));
+	cr_assert(has_reason(&r.backend[1], "boot with nopti"));
+	f.ci_pti = 0;
+	strcpy(f.meltdown, "Mitigation: PTI");
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "(Mitigation: PTI)"));
+	strcpy(f.meltdown, "Not affected");
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.backend[1].available);
+
+	f.ci_pebs = 0;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "no pebs flag"));
+	f.ci_pebs = 1;
+	f.misc_enable |= 1u << 12;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "IA32_MISC_ENABLE (0x1A0) is "
+			     "0x851089: bit 12"));
+	f.misc_enable &= ~(1ull << 12);
+
+	f.evtsel[3] = 0x43003c;		/* EN */
+	f.fixed_ctrl = 0xb0;		/* FIXED1: OS, USR, PMI */
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "counters already in use on CPU "
+			     "0: PMC3, FIXED1"));
+	f.evtsel[3] = 0x03003c;		/* programmed but not enabled */
+	f.fixed_ctrl = 0x800;		/* FIXED2: PMI bit only */
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.backend[1].available);
+
+	f.nmi_watchdog = 1;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "NMI watchdog is on"));
+}
+
 Test(probe, perf_reasons)
 {
 	struct pebs_probe_facts f = good();
@@ -149,9 +208,31 @@ Test(probe, gather_fake_roots)
 	cr_assert_eq(f.uid, 0);
 	cr_assert_eq(f.paranoid, 2);
 	cr_assert_str_eq(f.pmu_name, "skylake");
+	cr_assert(f.ci_pebs && !f.ci_pti);
+	cr_assert_str_eq(f.meltdown, "Not affected");
+	cr_assert_eq(f.nmi_watchdog, 0);
+	cr_assert(f.misc_enable_ok);
+	cr_assert_eq(f.misc_enable, 0x850089);
+	cr_assert_eq(f.nevtsel, 4);
+	cr_assert_eq(f.evtsel_ok, 0xf);
+	cr_assert(f.global_ctrl_ok && f.fixed_ctrl_ok);
+	cr_assert_eq(f.global_ctrl, 0x70000000full);
 	pebs_probe_analyze(&f, &r);
 	cr_assert_str_eq(r.uarch->name, "skx");
 	cr_assert(r.backend[1].available);
+
+	/* every MSR at its own 8-byte slot of the stand-in file */
+	cr_assert_eq(pebs_probe_gather(&f, "testdata/probe/skx-busy"), 0);
+	cr_assert_eq(f.perf_cap, 0x33c5);
+	cr_assert_eq(f.evtsel[2], 0x43003c);
+	cr_assert_eq(f.evtsel[1] | f.evtsel[3], 0);
+	cr_assert_eq(f.fixed_ctrl, 0xb0);
+	cr_assert_eq(f.misc_enable, 0x851089);
+	cr_assert(f.ci_pti && !f.ci_pebs);
+	cr_assert_eq(f.nmi_watchdog, 1);
+	pebs_probe_analyze(&f, &r);
+	cr_assert_not(r.backend[1].available);
+	cr_assert_eq(r.backend[1].nreasons, 5);
 
 	cr_assert_eq(pebs_probe_gather(&f, "testdata/probe/vm-user"), 0);
 	cr_assert_eq(f.perf_cycles_errno, ENOENT);
