@@ -284,7 +284,9 @@ static int pick_uarch(struct cap *c)
 		}
 		return 0;
 	}
-	if (pebs_probe_gather(&f, NULL) < 0) {
+	/* The msr backend's device root stands in for the machine's
+	 * files here too (tests). */
+	if (pebs_probe_gather(&f, o->devroot) < 0) {
 		cerr(c, "cannot identify this CPU");
 		return -PEBS_E_UNSUPPORTED;
 	}
@@ -292,6 +294,13 @@ static int pick_uarch(struct cap *c)
 	if (!pr.uarch) {
 		cerr(c, "no PEBS profile for this CPU: %s (see pebs-capture "
 		     "--probe; -b sim runs anywhere)", pr.uarch_why);
+		return -PEBS_E_UNSUPPORTED;
+	}
+	if (pr.uarch_why[0] && o->backend && !strcmp(o->backend, "msr")) {
+		/* The drain would decode with the profile's record layout,
+		 * not the one the processor writes. */
+		cerr(c, "msr backend: %s (see pebs-capture --probe)",
+		     pr.uarch_why);
 		return -PEBS_E_UNSUPPORTED;
 	}
 	c->u = pr.uarch;

@@ -563,6 +563,12 @@ void pebs_probe_analyze(const struct pebs_probe_facts *f,
 		addf(msr, "not an Intel CPU (%s)", r->vendor);
 	else if (!r->uarch)
 		addf(msr, "no PEBS profile for this CPU: %s", r->uarch_why);
+	else if (r->uarch_why[0])
+		/* The drain sizes and reads records by the profile: with
+		 * another format it would misread every record. */
+		addf(msr, "the profile does not match the processor: %s; the "
+		     "drain would read records in the wrong layout",
+		     r->uarch_why);
 	if (!f->cpuid_ok && intel)
 		addf(msr, "no CPUID facts: the PMU version and counters "
 		     "cannot be checked");

@@ -64,7 +64,7 @@ static size_t fixed_size(unsigned fmt)
 
 static int is_adaptive(const struct pebs_uarch *u)
 {
-	return u->pebs_fmt == PEBS_FMT_ICL || u->pebs_fmt == PEBS_FMT_SPR;
+	return u->pebs_fmt == PEBS_FMT_ICL || u->pebs_fmt == PEBS_FMT_5;
 }
 
 /* Size implied by the group bits and LBR count of @fs (format_size). */

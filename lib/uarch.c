@@ -458,14 +458,15 @@ static const struct pebs_uarch profiles[] = {
 		.desc = "Sapphire Rapids, Emerald Rapids (Golden Cove / "
 			"Raptor Cove server)",
 		.family = 6, .models = MODELS(m_spr),
-		.pmu_version = 5, .pebs_fmt = PEBS_FMT_SPR, .rec_size = 0,
+		.pmu_version = 5, .pebs_fmt = PEBS_FMT_ICL, .rec_size = 0,
 		.n_gp = 8, .gp_width = 48, .n_fixed = 4, .fixed_width = 48,
 		.pebs_counters = GP(8) | FX(4), .ldlat_counters = 0xfe,
 		.store_counters = 0xf, .ldlat_min = 3,
 		.features = UF_ICL | PEBS_UF_STLAT | PEBS_UF_BLOCK |
 			    PEBS_UF_INS_LAT,
 		.dsrc = PEBS_UDSRC_GLC, .events = EVENTS(ev_spr),
-		.notes = "PEBS format 5 per ds.c (fmt 5 adds pebs_ept); "
+		.notes = "PEBS format 4, as SPR/EMR boot logs say (\"PEBS "
+			 "fmt4+-baseline\"; ds.c's format 5 is later parts); "
 			 "latency field split 15:0 instruction / 47:32 "
 			 "cache latency (PMU_FL_INSTR_LATENCY); retire "
 			 "latency (PERF_CAP timing info) not decoded",

@@ -113,7 +113,8 @@ struct pebs_capture_opts {
 	pebs_capture_progress_fn progress;	/* about once a second */
 	void *progress_ctx;
 	/* Tests and benchmarks. */
-	const char *devroot;	/* msr: device root, see backend_msr */
+	const char *devroot;	/* msr: device root, see backend_msr; also
+				 * the probe's root when uarch is NULL */
 	size_t buf_size;	/* DS buffer bytes, 0 = default */
 	unsigned tag_rate;	/* sim: 1-in-N load tagging, 0 = default */
 	pebs_access_fn source;	/* sim: replaces the workload */

@@ -112,7 +112,10 @@ struct pebs_probe_result {
 	int hypervisor;			/* CPUID.1:ECX[31] */
 	/* Profile. */
 	const struct pebs_uarch *uarch;	/* NULL when none */
-	char uarch_why[160];		/* why none, or a mismatch note */
+	/* Why no profile; or, with uarch set, how IA32_PERF_CAPABILITIES
+	 * contradicts it (record format, adaptive baseline): msr is then
+	 * refused. */
+	char uarch_why[160];
 	/* PEBS record format. */
 	int pebs_fmt;			/* -1 unknown */
 	const char *pebs_fmt_source;	/* "IA32_PERF_CAPABILITIES",

@@ -43,8 +43,10 @@
 #define PEBS_FMT_NHM	1	/* 176 B: + status, DLA, DSE, latency */
 #define PEBS_FMT_HSW	2	/* 192 B: + EventingIP, TSX */
 #define PEBS_FMT_SKL	3	/* 200 B: + TSC; 0x90 = applicable */
-#define PEBS_FMT_ICL	4	/* adaptive (PERF_CAP bit 14) */
-#define PEBS_FMT_SPR	5	/* adaptive, EPT-friendly */
+#define PEBS_FMT_ICL	4	/* adaptive (PERF_CAP bit 14): icl icx spr */
+/* Adaptive, EPT-friendly (kernel pebs_ept): parts after Sapphire Rapids;
+ * no profile here has it (SPR and EMR report format 4). */
+#define PEBS_FMT_5	5
 #define PEBS_REC_SIZE_FMT0	144
 #define PEBS_REC_SIZE_FMT1	176
 #define PEBS_REC_SIZE_FMT2	192

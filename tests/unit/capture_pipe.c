@@ -628,6 +628,49 @@ Test(capture_pipe, perf_ring_parse_wraps)
 	pebs_batch_free(b);
 }
 
+/* Without --uarch an msr capture takes the probe's profile (over the
+ * device root); when IA32_PERF_CAPABILITIES gives another record format
+ * than that profile's it is refused, not decoded in the wrong layout. */
+Test(capture_pipe, msr_refuses_format_mismatch)
+{
+	char root[64], err[512];
+	struct pebs_capture_opts o;
+	struct pebs_capture_stats st;
+	FILE *fp;
+
+	tu_fake_root(root, sizeof(root));
+	cr_assert_eq(tu_sh("mkdir -p %s/fake %s/proc && "
+			   "printf '0x0: 0x20 0x756e6547 0x6c65746e "
+			   "0x49656e69\\n0x1: 0x806f8 0x0 0x7ffefbff "
+			   "0xbfebfbff\\n0xa: 0x7300805 0x0 0x0 0x604\\n'"
+			   " > %s/fake/cpuid && echo 0 > %s/fake/uid", root,
+			   root, root, root), 0);
+	uint64_t cap = 0xf5c5;	/* format 5, baseline */
+	char p[600];
+	snprintf(p, sizeof(p), "%s/dev/cpu/0/msr", root);
+	int fd = open(p, O_RDWR);
+	cr_assert(fd >= 0);
+	cr_assert_eq(pwrite(fd, &cap, 8, 0x345 * 8), 8);
+	tu_msr_opts(&o, root);
+	o.uarch = NULL;
+	o.duration = 0.05;
+	fp = fopen("/dev/null", "w");
+	o.out = fp;
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)),
+		     -PEBS_E_UNSUPPORTED);
+	cr_assert(strstr(err, "spr (PEBS format 4) but "
+			 "IA32_PERF_CAPABILITIES[11:8] says format 5"),
+		  "%s", err);
+	/* Format 4, as the profile says: the capture runs. */
+	cap = 0xf4c5;
+	cr_assert_eq(pwrite(fd, &cap, 8, 0x345 * 8), 8);
+	close(fd);
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)), 0, "%s",
+		     err);
+	fclose(fp);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
+}
+
 /* The whole pipeline on the msr backend over stand-in files: it programs,
  * waits for the wall-clock duration (no processor writes records here),
  * restores every register and writes a valid, empty capture. */

@@ -59,10 +59,13 @@ Test(ds_area, init_fields_and_reset_slots)
 	/* Fixed counter 1: 0x88 before format 5, 0x148 from format 5. */
 	cr_assert_eq(pebs_ds_set_reset(&ds, 33, 7), 0);
 	cr_assert_eq(area[0x88 / 8], 7);
+	/* SPR reports format 4: the slots of format 4 */
 	mk(&ds, "spr", 4096, 64);
 	cr_assert_eq(pebs_ds_set_reset(&ds, 33, 9), 0);
-	cr_assert_eq(area[0x148 / 8], 9);
-	cr_assert_eq(pebs_ds_get(&ds, 0x140 + 8), 9);
+	cr_assert_eq(area[0x88 / 8], 9);
+	cr_assert_eq(area[0x148 / 8], 0);
+	cr_assert_eq(PEBS_DS_FIXED_RESET(5, 1), 0x148);
+	cr_assert_eq(PEBS_DS_FIXED_RESET(4, 1), 0x88);
 	cr_assert_eq(pebs_ds_set_reset(&ds, 64, 1), -PEBS_E_RANGE);
 	cr_assert_eq(pebs_ds_record_size(pebs_uarch_by_name("spr"),
 					 0x1 | 0x8 | (31ull << 24)),

@@ -168,6 +168,37 @@ Test(probe, msr_hazards)
 	cr_assert(has_reason(&r.backend[1], "NMI watchdog is on"));
 }
 
+/* A profile IA32_PERF_CAPABILITIES contradicts is no base for msr: the
+ * drain would read records in the profile's layout. */
+Test(probe, msr_format_mismatch)
+{
+	struct pebs_probe_facts f = good();
+	struct pebs_probe_result r;
+
+	f.l1_eax = 0x806f8;		/* 06_8F: Sapphire Rapids */
+	f.la_eax = 0x07300805;
+	f.la_edx = 0x604;
+	f.perf_cap_ok = 1;
+	f.perf_cap = 0xf4c5;		/* format 4, baseline */
+	pebs_probe_analyze(&f, &r);
+	cr_assert_str_eq(r.uarch->name, "spr");
+	cr_assert_eq(r.pebs_fmt, 4);
+	cr_assert_str_eq(r.uarch_why, "");
+	cr_assert(r.backend[1].available, "%s", r.backend[1].reasons[0]);
+	f.perf_cap = 0xf5c5;		/* format 5 */
+	pebs_probe_analyze(&f, &r);
+	cr_assert_str_eq(r.uarch->name, "spr");
+	cr_assert_not(r.backend[1].available);
+	cr_assert(has_reason(&r.backend[1], "PERF_CAPABILITIES[11:8] says "
+			     "format 5; the drain would read records"));
+	f.perf_cap = 0xb4c5;		/* format 4 without baseline */
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "IA32_PERF_CAPABILITIES[14] is "
+			     "0"));
+	/* perf programs by itself: not refused for that */
+	cr_assert(r.backend[2].available);
+}
+
 Test(probe, perf_reasons)
 {
 	struct pebs_probe_facts f = good();

@@ -430,7 +430,7 @@ Test(raw, adaptive_spr_latency_split)
 	cr_assert_eq(dec1(&c, r, 64, s, &size), 1u);
 	cr_assert_eq(s[0].lat, 77u, "cache latency 47:32");
 	cr_assert_eq(s[0].ins_lat, 12u, "instruction latency 15:0");
-	cr_assert_eq(s[0].fmt, 5u);
+	cr_assert_eq(s[0].fmt, 4u);
 	/* fixed counter applicable bit (PEBS_ALL) */
 	adaptive(r, 1, 1, PEBS_UARCH_FIXED(0));
 	put64(r, 32 + 16, (77ull << 32) | 12);
