@@ -38,6 +38,22 @@ void util_plan_print(const struct pebs_plan *p, const char *path)
 		yo_map_end(&o);
 	}
 	yo_seq_end(&o);
+	if (pebs_plan_naux(p)) {
+		yo_scalar(&o, "aux_events");
+		yo_seq_start(&o);
+		for (size_t i = 0; i < pebs_plan_naux(p); i++) {
+			const struct pebs_plan_aux *a = pebs_plan_aux(p, i);
+			yo_map_start(&o);
+			yo_kv(&o, "name", a->name);
+			yo_kvhex(&o, "select", a->select);
+			yo_kv(&o, "for", pebs_plan_event(p, a->event)->ev.name);
+			yo_scalar(&o, "counter");
+			yo_scalarf(&o, "PMC%u", a->counter);
+			yo_kvhex(&o, "evtsel", a->evtsel);
+			yo_map_end(&o);
+		}
+		yo_seq_end(&o);
+	}
 	yo_scalar(&o, "msr_writes");
 	yo_seq_start(&o);
 	for (size_t i = 0; i < pebs_plan_nwrites(p); i++) {

@@ -4,6 +4,8 @@
 #ifndef PEBS_BACKEND_INT_H
 #define PEBS_BACKEND_INT_H
 
+#include <linux/perf_event.h>
+
 #include "pebs_backend.h"
 
 struct pebs_backend;
@@ -94,5 +96,25 @@ void bk_err(struct pebs_backend *b, const char *fmt, ...)
 size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
 		     uint64_t head, struct pebs_batch *out, int ev,
 		     uint32_t cpu_default, uint64_t *lost);
+
+/* One perf_event_open() of the perf backend on each CPU. */
+struct bk_perf_open {
+	struct perf_event_attr attr;	/* precise_ip 2 for samples: the
+					 * backend retries 1 on EINVAL */
+	int leader;	/* index of the open leading its group, -1: none */
+	int plan_ev;	/* plan event index; -1 for an auxiliary event */
+};
+
+/*
+ * The opens of plan @p for one CPU, in order (a group leader before its
+ * members), into @o (@max entries): one sampling event per plan event;
+ * before a load-latency event with an auxiliary event (pebs_plan_aux,
+ * spr), that event as a counting group leader and the load-latency
+ * event its member, as perf mem does: the kernel refuses a lone SPR
+ * load-latency event with ENODATA.  Returns the number of opens, or 0
+ * when @max is too small.  Exposed for unit tests.
+ */
+size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
+		     size_t max);
 
 #endif

@@ -5,7 +5,10 @@
  * config = the plan's PERFEVTSEL event selection, config1 = the load
  * latency threshold (format "ldlat") or MSR_PEBS_FRONTEND (format
  * "frontend"), precise_ip 2 (falling back to 1), sample_type
- * IP|TID|TIME|ADDR|CPU|WEIGHT|DATA_SRC, a 64 KiB ring per event.
+ * IP|TID|TIME|ADDR|CPU|WEIGHT|DATA_SRC, a 64 KiB ring per event.  A
+ * plan's auxiliary event (SPR load latency, pebs_plan_aux) is opened
+ * first on each CPU, counting, as the leader of a group whose member is
+ * the load-latency event (bk_perf_opens).
  * Without a PMU (virtual machines) perf_event_open fails: the message
  * says so.
  */
@@ -91,54 +94,108 @@ size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
 	return n;
 }
 
-static long pf_open(struct perf_event_attr *a, int pid, int cpu)
+static long pf_open(struct perf_event_attr *a, int pid, int cpu,
+		    int group_fd)
 {
-	return syscall(SYS_perf_event_open, a, pid, cpu, -1,
+	return syscall(SYS_perf_event_open, a, pid, cpu, group_fd,
 		       PERF_FLAG_FD_CLOEXEC);
+}
+
+size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
+		     size_t max)
+{
+	size_t n = 0;
+
+	for (size_t e = 0; e < pebs_plan_nevents(p); e++) {
+		const struct pebs_plan_event *pe = pebs_plan_event(p, e);
+		int leader = -1;
+		for (size_t a = 0; a < pebs_plan_naux(p); a++) {
+			const struct pebs_plan_aux *ax = pebs_plan_aux(p, a);
+			struct perf_event_attr *at;
+			if (ax->event != e)
+				continue;
+			if (n == max)
+				return 0;
+			/* A counting leader: only that it runs matters
+			 * (Linux intel_pmu_hw_config looks for it in front
+			 * of the load-latency event). */
+			at = &o[n].attr;
+			memset(at, 0, sizeof(*at));
+			at->size = sizeof(*at);
+			at->type = PERF_TYPE_RAW;
+			at->config = ax->select;
+			at->disabled = 1;
+			at->exclude_kernel = !(ax->evtsel & PEBS_EVTSEL_OS);
+			at->exclude_user = !(ax->evtsel & PEBS_EVTSEL_USR);
+			at->exclude_hv = 1;
+			o[n].leader = -1;
+			o[n].plan_ev = -1;
+			leader = (int)n++;
+		}
+		if (n == max)
+			return 0;
+		struct perf_event_attr *a = &o[n].attr;
+		memset(a, 0, sizeof(*a));
+		a->size = sizeof(*a);
+		a->type = PERF_TYPE_RAW;
+		a->config = pe->ev.select;
+		if (pe->ev.kind == PEBS_EVK_LOAD_LATENCY)
+			a->config1 = pe->ldlat;
+		else if (pe->ev.kind == PEBS_EVK_FRONTEND)
+			a->config1 = pe->frontend;
+		a->sample_period = pe->period;
+		a->sample_type = SAMPLE_TYPE;
+		a->precise_ip = 2;
+		a->disabled = 1;
+		a->exclude_kernel = !(pe->evtsel & PEBS_EVTSEL_OS);
+		a->exclude_user = !(pe->evtsel & PEBS_EVTSEL_USR);
+		a->exclude_hv = 1;
+		o[n].leader = leader;
+		o[n].plan_ev = (int)e;
+		n++;
+	}
+	return n;
 }
 
 static int p_program(struct pebs_backend *b, const struct pebs_plan *p)
 {
 	struct bk_perf *pp = b->priv;
-	size_t ne = pebs_plan_nevents(p), k = 0;
+	size_t no, k = 0;
 	long page = sysconf(_SC_PAGESIZE);
+	struct bk_perf_open *op;
 
-	pp->ev = calloc(ne * b->ncpus, sizeof(*pp->ev));
-	if (!pp->ev)
+	no = pebs_plan_nevents(p) + pebs_plan_naux(p);
+	op = calloc(no, sizeof(*op));
+	pp->ev = calloc(no * b->ncpus, sizeof(*pp->ev));
+	if (!op || !pp->ev) {
+		free(op);
 		return -PEBS_E_NOMEM;
-	for (size_t e = 0; e < ne; e++) {
-		const struct pebs_plan_event *pe = pebs_plan_event(p, e);
-		for (size_t i = 0; i < b->ncpus; i++, k++) {
-			struct perf_event_attr a;
+	}
+	no = bk_perf_opens(p, op, no);
+	for (size_t i = 0; i < b->ncpus; i++) {
+		size_t first = k;	/* this CPU's opens: pp->ev[first..] */
+		for (size_t j = 0; j < no; j++, k++) {
+			struct perf_event_attr a = op[j].attr;
 			struct pf_ev *fe = &pp->ev[k];
+			const char *name = op[j].plan_ev < 0 ?
+				pebs_plan_aux(p, 0)->name :
+				pebs_plan_event(p, (size_t)op[j].plan_ev)->
+					ev.name;
+			int gfd = op[j].leader < 0 ? -1 :
+				  pp->ev[first + (size_t)op[j].leader].fd;
 			long fd;
-			memset(&a, 0, sizeof(a));
-			a.size = sizeof(a);
-			a.type = PERF_TYPE_RAW;
-			a.config = pe->ev.select;
-			if (pe->ev.kind == PEBS_EVK_LOAD_LATENCY)
-				a.config1 = pe->ldlat;
-			else if (pe->ev.kind == PEBS_EVK_FRONTEND)
-				a.config1 = pe->frontend;
-			a.sample_period = pe->period;
-			a.sample_type = SAMPLE_TYPE;
-			a.precise_ip = 2;
-			a.disabled = 1;
-			a.exclude_kernel = !(pe->evtsel & PEBS_EVTSEL_OS);
-			a.exclude_user = !(pe->evtsel & PEBS_EVTSEL_USR);
-			a.exclude_hv = 1;
 			fe->fd = -1;
 			fd = pf_open(&a, pp->pid > 0 ? pp->pid : -1,
-				     b->cpus[i]);
-			if (fd < 0 && errno == EINVAL) {
+				     b->cpus[i], gfd);
+			if (fd < 0 && errno == EINVAL && a.precise_ip == 2) {
 				a.precise_ip = 1;
 				fd = pf_open(&a, pp->pid > 0 ? pp->pid : -1,
-					     b->cpus[i]);
+					     b->cpus[i], gfd);
 			}
 			if (fd < 0) {
 				int en = errno;
 				bk_err(b, "perf_event_open %s on CPU %d: %s%s",
-				       pe->ev.name, b->cpus[i], strerror(en),
+				       name, b->cpus[i], strerror(en),
 				       en == ENOENT || en == EOPNOTSUPP ||
 				       en == ENODEV ? " (no PEBS-capable PMU "
 				       "here: virtual machine?)" :
@@ -146,6 +203,7 @@ static int p_program(struct pebs_backend *b, const struct pebs_plan *p)
 				       " (perf_event_paranoid too high; "
 				       "run as root)" : "");
 				pp->nev = k;
+				free(op);
 				return en == ENOENT || en == EOPNOTSUPP ||
 				       en == ENODEV || en == EACCES ||
 				       en == EPERM ? -PEBS_E_UNSUPPORTED :
@@ -153,20 +211,25 @@ static int p_program(struct pebs_backend *b, const struct pebs_plan *p)
 			}
 			fe->fd = (int)fd;
 			fe->cpu_i = i;
-			fe->name = pe->ev.name;
+			pp->nev = k + 1;
+			if (op[j].plan_ev < 0)
+				continue;	/* counts only: no ring */
+			fe->name = name;
 			fe->ringlen = (size_t)page * (RING_PAGES + 1);
 			fe->ring = mmap(NULL, fe->ringlen,
 					PROT_READ | PROT_WRITE, MAP_SHARED,
 					fe->fd, 0);
-			pp->nev = k + 1;
 			if (fe->ring == MAP_FAILED) {
 				fe->ring = NULL;
 				bk_err(b, "perf ring mmap: %s",
 				       strerror(errno));
+				free(op);
 				return -PEBS_E_IO;
 			}
 		}
 	}
+	free(op);
+	/* Leaders first: a group runs only while its leader is enabled. */
 	for (size_t i = 0; i < pp->nev; i++)
 		ioctl(pp->ev[i].fd, PERF_EVENT_IOC_ENABLE, 0);
 	return 0;

@@ -115,6 +115,12 @@ static const struct pebs_rule_info rules[PEBS_RULE_COUNT] = {
 		"PEBS programming changes and enabled last",
 		"SDM 18.9.4 PDIR caution: change a PEBS-enabled counter's "
 		"programming or value only while it is disabled" },
+	[PEBS_RULE_LDLAT_AUX] = { PEBS_RULE_LDLAT_AUX, "ldlat-aux",
+		"on Sapphire Rapids the load-latency event runs beside the "
+		"auxiliary event 0x8203 (event 0x03 umask 0x82), counting on "
+		"a general-purpose counter no PEBS event uses",
+		"Linux core.c PMU_FL_MEM_LOADS_AUX: SPR's load-latency event "
+		"0x01CD needs it co-scheduled" },
 };
 
 const struct pebs_rule_info *pebs_rule_info(enum pebs_rule r)
@@ -338,6 +344,8 @@ struct pebs_plan {
 	struct pebs_msr_write *w;
 	size_t nres;
 	struct pebs_ds_reset res[32];
+	size_t naux;
+	struct pebs_plan_aux aux[1];
 	uint64_t pebs_enable, global_ctrl, data_cfg, period;
 };
 
@@ -366,6 +374,17 @@ const struct pebs_plan_event *pebs_plan_event(const struct pebs_plan *p,
 					      size_t i)
 {
 	return i < p->nev ? &p->ev[i] : NULL;
+}
+
+size_t pebs_plan_naux(const struct pebs_plan *p)
+{
+	return p->naux;
+}
+
+const struct pebs_plan_aux *pebs_plan_aux(const struct pebs_plan *p,
+					  size_t i)
+{
+	return i < p->naux ? &p->aux[i] : NULL;
 }
 
 size_t pebs_plan_nresets(const struct pebs_plan *p)
@@ -632,6 +651,48 @@ static int assign(struct pebs_plan *p, enum pebs_rule *rule, char *err,
 	return 0;
 }
 
+/*
+ * PEBS_UF_LDLAT_AUX (spr): the load-latency event gets the auxiliary
+ * event on the lowest general-purpose counter no event took (after the
+ * assignment, so it never moves a PEBS event).  It needs no PEBS, so any
+ * counter will do.
+ */
+static int place_aux(struct pebs_plan *p, enum pebs_rule *rule, char *err,
+		     size_t errlen)
+{
+	const struct pebs_uarch *u = p->u;
+	uint64_t used = 0;
+	size_t ll = p->nev;
+
+	if (!(u->features & PEBS_UF_LDLAT_AUX))
+		return 0;
+	for (size_t i = 0; i < p->nev; i++) {
+		used |= 1ull << p->ev[i].counter;
+		if (p->ev[i].ev.kind == PEBS_EVK_LOAD_LATENCY && ll == p->nev)
+			ll = i;
+	}
+	if (ll == p->nev)
+		return 0;
+	for (unsigned x = 0; x < u->n_gp && x < 32; x++) {
+		if (used >> x & 1)
+			continue;
+		p->aux[0] = (struct pebs_plan_aux){
+			.name = "mem-loads-aux",
+			.select = PEBS_LDLAT_AUX_SELECT,
+			.counter = x,
+			.event = ll,
+		};
+		p->naux = 1;
+		return 0;
+	}
+	lib_errf(err, errlen, "rule ldlat-aux: %s on %s needs the auxiliary "
+	       "event 0x%llx (event 0x03 umask 0x82) counting beside it on "
+	       "a free general-purpose counter, and all %u are taken",
+	       p->ev[ll].ev.name, u->name,
+	       (unsigned long long)PEBS_LDLAT_AUX_SELECT, u->n_gp);
+	return rule_err(rule, PEBS_RULE_LDLAT_AUX);
+}
+
 static int set_checks(struct pebs_plan *p, enum pebs_rule *rule, char *err,
 		      size_t errlen)
 {
@@ -740,6 +801,16 @@ static int emit(struct pebs_plan *p, const struct pebs_plan_opts *o)
 			fe = pe->frontend;
 		}
 	}
+	for (size_t a = 0; a < p->naux; a++) {
+		struct pebs_plan_aux *ax = &p->aux[a];
+		/* Counts where the event it serves counts; INT 0 (it
+		 * starts at 0 and a 48-bit counter does not wrap); not
+		 * PEBS, so no ADAPTIVE either. */
+		ax->evtsel = ax->select | PEBS_EVTSEL_EN |
+			     (p->ev[ax->event].evtsel &
+			      (PEBS_EVTSEL_USR | PEBS_EVTSEL_OS));
+		used |= 1ull << ax->counter;
+	}
 	p->global_ctrl = used;
 	if (u->features & PEBS_UF_ADAPTIVE)
 		p->data_cfg = PEBS_DATACFG_MEMINFO |
@@ -761,6 +832,22 @@ static int emit(struct pebs_plan *p, const struct pebs_plan_opts *o)
 			r = add_write(p, PEBS_MSR_DS_AREA, "IA32_DS_AREA", cpu,
 				      o->ds_area, PEBS_MW_DS_ADDR);
 		for (unsigned x = 0; x < 32 && !r; x++) {
+			const struct pebs_plan_aux *ax = NULL;
+			for (size_t a = 0; a < p->naux; a++)
+				if (p->aux[a].counter == x)
+					ax = &p->aux[a];
+			if (ax) {
+				/* the auxiliary counter: from 0, no PEBS */
+				r = add_write(p, full ? PEBS_MSR_A_PMC(x) :
+					      PEBS_MSR_PMC(x), full ?
+					      apmc_names[x & 7] :
+					      pmc_names[x & 7], cpu, 0, 0);
+				if (!r)
+					r = add_write(p, PEBS_MSR_PERFEVTSEL(x),
+						      sel_names[x & 7], cpu,
+						      ax->evtsel, 0);
+				continue;
+			}
 			if (!byc[x])
 				continue;
 			if (full)
@@ -875,6 +962,8 @@ int pebs_plan_build(struct pebs_plan **out, const struct pebs_plan_opts *o,
 	r = set_checks(p, rule, err, errlen);
 	if (r == 0)
 		r = assign(p, rule, err, errlen);
+	if (r == 0)
+		r = place_aux(p, rule, err, errlen);
 	if (r == 0)
 		r = emit(p, o);
 	if (r == -PEBS_E_NOMEM)
@@ -1050,6 +1139,25 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 		       "0x%llx enables other PEBS events beside load latency "
 		       "on %s", (unsigned long long)pe, u->name);
 		return rule_err(rule, PEBS_RULE_LDLAT_ALONE);
+	}
+	if (ll_counter >= 0 && (u->features & PEBS_UF_LDLAT_AUX)) {
+		int aux = 0;
+		for (unsigned x = 0; x < u->n_gp && x < 32; x++)
+			if ((s->sel_w >> x & 1) &&
+			    (s->sel[x] & PEBS_EVTSEL_EN) &&
+			    (s->sel[x] & (PEBS_EVTSEL_EVENT |
+					  PEBS_EVTSEL_UMASK)) ==
+			    PEBS_LDLAT_AUX_SELECT &&
+			    (s->global_ctrl >> x & 1) && !(pe >> x & 1))
+				aux = 1;
+		if (!aux) {
+			lib_errf(err, errlen, "rule ldlat-aux: load latency on "
+			       "PMC%d without the auxiliary event 0x%llx "
+			       "counting on another counter (%s)", ll_counter,
+			       (unsigned long long)PEBS_LDLAT_AUX_SELECT,
+			       u->name);
+			return rule_err(rule, PEBS_RULE_LDLAT_AUX);
+		}
 	}
 	if (ll_counter >= 0) {
 		uint64_t min = u->ldlat_min ? u->ldlat_min : 3;

@@ -463,7 +463,7 @@ static const struct pebs_uarch profiles[] = {
 		.pebs_counters = GP(8) | FX(4), .ldlat_counters = 0xfe,
 		.store_counters = 0xf, .ldlat_min = 3,
 		.features = UF_ICL | PEBS_UF_STLAT | PEBS_UF_BLOCK |
-			    PEBS_UF_INS_LAT,
+			    PEBS_UF_INS_LAT | PEBS_UF_LDLAT_AUX,
 		.dsrc = PEBS_UDSRC_GLC, .events = EVENTS(ev_spr),
 		.notes = "PEBS format 4, as SPR/EMR boot logs say (\"PEBS "
 			 "fmt4+-baseline\"; ds.c's format 5 is later parts); "

@@ -103,9 +103,10 @@ int pebs_backend_wrmsr(struct pebs_backend *b, int cpu, uint32_t msr,
  * initialize it (pebs_ds_init, reset slots from the plan) and perform the
  * plan's MSR writes in order, with the CPU's DS address in the
  * IA32_DS_AREA write; before the first write of each MSR its value is
- * read and kept.  perf opens one event per plan event and CPU.  The plan's
- * final GLOBAL_CTRL write starts counting.  On error, what was written is
- * restored.  Returns 0 or a negative error (message).
+ * read and kept.  perf opens one event per plan event and CPU (and a
+ * plan's auxiliary event as the group leader of the event it serves).
+ * The plan's final GLOBAL_CTRL write starts counting.  On error, what
+ * was written is restored.  Returns 0 or a negative error (message).
  */
 int pebs_backend_program(struct pebs_backend *b, const struct pebs_plan *p,
 			 size_t buf_size);

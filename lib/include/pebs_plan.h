@@ -109,6 +109,7 @@ enum pebs_rule {
 	PEBS_RULE_PEBS_EVENT,	/* "pebs-event": event is not PEBS-capable */
 	PEBS_RULE_PERIOD,	/* "period-range": period 0 or too large */
 	PEBS_RULE_WRITE_ORDER,	/* "write-order": change only while disabled */
+	PEBS_RULE_LDLAT_AUX,	/* "ldlat-aux": SPR load latency's 0x8203 */
 	PEBS_RULE_COUNT
 };
 
@@ -261,6 +262,24 @@ struct pebs_plan_event {
 	uint64_t frontend;	/* front-end: MSR_PEBS_FRONTEND, else 0 */
 };
 
+/*
+ * The auxiliary event of PEBS_UF_LDLAT_AUX profiles (spr): event 0x03
+ * umask 0x82, perf's "mem-loads-aux".  Linux (core.c, PMU_FL_MEM_LOADS_AUX)
+ * says SPR's load-latency event 0x01CD "doesn't function quite right"
+ * unless it is co-scheduled with it; only that it counts matters.
+ */
+#define PEBS_LDLAT_AUX_SELECT	0x8203ull
+
+/* A counter a plan programs without PEBS: the auxiliary event above. */
+struct pebs_plan_aux {
+	const char *name;	/* "mem-loads-aux" */
+	uint64_t select;	/* PEBS_LDLAT_AUX_SELECT */
+	unsigned counter;	/* PMC index, one no PEBS event uses */
+	uint64_t evtsel;	/* IA32_PERFEVTSELx: select | EN | USR/OS of
+				 * the event it serves; no INT, no ADAPTIVE */
+	size_t event;		/* index of the plan event it serves */
+};
+
 /* DS save area: PEBS counter-reset slot of counter @x. */
 struct pebs_ds_reset {
 	unsigned counter;
@@ -314,6 +333,12 @@ const struct pebs_msr_write *pebs_plan_write(const struct pebs_plan *p,
 size_t pebs_plan_nevents(const struct pebs_plan *p);
 const struct pebs_plan_event *pebs_plan_event(const struct pebs_plan *p,
 					      size_t i);
+/* Auxiliary (non-PEBS) counters of the plan (pebs_plan_aux), and the
+ * @i-th (NULL when out of range).  They start at 0 and are enabled in
+ * IA32_PERF_GLOBAL_CTRL, never in IA32_PEBS_ENABLE. */
+size_t pebs_plan_naux(const struct pebs_plan *p);
+const struct pebs_plan_aux *pebs_plan_aux(const struct pebs_plan *p,
+					  size_t i);
 /* DS counter-reset slots, one per used counter, in counter order. */
 size_t pebs_plan_nresets(const struct pebs_plan *p);
 const struct pebs_ds_reset *pebs_plan_reset(const struct pebs_plan *p,

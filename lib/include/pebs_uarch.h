@@ -116,7 +116,10 @@ enum pebs_udsrc_variant {
  *            INST_RETIRED.PREC_DIST (PMC1, ICL+ fixed counter 0);
  * STLAT      store latency (SPR 0x02CD on PMC0);
  * BLOCK      data-source bits 6/7 (load blocked: data / address);
- * INS_LAT    MemInfo latency split: 15:0 instruction, 47:32 cache latency.
+ * INS_LAT    MemInfo latency split: 15:0 instruction, 47:32 cache latency;
+ * LDLAT_AUX  the load-latency event works only beside the auxiliary event
+ *            0x8203 (event 0x03 umask 0x82) counting on another counter
+ *            (Linux core.c PMU_FL_MEM_LOADS_AUX: SPR, EMR).
  */
 #define PEBS_UF_LDLAT		0x0001u
 #define PEBS_UF_LL_EN		0x0002u
@@ -134,6 +137,7 @@ enum pebs_udsrc_variant {
 #define PEBS_UF_STLAT		0x2000u
 #define PEBS_UF_BLOCK		0x4000u
 #define PEBS_UF_INS_LAT		0x8000u
+#define PEBS_UF_LDLAT_AUX	0x10000u
 
 /* One built-in event of a profile. */
 struct pebs_uarch_event {

@@ -671,6 +671,49 @@ Test(capture_pipe, msr_refuses_format_mismatch)
 	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
 
+/* SPR load latency through perf: the auxiliary event 0x8203 leads a group
+ * whose member is the load-latency event (else the kernel says ENODATA);
+ * elsewhere every event is opened alone. */
+Test(capture_pipe, perf_spr_ldlat_group)
+{
+	struct pebs_plan *p;
+	struct pebs_plan_opts po = { .uarch = pebs_uarch_by_name("spr") };
+	static const char *const ev[] = { "load-latency:ldlat=30,u",
+					  "MEM_INST_RETIRED.ALL_STORES" };
+	struct bk_perf_open o[4];
+	char err[256];
+
+	cr_assert_eq(pebs_plan_build(&p, &po, ev, 2, NULL, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(pebs_plan_naux(p), 1);
+	cr_assert_eq(bk_perf_opens(p, o, 4), 3);
+	cr_assert_eq(o[0].plan_ev, -1);
+	cr_assert_eq(o[0].leader, -1);
+	cr_assert_eq(o[0].attr.config, 0x8203);
+	cr_assert_eq(o[0].attr.sample_period, 0, "counting only");
+	cr_assert_eq(o[0].attr.precise_ip, 0);
+	cr_assert(o[0].attr.exclude_kernel && !o[0].attr.exclude_user);
+	cr_assert_eq(o[1].plan_ev, 0);
+	cr_assert_eq(o[1].leader, 0, "member of the aux group");
+	cr_assert_eq(o[1].attr.config, 0x1cd);
+	cr_assert_eq(o[1].attr.config1, 30);
+	cr_assert(o[1].attr.sample_type & PERF_SAMPLE_DATA_SRC);
+	cr_assert_eq(o[2].plan_ev, 1);
+	cr_assert_eq(o[2].leader, -1);
+	cr_assert_eq(o[2].attr.config, 0x82d0);
+	cr_assert_eq(bk_perf_opens(p, o, 2), 0, "too small");
+	pebs_plan_free(p);
+
+	po.uarch = pebs_uarch_by_name("icx");
+	cr_assert_eq(pebs_plan_build(&p, &po, ev, 1, NULL, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(pebs_plan_naux(p), 0);
+	cr_assert_eq(bk_perf_opens(p, o, 4), 1);
+	cr_assert_eq(o[0].leader, -1);
+	cr_assert_eq(o[0].attr.config, 0x1cd);
+	pebs_plan_free(p);
+}
+
 /* The whole pipeline on the msr backend over stand-in files: it programs,
  * waits for the wall-clock duration (no processor writes records here),
  * restores every register and writes a valid, empty capture. */

@@ -267,6 +267,44 @@ Test(plan, every_profile)
 
 /* -------------------------------------------------- rules via build */
 
+/* SPR load latency runs beside the auxiliary event 0x8203 (Linux
+ * PMU_FL_MEM_LOADS_AUX): a counting, non-PEBS counter of its own. */
+Test(plan, spr_ldlat_aux)
+{
+	struct pebs_plan *p = OK("spr", "load-latency:ldlat=30,u");
+	cr_assert_eq(pebs_plan_event(p, 0)->counter, 1);
+	cr_assert_eq(pebs_plan_naux(p), 1);
+	const struct pebs_plan_aux *a = pebs_plan_aux(p, 0);
+	cr_assert_str_eq(a->name, "mem-loads-aux");
+	cr_assert_eq(a->select, 0x8203);
+	cr_assert_eq(a->counter, 0);
+	cr_assert_eq(a->event, 0);
+	cr_assert_eq(a->evtsel, 0x418203ull, "EN USR, no INT/ADAPTIVE");
+	cr_assert_null(pebs_plan_aux(p, 1));
+	cr_assert_eq(value_of(p, 0x4c1, 0), 0);		/* from 0 */
+	cr_assert_eq(value_of(p, 0x186, 0), 0x418203ull);
+	cr_assert_eq(value_of(p, 0x3f1, 0), 0x2, "no PEBS on the aux");
+	cr_assert_eq(pebs_plan_global_ctrl(p), 0x3);
+	cr_assert_eq(value_of(p, 0x38f, 1), 0x3);
+	cr_assert_eq(pebs_plan_nresets(p), 1, "no DS reset for the aux");
+	pebs_plan_free(p);
+	/* store latency takes PMC0: the aux takes the next free one */
+	p = OK("spr", "load-latency", "MEM_TRANS_RETIRED.STORE_SAMPLE");
+	cr_assert_eq(pebs_plan_aux(p, 0)->counter, 2);
+	pebs_plan_free(p);
+	/* not without load latency, not on other profiles */
+	p = OK("spr", "MEM_INST_RETIRED.ALL_LOADS");
+	cr_assert_eq(pebs_plan_naux(p), 0);
+	pebs_plan_free(p);
+	p = OK("icx", "load-latency");
+	cr_assert_eq(pebs_plan_naux(p), 0);
+	pebs_plan_free(p);
+	/* every counter taken by PEBS events: refused */
+	REFUSED("spr", PEBS_RULE_LDLAT_AUX, "needs the auxiliary event "
+		"0x8203", "load-latency", "r3c", "r13c", "r23c", "r2c2",
+		"r1c2", "r4c2", "r8c2");
+}
+
 Test(rules, names_stable)
 {
 	cr_assert_str_eq(pebs_rule_info(PEBS_RULE_PEBS_COUNTER)->name,
@@ -505,6 +543,23 @@ Test(check, ldlat_enable)
 	w[i].value = 0x800000000ull;	/* LL_EN without PEBS_EN */
 	check_refuses("snb", w, n, PEBS_RULE_LDLAT_ENABLE,
 		      "without PEBS_EN_PMC3");
+	free(w);
+}
+
+Test(check, ldlat_aux)
+{
+	size_t n;
+	struct pebs_msr_write *w = copy_writes("spr", "load-latency", &n);
+	const struct pebs_uarch *u = pebs_uarch_by_name("spr");
+	cr_assert_eq(pebs_plan_check(u, w, n, NULL, NULL, 0), 0);
+	size_t i = idx_of(w, n, 0x186);
+	w[i].value &= ~PEBS_EVTSEL_EN;	/* the aux not enabled */
+	check_refuses("spr", w, n, PEBS_RULE_LDLAT_AUX,
+		      "without the auxiliary event 0x8203");
+	w[i].value |= PEBS_EVTSEL_EN;
+	i = idx_of(w, n, 0x3f1);
+	w[i].value |= 0x1;	/* the aux made a PEBS counter */
+	check_refuses("spr", w, n, PEBS_RULE_LDLAT_AUX, "auxiliary");
 	free(w);
 }
 
