@@ -22,7 +22,7 @@ static const struct pebs_rule_info rules[PEBS_RULE_COUNT] = {
 		"and its own event's counters",
 		"SDM 18.9.4 (only IA32_PMC0-3 support PEBS); kernel "
 		"ds.c PEBS constraints (SNB/IVB load latency PMC3, "
-		"PREC_DIST PMC1, SPR load latency PMC1-7)" },
+		"PREC_DIST PMC1, SPR load latency and INST_RETIRED PMC1-7)" },
 	[PEBS_RULE_FIELDS_ZERO] = { PEBS_RULE_FIELDS_ZERO, "pebs-fields-zero",
 		"AnyThread, Edge, Invert and CMask of IA32_PERFEVTSELx are 0 "
 		"for a PEBS event",
@@ -1055,7 +1055,9 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 			       (unsigned long long)sel);
 			return rule_err(rule, PEBS_RULE_FIELDS_ZERO);
 		}
-		uint64_t allowed = t ? t->counters : u->pebs_counters;
+		uint64_t allowed = (t ? t->counters : u->pebs_counters) &
+			pebs_uarch_event_code_counters(u,
+						       (unsigned)(sel & 0xff));
 		if (kind == PEBS_EVK_PRECISE_STORE &&
 		    (u->features & PEBS_UF_PSTORE)) {
 			if (x != 3 || !(pe & PEBS_PE_PS_EN)) {

@@ -176,11 +176,15 @@ static const struct pebs_uarch_event ev_icl[] = {
 
 /*
  * Sapphire Rapids (Golden Cove): load latency PMC1-7 (0xfe), store
- * latency 0x02CD on PMC0 only (ds.c INTEL_PSD_CONSTRAINT(0x2cd, 0x1)).
- * The store-latency event name is the one of Intel's SPR event list.
+ * latency 0x02CD on PMC0 only (ds.c INTEL_PSD_CONSTRAINT(0x2cd, 0x1)),
+ * INST_RETIRED.* (event 0xC0, every umask) on PMC1-7 (ds.c
+ * INTEL_FLAGS_EVENT_CONSTRAINT(0xc0, 0xfe); other umasks than ANY_P's:
+ * pebs_uarch_event_code_counters()).  The store-latency event name is
+ * the one of Intel's SPR event list.
  */
 static const struct pebs_uarch_event ev_spr[] = {
 	EV("MEM_TRANS_RETIRED.LOAD_LATENCY", 0xcd, 0x01, LL, 0xfe),
+	EV("INST_RETIRED.ANY_P", 0xc0, 0x00, OT, 0xfe),
 	EV("MEM_INST_RETIRED.ALL_STORES", 0xd0, 0x82, DS, 0xf),
 	EV("MEM_TRANS_RETIRED.STORE_SAMPLE", 0xcd, 0x02, SL, 0x1),
 	EV("MEM_INST_RETIRED.STLB_MISS_STORES", 0xd0, 0x12, DS, 0xf),
@@ -600,6 +604,31 @@ pebs_uarch_event_by_code(const struct pebs_uarch *u, unsigned event,
 		    u->events[i].umask == umask)
 			return &u->events[i];
 	return NULL;
+}
+
+/*
+ * PEBS constraints the kernel gives a whole event select, every umask
+ * (INTEL_FLAGS_EVENT_CONSTRAINT), where the tables above list single
+ * event/umask pairs.
+ */
+static const struct {
+	const char *uarch;
+	uint8_t event;
+	uint64_t counters;
+} code_constraints[] = {
+	{ "spr", 0xc0, 0xfe },	/* ds.c intel_spr/glc_pebs_event_constraints */
+};
+
+uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,
+					unsigned event)
+{
+	if (!u)
+		return ~0ull;
+	for (unsigned i = 0; i < N(code_constraints); i++)
+		if (code_constraints[i].event == event &&
+		    strcasecmp(code_constraints[i].uarch, u->name) == 0)
+			return code_constraints[i].counters;
+	return ~0ull;
 }
 
 const struct pebs_uarch_event *

@@ -229,6 +229,13 @@ pebs_uarch_event_by_name(const struct pebs_uarch *u, const char *name);
 const struct pebs_uarch_event *
 pebs_uarch_event_by_code(const struct pebs_uarch *u, unsigned event,
 			 unsigned umask);
+/*
+ * Counters @u allows PEBS on for every umask of event select @event (the
+ * kernel's whole-event constraints: spr event 0xC0 INST_RETIRED.* on
+ * PMC1-7), all ones when it has none.  Pure.
+ */
+uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,
+					unsigned event);
 /* The first event of @u of kind @kind (the portable mapping), or NULL. */
 const struct pebs_uarch_event *
 pebs_uarch_event_by_kind(const struct pebs_uarch *u, enum pebs_uarch_kind k);

@@ -341,6 +341,21 @@ Test(rules, pebs_counter)
 	REFUSED("spr", PEBS_RULE_PEBS_COUNTER, "no PMC8",
 		"load-latency:pmc=8");
 	pebs_plan_free(OK("spr", "load-latency:pmc=7"));
+	/* SPR INST_RETIRED.* (event 0xC0, any umask): PMC1-7 */
+	struct pebs_plan *p = OK("spr", "INST_RETIRED.ANY_P");
+	cr_assert_eq(pebs_plan_event(p, 0)->counter, 1);
+	pebs_plan_free(p);
+	REFUSED("spr", PEBS_RULE_PEBS_COUNTER,
+		"INST_RETIRED.ANY_P can only use PMC1-PMC7 on spr",
+		"INST_RETIRED.ANY_P:pmc=0");
+	REFUSED("spr", PEBS_RULE_PEBS_COUNTER, "r2c0 can only use PMC1-PMC7",
+		"r2c0:pmc=0");
+	p = OK("spr", "rc0");
+	cr_assert_eq(pebs_plan_event(p, 0)->counter, 1);
+	pebs_plan_free(p);
+	p = OK("icx", "rc0");
+	cr_assert_eq(pebs_plan_event(p, 0)->counter, 0);
+	pebs_plan_free(p);
 }
 
 Test(rules, fields_zero)
@@ -543,6 +558,26 @@ Test(check, ldlat_enable)
 	w[i].value = 0x800000000ull;	/* LL_EN without PEBS_EN */
 	check_refuses("snb", w, n, PEBS_RULE_LDLAT_ENABLE,
 		      "without PEBS_EN_PMC3");
+	free(w);
+}
+
+Test(check, spr_inst_retired_not_pmc0)
+{
+	size_t n;
+	struct pebs_msr_write *w = copy_writes("spr", "r4c0", &n);
+	const struct pebs_uarch *u = pebs_uarch_by_name("spr");
+	cr_assert_eq(pebs_plan_check(u, w, n, NULL, NULL, 0), 0);
+	/* move it to PMC0 by hand: counter, select, enable bits */
+	for (size_t i = 0; i < n; i++) {
+		if (w[i].msr == 0x4c2)
+			w[i].msr = 0x4c1;
+		else if (w[i].msr == 0x187)
+			w[i].msr = 0x186;
+		else if (w[i].msr == 0x3f1 || (w[i].msr == 0x38f &&
+					       w[i].value))
+			w[i].value = 0x1;
+	}
+	check_refuses("spr", w, n, PEBS_RULE_PEBS_COUNTER, "not PMC0");
 	free(w);
 }
 
