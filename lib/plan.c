@@ -107,9 +107,11 @@ static const struct pebs_rule_info rules[PEBS_RULE_COUNT] = {
 	[PEBS_RULE_PERIOD] = { PEBS_RULE_PERIOD, "period-range",
 		"the period is at least 1 and fits the counter write: below "
 		"2^31 for legacy IA32_PMCx writes, below 2^(width-1) for "
-		"full-width IA32_A_PMCx writes",
+		"full-width IA32_A_PMCx writes; and at least the errata "
+		"minimums (NHM/WSM/HSW 32, HSW/BDW INST_RETIRED 0x01C0 128, "
+		"BDW 0x01C0 a multiple of 64)",
 		"SDM 18.2.6 (legacy writes sign-extend bit 31); kernel "
-		"x86_pmu.max_period" },
+		"x86_pmu.max_period and the core.c limit_period hooks" },
 	[PEBS_RULE_WRITE_ORDER] = { PEBS_RULE_WRITE_ORDER, "write-order",
 		"counters are disabled (IA32_PERF_GLOBAL_CTRL = 0) before any "
 		"PEBS programming changes and enabled last",
@@ -188,6 +190,38 @@ static uint64_t width_mask(unsigned w)
 static unsigned popcount64(uint64_t v)
 {
 	return (unsigned)__builtin_popcountll(v);
+}
+
+/*
+ * Smallest period and its granularity (a power of two) the kernel's
+ * limit_period hooks (core.c) allow for event selection @select on @u:
+ * nhm_limit_period (NHM, WSM: 32), hsw_limit_period (HSW: 32, 128 for
+ * INST_RETIRED.ALL 0x01C0, erratum HSW11), bdw_limit_period (BDW:
+ * 0x01C0 at least 128 with bits 5:0 clear, BDM11/BDM55).  Below them the
+ * kernel reports "interrupt took too long" storms and the errata hit.
+ */
+static uint64_t min_period(const struct pebs_uarch *u, uint64_t select,
+			   uint64_t *gran, const char **why)
+{
+	int inst_all = (select & (PEBS_EVTSEL_EVENT | PEBS_EVTSEL_UMASK)) ==
+		       0x01c0;
+	*gran = 1;
+	*why = NULL;
+	if (!strcasecmp(u->name, "nhm") || !strcasecmp(u->name, "wsm")) {
+		*why = "Linux nhm_limit_period";
+		return 32;
+	}
+	if (!strcasecmp(u->name, "hsw")) {
+		*why = inst_all ? "erratum HSW11, Linux hsw_limit_period" :
+			"Linux hsw_limit_period";
+		return inst_all ? 128 : 32;
+	}
+	if (!strcasecmp(u->name, "bdw") && inst_all) {
+		*why = "errata BDM11/BDM55, Linux bdw_limit_period";
+		*gran = 64;
+		return 128;
+	}
+	return 1;
 }
 
 static uint64_t max_period(const struct pebs_uarch *u)
@@ -482,6 +516,39 @@ static int rule_err(enum pebs_rule *rule, enum pebs_rule r)
 	return -PEBS_E_RULE;
 }
 
+/* The errata minimum and granularity of min_period(); 0 or a message.
+ * Refused, not rounded: the period stays the one asked for. */
+static int period_limits_ok(const struct pebs_uarch *u, uint64_t select,
+			    uint64_t period, const char *name, char *err,
+			    size_t errlen)
+{
+	uint64_t gran;
+	const char *why;
+	uint64_t min = min_period(u, select, &gran, &why);
+
+	if (!why)
+		why = "the counter";
+
+	if (period < min) {
+		lib_errf(err, errlen, "rule period-range: period %llu of %s is "
+		       "below %llu, the smallest on %s (%s)",
+		       (unsigned long long)period, name,
+		       (unsigned long long)min, u->name, why);
+		return -1;
+	}
+	if (period % gran) {
+		uint64_t lo = period - period % gran;
+		lib_errf(err, errlen, "rule period-range: period %llu of %s is "
+		       "not a multiple of %llu on %s (%s): use %llu or %llu",
+		       (unsigned long long)period, name,
+		       (unsigned long long)gran, u->name, why,
+		       (unsigned long long)(lo < min ? min : lo),
+		       (unsigned long long)(lo + gran));
+		return -1;
+	}
+	return 0;
+}
+
 static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 		       const struct pebs_plan_opts *o, enum pebs_rule *rule,
 		       char *err, size_t errlen)
@@ -568,6 +635,9 @@ static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 		       "legacy 32-bit");
 		return rule_err(rule, PEBS_RULE_PERIOD);
 	}
+	if (period_limits_ok(u, ev->select, pe->period, ev->name, err,
+			     errlen) < 0)
+		return rule_err(rule, PEBS_RULE_PERIOD);
 	if (s->mods & PEBS_MOD_PMC) {
 		if (s->pmc >= u->n_gp) {
 			lib_errf(err, errlen, "rule pebs-counter: %s has no "
@@ -993,7 +1063,7 @@ struct cstate {
 	int cpu;
 	int started, enabled, ended;
 	uint64_t sel[32], pmc[32];
-	uint32_t sel_w;
+	uint32_t sel_w, pmc_w;
 	uint64_t pebs_enable, ldlat, fe, data_cfg, global_ctrl;
 	int ldlat_w, fe_w;
 };
@@ -1077,6 +1147,13 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 			return rule_err(rule, is_glm(u) ? PEBS_RULE_GLM_PMC0 :
 					PEBS_RULE_PEBS_COUNTER);
 		}
+		/* The period a PEBS counter starts with: -value (0: the
+		 * whole counter width, far above any minimum). */
+		uint64_t per = (0 - s->pmc[x]) & width_mask(u->gp_width);
+		if ((s->pmc_w >> x & 1) && per &&
+		    period_limits_ok(u, sel, per, t ? t->name : "the event",
+				     err, errlen) < 0)
+			return rule_err(rule, PEBS_RULE_PERIOD);
 		if (kind == PEBS_EVK_LOAD_LATENCY) {
 			ll_counter = (int)x;
 			if ((u->features & PEBS_UF_LL_EN) &&
@@ -1277,9 +1354,11 @@ int pebs_plan_check(const struct pebs_uarch *u,
 		} else if (x->msr >= PEBS_MSR_PMC(0) &&
 			   x->msr < PEBS_MSR_PMC(32)) {
 			s->pmc[x->msr - PEBS_MSR_PMC(0)] = x->value;
+			s->pmc_w |= 1u << (x->msr - PEBS_MSR_PMC(0));
 		} else if (x->msr >= PEBS_MSR_A_PMC(0) &&
 			   x->msr < PEBS_MSR_A_PMC(32)) {
 			s->pmc[x->msr - PEBS_MSR_A_PMC(0)] = x->value;
+			s->pmc_w |= 1u << (x->msr - PEBS_MSR_A_PMC(0));
 		} else if (x->msr == PEBS_MSR_PEBS_ENABLE) {
 			s->pebs_enable = x->value;
 		} else if (x->msr == PEBS_MSR_LD_LAT) {

@@ -501,6 +501,26 @@ Test(rules, period)
 	REFUSED("skl", PEBS_RULE_PERIOD, "full-width",
 		"r1d1:period=0x800000000000");
 	pebs_plan_free(OK("skl", "r1d1:period=0x7fffffffffff"));
+	/* errata minimums (Linux limit_period), refused, not rounded */
+	REFUSED("nhm", PEBS_RULE_PERIOD, "period 1 of MEM_INST_RETIRED."
+		"LATENCY_ABOVE_THRESHOLD is below 32, the smallest on nhm",
+		"load-latency:period=1");
+	REFUSED("wsm", PEBS_RULE_PERIOD, "below 32", "r10b:period=31");
+	pebs_plan_free(OK("wsm", "load-latency:period=32"));
+	REFUSED("hsw", PEBS_RULE_PERIOD, "below 32", "r81d0:period=31");
+	REFUSED("hsw", PEBS_RULE_PERIOD, "period 127 of INST_RETIRED.PREC_DIST"
+		" is below 128, the smallest on hsw (erratum HSW11",
+		"INST_RETIRED.PREC_DIST:period=127");
+	pebs_plan_free(OK("hsw", "INST_RETIRED.PREC_DIST:period=128"));
+	REFUSED("bdw", PEBS_RULE_PERIOD, "below 128", "r1c0:period=64");
+	REFUSED("bdw", PEBS_RULE_PERIOD, "not a multiple of 64 on bdw "
+		"(errata BDM11/BDM55, Linux bdw_limit_period): use 99968 or "
+		"100032", "INST_RETIRED.PREC_DIST");
+	struct pebs_plan *q = OK("bdw", "INST_RETIRED.PREC_DIST:period=192");
+	cr_assert_eq(pebs_plan_event(q, 0)->period, 192);
+	pebs_plan_free(q);
+	pebs_plan_free(OK("bdw", "load-latency:period=1"));
+	pebs_plan_free(OK("skl", "load-latency:period=1"));
 }
 
 /* ------------------------------------------------- rules via check */
@@ -740,4 +760,23 @@ Test(check, ldlat_alone_by_values)
 	/* the same on HSW is fine */
 	cr_assert_eq(pebs_plan_check(pebs_uarch_by_name("hsw"), w, 8, NULL,
 				     NULL, 0), 0);
+}
+
+Test(check, period_errata)
+{
+	size_t n;
+	const char *s = "load-latency";
+	struct pebs_plan *p = build("hsw", 32, &s, 1);
+	n = pebs_plan_nwrites(p);
+	struct pebs_msr_write *w = malloc(n * sizeof(*w));
+	for (size_t i = 0; i < n; i++)
+		w[i] = *pebs_plan_write(p, i);
+	pebs_plan_free(p);
+	cr_assert_eq(pebs_plan_check(pebs_uarch_by_name("hsw"), w, n, NULL,
+				     NULL, 0), 0);
+	for (size_t i = 0; i < n; i++)
+		if (w[i].msr == 0x4c1)
+			w[i].value = 0xffffffffffe1ull;	/* period 31 */
+	check_refuses("hsw", w, n, PEBS_RULE_PERIOD, "below 32");
+	free(w);
 }
