@@ -134,6 +134,9 @@ void util_probe_print(const char *out)
 	yo_kv(&o, "dtes64", r.dtes64 < 0 ? "unknown" :
 	   r.dtes64 ? "true" : "false");
 	yo_kv(&o, "pdcm", r.pdcm < 0 ? "unknown" : r.pdcm ? "true" : "false");
+	yo_kv(&o, "trap_like", r.trap < 0 ? "unknown" : r.trap ? "true" :
+	      "false");
+	yo_kv(&o, "trap_source", r.trap_source);
 	yo_map_end(&o);
 	yo_scalar(&o, "counters");
 	yo_map_start(&o);

@@ -296,6 +296,11 @@ static int pick_uarch(struct cap *c)
 		     "--probe; -b sim runs anywhere)", pr.uarch_why);
 		return -PEBS_E_UNSUPPORTED;
 	}
+	if (pr.pebs_broken[0] && o->backend && !strcmp(o->backend, "msr")) {
+		cerr(c, "msr backend: %s (see pebs-capture --probe)",
+		     pr.pebs_broken);
+		return -PEBS_E_UNSUPPORTED;
+	}
 	if (pr.uarch_why[0] && o->backend && !strcmp(o->backend, "msr")) {
 		/* The drain would decode with the profile's record layout,
 		 * not the one the processor writes. */

@@ -158,7 +158,14 @@ static void read_cpuinfo(const struct ctx *c, struct pebs_probe_facts *f)
 			f->ci_model = (unsigned)strtoul(v, NULL, 10);
 		else if (strcmp(line, "stepping") == 0)
 			f->ci_stepping = (unsigned)strtoul(v, NULL, 10);
-		else if (strcmp(line, "model name") == 0)
+		else if (strcmp(line, "microcode") == 0) {
+			char *end;
+			unsigned long m = strtoul(v, &end, 0);
+			if (end != v) {
+				f->ci_microcode = (uint32_t)m;
+				f->ci_microcode_ok = 1;
+			}
+		} else if (strcmp(line, "model name") == 0)
 			snprintf(f->name, sizeof(f->name), "%s", v);
 		else if (strcmp(line, "flags") == 0) {
 			f->ci_flags_ok = 1;
@@ -409,6 +416,57 @@ static const char *perf_why(int e)
 }
 
 /*
+ * Errata for which Linux turns PEBS off (core.c), into r->pebs_broken:
+ * - Core 2 06_0F (Merom, Clovertown; intel_clovertown_quirk): AJ67 CPL
+ *   leaks, AJ68 PMI delayed by one event, AJ69 GLOBAL_STATUS[62] set only
+ *   with DEBUGCTL[12] (so the pebs_ds module, which looks for bit 62,
+ *   never sees its PMI), AJ106;
+ * - Sandy Bridge 06_2A / 06_2D below a microcode revision per stepping
+ *   (intel_snb_pebs_broken: 06_2A stepping 7 0x28, 06_2D stepping 6
+ *   0x618, stepping 7 0x70c; any other stepping counts as broken).
+ */
+static void pebs_errata(const struct pebs_probe_facts *f,
+			struct pebs_probe_result *r)
+{
+	uint32_t need = 0;
+
+	if (!r->uarch || r->family != 6)
+		return;
+	if (r->model == 0x0f) {
+		snprintf(r->pebs_broken, sizeof(r->pebs_broken),
+			 "Core 2 model 0x0F (Merom, Clovertown): errata "
+			 "AJ67/AJ68/AJ69/AJ106 make PEBS unreliable and hide "
+			 "the threshold PMI; Linux disables PEBS there");
+		return;
+	}
+	if (r->model == 0x2a && r->stepping == 7)
+		need = 0x28;
+	else if (r->model == 0x2d && r->stepping == 6)
+		need = 0x618;
+	else if (r->model == 0x2d && r->stepping == 7)
+		need = 0x70c;
+	else if (r->model != 0x2a && r->model != 0x2d)
+		return;
+	if (!need)
+		snprintf(r->pebs_broken, sizeof(r->pebs_broken),
+			 "Sandy Bridge 06_%02X stepping %u: Linux knows no "
+			 "microcode with working PEBS for this stepping and "
+			 "disables PEBS", r->model, r->stepping);
+	else if (!f->ci_microcode_ok)
+		snprintf(r->pebs_broken, sizeof(r->pebs_broken),
+			 "Sandy Bridge 06_%02X stepping %u needs microcode "
+			 "0x%x or later for PEBS and the revision is unknown "
+			 "(no microcode line in /proc/cpuinfo)", r->model,
+			 r->stepping, need);
+	else if (f->ci_microcode < need)
+		snprintf(r->pebs_broken, sizeof(r->pebs_broken),
+			 "Sandy Bridge 06_%02X stepping %u with microcode "
+			 "0x%x: PEBS is broken below 0x%x (Linux disables "
+			 "it); update the microcode", r->model, r->stepping,
+			 f->ci_microcode, need);
+}
+
+/*
  * What makes the msr backend unsafe or wrong although the MSRs can be
  * written: PEBS writing where it must not, PEBS switched off, and
  * counters someone else owns.
@@ -544,6 +602,20 @@ void pebs_probe_analyze(const struct pebs_probe_facts *f,
 		r->pebs_fmt_source = "unknown";
 	}
 
+	r->trap = -1;
+	r->trap_source = "unknown";
+	if (f->perf_cap_ok) {
+		r->trap = (int)(f->perf_cap >> 6 & 1);
+		r->trap_source = "IA32_PERF_CAPABILITIES";
+	} else if (r->uarch) {
+		/* Merom reports fault-like PEBS ("PEBS fmt0-" in its boot
+		 * logs), the other Core 2 parts trap-like. */
+		r->trap = r->family == 6 && r->model == 0x0f ? 0 :
+			  !!(r->uarch->features & PEBS_UF_TRAP);
+		r->trap_source = "profile";
+	}
+	pebs_errata(f, r);
+
 	if (f->cpuid_ok && f->leaf_a_ok) {
 		r->counters_ok = 1;
 		r->pmu_version = f->la_eax & 0xff;
@@ -563,7 +635,9 @@ void pebs_probe_analyze(const struct pebs_probe_facts *f,
 		addf(msr, "not an Intel CPU (%s)", r->vendor);
 	else if (!r->uarch)
 		addf(msr, "no PEBS profile for this CPU: %s", r->uarch_why);
-	else if (r->uarch_why[0])
+	else if (r->pebs_broken[0])
+		addf(msr, "%s", r->pebs_broken);
+	if (intel && r->uarch && r->uarch_why[0])
 		/* The drain sizes and reads records by the profile: with
 		 * another format it would misread every record. */
 		addf(msr, "the profile does not match the processor: %s; the "

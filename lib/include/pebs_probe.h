@@ -41,6 +41,8 @@ struct pebs_probe_facts {
 	int cpuinfo_ok;
 	char ci_vendor[16];
 	unsigned ci_family, ci_model, ci_stepping;
+	int ci_microcode_ok;		/* its "microcode" line */
+	uint32_t ci_microcode;
 	char name[96];
 	unsigned ncpus;
 	/* its "flags" line: dts (= CPUID.1:EDX[21] DS), dtes64, pdcm,
@@ -121,6 +123,14 @@ struct pebs_probe_result {
 	const char *pebs_fmt_source;	/* "IA32_PERF_CAPABILITIES",
 					 * "profile", "unknown" */
 	int ds, dtes64, pdcm;		/* CPUID.1 bits, -1 unknown */
+	/* PEBS trap-like (the record's IP is the next instruction): 1, 0
+	 * fault-like, -1 unknown; from IA32_PERF_CAPABILITIES[6] when read,
+	 * else the profile's (Core 2 06_0F: fault-like) */
+	int trap;
+	const char *trap_source;	/* as pebs_fmt_source */
+	/* Why PEBS must not be used on this processor at all (errata the
+	 * Linux kernel disables PEBS for), "" if none: msr is refused. */
+	char pebs_broken[200];
 	/* Counters (CPUID.0AH). */
 	int counters_ok;
 	unsigned pmu_version, n_gp, gp_width, n_fixed, fixed_width;

@@ -733,6 +733,31 @@ Test(capture_pipe, perf_spr_ldlat_group)
 	pebs_plan_free(p);
 }
 
+/* An msr capture on a processor whose PEBS Linux disables for errata
+ * (Core 2 06_0F) is refused before anything is programmed. */
+Test(capture_pipe, msr_refuses_pebs_errata)
+{
+	char root[64], err[512];
+	struct pebs_capture_opts o;
+	struct pebs_capture_stats st;
+	FILE *fp = fopen("/dev/null", "w");
+
+	snprintf(root, sizeof(root), "/tmp/pebs-merom-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	cr_assert_eq(tu_sh("cp -a testdata/probe/merom-root/. %s", root), 0);
+	tu_msr_opts(&o, root);
+	o.uarch = NULL;
+	o.events = NULL;
+	o.nevents = 0;
+	o.duration = 0.05;
+	o.out = fp;
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)),
+		     -PEBS_E_UNSUPPORTED);
+	cr_assert(strstr(err, "msr backend: Core 2 model 0x0F"), "%s", err);
+	fclose(fp);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
+}
+
 /* The whole pipeline on the msr backend over stand-in files: it programs,
  * waits for the wall-clock duration (no processor writes records here),
  * restores every register and writes a valid, empty capture. */

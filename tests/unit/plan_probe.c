@@ -199,6 +199,69 @@ Test(probe, msr_format_mismatch)
 	cr_assert(r.backend[2].available);
 }
 
+/* Errata for which Linux disables PEBS: Core 2 06_0F; SNB below the
+ * microcode of intel_snb_pebs_broken. */
+Test(probe, pebs_errata)
+{
+	struct pebs_probe_facts f = good();
+	struct pebs_probe_result r;
+
+	f.l1_eax = 0x6f6;		/* 06_0F stepping 6: Merom */
+	f.la_eax = 0x07280202;
+	f.la_edx = 0x503;
+	pebs_probe_analyze(&f, &r);
+	cr_assert_str_eq(r.uarch->name, "core2");
+	cr_assert_not(r.backend[1].available);
+	cr_assert(has_reason(&r.backend[1], "Core 2 model 0x0F"));
+	cr_assert_eq(r.trap, 0, "Merom is fault-like");
+	cr_assert_str_eq(r.trap_source, "profile");
+	f.perf_cap_ok = 1;
+	f.perf_cap = 0x40;		/* format 0, trap-like bit */
+	pebs_probe_analyze(&f, &r);
+	cr_assert_eq(r.trap, 1);
+	cr_assert_str_eq(r.trap_source, "IA32_PERF_CAPABILITIES");
+	f.perf_cap_ok = 0;
+	f.l1_eax = 0x10676;		/* 06_17: Penryn, no such errata */
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.backend[1].available, "%s", r.backend[1].reasons[0]);
+	cr_assert_eq(r.trap, 1);
+
+	f = good();
+	f.l1_eax = 0x206a7;		/* 06_2A stepping 7 */
+	pebs_probe_analyze(&f, &r);
+	cr_assert_not(r.backend[1].available);
+	cr_assert(has_reason(&r.backend[1], "needs microcode 0x28 or later "
+			     "for PEBS and the revision is unknown"));
+	f.ci_microcode_ok = 1;
+	f.ci_microcode = 0x25;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "with microcode 0x25: PEBS is "
+			     "broken below 0x28"));
+	f.ci_microcode = 0x28;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.backend[1].available, "%s", r.backend[1].reasons[0]);
+	f.l1_eax = 0x206d6;		/* 06_2D stepping 6 */
+	f.ci_microcode = 0x617;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "below 0x618"));
+	f.ci_microcode = 0x618;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.backend[1].available);
+	f.l1_eax = 0x206d7;		/* 06_2D stepping 7 */
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "below 0x70c"));
+	f.ci_microcode = 0x70c;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.backend[1].available);
+	f.l1_eax = 0x206d5;		/* 06_2D stepping 5: none known */
+	pebs_probe_analyze(&f, &r);
+	cr_assert(has_reason(&r.backend[1], "knows no microcode"));
+	f.l1_eax = 0x306a9;		/* IVB: not affected */
+	f.ci_microcode = 0x1;
+	pebs_probe_analyze(&f, &r);
+	cr_assert(r.backend[1].available);
+}
+
 Test(probe, perf_reasons)
 {
 	struct pebs_probe_facts f = good();
@@ -262,6 +325,7 @@ Test(probe, gather_fake_roots)
 	cr_assert(f.ci_pti && !f.ci_pebs);
 	cr_assert_eq(f.nmi_watchdog, 1);
 	pebs_probe_analyze(&f, &r);
+	cr_assert_not(f.ci_microcode_ok);
 	cr_assert_not(r.backend[1].available);
 	cr_assert_eq(r.backend[1].nreasons, 5);
 
@@ -279,6 +343,14 @@ Test(probe, gather_fake_roots)
 	pebs_probe_analyze(&f, &r);
 	cr_assert_str_eq(r.cpu_source, "/proc/cpuinfo");
 	cr_assert_str_eq(r.uarch->name, "ivb");
+
+	cr_assert_eq(pebs_probe_gather(&f, "testdata/probe/merom-root"), 0);
+	cr_assert(f.ci_microcode_ok);
+	cr_assert_eq(f.ci_microcode, 0xd2);
+	pebs_probe_analyze(&f, &r);
+	cr_assert_eq(r.model, 0x0f);
+	cr_assert_eq(r.trap, 0);
+	cr_assert_not(r.backend[1].available);
 
 	cr_assert_eq(pebs_probe_gather(&f, "testdata/probe/no-such-dir"),
 		     -PEBS_E_INVAL);
