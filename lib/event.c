@@ -547,10 +547,20 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 		t = pebs_uarch_event_by_kind(u, PEBS_EVK_LOAD_LATENCY);
 		if (!t || !(u->features & PEBS_UF_LDLAT)) {
 			*rule = PEBS_RULE_LDLAT_SUPPORT;
-			lib_errf(err, errlen, "rule ldlat-support: %s has no "
-			       "load-latency facility (it needs the enhanced "
-			       "PEBS record of Nehalem and later cores)",
-			       u->name);
+			if (u->pebs_fmt >= PEBS_FMT_NHM)
+				/* Goldmont (and GLP, assumed alike): the
+				 * record is there, its fields are not. */
+				lib_errf(err, errlen, "rule ldlat-support: %s "
+				       "has no load-latency facility: its "
+				       "PEBS record (format %u) has the "
+				       "data-source and latency fields, but "
+				       "Goldmont keeps them reserved (SDM "
+				       "18.7.1.1)", u->name, u->pebs_fmt);
+			else
+				lib_errf(err, errlen, "rule ldlat-support: %s "
+				       "has no load-latency facility (it "
+				       "needs the enhanced PEBS record of "
+				       "Nehalem and later cores)", u->name);
 			return -PEBS_E_RULE;
 		}
 		from_table(u, t, o);

@@ -33,7 +33,8 @@ static const struct pebs_rule_info rules[PEBS_RULE_COUNT] = {
 		"load latency needs the load-latency facility (Nehalem and "
 		"later big cores)",
 		"SDM 18.8.1.2: the facility requires the enhanced PEBS "
-		"record; Core 2 and Goldmont have none" },
+		"record, which Core 2 lacks; SDM 18.7.1.1: Goldmont's "
+		"record has the data-source and latency fields reserved" },
 	[PEBS_RULE_LDLAT_MIN] = { PEBS_RULE_LDLAT_MIN, "ldlat-min",
 		"MSR_PEBS_LD_LAT_THRESHOLD is at least 3",
 		"SDM 18.8.1.2 / 18.9.4.2: the minimum value that may be "

@@ -373,7 +373,14 @@ Test(rules, fields_zero)
 Test(rules, ldlat_support_min_max)
 {
 	REFUSED("core2", PEBS_RULE_LDLAT_SUPPORT, "core2", "load-latency");
-	REFUSED("glm", PEBS_RULE_LDLAT_SUPPORT, "glm", "load-latency");
+	REFUSED("glm", PEBS_RULE_LDLAT_SUPPORT, "glm has no load-latency "
+		"facility: its PEBS record (format 3) has the data-source and "
+		"latency fields, but Goldmont keeps them reserved",
+		"load-latency");
+	REFUSED("glp", PEBS_RULE_LDLAT_SUPPORT, "Goldmont keeps them reserved",
+		"load-latency");
+	REFUSED("core2", PEBS_RULE_LDLAT_SUPPORT, "needs the enhanced PEBS "
+		"record of Nehalem", "load-latency");
 	REFUSED("skl", PEBS_RULE_LDLAT_MIN, "ldlat=2 is below 3",
 		"load-latency:ldlat=2");
 	REFUSED("nhm", PEBS_RULE_LDLAT_MIN, "ldlat=0", "load-latency:ldlat=0");
