@@ -296,6 +296,31 @@ Test(raw, fmt1_attribution_rules)
 	cr_assert_eq(s[0].event, 0u);
 }
 
+/*
+ * The documented deviation from drain_pebs_nhm (raw-records.md section 3):
+ * a zero-status record with a lone load-latency (or SNB precise-store)
+ * event is attributed to it, although the kernel, whose pebs_enabled
+ * also holds the LL_EN / PS_EN bit, drops it.
+ */
+Test(raw, fmt1_zero_status_lone_ldlat_or_pstore)
+{
+	unsigned char r[176];
+	struct pebs_raw_config c;
+	struct pebs_sample s[64];
+	size_t size;
+
+	cfg1(&c, "nhm", 0, "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD",
+	     PEBS_EVK_LOAD_LATENCY);
+	status_rec(r, sizeof(r), 0);
+	cr_assert_eq(dec1(&c, r, sizeof(r), s, &size), 1u);
+	cr_assert_eq(s[0].event, 0u);
+	cfg1(&c, "snb", 3, "MEM_TRANS_RETIRED.PRECISE_STORE",
+	     PEBS_EVK_PRECISE_STORE);
+	status_rec(r, sizeof(r), 0);
+	cr_assert_eq(dec1(&c, r, sizeof(r), s, &size), 1u);
+	cr_assert_eq(s[0].event, 3u);
+}
+
 Test(raw, fmt3_every_applicable_counter_gets_a_sample)
 {
 	unsigned char r[200];
