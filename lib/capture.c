@@ -319,7 +319,8 @@ static int build_plan(struct cap *c, int **cl, size_t *ncl)
 	struct pebs_plan_opts po = { .uarch = c->u, .period = o->period ?
 				     o->period : c->is_sim ?
 				     PEBS_CAPTURE_SIM_PERIOD : 0,
-				     .regs = o->regs };
+				     .regs = o->regs,
+				     .period_default = !o->period };
 	const char *defev[1];
 	const char *const *ev = o->events;
 	size_t nev = o->nevents;

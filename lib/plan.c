@@ -627,6 +627,17 @@ static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 	}
 	pe->period = (s->mods & PEBS_MOD_PERIOD) ? s->period :
 		     (o->period ? o->period : PEBS_PLAN_DEFAULT_PERIOD);
+	if (!(s->mods & PEBS_MOD_PERIOD) && (!o->period || o->period_default)) {
+		/* a default nobody asked for is made valid, as the kernel's
+		 * limit_period does; a period the user gave is refused */
+		uint64_t gran;
+		const char *why;
+		uint64_t min = min_period(u, ev->select, &gran, &why);
+		if (pe->period < min)
+			pe->period = min;
+		if (gran > 1 && pe->period % gran)
+			pe->period += gran - pe->period % gran;
+	}
 	if (pe->period == 0 || pe->period > max_period(u)) {
 		lib_errf(err, errlen, "rule period-range: period %llu is "
 		       "outside 1-%llu on %s (%s counter writes)",

@@ -298,6 +298,10 @@ struct pebs_plan_opts {
 				 * u nor k; both 0 = both 1 */
 	int regs;		/* adaptive profiles: also the GPR group in
 				 * MSR_PEBS_DATA_CFG (register snapshots) */
+	int period_default;	/* @period is a tool's default, not the
+				 * user's: rounded up to an errata minimum
+				 * or multiple (rule period-range) instead
+				 * of refused, as is PEBS_PLAN_DEFAULT_PERIOD */
 };
 
 struct pebs_plan;

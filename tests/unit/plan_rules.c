@@ -522,7 +522,14 @@ Test(rules, period)
 	REFUSED("bdw", PEBS_RULE_PERIOD, "below 128", "r1c0:period=64");
 	REFUSED("bdw", PEBS_RULE_PERIOD, "not a multiple of 64 on bdw "
 		"(errata BDM11/BDM55, Linux bdw_limit_period): use 99968 or "
-		"100032", "INST_RETIRED.PREC_DIST");
+		"100032", "INST_RETIRED.PREC_DIST:period=100003");
+	/* the default, which nobody asked for, is rounded up instead */
+	struct pebs_plan *d = OK("bdw", "INST_RETIRED.PREC_DIST");
+	cr_assert_eq(pebs_plan_event(d, 0)->period, 100032);
+	pebs_plan_free(d);
+	d = OK("nhm", "load-latency");
+	cr_assert_eq(pebs_plan_event(d, 0)->period, 100003);
+	pebs_plan_free(d);
 	struct pebs_plan *q = OK("bdw", "INST_RETIRED.PREC_DIST:period=192");
 	cr_assert_eq(pebs_plan_event(q, 0)->period, 192);
 	pebs_plan_free(q);
