@@ -855,6 +855,26 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			return slot_err(sl, PEBS_E_IO, si, "read error: %s",
 					strerror(errno));
 		}
+		if (n >= FMT_MAGIC_LEN &&
+		    memcmp(hdr, FMT_MAGIC, FMT_MAGIC_LEN) == 0) {
+			/*
+			 * A segment cut short and another one after it (a
+			 * killed capture, then cat): the magic cannot be a
+			 * chunk header, so the segment before it ended here,
+			 * undamaged so far, and the next one is read.
+			 */
+			if (src_unread(s, off + FMT_MAGIC_LEN,
+				       hdr + FMT_MAGIC_LEN,
+				       (size_t)n - FMT_MAGIC_LEN) < 0) {
+				s->state = ST_DONE;
+				return slot_err(sl, PEBS_E_NOMEM, si,
+						"out of memory");
+			}
+			truncated(sl, s, si, off, hdr, 0);
+			r->st.bytes += FMT_MAGIC_LEN;
+			seg_begin(r, s, off);
+			return P_ERROR;
+		}
 		if (n < CHUNK_HDR) {
 			s->state = ST_DONE;
 			return truncated(sl, s, si, off, hdr, (size_t)n);

@@ -1928,3 +1928,42 @@ Test(format, truncation_messages_name_the_place)
 	}
 	free(b);
 }
+
+/*
+ * A segment cut without its end marker, then another segment (a killed
+ * capture, then cat): the magic where a chunk header belongs ends the cut
+ * segment, reported as truncated, and the next one is read, with salvage
+ * or without, in a file and in a stream.
+ */
+Test(format, cut_segment_then_next_segment)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(7, &len, offs);
+	size_t endoff = offs[9] + CHUNK_HDR + get64((uint8_t *)b + offs[9] +
+						    8) + CHUNK_TRL;
+	char *bb = malloc(endoff + len);
+	memcpy(bb, b, endoff);
+	memcpy(bb + endoff, b, len);
+	char want[128];
+	snprintf(want, sizeof(want), "truncated after block 9 at offset "
+		 "0x%zx: no end marker", endoff);
+	for (int salvage = 0; salvage < 2; salvage++) {
+		for (int fifo = 0; fifo < 2; fifo++) {
+			for (unsigned t = 1; t <= 3; t += 2) {
+				int errs;
+				char msg[256] = "";
+				size_t got = salvage_read(bb, endoff + len,
+							  fifo, t, salvage,
+							  &errs, msg,
+							  sizeof(msg));
+				cr_assert_eq(got, 20000, "salvage %d fifo %d "
+					     "threads %u: %zu (%s)", salvage,
+					     fifo, t, got, msg);
+				cr_assert_eq(errs, 1);
+				cr_assert_str_eq(msg, want);
+			}
+		}
+	}
+	free(bb);
+	free(b);
+}
