@@ -526,8 +526,12 @@ static int parse_head(struct pebs_reader *r, struct src *s, struct slot *sl,
 	for (uint32_t i = 0; i < nmeta; i++) {
 		char *kv[2];
 		for (int j = 0; j < 2; j++) {
-			if (end - p < 4 || (size_t)(end - p - 4) < get32(p))
+			if (end - p < 4 ||
+			    (size_t)(end - p - 4) < get32(p)) {
+				if (j)
+					free(kv[0]);
 				goto bad;
+			}
 			kv[j] = strndup((const char *)p + 4, get32(p));
 			p += 4 + get32(p);
 		}
@@ -1002,11 +1006,22 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 						    (unsigned long long)off) :
 				 parse_head(r, s, sl, p, len, off);
 			free(own);
-			if (rc == P_ERROR) {
-				s->state = ST_DONE;
+			if (rc != P_ERROR)
+				continue;
+			/*
+			 * A HEAD whose checksum matched but whose content is
+			 * bad: its length is sound, so salvage reads the
+			 * segment's blocks on, with empty metadata (or those
+			 * of the first HEAD, when this is a second one).
+			 */
+			if (r->o.salvage && sl->err == -PEBS_E_CORRUPT) {
+				r->st.damaged++;
+				if (!s->meta)
+					s->hdr_lost = 1;
 				return rc;
 			}
-			continue;
+			s->state = ST_DONE;
+			return rc;
 		}
 		case TAG_LOST:
 			if (len >= 24)

@@ -1967,3 +1967,65 @@ Test(format, cut_segment_then_next_segment)
 	free(bb);
 	free(b);
 }
+
+/*
+ * A HEAD whose checksum matches but whose content is bad (malformed, or a
+ * second HEAD) has a sound length: salvage reads the segment's blocks on
+ * (with empty metadata), where a plain read stops at it.
+ */
+Test(format, salvage_reads_past_a_bad_header)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(8, &len, offs);
+	uint8_t *h = (uint8_t *)b + FMT_MAGIC_LEN;
+	cr_assert_eq(get32(h), TAG_HEAD);
+	size_t hlen = CHUNK_HDR + get64(h + 8) + CHUNK_TRL;
+	/* ncols far past the payload: malformed */
+	char *mal = malloc(len);
+	memcpy(mal, b, len);
+	uint8_t *m = (uint8_t *)mal + FMT_MAGIC_LEN;
+	put32(m + CHUNK_HDR + 24, 0xffffffffu);
+	put64(m + hlen - CHUNK_TRL, fmt_checksum(TAG_HEAD, m + CHUNK_HDR,
+						 hlen - CHUNK_HDR - CHUNK_TRL));
+	/* the last value (host "a") runs past the payload, its key read */
+	char *mal2 = malloc(len);
+	memcpy(mal2, b, len);
+	m = (uint8_t *)mal2 + FMT_MAGIC_LEN;
+	cr_assert_eq(get32(m + hlen - CHUNK_TRL - 5), 1);
+	put32(m + hlen - CHUNK_TRL - 5, 2);
+	put64(m + hlen - CHUNK_TRL, fmt_checksum(TAG_HEAD, m + CHUNK_HDR,
+						 hlen - CHUNK_HDR - CHUNK_TRL));
+	/* a copy of the HEAD after block 4 */
+	char *two = malloc(len + hlen);
+	memcpy(two, b, offs[5]);
+	memcpy(two + offs[5], h, hlen);
+	memcpy(two + offs[5] + hlen, b + offs[5], len - offs[5]);
+	struct {
+		const char *b;
+		size_t len, want, plain;
+	} cases[] = {
+		{ mal, len, 10000, 0 },
+		{ mal2, len, 10000, 0 },
+		{ two, len + hlen, 10000, 5000 },
+	};
+	for (size_t i = 0; i < 3; i++) {
+		for (int fifo = 0; fifo < 2; fifo++) {
+			int errs;
+			char msg[256] = "";
+			size_t got = salvage_read(cases[i].b, cases[i].len,
+						  fifo, 3, 1, &errs, msg,
+						  sizeof(msg));
+			cr_assert_eq(got, cases[i].want, "case %zu fifo %d: "
+				     "%zu (%s)", i, fifo, got, msg);
+			cr_assert_eq(errs, 1, "case %zu: %d errors", i, errs);
+			got = salvage_read(cases[i].b, cases[i].len, fifo, 1,
+					   0, &errs, msg, sizeof(msg));
+			cr_assert_eq(got, cases[i].plain);
+			cr_assert_eq(errs, 1);
+		}
+	}
+	free(two);
+	free(mal2);
+	free(mal);
+	free(b);
+}
