@@ -2,16 +2,60 @@
  * meta.c - capture metadata: ordered (key, value) strings.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pebs.h"
 
+/*
+ * Keys in insertion order, and an open-addressing index over them (slots
+ * hold entry + 1, 0 is free; at most half full), so that setting many
+ * keys, as a HEAD may, costs O(1) each rather than a scan of all keys.
+ */
 struct pebs_meta {
 	char **key, **val;
 	size_t n, cap;
+	size_t *slot;
+	size_t nslot;		/* a power of two, or 0 */
 };
+
+static size_t key_hash(const char *k)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+	for (; *k; k++)
+		h = (h ^ (uint8_t)*k) * 0x100000001b3ull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+/* The slot of @key in the index, or the free slot where it would go. */
+static size_t find_slot(const struct pebs_meta *m, const char *key)
+{
+	size_t mask = m->nslot - 1, i = key_hash(key) & mask;
+	while (m->slot[i] && strcmp(m->key[m->slot[i] - 1], key) != 0)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Makes room in the index for one more key; returns 0 or -1. */
+static int index_grow(struct pebs_meta *m)
+{
+	if (2 * (m->n + 1) <= m->nslot)
+		return 0;
+	size_t ns = m->nslot ? 2 * m->nslot : 32;
+	size_t *old = m->slot, on = m->nslot;
+	if (!(m->slot = calloc(ns, sizeof(*m->slot)))) {
+		m->slot = old;
+		return -1;
+	}
+	m->nslot = ns;
+	for (size_t i = 0; i < on; i++)
+		if (old[i])
+			m->slot[find_slot(m, m->key[old[i] - 1])] = old[i];
+	free(old);
+	return 0;
+}
 
 struct pebs_meta *pebs_meta_new(void)
 {
@@ -28,6 +72,7 @@ void pebs_meta_free(struct pebs_meta *m)
 	}
 	free(m->key);
 	free(m->val);
+	free(m->slot);
 	free(m);
 }
 
@@ -36,12 +81,14 @@ int pebs_meta_set(struct pebs_meta *m, const char *key, const char *value)
 	char *v = strdup(value);
 	if (!v)
 		return -PEBS_E_NOMEM;
-	for (size_t i = 0; i < m->n; i++) {
-		if (strcmp(m->key[i], key) == 0) {
-			free(m->val[i]);
-			m->val[i] = v;
-			return 0;
-		}
+	if (index_grow(m) < 0)
+		goto nomem;
+	size_t at = find_slot(m, key);
+	if (m->slot[at]) {
+		/* the last value wins, at the first one's place */
+		free(m->val[m->slot[at] - 1]);
+		m->val[m->slot[at] - 1] = v;
+		return 0;
 	}
 	if (m->n == m->cap) {
 		size_t nc = m->cap ? m->cap * 2 : 16;
@@ -59,6 +106,7 @@ int pebs_meta_set(struct pebs_meta *m, const char *key, const char *value)
 	if (!m->key[m->n])
 		goto nomem;
 	m->val[m->n++] = v;
+	m->slot[at] = m->n;
 	return 0;
 nomem:
 	free(v);
@@ -81,10 +129,10 @@ int pebs_meta_setf(struct pebs_meta *m, const char *key, const char *fmt, ...)
 
 const char *pebs_meta_get(const struct pebs_meta *m, const char *key)
 {
-	for (size_t i = 0; i < m->n; i++)
-		if (strcmp(m->key[i], key) == 0)
-			return m->val[i];
-	return NULL;
+	if (!m->nslot)
+		return NULL;
+	size_t at = find_slot(m, key);
+	return m->slot[at] ? m->val[m->slot[at] - 1] : NULL;
 }
 
 size_t pebs_meta_count(const struct pebs_meta *m)
