@@ -1125,6 +1125,17 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 		if (cd.min > cd.max)
 			return fail(PEBS_E_CORRUPT, err, errlen,
 				    "column %u: min above max", cd.col);
+		/*
+		 * A u32 column (or string ids) cannot hold 2^32: decoding
+		 * would narrow such values one way when the column is read
+		 * and another when it is only a key, and block skipping on
+		 * min/max would disagree with both (format section 6).
+		 */
+		const struct pebs_col_info *ci = pebs_col_info(cd.col);
+		if (ci && ci->type != PEBS_T_U64 &&
+		    (cd.max > UINT32_MAX || cd.base > UINT32_MAX))
+			return fail(PEBS_E_CORRUPT, err, errlen,
+				    "column %u: value above 32 bits", cd.col);
 		v->data[v->nknown] = cdata;
 		v->sum[v->nknown] = verify && sums ? sums + 8 * (size_t)i :
 				    NULL;

@@ -2066,3 +2066,51 @@ Test(format, meta_many_keys, .timeout = 20)
 	cr_assert_null(pebs_meta_get(e, "x"));
 	pebs_meta_free(e);
 }
+
+/*
+ * A u32 column whose directory min, max or base needs more than 32 bits
+ * is damage, found from the directory: decoding, block info (skipping
+ * on min/max) and key lookups then agree, whatever columns are read.
+ */
+Test(format, u32_column_above_32_bits_is_damage)
+{
+	struct pebs_batch *b = packing_batch(333);
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	void *chunk;
+	size_t len, olen;
+	char err[128];
+	cr_assert_eq(pebs_block_encode(b, 1, &chunk, &len), 0);
+	uint8_t *o = strip_colsums(chunk, len, &olen);
+	size_t cpu = col_dir_at(o, PEBS_COL_CPU);
+	size_t tid = col_dir_at(o, PEBS_COL_TID);
+	cr_assert(cpu && tid);
+	struct {
+		size_t at, field;	/* min 8, max 16, base 24 */
+	} cases[] = {
+		{ cpu, 8 }, { tid, 16 }, { tid, 24 },
+	};
+	for (size_t i = 0; i < 3; i++) {
+		uint8_t *f = o + cases[i].at + cases[i].field;
+		uint64_t was = get64(f), max = get64(o + cases[i].at + 16);
+		put64(f, was + (1ull << 32));
+		if (cases[i].field == 8)	/* min <= max still */
+			put64(o + cases[i].at + 16, max + (1ull << 32));
+		reseal(o, olen);
+		cr_assert_eq(decode_cols(o, olen, 1ull << PEBS_COL_TIME, d,
+					 err, sizeof(err)), -PEBS_E_CORRUPT,
+			     "case %zu", i);
+		cr_assert(strstr(err, "above 32 bits"), "%s", err);
+		struct pebs_block_info bi;
+		cr_assert_lt(pebs_block_info(o, olen, 0, &bi, err,
+					     sizeof(err)), 0);
+		put64(f, was);
+		put64(o + cases[i].at + 16, max);
+	}
+	reseal(o, olen);
+	cr_assert_eq(decode_cols(o, olen, 0, d, err, sizeof(err)), 0, "%s",
+		     err);
+	free(o);
+	free(chunk);
+	pebs_batch_free(b);
+	pebs_batch_free(d);
+}
