@@ -50,6 +50,7 @@ struct src {
 	uint64_t seg_start;
 	struct pebs_meta *meta;	/* metadata of the current segment */
 	int hdr_lost;		/* salvage: this segment's header was damaged */
+	int refused;		/* this segment's version is unknown: skipped */
 	int aborted;		/* stop reading this source */
 	/*
 	 * A stream's bytes read but not consumed: pb[pb_off, pb_off + pb_len).
@@ -560,6 +561,7 @@ static void seg_begin(struct pebs_reader *r, struct src *s, uint64_t at)
 	s->seg_start = at;
 	s->meta = NULL;
 	s->hdr_lost = 0;
+	s->refused = 0;
 }
 
 /*
@@ -874,14 +876,42 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 				return slot_err(sl, PEBS_E_NOMEM, si,
 						"out of memory");
 			}
-			truncated(sl, s, si, off, hdr, 0);
+			int refused = s->refused;
+			if (!refused)
+				truncated(sl, s, si, off, hdr, 0);
 			r->st.bytes += FMT_MAGIC_LEN;
 			seg_begin(r, s, off);
+			if (refused)
+				continue;	/* reported at its header */
 			return P_ERROR;
+		}
+		if (n < CHUNK_HDR && s->refused) {
+			s->state = ST_DONE;
+			continue;
 		}
 		if (n < CHUNK_HDR) {
 			s->state = ST_DONE;
 			return truncated(sl, s, si, off, hdr, (size_t)n);
+		}
+		if (s->refused) {
+			/*
+			 * The chunks of a segment refused for its version are
+			 * framed by their lengths all the same: step over
+			 * them, unchecked, to the next segment's magic.
+			 */
+			uint64_t skip = get64(hdr + 8) + CHUNK_TRL;
+			ssize_t got = -1;
+			if (get64(hdr + 8) <= CHUNK_MAX_LEN) {
+				if (s->map) {
+					got = (ssize_t)src_skip(s, skip, &p);
+				} else {
+					got = src_take(r, s, skip, &p, &own);
+					free(own);
+				}
+			}
+			if (got < 0 || (uint64_t)got < skip)
+				s->state = ST_DONE;
+			continue;
 		}
 		uint32_t tag = get32(p), flags = get32(p + 4);
 		uint64_t len = get64(p + 8);
@@ -1014,6 +1044,11 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			 * segment's blocks on, with empty metadata (or those
 			 * of the first HEAD, when this is a second one).
 			 */
+			if (sl->err == -PEBS_E_VERSION) {
+				/* read on from the next segment */
+				s->refused = 1;
+				return rc;
+			}
 			if (r->o.salvage && sl->err == -PEBS_E_CORRUPT) {
 				r->st.damaged++;
 				if (!s->meta)

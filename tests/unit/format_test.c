@@ -2114,3 +2114,47 @@ Test(format, u32_column_above_32_bits_is_damage)
 	pebs_batch_free(b);
 	pebs_batch_free(d);
 }
+
+/*
+ * A segment refused for its major version or an unknown required feature
+ * is reported once and stepped over (its chunks are length-framed): the
+ * segment after it is read, with salvage or without, file or stream.
+ */
+Test(format, refused_segment_then_next_segment)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(9, &len, offs);
+	char *bb = malloc(2 * len);
+	const char *want[2] = { "format version 2 (this reader knows 1)",
+				"required features 0x8000000000000000 "
+				"unknown to this reader" };
+	for (int v = 0; v < 2; v++) {
+		memcpy(bb, b, len);
+		memcpy(bb + len, b, len);
+		uint8_t *h = (uint8_t *)bb + FMT_MAGIC_LEN;
+		size_t hl = get64(h + 8);
+		if (v == 0)
+			put16(h + CHUNK_HDR, 2);
+		else
+			put64(h + CHUNK_HDR + 8, get64(h + CHUNK_HDR + 8) |
+			      1ull << 63);
+		put64(h + CHUNK_HDR + hl, fmt_checksum(TAG_HEAD,
+						       h + CHUNK_HDR, hl));
+		for (int salvage = 0; salvage < 2; salvage++) {
+			for (int fifo = 0; fifo < 2; fifo++) {
+				int errs;
+				char msg[256] = "";
+				size_t got = salvage_read(bb, 2 * len, fifo,
+							  3, salvage, &errs,
+							  msg, sizeof(msg));
+				cr_assert_eq(got, 10000, "v %d salvage %d "
+					     "fifo %d: %zu (%s)", v, salvage,
+					     fifo, got, msg);
+				cr_assert_eq(errs, 1);
+				cr_assert_str_eq(msg, want[v]);
+			}
+		}
+	}
+	free(bb);
+	free(b);
+}
