@@ -643,16 +643,15 @@ static void closer(const char *w, const char *name, const char **best,
 	}
 }
 
-/* The name a mistyped word most likely meant (at most 2 edits), or NULL. */
+/*
+ * The name a mistyped word most likely meant (at most 2 edits), or NULL:
+ * the field registry's suggestion (which wins a tie), or a name only the
+ * language has, a class or t.
+ */
 static const char *suggest(const char *w)
 {
-	const char *best = NULL;
-	int bd = 3;
-	const struct pebs_field *f;
-	for (size_t i = 0; (f = pebs_field_at(i)) != NULL; i++)
-		closer(w, f->name, &best, &bd);
-	for (int id = PEBS_F_SYM; id < PEBS_F_SYM_END; id++)
-		closer(w, pebs_field_by_id(id)->name, &best, &bd);
+	const char *best = pebs_field_suggest(w);
+	int bd = best ? pebs_name_distance(w, best) : 3;
 	for (size_t i = 0; i < NCLASSES; i++)
 		closer(w, classes[i].name, &best, &bd);
 	closer(w, "t", &best, &bd);
