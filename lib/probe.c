@@ -466,6 +466,16 @@ static void pebs_errata(const struct pebs_probe_facts *f,
 			 f->ci_microcode, need);
 }
 
+/* Appends counter @kind@x to the list of @n bytes in @buf (cap @cap). */
+static void list_counter(char *buf, size_t cap, size_t *n, const char *kind,
+			 unsigned x)
+{
+	int w = snprintf(buf + *n, cap - *n, "%s%s%u", *n ? ", " : "", kind,
+			 x);
+	if (w > 0 && (size_t)w < cap - *n)
+		*n += (size_t)w;
+}
+
 /*
  * What makes the msr backend unsafe or wrong although the MSRs can be
  * written: PEBS writing where it must not, PEBS switched off, and
@@ -511,22 +521,12 @@ static void msr_hazards(const struct pebs_probe_facts *f,
 	 * stops, so a GLOBAL_CTRL bit on its own means nothing; an enable
 	 * with its GLOBAL_CTRL bit clear is still someone's counter.
 	 */
-	for (unsigned x = 0; x < f->nevtsel && x < 8; x++) {
-		if (!(f->evtsel_ok >> x & 1) || !(f->evtsel[x] >> 22 & 1))
-			continue;
-		int w = snprintf(used + n, sizeof(used) - n, "%sPMC%u",
-				 n ? ", " : "", x);
-		if (w > 0 && (size_t)w < sizeof(used) - n)
-			n += (size_t)w;
-	}
-	for (unsigned j = 0; f->fixed_ctrl_ok && j < nfixed && j < 16; j++) {
-		if (!(f->fixed_ctrl >> (4 * j) & 3))
-			continue;
-		int w = snprintf(used + n, sizeof(used) - n, "%sFIXED%u",
-				 n ? ", " : "", j);
-		if (w > 0 && (size_t)w < sizeof(used) - n)
-			n += (size_t)w;
-	}
+	for (unsigned x = 0; x < f->nevtsel && x < 8; x++)
+		if ((f->evtsel_ok >> x & 1) && (f->evtsel[x] >> 22 & 1))
+			list_counter(used, sizeof(used), &n, "PMC", x);
+	for (unsigned j = 0; f->fixed_ctrl_ok && j < nfixed && j < 16; j++)
+		if (f->fixed_ctrl >> (4 * j) & 3)
+			list_counter(used, sizeof(used), &n, "FIXED", j);
 	if (n)
 		addf(msr, "counters already in use on CPU 0: %s (enabled in "
 		     "IA32_PERFEVTSELx / IA32_FIXED_CTR_CTRL); stop their "
