@@ -590,21 +590,6 @@ static const char *utf8_name(const char *s, char **buf)
 	return *buf;
 }
 
-/* Index of event name @raw (UTF-8 fixed) in ev[], added on first sight. */
-static long event_id(struct pebs_hist *h, const char *raw)
-{
-	char *buf;
-	const char *name = utf8_name(raw, &buf);
-	if (!name)
-		return -PEBS_E_NOMEM;
-	size_t i = 0;
-	while (i < h->nev && strcmp(h->ev[i], name))
-		i++;
-	long id = i < h->nev ? (long)i : ev_append(h, name);
-	free(buf);
-	return id;
-}
-
 static uint64_t str_hash(const char *s)
 {
 	uint64_t x = 0xcbf29ce484222325ull;
@@ -645,8 +630,9 @@ static long str_find(struct pebs_hist *h, const char *name)
 }
 
 /*
- * BY_STR: index of text @raw (UTF-8 fixed) in ev[], added on first sight;
- * < 0 error.
+ * BY_STR and BY_EVENT: index of text or event name @raw (UTF-8 fixed) in
+ * ev[], added on first sight; < 0 error.  Hashed: a file may hold 65,535
+ * event names, and a linear search per name was quadratic.
  */
 static long str_id(struct pebs_hist *h, const char *raw)
 {
@@ -744,8 +730,8 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 		for (size_t i = 0; i < n; i++) {
 			uint32_t id = c[i] < nn ? c[i] : nn;
 			if (m[id] == UINT32_MAX) {
-				long e = event_id(h, id < nn ? b->names[id] :
-						  "");
+				long e = str_id(h, id < nn ? b->names[id] :
+						"");
 				if (e < 0 || (g = group_of(h, (uint64_t)e)) < 0)
 					return -PEBS_E_NOMEM;
 				m[id] = (uint32_t)g;
@@ -872,15 +858,9 @@ static int key_parse(struct pebs_hist *h, const char *s, uint64_t *key)
 	case BY_NONE:
 		*key = 0;
 		return strcmp(s, "all") ? -PEBS_E_PARSE : 0;
-	case BY_STR: {
-		long e = str_id(h, s);
-		if (e < 0)
-			return (int)e;
-		*key = (uint64_t)e;
-		return 0;
-	}
+	case BY_STR:
 	case BY_EVENT: {
-		long e = event_id(h, s);
+		long e = str_id(h, s);
 		if (e < 0)
 			return (int)e;
 		*key = (uint64_t)e;
@@ -954,9 +934,7 @@ int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
 			/* names, not ids: the two histograms met events and
 			 * texts in their own orders */
 			if (h->bykind == BY_EVENT || h->bykind == BY_STR) {
-				long id = h->bykind == BY_EVENT ?
-					  event_id(h, sg->name) :
-					  str_id(h, sg->name);
+				long id = str_id(h, sg->name);
 				if (id < 0)
 					r = (int)id;
 				key[k] = (uint64_t)id;
