@@ -6,6 +6,7 @@
 
 #include "bigmem.h"
 #include "pebs.h"
+#include "strhash.h"
 
 const char *pebs_strerror(int err)
 {
@@ -207,19 +208,10 @@ void pebs_batch_reset(struct pebs_batch *b)
  * some 20 s, nearly all in strcmp().
  */
 
-/* FNV-1a: names are short, and a half-empty table has few collisions. */
-static uint32_t name_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
-}
-
 /* The slot holding @name's id + 1, or the empty slot where it would go. */
 static uint32_t *name_probe(const struct pebs_batch *b, const char *name)
 {
-	uint32_t mask = b->name_slots - 1, i = name_hash(name) & mask;
+	uint32_t mask = b->name_slots - 1, i = (uint32_t)lib_str_hash(name) & mask;
 	for (;; i = (i + 1) & mask) {
 		uint32_t v = b->name_slot[i];
 		if (!v || strcmp(b->names[v - 1], name) == 0)

@@ -22,6 +22,7 @@
 #include "hist_int.h"
 #include "output_fmt.h"
 #include "radix.h"
+#include "strhash.h"
 
 /* ------------------------------------------------------------- counters */
 
@@ -590,14 +591,6 @@ static const char *utf8_name(const char *s, char **buf)
 	return *buf;
 }
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t x = 0xcbf29ce484222325ull;
-	while (*s)
-		x = (x ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return x;
-}
-
 /* str_id() of a valid UTF-8 @name. */
 static long str_find(struct pebs_hist *h, const char *name)
 {
@@ -608,7 +601,7 @@ static long str_find(struct pebs_hist *h, const char *name)
 			return -PEBS_E_NOMEM;
 		memset(t, 0xff, nc * sizeof(*t));
 		for (size_t i = 0; i < h->nev; i++) {
-			size_t j = str_hash(h->ev[i]) & (nc - 1);
+			size_t j = lib_str_hash(h->ev[i]) & (nc - 1);
 			while (t[j] != UINT32_MAX)
 				j = (j + 1) & (nc - 1);
 			t[j] = (uint32_t)i;
@@ -617,7 +610,7 @@ static long str_find(struct pebs_hist *h, const char *name)
 		h->sh = t;
 		h->shcap = nc;
 	}
-	size_t j = str_hash(name) & (h->shcap - 1);
+	size_t j = lib_str_hash(name) & (h->shcap - 1);
 	while (h->sh[j] != UINT32_MAX) {
 		if (strcmp(h->ev[h->sh[j]], name) == 0)
 			return (long)h->sh[j];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pebs.h"
+#include "strhash.h"
 
 /*
  * Keys in insertion order, and an open-addressing index over them (slots
@@ -21,18 +22,10 @@ struct pebs_meta {
 	size_t nslot;		/* a power of two, or 0 */
 };
 
-static size_t key_hash(const char *k)
-{
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-	for (; *k; k++)
-		h = (h ^ (uint8_t)*k) * 0x100000001b3ull;
-	return (size_t)(h ^ (h >> 32));
-}
-
 /* The slot of @key in the index, or the free slot where it would go. */
 static size_t find_slot(const struct pebs_meta *m, const char *key)
 {
-	size_t mask = m->nslot - 1, i = key_hash(key) & mask;
+	size_t mask = m->nslot - 1, i = (size_t)lib_str_hash(key) & mask;
 	while (m->slot[i] && strcmp(m->key[m->slot[i] - 1], key) != 0)
 		i = (i + 1) & mask;
 	return i;
