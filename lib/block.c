@@ -21,7 +21,6 @@
 
 #define DICT_MAX 4096u		/* most distinct values a DICT column has */
 #define HASH_SIZE 8192u		/* > 2 * DICT_MAX, power of two */
-#define NAME_MAX_LEN 1024u
 /*
  * Incompressible-column test: a sample of 1/SAMPLE_DIV of the values of
  * columns of at least SAMPLE_MIN values; stored as is when zstd keeps
@@ -792,7 +791,7 @@ static long names_size(const struct pebs_batch *b)
 	size_t names_len = 0;
 	for (uint32_t i = 0; i < b->nnames; i++) {
 		size_t l = strlen(b->names[i]);
-		if (l > NAME_MAX_LEN)
+		if (l > PEBS_EVENT_NAME_MAX)
 			return -PEBS_E_RANGE;
 		names_len += 2 + l;
 	}
@@ -853,7 +852,8 @@ static int encode_block(struct fmt_enc *e, const struct pebs_batch *b,
 {
 	struct coldir cd[PEBS_COL_COUNT];
 
-	if (b->n == 0 || b->n > PEBS_BATCH_MAX || b->nnames > 65535)
+	if (b->n == 0 || b->n > PEBS_BATCH_MAX ||
+	    b->nnames > PEBS_EVENT_NAMES_MAX)
 		return -PEBS_E_INVAL;
 	if (enc_scratch(e, b->n))
 		return -PEBS_E_NOMEM;
@@ -964,7 +964,7 @@ static int verify_head(const uint8_t *p, uint64_t plen, char *err,
 		       size_t errlen)
 {
 	uint32_t ncols = get32(p + 4), nnames = get32(p + 8);
-	if (ncols > 1024 || nnames > 65535 ||
+	if (ncols > 1024 || nnames > PEBS_EVENT_NAMES_MAX ||
 	    plen < BLK_FIXED + 8 * (uint64_t)ncols + 8)
 		return fail(PEBS_E_CHECKSUM, err, errlen, "checksum mismatch");
 	const uint8_t *q = p + BLK_FIXED;
@@ -1030,14 +1030,14 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 	if (v->n == 0 || v->n > PEBS_BATCH_MAX)
 		return fail(PEBS_E_CORRUPT, err, errlen,
 			    "bad sample count %u", v->n);
-	if (v->nnames > 65535)
+	if (v->nnames > PEBS_EVENT_NAMES_MAX)
 		return fail(PEBS_E_CORRUPT, err, errlen,
 			    "bad event count %u", v->nnames);
 	p += BLK_FIXED;
 	v->names = p;
 	for (uint32_t i = 0; i < v->nnames; i++) {
 		if (end - p < 2 || (size_t)(end - p - 2) < get16(p) ||
-		    get16(p) > NAME_MAX_LEN)
+		    get16(p) > PEBS_EVENT_NAME_MAX)
 			return fail(PEBS_E_CORRUPT, err, errlen,
 				    "bad event name %u", i);
 		p += 2 + get16(p);
@@ -1512,7 +1512,7 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 	pebs_batch_reset(out);
 	const uint8_t *p = v.names;
 	for (uint32_t i = 0; i < v.nnames; i++) {
-		char name[NAME_MAX_LEN + 1];
+		char name[PEBS_EVENT_NAME_MAX + 1];
 		size_t l = get16(p);
 		memcpy(name, p + 2, l);
 		name[l] = 0;

@@ -16,12 +16,11 @@
 #include "pebs_csvin.h"
 #include "pebs_dsrc.h"
 #include "pebs_field.h"
+#include "pebs_format.h"
 #include "pebs_perf.h"
 #include "output_fmt.h"
 
 #define NCACHE 64		/* event names remembered */
-#define EVENT_NAME_MAX 1024	/* bytes of an event name */
-#define EVENT_NAMES_MAX 65535	/* distinct event names of a segment */
 #define COL_IGNORE (-1)		/* a derived name decided by its source,
 				   or a symbol column */
 
@@ -231,15 +230,15 @@ static int field_value(struct pebs_csvin *c, int col, const char *s,
 		}
 		/* The format's limits (pebs-format.md, block names), as
 		 * bad input here rather than a writer failure later. */
-		if (len > EVENT_NAME_MAX) {
+		if (len > PEBS_EVENT_NAME_MAX) {
 			fail(c, -PEBS_E_RANGE, "field \"event\": name too "
-			     "long (at most %d bytes)", EVENT_NAME_MAX);
+			     "long (at most %d bytes)", PEBS_EVENT_NAME_MAX);
 			return -1;
 		}
 		int id = event_id(c, s);
 		if (id == -PEBS_E_RANGE) {
 			fail(c, id, "field \"event\": too many distinct names "
-			     "(at most %d)", EVENT_NAMES_MAX);
+			     "(at most %d)", PEBS_EVENT_NAMES_MAX);
 			return -1;
 		}
 		if (id < 0) {

@@ -162,15 +162,6 @@ int pebs_writer_open(struct pebs_writer **wp, FILE *fp,
 	return r;
 }
 
-/*
- * The format's limits on a block's name list (pebs-format.md).  Names are
- * writer-wide, every block carries the whole list, and ids handed out
- * stay valid to the end: so the count limit holds for the segment, not
- * per block.
- */
-#define NAME_MAX_LEN 1024
-#define NAMES_MAX 65535
-
 int pebs_writer_event(struct pebs_writer *w, const char *name)
 {
 	if (w->err)
@@ -187,15 +178,18 @@ int pebs_writer_event(struct pebs_writer *w, const char *name)
 	 * A name over a limit is the caller's bad input, not a broken
 	 * stream: refused with the writer left usable (not sticky), so
 	 * that an importer can skip it and end the segment properly.
+	 * Names are writer-wide, every block carries the whole list, and
+	 * ids handed out stay valid to the end: so the count limit holds
+	 * for the segment, not per block.
 	 */
-	if (strlen(name) > NAME_MAX_LEN) {
+	if (strlen(name) > PEBS_EVENT_NAME_MAX) {
 		snprintf(w->msg, sizeof(w->msg), "event name too long (at "
-			 "most %d bytes)", NAME_MAX_LEN);
+			 "most %d bytes)", PEBS_EVENT_NAME_MAX);
 		return -PEBS_E_RANGE;
 	}
-	if (w->nnames == NAMES_MAX) {
+	if (w->nnames == PEBS_EVENT_NAMES_MAX) {
 		snprintf(w->msg, sizeof(w->msg), "too many event names (at "
-			 "most %d in a segment)", NAMES_MAX);
+			 "most %d in a segment)", PEBS_EVENT_NAMES_MAX);
 		return -PEBS_E_RANGE;
 	}
 	if (w->nnames == w->names_cap) {

@@ -85,9 +85,15 @@ int pebs_writer_open(struct pebs_writer **w, FILE *fp,
 		     const struct pebs_meta *meta,
 		     const struct pebs_writer_opts *opts);
 
+/* The format's limits on event names (pebs-format.md, a block's names):
+ * bytes of one name, and distinct names of a segment. */
+#define PEBS_EVENT_NAME_MAX 1024
+#define PEBS_EVENT_NAMES_MAX 65535
+
 /*
  * Returns the writer-wide id for event @name (interning it), or < 0:
- * -PEBS_E_RANGE for a name over 1,024 bytes or a 65,536th distinct name
+ * -PEBS_E_RANGE for a name over PEBS_EVENT_NAME_MAX bytes or a name past
+ * PEBS_EVENT_NAMES_MAX distinct ones
  * (the writer stays usable: the caller skips that sample), another error
  * when the writer failed.
  */
