@@ -101,6 +101,20 @@ static long pf_open(struct perf_event_attr *a, int pid, int cpu,
 		       PERF_FLAG_FD_CLOEXEC);
 }
 
+/* A disabled raw event @select with @evtsel's privilege levels. */
+static void raw_attr(struct perf_event_attr *a, uint64_t select,
+		     uint64_t evtsel)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_RAW;
+	a->config = select;
+	a->disabled = 1;
+	a->exclude_kernel = !(evtsel & PEBS_EVTSEL_OS);
+	a->exclude_user = !(evtsel & PEBS_EVTSEL_USR);
+	a->exclude_hv = 1;
+}
+
 size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
 		     size_t max)
 {
@@ -111,7 +125,6 @@ size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
 		int leader = -1;
 		for (size_t a = 0; a < pebs_plan_naux(p); a++) {
 			const struct pebs_plan_aux *ax = pebs_plan_aux(p, a);
-			struct perf_event_attr *at;
 			if (ax->event != e)
 				continue;
 			if (n == max)
@@ -119,15 +132,7 @@ size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
 			/* A counting leader: only that it runs matters
 			 * (Linux intel_pmu_hw_config looks for it in front
 			 * of the load-latency event). */
-			at = &o[n].attr;
-			memset(at, 0, sizeof(*at));
-			at->size = sizeof(*at);
-			at->type = PERF_TYPE_RAW;
-			at->config = ax->select;
-			at->disabled = 1;
-			at->exclude_kernel = !(ax->evtsel & PEBS_EVTSEL_OS);
-			at->exclude_user = !(ax->evtsel & PEBS_EVTSEL_USR);
-			at->exclude_hv = 1;
+			raw_attr(&o[n].attr, ax->select, ax->evtsel);
 			o[n].leader = -1;
 			o[n].plan_ev = -1;
 			leader = (int)n++;
@@ -135,10 +140,7 @@ size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
 		if (n == max)
 			return 0;
 		struct perf_event_attr *a = &o[n].attr;
-		memset(a, 0, sizeof(*a));
-		a->size = sizeof(*a);
-		a->type = PERF_TYPE_RAW;
-		a->config = pe->ev.select;
+		raw_attr(a, pe->ev.select, pe->evtsel);
 		if (pe->ev.kind == PEBS_EVK_LOAD_LATENCY)
 			a->config1 = pe->ldlat;
 		else if (pe->ev.kind == PEBS_EVK_FRONTEND)
@@ -146,10 +148,6 @@ size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
 		a->sample_period = pe->period;
 		a->sample_type = SAMPLE_TYPE;
 		a->precise_ip = 2;
-		a->disabled = 1;
-		a->exclude_kernel = !(pe->evtsel & PEBS_EVTSEL_OS);
-		a->exclude_user = !(pe->evtsel & PEBS_EVTSEL_USR);
-		a->exclude_hv = 1;
 		o[n].leader = leader;
 		o[n].plan_ev = (int)e;
 		n++;
