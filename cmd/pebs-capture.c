@@ -145,8 +145,6 @@ static void progress(void *ctx, const struct pebs_capture_stats *st)
 	util_progress_shown = 1;
 }
 
-/* All logic is in lib/capture.c; this wires options, signals and the
- * summary on stderr. */
 /* The -o file, opened by the capture when its first byte is due. */
 static FILE *out_fp;
 static int out_errno;		/* why it could not be opened, 0 */
@@ -158,6 +156,8 @@ static FILE *open_out(void *path)
 	return out_fp;
 }
 
+/* All logic is in lib/capture.c; this wires options, signals and the
+ * summary on stderr. */
 static int do_capture(struct pebs_capture_opts *co, const char *out,
 		      int argc, char **argv)
 {

@@ -52,7 +52,7 @@ void util_die(int code, const char *fmt, ...)
 FILE *util_open_out(const char *path, int binary);
 
 /*
- * util_open_out() of a file @path that does not exit: the stream, or NULL
+ * util_open_out() of a file @path, without exiting: the stream, or NULL
  * with errno (ENOTTY: @binary and @path is a terminal, closed again), for
  * util_out_failed().  For pebs-capture, whose library opens the output
  * late, when exiting would skip its cleanup.
