@@ -41,8 +41,9 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	unsigned long long count = 1000000, seed = 1, threads = 16;
-	/* ULLONG_MAX: not given (the writer's defaults) */
-	unsigned long long block = ULLONG_MAX, level = ULLONG_MAX;
+	/* block ULLONG_MAX, level 0: not given (the writer's defaults;
+	 * --block 0 is refused, util_level_arg() never gives 0) */
+	unsigned long long block = ULLONG_MAX, level = 0;
 	const char *out = NULL;
 	int c;
 	util_init(argv[0]);
@@ -77,8 +78,6 @@ int main(int argc, char **argv)
 		util_die(EXIT_USAGE, "--block: 1 to %u samples", PEBS_BATCH_MAX);
 	if (block == ULLONG_MAX)
 		block = 0;
-	if (level == ULLONG_MAX)
-		level = 0;
 
 	FILE *fp = util_open_out(out, 1);
 	struct pebs_gen_opts go = { .seed = seed, .threads = (unsigned)threads };
