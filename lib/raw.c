@@ -22,6 +22,9 @@
 
 #define MAX_SAMPLES_PER_RECORD	64
 
+/* Standard input in messages, as the .pebs reader names it. */
+static const char STDIN_NAME[] = "standard input";
+
 /* Little-endian u64 at @p + @off (the caller checked the bounds). */
 static uint64_t rd64(const unsigned char *p, size_t off)
 {
@@ -592,7 +595,7 @@ struct pebs_raw_reader {
 	struct pebs_raw_config cfg;
 	const char *const *paths;
 	size_t npaths, cur;	/* next input to open */
-	const char *curname;	/* input being read, "standard input" for - */
+	const char *curname;	/* input being read (STDIN_NAME for -) */
 	FILE *fp;
 	int eof_all;		/* every input read */
 	int dead;		/* damaged record: framing lost */
@@ -660,7 +663,7 @@ int pebs_raw_reader_open(struct pebs_raw_reader **rp,
 	}
 	r->paths = paths;
 	r->npaths = n;
-	r->errfile = "standard input";
+	r->errfile = STDIN_NAME;
 	r->b = pebs_batch_new(READER_BATCH);
 	r->meta = pebs_meta_new();
 	if (!r->b || !r->meta || build_meta(r) < 0) {
@@ -711,8 +714,7 @@ static int refill(struct pebs_raw_reader *r)
 		}
 		path = r->paths[r->cur++];
 		if (!path || strcmp(path, "-") == 0) {
-			/* named as the .pebs reader names it */
-			r->curname = "standard input";
+			r->curname = STDIN_NAME;
 			r->fp = stdin;
 		} else {
 			r->curname = path;
@@ -771,7 +773,7 @@ int pebs_raw_reader_next(struct pebs_raw_reader *r, struct pebs_batch **bp)
 			if (rc < 0 && !(rc == -PEBS_E_TRUNCATED &&
 					!r->eof_all)) {
 				/* damaged: framing of what follows is lost */
-				r->errfile = r->curname ? r->curname : "standard input";
+				r->errfile = r->curname ? r->curname : STDIN_NAME;
 				r->dead = 1;
 				close_cur(r);
 				if (b->n) {
@@ -806,7 +808,7 @@ const char *pebs_raw_reader_errmsg(const struct pebs_raw_reader *r)
 
 const char *pebs_raw_reader_errfile(const struct pebs_raw_reader *r)
 {
-	return r ? r->errfile : "standard input";
+	return r ? r->errfile : STDIN_NAME;
 }
 
 void pebs_raw_reader_stats(const struct pebs_raw_reader *r,
