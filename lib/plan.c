@@ -518,7 +518,8 @@ static int rule_err(enum pebs_rule *rule, enum pebs_rule r)
 }
 
 /* The errata minimum and granularity of min_period(); 0 or a message.
- * Refused, not rounded: the period stays the one asked for. */
+ * Refused, not rounded: the period stays the one asked for (a default
+ * period was rounded up before, in check_event()). */
 static int period_limits_ok(const struct pebs_uarch *u, uint64_t select,
 			    uint64_t period, const char *name, char *err,
 			    size_t errlen)

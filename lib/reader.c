@@ -1038,17 +1038,17 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			free(own);
 			if (rc != P_ERROR)
 				continue;
+			if (sl->err == -PEBS_E_VERSION) {
+				/* read on from the next segment */
+				s->refused = 1;
+				return rc;
+			}
 			/*
 			 * A HEAD whose checksum matched but whose content is
 			 * bad: its length is sound, so salvage reads the
 			 * segment's blocks on, with empty metadata (or those
 			 * of the first HEAD, when this is a second one).
 			 */
-			if (sl->err == -PEBS_E_VERSION) {
-				/* read on from the next segment */
-				s->refused = 1;
-				return rc;
-			}
 			if (r->o.salvage && sl->err == -PEBS_E_CORRUPT) {
 				r->st.damaged++;
 				if (!s->meta)
