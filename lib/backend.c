@@ -152,7 +152,9 @@ static int program_ds(struct pebs_backend *b, const struct pebs_plan *p,
 				continue;
 			if (mw->flags & PEBS_MW_DS_ADDR)
 				v = b->ds[i].mem.area_addr;
-			r = save(b, b->cpus[i], mw->msr);
+			/* write-1-to-clear: there is nothing to restore */
+			r = mw->msr == PEBS_MSR_GLOBAL_OVF ? 0 :
+			    save(b, b->cpus[i], mw->msr);
 			if (r < 0)
 				return r;
 			r = b->ops->wrmsr(b, b->cpus[i], mw->msr, v);

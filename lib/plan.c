@@ -296,6 +296,12 @@ static uint64_t msr_valid(const struct pebs_uarch *u, uint32_t msr,
 		*name = "IA32_PERF_GLOBAL_CTRL";
 		return gp | f << 32;
 	}
+	case PEBS_MSR_GLOBAL_OVF: {
+		uint64_t f = u->n_fixed >= 16 ? 0xffffull :
+			     ((1ull << u->n_fixed) - 1);
+		*name = "IA32_PERF_GLOBAL_OVF_CTRL";
+		return gp | f << 32 | PEBS_STATUS_DS_THRESH;
+	}
 	case PEBS_MSR_PEBS_ENABLE: {
 		uint64_t v = u->pebs_counters & gp;
 		*name = "IA32_PEBS_ENABLE";
@@ -959,6 +965,19 @@ static int emit(struct pebs_plan *p, const struct pebs_plan_opts *o)
 		if (!r)
 			r = add_write(p, PEBS_MSR_PEBS_ENABLE,
 				      "IA32_PEBS_ENABLE", cpu, p->pebs_enable,
+				      0);
+		/*
+		 * GLOBAL_STATUS bits left set by an earlier user of the
+		 * counters would be read as this capture's: records of
+		 * formats 0-2 snapshot GLOBAL_STATUS to say which counter
+		 * overflowed (a stale bit of another PEBS counter makes that
+		 * ambiguous, raw-records.md section 3), and a stale bit 62
+		 * looks like a threshold with nothing to drain.
+		 */
+		if (!r)
+			r = add_write(p, PEBS_MSR_GLOBAL_OVF,
+				      "IA32_PERF_GLOBAL_OVF_CTRL", cpu,
+				      p->global_ctrl | PEBS_STATUS_DS_THRESH,
 				      0);
 		if (!r)
 			r = add_write(p, PEBS_MSR_GLOBAL_CTRL,

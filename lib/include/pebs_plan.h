@@ -33,11 +33,17 @@
 #define PEBS_MSR_A_PMC(x)	(0x4C1u + (x))	/* IA32_A_PMCx, full width */
 #define PEBS_MSR_PERFEVTSEL(x)	(0x186u + (x))	/* IA32_PERFEVTSELx */
 #define PEBS_MSR_GLOBAL_CTRL	0x38Fu	/* IA32_PERF_GLOBAL_CTRL */
+#define PEBS_MSR_GLOBAL_OVF	0x390u	/* IA32_PERF_GLOBAL_OVF_CTRL (v4+:
+					 * GLOBAL_STATUS_RESET): write 1 to
+					 * clear a GLOBAL_STATUS bit */
 #define PEBS_MSR_PEBS_ENABLE	0x3F1u	/* IA32_PEBS_ENABLE */
 #define PEBS_MSR_DATA_CFG	0x3F2u	/* MSR_PEBS_DATA_CFG */
 #define PEBS_MSR_LD_LAT		0x3F6u	/* MSR_PEBS_LD_LAT_THRESHOLD */
 #define PEBS_MSR_FRONTEND	0x3F7u	/* MSR_PEBS_FRONTEND */
 #define PEBS_MSR_DS_AREA	0x600u	/* IA32_DS_AREA */
+
+/* GLOBAL_STATUS bit 62: the DS buffer reached its threshold. */
+#define PEBS_STATUS_DS_THRESH	(1ull << 62)
 
 /* IA32_PERFEVTSELx fields. */
 #define PEBS_EVTSEL_EVENT	0x000000FFull

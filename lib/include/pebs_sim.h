@@ -43,6 +43,7 @@
 #include <stdint.h>
 
 #include "pebs.h"
+#include "pebs_plan.h"
 #include "pebs_uarch.h"
 #include "pebs_workload.h"
 
@@ -58,18 +59,15 @@
 /* Most general-purpose counters a simulated CPU has. */
 #define PEBS_SIM_MAX_GP		8u
 
-/* Extra MSRs the simulator knows besides those of pebs_plan.h. */
+/* Extra MSRs the simulator knows besides those of pebs_plan.h
+ * (GLOBAL_OVF and PEBS_STATUS_DS_THRESH are there: plans write them). */
 #define PEBS_MSR_FIXED_CTR(j)	(0x309u + (j))
 #define PEBS_MSR_FIXED_CTRL	0x38Du
 #define PEBS_MSR_GLOBAL_STATUS	0x38Eu
-#define PEBS_MSR_GLOBAL_OVF	0x390u	/* write 1 to clear */
 #define PEBS_MSR_GLOBAL_SET	0x391u	/* v4+: write 1 to set */
 #define PEBS_MSR_PERF_CAP	0x345u
 #define PEBS_MSR_MISC_ENABLE	0x1A0u
 #define PEBS_MSR_DEBUGCTL	0x1D9u
-
-/* GLOBAL_STATUS bit 62: the DS buffer reached its threshold. */
-#define PEBS_STATUS_DS_THRESH	(1ull << 62)
 
 struct pebs_sim_opts {
 	const struct pebs_uarch *uarch;	/* required */

@@ -436,6 +436,10 @@ Test(capture_pipe, msr_backend_fake_root_restores)
 	cr_assert_eq(msr_at(root, 0x3f6), 30);
 	cr_assert_eq(msr_at(root, 0x3f1), pebs_plan_pebs_enable(p));
 	cr_assert_eq(msr_at(root, 0x38f), pebs_plan_global_ctrl(p));
+	/* ...stale overflow and threshold bits were cleared before the
+	 * counters started (write 1 to clear)... */
+	cr_assert_eq(msr_at(root, 0x390),
+		     pebs_plan_global_ctrl(p) | PEBS_STATUS_DS_THRESH);
 	/* ...IA32_DS_AREA got this CPU's DS address, whose fields are
 	 * visible through the mapping. */
 	cr_assert_eq(msr_at(root, 0x600), 0xffff888000000000ull);
@@ -452,6 +456,10 @@ Test(capture_pipe, msr_backend_fake_root_restores)
 	cr_assert_eq(msr_at(root, 0x3f1), 0);
 	cr_assert_eq(msr_at(root, 0x3f6), 0);
 	cr_assert_eq(msr_at(root, 0x600), 0);
+	/* A write-1-to-clear register has no value to put back: writing
+	 * the one read before would clear whatever is set by then. */
+	cr_assert_eq(msr_at(root, 0x390),
+		     pebs_plan_global_ctrl(p) | PEBS_STATUS_DS_THRESH);
 	pebs_backend_close(b);
 	pebs_plan_free(p);
 	/* No device: a clear refusal. */

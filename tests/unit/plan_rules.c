@@ -96,10 +96,12 @@ Test(plan, snb_load_latency_exact)
 		{ 0x189, "IA32_PERFEVTSEL3", 0x4301cd },
 		{ 0x3f6, "MSR_PEBS_LD_LAT_THRESHOLD", 3 },
 		{ 0x3f1, "IA32_PEBS_ENABLE", 0x800000008ull },
+		/* stale overflow and threshold bits cleared before enabling */
+		{ 0x390, "IA32_PERF_GLOBAL_OVF_CTRL", 0x4000000000000008ull },
 		{ 0x38f, "IA32_PERF_GLOBAL_CTRL", 0x8 },
 	};
-	cr_assert_eq(pebs_plan_nwrites(p), 7);
-	for (size_t i = 0; i < 7; i++) {
+	cr_assert_eq(pebs_plan_nwrites(p), 8);
+	for (size_t i = 0; i < 8; i++) {
 		const struct pebs_msr_write *w = pebs_plan_write(p, i);
 		cr_assert_eq(w->msr, want[i].msr, "write %zu", i);
 		cr_assert_str_eq(w->name, want[i].name);
@@ -108,7 +110,7 @@ Test(plan, snb_load_latency_exact)
 		cr_assert_eq(w->cpu, -1);
 	}
 	cr_assert_eq(pebs_plan_write(p, 1)->flags, PEBS_MW_DS_ADDR);
-	cr_assert_null(pebs_plan_write(p, 7));
+	cr_assert_null(pebs_plan_write(p, 8));
 	cr_assert_eq(pebs_plan_nresets(p), 1);
 	cr_assert_eq(pebs_plan_reset(p, 0)->counter, 3);
 	cr_assert_eq(pebs_plan_reset(p, 0)->offset, 0x58);
@@ -216,11 +218,11 @@ Test(plan, cpus_and_meta)
 	o.ds_area = 0xffffffffff000000ull;
 	cr_assert_eq(pebs_plan_build(&p, &o, &spec, 1, NULL, err,
 				     sizeof(err)), 0, "%s", err);
-	cr_assert_eq(pebs_plan_nwrites(p), 21);
+	cr_assert_eq(pebs_plan_nwrites(p), 24);
 	cr_assert_eq(pebs_plan_write(p, 0)->cpu, 0);
 	cr_assert_eq(pebs_plan_write(p, 1)->value, 0xffffffffff000000ull);
-	cr_assert_eq(pebs_plan_write(p, 7)->cpu, 1);
-	cr_assert_eq(pebs_plan_write(p, 20)->cpu, 2);
+	cr_assert_eq(pebs_plan_write(p, 8)->cpu, 1);
+	cr_assert_eq(pebs_plan_write(p, 23)->cpu, 2);
 	struct pebs_meta *m = pebs_meta_new();
 	cr_assert_eq(pebs_plan_to_meta(p, m), 0);
 	cr_assert_str_eq(pebs_meta_get(m, "uarch"), "hsw");
@@ -228,7 +230,9 @@ Test(plan, cpus_and_meta)
 	cr_assert_str_eq(pebs_meta_get(m, "events.0.ldlat"), "3");
 	cr_assert_str_eq(pebs_meta_get(m, "plan.5.name"), "IA32_PEBS_ENABLE");
 	cr_assert_str_eq(pebs_meta_get(m, "plan.5.value"), "0x100000001");
-	cr_assert_str_eq(pebs_meta_get(m, "plan.7.cpu"), "1");
+	cr_assert_str_eq(pebs_meta_get(m, "plan.6.name"),
+			 "IA32_PERF_GLOBAL_OVF_CTRL");
+	cr_assert_str_eq(pebs_meta_get(m, "plan.8.cpu"), "1");
 	pebs_meta_free(m);
 	pebs_plan_free(p);
 	free(cpus);
