@@ -635,7 +635,8 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 	/* Whole-event constraints cover umasks the table does not list
 	 * (raw and libpfm4 events too). */
 	o->counters &= pebs_uarch_event_code_counters(u,
-					(unsigned)(o->select & 0xff));
+					(unsigned)(o->select & 0xff),
+					(unsigned)(o->select >> 8 & 0xff));
 	if ((o->counters & gp_mask(u) & u->pebs_counters) == 0) {
 		if (o->counters & PEBS_UARCH_FIXED_MASK) {
 			lib_errf(err, errlen, "'%s': %s is sampled on a fixed "

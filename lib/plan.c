@@ -1159,7 +1159,8 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 		}
 		uint64_t allowed = (t ? t->counters : u->pebs_counters) &
 			pebs_uarch_event_code_counters(u,
-						       (unsigned)(sel & 0xff));
+					(unsigned)(sel & 0xff),
+					(unsigned)(sel >> 8 & 0xff));
 		if (kind == PEBS_EVK_PRECISE_STORE &&
 		    (u->features & PEBS_UF_PSTORE)) {
 			if (x != 3 || !(pe & PEBS_PE_PS_EN)) {

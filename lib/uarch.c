@@ -614,18 +614,26 @@ pebs_uarch_event_by_code(const struct pebs_uarch *u, unsigned event,
 static const struct {
 	const char *uarch;
 	uint8_t event;
+	int16_t umask;		/* -1: every umask */
 	uint64_t counters;
 } code_constraints[] = {
-	{ "spr", 0xc0, 0xfe },	/* ds.c intel_spr/glc_pebs_event_constraints */
+	{ "spr", 0xc0, -1, 0xfe },  /* ds.c intel_spr/glc_pebs_event_... */
+	/* The old INST_RETIRED.PREC_DIST encoding 0x01C0 goes to fixed
+	 * counter 0 only (ds.c intel_icl_pebs_event_constraints), like
+	 * the new 0x0100: not to a general-purpose counter. */
+	{ "icl", 0xc0, 0x01, F0 },
+	{ "icx", 0xc0, 0x01, F0 },
 };
 
 uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,
-					unsigned event)
+					unsigned event, unsigned umask)
 {
 	if (!u)
 		return ~0ull;
 	for (unsigned i = 0; i < N(code_constraints); i++)
 		if (code_constraints[i].event == event &&
+		    (code_constraints[i].umask < 0 ||
+		     (unsigned)code_constraints[i].umask == umask) &&
 		    strcasecmp(code_constraints[i].uarch, u->name) == 0)
 			return code_constraints[i].counters;
 	return ~0ull;

@@ -230,12 +230,14 @@ const struct pebs_uarch_event *
 pebs_uarch_event_by_code(const struct pebs_uarch *u, unsigned event,
 			 unsigned umask);
 /*
- * Counters @u allows PEBS on for every umask of event select @event (the
- * kernel's whole-event constraints: spr event 0xC0 INST_RETIRED.* on
- * PMC1-7), all ones when it has none.  Pure.
+ * Counters @u allows PEBS on for event select @event with @umask under
+ * the kernel's constraints that cover umasks or encodings its table does
+ * not list (spr event 0xC0 INST_RETIRED.*, every umask, on PMC1-7; icl
+ * and icx 0x01C0, the old INST_RETIRED.PREC_DIST, on fixed counter 0
+ * only), all ones when it has none.  Pure.
  */
 uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,
-					unsigned event);
+					unsigned event, unsigned umask);
 /* The first event of @u of kind @kind (the portable mapping), or NULL. */
 const struct pebs_uarch_event *
 pebs_uarch_event_by_kind(const struct pebs_uarch *u, enum pebs_uarch_kind k);

@@ -360,6 +360,27 @@ Test(rules, pebs_counter)
 	p = OK("icx", "rc0");
 	cr_assert_eq(pebs_plan_event(p, 0)->counter, 0);
 	pebs_plan_free(p);
+	/* icl/icx: the old PREC_DIST encoding 0x01C0 is the kernel's fixed
+	 * counter 0 only, as 0x0100 is; other umasks of 0xC0 are not. */
+	static const char *const uas[] = { "icl", "icx" };
+	for (size_t i = 0; i < 2; i++) {
+		struct pebs_plan_opts o = {
+			.uarch = pebs_uarch_by_name(uas[i]) };
+		const char *spec = "r1c0";
+		char err[256] = "";
+		struct pebs_plan *q = NULL;
+		cr_assert_eq(pebs_plan_build(&q, &o, &spec, 1, NULL, err,
+					     sizeof(err)),
+			     -PEBS_E_UNSUPPORTED, "%s", uas[i]);
+		cr_assert_null(q);
+		cr_assert(strstr(err, "fixed counter"), "%s", err);
+	}
+	p = OK("icl", "r2c0");
+	cr_assert_eq(pebs_plan_event(p, 0)->counter, 0);
+	pebs_plan_free(p);
+	p = OK("skl", "r1c0");	/* skl: PREC_DIST on PMC1 */
+	cr_assert_eq(pebs_plan_event(p, 0)->counter, 1);
+	pebs_plan_free(p);
 }
 
 Test(rules, fields_zero)
