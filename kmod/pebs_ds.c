@@ -19,8 +19,9 @@
  * perf, so no perf user may run (nmi_watchdog=0); with page-table
  * isolation the buffers are not in the user page tables the processor
  * may be on when it writes a record, so boot with nopti (as pmu-tools'
- * simple-pebs requires) or use a CPU without Meltdown.  Hot-plugged CPUs
- * are not handled: load the module with all CPUs online.
+ * simple-pebs requires) or use a CPU without Meltdown; the module refuses
+ * to load under PTI.  Hot-plugged CPUs are not handled: load the module
+ * with all CPUs online.
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
@@ -35,6 +36,7 @@
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 #include <asm/apic.h>
+#include <asm/cpufeature.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
 
@@ -167,6 +169,18 @@ static int __init pebs_ds_init(void)
 	unsigned int cpu;
 	int r;
 
+	/*
+	 * Under PTI the buffers are missing from the user page tables the
+	 * processor is on whenever user code runs, so a PEBS assist there
+	 * faults on its own record writes (the kernel maps its own DS in
+	 * cpu_entry_area for this reason).  pebs-capture's probe refuses
+	 * too; refusing here keeps other users of the device safe.
+	 */
+	if (boot_cpu_has(X86_FEATURE_PTI)) {
+		pr_err("pebs_ds: page-table isolation is on; boot with nopti "
+		       "(or use a CPU without Meltdown)\n");
+		return -EOPNOTSUPP;
+	}
 	bufs = kcalloc(nr_cpu_ids, sizeof(*bufs), GFP_KERNEL);
 	if (!bufs)
 		return -ENOMEM;
