@@ -11,11 +11,14 @@
 #include "pebs_format.h"
 #include "pebs_output.h"
 #include "output_fmt.h"
+#include "strhash.h"
 
 struct pebs_summary {
 	char **name;
 	uint64_t *count;
 	size_t n, cap;
+	uint32_t *slot;		/* name index + 1, 0 empty; hashed */
+	size_t nslot;		/* power of two, at least 2 n */
 	uint64_t samples, tmin, tmax;
 	uint32_t *map;		/* batch dictionary index -> own index */
 	size_t map_cap;
@@ -36,6 +39,7 @@ void pebs_summary_free(struct pebs_summary *s)
 		free(s->name[i]);
 	free(s->name);
 	free(s->count);
+	free(s->slot);
 	free(s->map);
 	free(s->clock);
 	free(s);
@@ -57,11 +61,35 @@ int pebs_summary_clock(struct pebs_summary *s, const struct pebs_meta *meta)
 	return 0;
 }
 
+/* Rebuilds the name index with @nslot slots.  0 or -PEBS_E_NOMEM. */
+static int rehash(struct pebs_summary *s, size_t nslot)
+{
+	uint32_t *t = calloc(nslot, sizeof(*t));
+	if (!t)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < s->n; i++) {
+		size_t h = (size_t)lib_str_hash(s->name[i]) & (nslot - 1);
+		while (t[h])
+			h = (h + 1) & (nslot - 1);
+		t[h] = (uint32_t)i + 1;
+	}
+	free(s->slot);
+	s->slot = t;
+	s->nslot = nslot;
+	return 0;
+}
+
+/* The index of @name, added with count 0 if new (hashed: a file may name
+ * 65,535 events per block); -1 out of memory. */
 static long find_or_add(struct pebs_summary *s, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->name[i], name) == 0)
-			return (long)i;
+	if (2 * (s->n + 1) > s->nslot &&
+	    rehash(s, s->nslot ? 2 * s->nslot : 64) < 0)
+		return -1;
+	size_t h = (size_t)lib_str_hash(name) & (s->nslot - 1);
+	for (; s->slot[h]; h = (h + 1) & (s->nslot - 1))
+		if (strcmp(s->name[s->slot[h] - 1], name) == 0)
+			return (long)s->slot[h] - 1;
 	if (s->n == s->cap) {
 		size_t nc = s->cap ? 2 * s->cap : 8;
 		char **nn = realloc(s->name, nc * sizeof(*nn));
@@ -77,6 +105,7 @@ static long find_or_add(struct pebs_summary *s, const char *name)
 	if (!(s->name[s->n] = strdup(name)))
 		return -1;
 	s->count[s->n] = 0;
+	s->slot[h] = (uint32_t)s->n + 1;
 	return (long)s->n++;
 }
 
@@ -119,6 +148,24 @@ struct node {
 	size_t nkid, cap;
 };
 
+/* Every node of a tree under its parent and name, hashed: a file may
+ * carry 100,000 keys under one prefix (maps.N.*). */
+struct tree {
+	struct node *root;
+	struct node **slot;	/* NULL empty */
+	size_t nslot, n;	/* power of two; nodes in it */
+};
+
+static uint64_t name_hash(const struct node *parent, const char *name,
+			  size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^
+		     (uint64_t)(uintptr_t)parent * 0x9E3779B97F4A7C15ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)name[i]) * 0x100000001b3ull;
+	return h ^ (h >> 32);
+}
+
 static void node_free(struct node *n)
 {
 	if (!n)
@@ -130,12 +177,44 @@ static void node_free(struct node *n)
 	free(n);
 }
 
-static struct node *node_child(struct node *n, const char *name, size_t len)
+struct tnode {
+	struct node n;
+	struct node *parent;	/* for the tree's index */
+};
+
+static int tree_grow(struct tree *t)
 {
-	for (size_t i = 0; i < n->nkid; i++)
-		if (strlen(n->kid[i]->name) == len &&
-		    memcmp(n->kid[i]->name, name, len) == 0)
-			return n->kid[i];
+	size_t ns = t->nslot ? 2 * t->nslot : 64;
+	struct node **sl = calloc(ns, sizeof(*sl));
+	if (!sl)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < t->nslot; i++) {
+		struct node *k = t->slot[i];
+		if (!k)
+			continue;
+		size_t h = (size_t)name_hash(((struct tnode *)k)->parent,
+					     k->name, strlen(k->name)) &
+			   (ns - 1);
+		while (sl[h])
+			h = (h + 1) & (ns - 1);
+		sl[h] = k;
+	}
+	free(t->slot);
+	t->slot = sl;
+	t->nslot = ns;
+	return 0;
+}
+
+static struct node *node_child(struct tree *t, struct node *n,
+			       const char *name, size_t len)
+{
+	if (2 * (t->n + 1) > t->nslot && tree_grow(t) < 0)
+		return NULL;
+	size_t h = (size_t)name_hash(n, name, len) & (t->nslot - 1);
+	for (struct node *k; (k = t->slot[h]); h = (h + 1) & (t->nslot - 1))
+		if (((struct tnode *)k)->parent == n &&
+		    strlen(k->name) == len && memcmp(k->name, name, len) == 0)
+			return k;
 	if (n->nkid == n->cap) {
 		size_t nc = n->cap ? 2 * n->cap : 4;
 		struct node **nk = realloc(n->kid, nc * sizeof(*nk));
@@ -144,22 +223,26 @@ static struct node *node_child(struct node *n, const char *name, size_t len)
 		n->kid = nk;
 		n->cap = nc;
 	}
-	struct node *k = calloc(1, sizeof(*k));
-	if (!k || !(k->name = strndup(name, len))) {
-		free(k);
+	struct tnode *tk = calloc(1, sizeof(*tk));
+	struct node *k = &tk->n;
+	if (!tk || !(k->name = strndup(name, len))) {
+		free(tk);
 		return NULL;
 	}
+	tk->parent = n;
 	n->kid[n->nkid++] = k;
+	t->slot[h] = k;
+	t->n++;
 	return k;
 }
 
-static int tree_add(struct node *root, const char *key, const char *value)
+static int tree_add(struct tree *t, const char *key, const char *value)
 {
-	struct node *n = root;
+	struct node *n = t->root;
 	for (const char *p = key;;) {
 		const char *dot = strchr(p, '.');
 		size_t len = dot ? (size_t)(dot - p) : strlen(p);
-		if (!(n = node_child(n, p, len)))
+		if (!(n = node_child(t, n, p, len)))
 			return -PEBS_E_NOMEM;
 		if (!dot)
 			break;
@@ -169,21 +252,30 @@ static int tree_add(struct node *root, const char *key, const char *value)
 	return 0;
 }
 
-/* Children named 0..n-1 (in any order) make a sequence. */
-static int is_seq(const struct node *n)
+/*
+ * Children named 0..n-1 (in any order) make a sequence: then @order, of
+ * nkid entries, gets child j at position (its number).  1, 0 not a
+ * sequence, -PEBS_E_NOMEM.  Names are distinct (one node per name).
+ */
+static int seq_order(const struct node *n, const struct node ***order)
 {
+	*order = NULL;
 	if (!n->nkid)
 		return 0;
+	const struct node **o = calloc(n->nkid, sizeof(*o));
+	if (!o)
+		return -PEBS_E_NOMEM;
 	for (size_t i = 0; i < n->nkid; i++) {
 		uint64_t v;
 		const char *s = n->kid[i]->name;
 		if (pebs_outfmt_parse_u64(s, strlen(s), &v) || v >= n->nkid ||
-		    (s[0] == '0' && s[1]))
+		    (s[0] == '0' && s[1]) || o[v]) {
+			free(o);
 			return 0;
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(n->kid[j]->name, s) == 0)
-				return 0;
+		}
+		o[v] = n->kid[i];
 	}
+	*order = o;
 	return 1;
 }
 
@@ -267,12 +359,15 @@ static int em_value(struct em *m, const struct node *n)
 {
 	if (!n->nkid)
 		return em_scalar(m, n->value ? n->value : "", -1);
-	if (!n->value && is_seq(n)) {
+	const struct node **order;
+	int seq = n->value ? 0 : seq_order(n, &order);
+	if (seq < 0)
+		return m->err = seq;
+	if (seq) {
 		em_seq(m, 1);
 		for (size_t i = 0; i < n->nkid; i++)
-			for (size_t j = 0; j < n->nkid; j++)
-				if ((size_t)atoi(n->kid[j]->name) == i)
-					em_value(m, n->kid[j]);
+			em_value(m, order[i]);
+		free(order);
 		return em_seq(m, 0);
 	}
 	em_map(m, 1);
@@ -430,18 +525,22 @@ int pebs_output_info(FILE *fp, const char *file, const struct pebs_meta *meta,
 		     const struct pebs_read_stats *st)
 {
 	struct em m = { .fp = fp };
-	struct node *root = calloc(1, sizeof(*root));
+	struct tree t = { .root = calloc(1, sizeof(struct tnode)) };
+	struct node *root = t.root;
 	yaml_event_t ev;
 	if (!root)
 		return -PEBS_E_NOMEM;
 	for (size_t i = 0; meta && i < pebs_meta_count(meta); i++) {
 		const char *k, *v;
 		pebs_meta_entry(meta, i, &k, &v);
-		if (tree_add(root, k, v) < 0) {
+		if (tree_add(&t, k, v) < 0) {
 			node_free(root);
+			free(t.slot);
 			return -PEBS_E_NOMEM;
 		}
 	}
+	/* The index served the building; the emitter walks the tree. */
+	free(t.slot);
 	if (!yaml_emitter_initialize(&m.e)) {
 		node_free(root);
 		return -PEBS_E_NOMEM;

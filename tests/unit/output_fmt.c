@@ -454,6 +454,64 @@ Test(output, info_yaml)
 	pebs_meta_free(m);
 }
 
+/*
+ * Many keys under one prefix (maps.N.* of a long-running process) and
+ * many event names: both are indexed, the sequence is put in order
+ * whatever order the keys came in, and same-named children of different
+ * parents stay apart.
+ */
+Test(output, info_many_keys_and_names)
+{
+	enum { N = 100000, E = 65535 };
+	struct pebs_meta *m = pebs_meta_new();
+	char k[48], v[24];
+	/* a permutation of 0..N-1 (N is not a multiple of 7919) */
+	for (unsigned i = 0; i < N; i++) {
+		unsigned j = (unsigned)((i * 7919ull) % N);
+		snprintf(k, sizeof(k), "maps.%u.x", j);
+		snprintf(v, sizeof(v), "%u", j);
+		cr_assert_eq(pebs_meta_set(m, k, v), 0);
+	}
+	pebs_meta_set(m, "gap.0", "a");
+	pebs_meta_set(m, "gap.2", "b");
+	pebs_meta_set(m, "lead.01", "c");
+	pebs_meta_set(m, "x.k", "1");
+	pebs_meta_set(m, "y.k", "2");
+	struct pebs_summary *s = pebs_summary_new();
+	struct pebs_batch *b = pebs_batch_new(E);
+	struct pebs_sample smp = { 0 };
+	for (unsigned i = 0; i < E; i++) {
+		snprintf(k, sizeof(k), "e%u", i);
+		smp.event = (uint32_t)pebs_batch_intern(b, k);
+		cr_assert_eq(pebs_batch_push(b, &smp), 0);
+	}
+	cr_assert_eq(pebs_summary_add(s, b), 0);
+	cr_assert_eq(pebs_summary_add(s, b), 0);
+	struct pebs_read_stats st = { .samples = 2 * E, .blocks = 2 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	cr_assert_eq(pebs_output_info(fp, "x.pebs", m, s, &st), 0);
+	fclose(fp);
+	cr_assert(strstr(out, "metadata:\n  maps:\n  - x: 0\n  - x: 1\n"));
+	cr_assert(strstr(out, "  - x: 4999\n  - x: 5000\n"));
+	cr_assert(strstr(out, "  - x: 99999\n  gap:\n    0: a\n    2: b\n"
+			 "  lead:\n    01: c\n  x:\n    k: 1\n  'y':\n    k: 2\n"),
+		  "%.300s", strstr(out, "99999"));
+	cr_assert(strstr(out, "  - name: e0\n    count: 2\n"
+			 "  - name: e1\n    count: 2\n"));
+	cr_assert(strstr(out, "  - name: e65534\n    count: 2\n"));
+	/* every name once */
+	size_t names = 0;
+	for (const char *p = out; (p = strstr(p, "- name: e")); p++)
+		names++;
+	cr_assert_eq(names, E);
+	free(out);
+	pebs_batch_free(b);
+	pebs_summary_free(s);
+	pebs_meta_free(m);
+}
+
 Test(output, info_empty)
 {
 	struct pebs_summary *s = pebs_summary_new();
