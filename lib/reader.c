@@ -711,6 +711,26 @@ static int truncated(struct slot *sl, const struct src *s, uint32_t si,
 }
 
 /*
+ * Reports the unknown critical chunk @tag at @off, its tag printable
+ * (bytes outside ASCII as \xNN): a chunk this reader cannot use but
+ * must not ignore (section 3 of the format).
+ */
+static int unknown_critical(struct slot *sl, uint32_t si, uint32_t tag,
+			    uint64_t off)
+{
+	char name[4 * 4 + 1], *q = name;
+	for (int i = 0; i < 4; i++) {
+		unsigned c = tag >> (8 * i) & 0xffu;
+		if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'')
+			*q++ = (char)c;
+		else
+			q += snprintf(q, 5, "\\x%02x", c);
+	}
+	return slot_err(sl, PEBS_E_FORMAT, si, "unknown critical chunk '%s' "
+			"at offset 0x%llx", name, (unsigned long long)off);
+}
+
+/*
  * Without a header: with salvage, a segment whose header was damaged goes
  * on with empty metadata (columns are known by their ids, section 5 of
  * the format).  Returns 0, or -1 out of memory.
@@ -918,7 +938,12 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		int known = tag == TAG_HEAD || tag == TAG_BLCK ||
 			    tag == TAG_LOST || tag == TAG_END ||
 			    tag == TAG_INDX || tag == TAG_TAIL;
-		if (len > CHUNK_MAX_LEN || (!known && flags & CHUNK_CRITICAL)) {
+		/*
+		 * An unknown critical chunk is read and its checksum checked
+		 * like any other: when it matches, the length is sound and
+		 * salvage steps over the whole chunk (below), never into it.
+		 */
+		if (len > CHUNK_MAX_LEN) {
 			if (tag == TAG_BLCK)
 				slot_err(sl, PEBS_E_CORRUPT, si, "block %llu at "
 					 "offset 0x%llx: bad chunk header",
@@ -1088,7 +1113,15 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			break;
 		default:	/* INDX, TAIL inside or unknown optional */
 			free(own);
-			continue;
+			if (known || !(flags & CHUNK_CRITICAL))
+				continue;
+			unknown_critical(sl, si, tag, off);
+			/* nothing of the segment's blocks is lost */
+			if (!r->o.salvage)
+				s->state = ST_DONE;
+			else
+				r->st.damaged++;
+			return P_ERROR;
 		}
 
 		/* A block: directory checks and the skip decision here. */

@@ -2158,3 +2158,53 @@ Test(format, refused_segment_then_next_segment)
 	free(bb);
 	free(b);
 }
+
+/*
+ * Builds at @d the chunk @tag (@flags) around the @n bytes at @payload,
+ * its checksum right; returns its length.
+ */
+static size_t make_chunk(uint8_t *d, uint32_t tag, uint32_t flags,
+			 const void *payload, size_t n)
+{
+	put32(d, tag);
+	put32(d + 4, flags);
+	put64(d + 8, n);
+	memcpy(d + CHUNK_HDR, payload, n);
+	put64(d + CHUNK_HDR + n, fmt_checksum(tag, d + CHUNK_HDR, n));
+	return CHUNK_HDR + n + CHUNK_TRL;
+}
+
+/*
+ * An unknown critical chunk whose checksum matches is named as such, and
+ * salvage steps over all of it: a block inside its payload is not read.
+ */
+Test(format, unknown_critical_chunk_is_skipped_whole)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(10, &len, offs);
+	size_t blen = offs[3] - offs[2];
+	char *bb = malloc(len + blen + CHUNK_HDR + CHUNK_TRL);
+	memcpy(bb, b, offs[5]);
+	size_t k = make_chunk((uint8_t *)bb + offs[5], FMT_TAG('Z', 'B', 0x01,
+			      '\''), CHUNK_CRITICAL, b + offs[2], blen);
+	memcpy(bb + offs[5] + k, b + offs[5], len - offs[5]);
+	char want[128];
+	snprintf(want, sizeof(want), "unknown critical chunk 'ZB\\x01\\x27' "
+		 "at offset 0x%zx", offs[5]);
+	for (int salvage = 0; salvage < 2; salvage++) {
+		for (int fifo = 0; fifo < 2; fifo++) {
+			int errs;
+			char msg[256] = "";
+			size_t got = salvage_read(bb, len + k, fifo, 3,
+						  salvage, &errs, msg,
+						  sizeof(msg));
+			cr_assert_eq(got, salvage ? 10000 : 5000, "salvage %d "
+				     "fifo %d: %zu (%s)", salvage, fifo, got,
+				     msg);
+			cr_assert_eq(errs, 1, "%d errors", errs);
+			cr_assert_str_eq(msg, want);
+		}
+	}
+	free(bb);
+	free(b);
+}
