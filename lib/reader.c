@@ -47,6 +47,9 @@ struct src {
 	uint32_t segments;
 	uint64_t blocks;	/* block number within the source */
 	uint64_t seg_samples, seg_blocks;
+	uint64_t seg_lost;	/* the counts of the segment's LOST chunks */
+	int seg_damaged;	/* blocks of this segment may be uncounted */
+	int seg_lost_bad;	/* a LOST chunk of the wrong size was seen */
 	uint64_t seg_start;
 	struct pebs_meta *meta;	/* metadata of the current segment */
 	int hdr_lost;		/* salvage: this segment's header was damaged */
@@ -557,7 +560,8 @@ static void seg_begin(struct pebs_reader *r, struct src *s, uint64_t at)
 	s->state = ST_CHUNKS;
 	s->segments++;
 	r->st.segments++;
-	s->seg_samples = s->seg_blocks = 0;
+	s->seg_samples = s->seg_blocks = s->seg_lost = 0;
+	s->seg_damaged = s->seg_lost_bad = 0;
 	s->seg_start = at;
 	s->meta = NULL;
 	s->hdr_lost = 0;
@@ -661,6 +665,7 @@ static void after_damage(struct pebs_reader *r, struct src *s, uint64_t at,
 		return;
 	}
 	r->st.damaged++;
+	s->seg_damaged = 1;
 	if (!s->meta)
 		s->hdr_lost = 1;
 	if (can_skip)
@@ -988,6 +993,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 				return P_ERROR;
 			}
 			r->st.damaged++;
+			s->seg_damaged = 1;
 			if (tag == TAG_BLCK) {
 				s->blocks = bno + 1;
 				return slot_err(sl, PEBS_E_CORRUPT, si,
@@ -1083,19 +1089,41 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			s->state = ST_DONE;
 			return rc;
 		}
-		case TAG_LOST:
-			if (len >= 24)
-				r->st.lost += get64(p + 16);
+		case TAG_LOST: {
+			/*
+			 * Its count is kept (a longer one may be a later
+			 * version's), but the size is wrong: reported, and the
+			 * segment's lost total is not compared.  The length
+			 * is sound (the checksum matched), so reading goes on
+			 * even without salvage: nothing is lost by it.
+			 */
+			uint64_t c = len >= 24 ? get64(p + 16) : 0;
 			free(own);
-			continue;
+			r->st.lost += c;
+			s->seg_lost += c;
+			if (len == 24)
+				continue;
+			s->seg_lost_bad = 1;
+			return slot_err(sl, PEBS_E_CORRUPT, si,
+					"segment %u: lost record at offset "
+					"0x%llx: %llu bytes, not 24",
+					s->segments, (unsigned long long)off,
+					(unsigned long long)len);
+		}
 		case TAG_END: {
 			uint64_t es = len >= 24 ? get64(p) : 0;
 			uint64_t eb = len >= 24 ? get64(p + 8) : 0;
+			uint64_t el = len >= 24 ? get64(p + 16) : 0;
 			free(own);
 			s->state = ST_AFTER_END;
-			/* Counts cannot match once damage was skipped. */
-			if ((es != s->seg_samples || eb != s->seg_blocks) &&
-			    !r->st.damaged)
+			/*
+			 * Counts cannot match once damage in this segment was
+			 * skipped; damage elsewhere (an earlier segment or
+			 * input) changes nothing here.
+			 */
+			if (s->seg_damaged)
+				continue;
+			if (es != s->seg_samples || eb != s->seg_blocks)
 				return slot_err(sl, PEBS_E_CORRUPT, si,
 						"segment %u: end marker counts "
 						"%llu samples in %llu blocks, "
@@ -1107,6 +1135,14 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 						s->seg_samples,
 						(unsigned long long)
 						s->seg_blocks);
+			if (el != s->seg_lost && !s->seg_lost_bad)
+				return slot_err(sl, PEBS_E_CORRUPT, si,
+						"segment %u: end marker counts "
+						"%llu lost samples, its lost "
+						"records %llu", s->segments,
+						(unsigned long long)el,
+						(unsigned long long)
+						s->seg_lost);
 			continue;
 		}
 		case TAG_BLCK:

@@ -2208,3 +2208,153 @@ Test(format, unknown_critical_chunk_is_skipped_whole)
 	free(bb);
 	free(b);
 }
+
+/*
+ * Reads @b (@len bytes) as a file or a stream; returns the samples, and
+ * every error message, one a line, in @msgs.
+ */
+static size_t read_msgs(const char *b, size_t len, int fifo, int salvage,
+			char *msgs, size_t cap)
+{
+	char *p = fifo ? NULL : dump(b, len);
+	pid_t child = -1;
+	if (fifo) {
+		p = strdup(tmpname());
+		unlink(p);
+		cr_assert_eq(mkfifo(p, 0600), 0);
+		child = fork();
+		cr_assert(child >= 0);
+		if (child == 0) {
+			FILE *fp = fopen(p, "wb");
+			fwrite(b, 1, len, fp);
+			_exit(fclose(fp) != 0);
+		}
+	}
+	const char *paths[] = { p };
+	struct pebs_reader_opts o = { .threads = 3, .salvage = salvage };
+	struct pebs_reader *r;
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+	struct pebs_batch *bt;
+	size_t n = 0, at = 0;
+	int rc;
+	msgs[0] = 0;
+	while ((rc = pebs_reader_next(r, &bt)) != 0) {
+		if (rc > 0)
+			n += bt->n;
+		else if (at < cap)
+			at += (size_t)snprintf(msgs + at, cap - at, "%s\n",
+					       pebs_reader_errmsg(r));
+	}
+	pebs_reader_close(r);
+	if (fifo) {
+		int st;
+		waitpid(child, &st, 0);
+	}
+	unlink(p);
+	free(p);
+	return n;
+}
+
+/* Offset of the END chunk of ten_blocks() output. */
+static size_t end_at(const char *b, const size_t *offs)
+{
+	size_t e = offs[9] + CHUNK_HDR + get64((const uint8_t *)b + offs[9] +
+					       8) + CHUNK_TRL;
+	cr_assert_eq(get32((const uint8_t *)b + e), TAG_END);
+	return e;
+}
+
+/* Sets the END field @field (0 samples, 8 blocks, 16 lost) at @e. */
+static void set_end(char *b, size_t e, size_t field, uint64_t v)
+{
+	uint8_t *c = (uint8_t *)b + e;
+	put64(c + CHUNK_HDR + field, v);
+	put64(c + CHUNK_HDR + 24, fmt_checksum(TAG_END, c + CHUNK_HDR, 24));
+}
+
+/*
+ * An end marker's counts are compared per segment: damage skipped in an
+ * earlier segment does not hide a mismatch in a later, intact one.
+ */
+Test(format, end_mismatch_after_damage_elsewhere)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(11, &len, offs);
+	size_t e = end_at(b, offs);
+	char *bb = malloc(2 * len);
+	memcpy(bb, b, len);
+	memcpy(bb + len, b, len);
+	bb[offs[2] + 10] ^= 0x01;	/* block 2's length: resync */
+	set_end(bb + len, e, 0, 10001);
+	char want[512];
+	snprintf(want, sizeof(want), "block 2 at offset 0x%zx: checksum "
+		 "mismatch\nsegment 2: end marker counts 10001 samples in 10 "
+		 "blocks, read 10000 in 10\n", offs[2]);
+	for (int fifo = 0; fifo < 2; fifo++) {
+		char msgs[1024];
+		size_t got = read_msgs(bb, 2 * len, fifo, 1, msgs,
+				       sizeof(msgs));
+		cr_assert_eq(got, 19000, "fifo %d: %zu", fifo, got);
+		cr_assert_str_eq(msgs, want);
+	}
+	free(bb);
+	free(b);
+}
+
+/*
+ * END's lost total is compared with the segment's LOST chunks, and a
+ * LOST chunk of another size than 24 bytes is reported (its length is
+ * sound, so nothing else is lost, with salvage or without).
+ */
+Test(format, end_lost_total_and_lost_chunk_size)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(12, &len, offs);
+	size_t e = end_at(b, offs);
+	uint8_t lost[24] = { 0 };
+	put64(lost + 16, 5);
+	char *bb = malloc(len + 2 * (CHUNK_HDR + 24 + CHUNK_TRL));
+	struct {
+		size_t lostlen;	/* a LOST chunk after block 4, if not 0 */
+		uint64_t endlost;
+		const char *want;
+	} cases[] = {
+		{ 0, 0, "" },
+		{ 0, 7, "segment 1: end marker counts 7 lost samples, its "
+			"lost records 0\n" },
+		{ 24, 5, "" },
+		{ 24, 6, "segment 1: end marker counts 6 lost samples, its "
+			 "lost records 5\n" },
+		{ 8, 0, NULL },	/* the LOST chunk's size, below */
+		{ 8, 9, NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t k = 0;
+		memcpy(bb, b, offs[5]);
+		if (cases[i].lostlen)
+			k = make_chunk((uint8_t *)bb + offs[5], TAG_LOST, 0,
+				       lost, cases[i].lostlen);
+		memcpy(bb + offs[5] + k, b + offs[5], len - offs[5]);
+		set_end(bb, e + k, 16, cases[i].endlost);
+		char want[256];
+		if (cases[i].want)
+			snprintf(want, sizeof(want), "%s", cases[i].want);
+		else
+			snprintf(want, sizeof(want), "segment 1: lost record "
+				 "at offset 0x%zx: 8 bytes, not 24\n",
+				 offs[5]);
+		for (int salvage = 0; salvage < 2; salvage++) {
+			for (int fifo = 0; fifo < 2; fifo++) {
+				char msgs[1024];
+				size_t got = read_msgs(bb, len + k, fifo,
+						       salvage, msgs,
+						       sizeof(msgs));
+				cr_assert_eq(got, 10000, "case %zu: %zu", i,
+					     got);
+				cr_assert_str_eq(msgs, want, "case %zu", i);
+			}
+		}
+	}
+	free(bb);
+	free(b);
+}
