@@ -837,7 +837,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 							       CHUNK_TRL;
 						continue;
 					}
-					if (k > 0) {
+					if (k >= 0) {	/* 0: cut after
+							 * its header */
 						slot_err(sl, PEBS_E_CORRUPT,
 							 si, "chunk at offset "
 							 "0x%llx: %s",
@@ -855,6 +856,22 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 					}
 					free(own);
 				}
+			}
+			if (s->state == ST_AFTER_END && nhead < CHUNK_HDR &&
+			    nhead > 0 && (!memcmp(head, "INDX", nhead < 4 ?
+						  nhead : 4) ||
+					  !memcmp(head, "TAIL", nhead < 4 ?
+						  nhead : 4))) {
+				/*
+				 * The input ends inside a trailing chunk's
+				 * header: cut, as inside its payload, not
+				 * garbage.
+				 */
+				s->state = ST_DONE;
+				return slot_err(sl, PEBS_E_TRUNCATED, si,
+						"chunk at offset 0x%llx: "
+						"truncated",
+						(unsigned long long)off);
 			}
 			if (n == 0) {
 				s->state = ST_DONE;
