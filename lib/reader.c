@@ -1284,6 +1284,22 @@ static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 	int rc = fmt_block_decode(d, chunk, sl->len, r->o.cols,
 				  r->o.verify_all ? 2 : 1,
 				  sl->batch, msg, sizeof(msg));
+	/*
+	 * A block with a column checksum table is decoded from the columns'
+	 * checksums, never the chunk's; but checking all of a block (--info)
+	 * and copying the chunk as it is (raw_chunks: damage must not spread
+	 * into new files) cover what no column checksum does, the unknown
+	 * columns and the bytes between them.  Without a table, decoding
+	 * checked the chunk's checksum already.
+	 */
+	const uint8_t *pl = chunk + CHUNK_HDR;
+	size_t plen = sl->len - CHUNK_HDR - CHUNK_TRL;
+	if (!rc && (r->o.verify_all || r->o.raw_chunks) &&
+	    get32(pl + 12) & BLK_F_COLSUMS &&
+	    fmt_checksum(TAG_BLCK, pl, plen) != get64(pl + plen)) {
+		rc = -PEBS_E_CHECKSUM;
+		snprintf(msg, sizeof(msg), "checksum mismatch");
+	}
 	if (rc) {
 		slot_err(sl, -rc, sl->src, "block %llu at offset 0x%llx: %s",
 			 (unsigned long long)sl->block,

@@ -2358,3 +2358,73 @@ Test(format, end_lost_total_and_lost_chunk_size)
 	free(bb);
 	free(b);
 }
+
+/*
+ * A block with a column checksum table whose chunk checksum is wrong
+ * (damage no column checksum covers) decodes, but checking every block
+ * whole (verify_all) and copying chunks as they are (raw_chunks) report
+ * it, from a file or a stream.
+ */
+Test(format, verify_all_and_raw_chunks_check_the_chunk_checksum)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(13, &len, offs);
+	cr_assert(get32((uint8_t *)b + offs[3] + CHUNK_HDR + 12) &
+		  BLK_F_COLSUMS);
+	b[offs[4] - 3] ^= 0x10;	/* block 3's chunk checksum */
+	char *q = dump(b, len);
+	const char *paths[] = { q };
+	char want[128];
+	snprintf(want, sizeof(want), "block 3 at offset 0x%zx: checksum "
+		 "mismatch", offs[3]);
+	for (int mode = 0; mode < 3; mode++) {
+		for (int fifo = 0; fifo < 2; fifo++) {
+			struct pebs_reader_opts o = {
+				.threads = 2, .salvage = 1,
+				.verify_all = mode == 1,
+				.raw_chunks = mode == 2,
+				.cols = 1ull << PEBS_COL_TIME,
+			};
+			struct pebs_reader *r;
+			int in = -1, keep = dup(STDIN_FILENO);
+			if (fifo) {	/* a stream: stdin, not mapped */
+				int pfd[2];
+				cr_assert_eq(pipe(pfd), 0);
+				if (fork() == 0) {
+					close(pfd[0]);
+					ssize_t w = write(pfd[1], b, len);
+					_exit(w != (ssize_t)len);
+				}
+				close(pfd[1]);
+				in = pfd[0];
+				dup2(in, STDIN_FILENO);
+			}
+			const char *stdin_path[] = { "-" };
+			cr_assert_eq(pebs_reader_open(&r, fifo ? stdin_path :
+						      paths, 1, &o), 0);
+			struct pebs_batch *bt;
+			size_t n = 0;
+			int rc, errs = 0;
+			while ((rc = pebs_reader_next(r, &bt)) != 0) {
+				if (rc > 0) {
+					n += bt->n;
+					continue;
+				}
+				errs++;
+				cr_assert_str_eq(pebs_reader_errmsg(r), want);
+			}
+			pebs_reader_close(r);
+			if (fifo) {
+				dup2(keep, STDIN_FILENO);
+				close(in);
+				wait(NULL);
+			}
+			close(keep);
+			cr_assert_eq(n, mode ? 9000 : 10000, "mode %d", mode);
+			cr_assert_eq(errs, mode ? 1 : 0, "mode %d", mode);
+		}
+	}
+	unlink(q);
+	free(q);
+	free(b);
+}
