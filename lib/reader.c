@@ -1217,6 +1217,28 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			free(whole);
 			return P_ERROR;
 		}
+		/*
+		 * Without a column checksum table nothing here ties the
+		 * length to the data, and the decoding thread finds a bad
+		 * chunk checksum too late to rescan: by then reading went on
+		 * from the place the length gave, maybe inside the next
+		 * block.  So salvage checks these blocks' checksums here.
+		 */
+		if (r->o.salvage && !(get32(p + 12) & BLK_F_COLSUMS)) {
+			if (s->map && img_prefix(s, sl, clen)) {
+				s->state = ST_DONE;
+				return P_ERROR;
+			}
+			if (fmt_checksum(tag, p, len) != get64(p + len)) {
+				slot_err(sl, PEBS_E_CHECKSUM, si, "block %llu "
+					 "at offset 0x%llx: checksum mismatch",
+					 (unsigned long long)bno,
+					 (unsigned long long)off);
+				after_damage(r, s, off, 0, whole, clen);
+				free(whole);
+				return P_ERROR;
+			}
+		}
 		s->seg_samples += bi.nsamples;
 		s->seg_blocks++;
 		bi.offset = off;

@@ -2428,3 +2428,52 @@ Test(format, verify_all_and_raw_chunks_check_the_chunk_checksum)
 	free(q);
 	free(b);
 }
+
+/*
+ * Salvage of blocks without a column checksum table (minor 0), whose
+ * length nothing but the chunk checksum vouches for: a block whose
+ * length was damaged (still inside the input) costs that block only, not
+ * the intact one its length runs into, from a file or a stream.
+ */
+Test(format, salvage_rescans_after_a_tableless_block_with_a_bad_length)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(14, &len, offs);
+	size_t e = end_at(b, offs);
+	char *v = malloc(len);
+	size_t at = offs[0], noffs[10];
+	memcpy(v, b, at);
+	for (int i = 0; i < 10; i++) {
+		size_t k, cl = (i < 9 ? offs[i + 1] : e) - offs[i];
+		uint8_t *c = strip_colsums((uint8_t *)b + offs[i], cl, &k);
+		noffs[i] = at;
+		memcpy(v + at, c, k);
+		at += k;
+		free(c);
+	}
+	memcpy(v + at, b + e, CHUNK_HDR + 24 + CHUNK_TRL);	/* END */
+	at += CHUNK_HDR + 24 + CHUNK_TRL;
+	put64((uint8_t *)v + noffs[2] + 8,
+	      get64((uint8_t *)v + noffs[2] + 8) + 48);
+	char want[128];
+	snprintf(want, sizeof(want), "block 2 at offset 0x%zx: checksum "
+		 "mismatch", noffs[2]);
+	for (int fifo = 0; fifo < 2; fifo++) {
+		for (unsigned t = 1; t <= 3; t += 2) {
+			int errs;
+			char msg[256] = "";
+			size_t got = salvage_read(v, at, fifo, t, 1, &errs,
+						  msg, sizeof(msg));
+			cr_assert_eq(got, 9000, "fifo %d threads %u: %zu (%s)",
+				     fifo, t, got, msg);
+			cr_assert_eq(errs, 1, "%d errors", errs);
+			cr_assert_str_eq(msg, want);
+			got = salvage_read(v, at, fifo, t, 0, &errs, msg,
+					   sizeof(msg));
+			cr_assert_eq(got, 2000);
+			cr_assert_eq(errs, 1);
+		}
+	}
+	free(v);
+	free(b);
+}
