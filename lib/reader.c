@@ -55,6 +55,7 @@ struct src {
 	int hdr_lost;		/* salvage: this segment's header was damaged */
 	int refused;		/* this segment's version is unknown: skipped */
 	int aborted;		/* stop reading this source */
+	uint64_t rs_hashed;	/* payload bytes resync hashed (RS_*) */
 	/*
 	 * A stream's bytes read but not consumed: pb[pb_off, pb_off + pb_len).
 	 * Salvage gives back what it read past damage and scans it (and what
@@ -569,11 +570,28 @@ static void seg_begin(struct pebs_reader *r, struct src *s, uint64_t at)
 }
 
 /*
+ * What resync may hash in a source: RS_BASE bytes, and RS_PER_BYTE per
+ * byte of input before the place scanned.  Each place that looks like a
+ * chunk header costs a hash of the length it claims, up to 256 MiB, so a
+ * crafted run of such headers made the scan quadratic (4 MiB took 46 s);
+ * with the bound it is linear in the input.  Blocks with a column
+ * checksum table are checked by their head (directory, lengths and the
+ * head's checksum) instead, outside the bound: the blocks every writer of
+ * minor version 1 or later writes are always found.  The first candidate
+ * of any length is always checked (RS_BASE).
+ */
+#define RS_BASE (CHUNK_MAX_LEN + CHUNK_HDR + CHUNK_TRL)
+#define RS_PER_BYTE 64
+
+/*
  * Whether the @have bytes at @p start a segment magic (1), a whole,
  * checksum-valid HEAD, BLCK, LOST or END chunk (2), or neither (0); -1
- * when more bytes are needed to tell, *@need of them.
+ * when more bytes are needed to tell, *@need of them.  A chunk that needs
+ * a hash of its payload is taken only when its length fits in @allow;
+ * the bytes hashed are added to *@hashed.
  */
-static int sync_point(const uint8_t *p, size_t have, size_t *need)
+static int sync_point(const uint8_t *p, size_t have, size_t *need,
+		      uint64_t allow, uint64_t *hashed)
 {
 	*need = CHUNK_HDR;
 	if (have >= FMT_MAGIC_LEN && memcmp(p, FMT_MAGIC, FMT_MAGIC_LEN) == 0)
@@ -587,11 +605,31 @@ static int sync_point(const uint8_t *p, size_t have, size_t *need)
 	uint64_t len = get64(p + 8);
 	if (len > CHUNK_MAX_LEN)
 		return 0;
+	if (tag != TAG_BLCK && len > allow)
+		return 0;
 	*need = CHUNK_HDR + (size_t)len + CHUNK_TRL;
 	if (have < *need)
 		return -1;
+	if (tag == TAG_BLCK) {
+		struct pebs_block_info bi;
+		if (pebs_block_info(p, *need, 0, &bi, NULL, 0))
+			return 0;
+		if (get32(p + CHUNK_HDR + 12) & BLK_F_COLSUMS)
+			return fmt_block_verify_head(p, *need) ? 0 : 2;
+		if (len > allow)
+			return 0;
+	}
+	*hashed += len;
 	return fmt_checksum(tag, p + CHUNK_HDR, len) ==
 	       get64(p + CHUNK_HDR + len) ? 2 : 0;
+}
+
+/* What resync may still hash at @o in @s (see RS_BASE). */
+static uint64_t rs_allow(const struct src *s, uint64_t o)
+{
+	uint64_t cap = RS_BASE + (o > (UINT64_MAX - RS_BASE) / RS_PER_BYTE ?
+				  UINT64_MAX - RS_BASE : o * RS_PER_BYTE);
+	return cap > s->rs_hashed ? cap - s->rs_hashed : 0;
 }
 
 /*
@@ -611,7 +649,8 @@ static int resync(struct pebs_reader *r, struct src *s, uint64_t from)
 		if (s->map) {
 			if (o >= s->size)
 				return 0;
-			k = sync_point(s->map + o, s->size - (size_t)o, &need);
+			k = sync_point(s->map + o, s->size - (size_t)o, &need,
+				       rs_allow(s, o), &s->rs_hashed);
 			if (k < 0 && need <= CHUNK_HDR)
 				return 0;	/* too few bytes left */
 		} else {
@@ -622,7 +661,8 @@ static int resync(struct pebs_reader *r, struct src *s, uint64_t from)
 			}
 			do {
 				k = sync_point(s->pb + s->pb_off, s->pb_len,
-					       &need);
+					       &need, rs_allow(s, o),
+					       &s->rs_hashed);
 				if (k >= 0 || s->pb_len >= need)
 					break;
 				size_t had = s->pb_len;

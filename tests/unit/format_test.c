@@ -2477,3 +2477,37 @@ Test(format, salvage_rescans_after_a_tableless_block_with_a_bad_length)
 	free(v);
 	free(b);
 }
+
+/*
+ * Salvage's scan for the next chunk is linear: a run of fake chunk
+ * headers, each claiming a long payload that fits in the input, cost a
+ * hash of that payload per byte scanned (minutes for a few MiB).  The
+ * blocks after the run are still found, from a file or a stream.
+ */
+Test(format, salvage_resync_is_not_quadratic, .timeout = 15)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(15, &len, offs);
+	const size_t run = 2u << 20;	/* bytes of fake headers */
+	const uint32_t tags[] = { TAG_HEAD, TAG_BLCK, TAG_END };
+	char *bb = malloc(len + run);
+	for (int t = 0; t < 3; t++) {
+		memcpy(bb, b, offs[5]);
+		for (size_t i = 0; i < run; i += CHUNK_HDR)
+			fmt_chunk_hdr((uint8_t *)bb + offs[5] + i, tags[t],
+				      CHUNK_CRITICAL, run / 2);
+		memcpy(bb + offs[5] + run, b + offs[5], len - offs[5]);
+		for (int fifo = 0; fifo < 2; fifo++) {
+			int errs;
+			char msg[256] = "";
+			size_t got = salvage_read(bb, len + run, fifo, 2, 1,
+						  &errs, msg, sizeof(msg));
+			cr_assert_eq(got, 10000, "tag %d fifo %d: %zu (%s)",
+				     t, fifo, got, msg);
+			cr_assert_eq(errs, 1, "%d errors, first %s", errs,
+				     msg);
+		}
+	}
+	free(bb);
+	free(b);
+}
