@@ -50,6 +50,7 @@ struct src {
 	uint64_t seg_lost;	/* the counts of the segment's LOST chunks */
 	int seg_damaged;	/* blocks of this segment may be uncounted */
 	int seg_lost_bad;	/* a LOST chunk of the wrong size was seen */
+	int trail;		/* after END: 1 INDX read, 2 TAIL read */
 	uint64_t seg_start;
 	struct pebs_meta *meta;	/* metadata of the current segment */
 	int hdr_lost;		/* salvage: this segment's header was damaged */
@@ -562,7 +563,7 @@ static void seg_begin(struct pebs_reader *r, struct src *s, uint64_t at)
 	s->segments++;
 	r->st.segments++;
 	s->seg_samples = s->seg_blocks = s->seg_lost = 0;
-	s->seg_damaged = s->seg_lost_bad = 0;
+	s->seg_damaged = s->seg_lost_bad = s->trail = 0;
 	s->seg_start = at;
 	s->meta = NULL;
 	s->hdr_lost = 0;
@@ -756,6 +757,34 @@ static int truncated(struct slot *sl, const struct src *s, uint32_t si,
 }
 
 /*
+ * Checks the order of the trailing chunks after END, INDX then TAIL, each
+ * at most once (section 2 of the format): a chunk out of that order is
+ * reported (returns 1), though reading goes on, since its checksum matched
+ * and nothing after it is in doubt.
+ */
+static int trail_order(struct slot *sl, struct src *s, uint32_t si,
+		       uint32_t tag, uint64_t off)
+{
+	unsigned long long o = (unsigned long long)off;
+	int was = s->trail;
+	s->trail = tag == TAG_INDX ? (was ? was : 1) : 2;
+	if (was == 2)
+		return slot_err(sl, PEBS_E_CORRUPT, si, "segment %u: %s chunk "
+				"at offset 0x%llx after the TAIL chunk",
+				s->segments, tag == TAG_INDX ? "INDX" : "TAIL",
+				o) != 0;
+	if (tag == TAG_INDX && was)
+		return slot_err(sl, PEBS_E_CORRUPT, si, "segment %u: second "
+				"INDX chunk at offset 0x%llx", s->segments,
+				o) != 0;
+	if (tag == TAG_TAIL && !was)
+		return slot_err(sl, PEBS_E_CORRUPT, si, "segment %u: TAIL "
+				"chunk at offset 0x%llx without an INDX chunk",
+				s->segments, o) != 0;
+	return 0;
+}
+
+/*
  * Reports the unknown critical chunk @tag at @off, its tag printable
  * (bytes outside ASCII as \xNN): a chunk this reader cannot use but
  * must not ignore (section 3 of the format).
@@ -875,6 +904,9 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 						free(own);
 						r->st.bytes += CHUNK_HDR + len +
 							       CHUNK_TRL;
+						if (trail_order(sl, s, si, tag,
+								off))
+							return P_ERROR;
 						continue;
 					}
 					if (k >= 0) {	/* 0: cut after
@@ -1206,7 +1238,15 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			break;
 		default:	/* INDX, TAIL inside or unknown optional */
 			free(own);
-			if (known || !(flags & CHUNK_CRITICAL))
+			if (known)	/* sound length: reading goes on */
+				return slot_err(sl, PEBS_E_CORRUPT, si,
+						"segment %u: %s chunk at "
+						"offset 0x%llx before the end "
+						"marker", s->segments,
+						tag == TAG_INDX ? "INDX" :
+						"TAIL",
+						(unsigned long long)off);
+			if (!(flags & CHUNK_CRITICAL))
 				continue;
 			unknown_critical(sl, si, tag, off);
 			/* nothing of the segment's blocks is lost */

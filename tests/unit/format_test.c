@@ -2511,3 +2511,66 @@ Test(format, salvage_resync_is_not_quadratic, .timeout = 15)
 	free(bb);
 	free(b);
 }
+
+/*
+ * The trailing chunks follow section 2's grammar, END [INDX TAIL]: a TAIL
+ * without INDX, a second INDX, an INDX before END are reported, and, as
+ * their lengths are sound, no sample is lost, with salvage or without.
+ */
+Test(format, trailing_chunks_out_of_order_are_reported)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(16, &len, offs);
+	size_t e = end_at(b, offs), ie = e + CHUNK_HDR + 24 + CHUNK_TRL;
+	cr_assert_eq(get32((uint8_t *)b + ie), TAG_INDX);
+	size_t il = CHUNK_HDR + get64((uint8_t *)b + ie + 8) + CHUNK_TRL;
+	size_t te = ie + il, tl = len - te;
+	cr_assert_eq(get32((uint8_t *)b + te), TAG_TAIL);
+	char *bb = malloc(len + il);
+	char want[256];
+	for (int c = 0; c < 4; c++) {
+		size_t n = 0;
+		want[0] = 0;
+		switch (c) {
+		case 0:	/* as written */
+			memcpy(bb, b, n = len);
+			break;
+		case 1:	/* TAIL without INDX */
+			memcpy(bb, b, n = ie);
+			memcpy(bb + n, b + te, tl);
+			n += tl;
+			snprintf(want, sizeof(want), "segment 1: TAIL chunk at "
+				 "offset 0x%zx without an INDX chunk\n", ie);
+			break;
+		case 2:	/* INDX twice */
+			memcpy(bb, b, n = te);
+			memcpy(bb + n, b + ie, il);
+			memcpy(bb + n + il, b + te, tl);
+			n += il + tl;
+			snprintf(want, sizeof(want), "segment 1: second INDX "
+				 "chunk at offset 0x%zx\n", te);
+			break;
+		case 3:	/* INDX inside the segment, after block 4 */
+			memcpy(bb, b, n = offs[5]);
+			memcpy(bb + n, b + ie, il);
+			memcpy(bb + n + il, b + offs[5], len - offs[5]);
+			n = len + il;
+			snprintf(want, sizeof(want), "segment 1: INDX chunk at "
+				 "offset 0x%zx before the end marker\n",
+				 offs[5]);
+			break;
+		}
+		for (int salvage = 0; salvage < 2; salvage++) {
+			for (int fifo = 0; fifo < 2; fifo++) {
+				char msgs[1024];
+				size_t got = read_msgs(bb, n, fifo, salvage,
+						       msgs, sizeof(msgs));
+				cr_assert_eq(got, 10000, "case %d: %zu", c,
+					     got);
+				cr_assert_str_eq(msgs, want, "case %d", c);
+			}
+		}
+	}
+	free(bb);
+	free(b);
+}
