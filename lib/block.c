@@ -1309,6 +1309,15 @@ static int unkey(struct fmt_dec *d, const uint8_t *raw, size_t len,
 	return 0;
 }
 
+/* The damage of a column with a value outside its directory's range. */
+static int out_of_range(const struct coldir *cd, char *err, size_t errlen)
+{
+	return fail(PEBS_E_CORRUPT, err, errlen,
+		    "column %u: value outside its minimum and maximum "
+		    "(%llu to %llu)", cd->col, (unsigned long long)cd->min,
+		    (unsigned long long)cd->max);
+}
+
 /* Checks column @i's checksum, when it has one still to check. */
 static int col_sum(const struct view *v, unsigned i, char *err,
 		   size_t errlen)
@@ -1381,22 +1390,39 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 		memset(d->raw + full, 0, 8);
 		raw = d->raw;
 	}
-	if (enc == ENC_FOR && o32) {
+	/*
+	 * Every value must lie in [min, max] (format section 6): readers
+	 * skip and count whole blocks from the directory, so a value outside
+	 * it would make the result depend on whether a block was decoded.
+	 * Each case checks value - min <= @span in a loop it runs anyway
+	 * where it can (DICT: in its dictionary).
+	 */
+	uint64_t span = cd->max - cd->min;
+	if (enc == ENC_FOR && o32 && cd->width <= 4) {
 		/* The common u32 case in one pass, no 64-bit detour. */
-		fmt_k->unpack32(raw, n, cd->width, (uint32_t)cd->min, o32);
+		if (fmt_k->unpack32(raw, n, cd->width, (uint32_t)cd->min,
+				    o32) > span)
+			return out_of_range(cd, err, errlen);
 		return 0;
 	}
 	switch (enc) {
 	case ENC_FOR:
-		fmt_k->unpack(raw, n, cd->width, cd->min, out);
+		if (fmt_k->unpack(raw, n, cd->width, cd->min, span, out))
+			return out_of_range(cd, err, errlen);
 		break;
 	case ENC_DELTA:
-		fmt_k->unpack(raw, n, cd->width, 0, out);
+		fmt_k->unpack(raw, n, cd->width, 0, ~0ull, out);
 		fmt_k->undelta(out, n, cd->base);
 		break;
-	case ENC_DICT:
-		for (uint32_t j = 0; j < cd->dict_count; j++)
+	case ENC_DICT: {
+		/* The values are the dictionary's: checked there, once. */
+		unsigned bad = 0;
+		for (uint32_t j = 0; j < cd->dict_count; j++) {
 			d->dict[j] = get64(raw + 8 * j);
+			bad |= d->dict[j] - cd->min > span;
+		}
+		if (bad)
+			return out_of_range(cd, err, errlen);
 		if (cd->width <= 2) {
 			/* Unpack, check and look up in one pass. */
 			if (fmt_k->dgather(d->dict, raw + 8 *
@@ -1407,14 +1433,14 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 					    "of range", cd->col);
 			break;
 		}
-		fmt_k->unpack(raw + 8 * (size_t)cd->dict_count, n, cd->width,
-			      0, d->idx);
-		if (fmt_max(d->idx, n) >= cd->dict_count)
+		if (fmt_k->unpack(raw + 8 * (size_t)cd->dict_count, n,
+				  cd->width, 0, cd->dict_count - 1u, d->idx))
 			return fail(PEBS_E_CORRUPT, err, errlen,
 				    "column %u: dictionary index out of range",
 				    cd->col);
 		fmt_k->gather(d->dict, d->idx, n, out);
 		break;
+	}
 	case ENC_KEYED:
 		if (unkey(d, raw, cd->raw_len, !(cd->enc & ENC_STORED), n, key,
 			  cd->base, out) < 0)
@@ -1423,9 +1449,11 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 				    cd->col);
 		break;
 	}
-	if (o32)
-		fmt_k->narrow(out, n, o32);
-	return 0;
+	/* DELTA and KEYED: checked in the narrowing pass, or one of its own. */
+	int bad = o32 ? fmt_k->narrow(out, n, cd->min, span, o32) :
+		  enc == ENC_DELTA || enc == ENC_KEYED ?
+		  fmt_k->outside(out, n, cd->min, span) : 0;
+	return bad ? out_of_range(cd, err, errlen) : 0;
 }
 
 /* Index of column @col in @v's directory, or -1. */

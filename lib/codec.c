@@ -28,14 +28,6 @@ uint64_t fmt_hash(const void *p, uint64_t len, uint64_t seed)
 	return XXH3_64bits_withSeed(p, (size_t)len, seed);
 }
 
-uint64_t fmt_max(const uint64_t *v, size_t n)
-{
-	uint64_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		m = v[i] > m ? v[i] : m;
-	return m;
-}
-
 /*
  * The encoder's statistics of @n >= 1 values at @v (u64 or u32, taken as
  * u64): min, max, OR of the zigzagged neighbour differences into st[0..2].
@@ -59,29 +51,65 @@ uint64_t fmt_max(const uint64_t *v, size_t n)
  * unpacking lets the compiler see constant trip counts for the plane loop.
  */
 #define KERNELS(SFX, ATTR)						\
-static ATTR void unpack_##SFX(const uint8_t *p, size_t n, unsigned w,	\
-			      uint64_t add, uint64_t *out)		\
+static ATTR int unpack_##SFX(const uint8_t *p, size_t n, unsigned w,	\
+			     uint64_t add, uint64_t lim, uint64_t *out) \
 {									\
+	uint64_t bad = 0;						\
+	if (w == 1) {							\
+		for (size_t i = 0; i < n; i++) {			\
+			uint64_t u = p[i];				\
+			bad |= (uint64_t)(u > lim);			\
+			out[i] = add + u;				\
+		}							\
+		return bad != 0;					\
+	}								\
 	for (size_t i = 0; i < n; i++)					\
-		out[i] = add + p[i];					\
-	for (unsigned k = 1; k < w; k++) {				\
+		out[i] = p[i];						\
+	for (unsigned k = 1; k + 1 < w; k++) {				\
 		const uint8_t *q = p + (size_t)k * n;			\
 		unsigned s = 8 * k;					\
 		for (size_t i = 0; i < n; i++)				\
 			out[i] += (uint64_t)q[i] << s;			\
 	}								\
+	/* the last plane completes each value: it is checked there */	\
+	const uint8_t *q = p + (size_t)(w - 1) * n;			\
+	unsigned s = 8 * (w - 1);					\
+	for (size_t i = 0; i < n; i++) {				\
+		uint64_t u = out[i] + ((uint64_t)q[i] << s);		\
+		bad |= (uint64_t)(u > lim);				\
+		out[i] = add + u;					\
+	}								\
+	return bad != 0;						\
 }									\
-static ATTR void unpack32_##SFX(const uint8_t *p, size_t n, unsigned w, \
-				uint32_t add, uint32_t *out)		\
+static ATTR uint32_t unpack32_##SFX(const uint8_t *p, size_t n,	\
+				    unsigned w, uint32_t add,		\
+				    uint32_t *out)			\
 {									\
+	uint32_t mx = 0;						\
+	unsigned top = w < 4 ? w - 1 : 3;				\
+	if (!top) {							\
+		for (size_t i = 0; i < n; i++) {			\
+			uint32_t u = p[i];				\
+			mx = u > mx ? u : mx;				\
+			out[i] = add + u;				\
+		}							\
+		return mx;						\
+	}								\
 	for (size_t i = 0; i < n; i++)					\
-		out[i] = add + p[i];					\
-	for (unsigned k = 1; k < w && k < 4; k++) {			\
+		out[i] = p[i];						\
+	for (unsigned k = 1; k < top; k++) {				\
 		const uint8_t *q = p + (size_t)k * n;			\
 		unsigned s = 8 * k;					\
 		for (size_t i = 0; i < n; i++)				\
 			out[i] += (uint32_t)q[i] << s;			\
 	}								\
+	const uint8_t *q = p + (size_t)top * n;				\
+	for (size_t i = 0; i < n; i++) {				\
+		uint32_t u = out[i] + ((uint32_t)q[i] << 8 * top);	\
+		mx = u > mx ? u : mx;					\
+		out[i] = add + u;					\
+	}								\
+	return mx;							\
 }									\
 static ATTR uint32_t dgather_##SFX(const uint64_t *dict, const uint8_t *p, \
 				    size_t n, unsigned w, uint64_t *out) \
@@ -119,10 +147,23 @@ static ATTR void gather_##SFX(const uint64_t *dict, const uint64_t *idx, \
 	for (size_t i = 0; i < n; i++)					\
 		out[i] = dict[idx[i]];					\
 }									\
-static ATTR void narrow_##SFX(const uint64_t *in, size_t n, uint32_t *out) \
+static ATTR int narrow_##SFX(const uint64_t *in, size_t n, uint64_t lo, \
+			     uint64_t span, uint32_t *out)		\
 {									\
-	for (size_t i = 0; i < n; i++)					\
+	uint64_t bad = 0;						\
+	for (size_t i = 0; i < n; i++) {				\
+		bad |= (uint64_t)(in[i] - lo > span);			\
 		out[i] = (uint32_t)in[i];				\
+	}								\
+	return bad != 0;						\
+}									\
+static ATTR int outside_##SFX(const uint64_t *v, size_t n, uint64_t lo, \
+			      uint64_t span)				\
+{									\
+	uint64_t bad = 0;						\
+	for (size_t i = 0; i < n; i++)					\
+		bad |= (uint64_t)(v[i] - lo > span);			\
+	return bad != 0;						\
 }									\
 static ATTR void stat_##SFX(const uint64_t *v, size_t n, uint64_t *st) \
 {									\
@@ -198,7 +239,7 @@ static ATTR void top_unpack_##SFX(const uint8_t *restrict pk, size_t n, \
 static const struct fmt_kernels k_##SFX = {				\
 	#SFX, unpack_##SFX, undelta_##SFX, gather_##SFX, narrow_##SFX,	\
 	stat_##SFX, unpack32_##SFX, dgather_##SFX, pack_##SFX,		\
-	stat32_##SFX, top_pack_##SFX, top_unpack_##SFX			\
+	stat32_##SFX, top_pack_##SFX, top_unpack_##SFX, outside_##SFX	\
 };
 
 #if defined(__GNUC__) && !defined(__clang__)

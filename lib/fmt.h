@@ -143,16 +143,21 @@ uint64_t fmt_hash(const void *p, uint64_t len, uint64_t seed);
 /* Column kernels (codec.c), chosen at run time. */
 struct fmt_kernels {
 	const char *name;
-	/* out[i] = add + sum_k planes[k*n + i] << 8k, k < w */
-	void (*unpack)(const uint8_t *planes, size_t n, unsigned w,
-		       uint64_t add, uint64_t *out);
+	/*
+	 * out[i] = add + u[i], u[i] = sum_k planes[k*n + i] << 8k, k < w
+	 * (1 to 8); returns whether some u[i] > lim (FOR: a value above the
+	 * directory's maximum; DICT: an index out of range).
+	 */
+	int (*unpack)(const uint8_t *planes, size_t n, unsigned w,
+		      uint64_t add, uint64_t lim, uint64_t *out);
 	/* in place: v = prev + unzigzag(v), prev starting at base */
 	void (*undelta)(uint64_t *v, size_t n, uint64_t base);
 	/* out[i] = dict[idx[i]] ; idx already < k (checked by caller) */
 	void (*gather)(const uint64_t *dict, const uint64_t *idx, size_t n,
 		       uint64_t *out);
-	/* out32[i] = (uint32_t)in[i] */
-	void (*narrow)(const uint64_t *in, size_t n, uint32_t *out);
+	/* out32[i] = (uint32_t)in[i]; returns outside(in, n, lo, span) */
+	int (*narrow)(const uint64_t *in, size_t n, uint64_t lo, uint64_t span,
+		      uint32_t *out);
 	/*
 	 * Encoder statistics of n >= 1 values: st[0] = min, st[1] = max,
 	 * st[2] = OR of the zigzagged neighbour differences (its highest bit
@@ -160,11 +165,12 @@ struct fmt_kernels {
 	 */
 	void (*stat)(const uint64_t *v, size_t n, uint64_t *st);
 	/*
-	 * unpack() then narrow() in one pass, for u32 columns: planes at and
-	 * above byte 4 vanish modulo 2^32, so only the first four are read.
+	 * unpack() then narrow() in one pass, for u32 columns of w <= 4
+	 * (1 to 4; planes at and above byte 4 would vanish modulo 2^32, so
+	 * only the first four are read); returns the largest u[i].
 	 */
-	void (*unpack32)(const uint8_t *planes, size_t n, unsigned w,
-			 uint32_t add, uint32_t *out);
+	uint32_t (*unpack32)(const uint8_t *planes, size_t n, unsigned w,
+			     uint32_t add, uint32_t *out);
 	/*
 	 * DICT indices of width @w (1 or 2) straight from their planes:
 	 * out[i] = dict[index i].  @dict must have 65,536 readable entries
@@ -190,11 +196,17 @@ struct fmt_kernels {
 			 uint8_t *out);
 	void (*top_unpack)(const uint8_t *packed, size_t n, unsigned tp,
 			   uint8_t *plane);
+	/*
+	 * Whether some v[i] lies outside [lo, lo + span] (v[i] - lo > span
+	 * modulo 2^64).  Compares ORed together, not a running maximum: the
+	 * compare and select of a maximum would chain from value to value.
+	 * A pass of its own, not part of the serial loops (DELTA's prefix
+	 * sum, KEYED's table), which it would slow as much.
+	 */
+	int (*outside)(const uint64_t *v, size_t n, uint64_t lo, uint64_t span);
 };
 extern const struct fmt_kernels *fmt_k;
 
-/* Maximum of @n values (0 for n == 0): validates dictionary indices. */
-uint64_t fmt_max(const uint64_t *v, size_t n);
 
 
 /* Reusable encoder/decoder state (zstd contexts and scratch buffers). */

@@ -2,8 +2,9 @@
  * Reference decoder for BLCK chunks: byte by byte, no SIMD, no cleverness,
  * straight from the spec, so the fast decoder has something to agree with.
  * It verifies the column checksum table of minor version 1 (every column,
- * whatever is decoded) but not the chunk checksum, and reads the packed
- * top planes of minor version 2.
+ * whatever is decoded) but not the chunk checksum, reads the packed top
+ * planes of minor version 2, and requires every value (and every DICT
+ * dictionary value) to lie within its directory's minimum and maximum.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@ static int ref_column(const uint8_t *src, const uint8_t *d, uint32_t n,
 		      uint64_t **cols)
 {
 	unsigned col = (unsigned)le(d, 2), enc = d[2], w = d[3];
-	uint64_t k = le(d + 4, 4), min = le(d + 8, 8);
+	uint64_t k = le(d + 4, 4), min = le(d + 8, 8), max = le(d + 16, 8);
 	uint64_t base = le(d + 24, 8), clen = le(d + 32, 8);
 	uint64_t rlen = le(d + 40, 8);
 	if (col >= PEBS_COL_COUNT)
@@ -60,9 +61,21 @@ static int ref_column(const uint8_t *src, const uint8_t *d, uint32_t n,
 			uint32_t s = slot(key);
 			last[s] += (z >> 1) ^ (0 - (z & 1));
 			cols[col][j] = last[s];
+			/* every value within the directory's range */
+			if (last[s] < min || last[s] > max) {
+				free(raw);
+				return -1;
+			}
 		}
 		free(raw);
 		return 0;
+	}
+	/* DICT: every dictionary value within the directory's range */
+	for (uint64_t j = 0; enc == 3 && j < k; j++) {
+		if (le(raw + 8 * j, 8) < min || le(raw + 8 * j, 8) > max) {
+			free(raw);
+			return -1;
+		}
 	}
 	for (uint32_t j = 0; j < n; j++) {
 		uint64_t v = 0;
@@ -90,6 +103,10 @@ static int ref_column(const uint8_t *src, const uint8_t *d, uint32_t n,
 				return -1;
 			}
 			v = le(raw + 8 * v, 8);
+		}
+		if (v < min || v > max) {
+			free(raw);
+			return -1;
 		}
 		cols[col][j] = v;
 	}
