@@ -1098,8 +1098,8 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 					    "column %u: bad key column",
 					    cd.col);
 			/* Varint: n length bytes plus up to 8n data bytes. */
-			want = cd.raw_len >= v->n && cd.raw_len <= 9ull * v->n &&
-			       cd.width == 0 ? cd.raw_len : ~0ull;
+			want = cd.raw_len >= v->n && cd.raw_len <= 9ull * v->n ?
+			       cd.raw_len : ~0ull;
 			break;
 		case ENC_DICT:
 			if (cd.dict_count == 0 || cd.dict_count > 65536)
@@ -1113,8 +1113,9 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 				    "column %u: unknown encoding %u", cd.col,
 				    enc);
 		}
-		if (enc != ENC_CONST && enc != ENC_KEYED &&
-		    (cd.width < 1 || cd.width > 8))
+		/* KEYED has no planes: its width is 0 (section 6). */
+		if (enc == ENC_KEYED ? cd.width != 0 :
+		    enc != ENC_CONST && (cd.width < 1 || cd.width > 8))
 			return fail(PEBS_E_CORRUPT, err, errlen,
 				    "column %u: bad width %u", cd.col,
 				    cd.width);
@@ -1466,11 +1467,11 @@ static int find_col(const struct view *v, unsigned col)
 }
 
 /*
- * Key values of column @col for a KEYED column: from @out when decoded
+ * Key values of column @col for KEYED column @self: from @out when decoded
  * there, else decoded into scratch.  NULL means all zero (absent column).
  */
 static const uint64_t *key_values(struct fmt_dec *d, const struct view *v,
-				  unsigned col, uint64_t done,
+				  unsigned self, unsigned col, uint64_t done,
 				  struct pebs_batch *out, int *rc, char *err,
 				  size_t errlen)
 {
@@ -1480,8 +1481,8 @@ static const uint64_t *key_values(struct fmt_dec *d, const struct view *v,
 		return NULL;
 	if (ENC_CODE(v->cd[ki].enc) == ENC_KEYED) {
 		*rc = fail(PEBS_E_CORRUPT, err, errlen,
-			   "column %u: key column %u is keyed itself",
-			   v->cd[ki].col, col);
+			   "column %u: key column %u is keyed itself", self,
+			   col);
 		return NULL;
 	}
 	if (done & (1ull << col) && out->c64[col])
@@ -1497,23 +1498,23 @@ static const uint64_t *key_values(struct fmt_dec *d, const struct view *v,
 }
 
 /*
- * The combined key of a KEYED column (aux: first key column, second key
- * column + 1 or 0) in d->key2, or NULL when every key is zero.
+ * The combined key of KEYED column @self (aux: first key column, second
+ * key column + 1 or 0) in d->key2, or NULL when every key is zero.
  */
 static const uint64_t *keys(struct fmt_dec *d, const struct view *v,
-			    uint32_t aux, uint64_t done,
+			    unsigned self, uint32_t aux, uint64_t done,
 			    struct pebs_batch *out, int *rc, char *err,
 			    size_t errlen)
 {
-	const uint64_t *k1 = key_values(d, v, aux & 0xff, done, out, rc, err,
-					errlen);
+	const uint64_t *k1 = key_values(d, v, self, aux & 0xff, done, out, rc,
+					err, errlen);
 	if (*rc)
 		return NULL;
 	for (size_t j = 0; j < v->n; j++)
 		d->key2[j] = k1 ? k1[j] : 0;
 	if (aux >> 8) {
-		const uint64_t *k2 = key_values(d, v, (aux >> 8) - 1, done,
-						out, rc, err, errlen);
+		const uint64_t *k2 = key_values(d, v, self, (aux >> 8) - 1,
+						done, out, rc, err, errlen);
 		if (*rc)
 			return NULL;
 		for (size_t j = 0; k2 && j < v->n; j++)
@@ -1569,7 +1570,7 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 				continue;
 			const uint64_t *key = NULL;
 			if (keyed) {
-				key = keys(d, &v, v.cd[i].dict_count, done,
+				key = keys(d, &v, c, v.cd[i].dict_count, done,
 					   out, &r, err, errlen);
 				if (r)
 					return r;

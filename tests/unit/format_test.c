@@ -2584,7 +2584,7 @@ Test(format, trailing_chunks_out_of_order_are_reported)
  */
 Test(format, value_outside_directory_range_is_damage)
 {
-	struct pebs_gen_opts go = { .seed = 3, .threads = 1 };
+	struct pebs_gen_opts go = { .seed = 3, .threads = 4 };
 	struct pebs_gen *g = pebs_gen_new(&go);
 	struct pebs_batch *bs[3];
 	bs[0] = pebs_batch_new(PEBS_BATCH_MAX);
@@ -2662,4 +2662,51 @@ Test(format, value_outside_directory_range_is_damage)
 	pebs_gen_free(g);
 	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
 		free(ref[c]);
+}
+
+/*
+ * KEYED directory errors name what is wrong: the KEYED column whose key
+ * column is KEYED itself (not the key column), and a width that is not 0
+ * (not "bad size").
+ */
+Test(format, keyed_directory_messages)
+{
+	struct pebs_gen_opts go = { .seed = 3, .threads = 4 };
+	struct pebs_gen *g = pebs_gen_new(&go);
+	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	cr_assert_eq(pebs_gen_batch(g, b, 20000), 0);
+	void *chunk;
+	size_t len, olen;
+	char err[160];
+	cr_assert_eq(pebs_block_encode(b, 1, &chunk, &len), 0);
+	uint8_t *o = strip_colsums(chunk, len, &olen);
+	size_t cpu = col_dir_at(o, PEBS_COL_CPU);
+	size_t addr = col_dir_at(o, PEBS_COL_ADDR);
+	cr_assert(cpu && addr);
+	cr_assert_eq(ENC_CODE(o[cpu + 2]), ENC_KEYED);
+	cr_assert_eq(ENC_CODE(o[addr + 2]), ENC_KEYED);
+
+	uint32_t aux = get32(o + addr + 4);
+	put32(o + addr + 4, PEBS_COL_CPU);	/* addr keyed on cpu */
+	reseal(o, olen);
+	cr_assert_eq(decode_cols(o, olen, 1ull << PEBS_COL_ADDR, d, err,
+				 sizeof(err)), -PEBS_E_CORRUPT);
+	cr_assert_str_eq(err, "column 6: key column 1 is keyed itself");
+	put32(o + addr + 4, aux);
+
+	o[cpu + 3] = 1;				/* KEYED of width 1 */
+	reseal(o, olen);
+	cr_assert_eq(decode_cols(o, olen, 1ull << PEBS_COL_TIME, d, err,
+				 sizeof(err)), -PEBS_E_CORRUPT);
+	cr_assert_str_eq(err, "column 1: bad width 1");
+	o[cpu + 3] = 0;
+	reseal(o, olen);
+	cr_assert_eq(decode_cols(o, olen, 0, d, err, sizeof(err)), 0, "%s",
+		     err);
+	free(o);
+	free(chunk);
+	pebs_batch_free(b);
+	pebs_batch_free(d);
+	pebs_gen_free(g);
 }
