@@ -1083,6 +1083,11 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 				    cd.col);
 		switch (enc) {
 		case ENC_CONST:
+			/* No data at all, not even an empty frame (section 6). */
+			if (cd.comp_len)
+				return fail(PEBS_E_CORRUPT, err, errlen,
+					    "column %u: constant with data",
+					    cd.col);
 			want = 0;
 			break;
 		case ENC_FOR:
@@ -1371,6 +1376,20 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 		if (cd->enc & ENC_STORED) {
 			memcpy(d->raw, raw, full - n);
 		} else {
+			/*
+			 * Exactly one frame (section 6): zstd would also take
+			 * skippable frames and a second frame, which a reader
+			 * written from the spec refuses.
+			 */
+			size_t fl = ZSTD_findFrameCompressedSize(raw,
+								 cd->comp_len);
+			if (fl != cd->comp_len)
+				return fail(PEBS_E_CORRUPT, err, errlen,
+					    "column %u: not one zstd frame%s%s",
+					    cd->col,
+					    ZSTD_isError(fl) ? ": " : "",
+					    ZSTD_isError(fl) ?
+					    ZSTD_getErrorName(fl) : "");
 			size_t got = ZSTD_decompressDCtx(d->dctx, d->raw,
 							 cd->raw_len, raw,
 							 cd->comp_len);

@@ -36,10 +36,18 @@ static int ref_column(const uint8_t *src, const uint8_t *d, uint32_t n,
 	uint64_t rlen = le(d + 40, 8);
 	if (col >= PEBS_COL_COUNT)
 		return 0;
+	/* CONST: every value is min; no data, no frame */
+	if ((enc & 0x1f) == 0) {
+		for (uint32_t j = 0; j < n; j++)
+			cols[col][j] = min;
+		return clen == 0 && rlen == 0 ? 0 : -1;
+	}
 	uint8_t *raw = malloc(rlen + 1);
-	if (enc & 0x80)
+	if (enc & 0x80) {
 		memcpy(raw, src, rlen);
-	else if (rlen && ZSTD_decompress(raw, rlen, src, clen) != rlen) {
+	} else if (ZSTD_findFrameCompressedSize(src, clen) != clen ||
+		   ZSTD_decompress(raw, rlen, src, clen) != rlen) {
+		/* exactly one zstd frame, of exactly rlen bytes */
 		free(raw);
 		return -1;
 	}
@@ -89,9 +97,7 @@ static int ref_column(const uint8_t *src, const uint8_t *d, uint32_t n,
 				     ((1u << tbits) - 1);
 			v |= (uint64_t)t << (8 * (w - 1));
 		}
-		if (enc == 0) {
-			v = min;
-		} else if (enc == 1) {
+		if (enc == 1) {
 			v += min;
 		} else if (enc == 2) {
 			uint64_t dlt = (v >> 1) ^ (0 - (v & 1));

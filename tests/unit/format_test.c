@@ -2710,3 +2710,66 @@ Test(format, keyed_directory_messages)
 	pebs_batch_free(d);
 	pebs_gen_free(g);
 }
+
+/* The first BLCK chunk of file @path (read whole into *@buf). */
+static const uint8_t *first_block(const char *path, char **buf,
+				  size_t *len)
+{
+	size_t flen;
+	*buf = slurp(path, &flen);
+	cr_assert(*buf, "%s", path);
+	for (size_t at = FMT_MAGIC_LEN; at + CHUNK_HDR <= flen;) {
+		const uint8_t *c = (const uint8_t *)*buf + at;
+		size_t l = CHUNK_HDR + get64(c + 8) + CHUNK_TRL;
+		if (get32(c) == TAG_BLCK) {
+			*len = l;
+			return c;
+		}
+		at += l;
+	}
+	cr_assert_fail("no block in %s", path);
+	return NULL;
+}
+
+/*
+ * Column data is exactly one zstd frame (no skippable frame, no second
+ * frame), and a CONST column has none at all: the decoder and the
+ * reference decoder both refuse the crafted blocks of testdata/bad, whose
+ * checksums match, while the other columns of each are sound.
+ */
+Test(format, column_data_is_one_frame_or_none)
+{
+	static const struct {
+		const char *file, *msg;
+	} bad[] = {
+		{ "testdata/bad/block-const-with-data.pebs",
+		  "column 2: constant with data" },
+		{ "testdata/bad/block-two-frames.pebs",
+		  "column 7: not one zstd frame" },
+		{ "testdata/bad/block-skippable-frame.pebs",
+		  "column 7: not one zstd frame" },
+	};
+	uint64_t *ref[PEBS_COL_COUNT];
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		ref[c] = calloc(PEBS_BATCH_MAX, sizeof(uint64_t));
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	char err[160];
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *buf;
+		size_t len;
+		const uint8_t *c = first_block(bad[i].file, &buf, &len);
+		cr_assert_eq(decode_cols(c, len, 0, d, err, sizeof(err)),
+			     -PEBS_E_CORRUPT, "%s", bad[i].file);
+		cr_assert_str_eq(err, bad[i].msg);
+		cr_assert_eq(ref_decode_block(c, len, ref), -1, "%s",
+			     bad[i].file);
+		cr_assert_eq(decode_cols(c, len, 1ull << PEBS_COL_TIME, d, err,
+					 sizeof(err)),
+			     strstr(bad[i].msg, "constant") ?
+			     -PEBS_E_CORRUPT : 0, "%s", err);
+		free(buf);
+	}
+	pebs_batch_free(d);
+	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
+		free(ref[c]);
+}
