@@ -1095,8 +1095,13 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 			want = planes;
 			break;
 		case ENC_KEYED:
-			if ((cd.dict_count & 0xff) >= PEBS_COL_COUNT ||
-			    (cd.dict_count >> 8) > PEBS_COL_COUNT ||
+			/*
+			 * Keyed on itself, or bits above 15: damage.  A key
+			 * column id this reader does not know (a newer
+			 * writer's) is not: only this column is unreadable,
+			 * and only when asked for (key_values()).
+			 */
+			if ((cd.dict_count >> 16) ||
 			    (cd.dict_count & 0xff) == cd.col ||
 			    (cd.dict_count >> 8) == cd.col + 1u)
 				return fail(PEBS_E_CORRUPT, err, errlen,
@@ -1197,12 +1202,15 @@ int fmt_block_ranges(const void *chunk, size_t len, size_t head,
 	uint64_t want = cols ? cols : ~0ull;
 	for (unsigned i = 0; i < v.nknown; i++) {
 		uint32_t aux = v.cd[i].dict_count;
+		unsigned k1 = aux & 0xff, k2 = aux >> 8;
 		if (!(want & (1ull << v.cd[i].col)) ||
 		    ENC_CODE(v.cd[i].enc) != ENC_KEYED)
 			continue;
-		want |= 1ull << (aux & 0xff);
-		if (aux >> 8)
-			want |= 1ull << ((aux >> 8) - 1);
+		/* unknown key columns: decoding fails without their data */
+		if (k1 < PEBS_COL_COUNT)
+			want |= 1ull << k1;
+		if (k2 && k2 - 1 < PEBS_COL_COUNT)
+			want |= 1ull << (k2 - 1);
 	}
 	/* Directory order is data order: the ranges come out sorted. */
 	size_t k = 0;
@@ -1494,6 +1502,17 @@ static const uint64_t *key_values(struct fmt_dec *d, const struct view *v,
 				  struct pebs_batch *out, int *rc, char *err,
 				  size_t errlen)
 {
+	/*
+	 * Not absent but unknown: a newer writer's column, which this
+	 * reader skipped.  Zeros would decode wrong values; only this
+	 * column fails (format section 6), as one this reader cannot read.
+	 */
+	if (col >= PEBS_COL_COUNT) {
+		*rc = fail(PEBS_E_VERSION, err, errlen,
+			   "column %u: key column %u unknown to this reader",
+			   self, col);
+		return NULL;
+	}
 	int ki = find_col(v, col);
 	*rc = 0;
 	if (ki < 0)

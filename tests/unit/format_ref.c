@@ -58,6 +58,11 @@ static int ref_column(const uint8_t *src, const uint8_t *d, uint32_t n,
 		static uint64_t last[16384];
 		const uint8_t *vd = raw + n;
 		unsigned k1 = k & 0xff, k2 = (unsigned)(k >> 8);
+		/* a key column this decoder does not know: cannot decode */
+		if (k1 >= PEBS_COL_COUNT || k2 > PEBS_COL_COUNT) {
+			free(raw);
+			return -1;
+		}
 		for (uint32_t s = 0; s < 16384; s++)
 			last[s] = base;
 		for (uint32_t j = 0; j < n; j++) {
