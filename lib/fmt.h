@@ -268,6 +268,16 @@ struct fmt_range {
 int fmt_block_ranges(const void *chunk, size_t len, size_t head,
 		     uint64_t cols, struct fmt_range *out);
 
+/*
+ * One HEAD metadata entry (format section 4): @klen bytes of key and
+ * @vlen of value, not NUL-terminated, set in @m as pebs_meta_set() does
+ * (a repeated key keeps its first place and takes the last value).
+ * Returns 0, -PEBS_E_CORRUPT when either holds a NUL byte (the HEAD is
+ * malformed), or -PEBS_E_NOMEM.
+ */
+int fmt_meta_set(struct pebs_meta *m, const void *key, size_t klen,
+		 const void *val, size_t vlen);
+
 /* Writes a chunk header for @tag/@len into @p (16 bytes). */
 static inline void fmt_chunk_hdr(uint8_t *p, uint32_t tag, uint32_t flags,
 				 uint64_t len)

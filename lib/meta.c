@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "pebs.h"
 #include "strhash.h"
 
@@ -104,6 +105,22 @@ int pebs_meta_set(struct pebs_meta *m, const char *key, const char *value)
 nomem:
 	free(v);
 	return -PEBS_E_NOMEM;
+}
+
+int fmt_meta_set(struct pebs_meta *m, const void *key, size_t klen,
+		 const void *val, size_t vlen)
+{
+	/*
+	 * A NUL would cut the C string short: "k\0x" would become "k" and
+	 * replace the real "k"'s value (format sections 4 and 9).
+	 */
+	if (memchr(key, 0, klen) || memchr(val, 0, vlen))
+		return -PEBS_E_CORRUPT;
+	char *k = strndup(key, klen), *v = strndup(val, vlen);
+	int r = k && v ? pebs_meta_set(m, k, v) : -PEBS_E_NOMEM;
+	free(k);
+	free(v);
+	return r;
 }
 
 int pebs_meta_setf(struct pebs_meta *m, const char *key, const char *fmt, ...)

@@ -2838,3 +2838,33 @@ Test(format, key_column_unknown_to_the_reader)
 	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
 		free(ref[c]);
 }
+
+/*
+ * HEAD metadata entries (format section 4): a NUL byte in a key or a
+ * value makes the HEAD malformed instead of cutting the string short
+ * ("k\0hidden" would replace "k"); a repeated key keeps its first place
+ * and takes the last value.
+ */
+Test(format, meta_entries_nul_and_repeats)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_eq(fmt_meta_set(m, "k", 1, "v2", 2), 0);
+	cr_assert_eq(fmt_meta_set(m, "k\0hidden", 8, "v1", 2),
+		     -PEBS_E_CORRUPT);
+	cr_assert_eq(fmt_meta_set(m, "j", 1, "a\0b", 3), -PEBS_E_CORRUPT);
+	cr_assert_eq(fmt_meta_set(m, "dup", 3, "first", 5), 0);
+	cr_assert_eq(fmt_meta_set(m, "x", 1, "", 0), 0);
+	cr_assert_eq(fmt_meta_set(m, "dup", 3, "second", 6), 0);
+	cr_assert_eq(pebs_meta_count(m), 3);
+	static const char *const want[3][2] = {
+		{ "k", "v2" }, { "dup", "second" }, { "x", "" },
+	};
+	for (size_t i = 0; i < 3; i++) {
+		const char *k, *v;
+		pebs_meta_entry(m, i, &k, &v);
+		cr_assert_str_eq(k, want[i][0]);
+		cr_assert_str_eq(v, want[i][1]);
+	}
+	cr_assert_null(pebs_meta_get(m, "j"));
+	pebs_meta_free(m);
+}
