@@ -56,12 +56,13 @@ static ATTR int unpack_##SFX(const uint8_t *p, size_t n, unsigned w,	\
 {									\
 	uint64_t bad = 0;						\
 	if (w == 1) {							\
-		for (size_t i = 0; i < n; i++) {			\
-			uint64_t u = p[i];				\
-			bad |= (uint64_t)(u > lim);			\
-			out[i] = add + u;				\
-		}							\
-		return bad != 0;					\
+		/* a byte maximum: 32 bytes an instruction, not 4 */	\
+		uint8_t mx = 0;						\
+		for (size_t i = 0; lim < 255 && i < n; i++)		\
+			mx = p[i] > mx ? p[i] : mx;			\
+		for (size_t i = 0; i < n; i++)				\
+			out[i] = add + p[i];				\
+		return mx > lim;					\
 	}								\
 	for (size_t i = 0; i < n; i++)					\
 		out[i] = p[i];						\
