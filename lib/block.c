@@ -1426,6 +1426,7 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 	 * where it can (DICT: in its dictionary).
 	 */
 	uint64_t span = cd->max - cd->min;
+	int checked = 0;	/* all values known to be in range */
 	if (enc == ENC_FOR && o32 && cd->width <= 4) {
 		/* The common u32 case in one pass, no 64-bit detour. */
 		if (fmt_k->unpack32(raw, n, cd->width, (uint32_t)cd->min,
@@ -1440,7 +1441,13 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 		break;
 	case ENC_DELTA:
 		fmt_k->unpack(raw, n, cd->width, 0, ~0ull, out);
-		fmt_k->undelta(out, n, cd->base);
+		/* Non-decreasing (time): the ends bound every value. */
+		if (fmt_k->undelta(out, n, cd->base)) {
+			if (out[0] - cd->min > span ||
+			    out[n - 1] - cd->min > span)
+				return out_of_range(cd, err, errlen);
+			checked = 1;
+		}
 		break;
 	case ENC_DICT: {
 		/* The values are the dictionary's: checked there, once. */
@@ -1479,7 +1486,7 @@ static int decode_column(struct fmt_dec *d, const struct view *v,
 	}
 	/* DELTA and KEYED: checked in the narrowing pass, or one of its own. */
 	int bad = o32 ? fmt_k->narrow(out, n, cd->min, span, o32) :
-		  enc == ENC_DELTA || enc == ENC_KEYED ?
+		  (enc == ENC_DELTA && !checked) || enc == ENC_KEYED ?
 		  fmt_k->outside(out, n, cd->min, span) : 0;
 	return bad ? out_of_range(cd, err, errlen) : 0;
 }

@@ -132,15 +132,22 @@ static ATTR uint32_t dgather_##SFX(const uint64_t *dict, const uint8_t *p, \
 	}								\
 	return mx;							\
 }									\
-static ATTR void undelta_##SFX(uint64_t *v, size_t n, uint64_t base)	\
+static ATTR int undelta_##SFX(uint64_t *v, size_t n, uint64_t base)	\
 {									\
-	for (size_t i = 0; i < n; i++)					\
+	uint64_t odd = 0, zor = 0;					\
+	for (size_t i = 0; i < n; i++) {				\
+		odd |= v[i] & 1;					\
+		zor |= v[i];						\
 		v[i] = (v[i] >> 1) ^ (0 - (v[i] & 1));			\
+	}								\
 	uint64_t prev = base;						\
 	for (size_t i = 0; i < n; i++) {				\
 		prev += v[i];						\
 		v[i] = prev;						\
 	}								\
+	/* no negative delta, and n of the largest stay below 2^64 */	\
+	uint64_t dmax = zor >> 1;					\
+	return !odd && (!dmax || n <= (UINT64_MAX - base) / dmax);	\
 }									\
 static ATTR void gather_##SFX(const uint64_t *dict, const uint64_t *idx, \
 			      size_t n, uint64_t *out)			\

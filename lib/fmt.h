@@ -150,8 +150,14 @@ struct fmt_kernels {
 	 */
 	int (*unpack)(const uint8_t *planes, size_t n, unsigned w,
 		      uint64_t add, uint64_t lim, uint64_t *out);
-	/* in place: v = prev + unzigzag(v), prev starting at base */
-	void (*undelta)(uint64_t *v, size_t n, uint64_t base);
+	/*
+	 * in place: v = prev + unzigzag(v), prev starting at base; returns
+	 * 1 when the values are known to be non-decreasing without wrapping
+	 * (no negative delta, and base + n times the largest stays below
+	 * 2^64: a time column), so that the first and last value bound
+	 * them all, else 0 (nothing known)
+	 */
+	int (*undelta)(uint64_t *v, size_t n, uint64_t base);
 	/* out[i] = dict[idx[i]] ; idx already < k (checked by caller) */
 	void (*gather)(const uint64_t *dict, const uint64_t *idx, size_t n,
 		       uint64_t *out);

@@ -2868,3 +2868,55 @@ Test(format, meta_entries_nul_and_repeats)
 	cr_assert_null(pebs_meta_get(m, "j"));
 	pebs_meta_free(m);
 }
+
+/*
+ * DELTA columns are range-checked from their ends when no delta is
+ * negative and the sum cannot wrap, else value by value: a lie in the
+ * directory is caught either way (rising, falling, and rising through
+ * 2^64, which wraps), and the true directory still decodes.
+ */
+Test(format, delta_range_check_fast_and_slow)
+{
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	char err[160];
+	for (int shape = 0; shape < 3; shape++) {
+		struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+		size_t n = 3000;
+		uint64_t t = shape == 2 ? ~0ull - 1000 * 7 : 1ull << 40;
+		for (size_t i = 0; i < n; i++) {
+			b->c64[PEBS_COL_TIME][i] = t;
+			b->c32[PEBS_COL_LAT][i] = 1 + (uint32_t)(i % 7);
+			t = shape == 1 ? t - 3 - rnd() % 5 : t + 3 + rnd() % 5;
+		}
+		b->n = n;
+		void *chunk;
+		size_t len, olen;
+		cr_assert_eq(pebs_block_encode(b, 1, &chunk, &len), 0);
+		uint8_t *o = strip_colsums(chunk, len, &olen);
+		size_t at = col_dir_at(o, PEBS_COL_TIME);
+		cr_assert(at);
+		cr_assert_eq(ENC_CODE(o[at + 2]), ENC_DELTA, "shape %d", shape);
+		uint64_t mn = get64(o + at + 8), mx = get64(o + at + 16);
+		for (int side = 0; side < 2; side++) {
+			put64(o + at + 16, side ? mx : mx - 1);
+			put64(o + at + 8, side ? mn + 1 : mn);
+			reseal(o, olen);
+			for (int sc = 0; sc < 2; sc++) {
+				pebs_codec_select(sc);
+				cr_assert_eq(decode_cols(o, olen, 0, d, err,
+							 sizeof(err)),
+					     -PEBS_E_CORRUPT, "shape %d side %d",
+					     shape, side);
+			}
+			pebs_codec_select(0);
+		}
+		put64(o + at + 8, mn);
+		put64(o + at + 16, mx);
+		reseal(o, olen);
+		decode_both_kernels(o, olen, b, d);
+		free(o);
+		free(chunk);
+		pebs_batch_free(b);
+	}
+	pebs_batch_free(d);
+}
