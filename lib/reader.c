@@ -530,21 +530,19 @@ static int parse_head(struct pebs_reader *r, struct src *s, struct slot *sl,
 	r->metas = nm;
 	r->metas[r->nmetas++] = m;
 	for (uint32_t i = 0; i < nmeta; i++) {
-		char *kv[2];
+		const uint8_t *kv[2];
+		size_t kvlen[2];
 		for (int j = 0; j < 2; j++) {
-			if (end - p < 4 ||
-			    (size_t)(end - p - 4) < get32(p)) {
-				if (j)
-					free(kv[0]);
+			if (end - p < 4 || (size_t)(end - p - 4) < get32(p))
 				goto bad;
-			}
-			kv[j] = strndup((const char *)p + 4, get32(p));
+			kv[j] = p + 4;
+			kvlen[j] = get32(p);
 			p += 4 + get32(p);
 		}
-		int rc = kv[0] && kv[1] ? pebs_meta_set(m, kv[0], kv[1]) :
-			 -PEBS_E_NOMEM;
-		free(kv[0]);
-		free(kv[1]);
+		/* a NUL byte in a key or value: malformed (section 4) */
+		int rc = fmt_meta_set(m, kv[0], kvlen[0], kv[1], kvlen[1]);
+		if (rc == -PEBS_E_CORRUPT)
+			goto bad;
 		if (rc)
 			return slot_err(sl, PEBS_E_NOMEM, si, "out of memory");
 	}
