@@ -1123,9 +1123,9 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 				    "column %u: unknown encoding %u", cd.col,
 				    enc);
 		}
-		/* KEYED has no planes: its width is 0 (section 6). */
-		if (enc == ENC_KEYED ? cd.width != 0 :
-		    enc != ENC_CONST && (cd.width < 1 || cd.width > 8))
+		/* CONST and KEYED have no planes: width 0 (section 6). */
+		if (enc == ENC_KEYED || enc == ENC_CONST ? cd.width != 0 :
+		    cd.width < 1 || cd.width > 8)
 			return fail(PEBS_E_CORRUPT, err, errlen,
 				    "column %u: bad width %u", cd.col,
 				    cd.width);

@@ -2701,6 +2701,21 @@ Test(format, keyed_directory_messages)
 				 sizeof(err)), -PEBS_E_CORRUPT);
 	cr_assert_str_eq(err, "column 1: bad width 1");
 	o[cpu + 3] = 0;
+
+	/* CONST has no planes either: a width there is damage too. */
+	size_t k = 0;
+	for (unsigned c = 0; c < PEBS_COL_COUNT && !k; c++) {
+		size_t at = col_dir_at(o, c);
+		if (at && ENC_CODE(o[at + 2]) == ENC_CONST)
+			k = at;
+	}
+	cr_assert(k, "a constant column in the generator's block");
+	o[k + 3] = 5;
+	reseal(o, olen);
+	cr_assert_eq(decode_cols(o, olen, 1ull << PEBS_COL_TIME, d, err,
+				 sizeof(err)), -PEBS_E_CORRUPT);
+	cr_assert(strstr(err, "bad width 5"), "%s", err);
+	o[k + 3] = 0;
 	reseal(o, olen);
 	cr_assert_eq(decode_cols(o, olen, 0, d, err, sizeof(err)), 0, "%s",
 		     err);
