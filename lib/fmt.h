@@ -213,8 +213,6 @@ struct fmt_kernels {
 };
 extern const struct fmt_kernels *fmt_k;
 
-
-
 /* Reusable encoder/decoder state (zstd contexts and scratch buffers). */
 struct fmt_enc;
 struct fmt_dec;
