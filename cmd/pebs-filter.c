@@ -334,10 +334,31 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 			sink_open(&s, pebs_reader_meta(r));
 			if (osym)
 				pebs_output_set_sym(s.out, sym);
-			if (n == b->n && !text && raw) {
-				sink_check(&s, pebs_writer_copy_block(s.w, raw,
-								      len));
-			} else {
+			int copy = n == b->n && !text && raw ?
+				   pebs_writer_copy_block(s.w, raw, len) : 1;
+			if (copy == -PEBS_E_CHECKSUM) {
+				/*
+				 * Damage outside the columns decoded (those
+				 * were verified): the samples are sound, but
+				 * the block is not copied as it is.
+				 */
+				status = status > EXIT_DATA ? status :
+					 EXIT_DATA;
+				if (shown++ < MAX_SHOWN)
+					util_warn("%s: block %llu at offset "
+						  "0x%llx: checksum mismatch "
+						  "outside the columns read; "
+						  "its samples are written "
+						  "without the rest",
+						  pebs_reader_name(r,
+								   b->source),
+						  (unsigned long long)
+						  b->block_index,
+						  (unsigned long long)b->offset);
+			} else if (copy < 0) {
+				sink_check(&s, copy);
+			}
+			if (copy) {
 				if (pebs_batch_fit(&sub, n, 0) < 0 ||
 				    pebs_expr_select(sub, b, sel, n, 0) < 0)
 					util_die(EXIT_SYS, "out of memory");

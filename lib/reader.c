@@ -1387,14 +1387,14 @@ static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 	/*
 	 * A block with a column checksum table is decoded from the columns'
 	 * checksums, never the chunk's; but checking all of a block (--info)
-	 * and copying the chunk as it is (raw_chunks: damage must not spread
-	 * into new files) cover what no column checksum does, the unknown
-	 * columns and the bytes between them.  Without a table, decoding
-	 * checked the chunk's checksum already.
+	 * covers what no column checksum does, the unknown columns and the
+	 * bytes between them.  (A copy of the chunk as it is, raw_chunks,
+	 * is checked by pebs_writer_copy_block(), only when one is made.)
+	 * Without a table, decoding checked the chunk's checksum already.
 	 */
 	const uint8_t *pl = chunk + CHUNK_HDR;
 	size_t plen = sl->len - CHUNK_HDR - CHUNK_TRL;
-	if (!rc && (r->o.verify_all || r->o.raw_chunks) &&
+	if (!rc && r->o.verify_all &&
 	    get32(pl + 12) & BLK_F_COLSUMS &&
 	    fmt_checksum(TAG_BLCK, pl, plen) != get64(pl + plen)) {
 		rc = -PEBS_E_CHECKSUM;

@@ -412,7 +412,22 @@ int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk_buf,
 			   size_t len)
 {
 	int r = flush_block(w);
-	return r ? r : emit_block(w, chunk_buf, len);
+	if (r)
+		return r;
+	/*
+	 * Copied as is, the block must be intact as a whole: its reader may
+	 * have checked only the columns it decoded (column checksums), and
+	 * damage elsewhere in it must not spread into a new file.  Checked
+	 * here, when a copy is made, not for every block read.  Not an
+	 * error of this writer: the caller may encode the samples instead.
+	 */
+	const uint8_t *c = chunk_buf;
+	if (len < CHUNK_HDR + CHUNK_TRL || get32(c) != TAG_BLCK ||
+	    get64(c + 8) != len - CHUNK_HDR - CHUNK_TRL ||
+	    fmt_checksum(TAG_BLCK, c + CHUNK_HDR, len - CHUNK_HDR -
+			 CHUNK_TRL) != get64(c + len - CHUNK_TRL))
+		return -PEBS_E_CHECKSUM;
+	return emit_block(w, chunk_buf, len);
 }
 
 int pebs_writer_lost(struct pebs_writer *w, uint32_t cpu, uint64_t time,

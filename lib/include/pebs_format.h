@@ -110,7 +110,9 @@ int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b);
 
 /*
  * Writes an already-encoded block chunk as is (pebs-filter copies blocks
- * whose every sample matches).  Pending samples are flushed first.
+ * whose every sample matches).  Pending samples are flushed first.  A
+ * chunk whose checksum does not match is not written: -PEBS_E_CHECKSUM,
+ * and the writer stays usable (encode the samples instead).
  */
 int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk,
 			   size_t len);

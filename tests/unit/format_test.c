@@ -2361,11 +2361,12 @@ Test(format, end_lost_total_and_lost_chunk_size)
 
 /*
  * A block with a column checksum table whose chunk checksum is wrong
- * (damage no column checksum covers) decodes, but checking every block
- * whole (verify_all) and copying chunks as they are (raw_chunks) report
- * it, from a file or a stream.
+ * (damage no column checksum covers) decodes.  Checking every block whole
+ * (verify_all) reports it; with raw_chunks the reader keeps the samples
+ * and pebs_writer_copy_block() refuses to copy that chunk as it is, so the
+ * damage does not spread into a new file.  From a file or a stream.
  */
-Test(format, verify_all_and_raw_chunks_check_the_chunk_checksum)
+Test(format, verify_all_and_raw_copies_check_the_chunk_checksum)
 {
 	size_t len, offs[64];
 	char *b = ten_blocks(13, &len, offs);
@@ -2403,16 +2404,35 @@ Test(format, verify_all_and_raw_chunks_check_the_chunk_checksum)
 			cr_assert_eq(pebs_reader_open(&r, fifo ? stdin_path :
 						      paths, 1, &o), 0);
 			struct pebs_batch *bt;
-			size_t n = 0;
+			size_t n = 0, copied = 0, refused = 0;
 			int rc, errs = 0;
+			FILE *out = fopen("/dev/null", "w");
+			struct pebs_writer *w;
+			cr_assert_eq(pebs_writer_open(&w, out, NULL, NULL), 0);
 			while ((rc = pebs_reader_next(r, &bt)) != 0) {
-				if (rc > 0) {
-					n += bt->n;
+				if (rc < 0) {
+					errs++;
+					cr_assert_str_eq(pebs_reader_errmsg(r),
+							 want);
 					continue;
 				}
-				errs++;
-				cr_assert_str_eq(pebs_reader_errmsg(r), want);
+				n += bt->n;
+				size_t rl;
+				const void *raw = pebs_reader_raw(r, &rl);
+				if (!raw)
+					continue;
+				rc = pebs_writer_copy_block(w, raw, rl);
+				if (rc == -PEBS_E_CHECKSUM) {
+					refused++;
+					cr_assert_eq(bt->block_index, 3);
+				} else {
+					cr_assert_eq(rc, 0);
+					copied++;
+				}
 			}
+			/* a refused copy leaves the writer usable */
+			cr_assert_eq(pebs_writer_close(w), 0);
+			fclose(out);
 			pebs_reader_close(r);
 			if (fifo) {
 				dup2(keep, STDIN_FILENO);
@@ -2420,8 +2440,14 @@ Test(format, verify_all_and_raw_chunks_check_the_chunk_checksum)
 				wait(NULL);
 			}
 			close(keep);
-			cr_assert_eq(n, mode ? 9000 : 10000, "mode %d", mode);
-			cr_assert_eq(errs, mode ? 1 : 0, "mode %d", mode);
+			/* only the whole-file check (--info) reads the whole
+			 * chunk; a raw copy is checked when it is made, so the
+			 * block's samples (their columns sound) are kept */
+			cr_assert_eq(n, mode == 1 ? 9000 : 10000, "mode %d",
+				     mode);
+			cr_assert_eq(errs, mode == 1 ? 1 : 0, "mode %d", mode);
+			cr_assert_eq(refused, mode == 2 ? 1 : 0, "mode %d", mode);
+			cr_assert_eq(copied, mode == 2 ? 9 : 0, "mode %d", mode);
 		}
 	}
 	unlink(q);

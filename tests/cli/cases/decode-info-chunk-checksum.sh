@@ -1,6 +1,7 @@
 # A block's chunk checksum is checked by --info (the integrity check) and
 # before pebs-filter copies the chunk, although the block decodes from
-# its column checksums: damage there is reported (exit 1), not copied.
+# its column checksums: damage there is reported (exit 1) and not copied,
+# and pebs-filter writes the block's samples (all 3000) encoded anew.
 cd $TMP || exit 9
 pebs-gen -n 3000 --block 1000 --seed 4 -o m.pebs || exit 9
 off=$(grep -obUa BLCK m.pebs | sed -n 3p | cut -d: -f1)
