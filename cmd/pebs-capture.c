@@ -30,7 +30,8 @@ static void usage(int code)
 		"                    [-o FILE] [--uarch NAME] [--workload NAME | "
 		"--trace FILE]\n"
 		"                    [--seed N] [--max-lost N] [--accesses N] "
-		"[--regs] [-- COMMAND ARGS...]\n"
+		"[--regs] [--level N]\n"
+		"                    [-- COMMAND ARGS...]\n"
 		"       pebs-capture --plan --uarch NAME -e EVENT... "
 		"[-c PERIOD] [-C CPUS] [--regs] [-o FILE]\n"
 		"       pebs-capture --probe [-o FILE]\n"
@@ -47,6 +48,9 @@ static void usage(int code)
 		"                  k/M/G allowed); default: the workload's "
 		"length (0.6M-2M)\n"
 		"                  or the whole trace\n"
+		"  --level N       zstd level 1-22 (default 1), or -1 to -7 "
+		"for larger files\n"
+		"                  that read faster\n"
 		"EVENT: load-latency[:ldlat=N], precise-store, "
 		"frontend:sub=NAME[,latency=N,width=N],\n"
 		"SDM names (MEM_LOAD_RETIRED.L3_MISS), rHEX; modifiers "
@@ -230,7 +234,8 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 /* ---------------------------------------------------------------- main */
 
 enum { OPT_PLAN = 256, OPT_PROBE, OPT_UARCH, OPT_WORKLOAD, OPT_SEED,
-       OPT_MAXLOST, OPT_VERSION, OPT_ACCESSES, OPT_TRACE, OPT_REGS };
+       OPT_MAXLOST, OPT_VERSION, OPT_ACCESSES, OPT_TRACE, OPT_REGS,
+       OPT_LEVEL };
 
 int main(int argc, char **argv)
 {
@@ -250,6 +255,7 @@ int main(int argc, char **argv)
 		{ "max-lost", required_argument, NULL, OPT_MAXLOST },
 		{ "accesses", required_argument, NULL, OPT_ACCESSES },
 		{ "regs", no_argument, NULL, OPT_REGS },
+		{ "level", required_argument, NULL, OPT_LEVEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ 0 }
@@ -310,6 +316,7 @@ int main(int argc, char **argv)
 		case OPT_WORKLOAD: co.workload = optarg; break;
 		case OPT_TRACE: co.trace = optarg; break;
 		case OPT_REGS: co.regs = 1; break;
+		case OPT_LEVEL: co.level = util_level_arg(optarg); break;
 		case 'h': usage(EXIT_OK); break;
 		case OPT_VERSION: util_version(); break;
 		default: usage(EXIT_USAGE);
@@ -321,6 +328,9 @@ int main(int argc, char **argv)
 			 "perf)", backend);
 	if (plan && probe)
 		util_die(EXIT_USAGE, "--plan and --probe exclude each other");
+	if ((plan || probe) && co.level)
+		util_die(EXIT_USAGE, "--level applies to a capture, not to "
+			 "%s", plan ? "--plan" : "--probe");
 	if ((plan || probe) && optind < argc)
 		util_die(EXIT_USAGE, "%s takes no command",
 			 plan ? "--plan" : "--probe");

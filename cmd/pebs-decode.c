@@ -28,6 +28,7 @@ struct opts {
 	int fields_set;
 	unsigned flags;
 	int info;
+	int level;		/* -f pebs: zstd level, 0 = default */
 	struct util_input_opts in;	/* --raw --uarch NAME, -j, --salvage */
 	const char *out;
 };
@@ -52,6 +53,9 @@ static void usage(FILE *fp)
 		"version,\n"
 		"                  bytes per column), as YAML\n"
 		"  --salvage       skip damaged blocks and go on\n"
+		"  --level N       -f pebs: zstd level 1-22 (default 1), or -1 "
+		"to -7 for\n"
+		"                  larger files that read faster\n"
 		"  --raw           inputs are raw PEBS buffer dumps "
 		"(formats/raw-records.md)\n"
 		"  --uarch NAME    their microarchitecture: core2 nhm wsm snb "
@@ -128,6 +132,7 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 	struct pebs_read_stats st;
 	uint64_t lost = 0;
 	uint32_t src = 0, seg = 0;
+	struct pebs_writer_opts wo = { .level = o->level };
 	util_input_open(&in, &o->in, paths, n, 0);
 	while (util_input_next(&in, &b) > 0) {
 		if (w && (b->source != src || b->segment != seg)) {
@@ -137,7 +142,7 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 		if (!w)
 			wcheck(NULL, pebs_writer_open(&w, fp,
 						      util_input_meta(&in),
-						      NULL), o->out);
+						      &wo), o->out);
 		src = b->source;
 		seg = b->segment;
 		wcheck(w, pebs_writer_add_batch(w, b), o->out);
@@ -150,7 +155,7 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 	}
 	if (!w)		/* no samples at all: a valid, empty file */
 		wcheck(NULL, pebs_writer_open(&w, fp, util_input_meta(&in),
-					      NULL),
+					      &wo),
 		       o->out);
 	util_input_stats(&in, &st);
 	if (st.lost > lost)
@@ -262,7 +267,7 @@ static int run_info(const struct opts *o, const char *const *paths,
 int main(int argc, char **argv)
 {
 	enum { O_FIELDS = 256, O_NOHDR, O_INFO, O_SALVAGE, O_VERSION, O_RAW,
-	       O_UARCH, O_RAWEV, O_SYMFS };
+	       O_UARCH, O_RAWEV, O_SYMFS, O_LEVEL };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "fields", required_argument, NULL, O_FIELDS },
@@ -277,6 +282,7 @@ int main(int argc, char **argv)
 		{ "uarch", required_argument, NULL, O_UARCH },
 		{ "raw-event", required_argument, NULL, O_RAWEV },
 		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "level", required_argument, NULL, O_LEVEL },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = -1 };
@@ -307,6 +313,7 @@ int main(int argc, char **argv)
 		case O_UARCH: o.in.uarch = optarg; break;
 		case O_RAWEV: o.in.raw_event = optarg; break;
 		case O_SYMFS: util_symfs = optarg; break;
+		case O_LEVEL: o.level = util_level_arg(optarg); break;
 		case 'o': o.out = optarg; break;
 		case 'j':
 			o.in.threads = util_threads_arg(optarg);
@@ -324,6 +331,8 @@ int main(int argc, char **argv)
 	if (o.in.raw && !pebs_uarch_by_name(o.in.uarch))
 		util_die(EXIT_USAGE, "--uarch: unknown microarchitecture "
 			 "\"%s\"", o.in.uarch);
+	if (o.level && (o.fmt != FMT_PEBS || o.info))
+		util_die(EXIT_USAGE, "--level applies to -f pebs only");
 	if (o.fmt == FMT_PEBS && o.fields_set && !o.info)
 		util_die(EXIT_USAGE, "--fields does not apply to -f pebs");
 	const char *stdin_only[] = { "-" };

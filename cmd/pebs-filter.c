@@ -34,6 +34,7 @@ struct opts {
 	uint64_t head;		/* 0 = no limit */
 	uint64_t sample;	/* keep 1 in sample; 0/1 = all */
 	int invert, count, explain, salvage;
+	int level;		/* .pebs output's zstd level; 0 = default */
 	const char *out;
 	const char *text;
 };
@@ -75,6 +76,9 @@ static void usage(FILE *fp)
 		"  -v, --invert    keep the samples that do not match\n"
 		"  -c, --count     print the number of matching samples only\n"
 		"  --explain       print the compiled program and exit\n"
+		"  --level N       .pebs output: zstd level 1-22 (default 1), "
+		"or -1 to -7 for\n"
+		"                  larger files that read faster\n"
 		"  --salvage       skip damaged blocks and go on\n"
 		"  -o FILE         write to FILE instead of standard output\n"
 		"  -j THREADS      decode threads (default: CPUs, at most 8)\n"
@@ -182,7 +186,8 @@ static void sink_open(struct sink *s, const struct pebs_meta *meta)
 		pebs_meta_setf(m, "filter", "%s(%s)", inv, s->o->text);
 	if (r < 0)
 		util_die(EXIT_SYS, "out of memory");
-	sink_check(s, pebs_writer_open(&s->w, s->fp, m, NULL));
+	struct pebs_writer_opts wo = { .level = s->o->level };
+	sink_check(s, pebs_writer_open(&s->w, s->fp, m, &wo));
 	pebs_meta_free(m);
 }
 
@@ -246,7 +251,10 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		.threads = o->threads, .salvage = o->salvage,
 		.cols = !need_out ? (ecols ? ecols : 1ull << PEBS_COL_CPU) :
 			text ? ecols | text_cols(o) : 0,
-		.filter = block_cb, .filter_ctx = c, .raw_chunks = !text,
+		.filter = block_cb, .filter_ctx = c,
+		/* blocks that match whole are copied as they are, unless
+		 * the output asks for a level of its own */
+		.raw_chunks = !text && !o->level,
 	};
 	c->o = o;
 	if (c->fast_count && pebs_expr_clock_ready(c->e) &&
@@ -406,7 +414,7 @@ static uint64_t parse_count(const char *opt, const char *s)
 int main(int argc, char **argv)
 {
 	enum { O_FIELDS = 256, O_NOHDR, O_HEAD, O_SAMPLE, O_EXPLAIN,
-	       O_SALVAGE, O_VERSION, O_SYMFS };
+	       O_SALVAGE, O_VERSION, O_SYMFS, O_LEVEL };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "fields", required_argument, NULL, O_FIELDS },
@@ -422,6 +430,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "level", required_argument, NULL, O_LEVEL },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = FMT_PEBS };
@@ -465,6 +474,7 @@ int main(int argc, char **argv)
 		case 'c': o.count = 1; break;
 		case O_EXPLAIN: o.explain = 1; break;
 		case O_SALVAGE: o.salvage = 1; break;
+		case O_LEVEL: o.level = util_level_arg(optarg); break;
 		case 'o': o.out = optarg; break;
 		case 'j':
 			o.threads = util_threads_arg(optarg);
@@ -479,6 +489,9 @@ int main(int argc, char **argv)
 	if (o.count && (fmt_set || fields_set || o.flags))
 		util_die(EXIT_USAGE, "--count prints a number: -f, --fields "
 			 "and --no-header do not apply");
+	if (o.level && (o.count || o.fmt != FMT_PEBS))
+		util_die(EXIT_USAGE, "--level applies to .pebs output only "
+			 "(the default, without --count)");
 	if (o.fmt == FMT_PEBS && !o.count && (fields_set || o.flags))
 		util_die(EXIT_USAGE, "--fields and --no-header do not apply to "
 			 ".pebs output (the default): add -f csv, yaml, jsonl "

@@ -43,7 +43,8 @@ int main(int argc, char **argv)
 	unsigned long long count = 1000000, seed = 1, threads = 16;
 	/* block ULLONG_MAX, level 0: not given (the writer's defaults;
 	 * --block 0 is refused, util_level_arg() never gives 0) */
-	unsigned long long block = ULLONG_MAX, level = 0;
+	unsigned long long block = ULLONG_MAX;
+	int level = 0;
 	const char *out = NULL;
 	int c;
 	util_init(argv[0]);
@@ -54,8 +55,7 @@ int main(int argc, char **argv)
 		case 's': dst = &seed; break;
 		case 't': dst = &threads; break;
 		case 'b': dst = &block; break;
-		case 'l': level = (unsigned long long)util_level_arg(optarg);
-			break;
+		case 'l': level = util_level_arg(optarg); break;
 		case 'o': out = optarg; break;
 		case 'h': usage(0); break;
 		case 'V': util_version(); break;
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 	char cmd[96];
 	snprintf(cmd, sizeof(cmd), "pebs-gen -n %llu --seed %llu", count, seed);
 	pebs_meta_set(m, "cmdline", cmd);
-	struct pebs_writer_opts wo = { .level = (int)level,
+	struct pebs_writer_opts wo = { .level = level,
 				       .block_samples = (unsigned)block };
 	struct pebs_writer *w;
 	if (pebs_writer_open(&w, fp, m, &wo))

@@ -215,11 +215,15 @@ unsigned util_threads_arg(const char *s)
 
 int util_level_arg(const char *s)
 {
+	/* zstd's fast levels are written as it writes them: -1 to -7 */
 	unsigned long long v;
-	if (util_parse_u64(s, &v) || v < 1 || v > 22)
+	int neg = s[0] == '-';
+	if (util_parse_u64(s + neg, &v) || v < 1 ||
+	    v > (unsigned long long)(neg ? -PEBS_LEVEL_MIN : PEBS_LEVEL_MAX))
 		util_die(EXIT_USAGE, "--level: \"%s\" is not a zstd level "
-			 "from 1 to 22", s);
-	return (int)v;
+			 "from 1 to %d, or a fast level from -1 to %d", s,
+			 PEBS_LEVEL_MAX, PEBS_LEVEL_MIN);
+	return neg ? -(int)v : (int)v;
 }
 
 int util_parse_u64(const char *s, unsigned long long *out)

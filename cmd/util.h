@@ -115,8 +115,8 @@ char *util_slurp(const char *path, size_t *len);
  */
 unsigned util_threads_arg(const char *s);
 
-/* The value of --level: a zstd level from 1 to 22; a usage error
- * otherwise. */
+/* The value of --level: a zstd level from 1 to 22, or a fast level from
+ * -1 to -7 (PEBS_LEVEL_MIN/MAX); a usage error otherwise. */
 int util_level_arg(const char *s);
 
 /* pebs_num_parse() of string @s (decimal or 0x hex, optional k/M/G

@@ -135,6 +135,9 @@ int pebs_writer_open(struct pebs_writer **wp, FILE *fp,
 		     const struct pebs_meta *meta,
 		     const struct pebs_writer_opts *opts)
 {
+	if (opts && (opts->level < PEBS_LEVEL_MIN ||
+		     opts->level > PEBS_LEVEL_MAX))
+		return -PEBS_E_RANGE;
 	struct pebs_writer *w = calloc(1, sizeof(*w));
 	if (!w)
 		return -PEBS_E_NOMEM;

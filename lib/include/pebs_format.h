@@ -70,8 +70,18 @@ const char *pebs_codec_select(int force_scalar);
 
 struct pebs_writer;
 
+/*
+ * zstd levels a writer takes: 1 to 22, and zstd's fast levels -1 to -7,
+ * which store the byte planes' literals without entropy coding: files
+ * about 30% larger that readers decode up to 1.5 times as fast (the same
+ * format: any reader reads any level; bench/RESULTS.md).
+ */
+#define PEBS_LEVEL_MIN (-7)
+#define PEBS_LEVEL_MAX 22
+
 struct pebs_writer_opts {
-	int level;		/* zstd level; 0 = default (1) */
+	int level;		/* zstd level (PEBS_LEVEL_MIN to _MAX);
+				 * 0 = default (1) */
 	unsigned block_samples;	/* samples per block; 0 = 65536 */
 	int no_index;		/* do not write the footer index */
 };
@@ -79,7 +89,9 @@ struct pebs_writer_opts {
 /*
  * Starts a segment on @fp (a pipe is fine: nothing is ever sought) with
  * metadata @meta (copied; may be NULL).  The stream is not closed by the
- * writer.  Returns 0 and *@w, or a negative error.
+ * writer.  Returns 0 and *@w, -PEBS_E_RANGE for a level outside
+ * PEBS_LEVEL_MIN to PEBS_LEVEL_MAX (nothing written), or another negative
+ * error.
  */
 int pebs_writer_open(struct pebs_writer **w, FILE *fp,
 		     const struct pebs_meta *meta,

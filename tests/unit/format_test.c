@@ -335,12 +335,13 @@ struct memfile {
 	size_t len;
 };
 
-static void write_stream(FILE *fp, uint64_t seed, size_t nsamples,
-			 unsigned block, const char *host, uint64_t lost)
+static void write_stream_level(FILE *fp, uint64_t seed, size_t nsamples,
+			       unsigned block, const char *host, uint64_t lost,
+			       int level)
 {
 	struct pebs_meta *m = pebs_meta_new();
 	pebs_meta_set(m, "host", host);
-	struct pebs_writer_opts o = { .block_samples = block };
+	struct pebs_writer_opts o = { .block_samples = block, .level = level };
 	struct pebs_writer *w;
 	cr_assert_eq(pebs_writer_open(&w, fp, m, &o), 0);
 	struct pebs_gen_opts go = { .seed = seed };
@@ -359,6 +360,12 @@ static void write_stream(FILE *fp, uint64_t seed, size_t nsamples,
 	pebs_gen_free(g);
 	pebs_batch_free(b);
 	pebs_meta_free(m);
+}
+
+static void write_stream(FILE *fp, uint64_t seed, size_t nsamples,
+			 unsigned block, const char *host, uint64_t lost)
+{
+	write_stream_level(fp, seed, nsamples, block, host, lost, 0);
 }
 
 static char *slurp(const char *p, size_t *len);
@@ -442,6 +449,49 @@ Test(format, file_roundtrip_threads)
 		cr_assert_eq(read_check(paths, 1, t, seeds, counts, &err),
 			     100000);
 		cr_assert_eq(err, 0);
+	}
+	unlink(p);
+	free(p);
+}
+
+/*
+ * Every level a writer takes reads back the same samples; zstd's fast
+ * levels (negative) make larger files than the default, and a level out
+ * of range is refused before anything is written.
+ */
+Test(format, writer_levels_fast_and_refused)
+{
+	char *p = strdup(tmpname());
+	uint64_t seeds[] = { 5 };
+	size_t counts[] = { 30000 };
+	const char *paths[] = { p };
+	const int levels[] = { PEBS_LEVEL_MIN, -3, -1, 0, 1, 3, 9 };
+	long size[sizeof(levels) / sizeof(levels[0])];
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		FILE *fp = fopen(p, "wb");
+		write_stream_level(fp, 5, 30000, 8192, "a", 0, levels[i]);
+		size[i] = ftell(fp);
+		fclose(fp);
+		int err;
+		cr_assert_eq(read_check(paths, 1, 2, seeds, counts, &err),
+			     30000, "level %d", levels[i]);
+		cr_assert_eq(err, 0, "level %d", levels[i]);
+	}
+	/* 0 is the default, 1 */
+	cr_assert_eq(size[3], size[4]);
+	for (size_t i = 0; i < 3; i++)
+		cr_assert_gt(size[i], size[4] * 11 / 10, "level %d: %ld "
+			     "against %ld", levels[i], size[i], size[4]);
+	const int bad[] = { PEBS_LEVEL_MIN - 1, PEBS_LEVEL_MAX + 1, -1000 };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		FILE *fp = fopen(p, "wb");
+		struct pebs_writer_opts o = { .level = bad[i] };
+		struct pebs_writer *w = NULL;
+		cr_assert_eq(pebs_writer_open(&w, fp, NULL, &o),
+			     -PEBS_E_RANGE, "level %d", bad[i]);
+		cr_assert_null(w);
+		cr_assert_eq(ftell(fp), 0);
+		fclose(fp);
 	}
 	unlink(p);
 	free(p);
