@@ -76,7 +76,7 @@ struct fmt_dec {
 	uint64_t *tmp;		/* values; the start of the one mapping */
 	uint64_t *idx;		/* dictionary indices */
 	uint64_t *key;		/* key values (KEYED) */
-	uint64_t *key2;		/* combined keys */
+	uint64_t *key2;		/* second key column's values (KEYED) */
 	/* in the same mapping: */
 	uint64_t *dict;		/* 65536 */
 	uint64_t *last;		/* KEYED_SLOTS + 1; one more: unkey's sink
@@ -1260,25 +1260,93 @@ int pebs_block_info(const void *chunk, size_t len, int verify,
 }
 
 /*
- * Decodes KEYED data: keyed_pack() data (@len bytes at @raw, followed by at
- * least 8 readable bytes when @slack, else copied to a padded buffer)
- * into n values, each added to the last value of its key's slot.  The
- * lengths are checked against the data size first, so the loop can read
- * 8 bytes at a time.  Unpacking and the prediction are one pass: the table
- * lookups are a dependency chain anyway.
+ * The key of a KEYED column's rows: up to two key columns, each read where
+ * it lies (a decoded u64 or u32 column, or scratch), combined as
+ * k1 + k2 * FMT_KEY_C2 row by row; a column absent (both NULL) is zero.
  */
-static int unkey(struct fmt_dec *d, const uint8_t *raw, size_t len,
-		 int slack, size_t n, const uint64_t *key, uint64_t base,
-		 uint64_t *out)
+struct keysrc {
+	const uint64_t *p64;
+	const uint32_t *p32;
+};
+
+/* Kind of a key source: 0 absent, 1 u32, 2 u64. */
+static int keysrc_kind(const struct keysrc *k)
+{
+	return k->p64 ? 2 : k->p32 ? 1 : 0;
+}
+
+static inline __attribute__((always_inline))
+uint64_t key_at(const struct keysrc *k, int kind, size_t i)
+{
+	return kind == 2 ? k->p64[i] : kind == 1 ? k->p32[i] : 0;
+}
+
+/*
+ * The loop of unkey() for key kinds @k1 and @k2 (constants where it is
+ * inlined, so each combination compiles to its own loop without tests):
+ * the keys are read from their columns as they are, not first copied and
+ * combined in passes of their own.
+ */
+static inline __attribute__((always_inline))
+void unkey_loop(struct fmt_dec *d, const uint8_t *raw, const uint8_t *p,
+		size_t n, const struct keysrc *ks, int k1, int k2,
+		int mostly_same, uint64_t *out)
 {
 	static const uint64_t mask[9] = {
 		0, 0xff, 0xffff, 0xffffff, 0xffffffffull, 0xffffffffffull,
 		0xffffffffffffull, 0xffffffffffffffull, ~0ull
 	};
-	size_t sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned l = raw[i];
+		if (mostly_same && !l) {
+			/* the value of the key's last sample: predicted well
+			 * where nearly every value is unchanged (a thread's
+			 * CPU), a plain lookup */
+			out[i] = d->last[fmt_key_slot(key_at(&ks[0], k1, i) +
+						      key_at(&ks[1], k2, i) *
+						      FMT_KEY_C2)];
+			continue;
+		}
+		uint64_t z;
+		memcpy(&z, p, 8);
+		z = le64toh(z) & mask[l];
+		p += l;
+		uint64_t key = key_at(&ks[0], k1, i) +
+			       key_at(&ks[1], k2, i) * FMT_KEY_C2;
+		uint32_t s = fmt_key_slot(key);
+		uint64_t v = d->last[s] + ((z >> 1) ^ (0 - (z & 1)));
+		/*
+		 * An unchanged value is not stored back to its slot:
+		 * consecutive samples of one key (a thread's CPU) would
+		 * otherwise chain each load to the previous store.  It goes
+		 * to a slot never read instead of behind a branch, which
+		 * mispredicts on columns where changes are irregular (a data
+		 * source per instruction).
+		 */
+		size_t to = s + ((KEYED_SLOTS - s) & (0 - (size_t)(z == 0)));
+		d->last[to] = v;
+		out[i] = v;
+	}
+}
+
+/*
+ * Decodes KEYED data: keyed_pack() data (@len bytes at @raw, followed by at
+ * least 8 readable bytes when @slack, else copied to a padded buffer)
+ * into n values, each added to the last value of its key's slot (keys
+ * from @ks[0] and @ks[1]).  The lengths are checked against the data size
+ * first, so the loop can read 8 bytes at a time.  Unpacking and the
+ * prediction are one pass: the table lookups are a dependency chain
+ * anyway.
+ */
+static int unkey(struct fmt_dec *d, const uint8_t *raw, size_t len,
+		 int slack, size_t n, const struct keysrc *ks, uint64_t base,
+		 uint64_t *out)
+{
+	size_t sum = 0, same = 0;
 	unsigned bad = 0;
 	for (size_t i = 0; i < n; i++) {
 		sum += raw[i];
+		same += raw[i] == 0;
 		bad |= raw[i] > 8;
 	}
 	if (bad || sum != len - n)
@@ -1300,25 +1368,21 @@ static int unkey(struct fmt_dec *d, const uint8_t *raw, size_t len,
 	}
 	for (size_t s = 0; s < KEYED_SLOTS; s++)
 		d->last[s] = base;
-	for (size_t i = 0; i < n; i++) {
-		unsigned l = raw[i];
-		uint64_t z;
-		memcpy(&z, p, 8);
-		z = le64toh(z) & mask[l];
-		p += l;
-		uint32_t s = fmt_key_slot(key ? key[i] : 0);
-		uint64_t v = d->last[s] + ((z >> 1) ^ (0 - (z & 1)));
-		/*
-		 * An unchanged value is not stored back to its slot:
-		 * consecutive samples of one key (a thread's CPU) would
-		 * otherwise chain each load to the previous store.  It goes
-		 * to a slot never read instead of behind a branch, which
-		 * mispredicts on columns where changes are irregular (a data
-		 * source per instruction).
-		 */
-		size_t to = s + ((KEYED_SLOTS - s) & (0 - (size_t)(z == 0)));
-		d->last[to] = v;
-		out[i] = v;
+	/*
+	 * The writer's key columns are one (ip, tid) or two (ip and tid).
+	 * Where 15 values in 16 or more are unchanged, a branch on that
+	 * predicts well and skips the delta's work.
+	 */
+	int ms = same >= n - n / 16;
+	int k1 = keysrc_kind(&ks[0]), k2 = keysrc_kind(&ks[1]);
+	/* each common case its own loop, the rest one generic loop */
+	switch ((k1 * 3 + k2) * 2 + ms) {
+	case 6: unkey_loop(d, raw, p, n, ks, 1, 0, 0, out); break;
+	case 7: unkey_loop(d, raw, p, n, ks, 1, 0, 1, out); break;
+	case 12: unkey_loop(d, raw, p, n, ks, 2, 0, 0, out); break;
+	case 13: unkey_loop(d, raw, p, n, ks, 2, 0, 1, out); break;
+	case 14: unkey_loop(d, raw, p, n, ks, 2, 1, 0, out); break;
+	default: unkey_loop(d, raw, p, n, ks, k1, k2, ms, out);
 	}
 	return 0;
 }
@@ -1353,7 +1417,7 @@ static int col_sum(const struct view *v, unsigned i, char *err,
  * into @o32 narrowed to u32 (@out is then scratch).
  */
 static int decode_column(struct fmt_dec *d, const struct view *v,
-			 unsigned i, const uint64_t *key, uint64_t *out,
+			 unsigned i, const struct keysrc *key, uint64_t *out,
 			 uint32_t *o32, char *err, size_t errlen)
 {
 	const struct coldir *cd = &v->cd[i];
@@ -1501,71 +1565,60 @@ static int find_col(const struct view *v, unsigned col)
 }
 
 /*
- * Key values of column @col for KEYED column @self: from @out when decoded
- * there, else decoded into scratch.  NULL means all zero (absent column).
+ * Key values of column @col for KEYED column @self into *@k: where @out
+ * holds them decoded, else decoded into @scratch; nothing (both NULL)
+ * for a column the block lacks, whose values are zero.  0 or an error.
  */
-static const uint64_t *key_values(struct fmt_dec *d, const struct view *v,
-				  unsigned self, unsigned col, uint64_t done,
-				  struct pebs_batch *out, int *rc, char *err,
-				  size_t errlen)
+static int key_values(struct fmt_dec *d, const struct view *v,
+		      unsigned self, unsigned col, uint64_t done,
+		      struct pebs_batch *out, uint64_t *scratch,
+		      struct keysrc *k, char *err, size_t errlen)
 {
+	k->p64 = NULL;
+	k->p32 = NULL;
 	/*
 	 * Not absent but unknown: a newer writer's column, which this
 	 * reader skipped.  Zeros would decode wrong values; only this
 	 * column fails (format section 6), as one this reader cannot read.
 	 */
-	if (col >= PEBS_COL_COUNT) {
-		*rc = fail(PEBS_E_VERSION, err, errlen,
-			   "column %u: key column %u unknown to this reader",
-			   self, col);
-		return NULL;
-	}
+	if (col >= PEBS_COL_COUNT)
+		return fail(PEBS_E_VERSION, err, errlen,
+			    "column %u: key column %u unknown to this reader",
+			    self, col);
 	int ki = find_col(v, col);
-	*rc = 0;
 	if (ki < 0)
-		return NULL;
-	if (ENC_CODE(v->cd[ki].enc) == ENC_KEYED) {
-		*rc = fail(PEBS_E_CORRUPT, err, errlen,
-			   "column %u: key column %u is keyed itself", self,
-			   col);
-		return NULL;
-	}
-	if (done & (1ull << col) && out->c64[col])
-		return out->c64[col];
+		return 0;
+	if (ENC_CODE(v->cd[ki].enc) == ENC_KEYED)
+		return fail(PEBS_E_CORRUPT, err, errlen,
+			    "column %u: key column %u is keyed itself", self,
+			    col);
 	if (done & (1ull << col)) {
-		for (size_t j = 0; j < v->n; j++)
-			d->key[j] = out->c32[col][j];
-		return d->key;
+		k->p64 = out->c64[col];
+		k->p32 = out->c64[col] ? NULL : out->c32[col];
+		return 0;
 	}
-	*rc = decode_column(d, v, (unsigned)ki, NULL, d->key, NULL, err,
-			    errlen);
-	return d->key;
+	k->p64 = scratch;
+	return decode_column(d, v, (unsigned)ki, NULL, scratch, NULL, err,
+			     errlen);
 }
 
 /*
- * The combined key of KEYED column @self (aux: first key column, second
- * key column + 1 or 0) in d->key2, or NULL when every key is zero.
+ * The key columns of KEYED column @self (aux: first key column, second
+ * key column + 1 or 0) into @k[0] and @k[1], each in its own scratch
+ * when it was not decoded.  0 or an error.
  */
-static const uint64_t *keys(struct fmt_dec *d, const struct view *v,
-			    unsigned self, uint32_t aux, uint64_t done,
-			    struct pebs_batch *out, int *rc, char *err,
-			    size_t errlen)
+static int keys(struct fmt_dec *d, const struct view *v, unsigned self,
+		uint32_t aux, uint64_t done, struct pebs_batch *out,
+		struct keysrc *k, char *err, size_t errlen)
 {
-	const uint64_t *k1 = key_values(d, v, self, aux & 0xff, done, out, rc,
-					err, errlen);
-	if (*rc)
-		return NULL;
-	for (size_t j = 0; j < v->n; j++)
-		d->key2[j] = k1 ? k1[j] : 0;
-	if (aux >> 8) {
-		const uint64_t *k2 = key_values(d, v, self, (aux >> 8) - 1,
-						done, out, rc, err, errlen);
-		if (*rc)
-			return NULL;
-		for (size_t j = 0; k2 && j < v->n; j++)
-			d->key2[j] += k2[j] * FMT_KEY_C2;
-	}
-	return d->key2;
+	int rc = key_values(d, v, self, aux & 0xff, done, out, d->key, &k[0],
+			    err, errlen);
+	k[1].p64 = NULL;
+	k[1].p32 = NULL;
+	if (!rc && aux >> 8)
+		rc = key_values(d, v, self, (aux >> 8) - 1, done, out,
+				d->key2, &k[1], err, errlen);
+	return rc;
 }
 
 int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
@@ -1613,15 +1666,12 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 			int keyed = ENC_CODE(v.cd[i].enc) == ENC_KEYED;
 			if (!(cols & (1ull << c)) || keyed != pass)
 				continue;
-			const uint64_t *key = NULL;
-			if (keyed) {
-				key = keys(d, &v, c, v.cd[i].dict_count, done,
-					   out, &r, err, errlen);
-				if (r)
-					return r;
-			}
+			struct keysrc key[2];
+			if (keyed && (r = keys(d, &v, c, v.cd[i].dict_count,
+					       done, out, key, err, errlen)))
+				return r;
 			uint64_t *dst = out->c64[c] ? out->c64[c] : d->tmp;
-			r = decode_column(d, &v, i, key, dst,
+			r = decode_column(d, &v, i, keyed ? key : NULL, dst,
 					  out->c64[c] ? NULL : out->c32[c],
 					  err, errlen);
 			if (r)

@@ -927,6 +927,92 @@ Test(format, block_keyed_generated_matches_reference)
 		free(ref[c]);
 }
 
+/* Encoding of column @col in block @chunk's directory, or -1. */
+static int col_encoding(const void *chunk, unsigned col)
+{
+	const uint8_t *p = (const uint8_t *)chunk + CHUNK_HDR;
+	size_t off = BLK_FIXED;
+	for (uint32_t i = 0; i < get32(p + 8); i++)
+		off += 2 + get16(p + off);
+	for (uint32_t i = 0; i < get32(p + 4); i++)
+		if (get16(p + off + BLK_COLDIR * i) == col)
+			return p[off + BLK_COLDIR * i + 2] & 0x1f;
+	return -1;
+}
+
+/*
+ * KEYED columns whose values nearly never change for their key (a
+ * thread's CPU: the decoder's lookup-only loop) and whose values often do
+ * (the address: the full loop), read with their key columns decoded into
+ * the batch (u32 tid, u64 ip) or only as keys, in every combination of
+ * the columns asked for: the same values as written.
+ */
+Test(format, keyed_key_sources_and_unchanged_runs)
+{
+	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+	struct pebs_batch *d = pebs_batch_new(PEBS_BATCH_MAX);
+	uint64_t x = 88172645463325252ull;
+	for (int round = 0; round < 3; round++) {
+		/* a CPU change every 1 in 20, 1 in 40, 1 in 3 samples of a
+		 * thread: around the decoder's 15-in-16 threshold */
+		const unsigned every[] = { 20, 40, 3 };
+		uint32_t cpu_of[16];
+		for (unsigned t = 0; t < 16; t++)
+			cpu_of[t] = t * 3;
+		pebs_batch_reset(b);
+		for (size_t i = 0; i < 30000; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			unsigned t = (unsigned)(x % 16);
+			if (x / 16 % every[round] == 0)
+				cpu_of[t] = (uint32_t)(x >> 40) % 64;
+			struct pebs_sample sm = { 0 };
+			sm.time = 1000 + i;
+			sm.tid = 100 + t;
+			sm.pid = 7;
+			sm.cpu = cpu_of[t];
+			sm.ip = 0x401000 + (x >> 20) % 64 * 16;
+			sm.addr = 0x7f0000000000ull + (x >> 30) % 100000 * 8;
+			sm.lat = 5 + (uint32_t)(x >> 50) % 300;
+			cr_assert_eq(pebs_batch_push(b, &sm), 0);
+		}
+		void *chunk;
+		size_t len;
+		cr_assert_eq(pebs_block_encode(b, 1, &chunk, &len), 0);
+		if (round < 2)
+			cr_assert_eq(col_encoding(chunk, PEBS_COL_CPU),
+				     ENC_KEYED, "round %d", round);
+		const uint64_t masks[] = {
+			0, 1ull << PEBS_COL_CPU, 1ull << PEBS_COL_ADDR,
+			1ull << PEBS_COL_CPU | 1ull << PEBS_COL_TID,
+			1ull << PEBS_COL_ADDR | 1ull << PEBS_COL_IP,
+			1ull << PEBS_COL_ADDR | 1ull << PEBS_COL_TID,
+			1ull << PEBS_COL_ADDR | 1ull << PEBS_COL_CPU |
+			1ull << PEBS_COL_IP | 1ull << PEBS_COL_TID,
+		};
+		for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++) {
+			cr_assert_eq(pebs_block_decode(chunk, len, masks[m], d,
+						       NULL, 0), 0);
+			cr_assert_eq(d->n, b->n);
+			for (size_t i = 0; i < b->n; i++) {
+				if (!masks[m] || masks[m] & 1ull << PEBS_COL_CPU)
+					cr_assert_eq(d->c32[PEBS_COL_CPU][i],
+						     b->c32[PEBS_COL_CPU][i],
+						     "round %d mask %zu row %zu",
+						     round, m, i);
+				if (!masks[m] ||
+				    masks[m] & 1ull << PEBS_COL_ADDR)
+					cr_assert_eq(d->c64[PEBS_COL_ADDR][i],
+						     b->c64[PEBS_COL_ADDR][i],
+						     "round %d mask %zu row %zu",
+						     round, m, i);
+			}
+		}
+		free(chunk);
+	}
+	pebs_batch_free(b);
+	pebs_batch_free(d);
+}
+
 /* The footer index of the last segment, found from the end of the file. */
 Test(format, footer_index)
 {
