@@ -64,3 +64,21 @@ for j in 1 2; do
 	bench $j "pebs-hist -f csv --by line" pebs-hist -f csv --by line
 done
 echo "== 'lat > 450' keeps $sel of $n samples"
+
+# The same samples written at zstd's fast level -1 (--level -1: larger
+# files, no entropy coding of literals), to show what that trade buys.
+fast="${data%.pebs}-fast.pebs"
+[ -f "$fast" ] || pebs-decode -f pebs --level -1 -o "$fast" "$data"
+echo "== input at --level -1: $fast, $(stat -c %s "$fast") bytes" \
+	"($(awk -v a="$(stat -c %s "$fast")" -v n="$n" \
+	'BEGIN { printf "%.2f", a / n }') bytes/sample, against" \
+	"$(awk -v a="$(stat -c %s "$data")" -v n="$n" \
+	'BEGIN { printf "%.2f", a / n }'))"
+data=$fast
+for j in 1 2; do
+	bench $j "--level -1 input: pebs-filter 'lat > 450' >pebs" \
+		pebs-filter 'lat > 450'
+	bench $j "--level -1 input: pebs-hist -f csv (lat)" pebs-hist -f csv
+	bench $j "--level -1 input: pebs-hist -f csv --by mem" \
+		pebs-hist -f csv --by mem
+done
