@@ -28,3 +28,8 @@ pebs-decode --level 3 d.pebs; echo "rc $?"
 pebs-filter -c --level 3 'lat > 1' d.pebs; echo "rc $?"
 pebs-filter -f csv --level 3 'lat > 1' d.pebs; echo "rc $?"
 pebs-capture --probe --level 3; echo "rc $?"
+# a capture at a fast level: the same samples as at the default
+PEBS_PROGRESS=0 pebs-capture --workload false-sharing -e load-latency -o c1.pebs 2>/dev/null || exit 9
+PEBS_PROGRESS=0 pebs-capture --workload false-sharing -e load-latency --level -3 -o c3.pebs 2>/dev/null || exit 9
+pebs-decode -f csv --fields all c3.pebs | cmp - <(pebs-decode -f csv --fields all c1.pebs) && echo "capture --level -3: same samples"
+[ $(stat -c %s c3.pebs) -gt $(stat -c %s c1.pebs) ] && echo "capture --level -3: larger"
