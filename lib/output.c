@@ -872,16 +872,43 @@ static int start(struct pebs_output *o)
 	       o->fmt == PEBS_OUT_JSONL ? 0 : header(o);
 }
 
+/* The widest event column a text table takes from its names. */
+#define EVENT_WIDTH_MAX 48
+
+/*
+ * Text: before the header, the event column grows to the longest name of
+ * the first batch (at most EVENT_WIDTH_MAX), so that a table of SDM names
+ * (MEM_TRANS_RETIRED.LOAD_LATENCY) lines up; the table streams, so a
+ * longer name that comes later shifts its own rows only.
+ */
+static void fit_event_width(struct pebs_output *o, const struct pebs_batch *b)
+{
+	for (size_t k = 0; k < o->nf; k++) {
+		struct ofield *f = &o->f[k];
+		if (f->id != PEBS_COL_EVENT)
+			continue;
+		for (uint32_t j = 0; j < b->nnames; j++) {
+			uint32_t w = o->dr[j].width;
+			if (w > f->width && w <= EVENT_WIDTH_MAX) {
+				o->rowfix += w - f->width;
+				f->width = w;
+			}
+		}
+	}
+}
+
 int pebs_output_batch(struct pebs_output *o, const struct pebs_batch *b)
 {
 	if (o->err)
 		return o->err;
+	if (o->fmt != PEBS_OUT_YAML && o->nstr && render_dict(o, b) < 0)
+		return o->err = -PEBS_E_NOMEM;
+	if (o->fmt == PEBS_OUT_TEXT && !o->started)
+		fit_event_width(o, b);
 	if (start(o) < 0)
 		return o->err;
 	if (o->fmt == PEBS_OUT_YAML)
 		return rows_yaml(o, b);
-	if (o->nstr && render_dict(o, b) < 0)
-		return o->err = -PEBS_E_NOMEM;
 	if (o->nsym && render_syms(o, b) < 0)
 		return o->err = -PEBS_E_NOMEM;
 	size_t smax = o->dict_max > o->deriv_max ? o->dict_max :
