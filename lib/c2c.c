@@ -610,7 +610,8 @@ static int new_chunk(struct pebs_c2c *c, struct c2c_bucket *bk)
 	else
 		bk->first = id;
 	bk->last = id;
-	bk->fill = 0;
+	bk->pos = (uint32_t)c->nls;
+	bk->end = (uint32_t)(c->nls + cap);
 	c->nls += cap;
 	return 0;
 }
@@ -629,12 +630,12 @@ static inline int put_line(struct pebs_c2c *c, const struct c2c_ls *x,
 			   uint64_t count)
 {
 	struct c2c_bucket *bk = &c->bk[bucket_of(x->addr >> c->line_shift)];
-	if (!bk->last || bk->fill == c->chunks[bk->last - 1].cap) {
+	if (bk->pos == bk->end) {
 		int r = new_chunk(c, bk);
 		if (r)
 			return r;
 	}
-	size_t q = c->chunks[bk->last - 1].at + bk->fill++;
+	size_t q = bk->pos++;
 	bk->n++;
 	c->ncells++;
 	c->lkn[x->kind] += count;

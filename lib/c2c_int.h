@@ -40,13 +40,21 @@ struct c2c_chunk {
 	uint32_t at, cap, next;
 };
 
-/* A bucket's chunks: first and last (chunk index + 1, 0 none), the cells
- * used in the last one and in all. */
+/*
+ * A bucket's chunks: first and last (chunk index + 1, 0 none), the cells
+ * in all, and where the next cell goes in c->ls and where the last chunk
+ * ends (so that adding a cell reads no chunk).
+ */
 struct c2c_bucket {
-	uint32_t first, last, fill, n;
+	uint32_t first, last, n, pos, end;
 };
 
-#define C2C_BUCKET_BITS 11
+/*
+ * 256 buckets: adding a cell writes to one of that many streams, which
+ * stay in cache (2,048 were 25% slower to add on 1M samples, 10% slower
+ * in all on 10M; finish() reads larger buckets, 1.1x on 10M).
+ */
+#define C2C_BUCKET_BITS 8
 
 struct c2c_topo {
 	int *node;		/* node of cpu i, -1 unknown */
@@ -164,7 +172,8 @@ static inline int c2c_is_line(uint64_t addr, unsigned cls)
 		for (uint32_t ch_ = bk_->first; ch_; \
 		     ch_ = (c)->chunks[ch_ - 1].next) { \
 			const struct c2c_chunk *k_ = &(c)->chunks[ch_ - 1]; \
-			size_t m_ = ch_ == bk_->last ? bk_->fill : k_->cap; \
+			size_t m_ = ch_ == bk_->last ? bk_->pos - k_->at : \
+				    k_->cap; \
 			for (size_t j_ = 0; j_ < m_; j_++) { \
 				size_t q = k_->at + j_; \
 				__VA_ARGS__ \
