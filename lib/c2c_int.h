@@ -51,8 +51,9 @@ struct c2c_bucket {
 
 /*
  * 256 buckets: adding a cell writes to one of that many streams, which
- * stay in cache (2,048 were 25% slower to add on 1M samples, 10% slower
- * in all on 10M; finish() reads larger buckets, 1.1x on 10M).
+ * stay in cache.  With 2,048, adding was 25% slower on 1M samples and
+ * 40% on 10M; finish() reads larger buckets now, 18% slower on 10M, but
+ * add and finish together take 10% less (bench/RESULTS.md).
  */
 #define C2C_BUCKET_BITS 8
 
