@@ -66,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pebs_block_decode(c, len, 1ull << PEBS_COL_LAT, b, err, sizeof(err));
 	/* A KEYED column alone: key columns verified and decoded inside. */
 	pebs_block_decode(c, len, 1ull << PEBS_COL_ADDR, b, err, sizeof(err));
+	pebs_block_decode(c, len, 1ull << PEBS_COL_CPU, b, err, sizeof(err));
 	fmt_block_verify_head(c, len);
 	free(c);
 	return 0;
