@@ -927,17 +927,17 @@ Test(format, block_keyed_generated_matches_reference)
 		free(ref[c]);
 }
 
-/* Encoding of column @col in block @chunk's directory, or -1. */
-static int col_encoding(const void *chunk, unsigned col)
+/* Offset in chunk @c of column @col's directory entry, or 0. */
+static size_t col_dir_at(const uint8_t *c, unsigned col)
 {
-	const uint8_t *p = (const uint8_t *)chunk + CHUNK_HDR;
+	const uint8_t *p = c + CHUNK_HDR;
 	size_t off = BLK_FIXED;
 	for (uint32_t i = 0; i < get32(p + 8); i++)
 		off += 2 + get16(p + off);
-	for (uint32_t i = 0; i < get32(p + 4); i++)
-		if (get16(p + off + BLK_COLDIR * i) == col)
-			return p[off + BLK_COLDIR * i + 2] & 0x1f;
-	return -1;
+	for (uint32_t i = 0; i < get32(p + 4); i++, off += BLK_COLDIR)
+		if (get16(p + off) == col)
+			return CHUNK_HDR + off;
+	return 0;
 }
 
 /*
@@ -978,8 +978,10 @@ Test(format, keyed_key_sources_and_unchanged_runs)
 		void *chunk;
 		size_t len;
 		cr_assert_eq(pebs_block_encode(b, 1, &chunk, &len), 0);
+		size_t at = col_dir_at(chunk, PEBS_COL_CPU);
+		cr_assert(at);
 		if (round < 2)
-			cr_assert_eq(col_encoding(chunk, PEBS_COL_CPU),
+			cr_assert_eq(ENC_CODE(((const uint8_t *)chunk)[at + 2]),
 				     ENC_KEYED, "round %d", round);
 		const uint64_t masks[] = {
 			0, 1ull << PEBS_COL_CPU, 1ull << PEBS_COL_ADDR,
@@ -1360,19 +1362,6 @@ Test(format, column_checksums_of_an_empty_directory)
 	pebs_batch_free(d);
 	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
 		free(ref[c]);
-}
-
-/* Offset in chunk @c of column @col's directory entry, or 0. */
-static size_t col_dir_at(const uint8_t *c, unsigned col)
-{
-	const uint8_t *p = c + CHUNK_HDR;
-	size_t off = BLK_FIXED;
-	for (uint32_t i = 0; i < get32(p + 8); i++)
-		off += 2 + get16(p + off);
-	for (uint32_t i = 0; i < get32(p + 4); i++, off += BLK_COLDIR)
-		if (get16(p + off) == col)
-			return CHUNK_HDR + off;
-	return 0;
 }
 
 /* A batch of @n samples whose columns each take one top-plane packing. */
