@@ -347,8 +347,10 @@ static char *csv_mean(char *e, double v, uint64_t n)
 		*e++ = ',';
 		return e;
 	}
-	/* a mean of u64 values: at most 20 digits before the point */
-	return e + snprintf(e, 32, ",%.2f", v);
+	/* a mean of u64 values: at most 20 digits before the point, so
+	 * 32 bytes always hold it (the row has room for every field) */
+	int k = snprintf(e, 32, ",%.2f", v);
+	return e + (k < 0 ? 0 : k > 31 ? 31 : k);
 }
 
 /* Appends ",P50,P99" at @e, or ",," when there are none (@n 0). */
