@@ -26,6 +26,7 @@ struct opts {
 	struct pebs_hist_pct pct[MAX_PCT];
 	size_t npct;
 	int merge, salvage;
+	size_t top;		/* 0: every group */
 	unsigned threads;
 	const char *out;
 	const char *where;
@@ -35,11 +36,11 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: %s [-f text|csv|yaml|svg] [--field NAME] "
 		"[--by KEY] [--bins SPEC]\n"
-		"       [--percentiles LIST] [--where EXPR] [--symfs DIR] "
-		"[-o FILE]\n"
-		"       [--salvage] [-j THREADS] [FILE...]\n"
-		"       %s --merge [-f ...] [--bins SPEC] [--percentiles LIST] "
-		"YAML...\n"
+		"       [--percentiles LIST] [--where EXPR] [--top N] "
+		"[--symfs DIR]\n"
+		"       [-o FILE] [--salvage] [-j THREADS] [FILE...]\n"
+		"       %s --merge [-f ...] [--bins SPEC] [--percentiles LIST]\n"
+		"                 [--top N] YAML...\n"
 		"  -f FORMAT          output format (default: text on a "
 		"terminal, else csv)\n"
 		"  --field NAME       numeric field to count (default: lat)\n"
@@ -48,10 +49,13 @@ static void usage(FILE *fp)
 		"                     sym, dso, srcline, data_sym, ...)\n"
 		"  --bins SPEC        log2 (default), linear:WIDTH, or edges "
 		"E0,E1,...\n"
-		"  --percentiles LIST e.g. 50,90,99,99.9 (csv: a percentile "
-		"table instead of bins)\n"
+		"  --percentiles LIST e.g. 50,90,99,99.9 (csv: percentiles "
+		"instead of bins)\n"
 		"  --where EXPR       count only samples matching EXPR (see "
 		"pebs-filter(1))\n"
+		"  --top N            text, csv, svg: the N groups with the "
+		"most samples, most\n"
+		"                     first\n"
 		"  --symfs DIR        look binaries up under DIR (symbol "
 		"groups)\n"
 		"  --merge            inputs are yaml outputs of pebs-hist: "
@@ -283,7 +287,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 int main(int argc, char **argv)
 {
 	enum { O_FIELD = 256, O_BY, O_BINS, O_PCT, O_MERGE, O_WHERE,
-	       O_SALVAGE, O_VERSION, O_SYMFS };
+	       O_SALVAGE, O_VERSION, O_SYMFS, O_TOP };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "field", required_argument, NULL, O_FIELD },
@@ -298,6 +302,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "top", required_argument, NULL, O_TOP },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = -1, .field = PEBS_COL_LAT, .by = -1 };
@@ -342,6 +347,16 @@ int main(int argc, char **argv)
 			o.npct = (size_t)r;
 			break;
 		case O_WHERE: o.where = optarg; break;
+		case O_TOP: {
+			unsigned long long v;
+			if (util_parse_u64(optarg, &v) || v < 1 ||
+			    v > SIZE_MAX)
+				util_die(EXIT_USAGE, "--top: \"%s\" is not a "
+					 "number of groups (1 or more)",
+					 optarg);
+			o.top = (size_t)v;
+			break;
+		}
 		case O_SYMFS: util_symfs = optarg; break;
 		case O_MERGE: o.merge = 1; break;
 		case O_SALVAGE: o.salvage = 1; break;
@@ -357,6 +372,9 @@ int main(int argc, char **argv)
 	}
 	if (o.merge && o.where)
 		util_die(EXIT_USAGE, "--where does not apply to --merge");
+	if (o.top && o.fmt == PEBS_HIST_YAML)
+		util_die(EXIT_USAGE, "--top does not apply to yaml, which "
+			 "keeps every group for --merge");
 	const char *stdin_only[] = { "-" };
 	const char *const *paths = (const char *const *)argv + optind;
 	size_t n = (size_t)(argc - optind);
@@ -371,6 +389,7 @@ int main(int argc, char **argv)
 		     run_read(&o, paths, n, &h);
 	if (o.fmt < 0)
 		o.fmt = isatty(fileno(fp)) ? PEBS_HIST_TEXT : PEBS_HIST_CSV;
+	pebs_hist_set_top(h, o.top);
 	check(pebs_hist_write(h, fp, o.fmt, &o.bins, o.pct, o.npct), o.out);
 	util_close_out(fp, o.out);
 	pebs_hist_free(h);

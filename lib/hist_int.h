@@ -79,6 +79,7 @@ struct pebs_hist {
 	int fcol, bycol;
 	uint64_t fmask, bymask;
 	uint64_t gen, sgen;	/* counts changed / sorted lists built */
+	size_t top;		/* pebs_hist_set_top(); 0: every group */
 	struct group *g;
 	size_t ng, gcap;
 	/* group key -> index */

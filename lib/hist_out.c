@@ -171,6 +171,42 @@ static void yaml_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+static int cmp_count_desc(const void *x, const void *y, void *ctx)
+{
+	struct pebs_hist *h = ctx;
+	uint64_t a = hist_group(h, *(const size_t *)x)->n;
+	uint64_t b = hist_group(h, *(const size_t *)y)->n;
+	if (a != b)
+		return a > b ? -1 : 1;
+	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+/*
+ * The groups a writer lists, by output index, into *@idx (to free): all
+ * of them in output order, or with pebs_hist_set_top() those with the
+ * most samples, most first (equal counts in output order), at most
+ * h->top.  Returns how many, or -PEBS_E_NOMEM.
+ */
+static long listed_groups(struct pebs_hist *h, size_t **idx)
+{
+	size_t ng = h->ng;
+	size_t *x = malloc((ng ? ng : 1) * sizeof(*x));
+	/* hist_sort(): the output order and the counts the ordering reads */
+	if (!x || hist_sort(h) < 0) {
+		free(x);
+		return -PEBS_E_NOMEM;
+	}
+	for (size_t i = 0; i < ng; i++)
+		x[i] = i;
+	if (h->top) {
+		qsort_r(x, ng, sizeof(*x), cmp_count_desc, h);
+		if (ng > h->top)
+			ng = h->top;
+	}
+	*idx = x;
+	return (long)ng;
+}
+
 static int write_csv(struct pebs_hist *h, FILE *fp,
 		     const struct pebs_hist_bins *bins,
 		     const struct pebs_hist_pct *p, size_t np)
@@ -184,10 +220,15 @@ static int write_csv(struct pebs_hist *h, FILE *fp,
 	} else {
 		fprintf(fp, "group,lo,hi,count\n");
 	}
-	for (size_t i = 0; i < h->ng; i++) {
+	size_t *idx;
+	long nl = listed_groups(h, &idx);
+	if (nl < 0)
+		return (int)nl;
+	for (size_t k = 0; k < (size_t)nl; k++) {
+		size_t i = idx[k];
 		struct pebs_hist_stats st;
 		if (pebs_hist_group_stats(h, i, &st) < 0)
-			return -PEBS_E_NOMEM;
+			goto nomem;
 		if (np) {
 			csv_str(fp, st.group);
 			fprintf(fp, ",%llu,%s,%s,%s",
@@ -206,21 +247,25 @@ static int write_csv(struct pebs_hist *h, FILE *fp,
 		struct pebs_hist_bin *bv;
 		size_t nb;
 		if (pebs_hist_bins_of(h, i, bins, &bv, &nb) < 0)
-			return -PEBS_E_NOMEM;
+			goto nomem;
 		int plain = !csv_quoted(st.group);	/* once */
-		for (size_t k = 0; k < nb; k++) {
+		for (size_t j = 0; j < nb; j++) {
 			if (plain)
 				fputs(st.group, fp);
 			else
 				csv_str(fp, st.group);
 			fprintf(fp, ",%s,%s,%llu\n",
-				fmt_val(h, bv[k].lo, a, sizeof(a)),
-				fmt_val(h, bv[k].hi, b, sizeof(b)),
-				(unsigned long long)bv[k].count);
+				fmt_val(h, bv[j].lo, a, sizeof(a)),
+				fmt_val(h, bv[j].hi, b, sizeof(b)),
+				(unsigned long long)bv[j].count);
 		}
 		free(bv);
 	}
+	free(idx);
 	return 0;
+nomem:
+	free(idx);
+	return -PEBS_E_NOMEM;
 }
 
 static int write_yaml(struct pebs_hist *h, FILE *fp,
@@ -300,12 +345,22 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 	fprintf(fp, "%s", pebs_field_by_id(h->field)->name);
 	if (h->by >= 0)
 		fprintf(fp, " by %s", by_name(h));
-	fprintf(fp, ": %llu samples, %zu group%s\n",
-		(unsigned long long)total, h->ng, h->ng == 1 ? "" : "s");
-	for (size_t i = 0; i < h->ng; i++) {
+	size_t *idx;
+	long nl = listed_groups(h, &idx);
+	if (nl < 0)
+		return (int)nl;
+	fprintf(fp, ": %llu samples, %zu group%s", (unsigned long long)total,
+		h->ng, h->ng == 1 ? "" : "s");
+	if (h->top && (size_t)nl < h->ng)
+		fprintf(fp, ", the %ld with the most samples", nl);
+	else if (h->top)
+		fputs(", most samples first", fp);
+	fputc('\n', fp);
+	for (size_t g = 0; g < (size_t)nl; g++) {
+		size_t i = idx[g];
 		struct pebs_hist_stats st;
 		if (pebs_hist_group_stats(h, i, &st) < 0)
-			return -PEBS_E_NOMEM;
+			goto nomem;
 		fprintf(fp, "\n%s: %llu samples (%.2f%%)  min %s  max %s  "
 			"mean %s", st.group, (unsigned long long)st.count,
 			total ? 100.0 * (double)st.count / (double)total : 0.0,
@@ -322,7 +377,7 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 		struct pebs_hist_bin *bv;
 		size_t nb;
 		if (pebs_hist_bins_of(h, i, bins, &bv, &nb) < 0)
-			return -PEBS_E_NOMEM;
+			goto nomem;
 		uint64_t mx = 1;
 		int wl = 2, wh = 2;
 		for (size_t k = 0; k < nb; k++) {
@@ -355,7 +410,11 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 		}
 		free(bv);
 	}
+	free(idx);
 	return 0;
+nomem:
+	free(idx);
+	return -PEBS_E_NOMEM;
 }
 
 /* ------------------------------------------------------------------ svg */
@@ -404,20 +463,12 @@ static void si(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.3g%s", v, suf[k]);
 }
 
-static int cmp_count_desc(const void *x, const void *y, void *ctx)
-{
-	struct pebs_hist *h = ctx;
-	uint64_t a = hist_group(h, *(const size_t *)x)->n;
-	uint64_t b = hist_group(h, *(const size_t *)y)->n;
-	if (a != b)
-		return a > b ? -1 : 1;
-	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
-}
-
 static int write_svg(struct pebs_hist *h, FILE *fp)
 {
 	struct pebs_hist_bins lb = { .kind = PEBS_BINS_LOG2 };
 	size_t ng = h->ng, shown = ng < SVG_MAXG ? ng : SVG_MAXG;
+	if (h->top && shown > h->top)
+		shown = h->top;
 	size_t *idx = malloc((ng ? ng : 1) * sizeof(*idx));
 	struct pebs_hist_bin *bv[SVG_MAXG] = { 0 };
 	size_t nb[SVG_MAXG] = { 0 };
@@ -552,6 +603,11 @@ out:
 		free(bv[s]);
 	free(idx);
 	return r;
+}
+
+void pebs_hist_set_top(struct pebs_hist *h, size_t top)
+{
+	h->top = top;
 }
 
 int pebs_hist_write(struct pebs_hist *h, FILE *fp, int fmt,

@@ -182,6 +182,15 @@ enum pebs_hist_format { PEBS_HIST_TEXT = 1, PEBS_HIST_CSV, PEBS_HIST_YAML,
 int pebs_hist_format_parse(const char *name);
 
 /*
+ * Makes the text, csv and svg outputs of pebs_hist_write() list only the
+ * @top groups with the most samples, most first (equal counts in the usual
+ * order; svg draws at most ten either way); 0, the default, lists every
+ * group in the usual order.  YAML always holds every group: it is what
+ * pebs_hist_merge_yaml() combines exactly.
+ */
+void pebs_hist_set_top(struct pebs_hist *h, size_t top);
+
+/*
  * Writes @h to @fp in format @fmt with bins @bins and percentiles
  * @p[0..@np) (CSV: with @np > 0 the percentile table replaces the bins;
  * text, yaml: 50, 90, 99 when @np is 0).  Returns 0, -PEBS_E_IO on a write

@@ -316,3 +316,52 @@ Test(hist_exact, names_not_utf8)
 		pebs_hist_free(m);
 	}
 }
+
+/*
+ * pebs_hist_set_top(): csv and text list the largest groups, most first,
+ * equal counts in key order; yaml keeps every group; 0 restores the key
+ * order.
+ */
+Test(hist_exact, top_groups)
+{
+	struct pebs_hist *h;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, PEBS_COL_CPU), 0);
+	/* cpu: samples */
+	static const uint64_t g[][2] = {
+		{ 1, 5 }, { 2, 9 }, { 3, 5 }, { 4, 1 }, { 5, 9 }, { 6, 2 }
+	};
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "%llu", (unsigned long long)g[i][0]);
+		cr_assert_eq(pebs_hist_add_value(h, name, 100 + i, g[i][1]),
+			     0);
+	}
+	pebs_hist_set_top(h, 3);
+	char *c = write_fmt(h, PEBS_HIST_CSV, "50");
+	cr_assert_str_eq(c, "group,count,min,max,mean,p50\n"
+			 "2,9,101,101,101.000,101\n"
+			 "5,9,104,104,104.000,104\n"
+			 "1,5,100,100,100.000,100\n");
+	char *t = write_fmt(h, PEBS_HIST_TEXT, NULL);
+	cr_assert(strstr(t, ": 31 samples, 6 groups, the 3 with the most "
+			 "samples\n"), "%s", t);
+	cr_assert(strstr(t, "\n2: 9 samples") < strstr(t, "\n5: 9 samples"));
+	cr_assert(strstr(t, "\n5: 9 samples") < strstr(t, "\n1: 5 samples"));
+	cr_assert_null(strstr(t, "\n3: 5 samples"), "%s", t);
+	char *y = write_fmt(h, PEBS_HIST_YAML, NULL);
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		char want[32];
+		snprintf(want, sizeof(want), "- group: \"%llu\"\n",
+			 (unsigned long long)g[i][0]);
+		cr_assert(strstr(y, want), "yaml lacks %s in:\n%s", want, y);
+	}
+	free(c);
+	free(t);
+	free(y);
+	pebs_hist_set_top(h, 0);
+	c = write_fmt(h, PEBS_HIST_CSV, "50");
+	static const char first[] = "group,count,min,max,mean,p50\n1,5,";
+	cr_assert(!strncmp(c, first, sizeof(first) - 1), "%s", c);
+	free(c);
+	pebs_hist_free(h);
+}
