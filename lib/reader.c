@@ -659,9 +659,11 @@ static int resync(struct pebs_reader *r, struct src *s, uint64_t from)
 				s->pb_len--;
 			}
 			do {
-				k = sync_point(s->pb + s->pb_off, s->pb_len,
-					       &need, rs_allow(s, o),
-					       &s->rs_hashed);
+				/* pb is NULL until a stream buffers a byte:
+				 * NULL + 0 is undefined too */
+				k = sync_point(s->pb ? s->pb + s->pb_off : NULL,
+					       s->pb_len, &need,
+					       rs_allow(s, o), &s->rs_hashed);
 				if (k >= 0 || s->pb_len >= need)
 					break;
 				size_t had = s->pb_len;
