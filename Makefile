@@ -2,7 +2,8 @@
 #
 #   make            build libpebs (.a and .so) and every tool into build/
 #   make test       install missing packages, build, run every test (also
-#                   under ASan+UBSan in build-asan/, and the threaded
+#                   under ASan+UBSan in build-asan/, the fuzz corpora under
+#                   clang's ASan+UBSan in build-clang/, and the threaded
 #                   reader under TSan in build-tsan/)
 #   make check      the fast subset: unit + CLI tests, normal build only
 #   make bench      benchmarks (bench/RESULTS.md records results)
@@ -50,7 +51,7 @@ EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 CMD_UTIL := $(sort $(wildcard cmd/util*.c))
 CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
 
-.PHONY: all test check unit cli replay asan tsan bench fuzz demo golden install \
+.PHONY: all test check unit cli replay asan replay-clang tsan bench fuzz demo golden install \
 	clean deps lib trace examples perf-compat
 all: $(B)/libpebs.a $(B)/libpebs.so $(BINS) $(B)/libpebs-trace.a \
 	$(B)/libpebs-trace.so
@@ -131,6 +132,13 @@ check: all unit cli
 asan:
 	$(MAKE) B=build-asan SAN=1 OPT=-O1 all unit cli replay
 
+# The fuzz corpora again under clang's ASan+UBSan, which checks what gcc's
+# does not: NULL + 0, for one (the reader resynchronising a stream that
+# had buffered nothing, found by libFuzzer; corpus/reader/
+# stream-one-zero-byte.pebs).
+replay-clang:
+	$(MAKE) B=build-clang CC=clang SAN=1 OPT=-O1 replay
+
 # ThreadSanitizer: libpebs built with -fsanitize=thread, and a stress test
 # of the threaded reader (every thread count, consume callbacks, damage,
 # salvage, files and a pipe); Criterion's runner does not run under TSan,
@@ -150,6 +158,7 @@ test: deps
 	$(MAKE) all
 	$(MAKE) unit cli replay
 	$(MAKE) asan
+	$(MAKE) replay-clang
 	$(MAKE) tsan
 	@echo "make test: all suites passed"
 
@@ -194,4 +203,4 @@ install: all
 		libpebs.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libpebs.pc
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz
+	rm -rf build build-asan build-clang build-tsan build-fuzz

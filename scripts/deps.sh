@@ -3,19 +3,39 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 PKGS="build-essential pkg-config libzstd-dev libyaml-dev libcsv-dev \
-libcriterion-dev libxxhash-dev libpfm4-dev libelf-dev libdw-dev zstd"
+libcriterion-dev libxxhash-dev libpfm4-dev libelf-dev libdw-dev zstd clang"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
+# clang's sanitizer runtimes (make replay-clang) are in a package of its
+# version, libclang-rt-N-dev, which the clang package only recommends.
+clang_rt() {
+	command -v clang >/dev/null 2>&1 || return 0
+	echo 'int main(void) { return 0; }' |
+		clang -x c -fsanitize=address,undefined -o /dev/null - \
+		>/dev/null 2>&1 && return 0
+	v=$(clang -dumpversion 2>/dev/null | cut -d. -f1)
+	if [ -n "$v" ]; then
+		echo "libclang-rt-$v-dev"
+	fi
+}
+missing="$missing $(clang_rt)"
+missing=$(echo $missing)
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
-	echo "deps.sh: missing packages:$missing" >&2
-	echo "deps.sh: run: sudo apt-get install -y$missing" >&2
+	echo "deps.sh: missing packages: $missing" >&2
+	echo "deps.sh: run: sudo apt-get install -y $missing" >&2
 	exit 1
 fi
-echo "deps.sh: installing:$missing" >&2
+echo "deps.sh: installing: $missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq $missing >/dev/null
+# clang was just installed, without its recommended runtimes perhaps
+rt=$(clang_rt)
+if [ -n "$rt" ]; then
+	echo "deps.sh: installing: $rt" >&2
+	apt-get install -y -qq "$rt" >/dev/null
+fi
