@@ -51,8 +51,8 @@ EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 CMD_UTIL := $(sort $(wildcard cmd/util*.c))
 CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
 
-.PHONY: all test check unit cli replay asan replay-clang tsan bench fuzz demo golden install \
-	clean deps lib trace examples perf-compat
+.PHONY: all test check unit cli replay asan replay-clang tsan bench fuzz demo \
+	golden install clean deps lib trace examples perf-compat
 all: $(B)/libpebs.a $(B)/libpebs.so $(BINS) $(B)/libpebs-trace.a \
 	$(B)/libpebs-trace.so
 lib: $(B)/libpebs.a
