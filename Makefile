@@ -52,7 +52,7 @@ CMD_UTIL := $(sort $(wildcard cmd/util*.c))
 CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
 
 .PHONY: all test check unit cli replay asan replay-clang tsan bench fuzz demo \
-	golden install clean deps lib trace examples perf-compat
+	golden install clean deps deps-test lib trace examples perf-compat
 all: $(B)/libpebs.a $(B)/libpebs.so $(BINS) $(B)/libpebs-trace.a \
 	$(B)/libpebs-trace.so
 lib: $(B)/libpebs.a
@@ -115,6 +115,10 @@ $(B)/fuzz/%-replay: fuzz/%.c fuzz/replay.c $(B)/libpebs.a
 deps:
 	@scripts/deps.sh
 
+# make test also needs clang (replay-clang)
+deps-test:
+	@scripts/deps.sh --test
+
 unit: $(B)/tests/unit-tests
 	$(B)/tests/unit-tests -j2 --short-filename
 
@@ -136,7 +140,7 @@ asan:
 # does not: NULL + 0, for one (the reader resynchronising a stream that
 # had buffered nothing, found by libFuzzer; corpus/reader/
 # stream-one-zero-byte.pebs).
-replay-clang:
+replay-clang: deps-test
 	$(MAKE) B=build-clang CC=clang SAN=1 OPT=-O1 replay
 
 # ThreadSanitizer: libpebs built with -fsanitize=thread, and a stress test
@@ -154,7 +158,7 @@ tsan:
 		TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/reader-stress $$d; \
 		rc=$$?; rm -rf "$$d"; exit $$rc
 
-test: deps
+test: deps-test
 	$(MAKE) all
 	$(MAKE) unit cli replay
 	$(MAKE) asan

@@ -1,9 +1,14 @@
 #!/bin/sh
 # Installs the Debian packages pebs-tools needs, when missing.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
+#   deps.sh          to build, run and demo the tools
+#   deps.sh --test   and to run make test (clang for make replay-clang)
 set -eu
 PKGS="build-essential pkg-config libzstd-dev libyaml-dev libcsv-dev \
-libcriterion-dev libxxhash-dev libpfm4-dev libelf-dev libdw-dev zstd clang"
+libcriterion-dev libxxhash-dev libpfm4-dev libelf-dev libdw-dev zstd"
+tests=0
+[ "${1:-}" = --test ] && tests=1
+[ $tests = 1 ] && PKGS="$PKGS clang"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -12,6 +17,7 @@ done
 # clang's sanitizer runtimes (make replay-clang) are in a package of its
 # version, libclang-rt-N-dev, which the clang package only recommends.
 clang_rt() {
+	[ $tests = 1 ] || return 0
 	command -v clang >/dev/null 2>&1 || return 0
 	echo 'int main(void) { return 0; }' |
 		clang -x c -fsanitize=address,undefined -o /dev/null - \
