@@ -396,12 +396,10 @@ int c2c_write_csv(struct pebs_c2c *c, FILE *fp)
 			p->hitm_cycles, s->st_na, s->ld_fbhit, s->rmt_hit,
 			s->ld_uncache, s->ld_io, s->ld_miss, s->locks
 		}, t[] = { p->ncpus, p->nthreads, p->npids };
-		const char *vn = pebs_c2c_verdict_name(p->verdict);
 		e = pebs_outfmt_hex(e, p->addr);
 		e = csv_u64s(e, a, sizeof(a) / sizeof(a[0]));
 		*e++ = ',';
-		memcpy(e, vn, strlen(vn));
-		e += strlen(vn);
+		e = stpcpy(e, pebs_c2c_verdict_name(p->verdict));
 		e = csv_u64s(e, b, sizeof(b) / sizeof(b[0]));
 		e = csv_mean(e, p->lcl_hitm_cyc, s->lcl_hitm);
 		e = csv_mean(e, p->rmt_hitm_cyc, s->rmt_hitm);

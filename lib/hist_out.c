@@ -183,11 +183,11 @@ static int cmp_count_desc(const void *x, const void *y, void *ctx)
 
 /*
  * The groups a writer lists, by output index, into *@idx (to free): all
- * of them in output order, or with pebs_hist_set_top() those with the
- * most samples, most first (equal counts in output order), at most
- * h->top.  Returns how many, or -PEBS_E_NOMEM.
+ * of them in output order, or by count (@by_count, or pebs_hist_set_top())
+ * the most samples first (equal counts in output order), at most h->top.
+ * Returns how many, or -PEBS_E_NOMEM.
  */
-static long listed_groups(struct pebs_hist *h, size_t **idx)
+static long listed_groups(struct pebs_hist *h, int by_count, size_t **idx)
 {
 	size_t ng = h->ng;
 	size_t *x = malloc((ng ? ng : 1) * sizeof(*x));
@@ -198,11 +198,10 @@ static long listed_groups(struct pebs_hist *h, size_t **idx)
 	}
 	for (size_t i = 0; i < ng; i++)
 		x[i] = i;
-	if (h->top) {
+	if (by_count || h->top)
 		qsort_r(x, ng, sizeof(*x), cmp_count_desc, h);
-		if (ng > h->top)
-			ng = h->top;
-	}
+	if (h->top && ng > h->top)
+		ng = h->top;
 	*idx = x;
 	return (long)ng;
 }
@@ -221,7 +220,7 @@ static int write_csv(struct pebs_hist *h, FILE *fp,
 		fprintf(fp, "group,lo,hi,count\n");
 	}
 	size_t *idx;
-	long nl = listed_groups(h, &idx);
+	long nl = listed_groups(h, 0, &idx);
 	if (nl < 0)
 		return (int)nl;
 	for (size_t k = 0; k < (size_t)nl; k++) {
@@ -346,7 +345,7 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 	if (h->by >= 0)
 		fprintf(fp, " by %s", by_name(h));
 	size_t *idx;
-	long nl = listed_groups(h, &idx);
+	long nl = listed_groups(h, 0, &idx);
 	if (nl < 0)
 		return (int)nl;
 	fprintf(fp, ": %llu samples, %zu group%s", (unsigned long long)total,
@@ -466,20 +465,15 @@ static void si(char *buf, size_t len, double v)
 static int write_svg(struct pebs_hist *h, FILE *fp)
 {
 	struct pebs_hist_bins lb = { .kind = PEBS_BINS_LOG2 };
-	size_t ng = h->ng, shown = ng < SVG_MAXG ? ng : SVG_MAXG;
-	if (h->top && shown > h->top)
-		shown = h->top;
-	size_t *idx = malloc((ng ? ng : 1) * sizeof(*idx));
 	struct pebs_hist_bin *bv[SVG_MAXG] = { 0 };
 	size_t nb[SVG_MAXG] = { 0 };
 	int r = 0;
-	/* hist_sort(): the totals the ordering reads */
-	if (!idx || hist_sort(h) < 0)
-		goto nomem;
-	for (size_t i = 0; i < ng; i++)
-		idx[i] = i;
 	/* the largest groups, then in output order for a stable legend */
-	qsort_r(idx, ng, sizeof(*idx), cmp_count_desc, h);
+	size_t *idx = NULL, ng = h->ng;
+	long nl = listed_groups(h, 1, &idx);
+	if (nl < 0)
+		goto nomem;
+	size_t shown = (size_t)nl < SVG_MAXG ? (size_t)nl : SVG_MAXG;
 	int kmin = 64, kmax = 0;
 	uint64_t cmax = 1;
 	for (size_t s = 0; s < shown; s++) {
