@@ -1010,7 +1010,7 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 		int r = verify_head(p, plen, err, errlen);
 		if (r)
 			return r;
-	} else if (verify && fmt_checksum(TAG_BLCK, p, plen) != get64(end)) {
+	} else if (verify && !fmt_block_sum_ok(p, plen)) {
 		return fail(PEBS_E_CHECKSUM, err, errlen, "checksum mismatch");
 	}
 	if (plen < BLK_FIXED)
@@ -1168,8 +1168,7 @@ int fmt_block_verify_head(const void *chunk, size_t len)
 	const uint8_t *p = c + CHUNK_HDR;
 	if (plen >= BLK_FIXED && (get32(p + 12) & BLK_F_COLSUMS))
 		return verify_head(p, plen, NULL, 0);
-	return fmt_checksum(TAG_BLCK, p, plen) == get64(p + plen) ? 0 :
-	       -PEBS_E_CHECKSUM;
+	return fmt_block_sum_ok(p, plen) ? 0 : -PEBS_E_CHECKSUM;
 }
 
 int fmt_block_ranges(const void *chunk, size_t len, size_t head,

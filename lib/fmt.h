@@ -137,6 +137,16 @@ static inline uint64_t get64(const uint8_t *p)
 
 /* Checksum of a chunk: XXH3-64 of the payload seeded by tag and length. */
 uint64_t fmt_checksum(uint32_t tag, const void *payload, uint64_t len);
+/*
+ * Whether the checksum that follows BLCK payload @p of @plen bytes (in the
+ * chunk trailer) matches the whole payload: what a block without column
+ * checksums is verified by, and what a copy of a block as it is needs.
+ */
+static inline int fmt_block_sum_ok(const uint8_t *p, uint64_t plen)
+{
+	return fmt_checksum(TAG_BLCK, p, plen) == get64(p + plen);
+}
+
 /* XXH3-64 of @len bytes with @seed (the column checksum table). */
 uint64_t fmt_hash(const void *p, uint64_t len, uint64_t seed);
 

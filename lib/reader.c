@@ -1398,7 +1398,7 @@ static void decode(struct pebs_reader *r, struct fmt_dec *d, struct slot *sl)
 	size_t plen = sl->len - CHUNK_HDR - CHUNK_TRL;
 	if (!rc && r->o.verify_all &&
 	    get32(pl + 12) & BLK_F_COLSUMS &&
-	    fmt_checksum(TAG_BLCK, pl, plen) != get64(pl + plen)) {
+	    !fmt_block_sum_ok(pl, plen)) {
 		rc = -PEBS_E_CHECKSUM;
 		snprintf(msg, sizeof(msg), "checksum mismatch");
 	}

@@ -427,8 +427,7 @@ int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk_buf,
 	const uint8_t *c = chunk_buf;
 	if (len < CHUNK_HDR + CHUNK_TRL || get32(c) != TAG_BLCK ||
 	    get64(c + 8) != len - CHUNK_HDR - CHUNK_TRL ||
-	    fmt_checksum(TAG_BLCK, c + CHUNK_HDR, len - CHUNK_HDR -
-			 CHUNK_TRL) != get64(c + len - CHUNK_TRL))
+	    !fmt_block_sum_ok(c + CHUNK_HDR, len - CHUNK_HDR - CHUNK_TRL))
 		return -PEBS_E_CHECKSUM;
 	return emit_block(w, chunk_buf, len);
 }
