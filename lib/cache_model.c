@@ -33,7 +33,8 @@
  * Stores read for ownership: a store to a line the core holds alone hits
  * (src L1, or L2); otherwise src is found as for a load, every other copy
  * (cores and other sockets' L3) is invalidated and the core becomes the
- * owner.  Stores report lat 0.  A locked load (PEBS_ACC_LOCKED) also reads
+ * owner.  Stores report lat 0 (they do not stall the core) and the
+ * latency of owning the line in st_lat (SPR's store latency).  A locked load (PEBS_ACC_LOCKED) also reads
  * for ownership, so the store of its atomic operation hits L1.
  *
  * Fill buffers: a load that misses L1D reserves a fill buffer until cycle
@@ -667,7 +668,7 @@ static void ifetch(struct cache_model *cm, struct pebs_access *a)
 		width = 1 + (uint32_t)(mix(cm->seed + cm->n) % 3);
 	}
 	a->src = PEBS_SRC_NONE;
-	a->lat = 0;
+	a->lat = a->st_lat = 0;
 	a->fe = fe;
 	a->fe_bubbles = fe ? bub : 0;
 	a->fe_width = fe ? width : 0;
@@ -715,5 +716,8 @@ void cache_model_access(struct cache_model *cm, struct pebs_access *a)
 		}
 	}
 	a->src = (uint8_t)src;
+	/* A store does not stall the core (lat 0), but SPR's store-latency
+	 * event reports how long its line took to be owned. */
 	a->lat = store ? 0 : lat + tlb;
+	a->st_lat = store ? lat + tlb : 0;
 }

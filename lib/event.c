@@ -639,10 +639,15 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 					(unsigned)(o->select >> 8 & 0xff));
 	if ((o->counters & gp_mask(u) & u->pebs_counters) == 0) {
 		if (o->counters & PEBS_UARCH_FIXED_MASK) {
-			lib_errf(err, errlen, "'%s': %s is sampled on a fixed "
-			       "counter on %s; PEBS plans use general-purpose "
-			       "counters only", s->text, o->name, u->name);
-			return -PEBS_E_UNSUPPORTED;
+			unsigned j = 0;
+			while (!(o->counters >> (32 + j) & 1))
+				j++;
+			*rule = PEBS_RULE_PEBS_COUNTER;
+			lib_errf(err, errlen, "rule pebs-counter: %s samples "
+			       "only on fixed counter %u on %s; PEBS plans use "
+			       "general-purpose counters only", o->name, j,
+			       u->name);
+			return -PEBS_E_RULE;
 		}
 		/* A table entry with no counter at all: nothing to use. */
 		*rule = PEBS_RULE_PEBS_COUNTER;
@@ -651,6 +656,21 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 		return -PEBS_E_RULE;
 	}
 	o->counters &= gp_mask(u) & u->pebs_counters;
+	/*
+	 * Event code 0x00 is no event of a general-purpose counter: the
+	 * kernel's pseudo-encodings 0x0100, 0x0300 and 0x0400 name fixed
+	 * counters.  libpfm4 4.13 also gives it for Goldmont's
+	 * CPU_CLK_UNHALTED.CORE_P (SDM: 0x3C), which would count nothing.
+	 */
+	if ((o->select & 0xff) == 0) {
+		lib_errf(err, errlen, "'%s': %s has event code 0x00 (umask "
+		       "0x%02x)%s, which no general-purpose counter counts "
+		       "(0x00 encodings name fixed counters); give the SDM's "
+		       "event code as rHEX", s->text, o->name,
+		       (unsigned)(o->select >> 8 & 0xff),
+		       o->src == PEBS_EVSRC_LIBPFM ? " from libpfm4" : "");
+		return -PEBS_E_INVAL;
+	}
 
 	/* Which rule narrows the counters (for messages). */
 	o->counter_rule = PEBS_RULE_PEBS_COUNTER;

@@ -38,6 +38,11 @@ uint64_t pebs_sim_encode_dsrc(enum pebs_udsrc_variant v, unsigned src,
 	}
 	if (v == PEBS_UDSRC_NONE)
 		return 0;
+	/* NHM/WSM's field is the 4-bit source alone: the STLB-miss and
+	 * lock bits came with Sandy Bridge (SDM 18.9.4; formats/
+	 * data-source.md: reported NA). */
+	if (v == PEBS_UDSRC_NHM)
+		return e;
 	if (flags & PEBS_ACC_STLB_MISS)
 		e |= 0x10;
 	if (flags & PEBS_ACC_LOCKED)
@@ -108,7 +113,7 @@ static void mem_fields(const struct pebs_sim *s, const struct sim_cpu *c,
 		if (a->kind == PEBS_ACC_STORE) {
 			*addr = a->addr;
 			*dse = pebs_sim_encode_dsrc(v, a->src, a->flags);
-			*lat = a->lat;
+			*lat = a->st_lat;
 		}
 		break;
 	case PEBS_EVK_LOAD:

@@ -623,6 +623,11 @@ static const struct {
 	 * the new 0x0100: not to a general-purpose counter. */
 	{ "icl", 0xc0, 0x01, F0 },
 	{ "icx", 0xc0, 0x01, F0 },
+	/* TOPDOWN.SLOTS, pseudo-encoding 0x0400: fixed counter 3 only
+	 * (ds.c intel_icl_pebs_event_constraints, intel_glc_...). */
+	{ "icl", 0x00, 0x04, PEBS_UARCH_FIXED(3) },
+	{ "icx", 0x00, 0x04, PEBS_UARCH_FIXED(3) },
+	{ "spr", 0x00, 0x04, PEBS_UARCH_FIXED(3) },
 };
 
 uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,

@@ -71,6 +71,8 @@ struct pebs_access {
 	uint8_t src;		/* enum pebs_acc_src (loads, stores) */
 	uint8_t flags;		/* PEBS_ACC_* */
 	uint32_t lat;		/* load latency in core cycles; 0 for stores */
+	uint32_t st_lat;	/* stores: cycles until the line is owned (the
+				 * store latency SPR reports); 0 for loads */
 	uint32_t fe;		/* PEBS_FE_* for ifetch */
 	uint32_t fe_bubbles;	/* longest IDQ bubble run (cycles), ifetch */
 	uint32_t fe_width;	/* bubble width (1-4), ifetch */

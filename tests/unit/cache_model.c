@@ -159,14 +159,23 @@ Test(cache, fill_buffer_window)
 	lat_near(&b, PEBS_SRC_L1);
 }
 
+/* A store does not stall the core (lat 0); its line's latency is st_lat,
+ * what SPR's store-latency event reports.  A load has no st_lat. */
 Test(cache, stores_report_no_latency)
 {
 	struct pebs_access a = acc(0, PEBS_ACC_STORE, X, 0);
 	cr_assert_eq(a.src, PEBS_SRC_LOCAL_DRAM);
 	cr_assert_eq(a.lat, 0);
+	a.lat = a.st_lat;
+	lat_near(&a, PEBS_SRC_LOCAL_DRAM);
 	a = acc(0, PEBS_ACC_STORE, X + 8, 0);
 	cr_assert_eq(a.src, PEBS_SRC_L1);
 	cr_assert_eq(a.lat, 0);
+	a.lat = a.st_lat;
+	lat_near(&a, PEBS_SRC_L1);
+	a = acc(0, PEBS_ACC_LOAD, X + 16, 0);
+	cr_assert_eq(a.st_lat, 0);
+	lat_near(&a, PEBS_SRC_L1);
 }
 
 Test(cache, locked_load_reads_for_ownership)

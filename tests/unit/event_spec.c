@@ -284,8 +284,20 @@ Test(event_resolve, refusals)
 		    "not event selection bits");
 	resolve_bad("skl", "MEM_LOAD_RETIRED.L1_HIT:ldlat=3", -PEBS_E_INVAL,
 		    PEBS_RULE_NONE, "ldlat= applies only");
-	resolve_bad("icl", "INST_RETIRED.PREC_DIST", -PEBS_E_UNSUPPORTED,
-		    PEBS_RULE_NONE, "fixed counter");
+	resolve_bad("icl", "INST_RETIRED.PREC_DIST", -PEBS_E_RULE,
+		    PEBS_RULE_PEBS_COUNTER, "only on fixed counter 0 on icl");
+	/* TOPDOWN.SLOTS: the kernel's fixed counter 3 only */
+	resolve_bad("icl", "r400", -PEBS_E_RULE, PEBS_RULE_PEBS_COUNTER,
+		    "only on fixed counter 3 on icl");
+	resolve_bad("spr", "r400", -PEBS_E_RULE, PEBS_RULE_PEBS_COUNTER,
+		    "only on fixed counter 3 on spr");
+	/* Event code 0x00 counts nothing on a general-purpose counter,
+	 * wherever it comes from (a raw code, or libpfm4's Goldmont
+	 * CPU_CLK_UNHALTED.CORE_P) */
+	resolve_bad("skl", "r400", -PEBS_E_INVAL, PEBS_RULE_NONE,
+		    "r400 has event code 0x00 (umask 0x04), which no");
+	resolve_bad("glm", "r0", -PEBS_E_INVAL, PEBS_RULE_NONE,
+		    "event code 0x00 (umask 0x00)");
 	cr_assert_str_eq(pebs_event_pfm_pmu(pebs_uarch_by_name("core2")),
 			 "core");
 	cr_assert_null(pebs_event_pfm_pmu(pebs_uarch_by_name("glp")));

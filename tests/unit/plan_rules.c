@@ -371,9 +371,10 @@ Test(rules, pebs_counter)
 		struct pebs_plan *q = NULL;
 		cr_assert_eq(pebs_plan_build(&q, &o, &spec, 1, NULL, err,
 					     sizeof(err)),
-			     -PEBS_E_UNSUPPORTED, "%s", uas[i]);
+			     -PEBS_E_RULE, "%s", uas[i]);
 		cr_assert_null(q);
-		cr_assert(strstr(err, "fixed counter"), "%s", err);
+		cr_assert(strstr(err, "rule pebs-counter: r1c0 samples only "
+				 "on fixed counter 0"), "%s", err);
 	}
 	p = OK("icl", "r2c0");
 	cr_assert_eq(pebs_plan_event(p, 0)->counter, 0);

@@ -630,4 +630,36 @@ Test(sim_pmu, dsrc_encoding_round_trip)
 					  PEBS_ACC_LOCKED), 0x31);
 	cr_assert_eq(pebs_sim_encode_dsrc(PEBS_UDSRC_NONE, PEBS_SRC_L1, 0),
 		     0);
+	/* NHM/WSM's field has no STLB-miss or lock bit (SNB added them) */
+	cr_assert_eq(pebs_sim_encode_dsrc(PEBS_UDSRC_NHM, PEBS_SRC_L1,
+					  PEBS_ACC_STLB_MISS |
+					  PEBS_ACC_LOCKED), 0x1);
+}
+
+/* SPR store latency (0x02CD on PMC0): a store's address, data source
+ * and the latency of owning its line, which the cache model reports in
+ * st_lat (a store's lat, the core's stall, is 0). */
+Test(sim_pmu, store_latency_spr)
+{
+	struct pebs_sim *s = mk("spr", 1);
+	const struct pebs_uarch *u = pebs_sim_uarch(s);
+	uint64_t cfg = PEBS_DATACFG_MEMINFO;
+	struct pebs_ds ds;
+	struct pebs_access a = acc(7, PEBS_ACC_STORE, 0xc040,
+				   PEBS_SRC_L3_HITM, 0);
+	struct pebs_sample smp;
+
+	a.st_lat = 91;
+	mkds(s, &ds, 8, pebs_ds_record_size(u, cfg));
+	wr(s, PEBS_MSR_DATA_CFG, cfg);
+	ctr(s, &ds, 0, 0x02cd | PEBS_EVTSEL_ADAPTIVE, 1, PEBS_PE_PEBS_EN(0));
+	wr(s, PEBS_MSR_GLOBAL_CTRL, 1);
+	pebs_sim_retire(s, &a, 1);
+	cr_assert_eq(nrec(&ds), 1);
+	dec(&ds, u, 0, PEBS_EVK_STORE_LATENCY, cfg, &smp);
+	cr_assert_eq(smp.addr, 0xc040);
+	cr_assert_eq(smp.lat, 91);
+	cr_assert_eq(pebs_dsrc_op(smp.dsrc), PEBS_OP_STORE);
+	cr_assert_eq(pebs_dsrc_snoop(smp.dsrc), PEBS_SNOOP_HITM);
+	pebs_sim_free(s);
 }
