@@ -114,7 +114,9 @@ void util_check_out(const char *out, const char *const *paths, size_t n)
 	if (!out || strcmp(out, "-") == 0 || stat(out, &so) != 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		if (strcmp(paths[i], "-") == 0 || stat(paths[i], &si) != 0)
+		/* "-" too: `tool -o x < x` would empty x just as well */
+		if (strcmp(paths[i], "-") == 0 ? fstat(STDIN_FILENO, &si) != 0 :
+		    stat(paths[i], &si) != 0)
 			continue;
 		if (si.st_dev == so.st_dev && si.st_ino == so.st_ino)
 			util_die(EXIT_USAGE, "-o %s: is also an input (write "

@@ -8,6 +8,12 @@ ln -s x.pebs link.pebs && pebs-decode -f csv -o link.pebs keep.pebs x.pebs; echo
 pebs-filter 'lat > 0' -o x.pebs x.pebs; echo "rc=$?"
 pebs-hist -o x.pebs x.pebs; echo "rc=$?"
 pebs-c2c -o x.pebs x.pebs; echo "rc=$?"
+# Standard input redirected from the output file is that file too.
+pebs-decode -f pebs -o x.pebs < x.pebs; echo "rc=$?"
+pebs-filter -o x.pebs true - < x.pebs; echo "rc=$?"
+pebs-decode -f csv < x.pebs > x.csv && cp x.csv keep.csv || exit 9
+pebs-import -o x.csv < x.csv; echo "rc=$?"
+cmp x.csv keep.csv && echo "csv kept"
 cmp x.pebs keep.pebs && echo "input kept"
 # A new output file, and stdout, are not inputs.
 pebs-decode -f pebs -o y.pebs x.pebs && cmp y.pebs x.pebs && echo copied &&
