@@ -623,6 +623,35 @@ static int sync_point(const uint8_t *p, size_t have, size_t *need,
 	       get64(p + CHUNK_HDR + len) ? 2 : 0;
 }
 
+/*
+ * Where in the @len bytes of chunk @c, past its first byte, a segment
+ * starts: a MAGIC followed by a HEAD chunk whose checksum matches, or
+ * that runs past the end of @c (its checksum is then checked by resync).
+ * 0 if none.
+ */
+static size_t segment_inside(const uint8_t *c, size_t len)
+{
+	for (size_t at = 1; at + FMT_MAGIC_LEN + CHUNK_HDR <= len; at++) {
+		const uint8_t *m = memchr(c + at, FMT_MAGIC[0],
+					  len - FMT_MAGIC_LEN - CHUNK_HDR -
+					  at + 1);
+		if (!m)
+			return 0;
+		at = (size_t)(m - c);
+		if (memcmp(m, FMT_MAGIC, FMT_MAGIC_LEN) != 0)
+			continue;
+		const uint8_t *h = m + FMT_MAGIC_LEN;
+		size_t have = len - at - FMT_MAGIC_LEN, need;
+		uint64_t hashed = 0;
+		if (get32(h) != TAG_HEAD || get64(h + 8) > CHUNK_MAX_LEN)
+			continue;
+		int k = sync_point(h, have, &need, CHUNK_MAX_LEN, &hashed);
+		if (k == 2 || k < 0)
+			return at;
+	}
+	return 0;
+}
+
 /* What resync may still hash at @o in @s (see RS_BASE). */
 static uint64_t rs_allow(const struct src *s, uint64_t o)
 {
@@ -1303,8 +1332,30 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		 * chunk checksum too late to rescan: by then reading went on
 		 * from the place the length gave, maybe inside the next
 		 * block.  So salvage checks these blocks' checksums here.
+		 * With a table the head vouches for the length, unless the
+		 * block was cut short and another segment follows inside it
+		 * (a truncated file with another appended): salvage looks
+		 * for that in a block whose whole checksum fails.
 		 */
-		if (r->o.salvage && !(get32(p + 12) & BLK_F_COLSUMS)) {
+		size_t seg_at;
+		if (r->o.salvage && (get32(p + 12) & BLK_F_COLSUMS)) {
+			if (s->map && img_prefix(s, sl, clen)) {
+				s->state = ST_DONE;
+				return P_ERROR;
+			}
+			if (!fmt_block_sum_ok(p, len) &&
+			    (seg_at = segment_inside(view, clen)) != 0) {
+				slot_err(sl, PEBS_E_TRUNCATED, si, "truncated "
+					 "in block %llu at offset 0x%llx (a "
+					 "segment starts at offset 0x%llx)",
+					 (unsigned long long)bno,
+					 (unsigned long long)off,
+					 (unsigned long long)(off + seg_at));
+				after_damage(r, s, off, 0, whole, clen);
+				free(whole);
+				return P_ERROR;
+			}
+		} else if (r->o.salvage) {
 			if (s->map && img_prefix(s, sl, clen)) {
 				s->state = ST_DONE;
 				return P_ERROR;
