@@ -839,6 +839,43 @@ static void stop_at(struct pebs_perf_reader *r, uint64_t off, int err,
 		 (unsigned long long)off, what);
 }
 
+/* perf's header feature names (HEADER_* in tools/perf/util/header.h). */
+static const char *const feat_names[] = {
+	"RESERVED", "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE",
+	"VERSION", "ARCH", "NRCPUS", "CPUDESC", "CPUID", "TOTAL_MEM",
+	"CMDLINE", "EVENT_DESC", "CPU_TOPOLOGY", "NUMA_TOPOLOGY",
+	"BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC", "AUXTRACE", "STAT",
+	"CACHE", "SAMPLE_TIME", "MEM_TOPOLOGY", "CLOCKID", "DIR_FORMAT",
+	"BPF_PROG_INFO", "BPF_BTF", "COMPRESSED", "CPU_PMU_CAPS",
+	"CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS",
+};
+
+/*
+ * Header features cut off by the end of the file (file layout, data
+ * section whole).  The damage lies after every record, so reading stops at
+ * the data's end, not at @off: @off is where the first feature lost has
+ * its table entry or section (@what), the message says which and how many
+ * of the @nfeat features were lost.
+ */
+static void stop_feature(struct pebs_perf_reader *r, uint64_t off,
+			 unsigned bit, const char *what, unsigned nlost,
+			 unsigned nfeat)
+{
+	char name[32];
+	if (r->stop_err)	/* damage in the data comes first */
+		return;
+	if (bit < sizeof(feat_names) / sizeof(feat_names[0]))
+		snprintf(name, sizeof(name), "%s", feat_names[bit]);
+	else
+		snprintf(name, sizeof(name), "%u", bit);
+	r->stop = r->data_end;
+	r->stop_err = PEBS_E_TRUNCATED;
+	snprintf(r->stop_msg, sizeof(r->stop_msg), "offset 0x%llx: feature "
+		 "%s %s truncated (file ends at 0x%llx; %u of %u header "
+		 "features lost)", (unsigned long long)off, what, name,
+		 (unsigned long long)r->len, nlost, nfeat);
+}
+
 /*
  * Size of the data that follows record @p beyond its header.size (pipe
  * TRACING_DATA and AUXTRACE carry their payload after the record).
@@ -1515,21 +1552,49 @@ static int open_file_layout(struct pebs_perf_reader *r, struct feat_ctx *f)
 	} else {
 		r->data_end = r->data_off + dlen;
 	}
-	/* Feature sections: one {offset,size} per set bit, after data. */
+	/*
+	 * Feature sections: one {offset,size} per set bit, after data.  Where
+	 * the data section is whole, its end is known and so is the table's
+	 * place: a copy cut short there loses host, cpu and topology
+	 * metadata, which is damage as a cut data section is.  It is
+	 * reported after every sample (they all precede it), naming the
+	 * first feature lost.  A data size of 0 (perf never finished the
+	 * file) leaves the table's place unknown: what is there is read, and
+	 * nothing missing can be told.
+	 */
 	uint64_t ft = doff + dlen;
-	unsigned k = 0;
+	int whole = dlen && ft == r->data_end;
+	unsigned k = 0, nlost = 0, first = 0;
+	uint64_t first_off = 0;
+	const char *first_what = NULL;
 	for (unsigned bit = 0; bit < 256; bit++) {
 		uint64_t word = rd64(r, b + 72 + 8 * (bit / 64));
 		if (!(word >> (bit % 64) & 1))
 			continue;
 		uint64_t so = ft + 16ull * k++;
-		if (ft > r->len || so > r->len - 16)
-			break;
-		uint64_t fo = rd64(r, b + so), fl = rd64(r, b + so + 8);
-		if (fo > r->len || fl > r->len - fo)
+		const char *what = NULL;
+		uint64_t at = so, fo = 0, fl = 0;
+		if (ft > r->len || so > r->len - 16) {
+			what = "table entry";
+		} else {
+			fo = rd64(r, b + so);
+			fl = rd64(r, b + so + 8);
+			at = fo;
+			if (fo > r->len || fl > r->len - fo)
+				what = "section";
+		}
+		if (!what) {
+			feature(r, f, bit, b + fo, fl);
 			continue;
-		feature(r, f, bit, b + fo, fl);
+		}
+		if (!nlost++) {
+			first = bit;
+			first_off = at;
+			first_what = what;
+		}
 	}
+	if (nlost && whole)
+		stop_feature(r, first_off, first, first_what, nlost, k);
 	return 0;
 }
 

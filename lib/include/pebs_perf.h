@@ -97,7 +97,9 @@ struct pebs_perf_reader_opts {
  * a perf.data file at all (PEBS_E_FORMAT), a feature is not supported
  * (PEBS_E_UNSUPPORTED) or I/O fails.  A file damaged after its header opens
  * fine: the damage is reported by pebs_perf_reader_next() after every
- * complete record before it.
+ * complete record before it.  Header features cut off by the end of the
+ * file (they follow the data) are such damage too: reported after every
+ * sample, the metadata holding the features that are whole.
  */
 int pebs_perf_reader_open(struct pebs_perf_reader **r, FILE *fp,
 			  const char *name,

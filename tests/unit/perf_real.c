@@ -252,3 +252,83 @@ Test(perf_real, compressed_records)
 	fclose(fp);
 	fclose(g);
 }
+
+/*
+ * A copy cut anywhere in the header features (after the data section):
+ * every sample is still returned, then PEBS_E_TRUNCATED naming the feature
+ * lost, and the features before the cut are kept in the metadata.  The
+ * import was silent here (exit 0, host and topology gone).  A cut only
+ * into the padding after the last section loses nothing and is no error.
+ */
+Test(perf_real, features_cut_off)
+{
+	FILE *fp = fopen(REAL, "rb");
+	cr_assert_not_null(fp);
+	fseek(fp, 0, SEEK_END);
+	size_t len = (size_t)ftell(fp);
+	rewind(fp);
+	uint8_t *all = malloc(len);
+	cr_assert_eq(fread(all, 1, len, fp), len);
+	fclose(fp);
+	uint64_t doff, dlen, fo, fl, host_end = 0, feat_end = 0;
+	memcpy(&doff, all + 40, 8);
+	memcpy(&dlen, all + 48, 8);
+	/* bit 3 (HOSTNAME) is the second entry: BUILD_ID (2) comes first */
+	for (size_t k = 0; k < 14; k++) {
+		memcpy(&fo, all + doff + dlen + 16 * k, 8);
+		memcpy(&fl, all + doff + dlen + 16 * k + 8, 8);
+		if (fo + fl > feat_end)
+			feat_end = fo + fl;
+		if (k == 1)
+			host_end = fo + fl;
+	}
+	cr_assert_lt(feat_end, len);
+	size_t tested = 0;
+	for (size_t cut = doff + dlen; cut <= len; cut += 53) {
+		if (cut > feat_end && cut < len)
+			cut = len;	/* and the whole file last */
+		struct pebs_perf_reader *r;
+		int e = pebs_perf_reader_open_mem(&r, all, cut, NULL);
+		cr_assert_eq(e, 0, "cut %zu: %s", cut,
+			     pebs_perf_reader_errmsg(r));
+		struct pebs_perf_item it;
+		size_t n = 0;
+		while ((e = pebs_perf_reader_next(r, &it)) > 0)
+			n += it.kind == PEBS_PERF_SAMPLE;
+		cr_expect_eq(n, 14, "cut %zu: %zu samples", cut, n);
+		const char *msg = pebs_perf_reader_errmsg(r);
+		if (cut >= feat_end) {
+			cr_expect_eq(e, 0, "cut %zu: %s", cut, msg);
+		} else {
+			cr_expect_eq(e, -PEBS_E_TRUNCATED, "cut %zu", cut);
+			cr_expect(strncmp(msg, "offset 0x", 9) == 0 &&
+				  strstr(msg, " truncated (file ends at ") &&
+				  strstr(msg, "header features lost)"),
+				  "cut %zu: %s", cut, msg);
+		}
+		const struct pebs_meta *m = pebs_perf_reader_meta(r);
+		if (cut >= host_end)
+			cr_expect_str_eq(mget(m, "host"),
+					 "oxco15.prod.google.com");
+		else
+			cr_expect_null(pebs_meta_get(m, "host"), "cut %zu",
+				       cut);
+		pebs_perf_reader_close(r);
+		tested++;
+	}
+	cr_expect_gt(tested, 200);
+	/* the brief's cut: the table itself ends inside the 9th entry */
+	struct pebs_perf_reader *r;
+	struct pebs_perf_item it;
+	int e;
+	cr_assert_eq(pebs_perf_reader_open_mem(&r, all, 1240000, NULL), 0);
+	while ((e = pebs_perf_reader_next(r, &it)) > 0)
+		;
+	cr_expect_eq(e, -PEBS_E_TRUNCATED);
+	cr_expect_str_eq(pebs_perf_reader_errmsg(r),
+			 "offset 0x12ec20: feature section BUILD_ID truncated "
+			 "(file ends at 0x12ebc0; 14 of 14 header features "
+			 "lost)");
+	pebs_perf_reader_close(r);
+	free(all);
+}
