@@ -735,15 +735,51 @@ static int parse_sample(const struct pebs_perf_reader *r, const uint8_t *p,
 	return 0;
 }
 
+/*
+ * The attr whose sample_id trailer ends non-sample record body @p (@n
+ * bytes), found as perf finds it (evlist__event2evsel): the id sits at
+ * the same place from the end in every event's trailer (IDENTIFIER last;
+ * else ID, before STREAM_ID and CPU), which the first attr tells.  Events
+ * recorded together may differ in every other sample_type bit, so the
+ * trailer must be read with its own event's layout.  NULL when the id
+ * names no attr.
+ */
+static const struct pattr *trailer_attr(struct pebs_perf_reader *r,
+					const uint8_t *p, size_t n)
+{
+	const struct pattr *a = &r->attrs[0];
+	uint64_t st = a->sample_type;
+	size_t pos;
+	if (r->nattrs == 1)
+		return a;
+	if (st & PEBS_PERF_S_IDENTIFIER)
+		pos = 1;
+	else if (st & PEBS_PERF_S_ID)
+		pos = 1 + !!(st & PEBS_PERF_S_STREAM_ID) +
+		      !!(st & PEBS_PERF_S_CPU);
+	else
+		return a;	/* no ids: perf reads it as the first's */
+	if (8 * pos > n)
+		return NULL;
+	uint64_t id = rd64(r, p + n - 8 * pos);
+	if (!id)
+		return a;	/* perf's own synthesized records */
+	uint64_t *v = ht_slot(&r->ids, id, 0);
+	return v ? &r->attrs[*v] : NULL;
+}
+
 /* Time and cpu from the sample_id trailer of a non-sample record. */
-static void sample_id(const struct pebs_perf_reader *r, const uint8_t *p,
+static void sample_id(struct pebs_perf_reader *r, const uint8_t *p,
 		      size_t n, uint64_t *time, uint32_t *cpu)
 {
 	*time = 0;
 	*cpu = 0;
 	if (!r->nattrs || !(r->attrs[0].flags & (1ull << 18)))
 		return;
-	uint64_t st = r->attrs[0].sample_type;
+	const struct pattr *a = trailer_attr(r, p, n);
+	if (!a || !(a->flags & (1ull << 18)))
+		return;
+	uint64_t st = a->sample_type;
 	uint64_t m = st & (PEBS_PERF_S_TID | PEBS_PERF_S_TIME | PEBS_PERF_S_ID |
 			   PEBS_PERF_S_STREAM_ID | PEBS_PERF_S_CPU |
 			   PEBS_PERF_S_IDENTIFIER);

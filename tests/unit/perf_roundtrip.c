@@ -743,3 +743,247 @@ Test(perf_roundtrip, damage_before_cut)
 	cr_expect_eq(got, 30, "samples before the damage: %zu", got);
 	free(all);
 }
+
+/* ------------------------------------------- events of different layouts */
+
+struct sbuf {
+	uint8_t b[8192];
+	size_t n;
+};
+
+static void put64(struct sbuf *s, uint64_t v)
+{
+	cr_assert_leq(s->n + 8, sizeof(s->b));
+	memcpy(s->b + s->n, &v, 8);
+	s->n += 8;
+}
+
+static void put32x2(struct sbuf *s, uint32_t a, uint32_t b)
+{
+	put64(s, (uint64_t)b << 32 | a);
+}
+
+/* Starts a record of @type; end_rec() fills in its size. */
+static size_t begin_rec(struct sbuf *s, uint32_t type)
+{
+	size_t at = s->n;
+	put32x2(s, type, 0);
+	return at;
+}
+
+static void end_rec(struct sbuf *s, size_t at)
+{
+	uint16_t sz = (uint16_t)(s->n - at);
+	memcpy(s->b + at + 6, &sz, 2);
+}
+
+/* A pipe-layout HEADER_ATTR of a raw event (64-byte attr, one id). */
+static void put_attr(struct sbuf *s, uint64_t config, uint64_t st,
+		     uint64_t id)
+{
+	size_t at = begin_rec(s, 64);
+	put32x2(s, 4, 64);		/* type raw, attr size */
+	put64(s, config);
+	put64(s, 1);			/* sample_period */
+	put64(s, st);
+	put64(s, 0);			/* read_format */
+	put64(s, 1ull << 18);		/* flags: sample_id_all */
+	put64(s, 0);			/* wakeup, bp_type */
+	put64(s, 0);			/* config1 */
+	put64(s, id);
+	end_rec(s, at);
+}
+
+#define S(x) PEBS_PERF_S_##x
+/*
+ * Four events that share only the id position (IDENTIFIER first, as
+ * perf requires of events recorded together) and lay out everything else
+ * each its own way: fixed bodies with and without PHYS_ADDR, TID or CPU,
+ * a variable one (CALLCHAIN), WEIGHT and WEIGHT_STRUCT.
+ */
+static const struct {
+	uint64_t st, id;
+} mixed[] = {
+	{ S(IDENTIFIER) | S(IP) | S(TID) | S(TIME) | S(ADDR) | S(CPU) |
+	  S(PERIOD) | S(WEIGHT_STRUCT) | S(DATA_SRC) | S(PHYS_ADDR), 11 },
+	{ S(IDENTIFIER) | S(IP) | S(TIME) | S(ADDR) | S(CALLCHAIN) |
+	  S(WEIGHT) | S(DATA_SRC) | S(TRANSACTION) | S(PHYS_ADDR), 22 },
+	{ S(IDENTIFIER) | S(IP) | S(TIME) | S(ADDR) | S(CPU) | S(DATA_SRC),
+	  33 },
+	{ S(IDENTIFIER) | S(TIME) | S(ADDR) | S(CPU) | S(WEIGHT) |
+	  S(PHYS_ADDR), 44 },
+};
+
+/* The values sample @i of event @e carries (those its layout has). */
+static void mixed_sample(size_t e, size_t i, struct pebs_sample *s)
+{
+	uint64_t st = mixed[e].st;
+	memset(s, 0, sizeof(*s));
+	s->time = 1000 + 10 * i + e;
+	s->ip = st & S(IP) ? 0x400000 + 16 * i + e : 0;
+	s->addr = 0x7f0000 + 64 * i + e;
+	if (st & S(TID)) {
+		s->pid = 100 + (uint32_t)e;
+		s->tid = 200 + (uint32_t)e;
+	}
+	s->cpu = st & S(CPU) ? 3 + (uint32_t)e : 0;
+	if (st & (S(WEIGHT) | S(WEIGHT_STRUCT)))
+		s->lat = 30 + (uint32_t)(i + e);
+	if (st & S(WEIGHT_STRUCT))
+		s->ins_lat = 7;
+	s->dsrc = st & S(DATA_SRC) ? 0x68100142ull + e : 0;
+	s->tsx = st & S(TRANSACTION) ? 0x5000 + e : 0;
+	if (st & S(PHYS_ADDR)) {
+		s->phys_addr = 0x12340000 + 64 * i + e;
+		s->flags = PEBS_SF_PHYS;
+	}
+}
+
+static void put_sample(struct sbuf *b, size_t e, size_t i)
+{
+	uint64_t st = mixed[e].st;
+	struct pebs_sample s;
+	mixed_sample(e, i, &s);
+	size_t at = begin_rec(b, 9);
+	put64(b, mixed[e].id);			/* IDENTIFIER */
+	if (st & S(IP))
+		put64(b, s.ip);
+	if (st & S(TID))
+		put32x2(b, s.pid, s.tid);
+	put64(b, s.time);
+	put64(b, s.addr);
+	if (st & S(CPU))
+		put32x2(b, s.cpu, 0);
+	if (st & S(PERIOD))
+		put64(b, 1);
+	if (st & S(CALLCHAIN)) {
+		put64(b, 2);
+		put64(b, 0xffffffff81000000ull);
+		put64(b, s.ip);
+	}
+	if (st & S(WEIGHT_STRUCT))
+		put64(b, (uint64_t)s.ins_lat << 32 | s.lat);
+	if (st & S(WEIGHT))
+		put64(b, s.lat);
+	if (st & S(DATA_SRC))
+		put64(b, s.dsrc);
+	if (st & S(TRANSACTION))
+		put64(b, s.tsx);
+	if (st & S(PHYS_ADDR))
+		put64(b, s.phys_addr);
+	end_rec(b, at);
+}
+
+/* A LOST_SAMPLES record in event @e's buffer: its own sample_id trailer. */
+static void put_lost(struct sbuf *b, size_t e, uint64_t lost, uint64_t time,
+		     uint32_t cpu)
+{
+	uint64_t st = mixed[e].st;
+	size_t at = begin_rec(b, 13);
+	put64(b, lost);
+	if (st & S(TID))
+		put32x2(b, 100, 200);
+	put64(b, time);
+	if (st & S(CPU))
+		put32x2(b, cpu, 0);
+	put64(b, mixed[e].id);			/* IDENTIFIER */
+	end_rec(b, at);
+}
+#undef S
+
+/*
+ * Every field of a sample comes from its own event's sample_type: the
+ * physical address and its flag PEBS_SF_PHYS, pid/tid, cpu, weight, data
+ * source, transaction, whatever the first event's layout is; and so does
+ * the time and cpu of a lost record, from its own sample_id trailer.  Both
+ * reader paths (item and bulk) and the import to .pebs agree.
+ */
+Test(perf_roundtrip, per_event_sample_types)
+{
+	enum { NE = 4, PER = 5 };
+	static struct sbuf b;
+	b.n = 0;
+	memcpy(b.b, "PERFILE2", 8);
+	b.n = 8;
+	put64(&b, 16);				/* pipe header size */
+	for (size_t e = 0; e < NE; e++)
+		put_attr(&b, 0x1cd + 0x100 * e, mixed[e].st, mixed[e].id);
+	for (size_t i = 0; i < PER; i++) {
+		for (size_t e = 0; e < NE; e++)
+			put_sample(&b, e, i);
+		if (i == 2) {
+			put_lost(&b, 1, 5, 1500, 0);
+			put_lost(&b, 3, 6, 1600, 9);
+		}
+	}
+	cr_assert_eq(check_bulk(b.b, b.n, 3), NE * PER);
+	struct pebs_perf_reader *r;
+	cr_assert_eq(pebs_perf_reader_open_mem(&r, b.b, b.n, NULL), 0, "%s",
+		     pebs_perf_reader_errmsg(r));
+	struct pebs_perf_item it;
+	size_t n = 0, nlost = 0;
+	int e;
+	while ((e = pebs_perf_reader_next(r, &it)) > 0) {
+		if (it.kind == PEBS_PERF_LOST) {
+			/* event 1 has no CPU in its trailer, event 3 has */
+			cr_expect_eq(it.lost, nlost ? 6 : 5);
+			cr_expect_eq(it.time, nlost ? 1600 : 1500);
+			cr_expect_eq(it.cpu, nlost ? 9 : 0);
+			nlost++;
+			continue;
+		}
+		/* samples come sorted by time: 1000 + 10 i + e */
+		size_t i = n / NE, ev = n % NE;
+		struct pebs_sample want;
+		mixed_sample(ev, i, &want);
+		want.event = (uint32_t)ev;
+		cr_expect_eq(memcmp(&it.s, &want, sizeof(want)), 0,
+			     "sample %zu (event %zu): time %llu ip 0x%llx "
+			     "cpu %u pid %u lat %u dsrc 0x%llx tsx 0x%llx "
+			     "phys 0x%llx flags 0x%x", n, ev,
+			     (unsigned long long)it.s.time,
+			     (unsigned long long)it.s.ip, it.s.cpu, it.s.pid,
+			     it.s.lat, (unsigned long long)it.s.dsrc,
+			     (unsigned long long)it.s.tsx,
+			     (unsigned long long)it.s.phys_addr, it.s.flags);
+		char name[16];
+		snprintf(name, sizeof(name), "r%zxcd", 1 + ev);
+		cr_expect_str_eq(it.event, name);
+		n++;
+	}
+	cr_expect_eq(e, 0, "%s", pebs_perf_reader_errmsg(r));
+	cr_expect_eq(n, NE * PER);
+	cr_expect_eq(nlost, 2);
+	pebs_perf_reader_close(r);
+
+	/* pebs-import's path: the .pebs segment keeps them */
+	FILE *in = mem_file(b.b, b.n), *out = tmpfile();
+	char err[256], path[64];
+	int wf;
+	cr_assert_not_null(out);
+	cr_assert_eq(pebs_perf_import(in, "mixed", out, NULL, NULL, err,
+				      sizeof(err), &wf), 0, "%s", err);
+	fclose(in);
+	fflush(out);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(out));
+	const char *paths[] = { path };
+	struct pebs_reader *rd;
+	struct pebs_batch *bt;
+	cr_assert_eq(pebs_reader_open(&rd, paths, 1, NULL), 0);
+	n = 0;
+	while ((e = pebs_reader_next(rd, &bt)) > 0) {
+		for (size_t j = 0; j < bt->n; j++, n++) {
+			struct pebs_sample got, want;
+			pebs_batch_get(bt, j, &got);
+			mixed_sample(n % NE, n / NE, &want);
+			cr_expect_eq(got.time, want.time);
+			cr_expect_eq(got.flags, want.flags, "sample %zu", n);
+			cr_expect_eq(got.phys_addr, want.phys_addr);
+			cr_expect_eq(got.cpu, want.cpu);
+		}
+	}
+	cr_expect_eq(e, 0, "%s", pebs_reader_errmsg(rd));
+	cr_expect_eq(n, NE * PER);
+	pebs_reader_close(rd);
+	fclose(out);
+}
