@@ -879,7 +879,10 @@ static int start(struct pebs_output *o)
  * Text: before the header, the event column grows to the longest name of
  * the first batch (at most EVENT_WIDTH_MAX), so that a table of SDM names
  * (MEM_TRANS_RETIRED.LOAD_LATENCY) lines up; the table streams, so a
- * longer name that comes later shifts its own rows only.
+ * longer name that comes later shifts its own rows only.  A name over the
+ * cap still widens the column to the cap (perf imports carry 60-character
+ * names next to short ones): skipping it would leave the column at its
+ * default width and misalign every row of the table, not just its own.
  */
 static void fit_event_width(struct pebs_output *o, const struct pebs_batch *b)
 {
@@ -889,7 +892,9 @@ static void fit_event_width(struct pebs_output *o, const struct pebs_batch *b)
 			continue;
 		for (uint32_t j = 0; j < b->nnames; j++) {
 			uint32_t w = o->dr[j].width;
-			if (w > f->width && w <= EVENT_WIDTH_MAX) {
+			if (w > EVENT_WIDTH_MAX)
+				w = EVENT_WIDTH_MAX;
+			if (w > f->width) {
 				o->rowfix += w - f->width;
 				f->width = w;
 			}

@@ -180,6 +180,30 @@ Test(output, text_aligned)
 	pebs_batch_free(b);
 }
 
+/*
+ * The event column takes the longest name of the first batch up to 48; a
+ * longer name caps it at 48 (it used to be skipped, leaving 20) and
+ * overflows its own row only.
+ */
+Test(output, text_event_width_capped)
+{
+	static const unsigned lens[] = { 47, 48, 49, 62 };
+	for (size_t t = 0; t < sizeof(lens) / sizeof(lens[0]); t++) {
+		char name[64], want[256];
+		unsigned n = lens[t], w = n < 48 ? n : 48;
+		memset(name, 'E', n);
+		name[n] = '\0';
+		struct pebs_batch *b = two(name, "ab");
+		char *s = render(PEBS_OUT_TEXT, "event,lat", 0, b);
+		snprintf(want, sizeof(want), "%-*s %6s\n%-*s %6s\n%-*s %6s\n",
+			 (int)w, "event", "lat", (int)w, name, "35",
+			 (int)w, "ab", "4294967295");
+		cr_assert_str_eq(s, want, "name of %u", n);
+		free(s);
+		pebs_batch_free(b);
+	}
+}
+
 Test(output, yaml)
 {
 	struct pebs_batch *b = two("no", "123");
