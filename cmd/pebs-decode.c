@@ -337,6 +337,8 @@ int main(int argc, char **argv)
 		util_die(EXIT_USAGE, "--level applies to -f pebs only");
 	if (o.fmt == FMT_PEBS && o.fields_set && !o.info)
 		util_die(EXIT_USAGE, "--fields does not apply to -f pebs");
+	if (!o.info)
+		util_check_fields(o.fmt, o.fields, o.nfields);
 	const char *stdin_only[] = { "-" };
 	const char *const *paths = (const char *const *)argv + optind;
 	size_t n = (size_t)(argc - optind);

@@ -496,6 +496,8 @@ int main(int argc, char **argv)
 		util_die(EXIT_USAGE, "--fields and --no-header do not apply to "
 			 ".pebs output (the default): add -f csv, yaml, jsonl "
 			 "or text");
+	if (!o.count)
+		util_check_fields(o.fmt, o.fields, o.nfields);
 	if (optind >= argc) {
 		util_warn("missing expression");
 		usage(stderr);

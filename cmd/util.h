@@ -92,6 +92,14 @@ void util_version(void) __attribute__((noreturn));
 size_t util_parse_fields(const char *list, int *ids, size_t cap, int all);
 
 /*
+ * Exits 2 when the parsed --fields list @ids[0..@n) repeats a field and
+ * output format @fmt (enum pebs_output_format; any other value passes)
+ * is yaml or jsonl, whose keys must be unique; call it once both -f and
+ * --fields are known.
+ */
+void util_check_fields(int fmt, const int *ids, size_t n);
+
+/*
  * getopt_long() whose messages ("unrecognized option") start with the
  * tool's name, as every other message does, not with the path it was run
  * by; argv[0] is given back unchanged (command lines are recorded).

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pebs_field.h"
+#include "pebs_output.h"
 #include "util.h"
 
 size_t util_parse_fields(const char *list, int *ids, size_t cap, int all)
@@ -33,4 +34,13 @@ size_t util_parse_fields(const char *list, int *ids, size_t cap, int all)
 			 "you mean \"%s\"?)", (int)len, bad, sug);
 	util_die(EXIT_USAGE, "--fields: unknown field \"%.*s\"", (int)len,
 		 bad);
+}
+
+void util_check_fields(int fmt, const int *ids, size_t n)
+{
+	long i = pebs_output_find_repeat(fmt, ids, n);
+	if (i < 0)
+		return;
+	util_die(EXIT_USAGE, "--fields: \"%s\" twice: yaml and jsonl keys "
+		 "must be unique", pebs_field_by_id(ids[i])->name);
 }

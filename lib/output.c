@@ -414,12 +414,24 @@ static int render_syms(struct pebs_output *o, const struct pebs_batch *b)
 
 /* --------------------------------------------------------------- open */
 
+long pebs_output_find_repeat(int fmt, const int *fields, size_t nfields)
+{
+	if (fmt != PEBS_OUT_YAML && fmt != PEBS_OUT_JSONL)
+		return -1;
+	/* lists are a few hundred fields at most: quadratic is fine */
+	for (size_t i = 1; i < nfields; i++)
+		for (size_t j = 0; j < i; j++)
+			if (fields[i] == fields[j])
+				return (long)i;
+	return -1;
+}
+
 struct pebs_output *pebs_output_open(int fmt, const int *fields,
 				     size_t nfields, unsigned flags,
 				     FILE *fp)
 {
 	if (fmt < PEBS_OUT_CSV || fmt > PEBS_OUT_TEXT || !nfields || !fp ||
-	    !fields)
+	    !fields || pebs_output_find_repeat(fmt, fields, nfields) >= 0)
 		return NULL;
 	struct pebs_output *o = calloc(1, sizeof(*o));
 	if (!o)

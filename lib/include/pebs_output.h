@@ -35,13 +35,24 @@ int pebs_output_format_parse(const char *name);
 struct pebs_output;
 
 /*
+ * Where the field list @fields[0..@nfields) cannot be written in format
+ * @fmt because a field repeats: yaml and jsonl name every value by its
+ * field, and YAML requires unique mapping keys (JSON parsers disagree on
+ * duplicates), so there a repeat is refused; csv and text allow repeats.
+ * Returns the index of the first field that repeats an earlier one, or -1
+ * when the list is fine for @fmt (any format but yaml or jsonl).
+ */
+long pebs_output_find_repeat(int fmt, const int *fields, size_t nfields);
+
+/*
  * Creates an output of format @fmt writing the fields @fields[0..@nfields)
- * (ids of pebs_field.h: stored columns and derived fields, repeats
- * allowed) to @fp, which stays owned by the caller.  Nothing is written
- * yet: the csv/text header and the yaml document start come with the
- * first batch, or at pebs_output_close() when there was none.  Returns the
- * object, or NULL when @fmt or a field id is invalid, @nfields is 0, or
- * memory is short.
+ * (ids of pebs_field.h: stored columns and derived fields; repeats allowed
+ * in csv and text, see pebs_output_find_repeat()) to @fp, which stays
+ * owned by the caller.  Nothing is written yet: the csv/text header and
+ * the yaml document start come with the first batch, or at
+ * pebs_output_close() when there was none.  Returns the object, or NULL
+ * when @fmt or a field id is invalid, @nfields is 0, a field repeats in
+ * yaml or jsonl, or memory is short.
  */
 struct pebs_output *pebs_output_open(int fmt, const int *fields,
 				     size_t nfields, unsigned flags,

@@ -245,6 +245,29 @@ Test(output, bad_open_arguments)
 	cr_assert_eq(pebs_output_close(NULL), 0);
 }
 
+/* yaml and jsonl keys are unique: a repeated field is refused there only. */
+Test(output, repeat_refused_for_keyed_formats)
+{
+	int ids[] = { PEBS_COL_LAT, PEBS_COL_CPU, PEBS_COL_LAT, PEBS_COL_CPU };
+	int one[] = { PEBS_COL_LAT, PEBS_COL_CPU, PEBS_F_LINE };
+	cr_assert_eq(pebs_output_find_repeat(PEBS_OUT_YAML, ids, 4), 2);
+	cr_assert_eq(pebs_output_find_repeat(PEBS_OUT_JSONL, ids, 4), 2);
+	cr_assert_eq(pebs_output_find_repeat(PEBS_OUT_JSONL, ids + 1, 3), 2);
+	cr_assert_eq(pebs_output_find_repeat(PEBS_OUT_CSV, ids, 4), -1);
+	cr_assert_eq(pebs_output_find_repeat(PEBS_OUT_TEXT, ids, 4), -1);
+	cr_assert_eq(pebs_output_find_repeat(PEBS_OUT_YAML, one, 3), -1);
+	cr_assert_eq(pebs_output_find_repeat(PEBS_OUT_YAML, ids, 2), -1);
+	cr_assert_eq(pebs_output_find_repeat(PEBS_OUT_YAML, ids, 0), -1);
+	cr_assert_null(pebs_output_open(PEBS_OUT_YAML, ids, 3, 0, stdout));
+	cr_assert_null(pebs_output_open(PEBS_OUT_JSONL, ids, 3, 0, stdout));
+	/* csv and text keep repeats */
+	struct pebs_batch *b = two("x", "y");
+	char *t = render(PEBS_OUT_CSV, "lat,lat", 0, b);
+	cr_assert_str_eq(t, "lat,lat\n35,35\n4294967295,4294967295\n");
+	free(t);
+	pebs_batch_free(b);
+}
+
 Test(output, format_names)
 {
 	cr_assert_eq(pebs_output_format_parse("csv"), PEBS_OUT_CSV);
