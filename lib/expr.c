@@ -320,6 +320,34 @@ static void lex_number(struct lex *L)
 	L->tok = T_NUM;
 }
 
+/*
+ * Checks the escape at @p (a backslash inside a quoted string): \\, \" and
+ * \' quote a backslash or quote, \* \? \[ a glob character (a literal one
+ * in a ~ pattern; itself elsewhere).  Any other character after the
+ * backslash is an error rather than itself, so that "b\c" cannot silently
+ * mean "bc" and a pattern cannot lose an escape it seemed to have.
+ * Returns 0, or -1 with the error at the backslash's column.
+ */
+static int lex_escape(struct lex *L, const char *p)
+{
+	unsigned char x = (unsigned char)p[1];
+	if (strchr("\\\"'*?[", x))
+		return 0;
+	size_t col = L->col;
+	for (const char *q = L->start; q < p; q++)
+		col += ((unsigned char)*q & 0xc0) != 0x80;
+	/* show the character as typed: all of a UTF-8 sequence, else '?' */
+	int len = 1;
+	if (x >= 0xc0)
+		while (len < 4 && ((unsigned char)p[1 + len] & 0xc0) == 0x80)
+			len++;
+	fail(L, col, "unknown escape \"\\%.*s\" (known: \\\\ \\\" \\', and "
+	     "in ~ patterns \\* \\? \\[ for a literal * ? [)",
+	     x >= 0x80 || isprint(x) ? len : 1,
+	     x >= 0x80 || isprint(x) ? p + 1 : "?");
+	return -1;
+}
+
 static void lex_next(struct lex *L)
 {
 	if (L->failed) {
@@ -388,12 +416,22 @@ static void lex_next(struct lex *L)
 		size_t n = 0;
 		p++;
 		while (*p && *p != c) {
-			if (*p == '\\' && p[1])
-				p++;
-			if (n >= sizeof(L->text) - 1) {
+			/* a backslash that stays (see lex_escape) takes a byte */
+			size_t keep = *p == '\\' && p[1] && p[1] != '"' &&
+				      p[1] != '\'';
+			if (n + keep >= sizeof(L->text) - 1) {
 				fail(L, L->col, "string too long");
 				L->tok = T_BAD;
 				return;
+			}
+			if (*p == '\\' && p[1]) {
+				if (lex_escape(L, p) < 0) {
+					L->tok = T_BAD;
+					return;
+				}
+				if (keep)
+					L->text[n++] = '\\';
+				p++;
 			}
 			L->text[n++] = *p++;
 		}
@@ -443,6 +481,25 @@ static void lex_next(struct lex *L)
 	fail(L, L->col, "unexpected character '%c'", isprint((unsigned char)c)
 	     ? c : '?');
 	L->tok = T_BAD;
+}
+
+/*
+ * Strings keep their escapes in fnmatch(3) form: \\ \* \? \[ stay two
+ * bytes, so a ~ pattern hands them to fnmatch() as a literal backslash,
+ * star, question mark or bracket; \" and \' are the quote alone (fnmatch
+ * reads a quote as itself).  Comparisons that want the string itself (==,
+ * in, the data-source values) drop the backslashes with unescape().
+ */
+static void unescape(char *dst, const char *src, size_t len)
+{
+	size_t n = 0;
+	for (; *src && n + 1 < len; src++) {
+		if (*src == '\\' && src[1])
+			src++;
+		dst[n++] = *src;
+	}
+	if (len)
+		dst[n] = 0;
 }
 
 /* ---------------------------------------------------------------- nodes */
@@ -806,7 +863,8 @@ static int is_strfield(const struct operand *o)
  * unknown (error reported). */
 static uint64_t str_feature(struct lex *L, int id, const struct operand *v)
 {
-	const char *s = v->text;
+	char s[sizeof(v->text)];
+	unescape(s, v->text, sizeof(s));
 	int k = -1;
 	switch (id) {
 	case PEBS_F_MEM:
@@ -850,7 +908,10 @@ static uint64_t str_feature(struct lex *L, int id, const struct operand *v)
 	}
 }
 
-/* Copies the item strings into node @nd's names; 0 or -1. */
+/*
+ * Copies the item strings into node @nd's names: as fnmatch() patterns
+ * for ~ (p->glob), else as the strings themselves; 0 or -1.
+ */
 static int set_names(struct lex *L, int nd, const struct operand *f,
 		     const struct item *it, size_t n)
 {
@@ -861,7 +922,10 @@ static int set_names(struct lex *L, int nd, const struct operand *f,
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		p->names[i] = strdup(it[i].lo.text);
+		char lit[sizeof(it[i].lo.text)];
+		if (!p->glob)
+			unescape(lit, it[i].lo.text, sizeof(lit));
+		p->names[i] = strdup(p->glob ? it[i].lo.text : lit);
 		if (!p->names[i]) {
 			fail(L, f->col, "out of memory");
 			return -1;
@@ -2141,6 +2205,22 @@ static void sb_printf(struct sbuf *s, const char *fmt, ...)
 		s->used += (size_t)n;
 }
 
+/*
+ * Name @v of an event or symbol leaf, quoted as the parser reads it back:
+ * a ~ pattern (@glob) is kept in fnmatch form, whose backslash pairs are
+ * already the language's escapes; a plain string escapes its backslashes.
+ */
+static void dump_str(struct sbuf *s, const char *v, int glob)
+{
+	for (; *v; v++) {
+		if (*v == '\\' && glob && v[1]) {
+			sb_printf(s, "\\%c", *++v);
+			continue;
+		}
+		sb_printf(s, "%s%c", *v == '"' || *v == '\\' ? "\\" : "", *v);
+	}
+}
+
 static const char *const opnames[] = { "==", "!=", "<", "<=", ">", ">=",
 				       "~", "!~" };
 
@@ -2252,8 +2332,11 @@ static void dump(const struct pebs_expr *e, int ni, struct sbuf *s)
 		sb_printf(s, "%s %s%s {", p->kind == N_SYM ?
 			  pebs_sym_field_name(p->symf) : "event",
 			  p->neg ? "not " : "", p->glob ? "~" : "in");
-		for (size_t i = 0; i < p->nnames; i++)
-			sb_printf(s, "%s\"%s\"", i ? "," : "", p->names[i]);
+		for (size_t i = 0; i < p->nnames; i++) {
+			sb_printf(s, "%s\"", i ? "," : "");
+			dump_str(s, p->names[i], p->glob);
+			sb_printf(s, "\"");
+		}
 		sb_printf(s, "}");
 		break;
 	case N_CMP2:

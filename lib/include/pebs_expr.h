@@ -22,6 +22,9 @@
  *             locked | store | load | true | false
  * Numbers: decimal or 0x hex, optional k (1e3), M (1e6), G (1e9) suffix;
  * with `t`, optional time unit s, ms, us, ns and a fraction ("1.5s").
+ * Strings: in double or single quotes, where a backslash escapes \\, \",
+ * \', \*, \? or \[ (in a ~ pattern the last three are a literal wildcard,
+ * elsewhere the character itself); any other escape is a parse error.
  */
 #ifndef PEBS_EXPR_H
 #define PEBS_EXPR_H
@@ -36,7 +39,8 @@ struct pebs_expr;
 
 /* Where and why parsing failed. */
 struct pebs_expr_error {
-	size_t col;		/* 1-based column of the offending token */
+	size_t col;		/* 1-based column of the offending token (of
+				 * the backslash, for a bad escape) */
 	char msg[192];		/* e.g. unknown field "latt" (...) */
 };
 

@@ -85,6 +85,19 @@ Test(expr_parse, errors_point_at_the_column)
 		/* replacing every letter is no suggestion */
 		{ "l4", 1, "unknown field \"l4\" (did you mean \"l1\"?)" },
 		{ "xy", 1, "unknown field \"xy\"" },
+		/* an unknown escape is refused at its backslash, not
+		 * dropped ("b\c" was read as "bc") */
+		{ "event == \"b\\c\"", 12, "unknown escape \"\\c\"" },
+		{ "event ~ 'x\\n*'", 11, "unknown escape \"\\n\"" },
+		{ "lat > 1 or event ~ \"*\\.*\"", 22,
+		  "unknown escape \"\\.\"" },
+		{ "mem == \"L\\3\"", 10, "unknown escape \"\\3\"" },
+		{ "event == \"\xc3\xa9\\\xc3\xa9\"", 12,
+		  "unknown escape \"\\\xc3\xa9\"" },
+		{ "event == \"\\\x01\"", 11, "unknown escape \"\\?\"" },
+		/* an escaped quote does not end the string */
+		{ "event == \"a\\\"", 10, "unterminated string" },
+		{ "event == \"a\\", 10, "unterminated string" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct pebs_expr *e = (void *)1;
@@ -181,6 +194,74 @@ Test(expr_parse, compiled_forms_name_classes_and_values)
 	cr_assert_str_eq(dump("t == 1.50k"), "time in {t == 1500}");
 	cr_assert_str_eq(dump("t >= 18446744073709551515"),
 			 "time in {t >= 18446744073709551515}");
+}
+
+/*
+ * Quoted strings: \\ \" \' \* \? \[ stand for the character; in a ~
+ * pattern the last three are a literal wildcard, elsewhere themselves.
+ */
+Test(expr_parse, string_escapes)
+{
+	/* names: a*, b\c, ab, a?, a[x], q"t, q't */
+	static const char *const names[] = { "a*", "b\\c", "ab", "a?",
+					      "a[x]", "q\"t", "q't" };
+	static const struct {
+		const char *text;
+		unsigned want;	/* bit i: names[i] matches */
+	} cases[] = {
+		{ "event == \"b\\\\c\"", 1u << 1 },
+		{ "event == 'b\\\\c'", 1u << 1 },
+		{ "event ~ \"b\\\\*\"", 1u << 1 },
+		{ "event ~ \"*\\*\"", 1u << 0 },
+		{ "event ~ \"a\\*\"", 1u << 0 },
+		{ "event ~ \"a*\"", 1u << 0 | 1u << 2 | 1u << 3 | 1u << 4 },
+		{ "event ~ \"a\\?\"", 1u << 3 },
+		{ "event ~ \"a?\"", 1u << 0 | 1u << 2 | 1u << 3 },
+		{ "event ~ \"a\\[x]\"", 1u << 4 },
+		{ "event ~ \"a[x]\"", 0 },
+		{ "event !~ \"*\\**\"", 0x7fu & ~1u },
+		/* outside ~ an escaped wildcard is the character itself */
+		{ "event == \"a\\*\"", 1u << 0 },
+		{ "event in (\"a\\?\", \"a*\")", 1u << 0 | 1u << 3 },
+		{ "event == \"q\\\"t\"", 1u << 5 },
+		{ "event == 'q\"t'", 1u << 5 },
+		{ "event == 'q\\'t'", 1u << 6 },
+		{ "event == \"q\\'t\"", 1u << 6 },
+		{ "event ~ \"q\\\"*\"", 1u << 5 },
+	};
+	struct pebs_batch *b = pebs_batch_new(8);
+	uint32_t sel[8];
+	for (uint32_t i = 0; i < 7; i++) {
+		struct pebs_sample smp;
+		memset(&smp, 0, sizeof(smp));
+		smp.event = (uint32_t)pebs_batch_intern(b, names[i]);
+		cr_assert_eq(pebs_batch_push(b, &smp), 0);
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pebs_expr *e;
+		struct pebs_expr_error err;
+		int r = pebs_expr_parse(cases[i].text, &e, &err);
+		cr_assert_eq(r, 0, "%s: %s", cases[i].text, err.msg);
+		size_t n = pebs_expr_eval(e, b, sel);
+		unsigned got = 0;
+		for (size_t k = 0; k < n; k++)
+			got |= 1u << sel[k];
+		cr_expect_eq(got, cases[i].want, "%s: matched 0x%x, want 0x%x",
+			     cases[i].text, got, cases[i].want);
+		pebs_expr_free(e);
+	}
+	pebs_batch_free(b);
+	/* data-source values are read unescaped ("L*" is none) */
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	cr_assert_eq(pebs_expr_parse("mem == \"L\\*\"", &e, &err),
+		     -PEBS_E_PARSE);
+	cr_expect(strstr(err.msg, "unknown mem value \"L*\""), "%s", err.msg);
+	/* --explain quotes names so that they read back the same */
+	cr_assert_str_eq(dump("event ~ \"a\\*\\\\\\\"\""),
+			 "event ~ {\"a\\*\\\\\\\"\"}");
+	cr_assert_str_eq(dump("event in (\"a\\*\", 'b\\\\\"')"),
+			 "event in {\"a*\",\"b\\\\\\\"\"}");
 }
 
 Test(expr_parse, columns_used)
