@@ -4,7 +4,9 @@
  *
  * libcsv does not count lines, so input is handed to csv_parse() one line
  * at a time: every callback then fires while c->line is the line it
- * concerns.
+ * concerns.  Nor does it say where a row or a quoted field starts, which
+ * the row limit and the message for an unclosed quote need: track_quotes()
+ * follows the quoting alongside.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,8 +23,15 @@
 #include "output_fmt.h"
 
 #define NCACHE 64		/* event names remembered */
-#define COL_IGNORE (-1)		/* a derived name decided by its source,
-				   or a symbol column */
+/*
+ * A column not stored: a derived name decided by its source, or a symbol
+ * column.  Its field id is kept (for messages) as IGNORED(id), negative.
+ */
+#define IGNORED(id) (-2 - (id))
+#define IGNORED_ID(col) (-2 - (col))
+
+/* Quoting state of track_quotes(). */
+enum { Q_OUT, Q_IN, Q_MIGHT_END };
 
 struct evc {
 	char *name;
@@ -35,10 +44,14 @@ struct pebs_csvin {
 	int err;
 	char msg[256];
 	uint64_t line;		/* 1-based line of the current input */
+	uint64_t row_line;	/* the line where the current row started */
+	size_t row_bytes;	/* bytes of that row so far */
+	int q;			/* Q_*: inside a quoted field? */
+	uint64_t q_line;	/* the line where that field opened */
 	uint64_t samples;
 	int in_header;		/* the header row is being read */
 	int bom_checked;
-	int *col;		/* column index -> field id or COL_IGNORE */
+	int *col;		/* column index -> field id or IGNORED(id) */
 	size_t ncol, col_cap;
 	size_t field;		/* field index within the current row */
 	struct pebs_sample s;
@@ -55,19 +68,38 @@ struct pebs_csvin {
 
 /* ------------------------------------------------------------- errors */
 
+static void vfail(struct pebs_csvin *c, uint64_t line, int err,
+		  const char *fmt, va_list ap)
+{
+	if (c->err)
+		return;
+	c->err = err;
+	int n = snprintf(c->msg, sizeof(c->msg), "line %llu: ",
+			 (unsigned long long)line);
+	vsnprintf(c->msg + n, sizeof(c->msg) - (size_t)n, fmt, ap);
+}
+
 static void fail(struct pebs_csvin *c, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 static void fail(struct pebs_csvin *c, int err, const char *fmt, ...)
 {
 	va_list ap;
-	if (c->err)
-		return;
-	c->err = err;
-	int n = snprintf(c->msg, sizeof(c->msg), "line %llu: ",
-			 (unsigned long long)c->line);
 	va_start(ap, fmt);
-	vsnprintf(c->msg + n, sizeof(c->msg) - (size_t)n, fmt, ap);
+	vfail(c, c->line, err, fmt, ap);
+	va_end(ap);
+}
+
+/* fail() for an error that belongs to an earlier line than c->line. */
+static void fail_at(struct pebs_csvin *c, uint64_t line, int err,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void fail_at(struct pebs_csvin *c, uint64_t line, int err,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(c, line, err, fmt, ap);
 	va_end(ap);
 }
 
@@ -164,7 +196,7 @@ static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 	 * any pebs-decode --fields list must read back.
 	 */
 	if (pebs_field_is_sym(id))
-		id = COL_IGNORE;
+		id = IGNORED(id);
 	if (id == PEBS_COL_EVENT)
 		c->have_event = 1;
 	c->col[c->ncol++] = id;
@@ -185,7 +217,7 @@ static void header_done(struct pebs_csvin *c)
 		int id = c->col[i];
 		if ((dsrc && id >= PEBS_F_OP && id <= PEBS_F_LOCK) ||
 		    (addr && (id == PEBS_F_LINE || id == PEBS_F_PAGE)))
-			c->col[i] = COL_IGNORE;
+			c->col[i] = IGNORED(id);
 	}
 }
 
@@ -384,7 +416,7 @@ static void data_field(struct pebs_csvin *c, const char *s, size_t len)
 	if (c->field >= c->ncol)
 		return;		/* counted and reported at the row end */
 	int col = c->col[c->field];
-	if (col == COL_IGNORE)
+	if (col < 0)
 		return;
 	if (col >= PEBS_F_OP) {
 		derived_field(c, col, s, len);
@@ -473,6 +505,9 @@ static int reset(struct pebs_csvin *c)
 		return -PEBS_E_NOMEM;
 	c->err = 0;
 	c->line = 1;
+	c->row_line = 1;
+	c->row_bytes = 0;
+	c->q = Q_OUT;
 	c->in_header = 1;
 	c->bom_checked = 0;
 	c->ncol = 0;
@@ -497,6 +532,7 @@ int pebs_csvin_open(struct pebs_csvin **out, const struct pebs_csvin_sink *sk)
 	c->sink = *sk;
 	c->empty_id = -1;
 	c->line = 1;
+	c->row_line = 1;
 	c->in_header = 1;
 	*out = c;
 	return 0;
@@ -528,6 +564,57 @@ static void parse_error(struct pebs_csvin *c)
 		     "the line end; a quote inside is doubled)");
 }
 
+/*
+ * Follows the quoting of @n bytes that libcsv accepted, on line c->line.
+ * In what strict libcsv accepts, a quote outside a quoted field opens one,
+ * and inside one is either doubled or closes it: counting quotes is enough,
+ * one byte of lookahead (Q_MIGHT_END) aside, which may cross a feed.
+ */
+static void track_quotes(struct pebs_csvin *c, const char *p, size_t n)
+{
+	const char *end = p + n;
+	while (p < end) {
+		if (c->q == Q_MIGHT_END) {
+			/* a doubled quote stays inside; else it closed */
+			c->q = *p == '"' ? Q_IN : Q_OUT;
+			p += c->q == Q_IN;
+			continue;
+		}
+		const char *qt = memchr(p, '"', (size_t)(end - p));
+		if (!qt)
+			return;
+		if (c->q == Q_OUT) {
+			c->q = Q_IN;
+			c->q_line = c->line;
+		} else {
+			c->q = Q_MIGHT_END;
+		}
+		p = qt + 1;
+	}
+}
+
+/* "field \"lat\"" or "column 3" for the field libcsv is reading. */
+static const char *field_label(const struct pebs_csvin *c, char *buf,
+			       size_t cap)
+{
+	const struct pebs_field *f = NULL;
+	if (!c->in_header && c->field < c->ncol) {
+		int col = c->col[c->field];
+		f = pebs_field_by_id(col < 0 ? IGNORED_ID(col) : col);
+	}
+	if (f)
+		snprintf(buf, cap, "field \"%s\"", f->name);
+	else
+		snprintf(buf, cap, "column %zu", c->field + 1);
+	return buf;
+}
+
+static void row_too_long(struct pebs_csvin *c)
+{
+	fail_at(c, c->row_line, -PEBS_E_RANGE, "row longer than %u bytes",
+		PEBS_CSVIN_ROW_MAX);
+}
+
 int pebs_csvin_feed(struct pebs_csvin *c, const void *buf, size_t len)
 {
 	const char *p = buf, *end = p + len;
@@ -542,20 +629,48 @@ int pebs_csvin_feed(struct pebs_csvin *c, const void *buf, size_t len)
 	while (p < end && !c->err) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		size_t body = n - (nl != NULL);
+		/*
+		 * The bound on memory: libcsv grows a field, and the header
+		 * its columns, as long as the input goes on (a binary file,
+		 * /dev/zero).  row_bytes <= PEBS_CSVIN_ROW_MAX: no overflow.
+		 */
+		if (body > PEBS_CSVIN_ROW_MAX - c->row_bytes) {
+			row_too_long(c);
+			break;
+		}
 		if (csv_parse(&c->p, p, n, cb_field, cb_row, c) != n)
 			parse_error(c);
+		if (c->err)
+			break;
+		track_quotes(c, p, n);
+		c->row_bytes += body;
 		p += n;
-		if (nl && !c->err)
-			c->line++;
+		if (!nl)
+			continue;
+		c->line++;
+		if (c->q != Q_IN) {
+			c->row_line = c->line;
+			c->row_bytes = 0;
+		} else if (c->row_bytes == PEBS_CSVIN_ROW_MAX) {
+			/* the row goes on past this line end: over */
+			row_too_long(c);
+		} else {
+			/* a line end inside a quoted field is the row's */
+			c->row_bytes++;
+		}
 	}
 	return c->err;
 }
 
 int pebs_csvin_end(struct pebs_csvin *c)
 {
+	char lab[48];
+	/* Named where the quote opened, not at the line after the last. */
 	if (!c->err && csv_fini(&c->p, cb_field, cb_row, c))
-		fail(c, -PEBS_E_PARSE, "unterminated quoted field at the end "
-		     "of the input");
+		fail_at(c, c->q_line, -PEBS_E_PARSE, "%s: unterminated quoted "
+			"field (the input ends inside it)",
+			field_label(c, lab, sizeof(lab)));
 	int err = c->err;
 	if (reset(c) < 0 && !err)
 		err = -PEBS_E_NOMEM;

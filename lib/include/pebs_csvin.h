@@ -11,7 +11,7 @@
  * any string.  Columns a file lacks are 0 (the event "").  Quoting
  * follows RFC 4180 (libcsv, strict mode); lines may end in LF or CRLF;
  * spaces around unquoted fields are ignored; a UTF-8 byte order mark at the
- * start is skipped.
+ * start is skipped.  A row is at most PEBS_CSVIN_ROW_MAX bytes.
  */
 #ifndef PEBS_CSVIN_H
 #define PEBS_CSVIN_H
@@ -19,6 +19,16 @@
 #include <stdio.h>
 #include "pebs.h"
 #include "pebs_format.h"
+
+/*
+ * The longest row, in bytes, from the line where it starts (line ends
+ * inside quoted fields included, its own line end not).  It bounds the
+ * memory a reader takes on input that is not CSV (a binary file with no
+ * line end, /dev/zero), far above the longest row pebs-decode writes:
+ * every field, with event names of up to 1024 bytes and symbol names
+ * (mangled C++ names run to many KiB).
+ */
+#define PEBS_CSVIN_ROW_MAX (1u << 20)
 
 /* Where samples go. */
 struct pebs_csvin_sink {
@@ -44,16 +54,21 @@ int pebs_csvin_open_writer(struct pebs_csvin **c, struct pebs_writer *w);
  * Parses the next @len bytes of the current input.  Returns 0, or a
  * negative error with a message in pebs_csvin_errmsg() such as
  * 'line 12: field "lat": not a number: "x"' (-PEBS_E_PARSE for bad text,
- * -PEBS_E_RANGE for a number too large for its field, -PEBS_E_FORMAT
- * for a perf.data file given as CSV, or the sink's error).  After an error, the rest of this input is ignored and the same
- * error returned until pebs_csvin_end().
+ * -PEBS_E_RANGE for a number too large for its field or a row over
+ * PEBS_CSVIN_ROW_MAX, named by the line where the row starts,
+ * -PEBS_E_FORMAT for a perf.data file given as CSV, or the sink's error).
+ * The rows before the error have gone to the sink.  After an error, the
+ * rest of this input is ignored and the same error returned until
+ * pebs_csvin_end().
  */
 int pebs_csvin_feed(struct pebs_csvin *c, const void *buf, size_t len);
 
 /*
  * Ends the current input (a last line without a line end is taken) and
  * makes the reader ready for another input with its own header.  Returns
- * 0 or the input's error (see pebs_csvin_feed).  An empty input is fine.
+ * 0 or the input's error (see pebs_csvin_feed); a quoted field still open
+ * is -PEBS_E_PARSE, named by the line where its quote opened.  An empty
+ * input is fine.
  */
 int pebs_csvin_end(struct pebs_csvin *c);
 

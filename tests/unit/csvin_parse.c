@@ -258,8 +258,8 @@ Test(csvin, errors)
 		     "at a quote followed by a comma or the line end; a quote "
 		     "inside is doubled)");
 	expect_error("event,cpu\n\"open,1\n2,3\n", -PEBS_E_PARSE,
-		     "line 4: unterminated quoted field at the end of the "
-		     "input");
+		     "line 2: field \"event\": unterminated quoted field (the "
+		     "input ends inside it)");
 	expect_error("ip\n0x12345678901234567890123456789012345678901234\n",
 		     -PEBS_E_RANGE, "line 2: field \"ip\": out of range for "
 		     "64 bits: "
@@ -270,6 +270,143 @@ Test(csvin, line_numbers_count_quoted_newlines)
 {
 	expect_error("event,lat\n\"a\nb\nc\",1\nx,y\n", -PEBS_E_PARSE,
 		     "line 5: field \"lat\": not a number: \"y\"");
+}
+
+/* The message names the line where the unclosed quote opened, however fed. */
+static void expect_unclosed(const char *text, const char *msg)
+{
+	static const size_t steps[] = { 0, 1, 2, 3, 5, 7 };
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		struct run r = import_step(text, strlen(text), steps[i]);
+		cr_assert_eq(r.rc, -PEBS_E_PARSE, "step %zu", steps[i]);
+		cr_assert_str_eq(r.msg, msg, "step %zu", steps[i]);
+		pebs_batch_free(r.b);
+	}
+}
+
+Test(csvin, unterminated_quote_names_its_line)
+{
+	expect_unclosed("event,lat\na,1\n\"b\n\nc,2\n",
+			"line 3: field \"event\": unterminated quoted field "
+			"(the input ends inside it)");
+	/* doubled quotes, also across a line end, stay inside */
+	expect_unclosed("lat,event\n1,\"a\"\"\n\"\"b\n",
+			"line 2: field \"event\": unterminated quoted field "
+			"(the input ends inside it)");
+	/* a field closed on a later line, then another opened there */
+	expect_unclosed("event,sym,lat\n\"a\nb\",  \"c\nd\n",
+			"line 3: field \"sym\": unterminated quoted field "
+			"(the input ends inside it)");
+	/* an ignored derived column is still named; the header by number */
+	expect_unclosed("dsrc,mem\n0x1,\"L1\n",
+			"line 2: field \"mem\": unterminated quoted field "
+			"(the input ends inside it)");
+	expect_unclosed("time,\"lat\n",
+			"line 1: column 2: unterminated quoted field "
+			"(the input ends inside it)");
+	/* the earlier rows went to the sink */
+	struct run r = import("time\n1\n2\n\"3\n");
+	cr_assert_eq(r.rc, -PEBS_E_PARSE);
+	cr_assert_str_eq(r.msg, "line 4: field \"time\": unterminated quoted "
+			 "field (the input ends inside it)");
+	cr_assert_eq(r.b->n, 2);
+	pebs_batch_free(r.b);
+}
+
+/* "time,sym\n1,\n" with the row's sym @len bytes of 'A' (@q: quoted, with
+ * a line end in it), then "2,x\n"; *@n the text's length. */
+static char *long_row(size_t len, int q, size_t *n)
+{
+	char *t = malloc(len + 64), *p = t;
+	cr_assert(t);
+	p += sprintf(p, "time,sym\n1,x\n2,");
+	if (q)
+		*p++ = '"';
+	memset(p, 'A', len);
+	if (q)
+		p[len / 2] = '\n';
+	p += len;
+	if (q)
+		*p++ = '"';
+	p += sprintf(p, "\n3,x\n");
+	*n = (size_t)(p - t);
+	return t;
+}
+
+/* A row is at most PEBS_CSVIN_ROW_MAX bytes; memory stays bounded. */
+Test(csvin, row_limit)
+{
+	const size_t max = PEBS_CSVIN_ROW_MAX;
+	size_t n;
+	/* "2," and the field: exactly the limit, then one byte over */
+	char *t = long_row(max - 2, 0, &n);
+	struct run r = import_step(t, n, 0);
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	cr_assert_eq(r.b->n, 3);
+	pebs_batch_free(r.b);
+	free(t);
+	t = long_row(max - 1, 0, &n);
+	for (size_t step = 0; step <= 65536; step += 65536) {
+		r = import_step(t, n, step);
+		cr_assert_eq(r.rc, -PEBS_E_RANGE);
+		cr_assert_str_eq(r.msg, "line 3: row longer than 1048576 "
+				 "bytes");
+		cr_assert_eq(r.b->n, 1);
+		pebs_batch_free(r.b);
+	}
+	free(t);
+	/* quoted, with a line end: counted from the row's first line */
+	t = long_row(max - 4, 1, &n);
+	r = import_step(t, n, 4096);
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	cr_assert_eq(r.b->n, 3);
+	pebs_batch_free(r.b);
+	free(t);
+	t = long_row(max - 3, 1, &n);
+	r = import_step(t, n, 4096);
+	cr_assert_eq(r.rc, -PEBS_E_RANGE);
+	cr_assert_str_eq(r.msg, "line 3: row longer than 1048576 bytes");
+	pebs_batch_free(r.b);
+	free(t);
+	/* many short lines are no long row; a header is a row too */
+	static char z[65536];
+	struct pebs_batch *b = pebs_batch_new(8);
+	struct pebs_csvin_sink sk = { b_event, b_sample, b };
+	struct pebs_csvin *c;
+	cr_assert_eq(pebs_csvin_open(&c, &sk), 0);
+	cr_assert_eq(pebs_csvin_feed(c, "time\n", 5), 0);
+	memset(z, '\n', sizeof(z));
+	for (int i = 0; i < 32; i++)
+		cr_assert_eq(pebs_csvin_feed(c, z, sizeof(z)), 0);
+	cr_assert_eq(pebs_csvin_end(c), 0);
+	/* a quoted field of line ends only: each counts */
+	memset(z, '\n', sizeof(z));
+	cr_assert_eq(pebs_csvin_feed(c, "sym\n\"", 5), 0);
+	size_t fed = 1;
+	int rc = 0;
+	while (!rc && fed <= 2 * max) {
+		rc = pebs_csvin_feed(c, z, sizeof(z));
+		fed += sizeof(z);
+	}
+	cr_assert_eq(rc, -PEBS_E_RANGE);
+	cr_assert_str_eq(pebs_csvin_errmsg(c), "line 2: row longer than "
+			 "1048576 bytes");
+	cr_assert_eq(pebs_csvin_end(c), -PEBS_E_RANGE);
+	/* /dev/zero: refused after the limit, not read to the end */
+	memset(z, 0, sizeof(z));
+	fed = 0;
+	rc = 0;
+	while (!rc && fed <= 2 * max) {
+		rc = pebs_csvin_feed(c, z, sizeof(z));
+		fed += sizeof(z);
+	}
+	cr_assert_eq(rc, -PEBS_E_RANGE);
+	cr_assert_eq(fed, max + sizeof(z));
+	cr_assert_str_eq(pebs_csvin_errmsg(c), "line 1: row longer than "
+			 "1048576 bytes");
+	cr_assert_eq(pebs_csvin_end(c), -PEBS_E_RANGE);
+	pebs_csvin_close(c);
+	pebs_batch_free(b);
 }
 
 Test(csvin, errors_stop_the_input_but_not_the_next)
