@@ -236,7 +236,13 @@ int main(int argc, char **argv)
 				util_die(EXIT_USAGE, "--meta: expected KEY=VALUE, "
 					 "got \"%s\"", optarg);
 			char *key = strndup(optarg, (size_t)(eq - optarg));
-			if (!key || pebs_meta_set(user, key, eq + 1))
+			const char *want;
+			if (!key)
+				util_die(EXIT_SYS, "out of memory");
+			if (pebs_meta_check(key, eq + 1, &want) < 0)
+				util_die(EXIT_USAGE, "--meta: %s: expected %s, "
+					 "got \"%s\"", key, want, eq + 1);
+			if (pebs_meta_set(user, key, eq + 1))
 				util_die(EXIT_SYS, "out of memory");
 			free(key);
 			break;

@@ -366,7 +366,7 @@ static int topo_cb(void *v, unsigned cpu)
 static int topo_add(struct pebs_c2c *c, unsigned node, const char *list)
 {
 	struct c2c_topo *tp = &c->topo;
-	if (node > 4095)
+	if (node > C2C_MAX_NODE)
 		return c2c_fail(c, PEBS_E_PARSE, "node %u: number too large",
 				node);
 	if (node < tp->nnodes && tp->cpulist[node])

@@ -20,6 +20,7 @@
 #include "pebs_c2c.h"
 
 #define C2C_MAX_LINE 256u	/* verdict byte masks are sized for this */
+#define C2C_MAX_NODE 4095u	/* highest NUMA node of a topology */
 #define C2C_MASK_WORDS (C2C_MAX_LINE / 64u)
 
 /* One exact aggregate: every sample with this key, counted. */

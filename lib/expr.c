@@ -1589,8 +1589,13 @@ static int t_interval(int op, __int128 f, __int128 c, __int128 *lo,
 	return 1;
 }
 
-int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
-			double ticks_per_sec, struct pebs_expr_error *err)
+/*
+ * pebs_expr_set_clock(); @bad_hz is a tsc.hz of the metadata that gave no
+ * frequency, or NULL: the message then says the key is there but wrong
+ * rather than missing, which would send the user looking for nothing.
+ */
+static int set_clock(struct pebs_expr *e, uint64_t t0, double ticks_per_sec,
+		     const char *bad_hz, struct pebs_expr_error *err)
 {
 	if (pebs_expr_clock_ready(e))
 		return 0;
@@ -1599,7 +1604,13 @@ int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
 		if (p->kind != N_T)
 			continue;
 		if (p->tunit && ticks_per_sec <= 0) {
-			if (err) {
+			if (err && bad_hz) {
+				err->col = p->tcol;
+				snprintf(err->msg, sizeof(err->msg),
+					 "t in %s needs the time frequency, "
+					 "but metadata tsc.hz is malformed: "
+					 "\"%.40s\"", units[p->tunit], bad_hz);
+			} else if (err) {
 				err->col = p->tcol;
 				snprintf(err->msg, sizeof(err->msg),
 					 "t in %s needs the time frequency "
@@ -1642,6 +1653,12 @@ int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
 	return 0;
 }
 
+int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
+			double ticks_per_sec, struct pebs_expr_error *err)
+{
+	return set_clock(e, t0, ticks_per_sec, NULL, err);
+}
+
 int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
 			     const struct pebs_meta *m,
 			     struct pebs_expr_error *err)
@@ -1653,7 +1670,9 @@ int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
 		tps = 1e9;
 	else if (hz)
 		tps = strtod(hz, NULL);
-	return pebs_expr_set_clock(e, t0, tps, err);
+	/* 0 or NaN from a value that is there */
+	const char *bad = hz && !(tps > 0) ? hz : NULL;
+	return set_clock(e, t0, tps, bad, err);
 }
 
 /* ----------------------------------------------------------- evaluation */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c2c_int.h"
 #include "fmt.h"
 #include "pebs.h"
 #include "strhash.h"
@@ -155,6 +156,75 @@ void pebs_meta_entry(const struct pebs_meta *m, size_t i, const char **key,
 {
 	*key = m->key[i];
 	*value = m->val[i];
+}
+
+/* Whether @s is a decimal integer from 1 to @max: digits only. */
+static int dec_positive(const char *s, uint64_t max)
+{
+	uint64_t v = 0;
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (d > 9 || v > (max - d) / 10)
+			return 0;
+		v = v * 10 + d;
+	}
+	return v > 0;
+}
+
+static int cpu_ok(void *ctx, unsigned cpu)
+{
+	(void)ctx;
+	(void)cpu;
+	return 0;
+}
+
+/* N of "topology.node.N.cpus", or -1 for another key. */
+static long topo_node(const char *key)
+{
+	static const char pre[] = "topology.node.";
+	const char *p = key + sizeof(pre) - 1;
+	char *e;
+	if (strncmp(key, pre, sizeof(pre) - 1) || *p < '0' || *p > '9')
+		return -1;
+	unsigned long n = strtoul(p, &e, 10);
+	if (strcmp(e, ".cpus"))
+		return -1;
+	return n > C2C_MAX_NODE ? (long)C2C_MAX_NODE + 1 : (long)n;
+}
+
+int pebs_meta_check(const char *key, const char *value,
+		    const char **expected)
+{
+	const char *want = NULL;
+	long node;
+	/*
+	 * The readers parse these leniently (strtod, strtoul) and fall back
+	 * to a default on nonsense, so a bad value set by hand shows up
+	 * only later and elsewhere, as a missing one: refuse it here.
+	 */
+	if (strcmp(key, "time.unit") == 0) {
+		if (strcmp(value, "tsc") && strcmp(value, "ns"))
+			want = "tsc or ns";
+	} else if (strcmp(key, "tsc.hz") == 0) {
+		if (!dec_positive(value, UINT64_MAX))
+			want = "a decimal integer above 0 (TSC ticks per "
+			       "second)";
+	} else if (strcmp(key, "topology.nr_cpus") == 0) {
+		if (!dec_positive(value, UINT32_MAX))
+			want = "a decimal integer above 0 (the number of CPUs)";
+	} else if ((node = topo_node(key)) >= 0) {
+		/* the parser pebs-c2c reads the topology with */
+		_Static_assert(C2C_MAX_NODE == 4095, "the text says 4095");
+		if (node > (long)C2C_MAX_NODE ||
+		    c2c_parse_cpulist(value, cpu_ok, NULL))
+			want = "a CPU list such as 0-27,56-83 (CPUs up to "
+			       "65535, node N up to 4095)";
+	}
+	if (expected)
+		*expected = want;
+	return want ? -PEBS_E_PARSE : 0;
 }
 
 int pebs_meta_copy(struct pebs_meta *dst, const struct pebs_meta *src)

@@ -80,7 +80,9 @@ int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
 
 /*
  * pebs_expr_set_clock() with the frequency from metadata @m: time.unit ns
- * gives 1e9, otherwise tsc.hz when present, else 0 (raw units only).
+ * gives 1e9, otherwise tsc.hz when present, else 0 (raw units only).  The
+ * message of -PEBS_E_PARSE tells a tsc.hz that is missing from one that is
+ * there but gives no frequency ("abc", "0").
  */
 int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
 			     const struct pebs_meta *m,

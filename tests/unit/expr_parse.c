@@ -328,6 +328,49 @@ Test(expr_parse, time_windows)
 	cr_assert_eq(count_t("t < 0.3s", 2.5e9, &err), 2);
 }
 
+/* The clock from metadata: a malformed tsc.hz is told from a missing one. */
+Test(expr_parse, clock_from_metadata)
+{
+	static const struct {
+		const char *unit, *hz, *msg;
+	} c[] = {
+		{ "ns", NULL, NULL },
+		{ "ns", "abc", NULL },
+		{ "tsc", "2500000000", NULL },
+		{ "tsc", NULL, "t in ms needs the time frequency (metadata "
+		  "tsc.hz)" },
+		{ NULL, NULL, "t in ms needs the time frequency (metadata "
+		  "tsc.hz)" },
+		{ "tsc", "abc", "t in ms needs the time frequency, but "
+		  "metadata tsc.hz is malformed: \"abc\"" },
+		{ "tsc", "0", "t in ms needs the time frequency, but "
+		  "metadata tsc.hz is malformed: \"0\"" },
+		{ "tsc", "", "t in ms needs the time frequency, but "
+		  "metadata tsc.hz is malformed: \"\"" },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pebs_meta *m = pebs_meta_new();
+		struct pebs_expr *e;
+		struct pebs_expr_error err = { 0, "" };
+		cr_assert(m);
+		if (c[i].unit)
+			pebs_meta_set(m, "time.unit", c[i].unit);
+		if (c[i].hz)
+			pebs_meta_set(m, "tsc.hz", c[i].hz);
+		cr_assert_eq(pebs_expr_parse("t > 1ms", &e, &err), 0);
+		int r = pebs_expr_set_clock_meta(e, 0, m, &err);
+		if (!c[i].msg) {
+			cr_expect_eq(r, 0, "%zu: %s", i, err.msg);
+		} else {
+			cr_expect_eq(r, -PEBS_E_PARSE, "%zu", i);
+			cr_expect_str_eq(err.msg, c[i].msg, "%zu", i);
+			cr_expect_eq(err.col, 5, "%zu", i);
+		}
+		pebs_expr_free(e);
+		pebs_meta_free(m);
+	}
+}
+
 /* Count of the samples at times @ts (t0 @t0, clock @hz) matching @text. */
 static size_t count_at(const char *text, const uint64_t *ts, size_t n,
 		       uint64_t t0, double hz)
