@@ -5,6 +5,7 @@
  * every SDM rule enforced) and --probe (what this machine offers, and why
  * not).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -22,25 +23,97 @@
 #include "util_plan.h"
 #include "util_progress.h"
 
+/* Prints @names (NULL-terminated), comma-separated, wrapped within 79
+ * columns and indented as the option texts, from column @col. */
+static void print_names(FILE *fp, const char *const *names, size_t col)
+{
+	for (size_t i = 0; names[i]; i++) {
+		size_t w = strlen(names[i]) + 1;
+		if (i && col + 1 + w > 79) {
+			fputs("\n                  ", fp);
+			col = 18;
+		} else if (i) {
+			fputc(' ', fp);
+			col++;
+		}
+		fprintf(fp, "%s%s", names[i], names[i + 1] ? "," : "");
+		col += w;
+	}
+	fputc('\n', fp);
+}
+
+/* Option @c of @lo as messages name it: -b for short ones, --workload. */
+static const char *opt_name(const struct option *lo, int c, char *buf,
+			    size_t len)
+{
+	for (; lo->name; lo++) {
+		if (lo->val != c)
+			continue;
+		if (c < 128 && isalpha(c))
+			snprintf(buf, len, "-%c", c);
+		else
+			snprintf(buf, len, "--%s", lo->name);
+		return buf;
+	}
+	return "?";
+}
+
 static void usage(int code)
 {
-	fprintf(code ? stderr : stdout,
+	FILE *fp = code ? stderr : stdout;
+	fprintf(fp,
 		"usage: pebs-capture [-b sim|msr|perf] [-e EVENT]... "
-		"[-c PERIOD] [-C CPUS] [-d SECONDS]\n"
-		"                    [-o FILE] [--uarch NAME] [--workload NAME | "
-		"--trace FILE]\n"
+		"[-c PERIOD] [-C CPUS]\n"
+		"                    [-d SECONDS] [-o FILE] [--uarch NAME]\n"
+		"                    [--workload NAME | --trace FILE | "
+		"-- COMMAND ARGS...]\n"
 		"                    [--seed N] [--max-lost N] [--accesses N] "
-		"[--regs]\n"
-		"                    [--level N] [-- COMMAND ARGS...]\n"
+		"[--regs] [--level N]\n"
 		"       pebs-capture --plan --uarch NAME -e EVENT... "
-		"[-c PERIOD] [-C CPUS] [--regs] [-o FILE]\n"
+		"[-c PERIOD] [-C CPUS]\n"
+		"                    [--regs] [-o FILE]\n"
 		"       pebs-capture --probe [-o FILE]\n"
 		"  -b BACKEND      sim (the simulated PMU; the default), msr "
-		"or perf\n"
+		"(MSRs and the\n"
+		"                  kmod/ DS area) or perf (perf_event_open)\n"
+		"  -e EVENT        an event to sample, repeated for several "
+		"(default:\n"
+		"                  load-latency, or precise-store where the "
+		"profile has no\n"
+		"                  load latency); see EVENT\n"
 		"  -c PERIOD       a sample every PERIOD events (default: "
 		"%llu with -b sim,\n"
 		"                  %llu with -b msr or perf and in --plan); "
 		"period=N per event\n"
+		"  -C CPUS         CPUs to program or sample, e.g. 0-3,8 "
+		"(default: all)\n"
+		"  -d SECONDS      stop after SECONDS (simulated seconds with "
+		"sim; default:\n"
+		"                  when the workload or COMMAND ends, or "
+		"Ctrl-C)\n"
+		"  -o FILE         write the .pebs file there (default: "
+		"standard output,\n"
+		"                  not a terminal)\n"
+		"  --uarch NAME    the PMU profile (sim: default skx; --plan "
+		"needs it):\n"
+		"                  ", PEBS_CAPTURE_SIM_PERIOD,
+		PEBS_PLAN_DEFAULT_PERIOD);
+	const char *ua[64];
+	size_t nu = 0;
+	for (unsigned i = 0; i < pebs_uarch_count() && nu < 63; i++)
+		ua[nu++] = pebs_uarch_get(i)->name;
+	ua[nu] = NULL;
+	print_names(fp, ua, 18);
+	fputs("  --workload NAME sim: a built-in workload (sim needs it, "
+	      "--trace or COMMAND):\n                  ", fp);
+	print_names(fp, pebs_workload_names(), 18);
+	fprintf(fp,
+		"  --trace FILE    sim: replay a memory-access trace "
+		"(- for standard input)\n"
+		"  -- COMMAND      run COMMAND: sim traces its accesses "
+		"(libpebs-trace), msr\n"
+		"                  and perf sample it; its maps and "
+		"build-ids are recorded\n"
 		"  --seed N        sim: seed of the workload, cache model and "
 		"tagging (default 0)\n"
 		"  --accesses N    sim: stop after N accesses (loads, stores, "
@@ -48,15 +121,24 @@ static void usage(int code)
 		"                  k/M/G allowed); default: the workload's "
 		"length (0.6M-2M)\n"
 		"                  or the whole trace\n"
+		"  --max-lost N    exit 4 when more than N samples were "
+		"lost\n"
+		"  --regs          keep the general-purpose register snapshot "
+		"of each sample\n"
 		"  --level N       zstd level 1-22 (default 1), or -1 to -7 "
 		"for larger files\n"
 		"                  that read faster\n"
+		"  --plan          print the MSR programming for --uarch "
+		"and -e, capture nothing\n"
+		"  --probe         say which backends can run on this machine, "
+		"and why not\n"
+		"  -h, --help      this help; --version: the version\n"
 		"EVENT: load-latency[:ldlat=N], precise-store, "
-		"frontend:sub=NAME[,latency=N,width=N],\n"
-		"SDM names (MEM_LOAD_RETIRED.L3_MISS), rHEX; modifiers "
-		"after ':' (period=N,u,k,pmc=N).\n"
-		"See pebs-capture(1).\n", PEBS_CAPTURE_SIM_PERIOD,
-		PEBS_PLAN_DEFAULT_PERIOD);
+		"frontend:sub=NAME[,latency=N,\n"
+		"width=N], SDM names (MEM_LOAD_RETIRED.L3_MISS), rHEX; "
+		"modifiers after ':'\n"
+		"(period=N,u,k,pmc=N).\n"
+		"See pebs-capture(1).\n");
 	if (!code)
 		util_close_out(stdout, NULL);
 	exit(code);
@@ -268,12 +350,27 @@ int main(int argc, char **argv)
 	unsigned long long period = 0, num;
 	int plan = 0, probe = 0, c;
 	struct pebs_capture_opts co = { 0 };
+	/* the first option given that only a capture (cap_opt) or a
+	 * capture and --plan (plan_opt) take: --probe takes neither */
+	int cap_opt = 0, plan_opt = 0;
+	char cap_name[32], plan_name[32];
 
 	util_init(argv[0]);
 	if (!ev)
 		util_die(EXIT_SYS, "out of memory");
 	while ((c = util_getopt_long(argc, argv, "+b:e:c:C:d:o:h", lo, NULL)) !=
 	       -1) {
+		switch (c) {
+		case 'b': case 'd': case OPT_SEED: case OPT_MAXLOST:
+		case OPT_ACCESSES: case OPT_WORKLOAD: case OPT_TRACE:
+			if (!cap_opt)
+				cap_opt = c;
+			break;
+		case 'e': case 'c': case 'C': case OPT_UARCH: case OPT_REGS:
+			if (!plan_opt)
+				plan_opt = c;
+			break;
+		}
 		switch (c) {
 		case 'b': backend = optarg; break;
 		case 'e': ev[nev++] = optarg; break;
@@ -328,6 +425,13 @@ int main(int argc, char **argv)
 			 "perf)", backend);
 	if (plan && probe)
 		util_die(EXIT_USAGE, "--plan and --probe exclude each other");
+	if ((plan || probe) && cap_opt)
+		util_die(EXIT_USAGE, "%s applies to a capture, not to %s",
+			 opt_name(lo, cap_opt, cap_name, sizeof(cap_name)),
+			 plan ? "--plan" : "--probe");
+	if (probe && plan_opt)
+		util_die(EXIT_USAGE, "%s does not apply to --probe",
+			 opt_name(lo, plan_opt, plan_name, sizeof(plan_name)));
 	if ((plan || probe) && co.level)
 		util_die(EXIT_USAGE, "--level applies to a capture, not to "
 			 "%s", plan ? "--plan" : "--probe");
@@ -351,9 +455,13 @@ int main(int argc, char **argv)
 	co.uarch = uarch;
 	if (optind < argc)
 		co.command = argv + optind;
-	/* -o of the trace itself would empty it before it is read. */
+	/* -o of the trace itself would empty it before it is read; -o of
+	 * the command's program would replace the program it runs (and
+	 * whose symbols the file refers to). */
 	if (co.trace)
 		util_check_out(out, &co.trace, 1);
+	if (co.command && strchr(co.command[0], '/'))
+		util_check_out(out, (const char *const *)co.command, 1);
 	c = do_capture(&co, out, argc, argv);
 	free(ev);
 	return c;

@@ -37,8 +37,8 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: %s [-f csv|yaml|jsonl|text|pebs|perf] "
 		"[--fields LIST] [--no-header]\n"
-		"       [--symfs DIR] [--salvage] [-o FILE] [-j THREADS] "
-		"[FILE...]\n"
+		"       [--symfs DIR] [--salvage] [--level N] [-o FILE] "
+		"[-j THREADS] [FILE...]\n"
 		"       %s --info [--salvage] [-o FILE] [FILE...]\n"
 		"       %s --raw --uarch NAME [--raw-event EVENT] [-f FORMAT] "
 		"[FILE...]\n"

@@ -328,9 +328,12 @@ static int build_plan(struct cap *c, int **cl, size_t *ncl)
 	int r;
 
 	if (o->cpus) {
-		r = pebs_plan_parse_cpus(o->cpus, cl, ncl, c->err, c->errlen);
-		if (r < 0)
+		char why[256];
+		r = pebs_plan_parse_cpus(o->cpus, cl, ncl, why, sizeof(why));
+		if (r < 0) {
+			cerr(c, "-C: %s", why);
 			return r;
+		}
 		po.cpus = *cl;
 		po.ncpus = *ncl;
 	}
