@@ -54,17 +54,35 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 			return PEBS_C2C_NOADDR;
 		}
 		cls = PEBS_C2C_LOAD;
-		int rcache = (lvl & (PEBS_DS_LVL_REM_CCE1 |
-				     PEBS_DS_LVL_REM_CCE2)) || mrem;
+		unsigned rram_lvl = lvl & (PEBS_DS_LVL_REM_RAM1 |
+					   PEBS_DS_LVL_REM_RAM2);
+		unsigned rcce_lvl = lvl & (PEBS_DS_LVL_REM_CCE1 |
+					   PEBS_DS_LVL_REM_CCE2);
+		int cache_snoop = (snoop & (PEBS_DS_SNOOP_HIT |
+					    PEBS_DS_SNOOP_HITM)) ||
+				  (snoopx & PEBS_DS_SNOOPX_PEER);
 		/*
-		 * Deviation from perf (documented in pebs-c2c(1)): the SDM
-		 * reports the one source that satisfied the load, so a
-		 * remote access whose snoop says a remote cache supplied it
-		 * is not also counted as remote DRAM.
+		 * perf counts remote DRAM (below, under HIT) and a remote
+		 * cache (after it) independently, both for "remote without
+		 * hops": one sample can count twice.  Deviation (documented
+		 * in pebs-c2c(1)): the SDM reports the one source that
+		 * satisfied the load, so every sample counts once.  A level
+		 * that names remote DRAM (and no remote cache) is DRAM
+		 * whatever the snoop, which there says whether another cache
+		 * shares the line: the SDM's "remote DRAM (shared)" (SNB row
+		 * 0xB), which perf itself counts as ld_shared and
+		 * pebs_dsrc_mem() calls REMOTE_RAM.  A remote cache level,
+		 * or the remote bit without a remote level, is a remote
+		 * cache when the snoop says a cache supplied the line.
 		 */
-		int rcache_hit = rcache &&
-			((snoop & (PEBS_DS_SNOOP_HIT | PEBS_DS_SNOOP_HITM)) ||
-			 (snoopx & PEBS_DS_SNOOPX_PEER));
+		int rcache, rram;
+		if (perf_compat) {
+			rcache = rcce_lvl || mrem;
+			rram = rram_lvl || mrem;
+		} else {
+			rcache = rcce_lvl || (mrem && !rram_lvl);
+			rram = (rram_lvl || mrem) && !(rcache && cache_snoop);
+		}
 		if (lvl & PEBS_DS_LVL_HIT) {
 			if (lvl & PEBS_DS_LVL_UNC)
 				st->ld_uncache += n;
@@ -101,9 +119,6 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 				else
 					st->ld_excl += n;
 			}
-			int rram = (lvl & (PEBS_DS_LVL_REM_RAM1 |
-					   PEBS_DS_LVL_REM_RAM2)) ||
-				(mrem && (perf_compat || !rcache_hit));
 			if (rram) {
 				st->rmt_dram += n;
 				if (snoop & PEBS_DS_SNOOP_HIT)

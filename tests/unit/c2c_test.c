@@ -152,6 +152,86 @@ Test(c2c, remote_bit_deviation_and_compat)
 	memset(&a, 0, sizeof(a));
 	pebs_c2c_classify(&a, r | 1ull << PEBS_DS_HOPS_SHIFT, A, 1, 0);
 	cr_expect_eq(a.rmt_dram, 0);
+
+	/*
+	 * Remote DRAM levels (REM_RAM1/2) with the remote bit and no hops,
+	 * with each snoop that names a cache (SNB row 0xB is REM_RAM1 +
+	 * HIT): perf counts rmt_dram and a remote cache class; we count
+	 * rmt_dram only, so every count of samples is the samples.
+	 */
+	static const struct {
+		unsigned snoop, snoopx;
+		size_t cache;		/* perf's second counter */
+	} sn[] = {
+		{ PEBS_DS_SNOOP_HIT, 0, F(rmt_hit) },
+		{ PEBS_DS_SNOOP_HITM, 0, F(rmt_hitm) },
+		{ PEBS_DS_SNOOP_NONE, PEBS_DS_SNOOPX_PEER, F(rmt_hit) },
+	};
+	static const unsigned lv[] = { PEBS_DS_LVL_REM_RAM1,
+				       PEBS_DS_LVL_REM_RAM2 };
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < sizeof(sn) / sizeof(sn[0]); i++) {
+			uint64_t x = ds_remote(LD, HIT | lv[l], sn[i].snoop) |
+				     (uint64_t)sn[i].snoopx <<
+				     PEBS_DS_SNOOPX_SHIFT;
+			const uint64_t n = 5;
+			memset(&a, 0, sizeof(a));
+			memset(&b, 0, sizeof(b));
+			pebs_c2c_classify(&a, x, A, n, 0);
+			pebs_c2c_classify(&b, x, A, n, 1);
+			const uint64_t *va = (const uint64_t *)&a;
+			const uint64_t *vb = (const uint64_t *)&b;
+			cr_expect_eq(a.rmt_dram, n, "lvl %zu snoop %zu", l, i);
+			cr_expect_eq(va[sn[i].cache / 8], 0, "lvl %zu snoop "
+				     "%zu", l, i);
+			cr_expect_eq(a.rmt_hit + a.rmt_hitm + a.rmt_dram, n);
+			cr_expect_eq(a.tot_hitm, 0);
+			cr_expect_eq(pebs_c2c_llc_misses(&a), n);
+			cr_expect_eq(pebs_c2c_tot_loads(&a), n);
+			cr_expect_eq(pebs_c2c_tot_recs(&a), n);
+			cr_expect_eq(a.ld_shared + a.ld_excl, n);
+			cr_expect_eq(a.ld_shared,
+				     sn[i].snoop == PEBS_DS_SNOOP_HIT ? n : 0);
+			/* perf: both */
+			cr_expect_eq(b.rmt_dram, n);
+			cr_expect_eq(vb[sn[i].cache / 8], n, "lvl %zu snoop "
+				     "%zu", l, i);
+			cr_expect_eq(pebs_c2c_tot_loads(&b), 2 * n);
+			cr_expect_eq(pebs_c2c_tot_recs(&b), 2 * n);
+		}
+	/*
+	 * A remote cache level with the remote bit: the cache, once, for
+	 * each snoop that names one; no snoop of a cache: remote DRAM (as
+	 * perf, which counts it there from the remote bit).
+	 */
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i <= sizeof(sn) / sizeof(sn[0]); i++) {
+			int none = i == sizeof(sn) / sizeof(sn[0]);
+			unsigned cce = l ? PEBS_DS_LVL_REM_CCE2 :
+					   PEBS_DS_LVL_REM_CCE1;
+			uint64_t x = ds_remote(LD, HIT | cce, none ?
+					       PEBS_DS_SNOOP_MISS :
+					       sn[i].snoop) |
+				     (uint64_t)(none ? 0 : sn[i].snoopx) <<
+				     PEBS_DS_SNOOPX_SHIFT;
+			memset(&a, 0, sizeof(a));
+			pebs_c2c_classify(&a, x, A, 3, 0);
+			const uint64_t *va = (const uint64_t *)&a;
+			if (none)
+				cr_expect_eq(a.rmt_dram, 3);
+			else
+				cr_expect_eq(va[sn[i].cache / 8], 3);
+			cr_expect_eq(pebs_c2c_tot_loads(&a), 3, "cce %zu "
+				     "snoop %zu", l, i);
+			cr_expect_eq(pebs_c2c_tot_recs(&a), 3);
+		}
+	/* both remote levels named: the snoop's cache, once */
+	memset(&a, 0, sizeof(a));
+	pebs_c2c_classify(&a, ds(LD, HIT | PEBS_DS_LVL_REM_RAM1 |
+				 PEBS_DS_LVL_REM_CCE1, PEBS_DS_SNOOP_HIT),
+			  A, 1, 0);
+	cr_expect_eq(a.rmt_hit, 1);
+	cr_expect_eq(pebs_c2c_tot_loads(&a), 1);
 }
 
 /* ------------------------------------------------------------ helpers */
