@@ -115,8 +115,14 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 				f = o->field;
 			if (o->by_set)
 				b = o->by;
-			if (pebs_hist_new(hp, f, b) < 0)
-				util_die(EXIT_SYS, "out of memory");
+			/* the peek refuses what _new() would: INVAL here
+			 * would be a bug, not a lack of memory */
+			int rn = pebs_hist_new(hp, f, b);
+			if (rn < 0)
+				util_die(rn == -PEBS_E_NOMEM ? EXIT_SYS :
+					 EXIT_DATA, "%s: %s", util_name(paths[i]),
+					 rn == -PEBS_E_NOMEM ? "out of memory" :
+					 pebs_strerror(rn));
 		}
 		int r = pebs_hist_merge_yaml(*hp, text, len, err, sizeof(err));
 		free(text);

@@ -1418,25 +1418,71 @@ out:
 	return r;
 }
 
+/* Why a head key's value is not usable. */
+enum { YS_KEY_OK, YS_KEY_NOT_NAME, YS_KEY_UNKNOWN, YS_KEY_NOT_NUMERIC };
+
+/* What a document's head said: pebs_hist, field and by. */
+struct ys_head {
+	int tag;		/* pebs_hist: 1 seen */
+	int have[2];		/* [0] field, [1] by seen */
+	int id[2];		/* their ids, when known */
+	int why[2];		/* YS_KEY_* */
+	size_t line[2];		/* their lines */
+	char name[2][64];	/* their values, for messages */
+};
+
 /*
- * The checks of a document's head (@tag: it has pebs_hist; @fok, @bok:
- * its field and by are known fields @fid, @bid), then @fid, @bid into
+ * Reads the value of head key field (@by 0) or by (@by 1), the current
+ * event, into @hd: the field counted must be numeric (the histogram
+ * counts its values), the key may be any field or none.
+ */
+static void ys_head_key(const struct ys *y, struct ys_head *hd, int by)
+{
+	const char *v = ys_scalar(y);
+	hd->have[by] = 1;
+	hd->line[by] = y->ev.start_mark.line + 1;
+	snprintf(hd->name[by], sizeof(hd->name[by]), "%s", v ? v : "");
+	if (!v)
+		hd->why[by] = YS_KEY_NOT_NAME;
+	else if (field_id(v, &hd->id[by]) < 0 || (!by && hd->id[by] < 0))
+		hd->why[by] = YS_KEY_UNKNOWN;
+	else if (!by && pebs_field_by_id(hd->id[by])->kind == PEBS_FK_STR)
+		hd->why[by] = YS_KEY_NOT_NUMERIC;
+	else
+		hd->why[by] = YS_KEY_OK;
+}
+
+/*
+ * The checks of a document's head @hd, then its field and by ids into
  * *@field, *@by; with @h, that they are @h's.  0 or -PEBS_E_PARSE.
  */
-static int ys_head(struct ys *y, const struct pebs_hist *h, int tag,
-		   int fok, int bok, int fid, int bid, int *field, int *by)
+static int ys_head(struct ys *y, const struct pebs_hist *h,
+		   const struct ys_head *hd, int *field, int *by)
 {
 	int r = 0;
-	if (!tag)
+	if (!hd->tag)
 		ERR("not a pebs-hist YAML document");
-	if (!fok || !bok)
-		ERR("bad field or by");
-	*field = fid;
-	*by = bid;
-	if (h && (fid != h->field || bid != h->by))
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "by" : "field";
+		if (!hd->have[k])
+			ERR("no %s", key);
+		if (hd->why[k] == YS_KEY_NOT_NAME)
+			ERR("line %zu: %s: expected a field name",
+			    hd->line[k], key);
+		if (hd->why[k] == YS_KEY_UNKNOWN)
+			ERR("line %zu: %s: unknown field \"%s\"", hd->line[k],
+			    key, hd->name[k]);
+		if (hd->why[k] == YS_KEY_NOT_NUMERIC)
+			ERR("line %zu: field \"%s\" is not numeric (a "
+			    "histogram counts numbers)", hd->line[k],
+			    hd->name[k]);
+	}
+	*field = hd->id[0];
+	*by = hd->id[1];
+	if (h && (*field != h->field || *by != h->by))
 		ERR("histogram of %s by %s cannot merge into one of %s by %s",
-		    pebs_field_by_id(fid)->name,
-		    bid < 0 ? "none" : pebs_field_by_id(bid)->name,
+		    pebs_field_by_id(*field)->name,
+		    *by < 0 ? "none" : pebs_field_by_id(*by)->name,
 		    pebs_field_by_id(h->field)->name,
 		    h->by < 0 ? "none" : pebs_field_by_id(h->by)->name);
 out:
@@ -1450,8 +1496,8 @@ out:
  */
 static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 {
-	int tag = 0, have_f = 0, have_b = 0, groups = 0, r = 0;
-	int fid = 0, bid = -1, fok = 0, bok = 0;
+	int groups = 0, r = 0;
+	struct ys_head hd = { .id = { 0, -1 } };
 	if (y->ev.type != YAML_MAPPING_START_EVENT)
 		ERR("not a pebs-hist YAML document");
 	for (;;) {
@@ -1473,19 +1519,16 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 				ERR("unknown pebs_hist version %s (this "
 				    "pebs-hist reads version 1)",
 				    v ? v : "(not a number)");
-			tag = 1;
-		} else if (key == 2 && !have_f) {
-			have_f = 1;
-			fok = field_id(ys_scalar(y), &fid) == 0 && fid >= 0;
-		} else if (key == 3 && !have_b) {
-			have_b = 1;
-			bok = field_id(ys_scalar(y), &bid) == 0;
+			hd.tag = 1;
+		} else if (key == 2 && !hd.have[0]) {
+			ys_head_key(y, &hd, 0);
+		} else if (key == 3 && !hd.have[1]) {
+			ys_head_key(y, &hd, 1);
 		}
 		if (key == 4) {
-			if (tag && (!have_f || !have_b))
+			if (hd.tag && (!hd.have[0] || !hd.have[1]))
 				ERR("field and by must come before groups");
-			if ((r = ys_head(y, h, tag, fok, bok, fid, bid, field,
-					 by)) < 0)
+			if ((r = ys_head(y, h, &hd, field, by)) < 0)
 				goto out;
 			if (!h)
 				return 0;	/* peeking: that is all */
@@ -1507,7 +1550,7 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 			goto out;
 		}
 	}
-	if ((r = ys_head(y, h, tag, fok, bok, fid, bid, field, by)) < 0)
+	if ((r = ys_head(y, h, &hd, field, by)) < 0)
 		goto out;
 	if (h && !groups)
 		ERR("no groups sequence");

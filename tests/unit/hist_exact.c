@@ -204,6 +204,18 @@ Test(hist_exact, merge_refuses_what_it_cannot_read)
 	refused("pebs_hist: 1\nfield: lat\nby: cpu\ngroups:\n"
 		"- group: \"18446744073709551616\"\n  count: 1\n"
 		"  values:\n  - [1, 1]\n", PEBS_COL_CPU, 0, "not a value");
+	/* a field that is not a number cannot be counted: refused with its
+	 * line, by the peek too (a histogram of it was "out of memory") */
+	refused("pebs_hist: 1\nfield: mem\nby: none\ngroups: []\n", -1, 1,
+		"line 2: field \"mem\" is not numeric");
+	refused("pebs_hist: 1\nfield: sym\nby: none\ngroups: []\n", -1, 1,
+		"line 2: field \"sym\" is not numeric");
+	refused("pebs_hist: 1\nfield: bogus\nby: none\ngroups: []\n", -1, 1,
+		"line 2: field: unknown field \"bogus\"");
+	refused("pebs_hist: 1\nfield: lat\nby: bogus\ngroups: []\n", -1, 1,
+		"line 3: by: unknown field \"bogus\"");
+	refused("pebs_hist: 1\nfield: [lat]\nby: none\ngroups: []\n", -1, 1,
+		"line 2: field: expected a field name");
 	/* an unknown version is refused, by the peek too */
 	refused("pebs_hist: 2\nfield: lat\nby: none\ngroups: []\n", -1, 1,
 		"version 2");
