@@ -8,6 +8,7 @@
  * a field with many values (ip, line) costs neither DENSE words nor
  * allocations per group.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -378,6 +379,19 @@ static void col_mask(int id, int *col, uint64_t *mask)
 		*col = PEBS_COL_ADDR;
 		*mask = ~(uint64_t)4095;
 	}
+}
+
+/*
+ * Whether @v is a value of the field counted from column @col with @mask
+ * (col_mask()): a u32 column holds at most 2^32-1, line and page have
+ * their low bits clear.
+ */
+static int value_fits(int col, uint64_t mask, uint64_t v)
+{
+	const struct pebs_col_info *ci = pebs_col_info((unsigned)col);
+	if (ci && ci->type == PEBS_T_U32 && v > UINT32_MAX)
+		return 0;
+	return (v & ~mask) == 0;
 }
 
 int pebs_hist_new(struct pebs_hist **hp, int field, int by)
@@ -878,8 +892,10 @@ static int key_parse(struct pebs_hist *h, const char *s, uint64_t *key)
 		/* as printed: decimal or 0x hex (strtoull() would read "010"
 		 * as octal, and clamp what exceeds 64 bits into another
 		 * group) */
-		return pebs_outfmt_parse_u64(s, strlen(s), key) ?
-		       -PEBS_E_PARSE : 0;
+		if (pebs_outfmt_parse_u64(s, strlen(s), key) ||
+		    !value_fits(h->bycol, h->bymask, *key))
+			return -PEBS_E_PARSE;
+		return 0;
 	}
 }
 
@@ -1322,16 +1338,41 @@ static int field_id(const char *name, int *id)
 
 #define ERR(...) do { snprintf(y->err, y->errlen, __VA_ARGS__); \
 		      r = -PEBS_E_PARSE; goto out; } while (0)
+/* ERR() with "line @ln: " first */
+#define ERRL(ln, ...) do { ys_errl(y, (ln), __VA_ARGS__); \
+			   r = -PEBS_E_PARSE; goto out; } while (0)
+
+static void ys_errl(struct ys *y, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void ys_errl(struct ys *y, size_t line, const char *fmt, ...)
+{
+	int n = snprintf(y->err, y->errlen, "line %zu: ", line);
+	if (n < 0 || (size_t)n >= y->errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(y->err + n, y->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* The line of the current event, from 1. */
+static size_t ys_line(const struct ys *y)
+{
+	return y->ev.start_mark.line + 1;
+}
 
 /*
  * One group mapping (the current event starts it) into @h: its values are
- * counted as they are read.  0 or < 0.
+ * counted as they are read.  Its count is optional (it follows from the
+ * values), and checked when given.  0 or < 0.
  */
 static int ys_group(struct ys *y, struct pebs_hist *h)
 {
 	char *name = NULL;
 	uint64_t count = 0, sum = 0;
 	int have_count = 0, have_values = 0, big = 0, r;
+	size_t gline = ys_line(y), nline = 0, cline = 0;
 	long g = -1;
 	for (;;) {
 		if ((r = ys_next(y)) < 0)
@@ -1345,16 +1386,23 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 		if ((!k && (r = ys_skip(y)) < 0) || (r = ys_next(y)) < 0)
 			goto out;
 		if (key == 1 && ys_scalar(y) && !name) {
+			nline = ys_line(y);
 			if (!(name = strdup(ys_scalar(y)))) {
 				r = -PEBS_E_NOMEM;
 				goto out;
 			}
-		} else if (key == 2 && ys_scalar(y)) {
-			have_count = parse_u64(ys_scalar(y), &count,
-					       &big) == 0;
-			if (big)
-				ERR("count %s: number too large (more than "
-				    "64 bits)", ys_scalar(y));
+		} else if (key == 2 && !have_count) {
+			cline = ys_line(y);
+			if (parse_u64(ys_scalar(y), &count, &big) < 0) {
+				if (big)
+					ERRL(cline, "count %s: number too "
+					     "large (more than 64 bits)",
+					     ys_scalar(y));
+				ERRL(cline, "count %s: not a number",
+				     ys_scalar(y) ? ys_scalar(y) :
+				     "(not a scalar)");
+			}
+			have_count = 1;
 		} else if (key == 3 && name &&
 			   y->ev.type == YAML_SEQUENCE_START_EVENT) {
 			have_values = 1;
@@ -1364,6 +1412,7 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 					goto out;
 				if (y->ev.type == YAML_SEQUENCE_END_EVENT)
 					break;
+				size_t ln = ys_line(y);
 				int ok = y->ev.type ==
 					 YAML_SEQUENCE_START_EVENT;
 				if (ok && !(r = ys_next(y)))
@@ -1378,40 +1427,61 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 				if (r < 0)
 					goto out;
 				if (big)
-					ERR("group %s: a value or count is too "
-					    "large (more than 64 bits)", name);
+					ERRL(ln, "group %s: a value or count "
+					     "is too large (more than 64 "
+					     "bits)", name);
 				if (!ok)
-					ERR("group %s: values must be [value, "
-					    "count] pairs", name);
+					ERRL(ln, "group %s: values must be "
+					     "[value, count] pairs", name);
+				/* a value the field cannot hold, or a
+				 * count of nothing, is no histogram
+				 * pebs-hist writes (it would make up a
+				 * group of no samples) */
+				const struct pebs_field *f =
+					pebs_field_by_id(h->field);
+				char vs[24];
+				snprintf(vs, sizeof(vs), f->kind ==
+					 PEBS_FK_HEX ? "0x%llx" : "%llu",
+					 (unsigned long long)v);
+				if (!value_fits(h->fcol, h->fmask, v))
+					ERRL(ln, "group %s: %s is not a value "
+					     "of %s", name, vs, f->name);
+				if (!n)
+					ERRL(ln, "group %s: value %s has count "
+					     "0", name, vs);
 				/* the group is made by its first value,
 				 * as the counting would */
 				if (g < 0 && (g = group_named(h, name)) < 0) {
 					if (g == -PEBS_E_PARSE)
-						ERR("group \"%s\" is not a "
-						    "value of %s", name,
-						    h->by < 0 ? "none" :
-						    pebs_field_by_id(h->by)->name);
+						ERRL(nline, "group \"%s\" is "
+						     "not a value of %s", name,
+						     h->by < 0 ? "none" :
+						     pebs_field_by_id(h->by)->
+						     name);
 					r = (int)g;
 					goto out;
 				}
 				if (n > UINT64_MAX - sum)
-					ERR("group %s: counts add up to more "
-					    "than 64 bits", name);
+					ERRL(ln, "group %s: counts add up to "
+					     "more than 64 bits", name);
 				if ((r = counter_add(h, (size_t)g, v, n)) < 0)
 					goto out;
 				sum += n;
 			}
 		} else if (key == 3 || (r = ys_skip(y)) < 0) {
 			if (key == 3)
-				ERR("group without group, count or values");
+				ERRL(gline, "group without group or values");
 			goto out;
 		}
 	}
-	if (!name || !have_count || !have_values)
-		ERR("group without group, count or values");
-	if (sum != count)
-		ERR("group %s: count %llu but values add up to %llu", name,
-		    (unsigned long long)count, (unsigned long long)sum);
+	if (!name || !have_values)
+		ERRL(gline, "group without group or values");
+	if (!sum)
+		ERRL(gline, "group %s: no values (a group has samples)", name);
+	if (have_count && sum != count)
+		ERRL(cline, "group %s: count %llu but values add up to %llu",
+		     name, (unsigned long long)count,
+		     (unsigned long long)sum);
 	r = 0;
 out:
 	free(name);
@@ -1541,8 +1611,8 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 				if (y->ev.type == YAML_SEQUENCE_END_EVENT)
 					break;
 				if (y->ev.type != YAML_MAPPING_START_EVENT)
-					ERR("group without group, count or "
-					    "values");
+					ERRL(ys_line(y), "group without group "
+					     "or values");
 				if ((r = ys_group(y, h)) < 0)
 					goto out;
 			}

@@ -75,8 +75,12 @@ int pebs_hist_add_value(struct pebs_hist *h, const char *group,
  * Merges the histograms in YAML text @text (@len bytes, one or more
  * documents written by pebs_hist_write(PEBS_HIST_YAML)) into @h.  Their
  * field and group-by must be @h's, their version (pebs_hist) 1, and their
- * numbers decimal or 0x hex within 64 bits.  Returns 0 or -PEBS_E_PARSE
- * (also for a mismatch) with a message in @err; -PEBS_E_NOMEM.
+ * numbers decimal or 0x hex within 64 bits; every group has values, each
+ * a value its field can hold with a count of at least 1; a group's count
+ * may be absent, and when present must be the sum of its values' counts.
+ * Returns 0 or -PEBS_E_PARSE (also for a mismatch) with a message in @err
+ * (naming the line where it can); -PEBS_E_NOMEM.  What was read before an
+ * error stays merged.
  */
 int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
 			 char *err, size_t errlen);

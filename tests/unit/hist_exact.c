@@ -169,13 +169,17 @@ Test(hist_exact, percentiles_of_many_digits)
 	pebs_hist_free(h);
 }
 
-/* @y is refused by the merge (and the peek when @peek), @msg in the error. */
-static void refused(const char *y, int by, int peek, const char *msg)
+/*
+ * @y is refused by the merge into a histogram of @field by @by (and by the
+ * peek when @peek), @msg in the error.
+ */
+static void refused_in(const char *y, int field, int by, int peek,
+		       const char *msg)
 {
 	struct pebs_hist *h;
 	char err[256] = "";
 	int f, b;
-	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, by), 0);
+	cr_assert_eq(pebs_hist_new(&h, field, by), 0);
 	cr_assert_eq(pebs_hist_merge_yaml(h, y, strlen(y), err, sizeof(err)),
 		     -PEBS_E_PARSE, "accepted:\n%s", y);
 	cr_assert(strstr(err, msg), "error \"%s\" lacks \"%s\"", err, msg);
@@ -186,6 +190,12 @@ static void refused(const char *y, int by, int peek, const char *msg)
 		cr_assert(strstr(err, msg), "peek: %s", err);
 	}
 	pebs_hist_free(h);
+}
+
+/* refused_in() a histogram of lat. */
+static void refused(const char *y, int by, int peek, const char *msg)
+{
+	refused_in(y, PEBS_COL_LAT, by, peek, msg);
 }
 
 #define HEAD "pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
@@ -225,11 +235,73 @@ Test(hist_exact, merge_refuses_what_it_cannot_read)
 		"version 1.0");
 }
 
+/* Merges @y into a histogram of @field by @by: 0 and its stats. */
+static void merged(const char *y, int field, int by, uint64_t count,
+		   uint64_t min, uint64_t max)
+{
+	struct pebs_hist *h;
+	struct pebs_hist_stats st;
+	char err[256] = "";
+	cr_assert_eq(pebs_hist_new(&h, field, by), 0);
+	cr_assert_eq(pebs_hist_merge_yaml(h, y, strlen(y), err, sizeof(err)),
+		     0, "%s\n%s", err, y);
+	cr_assert_eq(pebs_hist_ngroups(h), 1);
+	cr_assert_eq(pebs_hist_group_stats(h, 0, &st), 0);
+	cr_assert_eq(st.count, count);
+	cr_assert_eq(st.min, min);
+	cr_assert_eq(st.max, max);
+	pebs_hist_free(h);
+}
+
+/*
+ * A group's values are what pebs-hist writes: counts of at least one,
+ * values the field can hold; no group without samples.  Its count is
+ * optional (it follows from the values) and checked when given.  Each
+ * refusal names its line.
+ */
+Test(hist_exact, merge_group_checks)
+{
+	/* line 7 is the values' first pair */
+	refused(HEAD "  values:\n  - [1, 0]\n", -1, 0,
+		"line 7: group all: value 1 has count 0");
+	refused(HEAD "  count: 2\n  values:\n  - [1, 2]\n  - [5, 0]\n", -1, 0,
+		"line 9: group all: value 5 has count 0");
+	refused(HEAD "  count: 0\n  values: []\n", -1, 0,
+		"line 5: group all: no values");
+	refused(HEAD "  values:\n  - [4294967296, 1]\n", -1, 0,
+		"line 7: group all: 4294967296 is not a value of lat");
+	refused_in("pebs_hist: 1\nfield: line\nby: none\ngroups:\n"
+		   "- group: all\n  values:\n  - [0x40, 1]\n  - [0x41, 1]\n",
+		   PEBS_F_LINE, -1, 0,
+		   "line 8: group all: 0x41 is not a value of line");
+	refused("pebs_hist: 1\nfield: lat\nby: cpu\ngroups:\n"
+		"- group: \"4294967296\"\n  values:\n  - [1, 1]\n",
+		PEBS_COL_CPU, 0, "line 5: group \"4294967296\" is not a value "
+		"of cpu");
+	/* a count, when given, must be a number and match the values */
+	refused(HEAD "  count: 3\n  values:\n  - [1, 2]\n", -1, 0,
+		"line 6: group all: count 3 but values add up to 2");
+	refused(HEAD "  count: many\n  values:\n  - [1, 2]\n", -1, 0,
+		"line 6: count many: not a number");
+	refused(HEAD "  count: 2\n", -1, 0,
+		"line 5: group without group or values");
+	/* without a count: from the values */
+	merged(HEAD "  values:\n  - [1, 2]\n  - [4294967295, 1]\n",
+	       PEBS_COL_LAT, -1, 3, 1, UINT32_MAX);
+	merged(HEAD "  count: 3\n  values:\n  - [1, 2]\n  - [7, 1]\n",
+	       PEBS_COL_LAT, -1, 3, 1, 7);
+	merged("pebs_hist: 1\nfield: lat\nby: cpu\ngroups:\n"
+	       "- group: \"4294967295\"\n  values:\n  - [9, 1]\n",
+	       PEBS_COL_LAT, PEBS_COL_CPU, 1, 9, 9);
+}
+
 /* Numbers with leading zeros are decimal, as pebs-hist never writes
  * octal; the largest values and counts are read exactly. */
 Test(hist_exact, merge_reads_decimal)
 {
-	static const char y[] = HEAD "  count: 18446744073709551615\n"
+	/* time: a u64 field (lat, u32, refuses values beyond 2^32-1) */
+	static const char y[] = "pebs_hist: 1\nfield: time\nby: none\n"
+		"groups:\n- group: all\n  count: 18446744073709551615\n"
 		"  values:\n  - [010, 1]\n  - [0x20, 18446744073709551613]\n"
 		"  - [18446744073709551615, 1]\n"
 		"---\npebs_hist: 1\nfield: lat\nby: cpu\ngroups:\n"
@@ -237,7 +309,7 @@ Test(hist_exact, merge_reads_decimal)
 	struct pebs_hist *h;
 	struct pebs_hist_stats st;
 	char err[256];
-	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, -1), 0);
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_TIME, -1), 0);
 	/* the first document only: the second is by cpu */
 	size_t n = (size_t)(strstr(y, "---") - y);
 	cr_assert_eq(pebs_hist_merge_yaml(h, y, n, err, sizeof(err)), 0,

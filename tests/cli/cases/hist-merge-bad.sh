@@ -5,3 +5,15 @@ printf -- '---\npebs_hist: 1\nfield: mem\nby: none\ngroups: []\n' >mem.yaml
 pebs-hist --merge mem.yaml; echo "rc=$?"
 printf -- '---\npebs_hist: 1\nfield: bogus\nby: none\ngroups: []\n' >bogus.yaml
 pebs-hist --merge bogus.yaml; echo "rc=$?"
+# a count of zero makes up a group of no samples; lat is a u32 field
+printf -- '---\npebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n  count: 0\n  values:\n  - [1, 0]\n' >zero.yaml
+pebs-hist --merge -f csv --percentiles 50 zero.yaml; echo "rc=$?"
+printf -- '---\npebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n  count: 0\n  values: []\n' >empty.yaml
+pebs-hist --merge -f csv --percentiles 50 empty.yaml; echo "rc=$?"
+printf -- '---\npebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n  count: 1\n  values:\n  - [4294967296, 1]\n' >wide.yaml
+pebs-hist --merge -f csv --percentiles 50 wide.yaml; echo "rc=$?"
+# count is optional (it follows from the values), checked when given
+printf -- '---\npebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n  values:\n  - [3, 2]\n  - [4294967295, 1]\n' >nocount.yaml
+pebs-hist --merge -f csv --percentiles 50 nocount.yaml; echo "rc=$?"
+sed 's/^  values:/  count: 4\n  values:/' nocount.yaml >badcount.yaml
+pebs-hist --merge -f csv --percentiles 50 badcount.yaml; echo "rc=$?"
