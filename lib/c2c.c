@@ -668,16 +668,38 @@ static int need_buckets(struct pebs_c2c *c)
 	return 0;
 }
 
+/*
+ * Adds @n samples, and @lat cycles times @n, to the bounded sums (see
+ * C2C_MAX_SAMPLES).  0, or -PEBS_E_RANGE with nothing added.
+ */
+static int add_sums(struct pebs_c2c *c, uint64_t n, uint64_t lat)
+{
+	if (n > C2C_MAX_SAMPLES - c->nsum)
+		return c2c_fail(c, PEBS_E_RANGE, "sample counts add up to "
+				"more than 2^60 (sums of the report must fit in "
+				"64 bits)");
+	if (lat && n > (UINT64_MAX - c->latsum) / lat)
+		return c2c_fail(c, PEBS_E_RANGE, "latencies times counts "
+				"add up to more than 64 bits");
+	c->nsum += n;
+	c->latsum += lat * n;
+	return 0;
+}
+
 int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
 		    uint32_t kind, uint32_t thr, uint32_t cpu, uint32_t lat,
 		    uint64_t count)
 {
+	int line = c2c_is_line(addr, c->kcls[kind]);
+	int r = add_sums(c, count, line ? lat : 0);
+	if (r)
+		return r;
 	c->finished = 0;
-	if (!c2c_is_line(addr, c->kcls[kind])) {
+	if (!line) {
 		c->other[2 * kind + (addr != 0)] += count;
 		return 0;
 	}
-	int r = need_buckets(c);
+	r = need_buckets(c);
 	if (!r && count != 1)
 		r = need_counts(c);
 	if (r)
@@ -742,10 +764,15 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 	size_t n = b->n;
 	if (!n)
 		return 0;
+	/* the bounds of add_sums(): a batch can pass them only after
+	 * merged counts; its latencies are summed below */
 	int r = need_buckets(c);
+	if (!r)
+		r = add_sums(c, n, 0);
 	if (r)
 		return r;
 	c->finished = 0;
+	uint64_t lsum = 0;
 	struct dcache ck, ct;
 	memset(ck.v, 0xff, sizeof(ck.v));
 	memset(ct.v, 0xff, sizeof(ct.v));
@@ -766,8 +793,14 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 		struct c2c_ls x = { a, ip ? ip[i] : 0, (uint32_t)th,
 				    cpu ? cpu[i] : 0, lat ? lat[i] : 0,
 				    (uint32_t)kd };
+		lsum += x.lat;
 		if ((r = put_line(c, &x, 1)))
 			return r;
 	}
+	/* fewer than 2^32 line samples: lsum did not wrap */
+	if (lsum > UINT64_MAX - c->latsum)
+		return c2c_fail(c, PEBS_E_RANGE, "latencies times counts "
+				"add up to more than 64 bits");
+	c->latsum += lsum;
 	return 0;
 }

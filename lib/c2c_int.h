@@ -136,18 +136,36 @@ struct pebs_c2c {
 	size_t nmaps;
 	struct pebs_sym *sym;	/* borrowed; NULL: no symbols */
 	struct pebs_c2c_stats totals;
+	/* every sample added (merged counts included), and the latencies
+	 * of the line samples times their counts: bounded so that no sum
+	 * of the report can wrap (C2C_MAX_SAMPLES) */
+	uint64_t nsum, latsum;
 	char err[256];
 };
+
+/*
+ * The most samples, merged counts included: 2^60, so that every sum of
+ * counters in the report fits in 64 bits, even where one sample counts
+ * in several counters of a sum (tot_loads adds 9 counters; a dsrc can
+ * name several levels).  The latencies times counts of the line samples
+ * must add up to at most 2^64-1, which bounds every cycle sum.
+ */
+#define C2C_MAX_SAMPLES ((uint64_t)1 << 60)
 
 /* Formats an error message into c->err and returns -@code. */
 int c2c_fail(struct pebs_c2c *c, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Adds @count samples with key @k (k->count ignored).  0 or -NOMEM. */
+/* Adds @count samples with key @k (k->count ignored).  0 or <0 (as
+ * c2c_append_cell()). */
 int c2c_add_cell(struct pebs_c2c *c, const struct c2c_cell *k,
 		 uint64_t count);
 
-/* Adds @count samples with dictionary indices @kind, @thr.  0 or <0. */
+/*
+ * Adds @count samples with dictionary indices @kind, @thr.  0, <0, or
+ * -PEBS_E_RANGE when the samples would pass the bounds of c->nsum and
+ * c->latsum (nothing added).
+ */
 int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
 		    uint32_t kind, uint32_t thr, uint32_t cpu, uint32_t lat,
 		    uint64_t count);

@@ -601,6 +601,20 @@ static int yerr(struct yp *y, const char *what)
 			y->ev.start_mark.line + 1, what);
 }
 
+/*
+ * Error @r of adding the samples of the current event (@what: its key):
+ * counts beyond the bounds are the input's fault, named by its line;
+ * other errors keep their message.
+ */
+static int yadd_err(struct yp *y, const char *what, int r)
+{
+	if (r != -PEBS_E_RANGE)
+		return r;
+	char msg[sizeof(y->c->err) + 16];
+	snprintf(msg, sizeof(msg), "%s: %s", what, y->c->err);
+	return yerr(y, msg);
+}
+
 /* Skips the node whose first event is the current one. */
 static int yskip(struct yp *y)
 {
@@ -703,7 +717,7 @@ static int ycells_v1(struct yp *y)
 				      (uint32_t)v[4], (uint32_t)v[5],
 				      (uint32_t)v[6], 0 };
 		if ((r = c2c_add_cell(y->c, &k, v[7])))
-			return r;
+			return yadd_err(y, "cells", r);
 	}
 }
 
@@ -786,10 +800,12 @@ static int yother(struct yp *y)
 		if (v[0] >= y->nk)
 			return yerr(y, "other: data source index out of "
 				    "range");
+		if (!v[2])
+			return yerr(y, "other: zero count");
 		struct c2c_cell k = { v[1], 0, y->c->kinds.keys[y->kmap[v[0]]],
 				      0, 0, 0, 0, 0 };
 		if ((r = c2c_add_cell(y->c, &k, v[2])))
-			return r;
+			return yadd_err(y, "other", r);
 	}
 }
 
@@ -863,10 +879,11 @@ static int ychunk(struct yp *y, const char *s)
 				    "(dsrc, threads and ips must come first)");
 		if (!addr || !v[6])
 			return yerr(y, "cells: zero address or count");
-		if (c2c_append_cell(c, addr, y->ips[v[1]], y->kmap[v[2]],
-				    y->tmap[v[3]], (uint32_t)v[4],
-				    (uint32_t)v[5], v[6]))
-			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		int r = c2c_append_cell(c, addr, y->ips[v[1]], y->kmap[v[2]],
+					y->tmap[v[3]], (uint32_t)v[4],
+					(uint32_t)v[5], v[6]);
+		if (r)
+			return yadd_err(y, "cells", r);
 		if (!*p)
 			return 0;
 		s = p + 1;

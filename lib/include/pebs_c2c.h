@@ -147,7 +147,13 @@ struct pebs_sym;
  */
 void pebs_c2c_set_sym(struct pebs_c2c *c, struct pebs_sym *s);
 
-/* Adds one sample / every sample of @b.  0 or -PEBS_E_NOMEM. */
+/*
+ * Adds one sample / every sample of @b.  0, -PEBS_E_NOMEM, or
+ * -PEBS_E_RANGE (with a message) when, with what was added and merged
+ * before, the samples number more than 2^60 or the latencies of their
+ * line samples add up to more than 2^64-1: the sums of the report could
+ * not hold them.
+ */
 int pebs_c2c_add_sample(struct pebs_c2c *c, const struct pebs_sample *s);
 int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b);
 
@@ -155,8 +161,9 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b);
  * Adds a YAML result written by pebs_c2c_write(PEBS_C2C_F_YAML) (@len bytes
  * at @buf): its cells and topology, so that merging the results of parts
  * gives the result of the whole.  Returns 0, or PEBS_E_PARSE with a message
- * (line number) for text that is not such a result; cells read before the
- * error stay added.
+ * (line number) for text that is not such a result, or whose counts would
+ * pass the bounds of pebs_c2c_add_batch() (samples or cycles); cells read
+ * before the error stay added.
  */
 int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len);
 

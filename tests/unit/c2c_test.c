@@ -958,6 +958,92 @@ Test(c2c, merge_rejects_bad_yaml)
 	pebs_c2c_free(c);
 }
 
+/* @y merged into a fresh analysis: its return; the message into @msg. */
+static int merge_one(const char *y, char *msg, size_t len,
+		     struct pebs_c2c **out)
+{
+	struct pebs_c2c *c = mk(NULL);
+	int r = pebs_c2c_merge_yaml(c, y, strlen(y));
+	snprintf(msg, len, "%s", pebs_c2c_errmsg(c));
+	if (out)
+		*out = c;
+	else
+		pebs_c2c_free(c);
+	return r;
+}
+
+/*
+ * Merged counts cannot wrap a sum of the report: at most 2^60 samples in
+ * all (tot_loads adds up to 9 counters of each) and latencies times
+ * counts within 64 bits; beyond, the merge fails naming the YAML line.
+ * At the bounds, the sums are exact.
+ */
+Test(c2c, merge_refuses_counts_past_64_bits)
+{
+#define HEAD2 "pebs_c2c: 2\ndsrc: [0x10668800842]\nthreads: [[100, 1]]\n" \
+	"ips: [0x401000]\n"
+	static const struct {
+		const char *y, *msg;
+	} bad[] = {
+		/* the reviewer's: 2^64-1 + 5 wrapped to 4 (exit 0) */
+		{ HEAD2 "other: []\ncells:\n  - \"7f0000001000,0,0,0,1,10,"
+		  "18446744073709551615 8,0,0,0,1,10,5\"\n",
+		  "line 7: cells: sample counts add up to more than 2^60" },
+		{ HEAD2 "other: []\ncells:\n  - \"1000,0,0,0,1,0,"
+		  "1152921504606846976 8,0,0,0,1,0,1\"\n",
+		  "line 7: cells: sample counts" },
+		/* 16 x 2^60 cycles = 2^64 */
+		{ HEAD2 "other: []\ncells:\n  - \"1000,0,0,0,1,16,"
+		  "1152921504606846976\"\n",
+		  "line 7: cells: latencies times counts add up to more "
+		  "than 64 bits" },
+		{ HEAD2 "other: []\ncells:\n  - \"1000,0,0,0,1,4294967295,"
+		  "4294967297 8,0,0,0,1,1,1\"\n",
+		  "line 7: cells: latencies times counts" },
+		/* samples outside lines count too */
+		{ HEAD2 "other: [[0, 0, 1152921504606846976]]\ncells:\n"
+		  "  - \"1000,0,0,0,1,0\"\n", "line 7: cells: sample counts" },
+		{ HEAD2 "other: [[0, 0, 1152921504606846977]]\n",
+		  "line 5: other: sample counts" },
+		{ HEAD2 "other: [[0, 0, 0]]\n", "line 5: other: zero count" },
+		/* over two documents */
+		{ HEAD2 "cells:\n  - \"1000,0,0,0,1,0,576460752303423489\"\n"
+		  "---\n" HEAD2 "cells:\n  - \"1000,0,0,0,1,0,"
+		  "576460752303423488\"\n", "line 13: cells: sample counts" },
+		/* version 1 */
+		{ "pebs_c2c: 1\ncells:\n  - [0x1000, 0x10, 0x10668800842, 1, 2,"
+		  " 3, 44, 1152921504606846977]\n",
+		  "line 3: cells: sample counts" },
+	};
+	char msg[256];
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_expect_eq(merge_one(bad[i].y, msg, sizeof(msg), NULL),
+			     -PEBS_E_PARSE, "case %zu accepted", i);
+		cr_expect(strstr(msg, bad[i].msg), "case %zu: \"%s\" lacks "
+			  "\"%s\"", i, msg, bad[i].msg);
+	}
+	/* at the bounds: 2^60 HITM loads, 15 x 2^60 cycles */
+	struct pebs_c2c *c;
+	const char *y = HEAD2 "other: []\ncells:\n  - \"1000,0,0,0,1,15,"
+			"1152921504606846975 8,0,0,0,1,0,1\"\n";
+	cr_assert_eq(merge_one(y, msg, sizeof(msg), &c), 0, "%s", msg);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = pebs_c2c_line_at(c, 0);
+	cr_assert_not_null(l);
+	cr_expect_eq(l->st.lcl_hitm, 1ull << 60);
+	cr_expect_eq(pebs_c2c_tot_loads(&l->st), 1ull << 60);
+	cr_expect_eq(l->hitm_cycles, 15 * ((1ull << 60) - 1));
+	cr_expect_eq(pebs_c2c_totals(c)->nr_entries, 1ull << 60);
+	/* and nothing more, from a batch either */
+	struct pebs_sample smp;
+	memset(&smp, 0, sizeof(smp));
+	smp.addr = A;
+	smp.dsrc = ds(LD, HIT | PEBS_DS_LVL_L1, 2);
+	cr_expect_eq(pebs_c2c_add_sample(c, &smp), -PEBS_E_RANGE);
+	pebs_c2c_free(c);
+#undef HEAD2
+}
+
 Test(c2c, writers_never_print_nan)
 {
 	struct pebs_c2c *c = mk(NULL);
