@@ -53,16 +53,26 @@ static void ypct(FILE *fp, const char *k, uint32_t p50, uint32_t p99,
 		fprintf(fp, "    %s_p50: null\n    %s_p99: null\n", k, k);
 }
 
-#define STAT_FIELDS(X) X(nr_entries) X(locks) X(blk_data) X(blk_addr) \
-	X(load) X(store) X(ld_noadrs) X(st_noadrs) X(ld_uncache) X(ld_io) \
-	X(ld_fbhit) X(ld_l1hit) X(ld_l2hit) X(ld_llchit) X(lcl_hitm) \
-	X(rmt_hitm) X(tot_hitm) X(lcl_peer) X(rmt_peer) X(tot_peer) \
-	X(rmt_hit) X(lcl_dram) X(rmt_dram) X(ld_shared) X(ld_excl) \
-	X(ld_miss) X(st_uncache) X(st_l1hit) X(st_l1miss) X(st_na) X(noparse)
+/*
+ * The counters, X(member, key): keys as the CSV and the contract name
+ * them (stores_l1hit, not perf's st_l1hit), so that a script reads one
+ * name in every format.  --merge reads none of them.
+ */
+#define STAT_FIELDS(X) X(nr_entries, nr_entries) X(locks, locks) \
+	X(blk_data, blk_data) X(blk_addr, blk_addr) X(load, load) \
+	X(store, store) X(ld_noadrs, ld_noadrs) X(st_noadrs, st_noadrs) \
+	X(ld_uncache, ld_uncache) X(ld_io, ld_io) X(ld_fbhit, ld_fbhit) \
+	X(ld_l1hit, ld_l1hit) X(ld_l2hit, ld_l2hit) X(ld_llchit, ld_llchit) \
+	X(lcl_hitm, lcl_hitm) X(rmt_hitm, rmt_hitm) X(tot_hitm, tot_hitm) \
+	X(lcl_peer, lcl_peer) X(rmt_peer, rmt_peer) X(tot_peer, tot_peer) \
+	X(rmt_hit, rmt_hit) X(lcl_dram, lcl_dram) X(rmt_dram, rmt_dram) \
+	X(ld_shared, ld_shared) X(ld_excl, ld_excl) X(ld_miss, ld_miss) \
+	X(st_uncache, st_uncache) X(st_l1hit, stores_l1hit) \
+	X(st_l1miss, stores_l1miss) X(st_na, stores_na) X(noparse, noparse)
 
 static void ystats(FILE *fp, const char *ind, const struct pebs_c2c_stats *s)
 {
-#define X(f) fprintf(fp, "%s%s: %" PRIu64 "\n", ind, #f, s->f);
+#define X(f, k) fprintf(fp, "%s%s: %" PRIu64 "\n", ind, #k, s->f);
 	STAT_FIELDS(X)
 #undef X
 }
@@ -76,10 +86,10 @@ static void yshort(FILE *fp, const struct pebs_c2c_line *p)
 	const struct pebs_c2c_stats *s = &p->st;
 	fprintf(fp, "  - {dcacheline: 0x%" PRIx64 ", listed: false, verdict: "
 		"%s, hitm_cycles: %" PRIu64 ", tot_recs: %" PRIu64
-		", tot_loads: %" PRIu64, p->addr,
+		", tot_loads: %" PRIu64 ", tot_stores: %" PRIu64, p->addr,
 		pebs_c2c_verdict_name(p->verdict), p->hitm_cycles,
-		pebs_c2c_tot_recs(s), pebs_c2c_tot_loads(s));
-#define X(f) if (s->f) fprintf(fp, ", %s: %" PRIu64, #f, s->f);
+		pebs_c2c_tot_recs(s), pebs_c2c_tot_loads(s), s->store);
+#define X(f, k) if (s->f) fprintf(fp, ", %s: %" PRIu64, #k, s->f);
 	STAT_FIELDS(X)
 #undef X
 	fprintf(fp, ", cpus: %" PRIu32 ", threads: %" PRIu32 ", pids: %" PRIu32
@@ -535,9 +545,11 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 		ystr(fp, p->fix);
 		fputc('\n', fp);
 		fprintf(fp, "    hitm_cycles: %" PRIu64 "\n", p->hitm_cycles);
+		/* tot_stores: the stores of a line all have an address */
 		fprintf(fp, "    tot_recs: %" PRIu64 "\n    tot_loads: %" PRIu64
-			"\n", pebs_c2c_tot_recs(&p->st),
-			pebs_c2c_tot_loads(&p->st));
+			"\n    tot_stores: %" PRIu64 "\n",
+			pebs_c2c_tot_recs(&p->st), pebs_c2c_tot_loads(&p->st),
+			p->st.store);
 		ystats(fp, "    ", &p->st);
 		ymean(fp, "lat_mean", p->lat_mean, p->nloads);
 		ypct(fp, "lat", p->lat_p50, p->lat_p99, p->nloads);
