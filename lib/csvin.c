@@ -70,6 +70,10 @@ struct pebs_csvin {
 
 static void vfail(struct pebs_csvin *c, uint64_t line, int err,
 		  const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static void vfail(struct pebs_csvin *c, uint64_t line, int err,
+		  const char *fmt, va_list ap)
 {
 	if (c->err)
 		return;
