@@ -72,15 +72,17 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 		 * shares the line: the SDM's "remote DRAM (shared)" (SNB row
 		 * 0xB), which perf itself counts as ld_shared and
 		 * pebs_dsrc_mem() calls REMOTE_RAM.  A remote cache level,
-		 * or the remote bit without a remote level, is a remote
-		 * cache when the snoop says a cache supplied the line.
+		 * or the remote bit without a remote DRAM hit (a DRAM level
+		 * that missed did not supply the line), is a remote cache
+		 * when the snoop says a cache supplied the line.
 		 */
 		int rcache, rram;
 		if (perf_compat) {
 			rcache = rcce_lvl || mrem;
 			rram = rram_lvl || mrem;
 		} else {
-			rcache = rcce_lvl || (mrem && !rram_lvl);
+			int rram_hit = rram_lvl && (lvl & PEBS_DS_LVL_HIT);
+			rcache = rcce_lvl || (mrem && !rram_hit);
 			rram = (rram_lvl || mrem) && !(rcache && cache_snoop);
 		}
 		if (lvl & PEBS_DS_LVL_HIT) {

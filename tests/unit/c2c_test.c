@@ -232,6 +232,29 @@ Test(c2c, remote_bit_deviation_and_compat)
 			  A, 1, 0);
 	cr_expect_eq(a.rmt_hit, 1);
 	cr_expect_eq(pebs_c2c_tot_loads(&a), 1);
+	/*
+	 * A remote DRAM level that missed, with the remote bit and a snoop
+	 * that names a cache: the cache supplied it, once (perf: the
+	 * same); it was counted nowhere when any DRAM level won.
+	 */
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < sizeof(sn) / sizeof(sn[0]); i++) {
+			uint64_t x = ds_remote(LD, PEBS_DS_LVL_MISS | lv[l],
+					       sn[i].snoop) |
+				     (uint64_t)sn[i].snoopx <<
+				     PEBS_DS_SNOOPX_SHIFT;
+			memset(&a, 0, sizeof(a));
+			memset(&b, 0, sizeof(b));
+			pebs_c2c_classify(&a, x, A, 2, 0);
+			pebs_c2c_classify(&b, x, A, 2, 1);
+			const uint64_t *va = (const uint64_t *)&a;
+			cr_expect_eq(va[sn[i].cache / 8], 2, "miss lvl %zu "
+				     "snoop %zu", l, i);
+			cr_expect_eq(a.rmt_dram, 0);
+			cr_expect_eq(pebs_c2c_tot_loads(&a), 2);
+			cr_expect_eq(pebs_c2c_tot_loads(&b), 2);
+			cr_expect_eq(memcmp(&a, &b, sizeof(a)), 0);
+		}
 }
 
 /* ------------------------------------------------------------ helpers */
