@@ -829,6 +829,7 @@ static int unknown_critical(struct slot *sl, uint32_t si, uint32_t tag,
 		else
 			q += snprintf(q, 5, "\\x%02x", c);
 	}
+	*q = '\0';	/* four printable bytes: snprintf() ended nothing */
 	return slot_err(sl, PEBS_E_FORMAT, si, "unknown critical chunk '%s' "
 			"at offset 0x%llx", name, (unsigned long long)off);
 }

@@ -2309,25 +2309,32 @@ Test(format, unknown_critical_chunk_is_skipped_whole)
 	char *b = ten_blocks(10, &len, offs);
 	size_t blen = offs[3] - offs[2];
 	char *bb = malloc(len + blen + CHUNK_HDR + CHUNK_TRL);
-	memcpy(bb, b, offs[5]);
-	size_t k = make_chunk((uint8_t *)bb + offs[5], FMT_TAG('Z', 'B', 0x01,
-			      '\''), CHUNK_CRITICAL, b + offs[2], blen);
-	memcpy(bb + offs[5] + k, b + offs[5], len - offs[5]);
-	char want[128];
-	snprintf(want, sizeof(want), "unknown critical chunk 'ZB\\x01\\x27' "
-		 "at offset 0x%zx", offs[5]);
-	for (int salvage = 0; salvage < 2; salvage++) {
-		for (int fifo = 0; fifo < 2; fifo++) {
-			int errs;
-			char msg[256] = "";
-			size_t got = salvage_read(bb, len + k, fifo, 3,
-						  salvage, &errs, msg,
-						  sizeof(msg));
-			cr_assert_eq(got, salvage ? 10000 : 5000, "salvage %d "
-				     "fifo %d: %zu (%s)", salvage, fifo, got,
-				     msg);
-			cr_assert_eq(errs, 1, "%d errors", errs);
-			cr_assert_str_eq(msg, want);
+	/* a tag with bytes to escape, and one of four printable bytes
+	 * (its name was once left unterminated) */
+	for (int t = 0; t < 2; t++) {
+		memcpy(bb, b, offs[5]);
+		uint32_t tag = t ? FMT_TAG('Q', 'R', 'S', 'T') :
+				   FMT_TAG('Z', 'B', 0x01, '\'');
+		size_t k = make_chunk((uint8_t *)bb + offs[5], tag,
+				      CHUNK_CRITICAL, b + offs[2], blen);
+		memcpy(bb + offs[5] + k, b + offs[5], len - offs[5]);
+		char want[128];
+		snprintf(want, sizeof(want), "unknown critical chunk '%s' at "
+			 "offset 0x%zx", t ? "QRST" : "ZB\\x01\\x27",
+			 offs[5]);
+		for (int salvage = 0; salvage < 2; salvage++) {
+			for (int fifo = 0; fifo < 2; fifo++) {
+				int errs;
+				char msg[256] = "";
+				size_t got = salvage_read(bb, len + k, fifo, 3,
+							  salvage, &errs, msg,
+							  sizeof(msg));
+				cr_assert_eq(got, salvage ? 10000 : 5000,
+					     "salvage %d fifo %d: %zu (%s)",
+					     salvage, fifo, got, msg);
+				cr_assert_eq(errs, 1, "%d errors", errs);
+				cr_assert_str_eq(msg, want);
+			}
 		}
 	}
 	free(bb);
