@@ -1375,11 +1375,13 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		s->seg_blocks++;
 		bi.offset = off;
 		bi.index = bno;
-		if (r->o.filter && !r->o.filter(r->o.filter_ctx, &bi)) {
-			/*
-			 * Damage is reported, never skipped unseen: the part
-			 * the decision was made on must be intact.
-			 */
+		/*
+		 * The filter decides from the directory, so it sees only a
+		 * verified one: damage is reported, never skipped unseen, and
+		 * a callback that counts whole blocks (pebs-filter --count)
+		 * counts only sound ones.
+		 */
+		if (r->o.filter) {
 			/* what fmt_block_verify_head reads */
 			if (s->map && img_get(s, sl, FMT_COLS_HEAD)) {
 				s->state = ST_DONE;
@@ -1396,6 +1398,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 				free(whole);
 				return P_ERROR;
 			}
+		}
+		if (r->o.filter && !r->o.filter(r->o.filter_ctx, &bi)) {
 			r->st.skipped++;
 			free(whole);
 			continue;

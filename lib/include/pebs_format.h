@@ -167,8 +167,9 @@ void pebs_writer_stats(const struct pebs_writer *w,
 struct pebs_reader;
 
 /*
- * Called for every block before it is decompressed; return 0 to skip the
- * block (it is then neither decoded nor returned), 1 to decode it.
+ * Called for every block before it is decompressed, once its head (the
+ * directory @info comes from) is verified; return 0 to skip the block (it
+ * is then neither decoded nor returned), 1 to decode it.
  */
 typedef int (*pebs_block_filter_fn)(void *ctx,
 				    const struct pebs_block_info *info);
