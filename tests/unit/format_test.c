@@ -2405,6 +2405,35 @@ static void set_end(char *b, size_t e, size_t field, uint64_t v)
 }
 
 /*
+ * An end marker whose counts do not match is damage, but the segment ends
+ * there and every block of it was sound: the next segment is read, with
+ * or without salvage (format section 7).
+ */
+Test(format, end_mismatch_then_next_segment)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(12, &len, offs);
+	size_t e = end_at(b, offs);
+	char *bb = malloc(2 * len);
+	memcpy(bb, b, len);
+	memcpy(bb + len, b, len);
+	set_end(bb, e, 8, 11);
+	const char *want = "segment 1: end marker counts 10000 samples in 11 "
+			   "blocks, read 10000 in 10\n";
+	for (int salvage = 0; salvage < 2; salvage++)
+		for (int fifo = 0; fifo < 2; fifo++) {
+			char msgs[1024];
+			size_t got = read_msgs(bb, 2 * len, fifo, salvage,
+					       msgs, sizeof(msgs));
+			cr_assert_eq(got, 20000, "salvage %d fifo %d: %zu",
+				     salvage, fifo, got);
+			cr_assert_str_eq(msgs, want);
+		}
+	free(bb);
+	free(b);
+}
+
+/*
  * An end marker's counts are compared per segment: damage skipped in an
  * earlier segment does not hide a mismatch in a later, intact one.
  */
