@@ -40,20 +40,24 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 	unsigned cls = 0;
 
 	st->nr_entries += n;
-	if (PEBS_DS_LOCK(dsrc) & PEBS_DS_LOCK_LOCKED)
+	if (PEBS_DS_LOCK(dsrc) & PEBS_DS_LOCK_LOCKED) {
 		st->locks += n;
+		cls |= PEBS_C2C_LOCKBLK;
+	}
 	if (blk & PEBS_DS_BLK_DATA)
 		st->blk_data += n;
 	if (blk & PEBS_DS_BLK_ADDR)
 		st->blk_addr += n;
+	if (blk & (PEBS_DS_BLK_DATA | PEBS_DS_BLK_ADDR))
+		cls |= PEBS_C2C_LOCKBLK;
 
 	if (op & PEBS_DS_OP_LOAD) {
 		st->load += n;
 		if (!addr) {
 			st->ld_noadrs += n;
-			return PEBS_C2C_NOADDR;
+			return cls | PEBS_C2C_NOADDR;
 		}
-		cls = PEBS_C2C_LOAD;
+		cls |= PEBS_C2C_LOAD;
 		unsigned rram_lvl = lvl & (PEBS_DS_LVL_REM_RAM1 |
 					   PEBS_DS_LVL_REM_RAM2);
 		unsigned rcce_lvl = lvl & (PEBS_DS_LVL_REM_CCE1 |
@@ -99,6 +103,7 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 				if (snoopx & PEBS_DS_SNOOPX_PEER) {
 					st->lcl_peer += n;
 					st->tot_peer += n;
+					cls |= PEBS_C2C_PEER;
 				}
 			}
 			if (lvl & PEBS_DS_LVL_L3) {
@@ -112,6 +117,7 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 				if (snoopx & PEBS_DS_SNOOPX_PEER) {
 					st->lcl_peer += n;
 					st->tot_peer += n;
+					cls |= PEBS_C2C_PEER;
 				}
 			}
 			if (lvl & PEBS_DS_LVL_LOC_RAM) {
@@ -140,6 +146,7 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 				st->rmt_hit += n;
 				st->rmt_peer += n;
 				st->tot_peer += n;
+				cls |= PEBS_C2C_PEER;
 			}
 		}
 		if (lvl & PEBS_DS_LVL_MISS)
@@ -150,7 +157,7 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 		st->store += n;
 		if (!addr) {
 			st->st_noadrs += n;
-			return PEBS_C2C_NOADDR;
+			return cls | PEBS_C2C_NOADDR;
 		}
 		if (lvl & PEBS_DS_LVL_HIT) {
 			if (lvl & PEBS_DS_LVL_UNC)
@@ -162,10 +169,10 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 			st->st_l1miss += n;
 		if (lvl & PEBS_DS_LVL_NA)
 			st->st_na += n;
-		return PEBS_C2C_STORE;
+		return cls | PEBS_C2C_STORE;
 	}
 	st->noparse += n;
-	return PEBS_C2C_NOPARSE;
+	return cls | PEBS_C2C_NOPARSE;
 }
 
 uint64_t pebs_c2c_llc_misses(const struct pebs_c2c_stats *st)
@@ -277,6 +284,8 @@ void c2c_free_results(struct pebs_c2c *c)
 	c->lines = NULL;
 	c->recs = NULL;
 	c->nlines = c->nlisted = c->nrecs = c->nsampled = 0;
+	c->nshared = 0;
+	memset(&c->shared, 0, sizeof(c->shared));
 	c->finished = 0;
 }
 
@@ -292,6 +301,7 @@ void pebs_c2c_free(struct pebs_c2c *c)
 	free(c->kcls);
 	free(c->other);
 	free(c->lkn);
+	free(c->xs);
 	c2c_dict_free(&c->kinds);
 	c2c_dict_free(&c->threads);
 	pebs_meta_free(c->maps);
@@ -688,6 +698,32 @@ static int add_sums(struct pebs_c2c *c, uint64_t n, uint64_t lat)
 	return 0;
 }
 
+int c2c_add_xs(struct pebs_c2c *c, uint64_t addr, uint32_t kind,
+	       uint64_t count)
+{
+	if (c->nxs == c->capxs) {
+		size_t n = c->capxs ? 2 * c->capxs : 64;
+		struct c2c_xs *x = realloc(c->xs, n * sizeof(*x));
+		if (!x)
+			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		c->xs = x;
+		c->capxs = n;
+	}
+	c->xs[c->nxs++] = (struct c2c_xs){ addr, count, kind };
+	return 0;
+}
+
+int c2c_add_other(struct pebs_c2c *c, uint32_t kind, int has_addr,
+		  uint64_t count)
+{
+	int r = add_sums(c, count, 0);
+	if (r)
+		return r;
+	c->finished = 0;
+	c->other[2 * kind + (has_addr != 0)] += count;
+	return 0;
+}
+
 int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
 		    uint32_t kind, uint32_t thr, uint32_t cpu, uint32_t lat,
 		    uint64_t count)
@@ -699,6 +735,8 @@ int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
 	c->finished = 0;
 	if (!line) {
 		c->other[2 * kind + (addr != 0)] += count;
+		if (addr && (c->kcls[kind] & PEBS_C2C_LOCKBLK))
+			return c2c_add_xs(c, addr, kind, count);
 		return 0;
 	}
 	r = need_buckets(c);
@@ -785,6 +823,9 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 		if (!c2c_is_line(a, c->kcls[kd])) {
 			c->other[2 * kd + (a != 0)]++;
+			if (a && (c->kcls[kd] & PEBS_C2C_LOCKBLK) &&
+			    (r = c2c_add_xs(c, a, (uint32_t)kd, 1)))
+				return r;
 			continue;
 		}
 		/* threads of line samples only: nothing reads the others */

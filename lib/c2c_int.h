@@ -30,6 +30,18 @@ struct c2c_cell {
 	uint64_t count;
 };
 
+/*
+ * A sample outside lines (neither load nor store) with an address and a
+ * LOCK or BLK bit: perf files every sample under the line of its address,
+ * so it counts in "Locked/Blocked Access on shared lines" when that line
+ * is shared.  Only these are kept with their address; no other counter
+ * of a line reads samples that are not loads or stores.
+ */
+struct c2c_xs {
+	uint64_t addr, count;
+	uint32_t kind;
+};
+
 /* A line sample as kept (kind and thr: dictionary indices). */
 struct c2c_ls {
 	uint64_t addr, ip;
@@ -114,6 +126,8 @@ struct pebs_c2c {
 	unsigned *kcls;
 	uint64_t *other, *lkn;
 	size_t nkinds, capk;	/* kinds with the above, and room */
+	struct c2c_xs *xs;	/* see struct c2c_xs */
+	size_t nxs, capxs;
 	struct c2c_dict kinds;	/* data source values */
 	struct c2c_dict threads;	/* pid << 32 | tid */
 	struct c2c_topo topo;
@@ -131,6 +145,10 @@ struct pebs_c2c {
 	size_t nlines;
 	size_t nlisted;		/* of them, listed (l->listed) */
 	size_t nsampled;	/* distinct lines with samples */
+	/* perf's "Global Shared Cache Line" table: the lines with a HITM
+	 * or a peer hit, and their samples' counters */
+	size_t nshared;
+	struct pebs_c2c_stats shared;
 	/* symbols */
 	struct pebs_meta *maps;	/* maps.N.* of every input, renumbered */
 	size_t nmaps;
@@ -169,6 +187,21 @@ int c2c_add_cell(struct pebs_c2c *c, const struct c2c_cell *k,
 int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
 		    uint32_t kind, uint32_t thr, uint32_t cpu, uint32_t lat,
 		    uint64_t count);
+
+/*
+ * Adds @count samples outside lines of data source index @kind, with an
+ * address or not (@has_addr), as counts only (--merge's "other").  0 or
+ * <0 (as c2c_append_cell()).
+ */
+int c2c_add_other(struct pebs_c2c *c, uint32_t kind, int has_addr,
+		  uint64_t count);
+
+/*
+ * Keeps @count samples of data source index @kind at @addr as a struct
+ * c2c_xs (already counted in c->other).  0 or -PEBS_E_NOMEM.
+ */
+int c2c_add_xs(struct pebs_c2c *c, uint64_t addr, uint32_t kind,
+	       uint64_t count);
 
 /* Dictionary index of data source @dsrc, classified when new; <0 NOMEM. */
 long c2c_kind_get(struct pebs_c2c *c, uint64_t dsrc);

@@ -881,7 +881,7 @@ static void fill_rec(const struct pebs_c2c *c, struct c2c_rec *rc,
 struct bline {
 	uint64_t line;
 	uint32_t n, at;		/* samples; next record slot */
-	int hitm;
+	int hitm, shared;
 };
 
 /*
@@ -893,14 +893,17 @@ struct bline {
  * are found in (it is ranked afterwards, ties broken by address).  0 or
  * -PEBS_E_NOMEM.
  */
-static int collect_lines(struct pebs_c2c *c)
+static int collect_lines(struct pebs_c2c *c, uint64_t *shk,
+			 uint64_t **shl)
 {
 	size_t nb = c->bk ? (size_t)1 << C2C_BUCKET_BITS : 0, maxb = 1;
 	uint32_t *tab = NULL, *lid = NULL;
+	size_t capshl = 0;
 	struct bline *bl = NULL;
 	size_t tcap = 0, caplines = 0, caprecs = 0;
 	const uint32_t lmask = c->o.line_size - 1;
 	const unsigned hitm = PEBS_C2C_LCL_HITM | PEBS_C2C_RMT_HITM;
+	const unsigned shared = hitm | PEBS_C2C_PEER;
 	int r = -PEBS_E_NOMEM;
 	for (size_t b = 0; b < nb; b++)
 		if (c->bk[b].n > maxb)
@@ -937,21 +940,40 @@ static int collect_lines(struct pebs_c2c *c)
 				h = (h + 1) & (need - 1);
 			if (tab[h] == UINT32_MAX) {
 				tab[h] = (uint32_t)nl;
-				bl[nl++] = (struct bline){ line, 0, 0, 0 };
+				bl[nl++] = (struct bline){ line, 0, 0, 0, 0 };
 			}
 			struct bline *ln = &bl[tab[h]];
+			unsigned cls = c->kcls[c->ls[q].kind];
 			ln->n++;
-			ln->hitm |= (c->kcls[c->ls[q].kind] & hitm) != 0;
+			ln->hitm |= (cls & hitm) != 0;
+			ln->shared |= (cls & shared) != 0;
 			lid[x++] = tab[h];
 		});
 		c->nsampled += nl;
-		size_t addl = 0, addr = 0;
-		for (size_t k = 0; k < nl; k++)
+		size_t addl = 0, addr = 0, nsh = 0;
+		for (size_t k = 0; k < nl; k++) {
 			if (c->o.show_all || bl[k].hitm) {
 				addl++;
 				addr += bl[k].n;
 			}
-		if (!addl)
+			if (!bl[k].shared)
+				continue;
+			nsh++;
+			/* their numbers, for the samples of c->xs */
+			if (!c->nxs)
+				continue;
+			if (c->nshared + nsh > capshl) {
+				size_t nc = capshl ? 2 * capshl : 64;
+				uint64_t *p = realloc(*shl, nc * sizeof(*p));
+				if (!p)
+					goto out;
+				*shl = p;
+				capshl = nc;
+			}
+			(*shl)[c->nshared + nsh - 1] = bl[k].line;
+		}
+		c->nshared += nsh;
+		if (!addl && !nsh)
 			continue;
 		if (c->nlines + addl > caplines) {
 			size_t nc = caplines ? caplines : 64;
@@ -991,6 +1013,8 @@ static int collect_lines(struct pebs_c2c *c)
 		x = 0;
 		C2C_BUCKET_CELLS(c, b, q, {
 			struct bline *ln = &bl[lid[x++]];
+			if (ln->shared)
+				shk[c->ls[q].kind] += c2c_count(c, q);
 			if (ln->at != UINT32_MAX)
 				fill_rec(c, &c->recs[ln->at++], q, lmask);
 		});
@@ -1028,6 +1052,66 @@ static int keep_texts(struct pebs_c2c *c, const struct c2c_line_int *l)
 	return 0;
 }
 
+static int cmp_u64v(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * collect_lines(), and perf's "Global Shared Cache Line" table: the lines
+ * with a HITM or a peer hit (perf 6.1 resort_shared_cl_cb) and every
+ * sample perf files under them.  perf files every sample under the line
+ * of its address: the loads and stores (the cells), the locked or blocked
+ * samples that are neither (c->xs) and, only with perf_compat, every
+ * sample without an address under line 0 (pebs-c2c(1), DIFFERENCES FROM
+ * PERF).  0 or -PEBS_E_NOMEM.
+ */
+static int shared_lines(struct pebs_c2c *c)
+{
+	uint64_t *shk = calloc(c->nkinds ? c->nkinds : 1, sizeof(*shk));
+	uint64_t *shl = NULL;
+	int r = -PEBS_E_NOMEM;
+	if (!shk || collect_lines(c, shk, &shl))
+		goto out;
+	/* the counters are linear in the count: one call per data source */
+	for (size_t k = 0; k < c->nkinds; k++)
+		if (shk[k])
+			pebs_c2c_classify(&c->shared, c->kinds.keys[k], 1,
+					  shk[k], c->o.perf_compat);
+	if (c->nxs) {
+		qsort(shl, c->nshared, sizeof(*shl), cmp_u64v);
+		for (size_t i = 0; i < c->nxs; i++) {
+			uint64_t ln = c->xs[i].addr >> c->line_shift;
+			if (bsearch(&ln, shl, c->nshared, sizeof(*shl),
+				    cmp_u64v))
+				pebs_c2c_classify(&c->shared,
+						  c->kinds.keys[c->xs[i].kind],
+						  c->xs[i].addr, c->xs[i].count,
+						  c->o.perf_compat);
+		}
+	}
+	if (c->o.perf_compat && c->nshared && c->bk) {
+		/* is line 0 shared?  Its cells are all in one bucket */
+		int zero = 0;
+		C2C_BUCKET_CELLS(c, 0, q, {
+			if (!(c->ls[q].addr >> c->line_shift) &&
+			    (c->kcls[c->ls[q].kind] & (PEBS_C2C_LCL_HITM |
+			     PEBS_C2C_RMT_HITM | PEBS_C2C_PEER)))
+				zero = 1;
+		});
+		for (size_t k = 0; zero && k < c->nkinds; k++)
+			if (c->other[2 * k])
+				pebs_c2c_classify(&c->shared, c->kinds.keys[k],
+						  0, c->other[2 * k], 1);
+	}
+	r = 0;
+out:
+	free(shk);
+	free(shl);
+	return r;
+}
+
 int pebs_c2c_finish(struct pebs_c2c *c)
 {
 	struct work x;
@@ -1046,7 +1130,7 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 			pebs_c2c_classify(&c->totals, d, 1, n1,
 					  c->o.perf_compat);
 	}
-	if (collect_lines(c))
+	if (shared_lines(c))
 		goto nomem;
 	size_t maxn = 1;
 	for (size_t i = 0; i < c->nlines; i++)

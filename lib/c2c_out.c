@@ -52,19 +52,9 @@ struct statrow {
 static int stats_rows(struct pebs_c2c *c, struct statrow *r)
 {
 	const struct pebs_c2c_stats *s = &c->totals;
-	struct pebs_c2c_stats sh;
-	memset(&sh, 0, sizeof(sh));
-	uint64_t nshared = 0;
-	for (size_t i = 0; i < c->nlines; i++) {
-		const struct pebs_c2c_stats *x = &c->lines[i].pub.st;
-		if (!x->tot_hitm)
-			continue;
-		nshared++;
-		uint64_t *d = (uint64_t *)&sh;
-		const uint64_t *a = (const uint64_t *)x;
-		for (size_t k = 0; k < sizeof(sh) / sizeof(uint64_t); k++)
-			d[k] += a[k];
-	}
+	/* every line, listed or not (pebs_c2c_finish()) */
+	const struct pebs_c2c_stats sh = c->shared;
+	uint64_t nshared = c->nshared;
 	uint64_t llc = pebs_c2c_llc_misses(s);
 	int n = 0;
 #define R(nm, lb, val) r[n++] = (struct statrow){ nm, lb, val, 0, 0 }

@@ -305,6 +305,55 @@ out:
 	return r;
 }
 
+static int cmp_xs(const void *a, const void *b, void *ctx)
+{
+	const struct c2c_xs *x = a, *y = b;
+	const uint64_t *keys = ctx;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return keys[x->kind] < keys[y->kind] ? -1 :
+	       keys[x->kind] > keys[y->kind];
+}
+
+/*
+ * other_at: [[address, dsrc index, count], ...], the samples outside
+ * lines that perf counts under the line of their address (struct c2c_xs),
+ * by address and data source, equal keys added (the key is left out when
+ * there are none).  Each is counted in
+ * "other" too (a reader that skips other_at loses only their lines).
+ * @kd, @km: the written data sources (every kind of them is there).
+ */
+static int yother_at(struct pebs_c2c *c, FILE *fp, struct c2c_dict *kd,
+		     const uint32_t *km)
+{
+	/* only when there are some: results without are as before */
+	if (!c->nxs)
+		return 0;
+	fprintf(fp, "]\nother_at: [");
+	struct c2c_xs *v = malloc(c->nxs * sizeof(*v));
+	if (!v)
+		return -PEBS_E_NOMEM;
+	memcpy(v, c->xs, c->nxs * sizeof(*v));
+	qsort_r(v, c->nxs, sizeof(*v), cmp_xs, c->kinds.keys);
+	for (size_t i = 0; i < c->nxs;) {
+		uint64_t cnt = 0;
+		size_t j = i;
+		while (j < c->nxs && v[j].addr == v[i].addr &&
+		       v[j].kind == v[i].kind)
+			cnt += v[j++].count;
+		long a = c2c_dict_get(kd, c->kinds.keys[v[i].kind]);
+		if (a < 0) {
+			free(v);
+			return -PEBS_E_NOMEM;
+		}
+		fprintf(fp, "%s[0x%" PRIx64 ", %" PRIu32 ", %" PRIu64 "]",
+			i ? ", " : "", v[i].addr, km[a], cnt);
+		i = j;
+	}
+	free(v);
+	return 0;
+}
+
 static int ysamples(struct pebs_c2c *c, FILE *fp)
 {
 	uint32_t *ord = NULL;
@@ -405,6 +454,9 @@ static int ysamples(struct pebs_c2c *c, FILE *fp)
 				first = 0;
 			}
 	}
+	if ((r = yother_at(c, fp, &kd, km)))
+		goto out;
+	r = -PEBS_E_NOMEM;
 	fprintf(fp, "]\ncells:%s\n", n ? "" : " []");
 	uint64_t prev = 0;
 	long inchunk = 0;
@@ -814,10 +866,50 @@ static int yother(struct yp *y)
 				    "range");
 		if (!v[2])
 			return yerr(y, "other: zero count");
-		struct c2c_cell k = { v[1], 0, y->c->kinds.keys[y->kmap[v[0]]],
-				      0, 0, 0, 0, 0 };
-		if ((r = c2c_add_cell(y->c, &k, v[2])))
+		uint32_t kd = y->kmap[v[0]];
+		/*
+		 * Counts only: the samples with an address that perf files
+		 * under a line come again, with it, in other_at.  A load or
+		 * store "with an address" is a line sample at address 1, as
+		 * before other_at.
+		 */
+		if (c2c_is_line(v[1], y->c->kcls[kd])) {
+			struct c2c_cell k = { v[1], 0, y->c->kinds.keys[kd],
+					      0, 0, 0, 0, 0 };
+			r = c2c_add_cell(y->c, &k, v[2]);
+		} else {
+			r = c2c_add_other(y->c, kd, (int)v[1], v[2]);
+		}
+		if (r)
 			return yadd_err(y, "other", r);
+	}
+}
+
+/* other_at: [[address, dsrc index, count], ...] (see yother_at()) */
+static int yother_at_read(struct yp *y)
+{
+	const uint64_t max[3] = { UINT64_MAX, UINT32_MAX, UINT64_MAX };
+	int r;
+	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
+		return yerr(y, "other_at: expected a list");
+	for (;;) {
+		if ((r = ynext(y)))
+			return r;
+		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		uint64_t v[3];
+		if ((r = ytuple(y, "other_at", 3, max, v)))
+			return r;
+		if (v[1] >= y->nk)
+			return yerr(y, "other_at: data source index out of "
+				    "range");
+		uint32_t kd = y->kmap[v[1]];
+		if (!v[0] || !v[2] || c2c_is_line(v[0], y->c->kcls[kd]) ||
+		    !(y->c->kcls[kd] & PEBS_C2C_LOCKBLK))
+			return yerr(y, "other_at: not a locked or blocked "
+				    "sample outside lines with an address");
+		if ((r = c2c_add_xs(y->c, v[0], kd, v[2])))
+			return yadd_err(y, "other_at", r);
 	}
 }
 
@@ -1041,6 +1133,8 @@ static int ydoc(struct yp *y)
 			r = ydict(y, 2);
 		} else if (y->version >= 2 && !strcmp(key, "other")) {
 			r = yother(y);
+		} else if (y->version >= 2 && !strcmp(key, "other_at")) {
+			r = yother_at_read(y);
 		} else {
 			r = yskip(y);
 		}

@@ -11,7 +11,9 @@
 #    (the pipe-mode big-endian one excepted: perf 6.1 does not swap samples
 #    of a cross-endian pipe);
 # 5. samples carry phys_addr only when the input has physical addresses;
-# 6. samples without an event name are an event perf calls "pebs".
+# 6. samples without an event name are an event perf calls "pebs";
+# 7. pebs-c2c --stats --perf-compat equals perf c2c report --stats on
+#    random data sources and addresses (addresses 0 and below 64 too).
 set -euo pipefail
 bin=$(cd "${1:?usage: perf-compat.sh BINDIR}" && pwd)
 cd "$(dirname "$0")/.."
@@ -95,4 +97,41 @@ printf 'time,addr\n1,0x7f00\n' | "$bin/pebs-import" -o "$tmp/u.pebs"
 [ "$(perf script -i "$tmp/u.data" -F event 2>/dev/null | tr -d ' ')" \
 	= pebs: ] && echo "ok   an unnamed event is pebs to perf" ||
 	{ echo "FAIL unnamed event"; fail=1; }
+# random samples: every data source field, 20 in 20 addresses 0 or
+# below 64, the rest on N lines
+c2c_random() {
+	awk -v n="$1" -v seed="$2" -v nl="$3" '
+	function r(k) { return int(rand() * k) }
+	function bits(w, p,   v, i) { v = 0
+		for (i = 0; i < w; i++) if (rand() < p) v += 2 ^ i; return v }
+	BEGIN { srand(seed); print "time,cpu,pid,tid,event,ip,addr,lat,dsrc"
+		split("1 2 4 8 16 0 2 2 4 6", ops, " ")
+		for (i = 1; i <= n; i++) {
+			op = ops[1 + r(10)]
+			# bits 0-31, and 32-45 as two numbers (awk: 32 bits)
+			lo = op + bits(14, 0.2) * 2^5 + bits(5, 0.3) * 2^19 + \
+			     r(4) * 2^24 + bits(6, 0.2) * 2^26
+			hi = r(2) + r(16) * 2 + r(2) * 2^5 + r(4) * 2^6 + \
+			     r(8) * 2^8 + r(8) * 2^11
+			a = r(20)
+			addr = a == 0 ? "0" : a == 1 ? sprintf("0x%x", 1 + r(63)) : \
+			       sprintf("0x7f00000%05x", r(nl) * 64 + r(64))
+			printf "%d,%d,100,%d,%s,0x%x,%s,%d,0x%x%08x\n", i, r(4),
+			       1000 + r(4), op == 4 ? "precise-store" : \
+			       "load-latency", 4198400 + r(16) * 16, addr,
+			       r(500), hi, lo } }'
+}
+for args in "20000 1 16" "20000 2 3000"; do
+	c2c_random $args | "$bin/pebs-import" -f csv -o "$tmp/r.pebs"
+	"$bin/pebs-decode" -f perf "$tmp/r.pebs" -o "$tmp/r.data"
+	# perf's -nan% and No Page Map Rejects are documented differences
+	perf c2c report --stdio --stats -i "$tmp/r.data" 2>/dev/null |
+		grep ' : ' | grep -v -e Events -e 'Cachelines sort' \
+		-e 'data grouping' -e '^  *: ' -e 'No Page' -e 'nan%' \
+		> "$tmp/rp"
+	"$bin/pebs-c2c" --stats --perf-compat "$tmp/r.pebs" | grep ' : ' |
+		grep -v -e 'No Page' -e 'n/a' > "$tmp/ro"
+	check "pebs-c2c --stats --perf-compat on random samples ($args)" \
+		"$tmp/rp" "$tmp/ro"
+done
 exit $fail

@@ -52,6 +52,8 @@ struct pebs_c2c_stats {
 #define PEBS_C2C_RMT_HITM	0x0008u
 #define PEBS_C2C_NOADDR		0x0010u	/* load/store without address */
 #define PEBS_C2C_NOPARSE	0x0020u	/* neither load nor store */
+#define PEBS_C2C_PEER		0x0040u	/* a load from a peer (tot_peer) */
+#define PEBS_C2C_LOCKBLK	0x0080u	/* locked or blocked (locks, blk_*) */
 
 /*
  * Adds @count samples with data source @dsrc and data address @addr to

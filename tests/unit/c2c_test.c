@@ -1179,3 +1179,82 @@ Test(c2c, big_arrays_keep_contents_while_growing)
 	cr_assert_eq(c[((size_t)3 << 20) / 8 - 1], 0, "fresh room is zero");
 	lib_big_free(c);
 }
+
+/* ------------------------------------------- global shared-line table */
+
+/* The value of row @name of the CSV --stats of @c. */
+static uint64_t stat_row(struct pebs_c2c *c, const char *name)
+{
+	char *buf = NULL, *p;
+	size_t len = 0, n = strlen(name);
+	FILE *fp = open_memstream(&buf, &len);
+	cr_assert(fp);
+	cr_assert_eq(pebs_c2c_write(c, fp, PEBS_C2C_F_STATS_CSV), 0);
+	fclose(fp);
+	uint64_t v = UINT64_MAX;
+	for (p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
+						     NULL)
+		if (!strncmp(p, name, n) && p[n] == ',')
+			v = strtoull(p + n + 1, NULL, 10);
+	free(buf);
+	cr_assert_neq(v, UINT64_MAX, "no row %s", name);
+	return v;
+}
+
+/*
+ * perf 6.1 (checked by running it on these samples): a line is shared
+ * with a HITM or a peer hit, and the locked or blocked samples that are
+ * neither load nor store count on the line of their address; with
+ * perf_compat, samples without an address count on line 0.
+ */
+Test(c2c, stats_shared_lines_as_perf)
+{
+	const uint64_t peer = ds(LD, HIT | PEBS_DS_LVL_L2, 1) |
+			      (uint64_t)PEBS_DS_SNOOPX_PEER <<
+			      PEBS_DS_SNOOPX_SHIFT;
+	const uint64_t lock = 1ull | (uint64_t)PEBS_DS_LOCK_LOCKED <<
+				     PEBS_DS_LOCK_SHIFT;	/* op NA */
+	const uint64_t blk = 1ull | (uint64_t)PEBS_DS_BLK_DATA <<
+				    PEBS_DS_BLK_SHIFT;
+	for (int compat = 0; compat < 2; compat++) {
+		struct pebs_c2c_opts o = { .perf_compat = compat };
+		struct pebs_c2c *c = mk(&o);
+		add(c, 0, 1, 0x401000, A, 100, HITM_L, 1);
+		add(c, 1, 2, 0x401010, A + 0x1000, 50, peer, 1);
+		add(c, 1, 2, 0x401020, A + 0x2000, 5, L1LD, 2);
+		add(c, 0, 1, 0x401030, A + 8, 0, lock, 3);	/* shared */
+		add(c, 0, 1, 0x401030, A + 0x1008, 0, blk, 2);	/* shared */
+		add(c, 0, 1, 0x401030, A + 0x2008, 0, lock, 5);	/* not */
+		/* line 0 shared; samples without an address */
+		add(c, 0, 1, 0x401040, 8, 90, HITM_L, 1);
+		add(c, 0, 1, 0x401050, 0, 0, L1LD | (uint64_t)
+		    PEBS_DS_LOCK_LOCKED << PEBS_DS_LOCK_SHIFT, 4);
+		add(c, 0, 1, 0x401060, 0, 0, STORE, 6);
+		cr_assert_eq(pebs_c2c_finish(c), 0);
+		cr_expect_eq(stat_row(c, "shared_lines"), 3);
+		cr_expect_eq(stat_row(c, "shared_loads"), compat ? 7 : 3);
+		cr_expect_eq(stat_row(c, "shared_ld_l2hit"), 1);
+		cr_expect_eq(stat_row(c, "shared_peer"), 1);
+		cr_expect_eq(stat_row(c, "shared_locks"), compat ? 7 : 3);
+		cr_expect_eq(stat_row(c, "shared_blocked"), 2);
+		cr_expect_eq(stat_row(c, "shared_store"), compat ? 6 : 0);
+		cr_expect_eq(stat_row(c, "shared_merged"), compat ? 8 : 2);
+		/* the same after a YAML round trip (other_at) */
+		char *y = NULL;
+		size_t ylen = 0;
+		FILE *fp = open_memstream(&y, &ylen);
+		cr_assert_eq(pebs_c2c_write(c, fp, PEBS_C2C_F_YAML), 0);
+		fclose(fp);
+		cr_expect(strstr(y, "other_at: [[0x7f0000001008, "));
+		struct pebs_c2c *m = mk(&o);
+		cr_assert_eq(pebs_c2c_merge_yaml(m, y, ylen), 0, "%s",
+			     pebs_c2c_errmsg(m));
+		cr_assert_eq(pebs_c2c_finish(m), 0);
+		cr_expect_eq(stat_row(m, "shared_locks"), compat ? 7 : 3);
+		cr_expect_eq(stat_row(m, "shared_blocked"), 2);
+		cr_expect_eq(stat_row(m, "shared_loads"), compat ? 7 : 3);
+		free(y);
+		pebs_c2c_free(m);
+		pebs_c2c_free(c);
+	}
+}
