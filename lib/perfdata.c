@@ -29,6 +29,9 @@ struct pattr {
 	uint32_t type, size;
 	uint64_t config, config1, period, sample_type, read_format, flags;
 	uint64_t branch_type, regs_user, regs_intr;
+	/* freq events: the PERIOD of their samples, summed (pass 1) */
+	unsigned __int128 psum;
+	uint64_t pcount;
 	char *name;
 	uint64_t *ids;
 	size_t nids;
@@ -37,6 +40,7 @@ struct pattr {
 				 * ip, tid and time come before any variable
 				 * field, so theirs are valid always */
 		int16_t ip, tid, time, addr, cpu, weight, dsrc, tsx, phys;
+		int16_t period;	/* valid always, as ip's: before READ */
 		uint16_t size;	/* bytes of the fixed body */
 	} lay;
 };
@@ -296,7 +300,7 @@ static struct flay fixed_layout(const struct pattr *a)
 	uint64_t st = a->sample_type;
 	struct flay l = { .fixed = !(st & var), .ip = -1, .tid = -1,
 			  .time = -1, .addr = -1, .cpu = -1, .weight = -1,
-			  .dsrc = -1, .tsx = -1, .phys = -1 };
+			  .dsrc = -1, .tsx = -1, .phys = -1, .period = -1 };
 	int16_t o = 0;
 #define AT(bit, f) do { if (st & (bit)) { f = o; o += 8; } } while (0)
 #define SK(bit) do { if (st & (bit)) o += 8; } while (0)
@@ -308,7 +312,7 @@ static struct flay fixed_layout(const struct pattr *a)
 	SK(PEBS_PERF_S_ID);
 	SK(PEBS_PERF_S_STREAM_ID);
 	AT(PEBS_PERF_S_CPU, l.cpu);
-	SK(PEBS_PERF_S_PERIOD);
+	AT(PEBS_PERF_S_PERIOD, l.period);
 	AT(PEBS_PERF_S_WEIGHT | PEBS_PERF_S_WEIGHT_STRUCT, l.weight);
 	AT(PEBS_PERF_S_DATA_SRC, l.dsrc);
 	AT(PEBS_PERF_S_TRANSACTION, l.tsx);
@@ -1115,6 +1119,16 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 					"sample before any event attribute");
 				goto out;
 			}
+			/*
+			 * The .pebs has no per-sample period: a freq event
+			 * keeps the mean of its samples' (build_meta()).
+			 */
+			struct pattr *pa = k == 0 ? &r->attrs[ai] : NULL;
+			if (pa && (pa->flags & (1ull << 10)) &&
+			    l->period >= 0 && (size_t)l->period + 8 <= n) {
+				pa->psum += rd64(r, q + l->period);
+				pa->pcount++;
+			}
 			/* runs of samples of one thread: hash once */
 			if (!r->nsamples || s.pid != last_pid ||
 			    s.tid != last_tid) {
@@ -1292,6 +1306,18 @@ static int useless_map(const char *path)
 	return 0;
 }
 
+/*
+ * perf's BUILD_ID feature names the kernel [kernel.kallsyms], its dso,
+ * while the kernel's map is [kernel.kallsyms]_text (or another symbol
+ * after the prefix): that build-id is the map's.
+ */
+static int kernel_bid(const char *bid_path, const struct pmap *p)
+{
+	static const char kdso[] = "[kernel.kallsyms]";
+	return p->pid == UINT32_MAX && strcmp(bid_path, kdso) == 0 &&
+	       strncmp(p->path, kdso, sizeof(kdso) - 1) == 0;
+}
+
 static int meta_maps(struct pebs_perf_reader *r, struct pebs_meta *m)
 {
 	size_t kept = 0;
@@ -1315,7 +1341,8 @@ static int meta_maps(struct pebs_perf_reader *r, struct pebs_meta *m)
 		const uint8_t *bid = p->bid_len ? p->bid : NULL;
 		size_t bl = p->bid_len;
 		for (size_t j = 0; !bid && j < r->nbids; j++) {
-			if (strcmp(r->bids[j].path, p->path) == 0) {
+			if (strcmp(r->bids[j].path, p->path) == 0 ||
+			    kernel_bid(r->bids[j].path, p)) {
 				bid = r->bids[j].bid;
 				bl = r->bids[j].len;
 			}
@@ -1435,6 +1462,13 @@ static int build_meta(struct pebs_perf_reader *r, struct feat_ctx *f)
 			    (unsigned long long)a->period);
 		else
 			SET(EK("freq"), "%llu", (unsigned long long)a->period);
+		if (a->pcount) {
+			/* rounded: exact when every period was the same */
+			unsigned __int128 mean = (a->psum + a->pcount / 2) /
+						 a->pcount;
+			SET(EK("perf.mean_period"), "%llu", (unsigned long long)
+			    (mean > UINT64_MAX ? UINT64_MAX : mean));
+		}
 		SET(EK("perf.type"), "%u", a->type);
 		SET(EK("perf.config"), "0x%llx",
 		    (unsigned long long)a->config);
@@ -1838,6 +1872,17 @@ static int flush_until(struct pebs_perf_reader *r, uint64_t limit, int all)
 	return 0;
 }
 
+/*
+ * PERF_RECORD_MISC_EXACT_IP: the kernel's word that the ip is the
+ * instruction that caused the event (a PEBS EventingIP, or one fixed up),
+ * which is what PEBS_SF_EVENTING_IP says; the export writes it back.
+ */
+static uint32_t exact_flag(const struct pebs_perf_reader *r,
+			   const uint8_t *rec)
+{
+	return rd16(r, rec + 4) & (1u << 14) ? PEBS_SF_EVENTING_IP : 0;
+}
+
 static int emit(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 {
 	const struct pend *e = &r->pend[r->emit++];
@@ -1847,6 +1892,7 @@ static int emit(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 	it->kind = PEBS_PERF_SAMPLE;
 	parse_sample(r, p + 8, sz - 8, &r->attrs[e->attr], &it->s);
 	it->s.event = e->attr;
+	it->s.flags |= exact_flag(r, p);
 	it->event = pebs_perf_reader_event(r, e->attr);
 	return 1;
 }
@@ -1983,8 +2029,8 @@ static uint64_t attr_cols(const struct pattr *a)
 	m |= (st & PEBS_PERF_S_WEIGHT) ? 1ull << PEBS_COL_LAT : 0;
 	m |= (st & PEBS_PERF_S_DATA_SRC) ? 1ull << PEBS_COL_DSRC : 0;
 	m |= (st & PEBS_PERF_S_TRANSACTION) ? 1ull << PEBS_COL_TSX : 0;
-	m |= (st & PEBS_PERF_S_PHYS_ADDR) ?
-	     1ull << PEBS_COL_PHYS_ADDR | 1ull << PEBS_COL_FLAGS : 0;
+	m |= (st & PEBS_PERF_S_PHYS_ADDR) ? 1ull << PEBS_COL_PHYS_ADDR : 0;
+	m |= 1ull << PEBS_COL_FLAGS;	/* PEBS_SF_EVENTING_IP from misc */
 	return m;
 }
 
@@ -2028,6 +2074,7 @@ int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 			b->c32[PEBS_COL_EVENT][i] = map[pe->attr];
 			if (a->lay.fixed && sz - 8u >= a->lay.size) {
 				fast_sample(r, p + 8, a, b, i);
+				b->c32[PEBS_COL_FLAGS][i] |= exact_flag(r, p);
 				continue;
 			}
 			parse_sample(r, p + 8, sz - 8, a, &s);
@@ -2042,7 +2089,8 @@ int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 			b->c64[PEBS_COL_DSRC][i] = s.dsrc;
 			b->c64[PEBS_COL_TSX][i] = s.tsx;
 			b->c64[PEBS_COL_PHYS_ADDR][i] = s.phys_addr;
-			b->c32[PEBS_COL_FLAGS][i] = s.flags;
+			b->c32[PEBS_COL_FLAGS][i] = s.flags |
+						      exact_flag(r, p);
 		}
 	}
 	return (int)b->n;

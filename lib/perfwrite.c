@@ -17,6 +17,7 @@
 #define MAX_EVENTS 4096u
 #define MAX_PATH 4095u		/* longer paths are cut (PATH_MAX) */
 #define MAX_NAME 4095u
+#define KERNEL_DSO "[kernel.kallsyms]"
 /* PHYS_ADDR is added when the input has physical addresses (fix_st()). */
 #define DEFAULT_ST (PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP | \
 	PEBS_PERF_S_TID | PEBS_PERF_S_TIME | PEBS_PERF_S_ADDR | \
@@ -33,7 +34,9 @@ struct buf {
 struct wevent {
 	char *name;		/* the samples' name; "" for none */
 	uint32_t type;
-	uint64_t config, config1, period;
+	uint64_t config, config1;
+	uint64_t period;	/* each sample's PERIOD; the attr's if !freq */
+	uint64_t freq;		/* sample_freq; 0: a fixed period */
 	unsigned precise;
 };
 
@@ -52,6 +55,7 @@ struct pebs_perf_writer {
 	uint64_t nsamples;
 	uint32_t max_cpu;
 	uint64_t tsc_hz;	/* time.unit=tsc: convert to ns */
+	uint64_t max_time;	/* latest time written (ns), for rounds */
 	int err;
 	char msg[256];
 };
@@ -322,6 +326,8 @@ static void put_attr(struct pebs_perf_writer *w, struct buf *b, size_t i)
 	const struct wevent *e = &w->ev[i];
 	uint64_t flags = (uint64_t)(e->precise & 3) << 15;
 	flags |= 1ull << 18;				/* sample_id_all */
+	if (e->freq)
+		flags |= 1ull << 10;			/* freq */
 	if (i == 0)	/* mmap comm task mmap_data mmap2 comm_exec */
 		flags |= 1ull << 8 | 1ull << 9 | 1ull << 13 | 1ull << 17 |
 			 1ull << 23 | 1ull << 24;
@@ -329,7 +335,7 @@ static void put_attr(struct pebs_perf_writer *w, struct buf *b, size_t i)
 	b_u32(b, e->type);
 	b_u32(b, ATTR_SIZE);
 	b_u64(b, e->config);
-	b_u64(b, e->period);
+	b_u64(b, e->freq ? e->freq : e->period);	/* a union */
 	b_u64(b, sample_type(w));
 	/* perf insists on PERF_FORMAT_ID when samples carry READ */
 	b_u64(b, sample_type(w) & PEBS_PERF_S_READ ? 4 : 0);
@@ -378,6 +384,17 @@ static int add_event(struct pebs_perf_writer *w, const char *name)
 			e->config1 = num(mget(w, "events.%zu.ldlat", mi), 0);
 		}
 		e->period = num(mget(w, "events.%zu.period", mi), e->period);
+		/*
+		 * A frequency-mode event (a perf import): the kernel chose
+		 * each sample's period and the .pebs has no column for it,
+		 * so every sample gets the mean the import kept; totals
+		 * (perf report's event count) stay right, single periods
+		 * only when they were all equal.
+		 */
+		e->freq = num(mget(w, "events.%zu.freq", mi), 0);
+		if (e->freq)
+			e->period = num(mget(w, "events.%zu.perf.mean_period",
+					     mi), e->period);
 	}
 	w->nev++;
 	return (int)(w->nev - 1);
@@ -706,7 +723,18 @@ static void feat_build_id(struct pebs_perf_writer *w, struct buf *b,
 				break;
 			id[n] = (uint8_t)x;
 		}
-		int kernel = path[0] == '[';
+		/* the kernel's maps (modules too) are pid -1 */
+		int kernel = path[0] == '[' ||
+			     (mp[i].pid && strcmp(mp[i].pid, "-1") == 0);
+		/*
+		 * perf names the kernel's dso [kernel.kallsyms], not as its
+		 * map ([kernel.kallsyms]_text): a build-id under the map's
+		 * name would not reach it, and perf would then take the
+		 * symbols of the kernel it runs on.
+		 */
+		if (kernel &&
+		    strncmp(path, KERNEL_DSO, strlen(KERNEL_DSO)) == 0)
+			path = KERNEL_DSO;
 		size_t l = strlen(path), al = (l + 1 + 63) & ~(size_t)63;
 		b_u32(b, type);
 		b_u16(b, (uint16_t)((kernel ? 1 : 2) | 1u << 15));
@@ -945,6 +973,44 @@ static uint64_t weight_struct(const struct pebs_sample *s)
 	return (uint64_t)s->lat | ins << 32;
 }
 
+/*
+ * perf's cpumode (header.misc bits 0-2) is not stored in a .pebs: the
+ * canonical upper half of the x86-64 address space is the kernel's (perf
+ * resolves such an ip in [kernel.kallsyms] only with KERNEL), the rest
+ * user.  EXACT_IP (bit 14) is what PEBS_SF_EVENTING_IP records: a perf
+ * import sets the flag from it, a PEBS decoder for an EventingIP, the
+ * case in which the kernel sets the bit.
+ */
+static uint16_t sample_misc(const struct pebs_sample *s)
+{
+	uint16_t m = s->ip >= 0xffff800000000000ull ? 1 : 2;
+	if (s->flags & PEBS_SF_EVENTING_IP)
+		m |= 1u << 14;
+	return m;
+}
+
+/*
+ * perf sorts the records between two FINISHED_ROUNDs by time, so a record
+ * older than one written before it would move.  The order samples come in
+ * is the order to keep (an import's: perf's own order of the original), so
+ * everything perf holds is flushed first: a round releases what is older
+ * than the previous round's newest record, a second one then the rest.
+ * perf counts such records "out of order", as it did for the original.
+ */
+static void keep_order(struct pebs_perf_writer *w, uint64_t t)
+{
+	if (!(sample_type(w) & PEBS_PERF_S_TIME) || w->o.reorder)
+		return;
+	if (t < w->max_time) {
+		for (int k = 0; k < 2; k++) {
+			size_t r = rec_begin(&w->out, 68, 0);
+			rec_end(w, &w->out, r);
+		}
+	}
+	if (t > w->max_time)
+		w->max_time = t;
+}
+
 int pebs_perf_writer_add(struct pebs_perf_writer *w,
 			 const struct pebs_sample *s, const char *event)
 {
@@ -960,7 +1026,9 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 	const struct wevent *e = &w->ev[k];
 	uint64_t st = sample_type(w), id = ev_id((size_t)k);
 	struct buf *b = &w->out;
-	size_t at = rec_begin(b, 9, 0x2);	/* SAMPLE, user mode */
+	uint64_t t = to_ns(w, s->time);
+	keep_order(w, t);
+	size_t at = rec_begin(b, 9, sample_misc(s));
 	if (st & PEBS_PERF_S_IDENTIFIER)
 		b_u64(b, id);
 	if (st & PEBS_PERF_S_IP)
@@ -970,7 +1038,7 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 		b_u32(b, s->tid);
 	}
 	if (st & PEBS_PERF_S_TIME)
-		b_u64(b, to_ns(w, s->time));
+		b_u64(b, t);
 	if (st & PEBS_PERF_S_ADDR)
 		b_u64(b, s->addr);
 	if (st & PEBS_PERF_S_ID)
@@ -1066,6 +1134,7 @@ int pebs_perf_writer_lost(struct pebs_perf_writer *w, uint32_t cpu,
 	if (!w->nev && find_event(w, NULL) < 0)
 		return -w->err;
 	struct buf *b = &w->out;
+	keep_order(w, to_ns(w, time));
 	size_t at = rec_begin(b, 13, 0);	/* LOST_SAMPLES */
 	b_u64(b, count);
 	put_sample_id(w, b, 0, 0, to_ns(w, time), cpu);

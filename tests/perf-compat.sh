@@ -14,6 +14,9 @@
 # 6. samples without an event name are an event perf calls "pebs";
 # 7. pebs-c2c --stats --perf-compat equals perf c2c report --stats on
 #    random data sources and addresses (addresses 0 and below 64 too).
+# 8. round trips keep the cpumode and EXACT_IP (header.misc) and the
+#    kernel's dso and build-id, a frequency-mode event's periods and event
+#    count, and perf's order of samples recorded out of order.
 set -euo pipefail
 bin=$(cd "${1:?usage: perf-compat.sh BINDIR}" && pwd)
 cd "$(dirname "$0")/.."
@@ -25,7 +28,7 @@ F=pid,tid,cpu,time,ip,addr,weight,data_src
 ps() { perf script --ns -F $F "$@" 2>/dev/null; }
 fail=0
 check() { if cmp -s "$2" "$3"; then echo "ok   $1"; else echo "FAIL $1";
-	diff "$2" "$3" | head -5; fail=1; fi; }
+	{ diff "$2" "$3" || true; } | head -5; fail=1; fi; }
 
 ps -i $T/skx-load-latency.perf.data > "$tmp/orig"
 check "golden perf script output is current" $T/skx-load-latency.script \
@@ -134,4 +137,35 @@ for args in "20000 1 16" "20000 2 3000"; do
 	check "pebs-c2c --stats --perf-compat on random samples ($args)" \
 		"$tmp/rp" "$tmp/ro"
 done
+# header.misc (cpumode, EXACT_IP), the kernel's dso and its build-id
+misc() { perf report -D -i "$1" 2>/dev/null |
+	grep -o 'PERF_RECORD_SAMPLE([^)]*)' | sort | uniq -c; }
+misc $T/skx-load-latency.perf.data > "$tmp/m0"
+misc "$tmp/rt.data" > "$tmp/m1"
+check "round trip: sample cpumode and EXACT_IP" "$tmp/m0" "$tmp/m1"
+pss() { perf script --ns -F ip,sym,dso "$@" 2>/dev/null; }
+pss -i $T/skx-load-latency.perf.data > "$tmp/s0"
+pss -i "$tmp/rt.data" > "$tmp/s1"
+check "round trip: kernel samples in [kernel.kallsyms]" "$tmp/s0" "$tmp/s1"
+# frequency mode: per-sample periods, the event count, the attr
+"$bin/pebs-import" -f perf $T/cpu-clock-zstd.perf.data -o "$tmp/z.pebs"
+"$bin/pebs-decode" -f perf "$tmp/z.pebs" -o "$tmp/z.data"
+fq() { perf script -F period -i "$1" 2>/dev/null
+	perf report --stdio -i "$1" 2>/dev/null | grep 'Event count'
+	perf evlist -v -i "$1" 2>/dev/null | grep -o 'sample_freq }: [0-9]*'
+	misc "$1"; }
+fq $T/cpu-clock-zstd.perf.data > "$tmp/f0"
+fq "$tmp/z.data" > "$tmp/f1"
+check "round trip (freq): periods, event count, sample_freq" "$tmp/f0" \
+	"$tmp/f1"
+# samples perf itself showed out of order keep their place
+po() { perf script --ns -F event,time,ip "$@" 2>/dev/null; }
+po -i $T/gen-two-events-lost.perf.data > "$tmp/o0"
+"$bin/pebs-import" -f perf $T/gen-two-events-lost.perf.data -o "$tmp/o.pebs"
+"$bin/pebs-decode" -f perf "$tmp/o.pebs" -o "$tmp/o.data"
+po -i "$tmp/o.data" > "$tmp/o1"
+check "round trip: order of out-of-order samples" "$tmp/o0" "$tmp/o1"
+"$bin/pebs-decode" -f perf "$tmp/o.pebs" | po -i - > "$tmp/o2"
+check "round trip (pipe): order of out-of-order samples" "$tmp/o0" \
+	"$tmp/o2"
 exit $fail

@@ -188,6 +188,14 @@ struct pebs_perf_writer_opts {
 	/* Emit a PERF_RECORD_FINISHED_ROUND every this many samples (0 =
 	 * 4096). */
 	unsigned round;
+	/*
+	 * 0: records are read by perf in the order they were added: where
+	 * time goes backwards, rounds make perf flush what it holds first
+	 * (an import's order is perf's own order of the original).  1: only
+	 * the rounds above, so that perf (or a reader) sorts the records
+	 * between two of them by time (tests of the reordering).
+	 */
+	int reorder;
 };
 
 /*

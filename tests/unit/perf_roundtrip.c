@@ -499,7 +499,7 @@ Test(perf_roundtrip, rounds_are_sorted)
 		}
 	memcpy(sorted, s, sizeof(s));
 	qsort(sorted, N, sizeof(sorted[0]), cmp_time);
-	struct pebs_perf_writer_opts o = { .round = R };
+	struct pebs_perf_writer_opts o = { .round = R, .reorder = 1 };
 	FILE *fp = write_file(&o, s, N, 0);
 	check_read(fp, sorted, N, BASE | PEBS_PERF_S_WEIGHT_STRUCT |
 		   PEBS_PERF_S_PHYS_ADDR, 1);
@@ -986,4 +986,177 @@ Test(perf_roundtrip, per_event_sample_types)
 	cr_expect_eq(n, NE * PER);
 	pebs_reader_close(rd);
 	fclose(out);
+}
+
+/* ------------------------------------- cpumode, frequency mode, order */
+
+/* The records of pipe-layout stream @p (@n bytes) of @type, in order. */
+static size_t pipe_records(const uint8_t *p, size_t n, uint32_t type,
+			   const uint8_t **rec, size_t max)
+{
+	size_t k = 0;
+	for (size_t off = 16; off + 8 <= n;) {
+		uint32_t t;
+		uint16_t sz;
+		memcpy(&t, p + off, 4);
+		memcpy(&sz, p + off + 6, 2);
+		cr_assert_geq(sz, 8);
+		if (t == type && k < max)
+			rec[k++] = p + off;
+		off += sz;
+	}
+	return k;
+}
+
+static uint16_t rec_misc(const uint8_t *rec)
+{
+	uint16_t m;
+	memcpy(&m, rec + 4, 2);
+	return m;
+}
+
+static uint64_t rec_u64(const uint8_t *rec, size_t off)
+{
+	uint64_t v;
+	memcpy(&v, rec + 8 + off, 8);
+	return v;
+}
+
+/*
+ * A frequency-mode event (an import of perf record -F) keeps its
+ * frequency and the mean period of its samples; the export writes the
+ * attr with freq and sample_freq and that period in every sample.  The
+ * cpumode comes from the ip (kernel half: KERNEL), EXACT_IP from
+ * PEBS_SF_EVENTING_IP, which the import sets from EXACT_IP.
+ */
+Test(perf_roundtrip, freq_event_and_cpumode)
+{
+	static struct sbuf b;
+#define EV "type1/config=0x0/"	/* cpu-clock, named by the parser */
+	const uint64_t st = PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP |
+			    PEBS_PERF_S_TID | PEBS_PERF_S_TIME |
+			    PEBS_PERF_S_PERIOD;
+	const uint64_t per[3] = { 100, 200, 301 };	/* mean 200.33 */
+	const uint64_t ip[3] = { 0xffffffff81000010ull, 0x401000,
+				 0xffff800000000000ull };
+	b.n = 0;
+	memcpy(b.b, "PERFILE2", 8);
+	b.n = 8;
+	put64(&b, 16);
+	size_t at = begin_rec(&b, 64);
+	put32x2(&b, 1, 64);		/* PERF_TYPE_SOFTWARE, attr size */
+	put64(&b, 0);			/* cpu-clock */
+	put64(&b, 4000);		/* sample_freq */
+	put64(&b, st);
+	put64(&b, 0);
+	put64(&b, 1ull << 18 | 1ull << 10);	/* sample_id_all, freq */
+	put64(&b, 0);
+	put64(&b, 0);
+	put64(&b, 7);			/* id */
+	end_rec(&b, at);
+	for (size_t i = 0; i < 3; i++) {
+		at = begin_rec(&b, 9);
+		put64(&b, 7);
+		put64(&b, ip[i]);
+		put32x2(&b, 10, 11);
+		put64(&b, 1000 + i);
+		put64(&b, per[i]);
+		end_rec(&b, at);
+		/* misc: KERNEL|EXACT_IP, USER, KERNEL */
+		uint16_t misc = i == 0 ? 0x4001 : i == 1 ? 2 : 1;
+		memcpy(b.b + at + 4, &misc, 2);
+	}
+	FILE *in = mem_file(b.b, b.n), *pebs = tmpfile();
+	char err[256];
+	int wf;
+	cr_assert_not_null(pebs);
+	cr_assert_eq(pebs_perf_import(in, "freq", pebs, NULL, NULL, err,
+				      sizeof(err), &wf), 0, "%s", err);
+	fclose(in);
+	fflush(pebs);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(pebs));
+	const char *paths[] = { path };
+	struct pebs_reader *rd;
+	struct pebs_batch *bt;
+	cr_assert_eq(pebs_reader_open(&rd, paths, 1, NULL), 0);
+	struct pebs_sample got[3];
+	size_t n = 0;
+	int e;
+	struct pebs_meta *m = pebs_meta_new();
+	while ((e = pebs_reader_next(rd, &bt)) > 0) {
+		/* the segment's metadata comes with its first batch */
+		if (!n)
+			cr_assert_eq(pebs_meta_copy(m, pebs_reader_meta(rd)),
+				     0);
+		for (size_t j = 0; j < bt->n && n < 3; j++, n++) {
+			pebs_batch_get(bt, j, &got[n]);
+			cr_expect_str_eq(pebs_batch_event(bt, j), EV);
+		}
+	}
+	cr_expect_eq(e, 0);
+	cr_assert_eq(n, 3);
+	cr_expect_str_eq(pebs_meta_get(m, "events.0.name"), EV);
+	cr_expect_str_eq(pebs_meta_get(m, "events.0.freq"), "4000");
+	cr_expect_str_eq(pebs_meta_get(m, "events.0.perf.mean_period"),
+			 "200");
+	cr_expect_null(pebs_meta_get(m, "events.0.period"));
+	/* .pebs -> perf.data (pipe layout, to read the records back) */
+	FILE *out = tmpfile();
+	struct pebs_perf_writer_opts o = { .pipe = 1 };
+	struct pebs_perf_writer *w;
+	cr_assert_eq(pebs_perf_writer_open(&w, out, m, &o), 0);
+	pebs_meta_free(m);
+	for (size_t i = 0; i < 3; i++) {
+		cr_expect_eq(got[i].flags & PEBS_SF_EVENTING_IP,
+			     i == 0 ? PEBS_SF_EVENTING_IP : 0);
+		cr_assert_eq(pebs_perf_writer_add(w, &got[i], EV), 0);
+	}
+	cr_assert_eq(pebs_perf_writer_close(w, err, sizeof(err)), 0, "%s",
+		     err);
+	pebs_reader_close(rd);
+	fclose(pebs);
+	size_t len;
+	fflush(out);
+	rewind(out);
+	uint8_t *p = slurp(out, &len);
+	fclose(out);
+	const uint8_t *rec[8];
+	cr_assert_eq(pipe_records(p, len, 64, rec, 8), 1);
+	cr_expect_eq(rec_u64(rec[0], 16), 4000);	/* sample_freq */
+	cr_expect(rec_u64(rec[0], 40) & 1ull << 10);	/* freq */
+	cr_assert_eq(pipe_records(p, len, 9, rec, 8), 3);
+	const uint16_t want[3] = { 0x4001, 2, 1 };
+	for (size_t i = 0; i < 3; i++) {
+		cr_expect_eq(rec_misc(rec[i]), want[i], "sample %zu", i);
+		cr_expect_eq(rec_u64(rec[i], 8), ip[i]);
+		cr_expect_eq(rec_u64(rec[i], 56), 200);	/* PERIOD */
+	}
+	free(p);
+#undef EV
+}
+
+/*
+ * Samples are read in the order they were written, even where time goes
+ * backwards (the order of an import is perf's own order of the original):
+ * the parser follows perf's round rule, so it sees what perf would.
+ * With .reorder, perf (and the parser) sort them instead.
+ */
+Test(perf_roundtrip, written_order_kept)
+{
+	const uint64_t t[] = { 10, 20, 5, 30, 25, 25, 7, 40 };
+	enum { N = sizeof(t) / sizeof(t[0]) };
+	struct pebs_sample s[N], want[N];
+	for (size_t i = 0; i < N; i++)
+		make_sample(&s[i], i, t[i]);
+	memcpy(want, s, sizeof(s));
+	for (int reorder = 0; reorder < 2; reorder++) {
+		struct pebs_perf_writer_opts o = { .reorder = reorder };
+		FILE *fp = write_file(&o, s, N, 0);
+		if (reorder)
+			qsort(want, N, sizeof(want[0]), cmp_time);
+		check_read(fp, want, N, BASE | PEBS_PERF_S_WEIGHT_STRUCT |
+			   PEBS_PERF_S_PHYS_ADDR, 1);
+		fclose(fp);
+	}
 }
