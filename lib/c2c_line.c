@@ -1079,7 +1079,7 @@ static int shared_lines(struct pebs_c2c *c)
 		if (shk[k])
 			pebs_c2c_classify(&c->shared, c->kinds.keys[k], 1,
 					  shk[k], c->o.perf_compat);
-	if (c->nxs) {
+	if (c->nxs && c->nshared) {	/* shl is NULL without shared lines */
 		qsort(shl, c->nshared, sizeof(*shl), cmp_u64v);
 		for (size_t i = 0; i < c->nxs; i++) {
 			uint64_t ln = c->xs[i].addr >> c->line_shift;
