@@ -5,7 +5,6 @@
  * The verdict algorithm is specified in man/pebs-c2c.1 (VERDICT); keep the
  * two in step.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -319,39 +318,6 @@ const char *pebs_c2c_errmsg(const struct pebs_c2c *c)
 
 /* ---------------------------------------------------------- topology */
 
-int c2c_parse_cpulist(const char *s, int (*cb)(void *, unsigned), void *ctx)
-{
-	const char *p = s;
-	while (*p == ' ')
-		p++;
-	if (!*p)
-		return 0;
-	for (;;) {
-		char *e;
-		errno = 0;
-		unsigned long a = strtoul(p, &e, 10), b;
-		if (e == p || errno || a > 65535)
-			return -1;
-		p = e;
-		b = a;
-		if (*p == '-') {
-			p++;
-			b = strtoul(p, &e, 10);
-			if (e == p || errno || b > 65535 || b < a)
-				return -1;
-			p = e;
-		}
-		for (unsigned long x = a; x <= b; x++)
-			if (cb(ctx, (unsigned)x))
-				return -1;
-		if (!*p)
-			return 0;
-		if (*p != ',')
-			return -1;
-		p++;
-	}
-}
-
 struct topo_ctx {
 	struct pebs_c2c *c;
 	int node;
@@ -393,13 +359,13 @@ static int topo_cb(void *v, unsigned cpu)
 static int topo_add(struct pebs_c2c *c, unsigned node, const char *list)
 {
 	struct c2c_topo *tp = &c->topo;
-	if (node > C2C_MAX_NODE)
+	if (node > META_MAX_NODE)
 		return c2c_fail(c, PEBS_E_PARSE, "node %u: number too large",
 				node);
 	if (node < tp->nnodes && tp->cpulist[node])
 		return 0;
 	struct topo_ctx t = { c, (int)node, 0, 0 };
-	if (c2c_parse_cpulist(list, topo_cb, &t))
+	if (meta_parse_cpulist(list, topo_cb, &t))
 		return c2c_fail(c, PEBS_E_PARSE, t.conflict ?
 				"node %u: cpu list \"%s\" names a cpu of "
 				"another node" :
@@ -419,7 +385,7 @@ static int topo_add(struct pebs_c2c *c, unsigned node, const char *list)
 		tp->nnodes = node + 1;
 	}
 	t.apply = 1;
-	if (c2c_parse_cpulist(list, topo_cb, &t)) {
+	if (meta_parse_cpulist(list, topo_cb, &t)) {
 		free(copy);
 		return -PEBS_E_NOMEM;
 	}

@@ -16,11 +16,11 @@
 
 #include <stdarg.h>
 #include "bigmem.h"
+#include "cpulist.h"
 #include "radix.h"
 #include "pebs_c2c.h"
 
 #define C2C_MAX_LINE 256u	/* verdict byte masks are sized for this */
-#define C2C_MAX_NODE 4095u	/* highest NUMA node of a topology */
 #define C2C_MASK_WORDS (C2C_MAX_LINE / 64u)
 
 /* One exact aggregate: every sample with this key, counted. */
@@ -243,8 +243,6 @@ int c2c_topo_add(struct pebs_c2c *c, unsigned node, const char *list);
 /* Node of @cpu, or -1. */
 int c2c_node_of(const struct pebs_c2c *c, uint32_t cpu);
 
-/* Parses a perf cpu list "0-3,8"; calls back per cpu.  0 or -1. */
-int c2c_parse_cpulist(const char *s, int (*cb)(void *, unsigned), void *ctx);
 
 /* Dictionary: index of @key, added when new.  Index or -PEBS_E_NOMEM. */
 long c2c_dict_get(struct c2c_dict *d, uint64_t key);

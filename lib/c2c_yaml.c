@@ -1073,7 +1073,7 @@ static int ytopo(struct yp *y)
 		if (y->ev.type == YAML_MAPPING_END_EVENT)
 			return 0;
 		uint64_t node;
-		if ((r = yu64(y, C2C_MAX_NODE, &node)))
+		if ((r = yu64(y, META_MAX_NODE, &node)))
 			return r;
 		if ((r = ynext(y)))
 			return r;

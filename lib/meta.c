@@ -1,13 +1,14 @@
 /*
  * meta.c - capture metadata: ordered (key, value) strings.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "c2c_int.h"
+#include "cpulist.h"
 #include "fmt.h"
 #include "pebs.h"
 #include "strhash.h"
@@ -158,6 +159,40 @@ void pebs_meta_entry(const struct pebs_meta *m, size_t i, const char **key,
 	*value = m->val[i];
 }
 
+int meta_parse_cpulist(const char *s, int (*cb)(void *, unsigned),
+		       void *ctx)
+{
+	const char *p = s;
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return 0;
+	for (;;) {
+		char *e;
+		errno = 0;
+		unsigned long a = strtoul(p, &e, 10), b;
+		if (e == p || errno || a > META_MAX_CPU)
+			return -1;
+		p = e;
+		b = a;
+		if (*p == '-') {
+			p++;
+			b = strtoul(p, &e, 10);
+			if (e == p || errno || b > META_MAX_CPU || b < a)
+				return -1;
+			p = e;
+		}
+		for (unsigned long x = a; x <= b; x++)
+			if (cb(ctx, (unsigned)x))
+				return -1;
+		if (!*p)
+			return 0;
+		if (*p != ',')
+			return -1;
+		p++;
+	}
+}
+
 /* Whether @s is a decimal integer from 1 to @max: digits only. */
 static int dec_positive(const char *s, uint64_t max)
 {
@@ -191,7 +226,7 @@ static long topo_node(const char *key)
 	unsigned long n = strtoul(p, &e, 10);
 	if (strcmp(e, ".cpus"))
 		return -1;
-	return n > C2C_MAX_NODE ? (long)C2C_MAX_NODE + 1 : (long)n;
+	return n > META_MAX_NODE ? (long)META_MAX_NODE + 1 : (long)n;
 }
 
 int pebs_meta_check(const char *key, const char *value,
@@ -216,9 +251,9 @@ int pebs_meta_check(const char *key, const char *value,
 			want = "a decimal integer above 0 (the number of CPUs)";
 	} else if ((node = topo_node(key)) >= 0) {
 		/* the parser pebs-c2c reads the topology with */
-		_Static_assert(C2C_MAX_NODE == 4095, "the text says 4095");
-		if (node > (long)C2C_MAX_NODE ||
-		    c2c_parse_cpulist(value, cpu_ok, NULL))
+		_Static_assert(META_MAX_NODE == 4095, "the text says 4095");
+		if (node > (long)META_MAX_NODE ||
+		    meta_parse_cpulist(value, cpu_ok, NULL))
 			want = "a CPU list such as 0-27,56-83 (CPUs up to "
 			       "65535, node N up to 4095)";
 	}
