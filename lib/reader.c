@@ -1338,34 +1338,32 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		 * (a truncated file with another appended): salvage looks
 		 * for that in a block whose whole checksum fails.
 		 */
-		size_t seg_at;
-		if (r->o.salvage && (get32(p + 12) & BLK_F_COLSUMS)) {
+		int sound = 0;	/* the whole chunk's checksum matched */
+		if (r->o.salvage) {
 			if (s->map && img_prefix(s, sl, clen)) {
 				s->state = ST_DONE;
 				return P_ERROR;
 			}
-			if (!fmt_block_sum_ok(p, len) &&
-			    (seg_at = segment_inside(view, clen)) != 0) {
-				slot_err(sl, PEBS_E_TRUNCATED, si, "truncated "
-					 "in block %llu at offset 0x%llx (a "
-					 "segment starts at offset 0x%llx)",
-					 (unsigned long long)bno,
-					 (unsigned long long)off,
-					 (unsigned long long)(off + seg_at));
-				after_damage(r, s, off, 0, whole, clen);
-				free(whole);
-				return P_ERROR;
-			}
-		} else if (r->o.salvage) {
-			if (s->map && img_prefix(s, sl, clen)) {
-				s->state = ST_DONE;
-				return P_ERROR;
-			}
-			if (fmt_checksum(tag, p, len) != get64(p + len)) {
-				slot_err(sl, PEBS_E_CHECKSUM, si, "block %llu "
-					 "at offset 0x%llx: checksum mismatch",
-					 (unsigned long long)bno,
-					 (unsigned long long)off);
+			sound = fmt_block_sum_ok(p, len);
+			int colsums = get32(p + 12) & BLK_F_COLSUMS;
+			size_t seg_at = sound || !colsums ? 0 :
+					segment_inside(view, clen);
+			if (seg_at || (!sound && !colsums)) {
+				if (seg_at)
+					slot_err(sl, PEBS_E_TRUNCATED, si,
+						 "truncated in block %llu at "
+						 "offset 0x%llx (a segment "
+						 "starts at offset 0x%llx)",
+						 (unsigned long long)bno,
+						 (unsigned long long)off,
+						 (unsigned long long)(off +
+								      seg_at));
+				else
+					slot_err(sl, PEBS_E_CHECKSUM, si,
+						 "block %llu at offset 0x%llx: "
+						 "checksum mismatch",
+						 (unsigned long long)bno,
+						 (unsigned long long)off);
 				after_damage(r, s, off, 0, whole, clen);
 				free(whole);
 				return P_ERROR;
@@ -1379,9 +1377,10 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		 * The filter decides from the directory, so it sees only a
 		 * verified one: damage is reported, never skipped unseen, and
 		 * a callback that counts whole blocks (pebs-filter --count)
-		 * counts only sound ones.
+		 * counts only sound ones.  A chunk checksum that matched
+		 * (salvage, above) covers the head too.
 		 */
-		if (r->o.filter) {
+		if (r->o.filter && !sound) {
 			/* what fmt_block_verify_head reads */
 			if (s->map && img_get(s, sl, FMT_COLS_HEAD)) {
 				s->state = ST_DONE;
