@@ -646,6 +646,12 @@ static int need_buckets(struct pebs_c2c *c)
 	return 0;
 }
 
+static int latsum_full(struct pebs_c2c *c)
+{
+	return c2c_fail(c, PEBS_E_RANGE, "latencies times counts add up to "
+			"more than 64 bits");
+}
+
 /*
  * Adds @n samples, and @lat cycles times @n, to the bounded sums (see
  * C2C_MAX_SAMPLES).  0, or -PEBS_E_RANGE with nothing added.
@@ -654,11 +660,10 @@ static int add_sums(struct pebs_c2c *c, uint64_t n, uint64_t lat)
 {
 	if (n > C2C_MAX_SAMPLES - c->nsum)
 		return c2c_fail(c, PEBS_E_RANGE, "sample counts add up to "
-				"more than 2^60 (sums of the report must fit in "
-				"64 bits)");
+				"more than 2^60 (sums of the report must fit "
+				"in 64 bits)");
 	if (lat && n > (UINT64_MAX - c->latsum) / lat)
-		return c2c_fail(c, PEBS_E_RANGE, "latencies times counts "
-				"add up to more than 64 bits");
+		return latsum_full(c);
 	c->nsum += n;
 	c->latsum += lat * n;
 	return 0;
@@ -676,6 +681,20 @@ int c2c_add_xs(struct pebs_c2c *c, uint64_t addr, uint32_t kind,
 		c->capxs = n;
 	}
 	c->xs[c->nxs++] = (struct c2c_xs){ addr, count, kind };
+	return 0;
+}
+
+/*
+ * Counts @count samples of data source index @kind outside lines, at
+ * @addr (0: none); the locked or blocked ones with an address are kept
+ * for perf's shared-line table (struct c2c_xs).  0 or -PEBS_E_NOMEM.
+ */
+static inline int put_other(struct pebs_c2c *c, uint32_t kind, uint64_t addr,
+			    uint64_t count)
+{
+	c->other[2 * kind + (addr != 0)] += count;
+	if (addr && (c->kcls[kind] & PEBS_C2C_LOCKBLK))
+		return c2c_add_xs(c, addr, kind, count);
 	return 0;
 }
 
@@ -699,12 +718,8 @@ int c2c_append_cell(struct pebs_c2c *c, uint64_t addr, uint64_t ip,
 	if (r)
 		return r;
 	c->finished = 0;
-	if (!line) {
-		c->other[2 * kind + (addr != 0)] += count;
-		if (addr && (c->kcls[kind] & PEBS_C2C_LOCKBLK))
-			return c2c_add_xs(c, addr, kind, count);
-		return 0;
-	}
+	if (!line)
+		return put_other(c, kind, addr, count);
 	r = need_buckets(c);
 	if (!r && count != 1)
 		r = need_counts(c);
@@ -788,9 +803,7 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 		if (kd < 0)
 			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 		if (!c2c_is_line(a, c->kcls[kd])) {
-			c->other[2 * kd + (a != 0)]++;
-			if (a && (c->kcls[kd] & PEBS_C2C_LOCKBLK) &&
-			    (r = c2c_add_xs(c, a, (uint32_t)kd, 1)))
+			if ((r = put_other(c, (uint32_t)kd, a, 1)))
 				return r;
 			continue;
 		}
@@ -808,8 +821,7 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 	}
 	/* fewer than 2^32 line samples: lsum did not wrap */
 	if (lsum > UINT64_MAX - c->latsum)
-		return c2c_fail(c, PEBS_E_RANGE, "latencies times counts "
-				"add up to more than 64 bits");
+		return latsum_full(c);
 	c->latsum += lsum;
 	return 0;
 }
