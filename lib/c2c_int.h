@@ -23,6 +23,9 @@
 #define C2C_MAX_LINE 256u	/* verdict byte masks are sized for this */
 #define C2C_MASK_WORDS (C2C_MAX_LINE / 64u)
 
+/* Classes that make a line shared in perf 6.1's table: HITM or peer. */
+#define C2C_SHARED_CLS (PEBS_C2C_LCL_HITM | PEBS_C2C_RMT_HITM | PEBS_C2C_PEER)
+
 /* One exact aggregate: every sample with this key, counted. */
 struct c2c_cell {
 	uint64_t addr, ip, dsrc;

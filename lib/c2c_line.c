@@ -903,7 +903,6 @@ static int collect_lines(struct pebs_c2c *c, uint64_t *shk,
 	size_t tcap = 0, caplines = 0, caprecs = 0;
 	const uint32_t lmask = c->o.line_size - 1;
 	const unsigned hitm = PEBS_C2C_LCL_HITM | PEBS_C2C_RMT_HITM;
-	const unsigned shared = hitm | PEBS_C2C_PEER;
 	int r = -PEBS_E_NOMEM;
 	for (size_t b = 0; b < nb; b++)
 		if (c->bk[b].n > maxb)
@@ -946,7 +945,7 @@ static int collect_lines(struct pebs_c2c *c, uint64_t *shk,
 			unsigned cls = c->kcls[c->ls[q].kind];
 			ln->n++;
 			ln->hitm |= (cls & hitm) != 0;
-			ln->shared |= (cls & shared) != 0;
+			ln->shared |= (cls & C2C_SHARED_CLS) != 0;
 			lid[x++] = tab[h];
 		});
 		c->nsampled += nl;
@@ -1096,8 +1095,7 @@ static int shared_lines(struct pebs_c2c *c)
 		int zero = 0;
 		C2C_BUCKET_CELLS(c, 0, q, {
 			if (!(c->ls[q].addr >> c->line_shift) &&
-			    (c->kcls[c->ls[q].kind] & (PEBS_C2C_LCL_HITM |
-			     PEBS_C2C_RMT_HITM | PEBS_C2C_PEER)))
+			    (c->kcls[c->ls[q].kind] & C2C_SHARED_CLS))
 				zero = 1;
 		});
 		for (size_t k = 0; zero && k < c->nkinds; k++)

@@ -846,34 +846,52 @@ static int ydict(struct yp *y, int which)
 	}
 }
 
-/* other: [[dsrc index, has address, count], ...] */
-static int yother(struct yp *y)
+/*
+ * other: [[dsrc index, has address, count], ...], or with @at other_at:
+ * [[address, dsrc index, count], ...] (see yother_at()).
+ */
+static int yother(struct yp *y, int at)
 {
-	const uint64_t max[3] = { UINT32_MAX, 1, UINT64_MAX };
+	const char *what = at ? "other_at" : "other";
+	const uint64_t max[3] = { at ? UINT64_MAX : UINT32_MAX,
+				  at ? UINT32_MAX : 1, UINT64_MAX };
+	char msg[64];
 	int r;
-	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
-		return yerr(y, "other: expected a list");
+	if (y->ev.type != YAML_SEQUENCE_START_EVENT) {
+		snprintf(msg, sizeof(msg), "%s: expected a list", what);
+		return yerr(y, msg);
+	}
 	for (;;) {
 		if ((r = ynext(y)))
 			return r;
 		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
 			return 0;
 		uint64_t v[3];
-		if ((r = ytuple(y, "other", 3, max, v)))
+		if ((r = ytuple(y, what, 3, max, v)))
 			return r;
-		if (v[0] >= y->nk)
-			return yerr(y, "other: data source index out of "
-				    "range");
-		if (!v[2])
+		if (v[at] >= y->nk) {
+			snprintf(msg, sizeof(msg), "%s: data source index out "
+				 "of range", what);
+			return yerr(y, msg);
+		}
+		uint32_t kd = y->kmap[v[at]];
+		unsigned cls = y->c->kcls[kd];
+		if (at) {
+			if (!v[0] || !v[2] || c2c_is_line(v[0], cls) ||
+			    !(cls & PEBS_C2C_LOCKBLK))
+				return yerr(y, "other_at: not a locked or "
+					    "blocked sample outside lines "
+					    "with an address");
+			r = c2c_add_xs(y->c, v[0], kd, v[2]);
+		} else if (!v[2]) {
 			return yerr(y, "other: zero count");
-		uint32_t kd = y->kmap[v[0]];
-		/*
-		 * Counts only: the samples with an address that perf files
-		 * under a line come again, with it, in other_at.  A load or
-		 * store "with an address" is a line sample at address 1, as
-		 * before other_at.
-		 */
-		if (c2c_is_line(v[1], y->c->kcls[kd])) {
+		} else if (c2c_is_line(v[1], cls)) {
+			/*
+			 * Counts only: the samples with an address that perf
+			 * files under a line come again, with it, in
+			 * other_at.  A load or store "with an address" is a
+			 * line sample at address 1, as before other_at.
+			 */
 			struct c2c_cell k = { v[1], 0, y->c->kinds.keys[kd],
 					      0, 0, 0, 0, 0 };
 			r = c2c_add_cell(y->c, &k, v[2]);
@@ -881,35 +899,7 @@ static int yother(struct yp *y)
 			r = c2c_add_other(y->c, kd, (int)v[1], v[2]);
 		}
 		if (r)
-			return yadd_err(y, "other", r);
-	}
-}
-
-/* other_at: [[address, dsrc index, count], ...] (see yother_at()) */
-static int yother_at_read(struct yp *y)
-{
-	const uint64_t max[3] = { UINT64_MAX, UINT32_MAX, UINT64_MAX };
-	int r;
-	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
-		return yerr(y, "other_at: expected a list");
-	for (;;) {
-		if ((r = ynext(y)))
-			return r;
-		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
-			return 0;
-		uint64_t v[3];
-		if ((r = ytuple(y, "other_at", 3, max, v)))
-			return r;
-		if (v[1] >= y->nk)
-			return yerr(y, "other_at: data source index out of "
-				    "range");
-		uint32_t kd = y->kmap[v[1]];
-		if (!v[0] || !v[2] || c2c_is_line(v[0], y->c->kcls[kd]) ||
-		    !(y->c->kcls[kd] & PEBS_C2C_LOCKBLK))
-			return yerr(y, "other_at: not a locked or blocked "
-				    "sample outside lines with an address");
-		if ((r = c2c_add_xs(y->c, v[0], kd, v[2])))
-			return yadd_err(y, "other_at", r);
+			return yadd_err(y, what, r);
 	}
 }
 
@@ -1132,9 +1122,9 @@ static int ydoc(struct yp *y)
 		} else if (y->version >= 2 && !strcmp(key, "ips")) {
 			r = ydict(y, 2);
 		} else if (y->version >= 2 && !strcmp(key, "other")) {
-			r = yother(y);
+			r = yother(y, 0);
 		} else if (y->version >= 2 && !strcmp(key, "other_at")) {
-			r = yother_at_read(y);
+			r = yother(y, 1);
 		} else {
 			r = yskip(y);
 		}
