@@ -1437,18 +1437,21 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 				 * count of nothing, is no histogram
 				 * pebs-hist writes (it would make up a
 				 * group of no samples) */
-				const struct pebs_field *f =
-					pebs_field_by_id(h->field);
-				char vs[24];
-				snprintf(vs, sizeof(vs), f->kind ==
-					 PEBS_FK_HEX ? "0x%llx" : "%llu",
-					 (unsigned long long)v);
-				if (!value_fits(h->fcol, h->fmask, v))
-					ERRL(ln, "group %s: %s is not a value "
-					     "of %s", name, vs, f->name);
-				if (!n)
-					ERRL(ln, "group %s: value %s has count "
-					     "0", name, vs);
+				int fits = value_fits(h->fcol, h->fmask, v);
+				if (!fits || !n) {
+					const struct pebs_field *f =
+						pebs_field_by_id(h->field);
+					char vs[24];
+					snprintf(vs, sizeof(vs), f->kind ==
+						 PEBS_FK_HEX ? "0x%llx" :
+						 "%llu", (unsigned long long)v);
+					if (!fits)
+						ERRL(ln, "group %s: %s is not a "
+						     "value of %s", name, vs,
+						     f->name);
+					ERRL(ln, "group %s: value %s has "
+					     "count 0", name, vs);
+				}
 				/* the group is made by its first value,
 				 * as the counting would */
 				if (g < 0 && (g = group_named(h, name)) < 0) {
@@ -1510,7 +1513,7 @@ static void ys_head_key(const struct ys *y, struct ys_head *hd, int by)
 {
 	const char *v = ys_scalar(y);
 	hd->have[by] = 1;
-	hd->line[by] = y->ev.start_mark.line + 1;
+	hd->line[by] = ys_line(y);
 	snprintf(hd->name[by], sizeof(hd->name[by]), "%s", v ? v : "");
 	if (!v)
 		hd->why[by] = YS_KEY_NOT_NAME;
@@ -1537,15 +1540,13 @@ static int ys_head(struct ys *y, const struct pebs_hist *h,
 		if (!hd->have[k])
 			ERR("no %s", key);
 		if (hd->why[k] == YS_KEY_NOT_NAME)
-			ERR("line %zu: %s: expected a field name",
-			    hd->line[k], key);
+			ERRL(hd->line[k], "%s: expected a field name", key);
 		if (hd->why[k] == YS_KEY_UNKNOWN)
-			ERR("line %zu: %s: unknown field \"%s\"", hd->line[k],
-			    key, hd->name[k]);
+			ERRL(hd->line[k], "%s: unknown field \"%s\"", key,
+			     hd->name[k]);
 		if (hd->why[k] == YS_KEY_NOT_NUMERIC)
-			ERR("line %zu: field \"%s\" is not numeric (a "
-			    "histogram counts numbers)", hd->line[k],
-			    hd->name[k]);
+			ERRL(hd->line[k], "field \"%s\" is not numeric (a "
+			     "histogram counts numbers)", hd->name[k]);
 	}
 	*field = hd->id[0];
 	*by = hd->id[1];
