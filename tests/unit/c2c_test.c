@@ -944,6 +944,15 @@ Test(c2c, merge_rejects_bad_yaml)
 		"pebs_c2c: 1\ncells: {a: 1}\n",
 		"pebs_c2c: 1\ntopology:\n  \"0\": \"0-x\"\n",
 		"pebs_c2c: 1\ncells: [\n",
+		/* other_at: locked (0x2000001) or blocked samples outside
+		 * lines, each with an address and a count */
+		"pebs_c2c: 2\ndsrc: [0x2000001]\nother_at: [[0x1000, 1, 5]]\n",
+		"pebs_c2c: 2\ndsrc: [0x2000001]\nother_at: [[0, 0, 5]]\n",
+		"pebs_c2c: 2\ndsrc: [0x2000001]\nother_at: [[0x1000, 0, 0]]\n",
+		"pebs_c2c: 2\ndsrc: [0x1]\nother_at: [[0x1000, 0, 5]]\n",
+		"pebs_c2c: 2\ndsrc: [0x68100842]\nother_at: [[0x1000, 0, 5]]\n",
+		"pebs_c2c: 2\ndsrc: [0x2000001]\nother_at: 5\n",
+		"pebs_c2c: 2\ndsrc: [0x2000001]\nother_at: [[0x1000, 0]]\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct pebs_c2c *c = mk(NULL);
