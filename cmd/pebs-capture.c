@@ -104,9 +104,9 @@ static void usage(int code)
 		ua[nu++] = pebs_uarch_get(i)->name;
 	ua[nu] = NULL;
 	print_names(fp, ua, 18);
-	fputs("  --workload NAME sim: a built-in workload (sim needs it, "
-	      "--trace or COMMAND):\n                  ", fp);
-	print_names(fp, pebs_workload_names(), 18);
+	fputs("  --workload NAME sim: a built-in workload (without it, "
+	      "--trace or COMMAND:\n                  mixed): ", fp);
+	print_names(fp, pebs_workload_names(), 26);
 	fprintf(fp,
 		"  --trace FILE    sim: replay a memory-access trace "
 		"(- for standard input)\n"
@@ -460,6 +460,18 @@ int main(int argc, char **argv)
 	 * whose symbols the file refers to). */
 	if (co.trace)
 		util_check_out(out, &co.trace, 1);
+	/*
+	 * The simulated PMU with nothing to run simulates a busy machine,
+	 * so that `pebs-capture -d 10 | pebs-hist` shows something; said
+	 * once, so that nobody takes its samples for this machine's.
+	 */
+	if ((!backend || !strcmp(backend, "sim")) && !co.workload &&
+	    !co.trace && !co.command) {
+		co.workload = "mixed";
+		util_warn("simulating the built-in workload \"mixed\" (name "
+			  "another with --workload, or --trace FILE, or -- "
+			  "COMMAND)");
+	}
 	if (co.command && strchr(co.command[0], '/'))
 		util_check_out(out, (const char *const *)co.command, 1);
 	c = do_capture(&co, out, argc, argv);

@@ -23,7 +23,7 @@
 
 static const char *const names[] = {
 	"false-sharing", "true-sharing", "streaming", "pointer-chase",
-	"remote-numa", "store-heavy", "frontend", NULL
+	"remote-numa", "store-heavy", "frontend", "mixed", NULL
 };
 
 uint64_t workload_rand(uint64_t *s)
@@ -125,6 +125,13 @@ int pebs_workload_open(struct pebs_workload **out, const char *name,
 		t->cpu = thread_cpu(w, i);
 		t->rng = w->seed ^ (0xD1B54A32D192ED03ull * (i + 1));
 		t->cycle = i;	/* threads start a cycle apart */
+		t->sc = sc;
+		if (sc->parts) {
+			size_t np = 0;
+			while (sc->parts[np])
+				np++;
+			t->sc = sc->parts[i / 2 % np];
+		}
 	}
 	if (sc->init && (r = sc->init(w)) < 0) {
 		pebs_workload_close(w);
@@ -183,15 +190,15 @@ static void scen_one(struct pebs_workload *w, struct pebs_access *a)
 		if (w->t[i].cycle < t->cycle)
 			t = &w->t[i];
 	memset(a, 0, sizeof(*a));
-	w->sc->step(w, t, a);
+	t->sc->step(w, t, a);
 	a->cycle = t->cycle;
 	a->cpu = t->cpu;
 	a->pid = w->pid;
 	a->tid = t->tid;
 	cache_model_access(w->cm, a);
-	uint64_t cost = w->sc->issue + (workload_rand(&t->rng) & 1);
+	uint64_t cost = t->sc->issue + (workload_rand(&t->rng) & 1);
 	if (a->kind == PEBS_ACC_LOAD)
-		cost += a->lat >> w->sc->mlp_shift;
+		cost += a->lat >> t->sc->mlp_shift;
 	else if (a->kind == PEBS_ACC_IFETCH)
 		cost += a->fe_bubbles;
 	t->cycle += cost;
@@ -357,14 +364,23 @@ int pebs_workload_meta(const struct pebs_workload *w, struct pebs_meta *m)
 					   w->nthreads);
 		if (!r)
 			r = pebs_meta_setf(m, "workload.pid", "%u", w->pid);
-		for (size_t i = 0; !r && w->sc->ips[i].ip; i++) {
-			snprintf(k, sizeof(k), "workload.ips.%zu.ip", i);
-			r = pebs_meta_setf(m, k, "0x%llx", (unsigned long long)
-					   w->sc->ips[i].ip);
-			snprintf(k, sizeof(k), "workload.ips.%zu.name", i);
-			if (!r)
-				r = pebs_meta_set(m, k, w->sc->ips[i].name);
-		}
+		/* a mixed workload lists its parts' instructions */
+		const struct workload_scen *one[] = { w->sc, NULL };
+		const struct workload_scen *const *ps = w->sc->parts ?
+							w->sc->parts : one;
+		size_t n = 0;
+		for (; !r && *ps; ps++)
+			for (size_t i = 0; !r && (*ps)->ips[i].ip; i++, n++) {
+				const struct workload_ip *ip = &(*ps)->ips[i];
+				snprintf(k, sizeof(k), "workload.ips.%zu.ip",
+					 n);
+				r = pebs_meta_setf(m, k, "0x%llx",
+						   (unsigned long long)ip->ip);
+				snprintf(k, sizeof(k), "workload.ips.%zu.name",
+					 n);
+				if (!r)
+					r = pebs_meta_set(m, k, ip->name);
+			}
 		return r;
 	}
 	if (!r)

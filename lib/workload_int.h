@@ -23,6 +23,9 @@ struct wthread {
 	uint64_t iter;		/* iterations done */
 	uint64_t rng;		/* splitmix64 state */
 	uint64_t pos, aux;	/* scenario cursors */
+	/* The scenario this thread runs: the workload's own, or one of
+	 * its parts (a mixed workload). */
+	const struct workload_scen *sc;
 };
 
 struct workload_ip {
@@ -43,6 +46,12 @@ struct workload_scen {
 	void (*step)(struct pebs_workload *w, struct wthread *t,
 		     struct pebs_access *a);
 	const struct workload_ip *ips;	/* named instructions, {0} ends */
+	/*
+	 * A mixed workload has no step or ips of its own: thread i runs
+	 * parts[i / 2 % nparts] (NULL-terminated), so that each part gets
+	 * two threads, one on each socket.  Parts have no init.
+	 */
+	const struct workload_scen *const *parts;
 };
 
 /* Scenario table (workload_scen.c), NULL-terminated. */

@@ -408,7 +408,24 @@ static const struct workload_scen scen_fe = {
 	2, 2000000, 1, 0, NULL, fe_step, fe_ips
 };
 
+/*
+ * A busy machine, what a capture without a program sees: two threads of
+ * each part, one on each socket (workload_int.h), in one process.  The
+ * parts' data do not overlap: each keys its arena and stack on the
+ * thread number, and their globals are distinct lines.  remote-numa
+ * (thread 0's arena, an init) and frontend (no data) stay out.
+ */
+static const struct workload_scen *const mx_parts[] = {
+	&scen_fs, &scen_ts, &scen_st, &scen_pc, NULL
+};
+static const struct workload_scen scen_mx = {
+	"mixed",
+	"a busy machine: two threads each of false-sharing, true-sharing, "
+	"streaming and pointer-chase, one on each socket (the default)",
+	8, 2000000, 0, 0, NULL, NULL, NULL, mx_parts
+};
+
 const struct workload_scen *const workload_scens[] = {
 	&scen_fs, &scen_ts, &scen_st, &scen_pc, &scen_rn, &scen_sh, &scen_fe,
-	NULL
+	&scen_mx, NULL
 };

@@ -42,15 +42,15 @@ Test(workload, names_and_descriptions)
 	const char *const *nm = pebs_workload_names();
 	const char *want[] = { "false-sharing", "true-sharing", "streaming",
 			       "pointer-chase", "remote-numa", "store-heavy",
-			       "frontend" };
+			       "frontend", "mixed" };
 	size_t i = 0;
 	for (; nm[i]; i++) {
-		cr_assert_lt(i, 7);
+		cr_assert_lt(i, 8);
 		cr_assert_str_eq(nm[i], want[i]);
 		cr_assert_not_null(pebs_workload_describe(nm[i]));
 		cr_assert_gt(strlen(pebs_workload_describe(nm[i])), 20);
 	}
-	cr_assert_eq(i, 7);
+	cr_assert_eq(i, 8);
 	cr_assert_null(pebs_workload_describe("nope"));
 	struct pebs_workload *w = (void *)1;
 	cr_assert_eq(pebs_workload_open(&w, "nope", NULL), -PEBS_E_INVAL);
@@ -312,4 +312,78 @@ Test(workload, frontend_events)
 	cr_assert_lt(dsb * 4, n);
 	cr_assert_gt(dsb * 100, n);
 	free(a);
+}
+
+/* Which part an instruction belongs to: its function's code range. */
+static int part_of(uint64_t ip)
+{
+	if (ip >= 0x4011a0 && ip < 0x4011e0)
+		return 0;	/* false-sharing */
+	if (ip >= 0x4012a0 && ip < 0x4012d0)
+		return 1;	/* true-sharing */
+	if (ip >= 0x401320 && ip < 0x401340)
+		return 2;	/* streaming */
+	if (ip >= 0x401450 && ip < 0x401460)
+		return 3;	/* pointer-chase */
+	return -1;
+}
+
+Test(workload, mixed_runs_two_threads_of_each_part)
+{
+	size_t n;
+	struct pebs_access *a = run("mixed", 1, N, &n);
+	cr_assert_eq(n, N);
+	uint64_t per[4] = { 0 }, fs_hitm = 0, ts_hitm = 0;
+	uint32_t cpus[8] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		unsigned t = a[i].tid - a[i].pid;
+		cr_assert_lt(t, 8);
+		int p = part_of(a[i].ip);
+		/* thread t runs part t / 2: two threads each */
+		cr_assert_eq(p, (int)(t / 2), "tid +%u ran ip %#llx", t,
+			     (unsigned long long)a[i].ip);
+		per[p]++;
+		cpus[t] |= 1u << a[i].cpu;
+		if (a[i].kind == PEBS_ACC_LOAD && is_hitm(a[i].src)) {
+			fs_hitm += (a[i].addr & ~63ull) == FS_LINE;
+			ts_hitm += (a[i].addr & ~63ull) == TS_LINE;
+		}
+	}
+	/* contended and DRAM-bound threads stall: few of their accesses
+	 * retire in the same cycles, but each part runs */
+	for (int p = 0; p < 4; p++)
+		cr_assert_gt(per[p], n / 100, "part %d: %llu accesses", p,
+			     (unsigned long long)per[p]);
+	/* the two threads of a part sit on different sockets (CPUs 0-3
+	 * and 4-7), so their sharing crosses sockets */
+	for (unsigned t = 0; t < 8; t += 2) {
+		cr_assert_eq(__builtin_popcount(cpus[t]), 1);
+		cr_assert_eq(__builtin_popcount(cpus[t + 1]), 1);
+		cr_assert_lt(__builtin_ctz(cpus[t]), 4);
+		cr_assert_geq(__builtin_ctz(cpus[t + 1]), 4);
+	}
+	cr_assert_gt(fs_hitm, 0);
+	cr_assert_gt(ts_hitm, 0);
+	free(a);
+}
+
+Test(workload, mixed_lists_its_parts_instructions)
+{
+	struct pebs_workload *w;
+	cr_assert_eq(pebs_workload_open(&w, "mixed", NULL), 0);
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_not_null(m);
+	cr_assert_eq(pebs_workload_meta(w, m), 0);
+	cr_assert_str_eq(pebs_meta_get(m, "workload.name"), "mixed");
+	cr_assert_str_eq(pebs_meta_get(m, "workload.threads"), "8");
+	/* false-sharing's four, true-sharing's three, streaming's four,
+	 * pointer-chase's two, numbered on */
+	cr_assert_str_eq(pebs_meta_get(m, "workload.ips.0.name"),
+			 "fs_worker: load shared.count[id]");
+	cr_assert_str_eq(pebs_meta_get(m, "workload.ips.4.ip"), "0x4012b5");
+	cr_assert_str_eq(pebs_meta_get(m, "workload.ips.12.name"),
+			 "chase: load n->val");
+	cr_assert_null(pebs_meta_get(m, "workload.ips.13.ip"));
+	pebs_meta_free(m);
+	pebs_workload_close(w);
 }

@@ -2,7 +2,6 @@
 pebs-capture -b nope --workload false-sharing; echo "rc=$?"
 pebs-capture -b sim --uarch zen4 --workload false-sharing -o /dev/null
 echo "rc=$?"
-pebs-capture -b sim --uarch skx -o /dev/null; echo "rc=$?"
 pebs-capture -b sim --uarch skx --workload nope -o /dev/null; echo "rc=$?"
 pebs-capture -b sim --uarch snb --workload false-sharing \
 	-e load-latency -e precise-store -o /dev/null; echo "rc=$?"
