@@ -5,7 +5,8 @@
 #                   under ASan+UBSan in build-asan/, the fuzz corpora under
 #                   clang's ASan+UBSan in build-clang/, and the threaded
 #                   reader under TSan in build-tsan/)
-#   make check      the fast subset: unit + CLI tests, normal build only
+#   make check      the fast subset: unit + CLI + ABI tests, normal build
+#                   only
 #   make bench      benchmarks (bench/RESULTS.md records results)
 #   make fuzz       build the fuzz targets for AFL++ (build-fuzz/)
 #   make demo       install, build, run the main job on the simulated PMU
@@ -20,6 +21,10 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 VERSION := 0.1.0
+# libpebs.so.0.1.0 with soname libpebs.so.0: programs record the soname
+# and keep working with any 0.x.y build installed under it.
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME := libpebs.so.$(SOMAJOR)
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wvla -Wformat=2 -Wpointer-arith -Wundef -Wwrite-strings \
@@ -52,9 +57,9 @@ CMD_UTIL := $(sort $(wildcard cmd/util*.c))
 CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
 
 .PHONY: all test check unit cli replay asan replay-clang tsan bench fuzz demo \
-	golden install clean deps deps-test lib trace examples perf-compat
-all: $(B)/libpebs.a $(B)/libpebs.so $(BINS) $(B)/libpebs-trace.a \
-	$(B)/libpebs-trace.so
+	golden install clean deps deps-test lib trace examples perf-compat abi
+all: $(B)/libpebs.a $(B)/libpebs.so $(B)/$(SONAME) $(BINS) \
+	$(B)/libpebs-trace.a $(B)/libpebs-trace.so
 lib: $(B)/libpebs.a
 
 $(B)/lib/%.o: lib/%.c $(wildcard lib/*.h lib/include/*.h)
@@ -71,8 +76,19 @@ $(B)/libpebs.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/libpebs.so: $(LIB_OBJ)
-	$(CC) -shared $(LDSAN) -o $@ $^ $(LIBS)
+# Exports only what lib/include declares (scripts/libpebs-map.sh says why).
+$(B)/libpebs.map: $(LIB_OBJ) $(wildcard lib/include/*.h) \
+		scripts/libpebs-map.sh
+	scripts/libpebs-map.sh '$(CC)' lib/include $(LIB_OBJ) > $@.tmp
+	mv $@.tmp $@
+
+$(B)/libpebs.so.$(VERSION): $(LIB_OBJ) $(B)/libpebs.map
+	$(CC) -shared $(LDSAN) -Wl,-soname,$(SONAME) \
+		-Wl,--version-script,$(B)/libpebs.map -o $@ $(LIB_OBJ) $(LIBS)
+
+# The run-time name (the soname) and the link-time name (-lpebs).
+$(B)/$(SONAME) $(B)/libpebs.so: $(B)/libpebs.so.$(VERSION)
+	ln -sf libpebs.so.$(VERSION) $@
 
 $(B)/bin/%: $(B)/cmd/%.o $(CMD_UTIL_OBJ) $(B)/libpebs.a
 	@mkdir -p $(dir $@)
@@ -131,7 +147,11 @@ replay: $(FUZZ_REPLAY)
 		$$t fuzz/corpus/$$name || exit 1; \
 	done
 
-check: all unit cli
+# libpebs.so as programs see it: exports, soname, install, C++ (tests/abi/).
+abi: all
+	CC='$(CC)' CXX='$(CXX)' MAKE='$(MAKE)' tests/abi/run.sh $(B)
+
+check: all unit cli abi
 
 asan:
 	$(MAKE) B=build-asan SAN=1 OPT=-O1 all unit cli replay
@@ -160,7 +180,7 @@ tsan:
 
 test: deps-test
 	$(MAKE) all
-	$(MAKE) unit cli replay
+	$(MAKE) unit cli abi replay
 	$(MAKE) asan
 	$(MAKE) replay-clang
 	$(MAKE) tsan
@@ -198,8 +218,10 @@ install: all
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(B)/libpebs.a $(B)/libpebs.so $(B)/libpebs-trace.a \
-		$(B)/libpebs-trace.so $(DESTDIR)$(PREFIX)/lib
+	install -m 644 $(B)/libpebs.a $(B)/libpebs.so.$(VERSION) \
+		$(B)/libpebs-trace.a $(B)/libpebs-trace.so $(DESTDIR)$(PREFIX)/lib
+	ln -sf libpebs.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf libpebs.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpebs.so
 	install -m 644 lib/include/*.h $(DESTDIR)$(PREFIX)/include
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7

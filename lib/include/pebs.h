@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define PEBS_VERSION_STRING "0.1.0"
 
 /* Error codes: always negative when returned. */
@@ -215,7 +219,7 @@ int pebs_batch_intern(struct pebs_batch *b, const char *name);
 int pebs_batch_find(struct pebs_batch *b, const char *name);
 /*
  * Appends @s to @b; s->event must already index @b's dictionary.  Returns 0,
- * or PEBS_E_RANGE when the batch is full.
+ * or -PEBS_E_RANGE when the batch is full.
  */
 int pebs_batch_push(struct pebs_batch *b, const struct pebs_sample *s);
 /* Copies sample @i of @b into @s. */
@@ -247,7 +251,10 @@ struct pebs_meta *pebs_meta_new(void);
 void pebs_meta_free(struct pebs_meta *m);
 /* Sets @key to @value (replacing an existing value).  0 or -PEBS_E_NOMEM. */
 int pebs_meta_set(struct pebs_meta *m, const char *key, const char *value);
-/* printf-style pebs_meta_set(). */
+/*
+ * printf-style pebs_meta_set().  Returns 0 or -PEBS_E_NOMEM (formatting the
+ * value or storing it).
+ */
 int pebs_meta_setf(struct pebs_meta *m, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Returns the value of @key, or NULL.  Owned by @m. */
@@ -256,7 +263,10 @@ const char *pebs_meta_get(const struct pebs_meta *m, const char *key);
 size_t pebs_meta_count(const struct pebs_meta *m);
 void pebs_meta_entry(const struct pebs_meta *m, size_t i, const char **key,
 		     const char **value);
-/* Copies every entry of @src into @dst.  0 or negative error. */
+/*
+ * Copies every entry of @src into @dst.  Returns 0 or -PEBS_E_NOMEM (@dst
+ * then holds the entries copied so far).
+ */
 int pebs_meta_copy(struct pebs_meta *dst, const struct pebs_meta *src);
 /*
  * Checks @value against the syntax the tools read well-known key @key with
@@ -270,5 +280,9 @@ int pebs_meta_copy(struct pebs_meta *dst, const struct pebs_meta *src);
  */
 int pebs_meta_check(const char *key, const char *value,
 		    const char **expected);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

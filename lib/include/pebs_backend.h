@@ -26,6 +26,10 @@
 #include "pebs_sim.h"
 #include "pebs_workload.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* pebs_backend_wait() results. */
 #define PEBS_BK_TIMEOUT		0	/* nothing signalled */
 #define PEBS_BK_PMI		1	/* some CPU signalled: drain */
@@ -86,7 +90,7 @@ int pebs_backend_open_perf(struct pebs_backend **b,
 const char *pebs_backend_name(const struct pebs_backend *b);
 /* PEBS_BK_DS or PEBS_BK_SAMPLES. */
 unsigned pebs_backend_caps(const struct pebs_backend *b);
-/* Number of CPUs and the i-th CPU number. */
+/* Number of CPUs, and the i-th CPU number (-1 when @i is out of range). */
 size_t pebs_backend_ncpus(const struct pebs_backend *b);
 int pebs_backend_cpu(const struct pebs_backend *b, size_t i);
 
@@ -176,5 +180,9 @@ const char *pebs_backend_errmsg(const struct pebs_backend *b);
 
 /* pebs_backend_restore() unless done, then frees @b.  NULL is fine. */
 void pebs_backend_close(struct pebs_backend *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -23,6 +23,10 @@
 #include <stdio.h>
 #include "pebs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------ classification */
 
 /*
@@ -162,10 +166,10 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b);
 /*
  * Adds a YAML result written by pebs_c2c_write(PEBS_C2C_F_YAML) (@len bytes
  * at @buf): its cells and topology, so that merging the results of parts
- * gives the result of the whole.  Returns 0, or PEBS_E_PARSE with a message
- * (line number) for text that is not such a result, or whose counts would
- * pass the bounds of pebs_c2c_add_batch() (samples or cycles); cells read
- * before the error stay added.
+ * gives the result of the whole.  Returns 0, -PEBS_E_NOMEM, or
+ * -PEBS_E_PARSE with a message (line number) for text that is not such a
+ * result, or whose counts would pass the bounds of pebs_c2c_add_batch()
+ * (samples or cycles); cells read before the error stay added.
  */
 int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len);
 
@@ -231,5 +235,9 @@ enum pebs_c2c_format { PEBS_C2C_F_TEXT = 0, PEBS_C2C_F_CSV, PEBS_C2C_F_YAML,
  * pebs_c2c_finish().
  */
 int pebs_c2c_write(struct pebs_c2c *c, FILE *fp, enum pebs_c2c_format fmt);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #include "pebs.h"
 #include "pebs_backend.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * The sim's default period (no -c, no period= modifier).  Hardware's
  * (PEBS_PLAN_DEFAULT_PERIOD, 100003) suits billions of events a second;
@@ -152,5 +156,9 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
  */
 void pebs_capture_summary(const struct pebs_capture_stats *st, int is_sim,
 			  char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #include "pebs.h"
 #include "pebs_format.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * The longest row, in bytes, from the line where it starts (line ends
  * inside quoted fields included, its own line end not).  It bounds the
@@ -47,7 +51,11 @@ struct pebs_csvin;
  */
 int pebs_csvin_open(struct pebs_csvin **c, const struct pebs_csvin_sink *sink);
 
-/* pebs_csvin_open() with a sink that adds to writer @w (not owned). */
+/*
+ * pebs_csvin_open() with a sink that adds to writer @w (not owned).
+ * Returns 0 and *@c, or -PEBS_E_NOMEM; the writer's errors come later,
+ * from the feeding calls.
+ */
 int pebs_csvin_open_writer(struct pebs_csvin **c, struct pebs_writer *w);
 
 /*
@@ -86,5 +94,9 @@ uint64_t pebs_csvin_samples(const struct pebs_csvin *c);
 
 /* Frees @c.  NULL is fine. */
 void pebs_csvin_close(struct pebs_csvin *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -31,6 +31,10 @@
 #include "pebs.h"
 #include "pebs_uarch.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define PEBS_DS_BTS_BASE	0x00u
 #define PEBS_DS_BTS_INDEX	0x08u
 #define PEBS_DS_BTS_MAX		0x10u
@@ -162,5 +166,9 @@ uint64_t pebs_ds_estimate_lost_tail(uint64_t nrec, uint64_t t_first,
 int pebs_ds_decode(const struct pebs_raw_config *cfg, const void *buf,
 		   size_t len, struct pebs_batch *b, size_t *consumed,
 		   struct pebs_raw_stats *st, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

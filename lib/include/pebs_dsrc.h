@@ -11,6 +11,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Field shifts. */
 #define PEBS_DS_OP_SHIFT	0
 #define PEBS_DS_LVL_SHIFT	5
@@ -134,5 +138,9 @@ const char *pebs_dsrc_lock_name(uint64_t dsrc);
 int pebs_dsrc_mem_parse(const char *name);
 int pebs_dsrc_snoop_parse(const char *name);
 int pebs_dsrc_op_parse(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -35,6 +35,10 @@
 #include "pebs.h"
 #include "pebs_format.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct pebs_expr;
 
 /* Where and why parsing failed. */
@@ -184,5 +188,9 @@ uint64_t pebs_expr_dsrc_class(uint64_t dsrc);
  * keeps everything.
  */
 int pebs_expr_sample_keep(uint64_t time, uint32_t cpu, uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

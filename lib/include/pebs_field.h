@@ -8,6 +8,10 @@
 
 #include "pebs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Field ids: 0..PEBS_COL_COUNT-1 are the stored columns (enum pebs_col);
  * derived fields follow.
@@ -103,5 +107,9 @@ const char *pebs_field_suggest(const char *name);
  * characters.
  */
 int pebs_name_distance(const char *a, const char *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 #include <stdio.h>
 #include "pebs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define PEBS_FORMAT_VERSION 1
 
 /* ---------------------------------------------------------- block codec */
@@ -117,7 +121,11 @@ int pebs_writer_event(struct pebs_writer *w, const char *name);
  */
 int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s);
 
-/* Appends every sample of batch @b (event names remapped).  0 or error. */
+/*
+ * Appends every sample of batch @b (event names remapped).  Returns 0,
+ * -PEBS_E_NOMEM, or the first error of pebs_writer_event() or
+ * pebs_writer_add().
+ */
 int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b);
 
 /*
@@ -133,7 +141,12 @@ int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk,
 int pebs_writer_lost(struct pebs_writer *w, uint32_t cpu, uint64_t time,
 		     uint64_t count);
 
-/* Encodes and writes the pending partial block, then fflush()es. */
+/*
+ * Encodes and writes the pending partial block, then fflush()es.  Returns
+ * 0 or a negative error, with pebs_writer_errmsg(): -PEBS_E_IO when
+ * writing fails (errno kept), -PEBS_E_NOMEM, or the error that made the
+ * writer fail before (a writer that failed stays failed).
+ */
 int pebs_writer_flush(struct pebs_writer *w);
 
 /*
@@ -292,5 +305,9 @@ struct pebs_index_entry {
  */
 int pebs_file_index(const char *path, struct pebs_index_entry **out,
 		    size_t *n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

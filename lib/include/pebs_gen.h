@@ -12,6 +12,10 @@
 
 #include "pebs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct pebs_gen;
 
 struct pebs_gen_opts {
@@ -32,7 +36,14 @@ void pebs_gen_free(struct pebs_gen *g);
  */
 int pebs_gen_batch(struct pebs_gen *g, struct pebs_batch *b, size_t n);
 
-/* Metadata describing a generated stream (source: gen, cpu, topology). */
+/*
+ * Adds the metadata describing a generated stream (source: gen, cpu,
+ * topology) to @m.  Returns 0 or -PEBS_E_NOMEM.
+ */
 int pebs_gen_meta(const struct pebs_gen *g, struct pebs_meta *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

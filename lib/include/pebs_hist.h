@@ -15,6 +15,22 @@
 
 #include "pebs.h"
 
+/*
+ * pebs_hist_stats.sum and pebs_hist_bin.hi are unsigned __int128: an exact
+ * sum of up to 2^64 values below 2^64, and a bin bound that may be 2^64
+ * itself, do not fit 64 bits, and two uint64_t halves would make every
+ * caller do the carries.  GCC and Clang have the type on 64-bit targets,
+ * which libpebs needs anyway (it uses the type throughout); __extension__
+ * keeps -Wpedantic quiet about it, in C and in C++.
+ */
+#ifndef __SIZEOF_INT128__
+#error "pebs_hist.h needs unsigned __int128: GCC or Clang, 64-bit target"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct pebs_hist;
 
 /*
@@ -103,7 +119,7 @@ size_t pebs_hist_ngroups(const struct pebs_hist *h);
 struct pebs_hist_stats {
 	const char *group;	/* printed name; owned by the histogram */
 	uint64_t count, min, max;
-	unsigned __int128 sum;	/* exact */
+	__extension__ unsigned __int128 sum;	/* exact (see the top) */
 	double mean;		/* sum / count rounded to a double: above
 				 * 2^53 it is not exact (and may exceed max);
 				 * pebs_hist_write() prints sum / count
@@ -161,7 +177,7 @@ int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b);
 /* One bin: [lo, hi), hi may be 2^64. */
 struct pebs_hist_bin {
 	uint64_t lo;
-	unsigned __int128 hi;
+	__extension__ unsigned __int128 hi;	/* see the top */
 	uint64_t count;
 };
 
@@ -203,5 +219,9 @@ void pebs_hist_set_top(struct pebs_hist *h, size_t top);
 int pebs_hist_write(struct pebs_hist *h, FILE *fp, int fmt,
 		    const struct pebs_hist_bins *bins,
 		    const struct pebs_hist_pct *p, size_t np);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

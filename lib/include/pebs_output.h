@@ -15,6 +15,10 @@
 #include "pebs.h"
 #include "pebs_format.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Output formats (the contract's -f names, minus "pebs"). */
 enum pebs_output_format {
 	PEBS_OUT_CSV = 1,	/* RFC 4180, header line, LF line ends */
@@ -124,5 +128,9 @@ int pebs_summary_clock(struct pebs_summary *s, const struct pebs_meta *meta);
 int pebs_output_info(FILE *fp, const char *file, const struct pebs_meta *meta,
 		     const struct pebs_summary *s,
 		     const struct pebs_read_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

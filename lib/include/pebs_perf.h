@@ -12,6 +12,10 @@
 #include "pebs.h"
 #include "pebs_format.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* PERF_SAMPLE_* bits used in options (include/uapi/linux/perf_event.h). */
 #define PEBS_PERF_S_IP		(1ull << 0)
 #define PEBS_PERF_S_TID		(1ull << 1)
@@ -216,23 +220,35 @@ int pebs_perf_writer_open(struct pebs_perf_writer **w, FILE *fp,
  * name declares a new event (in pipe mode after the start, with an in-band
  * attribute and name record).  With WEIGHT_STRUCT, an s->ins_lat above
  * 65535 is written as 65535 (perf keeps 16 bits).  Returns 0 or a
- * negative error.
+ * negative error, with pebs_perf_writer_errmsg(): -PEBS_E_IO when writing
+ * fails (errno kept), -PEBS_E_NOMEM, -PEBS_E_RANGE (a record over 64 KiB,
+ * too many events), -PEBS_E_INVAL (a sample_type perf cannot read), or the
+ * error that made the writer fail before (a writer that failed stays
+ * failed).
  */
 int pebs_perf_writer_add(struct pebs_perf_writer *w,
 			 const struct pebs_sample *s, const char *event);
 
-/* Declares event @name in advance (keeps event order).  0 or error. */
+/*
+ * Declares event @name in advance (keeps event order).  Returns 0 or a
+ * negative error as pebs_perf_writer_add() does.
+ */
 int pebs_perf_writer_event(struct pebs_perf_writer *w, const char *name);
 
 /*
  * Appends every sample of batch @b (event names from its dictionary).  The
  * first batch decides the default sample_type's PHYS_ADDR from all its
- * samples (see pebs_perf_writer_opts.sample_type).
+ * samples (see pebs_perf_writer_opts.sample_type).  Returns 0 or the
+ * first error of pebs_perf_writer_add() (the samples before it are
+ * written).
  */
 int pebs_perf_writer_add_batch(struct pebs_perf_writer *w,
 			       const struct pebs_batch *b);
 
-/* Appends a PERF_RECORD_LOST_SAMPLES of @count on @cpu at @time. */
+/*
+ * Appends a PERF_RECORD_LOST_SAMPLES of @count on @cpu at @time.  Returns 0
+ * or a negative error as pebs_perf_writer_add() does.
+ */
 int pebs_perf_writer_lost(struct pebs_perf_writer *w, uint32_t cpu,
 			  uint64_t time, uint64_t count);
 
@@ -265,5 +281,9 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 		     const struct pebs_writer_opts *wo,
 		     const struct pebs_meta *extra, char *err, size_t errlen,
 		     int *write_failed);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -27,6 +27,10 @@
 #include "pebs.h"
 #include "pebs_uarch.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------ MSRs */
 
 #define PEBS_MSR_PMC(x)		(0x0C1u + (x))	/* IA32_PMCx, legacy */
@@ -390,5 +394,9 @@ int pebs_plan_check(const struct pebs_uarch *u,
  */
 int pebs_plan_parse_cpus(const char *s, int **cpus, size_t *n,
 			 char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

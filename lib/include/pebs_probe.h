@@ -27,6 +27,10 @@
 #include "pebs.h"
 #include "pebs_uarch.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Facts gathered from the machine (or a fake root). */
 struct pebs_probe_facts {
 	/* CPUID; cpuid_ok = 0 when neither the instruction nor a fake file
@@ -143,5 +147,9 @@ void pebs_probe_analyze(const struct pebs_probe_facts *f,
 
 /* "EPERM"-style name of errno @e ("E?" + number when unknown). */
 const char *pebs_probe_errno_name(int e, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

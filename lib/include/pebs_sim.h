@@ -47,6 +47,10 @@
 #include "pebs_uarch.h"
 #include "pebs_workload.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Frequency of the simulated TSC (= core clock), ticks per second. */
 #define PEBS_SIM_TSC_HZ		2000000000ull
 /* Cycles from the threshold PMI being raised to the drain (the sim
@@ -162,5 +166,9 @@ uint64_t pebs_sim_cycle(const struct pebs_sim *s);
  */
 uint64_t pebs_sim_encode_dsrc(enum pebs_udsrc_variant v, unsigned src,
 			      unsigned flags);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include <stdint.h>
 #include "pebs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct pebs_sym;
 
 /* The derived fields. */
@@ -120,5 +124,9 @@ int pebs_sym_same_maps(const struct pebs_sym *s, const struct pebs_meta *m);
  * Returns the number of notes; *@note is set to note @i when @i is less.
  */
 size_t pebs_sym_notes(const struct pebs_sym *s, size_t i, const char **note);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

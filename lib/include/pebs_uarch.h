@@ -30,6 +30,10 @@
 
 #include "pebs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------ constants */
 
 /* Bit of fixed counter @j in a counter mask. */
@@ -416,5 +420,9 @@ void pebs_raw_reader_stats(const struct pebs_raw_reader *r,
 			   struct pebs_raw_stats *st);
 /* Closes all inputs and frees @r.  NULL is fine. */
 void pebs_raw_reader_close(struct pebs_raw_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 
 #include "pebs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What was retired. */
 enum pebs_acc_kind {
 	PEBS_ACC_LOAD = 1,
@@ -124,11 +128,16 @@ const char *pebs_workload_errmsg(const struct pebs_workload *w);
 
 /*
  * Adds the machine shape (topology.node.N.cpus, topology.nr_cpus) and the
- * workload's description to @m.
+ * workload's description to @m.  Returns 0, -PEBS_E_INVAL when @w or
+ * @m is NULL, or -PEBS_E_NOMEM.
  */
 int pebs_workload_meta(const struct pebs_workload *w, struct pebs_meta *m);
 
 /* Closes @w.  NULL is fine. */
 void pebs_workload_close(struct pebs_workload *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
