@@ -57,7 +57,7 @@ CMD_UTIL := $(sort $(wildcard cmd/util*.c))
 CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
 
 .PHONY: all test check unit cli replay asan replay-clang tsan bench fuzz demo \
-	golden install clean deps deps-test lib trace examples perf-compat abi
+	golden install clean deps deps-test deps-bench lib trace examples perf-compat abi
 all: $(B)/libpebs.a $(B)/libpebs.so $(B)/$(SONAME) $(BINS) \
 	$(B)/libpebs-trace.a $(B)/libpebs-trace.so
 lib: $(B)/libpebs.a
@@ -135,6 +135,10 @@ deps:
 deps-test:
 	@scripts/deps.sh --test
 
+# make bench also needs /usr/bin/time and python3
+deps-bench:
+	@scripts/deps.sh --bench
+
 unit: $(B)/tests/unit-tests
 	$(B)/tests/unit-tests -j2 --short-filename
 
@@ -194,7 +198,7 @@ perf-compat: all
 golden: all
 	tests/cli/run.sh --update $(B)/bin
 
-bench: deps all
+bench: deps-bench all
 	bench/run.sh $(B)
 
 # AFL++ build of every fuzz target (afl-clang-fast, its libFuzzer driver).

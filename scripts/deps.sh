@@ -3,12 +3,20 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 #   deps.sh          to build, run and demo the tools
 #   deps.sh --test   and to run make test (clang for make replay-clang)
+#   deps.sh --bench  and to run make bench (/usr/bin/time, which the
+#                    benchmarks read CPU time and peak memory from, and
+#                    python3, which writes c2c-bench's data)
 set -eu
 PKGS="build-essential pkg-config libzstd-dev libyaml-dev libcsv-dev \
 libcriterion-dev libxxhash-dev libpfm4-dev libelf-dev libdw-dev zstd"
 tests=0
-[ "${1:-}" = --test ] && tests=1
-[ $tests = 1 ] && PKGS="$PKGS clang"
+for a in "$@"; do
+	case $a in
+	--test) tests=1; PKGS="$PKGS clang" ;;
+	--bench) PKGS="$PKGS time python3" ;;
+	*) echo "usage: deps.sh [--test] [--bench]" >&2; exit 2 ;;
+	esac
+done
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
