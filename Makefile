@@ -107,11 +107,21 @@ $(B)/libpebs-trace.a: $(TRACE_OBJ)
 $(B)/libpebs-trace.so: $(TRACE_OBJ)
 	$(CC) -shared -pthread -o $@ $^ -ldl
 
-# Example programs, instrumented and linked against libpebs-trace.
-$(B)/examples/%: examples/%.c $(B)/libpebs-trace.a
+# Example programs, instrumented and linked against libpebs-trace; $(1):
+# extra compiler flags.
+define example_build
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g -fsanitize=thread -c -o $@.o $<
+	$(CC) -std=gnu11 -O1 -g -fsanitize=thread $(1) -c -o $@.o $<
 	$(CC) -o $@ $@.o $(B)/libpebs-trace.a -pthread -ldl
+endef
+$(B)/examples/%: examples/%.c $(B)/libpebs-trace.a
+	$(call example_build,)
+# false_sharing with its fix (each counter on a line of its own), to
+# compare the two captures.
+EXAMPLES += $(B)/examples/false_sharing_padded
+$(B)/examples/false_sharing_padded: examples/false_sharing.c \
+		$(B)/libpebs-trace.a
+	$(call example_build,-DPADDED)
 
 trace: $(B)/libpebs-trace.a $(B)/libpebs-trace.so
 examples: $(EXAMPLES)
