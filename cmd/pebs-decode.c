@@ -347,8 +347,10 @@ int main(int argc, char **argv)
 		n = 1;
 	}
 	util_check_out(o.out, paths, n);
-	FILE *fp = util_open_out(o.out, !o.info && (o.fmt == FMT_PEBS ||
-						    o.fmt == FMT_PERF));
+	FILE *fp = util_open_out(o.out, o.info ? UTIL_OUT_TEXT :
+				 o.fmt == FMT_PEBS ? UTIL_OUT_PEBS :
+				 o.fmt == FMT_PERF ? UTIL_OUT_PERF :
+				 UTIL_OUT_TEXT);
 	if (o.fmt < 0)
 		o.fmt = isatty(fileno(fp)) ? PEBS_OUT_TEXT : PEBS_OUT_CSV;
 	o.in.out = fp;

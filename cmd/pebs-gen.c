@@ -21,7 +21,8 @@ static void usage(int code)
 		"multi-threaded server workload\n"
 		"(loads with latencies and data sources, stores, contended "
 		"lines) as .pebs.\n"
-		"The same seed gives the same samples.  See pebs-gen(1).\n");
+		"The same seed gives the same samples.  See pebs-gen(1).\n"
+		"  -h, --help      this help; --version: the version\n");
 	if (!code)
 		util_close_out(stdout, NULL);
 	exit(code);

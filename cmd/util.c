@@ -72,12 +72,22 @@ void util_die(int code, const char *fmt, ...)
 	exit(code);
 }
 
+/* What the terminal was refused, by util_open_out()'s @binary. */
+static const char *binary_name(int binary)
+{
+	return binary == UTIL_OUT_PERF ? "perf.data" : ".pebs data";
+}
+
+/* The @binary of the last util_create_out(), for util_out_failed(). */
+static int last_binary;
+
 FILE *util_open_out(const char *path, int binary)
 {
 	if (!path || strcmp(path, "-") == 0) {
 		if (binary && isatty(STDOUT_FILENO))
-			util_die(EXIT_USAGE, "refusing to write binary .pebs "
-				 "data to a terminal: use -o FILE or a pipe");
+			util_die(EXIT_USAGE, "refusing to write binary %s "
+				 "to a terminal: use -o FILE or a pipe",
+				 binary_name(binary));
 		return stdout;
 	}
 	FILE *fp = util_create_out(path, binary);
@@ -88,6 +98,7 @@ FILE *util_open_out(const char *path, int binary)
 
 FILE *util_create_out(const char *path, int binary)
 {
+	last_binary = binary;
 	FILE *fp = fopen(path, "wb");
 	/* -o /dev/tty is a terminal too */
 	if (fp && binary && isatty(fileno(fp))) {
@@ -101,8 +112,9 @@ FILE *util_create_out(const char *path, int binary)
 void util_out_failed(const char *path)
 {
 	if (errno == ENOTTY)
-		util_die(EXIT_USAGE, "%s: refusing to write binary .pebs data "
-			 "to a terminal: use a file or a pipe", path);
+		util_die(EXIT_USAGE, "%s: refusing to write binary %s "
+			 "to a terminal: use a file or a pipe", path,
+			 binary_name(last_binary));
 	util_die(EXIT_SYS, "%s: cannot create:", path);
 }
 

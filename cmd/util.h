@@ -44,10 +44,13 @@ void util_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void util_die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
+/* util_open_out()'s @binary: what is written (the refusal names it). */
+enum { UTIL_OUT_TEXT = 0, UTIL_OUT_PEBS = 1, UTIL_OUT_PERF = 2 };
+
 /*
- * Opens the output: @path (NULL or "-" = stdout).  When @binary, refuses a
- * terminal with exit 2 and a hint.  Exits 3 when the file cannot be
- * created.
+ * Opens the output: @path (NULL or "-" = stdout).  When @binary (not
+ * UTIL_OUT_TEXT), refuses a terminal with exit 2 and a hint.  Exits 3
+ * when the file cannot be created.
  */
 FILE *util_open_out(const char *path, int binary);
 
