@@ -253,6 +253,18 @@ int pebs_backend_take(struct pebs_backend *b, size_t i,
 		*recs = b->copy;
 	}
 	step(b, i, BK_STEP_COPIED);
+	if (r == -PEBS_E_CORRUPT) {
+		/*
+		 * The fields were changed behind our back: resetting only
+		 * the index would leave a damaged base or maximum, so every
+		 * later drain would be refused too, and a maximum moved up
+		 * would let the processor write past the buffer.  Counting
+		 * is stopped here: put back all four from our own layout.
+		 */
+		pebs_ds_set(ds, PEBS_DS_PEBS_BASE, ds->lay.base);
+		pebs_ds_set(ds, PEBS_DS_PEBS_MAX, ds->lay.max);
+		pebs_ds_set(ds, PEBS_DS_PEBS_THRESH, ds->lay.thresh);
+	}
 	/* Every record written (fixed formats: whole ones; adaptive
 	 * records all have the size DATA_CFG gives) is in the copy. */
 	pebs_ds_reset_index(ds, *len / ds->rec_size);
@@ -309,11 +321,18 @@ int pebs_backend_restore(struct pebs_backend *b)
 	}
 	if (!b->nsaved)
 		return first;
-	/* Stop counting before anything else changes (SDM 002), then undo
+	/*
+	 * Stop counting before anything else changes (SDM 002), then undo
 	 * the writes newest first, so GLOBAL_CTRL gets its original value
-	 * last of all. */
-	for (size_t i = 0; i < b->ncpus; i++) {
-		r = b->ops->wrmsr(b, b->cpus[i], PEBS_MSR_GLOBAL_CTRL, 0);
+	 * last of all.  Only where GLOBAL_CTRL was saved: on a CPU that
+	 * programming never reached, a 0 would stay there and stop
+	 * someone else's counters (the NMI watchdog's, perf's).
+	 */
+	for (size_t i = 0; i < b->nsaved; i++) {
+		const struct bk_saved *s = &b->saved[i];
+		if (s->msr != PEBS_MSR_GLOBAL_CTRL)
+			continue;
+		r = b->ops->wrmsr(b, s->cpu, PEBS_MSR_GLOBAL_CTRL, 0);
 		if (r < 0 && !first)
 			first = r;
 	}

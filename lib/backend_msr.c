@@ -16,10 +16,14 @@
  *                addresses of both, written to IA32_DS_AREA / the DS;
  *   poll         POLLIN once a CPU took the DS threshold PMI.
  * These constants are kmod/pebs_ds.c's; keep both in step.  When the
- * device is a regular file (tests), ioctl fails with ENOTTY and fake
- * processor addresses are used.  A regular file standing in for an msr
- * device holds 8 bytes per MSR at offset 8 * MSR (the real device's
- * offsets are MSR numbers, which would overlap in a plain file).
+ * device is a regular file (tests; decided once, at open, from its
+ * type), made-up processor addresses are used.  A character device is
+ * the module, and any ioctl failure there is an error: ENOTTY is what a
+ * pebs_ds module of another version answers, and a made-up address in
+ * the real IA32_DS_AREA would have the processor write PEBS records to
+ * memory nobody owns.  A regular file standing in for an msr device
+ * holds 8 bytes per MSR at offset 8 * MSR (the real device's offsets are
+ * MSR numbers, which would overlap in a plain file).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,7 +56,7 @@ struct bk_msr {
 	int *fd;		/* per CPU index: msr device */
 	int *reg;		/* per CPU index: a regular file (tests) */
 	int dsfd;		/* pebs_ds device */
-	int fake;		/* dsfd is a regular file */
+	int fake;		/* dsfd is a regular file (set at open only) */
 	void **map;		/* per CPU index: mapping */
 	size_t *maplen;
 };
@@ -65,8 +69,12 @@ static int m_rdmsr(struct pebs_backend *b, int cpu, uint32_t msr,
 		if (b->cpus[i] != cpu)
 			continue;
 		off_t off = p->reg[i] ? (off_t)msr * 8 : (off_t)msr;
-		if (pread(p->fd[i], v, 8, off) != 8) {
+		ssize_t n = pread(p->fd[i], v, 8, off);
+		if (n != 8) {
+			/* errno is stale after a short read (a stand-in
+			 * file that ends early) */
 			bk_err(b, "CPU %d: RDMSR 0x%x: %s", cpu, msr,
+			       n >= 0 ? "short read" :
 			       errno == EIO ? "#GP (no such MSR here)" :
 			       strerror(errno));
 			return -PEBS_E_IO;
@@ -85,9 +93,10 @@ static int m_wrmsr(struct pebs_backend *b, int cpu, uint32_t msr,
 		if (b->cpus[i] != cpu)
 			continue;
 		off_t off = p->reg[i] ? (off_t)msr * 8 : (off_t)msr;
-		if (pwrite(p->fd[i], &v, 8, off) != 8) {
+		ssize_t n = pwrite(p->fd[i], &v, 8, off);
+		if (n != 8) {
 			bk_err(b, "CPU %d: WRMSR 0x%x 0x%llx: %s", cpu, msr,
-			       (unsigned long long)v,
+			       (unsigned long long)v, n >= 0 ? "short write" :
 			       errno == EIO ? "#GP (reserved bit or no such "
 			       "MSR)" : strerror(errno));
 			return -PEBS_E_IO;
@@ -109,12 +118,12 @@ static int m_ds_alloc(struct pebs_backend *b, size_t i, size_t size,
 	if (size > PEBS_KMOD_BUF)
 		size = PEBS_KMOD_BUF;
 	if (!p->fake && ioctl(p->dsfd, PEBS_KMOD_INFO, &info) < 0) {
-		if (errno != ENOTTY) {
-			bk_err(b, "CPU %d: pebs_ds info: %s", b->cpus[i],
-			       strerror(errno));
-			return -PEBS_E_IO;
-		}
-		p->fake = 1;
+		int e = errno;
+		bk_err(b, "CPU %d: pebs_ds: ioctl PEBS_KMOD_INFO: %s%s",
+		       b->cpus[i], strerror(e), e == ENOTTY ? ": module "
+		       "version mismatch? (rebuild and reload kmod/pebs_ds.ko "
+		       "from this source tree)" : "");
+		return -PEBS_E_IO;
 	}
 	if (p->fake) {
 		info.area_addr = FAKE_KADDR +

@@ -402,16 +402,23 @@ Test(capture_pipe, bad_options)
 	fclose(fp);
 }
 
-static uint64_t msr_at(const char *root, uint32_t msr)
+/* MSR @msr of CPU @cpu's stand-in file under @root. */
+static uint64_t msr_of(const char *root, int cpu, uint32_t msr)
 {
 	char p[600];
 	uint64_t v = 0;
 	int fd;
-	snprintf(p, sizeof(p), "%s/dev/cpu/0/msr", root);
+	snprintf(p, sizeof(p), "%s/dev/cpu/%d/msr", root, cpu);
 	fd = open(p, O_RDONLY);
+	cr_assert(fd >= 0, "%s", p);
 	cr_assert_eq(pread(fd, &v, 8, (off_t)msr * 8), 8);
 	close(fd);
 	return v;
+}
+
+static uint64_t msr_at(const char *root, uint32_t msr)
+{
+	return msr_of(root, 0, msr);
 }
 
 Test(capture_pipe, msr_backend_fake_root_restores)
@@ -469,6 +476,121 @@ Test(capture_pipe, msr_backend_fake_root_restores)
 	cr_assert(strstr(err, "modprobe msr"), "%s", err);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	cr_assert_eq(system(cmd), 0);
+}
+
+/* Haswell load-latency plan for CPUs @cpus (@n; one: all CPUs) in *@pl,
+ * and the msr backend on them over fake root @root. */
+static struct pebs_backend *msr_hsw(const char *root, const int *cpus,
+				    size_t n, struct pebs_plan **pl)
+{
+	struct pebs_plan_opts po = { .uarch = pebs_uarch_by_name("hsw") };
+	static const char *const ev[] = { "load-latency" };
+	struct pebs_backend *b;
+	char err[512];
+
+	if (n > 1) {
+		po.cpus = cpus;
+		po.ncpus = n;
+	}
+	cr_assert_eq(pebs_plan_build(pl, &po, ev, 1, NULL, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(pebs_backend_open_msr(&b, root, po.uarch, cpus, n, err,
+					   sizeof(err)), 0, "%s", err);
+	return b;
+}
+
+/* Closes @b, frees @pl and removes fake root @root. */
+static void msr_done(struct pebs_backend *b, struct pebs_plan *pl,
+		     const char *root)
+{
+	pebs_backend_close(b);
+	pebs_plan_free(pl);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
+}
+
+/* A character device at /dev/pebs_ds whose ioctl fails (ENOTTY: a
+ * pebs_ds module of another version, or a 32-bit caller) is an error,
+ * not the regular-file test mode: no made-up address may reach the real
+ * IA32_DS_AREA.  /dev/zero stands in: a character device that maps and
+ * answers ENOTTY. */
+Test(capture_pipe, msr_ioctl_failure_is_an_error)
+{
+	char root[64], p[600];
+	struct pebs_plan *pl;
+	int cpu0 = 0;
+
+	tu_fake_root(root, sizeof(root));
+	snprintf(p, sizeof(p), "%s/dev/pebs_ds", root);
+	cr_assert_eq(unlink(p), 0);
+	cr_assert_eq(symlink("/dev/zero", p), 0);
+	struct pebs_backend *b = msr_hsw(root, &cpu0, 1, &pl);
+	cr_assert_eq(pebs_backend_program(b, pl, 0), -PEBS_E_IO);
+	cr_assert(strstr(pebs_backend_errmsg(b), "CPU 0: pebs_ds: ioctl "
+			 "PEBS_KMOD_INFO: Inappropriate ioctl for device: "
+			 "module version mismatch?"), "%s",
+		  pebs_backend_errmsg(b));
+	cr_assert_eq(msr_at(root, 0x600), 0);
+	cr_assert_eq(msr_at(root, 0x38f), 0x70000000full);
+	msr_done(b, pl, root);
+}
+
+/* Programming -C 0,1 fails on CPU 0 (its stand-in file ends before
+ * IA32_DS_AREA, a short read): CPU 0 gets its registers back, and CPU 1,
+ * never programmed, keeps its IA32_PERF_GLOBAL_CTRL (someone's counters)
+ * instead of being left at 0. */
+Test(capture_pipe, msr_failed_program_leaves_other_cpus)
+{
+	char root[64];
+	struct pebs_plan *pl;
+	static const int cpus[] = { 0, 1 };
+
+	tu_fake_root(root, sizeof(root));
+	cr_assert_eq(tu_sh("cd %s/dev/cpu && mkdir 1 && cp 0/msr 1/msr && "
+			   "truncate -s %d 0/msr", root, 0x600 * 8), 0);
+	struct pebs_backend *b = msr_hsw(root, cpus, 2, &pl);
+	cr_assert_eq(pebs_backend_program(b, pl, 0), -PEBS_E_IO);
+	cr_assert_str_eq(pebs_backend_errmsg(b),
+			 "CPU 0: RDMSR 0x600: short read");
+	cr_assert_eq(msr_of(root, 0, 0x38f), 0x70000000full);
+	cr_assert_eq(msr_of(root, 1, 0x38f), 0x70000000full);
+	cr_assert_eq(msr_of(root, 1, 0x600), 0);
+	msr_done(b, pl, root);
+}
+
+/* A drain that finds the DS fields damaged puts all of them back from
+ * the backend's own layout, not just the index: a raised maximum would
+ * let the processor write past the buffer, and a moved base or maximum
+ * would have every later drain refused. */
+Test(capture_pipe, msr_take_repairs_damaged_ds)
+{
+	char root[64];
+	struct pebs_plan *pl;
+	static const unsigned field[] = { PEBS_DS_PEBS_MAX, PEBS_DS_PEBS_BASE };
+	const uint8_t *recs;
+	size_t len;
+	int cpu0 = 0, full;
+
+	tu_fake_root(root, sizeof(root));
+	struct pebs_backend *b = msr_hsw(root, &cpu0, 1, &pl);
+	cr_assert_eq(pebs_backend_program(b, pl, 0), 0, "%s",
+		     pebs_backend_errmsg(b));
+	struct pebs_ds *ds = pebs_backend_ds(b, 0);
+	struct pebs_ds_layout lay = ds->lay;
+	for (size_t k = 0; k < 2; k++) {
+		pebs_ds_set(ds, field[k], pebs_ds_get(ds, field[k]) + 4096);
+		pebs_ds_set(ds, PEBS_DS_PEBS_THRESH, 0);
+		cr_assert_eq(pebs_backend_take(b, 0, &recs, &len, &full),
+			     -PEBS_E_CORRUPT);
+		cr_assert_eq(len, 0);
+		cr_assert_eq(pebs_ds_get(ds, PEBS_DS_PEBS_BASE), lay.base);
+		cr_assert_eq(pebs_ds_get(ds, PEBS_DS_PEBS_INDEX), lay.base);
+		cr_assert_eq(pebs_ds_get(ds, PEBS_DS_PEBS_MAX), lay.max);
+		cr_assert_eq(pebs_ds_get(ds, PEBS_DS_PEBS_THRESH), lay.thresh);
+		/* the next drain is taken again */
+		cr_assert_eq(pebs_backend_take(b, 0, &recs, &len, &full), 0,
+			     "%s", pebs_backend_errmsg(b));
+	}
+	msr_done(b, pl, root);
 }
 
 /*
