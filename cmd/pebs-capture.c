@@ -69,6 +69,7 @@ static void usage(int code)
 		"-- COMMAND ARGS...]\n"
 		"                    [--seed N] [--max-lost N] [--accesses N] "
 		"[--regs] [--level N]\n"
+		"                    [--force]\n"
 		"       pebs-capture --plan --uarch NAME -e EVENT... "
 		"[-c PERIOD] [-C CPUS]\n"
 		"                    [--regs] [-o FILE]\n"
@@ -125,6 +126,12 @@ static void usage(int code)
 		"lost\n"
 		"  --regs          keep the general-purpose register snapshot "
 		"of each sample\n"
+		"  --force         msr: program the PMU even where --probe "
+		"gives reasons\n"
+		"                  against msr (PTI, PEBS unavailable, "
+		"counters in use, NMI\n"
+		"                  watchdog, ...); without it such a capture "
+		"is refused (exit 3)\n"
 		"  --level N       zstd level 1-22 (default 1), or -1 to -7 "
 		"for larger files\n"
 		"                  that read faster\n"
@@ -249,7 +256,7 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 {
 	struct pebs_capture_stats st;
 	struct sigaction sa = { .sa_handler = on_signal };
-	char err[1024], line[256], cmdline[2048] = "";
+	char err[4096], line[256], cmdline[2048] = "";
 	int is_sim = !co->backend || !strcmp(co->backend, "sim"), r;
 
 	for (int i = 0; i < argc; i++) {
@@ -317,7 +324,7 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 
 enum { OPT_PLAN = 256, OPT_PROBE, OPT_UARCH, OPT_WORKLOAD, OPT_SEED,
        OPT_MAXLOST, OPT_VERSION, OPT_ACCESSES, OPT_TRACE, OPT_REGS,
-       OPT_LEVEL };
+       OPT_LEVEL, OPT_FORCE };
 
 int main(int argc, char **argv)
 {
@@ -338,6 +345,7 @@ int main(int argc, char **argv)
 		{ "accesses", required_argument, NULL, OPT_ACCESSES },
 		{ "regs", no_argument, NULL, OPT_REGS },
 		{ "level", required_argument, NULL, OPT_LEVEL },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ 0 }
@@ -363,6 +371,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'b': case 'd': case OPT_SEED: case OPT_MAXLOST:
 		case OPT_ACCESSES: case OPT_WORKLOAD: case OPT_TRACE:
+		case OPT_FORCE:
 			if (!cap_opt)
 				cap_opt = c;
 			break;
@@ -413,6 +422,7 @@ int main(int argc, char **argv)
 		case OPT_WORKLOAD: co.workload = optarg; break;
 		case OPT_TRACE: co.trace = optarg; break;
 		case OPT_REGS: co.regs = 1; break;
+		case OPT_FORCE: co.force = 1; break;
 		case OPT_LEVEL: co.level = util_level_arg(optarg); break;
 		case 'h': usage(EXIT_OK); break;
 		case OPT_VERSION: util_version(); break;
@@ -425,6 +435,8 @@ int main(int argc, char **argv)
 			 "perf)", backend);
 	if (plan && probe)
 		util_die(EXIT_USAGE, "--plan and --probe exclude each other");
+	if (co.force && !plan && !probe && (!backend || strcmp(backend, "msr")))
+		util_die(EXIT_USAGE, "--force applies to -b msr only");
 	if ((plan || probe) && cap_opt)
 		util_die(EXIT_USAGE, "%s applies to a capture, not to %s",
 			 opt_name(lo, cap_opt, cap_name, sizeof(cap_name)),

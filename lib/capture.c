@@ -268,11 +268,48 @@ static int setup_sim(struct cap *c, unsigned *ncpus)
 	return 0;
 }
 
+/*
+ * May the msr backend program this machine (probe verdict @pr)?  Never
+ * where errata break PEBS, nor (with the probe's own profile) where the
+ * processor's record format contradicts the profile: the drain would
+ * decode garbage.  Else not while the probe has any reason against msr
+ * (PTI, PEBS unavailable, counters someone else enabled, the NMI
+ * watchdog sharing the PMI, ...), --uarch or not, unless o->force: each
+ * of these breaks the capture or another user of the PMU.
+ */
+static int msr_allowed(struct cap *c, const struct pebs_probe_result *pr)
+{
+	const struct pebs_probe_backend *m = &pr->backend[1];
+	const char *never = pr->pebs_broken[0] ? pr->pebs_broken :
+			    c->o->uarch ? "" : pr->uarch_why;
+	size_t n;
+
+	if (never[0]) {
+		cerr(c, "msr backend: %s (see pebs-capture --probe)", never);
+		return -PEBS_E_UNSUPPORTED;
+	}
+	if (!m->nreasons || c->o->force)
+		return 0;
+	cerr(c, "msr backend refused (pebs-capture --probe; --force "
+	     "programs it anyway):");
+	n = strlen(c->err);
+	for (unsigned i = 0; i < m->nreasons && n < c->errlen; i++) {
+		int w = snprintf(c->err + n, c->errlen - n, "%s %s",
+				 i ? ";" : "", m->reasons[i]);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return -PEBS_E_UNSUPPORTED;
+}
+
 static int pick_uarch(struct cap *c)
 {
 	const struct pebs_capture_opts *o = c->o;
+	int msr = o->backend && !strcmp(o->backend, "msr");
 	struct pebs_probe_facts f;
 	struct pebs_probe_result pr;
+	int r;
 
 	if (o->uarch || c->is_sim) {
 		const char *name = o->uarch ? o->uarch : DEFAULT_SIM_UARCH;
@@ -282,7 +319,10 @@ static int pick_uarch(struct cap *c)
 			     name);
 			return -PEBS_E_INVAL;
 		}
-		return 0;
+		/* msr: the profile is given, the machine's hazards are
+		 * still the probe's to find */
+		if (!msr)
+			return 0;
 	}
 	/* The msr backend's device root stands in for the machine's
 	 * files here too (tests). */
@@ -291,24 +331,18 @@ static int pick_uarch(struct cap *c)
 		return -PEBS_E_UNSUPPORTED;
 	}
 	pebs_probe_analyze(&f, &pr);
-	if (!pr.uarch) {
+	if (!c->u && !pr.uarch) {
 		cerr(c, "no PEBS profile for this CPU: %s (see pebs-capture "
 		     "--probe; -b sim runs anywhere)", pr.uarch_why);
 		return -PEBS_E_UNSUPPORTED;
 	}
-	if (pr.pebs_broken[0] && o->backend && !strcmp(o->backend, "msr")) {
-		cerr(c, "msr backend: %s (see pebs-capture --probe)",
-		     pr.pebs_broken);
-		return -PEBS_E_UNSUPPORTED;
+	if (msr) {
+		r = msr_allowed(c, &pr);
+		if (r < 0)
+			return r;
 	}
-	if (pr.uarch_why[0] && o->backend && !strcmp(o->backend, "msr")) {
-		/* The drain would decode with the profile's record layout,
-		 * not the one the processor writes. */
-		cerr(c, "msr backend: %s (see pebs-capture --probe)",
-		     pr.uarch_why);
-		return -PEBS_E_UNSUPPORTED;
-	}
-	c->u = pr.uarch;
+	if (!c->u)
+		c->u = pr.uarch;
 	return 0;
 }
 

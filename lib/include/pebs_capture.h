@@ -72,6 +72,15 @@ struct pebs_capture_opts {
 	const char *cpus;	/* -C list, NULL = all */
 	double duration;	/* -d seconds (sim: simulated); 0 = no limit */
 	const char *uarch;	/* sim: profile, NULL = skx; hw: override */
+	/*
+	 * msr: program even where the probe (pebs_probe_analyze, over
+	 * devroot) gives reasons against the msr backend (PTI, PEBS
+	 * unavailable, counters in use, the NMI watchdog, no root, ...);
+	 * without it such a capture is refused (-PEBS_E_UNSUPPORTED, the
+	 * reasons in the message).  Errata that break PEBS and a record
+	 * format that contradicts the detected profile stay refused.
+	 */
+	int force;
 	const char *workload;	/* sim: scenario name */
 	const char *trace;	/* sim: trace file to replay ("-" = stdin) */
 	uint64_t seed;		/* sim: workload and tagging seed */
@@ -138,7 +147,8 @@ struct pebs_capture_opts {
  *   -PEBS_E_INVAL / -PEBS_E_PARSE / -PEBS_E_RULE  bad options, events or
  *          a configuration the SDM forbids (usage errors, exit 2);
  *   -PEBS_E_UNSUPPORTED  the backend cannot run here (no PMU, no msr
- *          device, no kernel module, unknown CPU: exit 3);
+ *          device, no kernel module, unknown CPU, the probe's reasons
+ *          against msr without force: exit 3);
  *   -PEBS_E_IO, -PEBS_E_NOMEM, others: system errors (exit 3), such as
  *          a trace that cannot be opened ("FILE: cannot open: WHY") or
  *          read ("FILE: read error: WHY").

@@ -888,6 +888,52 @@ Test(capture_pipe, msr_refuses_pebs_errata)
 	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
 
+/* The skx-busy machine (PTI, PEBS unavailable, PMC2 and FIXED1 enabled,
+ * the NMI watchdog on): an msr capture is refused with the probe's
+ * reasons, also with --uarch (which used to skip the probe), and nothing
+ * is written to its registers; --force programs it anyway. */
+Test(capture_pipe, msr_refuses_probe_hazards)
+{
+	char root[64], err[2048];
+	struct pebs_capture_opts o;
+	struct pebs_capture_stats st;
+	static const char *const uarch[] = { "skx", NULL };
+	FILE *fp = fopen("/dev/null", "w");
+
+	snprintf(root, sizeof(root), "/tmp/pebs-busy-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	cr_assert_eq(tu_sh("cp -a testdata/probe/skx-busy/. %s && cd %s/dev "
+			   "&& truncate -s %d cpu/0/msr && truncate -s 2M "
+			   "pebs_ds", root, root, 0x2000 * 8), 0);
+	uint64_t gc = msr_at(root, 0x38f);
+	tu_msr_opts(&o, root);
+	o.duration = 0.05;
+	o.out = fp;
+	for (size_t k = 0; k < 2; k++) {
+		o.uarch = uarch[k];
+		cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)),
+			     -PEBS_E_UNSUPPORTED, "%s", err);
+		cr_assert(strstr(err, "msr backend refused (pebs-capture "
+				 "--probe; --force programs it anyway): "
+				 "kernel page-table isolation is on"),
+			  "%s", err);
+		cr_assert(strstr(err, "; IA32_MISC_ENABLE (0x1A0) is "),
+			  "%s", err);
+		cr_assert(strstr(err, "; counters already in use on CPU 0: "
+				 "PMC2, FIXED1"), "%s", err);
+		cr_assert(strstr(err, "; the NMI watchdog is on"), "%s", err);
+		cr_assert_eq(msr_at(root, 0x38f), gc);
+		cr_assert_eq(msr_at(root, 0x3f1), 0);
+	}
+	o.uarch = "skx";
+	o.force = 1;
+	cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(msr_at(root, 0x38f), gc, "restored");
+	fclose(fp);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
+}
+
 /* The whole pipeline on the msr backend over stand-in files: it programs,
  * waits for the wall-clock duration (no processor writes records here),
  * restores every register and writes a valid, empty capture. */

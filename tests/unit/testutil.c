@@ -50,7 +50,17 @@ void tu_fake_root(char *root, size_t len)
 	int fd = sized_file(p, 0x2000 * 8);
 	uint64_t v = 0x70000000full;	/* someone's GLOBAL_CTRL */
 	cr_assert_eq(pwrite(fd, &v, 8, 0x38f * 8), 8);
+	v = 0x2c3;	/* IA32_PERF_CAPABILITIES: format 2, as hsw */
+	cr_assert_eq(pwrite(fd, &v, 8, 0x345 * 8), 8);
 	close(fd);
+	/* What the probe an msr capture runs reads: a bare-metal Haswell
+	 * (06_3C, DS, DTES64, PDCM, perfmon 3 with 4 + 3 counters), root:
+	 * nothing against msr. */
+	cr_assert_eq(tu_sh("mkdir -p %s/fake && printf '0x0: 0xd 0x756e6547 "
+			   "0x6c65746e 0x49656e69\\n0x1: 0x306c3 0x0 "
+			   "0x7ffafbff 0xbfebfbff\\n0xa: 0x7300403 0x0 0x0 "
+			   "0x603\\n' > %s/fake/cpuid && echo 0 > %s/fake/uid",
+			   root, root, root), 0);
 	snprintf(p, sizeof(p), "%s/dev/pebs_ds", root);
 	close(sized_file(p, 2 << 20));
 }

@@ -20,8 +20,11 @@ int tu_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * A new directory ROOT with ROOT/dev/cpu/0/msr (8 bytes per MSR at
  * 8 * MSR, IA32_PERF_GLOBAL_CTRL preset to someone else's value, so a
- * capture must restore it) and ROOT/dev/pebs_ds as regular files: the msr
- * backend runs on it, and no records come.  @root gets the path.
+ * capture must restore it; IA32_PERF_CAPABILITIES format 2) and
+ * ROOT/dev/pebs_ds as regular files, and the probe's ROOT/fake/cpuid and
+ * uid of a bare-metal Haswell run as root: the msr backend runs on it,
+ * the probe finds nothing against it, and no records come.  @root gets
+ * the path.
  */
 void tu_fake_root(char *root, size_t len);
 

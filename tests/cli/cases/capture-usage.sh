@@ -27,3 +27,6 @@ pebs-capture --plan --uarch spr $(printf -- '-e load-latency %.0s' 1 2 3 4 5 6 7
 # core2 has no default event: say so, not a rule about one never asked for
 pebs-capture -b sim --uarch core2 --workload false-sharing -c 97 \
 	-o /dev/null; echo "rc=$?"
+# --force is the msr backend's alone (its probe's refusal: unit tests)
+pebs-capture --force --workload false-sharing -o /dev/null; echo "rc=$?"
+pebs-capture --plan --force --uarch skx; echo "rc=$?"
