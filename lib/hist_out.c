@@ -135,42 +135,6 @@ static void csv_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-/* U+FFFE or U+FFFF at @u (valid UTF-8): not allowed in YAML nor XML. */
-static int nonchar(const unsigned char *u)
-{
-	return u[0] == 0xef && u[1] == 0xbf && u[2] >= 0xbe;
-}
-
-/*
- * YAML double-quoted scalar that reads back as @s (valid UTF-8, as every
- * group name: hist.c replaced the invalid bytes).
- */
-static void yaml_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
-		unsigned c = *u;
-		/* escaped: what YAML forbids (controls, C1 controls
-		 * U+0080..U+009F, U+FFFE, U+FFFF) or reads as a line break
-		 * (U+0085, U+2028, U+2029) */
-		if (c == '"' || c == '\\') {
-			fprintf(fp, "\\%c", c);
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(fp, "\\x%02x", c);
-		} else if (c == 0xc2 && u[1] < 0xa0) {
-			fprintf(fp, "\\x%02x", *++u);
-		} else if (nonchar(u) || (c == 0xe2 && u[1] == 0x80 &&
-					  (u[2] == 0xa8 || u[2] == 0xa9))) {
-			fprintf(fp, "\\u%04x", (c & 15) << 12 |
-				(u[1] & 63u) << 6 | (u[2] & 63u));
-			u += 2;
-		} else {
-			fputc((int)c, fp);
-		}
-	}
-	fputc('"', fp);
-}
-
 static int cmp_count_desc(const void *x, const void *y, void *ctx)
 {
 	struct pebs_hist *h = ctx;
@@ -283,7 +247,7 @@ static int write_yaml(struct pebs_hist *h, FILE *fp,
 			return -PEBS_E_NOMEM;
 		u128_dec(st.sum, bn, sizeof(bn));
 		fputs("- group: ", fp);
-		yaml_str(fp, st.group);
+		pebs_outfmt_yaml_fputs(fp, st.group);
 		fprintf(fp, "\n  count: %llu\n  min: %s\n  max: %s\n"
 			"  sum: %s\n  mean: %s\n  percentiles:\n",
 			(unsigned long long)st.count,
@@ -360,8 +324,10 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 		struct pebs_hist_stats st;
 		if (pebs_hist_group_stats(h, i, &st) < 0)
 			goto nomem;
-		fprintf(fp, "\n%s: %llu samples (%.2f%%)  min %s  max %s  "
-			"mean %s", st.group, (unsigned long long)st.count,
+		fputc('\n', fp);
+		pebs_outfmt_text_fputs(fp, st.group, 0);
+		fprintf(fp, ": %llu samples (%.2f%%)  min %s  max %s  "
+			"mean %s", (unsigned long long)st.count,
 			total ? 100.0 * (double)st.count / (double)total : 0.0,
 			fmt_val(h, st.min, a, sizeof(a)),
 			fmt_val(h, st.max, b, sizeof(b)),
@@ -430,26 +396,6 @@ static const char *const colors[SVG_MAXG] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
 	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
-
-/* XML character data of @s (valid UTF-8, as yaml_str()). */
-static void xml_str(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		if (nonchar((const unsigned char *)s)) {
-			s += 2;		/* not an XML character */
-			continue;
-		}
-		switch (*s) {
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '&': fputs("&amp;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, fp);
-		}
-	}
-}
 
 static void si(char *buf, size_t len, double v)
 {
@@ -579,7 +525,7 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 			"height=\"4\" fill=\"%s\"/>\n"
 			"<text x=\"%.1f\" y=\"%.1f\">",
 			ML + pw + 14, y - 4, colors[s], ML + pw + 34, y + 1);
-		xml_str(fp, g->name);
+		pebs_outfmt_xml_fputs(fp, g->name);
 		fprintf(fp, " (%s)</text>\n", lab);
 	}
 	if (shown < ng)

@@ -2,6 +2,7 @@
  * output_fmt.c - number parsing and string escaping for the text formats.
  */
 #include <strings.h>
+#include <yaml.h>
 
 #include "output_fmt.h"
 #include "pebs.h"
@@ -173,6 +174,12 @@ size_t pebs_outfmt_json_str(char *dst, const char *s, size_t n)
 	return (size_t)(p - dst);
 }
 
+/* C1 control U+0080..U+009F at @u (valid UTF-8 of 2 bytes). */
+static int is_c1(const unsigned char *u)
+{
+	return u[0] == 0xc2 && u[1] < 0xa0;
+}
+
 size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,
 			    uint32_t *width)
 {
@@ -181,18 +188,167 @@ size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,
 	uint32_t w = 0;
 	for (size_t i = 0; i < n; w++) {
 		size_t l = u[i] >= 0x80 ? utf8_len(u + i, n - i) : 1;
-		if (l > 1) {
+		if (l > 1 && !is_c1(u + i)) {
 			memcpy(p, u + i, l);
 			p += l;
 			i += l;
 			continue;
 		}
-		*p++ = l == 0 || u[i] < 0x20 || u[i] == 0x7f ? '?' :
+		*p++ = l != 1 || u[i] < 0x20 || u[i] == 0x7f ? '?' :
 		       (char)u[i];
-		i++;
+		i += l ? l : 1;
 	}
 	*width = w;
 	return (size_t)(p - dst);
+}
+
+/*
+ * Characters the string writers below change, by class: each writer
+ * changes some classes (and a few ASCII characters of its syntax) and
+ * copies the rest in runs.
+ */
+enum {
+	CH_CTRL = 1,		/* C0, DEL, C1: terminals act on them */
+	CH_FFFE = 2,		/* U+FFFE, U+FFFF: neither YAML nor XML */
+	CH_NONCHAR = 4,		/* other noncharacters: HTML parse errors */
+	CH_LINESEP = 8,		/* U+2028, U+2029: YAML line breaks */
+	CH_BAD = 16,		/* a byte of no valid UTF-8 sequence */
+};
+
+/*
+ * Class of the character at @u (NUL-terminated, not at its end): 0 or a
+ * CH_ bit; *@len gets its length (1 for an invalid byte), *@cp its code
+ * point.
+ */
+static unsigned ch_class(const unsigned char *u, size_t *len, uint32_t *cp)
+{
+	unsigned c = u[0];
+	/* utf8_len() stops at the terminating NUL: not a continuation */
+	size_t l = c < 0x80 ? 1 : utf8_len(u, 4);
+	*len = l ? l : 1;
+	*cp = c;
+	if (!l)
+		return CH_BAD;
+	if (l == 1)
+		return c < 0x20 || c == 0x7f ? CH_CTRL : 0;
+	*cp = c & (0x7fu >> l);
+	for (size_t i = 1; i < l; i++)
+		*cp = *cp << 6 | (u[i] & 63u);
+	uint32_t v = *cp;
+	if (v < 0xa0)
+		return CH_CTRL;
+	if (v == 0x2028 || v == 0x2029)
+		return CH_LINESEP;
+	if (v == 0xfffe || v == 0xffff)
+		return CH_FFFE;
+	if ((v >= 0xfdd0 && v <= 0xfdef) || (v & 0xfffe) == 0xfffe)
+		return CH_NONCHAR;
+	return 0;
+}
+
+/*
+ * Writes @s to @fp, each character of a class in @mask or of @ascii
+ * through @put (which writes it and returns its width in characters),
+ * the others as they are.  Returns the width written.
+ */
+static size_t put_str(FILE *fp, const char *s, unsigned mask,
+		      const char *ascii,
+		      size_t (*put)(FILE *, unsigned, uint32_t))
+{
+	const unsigned char *u = (const unsigned char *)s, *run = u;
+	size_t w = 0;
+	while (*u) {
+		size_t l = 1;
+		uint32_t cp = *u;
+		unsigned k = *u >= 0x20 && *u < 0x7f ? 0 :
+			     ch_class(u, &l, &cp);
+		if (!(k & mask) && !(*u < 0x80 && strchr(ascii, *u))) {
+			w++;
+			u += l;
+			continue;
+		}
+		fwrite(run, 1, (size_t)(u - run), fp);
+		w += put(fp, k, cp);
+		u += l;
+		run = u;
+	}
+	fwrite(run, 1, (size_t)(u - run), fp);
+	return w;
+}
+
+static size_t put_text(FILE *fp, unsigned k, uint32_t cp)
+{
+	(void)k;
+	(void)cp;
+	fputc('?', fp);
+	return 1;
+}
+
+void pebs_outfmt_text_fputs(FILE *fp, const char *s, size_t pad)
+{
+	size_t w = put_str(fp, s, CH_CTRL | CH_BAD, "", put_text);
+	for (; w < pad; w++)
+		fputc(' ', fp);
+}
+
+int pebs_outfmt_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0, l; i < n; i += l)
+		if (!(l = u[i] < 0x80 ? 1 : utf8_len(u + i, n - i)))
+			return 0;
+	return 1;
+}
+
+static size_t put_yaml(FILE *fp, unsigned k, uint32_t cp)
+{
+	if (k == CH_BAD)
+		fputs("\\ufffd", fp);
+	else if (k == 0)
+		fprintf(fp, "\\%c", (int)cp);	/* '"' or '\\' */
+	else if (cp < 0x100)
+		fprintf(fp, "\\x%02x", (unsigned)cp);
+	else
+		fprintf(fp, "\\u%04x", (unsigned)cp);
+	return 1;
+}
+
+void pebs_outfmt_yaml_fputs(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	put_str(fp, s, CH_CTRL | CH_FFFE | CH_LINESEP | CH_BAD, "\"\\",
+		put_yaml);
+	fputc('"', fp);
+}
+
+static size_t put_xml(FILE *fp, unsigned k, uint32_t cp)
+{
+	if (k)
+		fputs("\xef\xbf\xbd", fp);
+	else
+		fputs(cp == '<' ? "&lt;" : cp == '>' ? "&gt;" :
+		      cp == '&' ? "&amp;" : "&quot;", fp);
+	return 1;
+}
+
+void pebs_outfmt_xml_fputs(FILE *fp, const char *s)
+{
+	put_str(fp, s, CH_CTRL | CH_FFFE | CH_NONCHAR | CH_BAD, "<>&\"",
+		put_xml);
+}
+
+size_t pebs_outfmt_yaml_err_line(const struct yaml_parser_s *p,
+				 const void *buf, size_t len)
+{
+	if (p->error != YAML_READER_ERROR)
+		return p->problem_mark.line + 1;
+	const char *s = buf;
+	size_t end = p->problem_offset < len ? p->problem_offset : len;
+	size_t line = 1;
+	for (size_t i = 0; i < end; i++)
+		line += s[i] == '\n' ||
+			(s[i] == '\r' && (i + 1 >= len || s[i + 1] != '\n'));
+	return line;
 }
 
 size_t pebs_outfmt_utf8_fix(char *dst, const char *s, size_t n)

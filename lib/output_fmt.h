@@ -1,12 +1,14 @@
 /*
  * output_fmt.h - internal: fast number formatting and string escaping
- * shared by output.c, output_info.c and csvin.c (not a public header).
+ * shared by the writers (output.c, output_info.c, hist_out.c, c2c_*.c)
+ * and the readers (csvin.c, the YAML merges) (not a public header).
  */
 #ifndef PEBS_OUTPUT_FMT_H
 #define PEBS_OUTPUT_FMT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 extern const char pebs_outfmt_digits2[200];
@@ -106,11 +108,52 @@ int pebs_outfmt_csv_needs_quote(const char *s, size_t n);
 size_t pebs_outfmt_json_str(char *dst, const char *s, size_t n);
 
 /*
- * Writes @s for a text table at @dst (at most 3n bytes): control bytes and
- * invalid UTF-8 become '?'.  *@width gets the number of characters.
+ * Writes @s for a text table at @dst (at most n bytes): control characters
+ * (C0, DEL, C1 U+0080..U+009F: a terminal would act on them) and invalid
+ * UTF-8 bytes become '?'.  *@width gets the number of characters.
  */
 size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,
 			    uint32_t *width);
+
+/*
+ * Writes @s to @fp as pebs_outfmt_text_str() does, then spaces up to @pad
+ * characters.  The one way names reach a text table or report.
+ */
+void pebs_outfmt_text_fputs(FILE *fp, const char *s, size_t pad);
+
+/* 1 when @s (@n bytes) is valid UTF-8. */
+int pebs_outfmt_utf8_valid(const char *s, size_t n);
+
+/*
+ * Writes @s to @fp as a YAML double-quoted scalar, with its quotes, that
+ * YAML readers read back as @s: escaped are '"', '\', what YAML does not
+ * allow as it is (C0 controls, DEL, C1 controls, U+FFFE, U+FFFF; as \xNN
+ * or \uNNNN) and what it reads as a line break (U+0085, U+2028, U+2029).
+ * Invalid UTF-8 bytes become \ufffd: a caller that needs the bytes back
+ * checks pebs_outfmt_utf8_valid() first (c2c_yaml.c writes !!binary).
+ */
+void pebs_outfmt_yaml_fputs(FILE *fp, const char *s);
+
+/*
+ * Writes @s to @fp as XML (and HTML) character data, fit for an attribute
+ * value too: '<', '>', '&' and '"' as entities; what XML does not allow or
+ * HTML takes as a parse error (controls C0, DEL and C1, noncharacters
+ * U+FDD0..U+FDEF and U+xFFFE, U+xFFFF) and invalid UTF-8 bytes become
+ * U+FFFD.
+ */
+void pebs_outfmt_xml_fputs(FILE *fp, const char *s);
+
+struct yaml_parser_s;
+
+/*
+ * The line (from 1) of the error of libyaml parser @p that read @buf (@len
+ * bytes, the whole input given with yaml_parser_set_input_string()).
+ * libyaml marks the line of scanner and parser errors, but for reader
+ * errors (invalid UTF-8, a control character) sets only problem_offset,
+ * the byte offset: the line is counted up to it.
+ */
+size_t pebs_outfmt_yaml_err_line(const struct yaml_parser_s *p,
+				 const void *buf, size_t len);
 
 /* Copies @s to @dst (at most 3n bytes) replacing invalid UTF-8 by U+FFFD. */
 size_t pebs_outfmt_utf8_fix(char *dst, const char *s, size_t n);

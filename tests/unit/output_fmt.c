@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yaml.h>
 
 #include "output_fmt.h"
 #include "pebs_dsrc.h"
@@ -582,4 +583,109 @@ Test(output, info_empty)
 		"  events: []\n");
 	free(out);
 	pebs_summary_free(s);
+}
+
+/* What @put writes for @s, NUL-terminated, to free. */
+static char *put_to_str(void (*put)(FILE *, const char *), const char *s)
+{
+	char *buf;
+	size_t len;
+	FILE *fp = open_memstream(&buf, &len);
+	cr_assert(fp);
+	put(fp, s);
+	cr_assert_eq(fclose(fp), 0);
+	return buf;
+}
+
+static void text_put(FILE *fp, const char *s)
+{
+	pebs_outfmt_text_fputs(fp, s, 8);
+}
+
+Test(output, names_in_text_yaml_xml)
+{
+	static const struct {
+		const char *in, *text, *yaml, *xml;
+	} t[] = {
+		{ "plain", "plain   ", "\"plain\"", "plain" },
+		{ "a\"<&>\\", "a\"<&>\\  ", "\"a\\\"<&>\\\\\"",
+		  "a&quot;&lt;&amp;&gt;\\" },
+		{ "x\033[2J\ny\x7f", "x?[2J?y?", "\"x\\x1b[2J\\x0ay\\x7f\"",
+		  "x\xef\xbf\xbd[2J\xef\xbf\xbdy\xef\xbf\xbd" },
+		{ "c1\xc2\x85\xc2\x9b|\xe2\x80\xa8", "c1??|\xe2\x80\xa8  ",
+		  "\"c1\\x85\\x9b|\\u2028\"",
+		  "c1\xef\xbf\xbd\xef\xbf\xbd|\xe2\x80\xa8" },
+		{ "caf\xe9 \xef\xbf\xbe\xef\xb7\x90", "caf? \xef\xbf\xbe"
+		  "\xef\xb7\x90 ", "\"caf\\ufffd \\ufffe\xef\xb7\x90\"",
+		  "caf\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd" },
+		{ "\xe2\x82\xac\xf0\x9f\x98\x80", "\xe2\x82\xac\xf0\x9f\x98\x80"
+		  "      ", "\"\xe2\x82\xac\xf0\x9f\x98\x80\"",
+		  "\xe2\x82\xac\xf0\x9f\x98\x80" },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char *a = put_to_str(text_put, t[i].in);
+		char *b = put_to_str(pebs_outfmt_yaml_fputs, t[i].in);
+		char *c = put_to_str(pebs_outfmt_xml_fputs, t[i].in);
+		cr_assert_str_eq(a, t[i].text, "text of case %zu", i);
+		cr_assert_str_eq(b, t[i].yaml, "yaml of case %zu", i);
+		cr_assert_str_eq(c, t[i].xml, "xml of case %zu", i);
+		free(a);
+		free(b);
+		free(c);
+	}
+	cr_assert(pebs_outfmt_utf8_valid("a\xc2\x85\xe2\x80\xa8", 6));
+	cr_assert(!pebs_outfmt_utf8_valid("caf\xe9", 4));
+	cr_assert(!pebs_outfmt_utf8_valid("\xed\xa0\x80", 3));
+}
+
+/* libyaml's reading of document @doc, one scalar, to free. */
+static char *yaml_read_back(const char *doc, size_t len)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	char *out = NULL;
+	cr_assert(yaml_parser_initialize(&p));
+	yaml_parser_set_input_string(&p, (const unsigned char *)doc, len);
+	for (;;) {
+		cr_assert(yaml_parser_parse(&p, &ev), "libyaml: %s in %s",
+			  p.problem, doc);
+		yaml_event_type_t type = ev.type;
+		if (type == YAML_SCALAR_EVENT && !out)
+			out = strdup((const char *)ev.data.scalar.value);
+		yaml_event_delete(&ev);
+		if (type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&p);
+	return out;
+}
+
+/*
+ * Random valid UTF-8 names, rich in what YAML does not take as it is:
+ * libyaml reads each back as the same bytes.
+ */
+Test(output, yaml_names_read_back)
+{
+	static const char *const parts[] = {
+		"a", " ", "\"", "\\", "\t", "\n", "\r", "\x1b", "\x7f",
+		"\xc2\x80", "\xc2\x85", "\xc2\x9f", "\xc2\xa0", "\xc3\xa9",
+		"\xe2\x80\xa8", "\xe2\x80\xa9", "\xef\xbb\xbf", "\xef\xbf\xbe",
+		"\xef\xbf\xbf", "\xef\xb7\x90", "\xf0\x9f\x98\x80",
+		"\xf4\x8f\xbf\xbf", "#", ": ", "- ", "'", "%", "!", "&", "*",
+	};
+	const size_t np = sizeof(parts) / sizeof(parts[0]);
+	uint64_t x = 12345;
+	for (int i = 0; i < 3000; i++) {
+		char name[256] = "";
+		size_t n = rnd(&x) % 12;
+		for (size_t k = 0; k < n; k++)
+			strcat(name, parts[rnd(&x) % np]);
+		char *q = put_to_str(pebs_outfmt_yaml_fputs, name);
+		char doc[2048];
+		int len = snprintf(doc, sizeof(doc), "%s\n", q);
+		char *back = yaml_read_back(doc, (size_t)len);
+		cr_assert_str_eq(back, name, "%s", q);
+		free(back);
+		free(q);
+	}
 }
