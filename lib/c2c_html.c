@@ -10,21 +10,15 @@
 #include <string.h>
 
 #include "c2c_int.h"
+#include "output_fmt.h"
 
 #define HTML_MAX_MAPS 50	/* heat maps for at most this many lines */
 #define HTML_MAX_ROWS 64	/* threads drawn per heat map */
 
+/* HTML text of a name (see pebs_outfmt_xml_fputs()). */
 static void esc(FILE *fp, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '&': fputs("&amp;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		default: fputc(*s, fp);
-		}
-	}
+	pebs_outfmt_xml_fputs(fp, s);
 }
 
 /* Heat map geometry: cell size, room for labels. */
@@ -163,17 +157,18 @@ static void rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 			fprintf(fp, "%s0x%" PRIx64, k ? " " : "", r->ips[k]);
 		if (r->nips > 3)
 			fprintf(fp, " +%" PRIu32, r->nips - 3);
-		char sym[256], src[256];
-		if (c2c_sym_code(c, r->ip_pid, r->ip, sym, sizeof(sym), src,
-				 sizeof(src))) {
+		char *sym, *src;
+		if (c2c_sym_code(c, r->ip_pid, r->ip, &sym, &src)) {
 			fprintf(fp, " <i>");
 			esc(fp, sym);
-			if (*src) {
+			if (src) {
 				fprintf(fp, " (");
 				esc(fp, src);
 				fprintf(fp, ")");
 			}
 			fprintf(fp, "</i>");
+			free(sym);
+			free(src);
 		}
 		fprintf(fp, "</td></tr>\n");
 	}
@@ -248,11 +243,12 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 			c2c_fmt_lat(b2, sizeof(b2), p->lat_mean, p->lat_p50,
 				    p->lat_p99, p->nloads),
 			p->ncpus, p->nthreads, p->npids);
-		char ds[256];
-		if (c2c_sym_data(c, l, ds, sizeof(ds))) {
+		char *ds = c2c_sym_data(c, l);
+		if (ds) {
 			fprintf(fp, "<p><b>Data:</b> ");
 			esc(fp, ds);
 			fprintf(fp, "</p>\n");
+			free(ds);
 		}
 		struct c2c_heat h;
 		if (!c2c_line_heat(c, l, &h)) {

@@ -259,15 +259,18 @@ const char *c2c_map_field_name(int f);
 int c2c_map_add(struct pebs_c2c *c, const char *const v[C2C_MAP_FIELDS]);
 
 /*
- * Symbol of the instruction @ip of process @pid ("work+0x1a") into @sym
- * and its source line ("prog.c:8", "" without debug info) into @src.
- * Returns 1 when found, else 0 (and empty strings).
+ * Symbol of the instruction @ip of process @pid ("work+0x1a") into *@sym
+ * and its source line ("prog.c:8", NULL without debug info) into *@src,
+ * full length, to free.  Returns 1 when found, else 0 (and NULLs; also
+ * when memory is short: the report goes without the symbol).
  */
 int c2c_sym_code(const struct pebs_c2c *c, uint32_t pid, uint64_t ip,
-		 char *sym, size_t slen, char *src, size_t srclen);
-/* Data symbol of line @l ("counter+0x8") into @buf.  1 when found. */
-int c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l,
-		 char *buf, size_t len);
+		 char **sym, char **src);
+/*
+ * Data symbol of line @l ("counter+0x8"), full length, to free; NULL when
+ * not found or memory is short.
+ */
+char *c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l);
 
 /* Writers (c2c_out.c, c2c_yaml.c, c2c_html.c). */
 int c2c_write_text(struct pebs_c2c *c, FILE *fp);

@@ -181,7 +181,8 @@ static void text_rows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 		if (by & PEBS_C2C_BY_DSO) {
 			/* the file name: the path is in the other formats */
 			const char *b = strrchr(r->dso, '/');
-			fprintf(fp, "  %-20s", b ? b + 1 : r->dso);
+			fputs("  ", fp);
+			pebs_outfmt_text_fputs(fp, b ? b + 1 : r->dso, 20);
 		}
 		fprintf(fp, " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8"
 			PRIu64 " %9s %7" PRIu32 " %4" PRIu32 "  ", r->loads,
@@ -194,11 +195,18 @@ static void text_rows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 			fprintf(fp, "%s0x%" PRIx64, k ? "," : "", r->ips[k]);
 		if (r->nips > 3)
 			fprintf(fp, ",+%" PRIu32, r->nips - 3);
-		char sym[256], src[256];
-		if (c2c_sym_code(c, r->ip_pid, r->ip, sym, sizeof(sym), src,
-				 sizeof(src)))
-			fprintf(fp, "  %s%s%s%s", sym, *src ? " (" : "", src,
-				*src ? ")" : "");
+		char *sym, *src;
+		if (c2c_sym_code(c, r->ip_pid, r->ip, &sym, &src)) {
+			fputs("  ", fp);
+			pebs_outfmt_text_fputs(fp, sym, 0);
+			if (src) {
+				fputs(" (", fp);
+				pebs_outfmt_text_fputs(fp, src, 0);
+				fputc(')', fp);
+			}
+			free(sym);
+			free(src);
+		}
 		fputc('\n', fp);
 	}
 	free(rows);
@@ -290,9 +298,13 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 				    p->lat_p99, p->nloads), p->st.store,
 			p->ncpus, p->nthreads, p->npids,
 			nodes_str(b3, sizeof(b3), p->nnodes));
-		char ds[256];
-		if (c2c_sym_data(c, l, ds, sizeof(ds)))
-			fprintf(fp, "  data: %s\n", ds);
+		char *ds = c2c_sym_data(c, l);
+		if (ds) {
+			fputs("  data: ", fp);
+			pebs_outfmt_text_fputs(fp, ds, 0);
+			fputc('\n', fp);
+			free(ds);
+		}
 		text_rows(c, fp, l);
 		fprintf(fp, "  verdict: %s: %s\n",
 			pebs_c2c_verdict_name(p->verdict), p->why);
@@ -409,10 +421,11 @@ int c2c_write_csv(struct pebs_c2c *c, FILE *fp)
 		csv_str(fp, p->fix);
 		if (c->sym) {
 			/* only with symbols: the contract's columns stay */
-			char ds[256];
+			char *ds = c2c_sym_data(c, l);
 			putc(',', fp);
-			if (c2c_sym_data(c, l, ds, sizeof(ds)))
+			if (ds)
 				csv_str(fp, ds);
+			free(ds);
 		}
 		putc('\n', fp);
 	}

@@ -99,39 +99,45 @@ void pebs_c2c_set_sym(struct pebs_c2c *c, struct pebs_sym *s)
 	c->sym = s;
 }
 
-/* "name+0x1a" (or "name") of @in into @buf. */
-static void name_off(char *buf, size_t len, const struct pebs_sym_info *in)
+/*
+ * "name+0x1a" (or "name") of @in, full length (C++ names run past any
+ * fixed buffer, and a cut would drop the offset): to free, NULL when
+ * memory is short.
+ */
+static char *name_off(const struct pebs_sym_info *in)
 {
-	if (in->off)
-		snprintf(buf, len, "%s+0x%" PRIx64, in->name, in->off);
-	else
-		snprintf(buf, len, "%s", in->name);
+	char *s;
+	int r = in->off ? asprintf(&s, "%s+0x%" PRIx64, in->name, in->off) :
+			  asprintf(&s, "%s", in->name);
+	return r < 0 ? NULL : s;
 }
 
 int c2c_sym_code(const struct pebs_c2c *c, uint32_t pid, uint64_t ip,
-		 char *sym, size_t slen, char *src, size_t srclen)
+		 char **sym, char **src)
 {
 	struct pebs_sym_info in;
-	*sym = *src = 0;
+	*sym = *src = NULL;
 	if (!c->sym || pebs_sym_lookup(c->sym, pid, ip, 0, &in) <= 0 ||
-	    !in.name)
+	    !in.name || !(*sym = name_off(&in)))
 		return 0;
-	name_off(sym, slen, &in);
 	if (in.file) {
 		const char *base = strrchr(in.file, '/');
-		snprintf(src, srclen, "%s:%d", base ? base + 1 : in.file,
-			 in.line);
+		if (asprintf(src, "%s:%d", base ? base + 1 : in.file,
+			     in.line) < 0) {
+			*src = NULL;
+			free(*sym);
+			*sym = NULL;
+			return 0;
+		}
 	}
 	return 1;
 }
 
-int c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l,
-		 char *buf, size_t len)
+char *c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l)
 {
 	struct pebs_sym_info in;
-	*buf = 0;
 	if (!c->sym || !l->n)
-		return 0;
+		return NULL;
 	const struct c2c_rec *r = c->recs + l->first;
 	uint32_t pid = (uint32_t)(c->threads.keys[r->thr] >> 32);
 	/*
@@ -146,8 +152,7 @@ int c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l,
 	    !in.name) {
 		if (!lo || pebs_sym_lookup(c->sym, pid, l->pub.addr + lo, 1,
 					   &in) <= 0 || !in.name)
-			return 0;
+			return NULL;
 	}
-	name_off(buf, len, &in);
-	return 1;
+	return name_off(&in);
 }

@@ -16,21 +16,36 @@
 #include <yaml.h>
 
 #include "c2c_int.h"
+#include "output_fmt.h"
 
 #define C2C_YAML_VERSION 2
 #define C2C_CHUNK 512	/* samples per text chunk */
 
+static const char b64[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/*
+ * A text value that reads back as exactly its bytes: a YAML string when
+ * it is valid UTF-8 (YAML text is), else its bytes as !!binary (base64),
+ * as a path with a Latin-1 name comes (--merge reads maps back).
+ */
 static void ystr(FILE *fp, const char *s)
 {
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(fp, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(fp, "\\x%02x", ch);
-		else
-			fputc(ch, fp);
+	size_t n = strlen(s);
+	if (pebs_outfmt_utf8_valid(s, n)) {
+		pebs_outfmt_yaml_fputs(fp, s);
+		return;
+	}
+	const unsigned char *u = (const unsigned char *)s;
+	fputs("!!binary \"", fp);
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)u[i] << 16 |
+			     (i + 1 < n ? (uint32_t)u[i + 1] << 8 : 0) |
+			     (i + 2 < n ? u[i + 2] : 0);
+		char q[4] = { b64[v >> 18], b64[v >> 12 & 63],
+			      i + 1 < n ? b64[v >> 6 & 63] : '=',
+			      i + 2 < n ? b64[v & 63] : '=' };
+		fwrite(q, 1, 4, fp);
 	}
 	fputc('"', fp);
 }
@@ -130,15 +145,16 @@ static void yrows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 		for (unsigned k = 0; k < 3 && k < r->nips; k++)
 			fprintf(fp, "%s0x%" PRIx64, k ? ", " : "", r->ips[k]);
 		fprintf(fp, "], nips: %" PRIu32, r->nips);
-		char sym[256], src[256];
-		if (c2c_sym_code(c, r->ip_pid, r->ip, sym, sizeof(sym), src,
-				 sizeof(src))) {
+		char *sym, *src;
+		if (c2c_sym_code(c, r->ip_pid, r->ip, &sym, &src)) {
 			fprintf(fp, ", sym: ");
 			ystr(fp, sym);
-			if (*src) {
+			if (src) {
 				fprintf(fp, ", srcline: ");
 				ystr(fp, src);
 			}
+			free(sym);
+			free(src);
 		}
 		fprintf(fp, "}\n");
 	}
@@ -617,11 +633,12 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 			fprintf(fp, "    nodes: %d\n", p->nnodes);
 		else
 			fprintf(fp, "    nodes: null\n");
-		char ds[256];
-		if (c2c_sym_data(c, l, ds, sizeof(ds))) {
+		char *ds = c2c_sym_data(c, l);
+		if (ds) {
 			fprintf(fp, "    data_sym: ");
 			ystr(fp, ds);
 			fputc('\n', fp);
+			free(ds);
 		}
 		yrows(c, fp, l);
 	}
@@ -638,6 +655,8 @@ struct yp {
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int have;
+	const void *buf;	/* the input, for the line of an error */
+	size_t len;
 	uint64_t version;
 	/* version 2 dictionaries: file index -> ours */
 	uint32_t *kmap, *tmap;
@@ -653,7 +672,8 @@ static int ynext(struct yp *y)
 	y->have = 0;
 	if (!yaml_parser_parse(&y->p, &y->ev))
 		return c2c_fail(y->c, PEBS_E_PARSE, "line %zu: %s",
-				y->p.problem_mark.line + 1,
+				pebs_outfmt_yaml_err_line(&y->p, y->buf,
+							  y->len),
 				y->p.problem ? y->p.problem : "bad YAML");
 	y->have = 1;
 	return 0;
@@ -1004,6 +1024,56 @@ static int ycells(struct yp *y)
 	}
 }
 
+/*
+ * The current scalar as text into *@out (to free): a !!binary one (what
+ * ystr() writes for bytes that are not UTF-8) decoded from base64.
+ */
+static int ytext(struct yp *y, char **out)
+{
+	const char *s = yscalar(y), *tag = (const char *)y->ev.data.scalar.tag;
+	*out = NULL;
+	if (!tag || strcmp(tag, "tag:yaml.org,2002:binary")) {
+		if (!(*out = strdup(s)))
+			return c2c_fail(y->c, PEBS_E_NOMEM, "out of memory");
+		return 0;
+	}
+	size_t len = strlen(s), n = 0, pad = 0;
+	unsigned char *d = malloc(len / 4 * 3 + 3);
+	uint32_t v = 0;
+	unsigned k = 0;
+	if (!d)
+		return c2c_fail(y->c, PEBS_E_NOMEM, "out of memory");
+	for (; *s; s++) {
+		const char *p = strchr(b64, *s);
+		if (*s == ' ' || *s == '\n')
+			continue;	/* base64 may be folded */
+		if (*s == '=' && k >= 2 && pad < 2) {
+			pad++;
+			p = b64;
+		} else if (!p || pad) {
+			free(d);
+			return yerr(y, "maps: !!binary value that is not "
+				    "base64");
+		}
+		v = v << 6 | (uint32_t)(p - b64);
+		if (++k == 4) {
+			d[n++] = (unsigned char)(v >> 16);
+			d[n++] = (unsigned char)(v >> 8);
+			d[n++] = (unsigned char)v;
+			n -= pad;
+			v = k = 0;
+		}
+	}
+	d[n] = 0;
+	if (k || memchr(d, 0, n)) {
+		free(d);
+		return yerr(y, k ? "maps: !!binary value that is not base64" :
+			    "maps: !!binary value with a NUL byte");
+	}
+	*out = (char *)d;
+	return 0;
+}
+
 /* maps: [{pid: "1", start: "0x...", ..., path: "..."}, ...] */
 static int ymaps(struct yp *y)
 {
@@ -1037,11 +1107,8 @@ static int ymaps(struct yp *y)
 			if (f < 0)
 				continue;
 			free(v[f]);
-			if (!(v[f] = strdup(yscalar(y)))) {
-				r = c2c_fail(y->c, PEBS_E_NOMEM,
-					     "out of memory");
+			if ((r = ytext(y, &v[f])))
 				break;
-			}
 		}
 		if (!r && c2c_map_add(y->c, (const char *const *)v))
 			r = c2c_fail(y->c, PEBS_E_NOMEM, "out of memory");
@@ -1138,6 +1205,8 @@ int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len)
 	struct yp y;
 	memset(&y, 0, sizeof(y));
 	y.c = c;
+	y.buf = buf;
+	y.len = len;
 	if (!yaml_parser_initialize(&y.p))
 		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 	yaml_parser_set_input_string(&y.p, buf, len);

@@ -1266,6 +1266,8 @@ struct ys {
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int have;		/* ev holds an event */
+	const char *text;	/* the input, for the line of an error */
+	size_t len;
 	char *err;
 	size_t errlen;
 };
@@ -1278,7 +1280,7 @@ static int ys_next(struct ys *y)
 	y->have = 0;
 	if (!yaml_parser_parse(&y->p, &y->ev)) {
 		snprintf(y->err, y->errlen, "YAML: line %zu: %s",
-			 y->p.problem_mark.line + 1,
+			 pebs_outfmt_yaml_err_line(&y->p, y->text, y->len),
 			 y->p.problem ? y->p.problem : "syntax error");
 		return -PEBS_E_PARSE;
 	}
@@ -1638,7 +1640,8 @@ out:
 static int ys_run(const char *text, size_t len, struct pebs_hist *h,
 		  int *field, int *by, char *err, size_t errlen)
 {
-	struct ys y = { .err = err, .errlen = errlen };
+	struct ys y = { .text = text, .len = len, .err = err,
+			.errlen = errlen };
 	int r = 0, ndocs = 0;
 	if (!yaml_parser_initialize(&y.p))
 		return -PEBS_E_NOMEM;
