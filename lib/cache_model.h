@@ -10,13 +10,28 @@
 
 #include <stdint.h>
 
+#include "pebs_sim.h"
 #include "pebs_workload.h"
 
 #define CACHE_MAX_SOCKETS 8u
 #define CACHE_MAX_CPUS 64u	/* sharer masks are one u64 */
 
-/* Nominal core clock used to turn nanoseconds into cycles. */
-#define CACHE_NS_TO_CYCLES(ns) ((ns) * 5 / 2)	/* 2.5 GHz */
+/*
+ * Nanoseconds of a trace as core cycles of the simulated clock,
+ * PEBS_SIM_TSC_HZ (the one constant: a nanosecond of trace is a
+ * nanosecond of capture, tsc.hz and -d included); saturates at
+ * UINT64_MAX.
+ */
+static inline uint64_t cache_ns_to_cycles(uint64_t ns)
+{
+	const uint64_t g = 1000000000u;
+	uint64_t s = ns / g, hi;
+
+	if (__builtin_mul_overflow(s, PEBS_SIM_TSC_HZ, &hi) ||
+	    __builtin_add_overflow(hi, ns % g * PEBS_SIM_TSC_HZ / g, &hi))
+		return UINT64_MAX;
+	return hi;
+}
 
 struct cache_model;
 

@@ -258,8 +258,7 @@ static int trace_one(struct pebs_workload *w, struct pebs_access *a)
 	}
 	uint64_t d = r.time - w->t0;
 	memset(a, 0, sizeof(*a));
-	a->cycle = wtrace_cycles(w->tr) ? d :
-		   d > UINT64_MAX / 5 ? UINT64_MAX : CACHE_NS_TO_CYCLES(d);
+	a->cycle = wtrace_cycles(w->tr) ? d : cache_ns_to_cycles(d);
 	a->cpu = cpu;
 	a->pid = r.pid;
 	a->tid = r.tid;

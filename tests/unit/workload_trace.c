@@ -31,8 +31,9 @@ Test(wtrace, basic)
 	struct pebs_access a[16];
 	struct pebs_workload *w;
 	cr_assert_eq(all("testdata/good/trace-basic.txt", a, 16, &w), 6);
-	/* ns to cycles at the nominal 2.5 GHz, from the first access. */
-	static const uint64_t cyc[6] = { 0, 0, 1000, 2500, 2500, 2500 };
+	/* ns to cycles at the simulated clock's 2 GHz (PEBS_SIM_TSC_HZ),
+	 * from the first access. */
+	static const uint64_t cyc[6] = { 0, 0, 800, 2000, 2000, 2000 };
 	static const uint8_t kind[6] = { PEBS_ACC_STORE, PEBS_ACC_STORE,
 		PEBS_ACC_LOAD, PEBS_ACC_LOAD, PEBS_ACC_STORE, PEBS_ACC_LOAD };
 	for (int i = 0; i < 6; i++) {
