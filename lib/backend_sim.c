@@ -1,7 +1,10 @@
 /*
  * backend_sim.c - the sim backend: the simulated PMU fed from an access
  * source.  wait() retires accesses until a CPU raises its threshold PMI,
- * one quantum of simulated time has passed, or the source ends.
+ * one quantum of simulated time has passed, or the source ends.  A
+ * simulated processor with nothing to retire for longer than a quantum
+ * (a gap in a trace: the program slept) skips the idle time: simulated
+ * time has no wall clock to wait for.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +65,7 @@ static int s_wait(struct pebs_backend *b, int timeout_ms)
 	struct pebs_sim *sim = p->o.sim;
 	uint64_t quantum = p->o.quantum ? p->o.quantum : PEBS_SIM_TSC_HZ / 1000;
 	uint64_t until = pebs_sim_cycle(sim) + quantum;
-	int pmi = 0;
+	int pmi = 0, moved = 0;
 
 	(void)timeout_ms;
 	while (!p->ended) {
@@ -80,6 +83,18 @@ static int s_wait(struct pebs_backend *b, int timeout_ms)
 			p->pos = 0;
 			p->len = (size_t)got;
 		}
+		/*
+		 * Idle up to the next access: the deadline is a quantum
+		 * after it (else the cycle, and the deadline with it, would
+		 * never move).  A stop cycle inside the gap still ends the
+		 * capture, below.
+		 */
+		if (!moved && !pmi && p->buf[p->pos].cycle > until) {
+			uint64_t next = p->buf[p->pos].cycle;
+			until = next > UINT64_MAX - quantum ? UINT64_MAX :
+				next + quantum;
+		}
+		moved = 1;
 		/* Retire up to the first access past the deadline or the
 		 * stop cycle, in slices so a PMI is seen promptly. */
 		while (p->pos + n < p->len && n < 64) {
