@@ -11,6 +11,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,10 +209,12 @@ static volatile sig_atomic_t stop_flag;
 /* SIGINT and SIGTERM as inherited, for the -- COMMAND. */
 static struct sigaction int0, term0;
 
+/* Each request changes the flag: with -b sim -- COMMAND the first ends
+ * the command's run, a later one the replay (pebs_capture.h). */
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop_flag = 1;
+	stop_flag = stop_flag < SIG_ATOMIC_MAX ? stop_flag + 1 : 1;
 }
 
 /*

@@ -18,6 +18,7 @@
 #include "pebs_format.h"
 #include "pebs_probe.h"
 #include "pebs_uarch.h"
+#include "workload_int.h"
 
 #define WAIT_MS		100
 /* Samples per block (the writer's default). */
@@ -48,6 +49,11 @@ struct cap {
 	uint64_t *lost_est;		/* per CPU index: estimated */
 	char tracepath[4096];
 	pid_t child;
+	/* sim -- COMMAND: the stop flag when the command ended (a request
+	 * made while it ran ended its run, not the replay), and whether
+	 * the command was interrupted before it wrote any trace. */
+	sig_atomic_t stop0;
+	int interrupted;
 	struct cmaps maps;		/* hardware -- COMMAND: its maps */
 	size_t maps_in_head;		/* of them, in the current HEAD */
 	struct pebs_writer_opts wo;
@@ -117,12 +123,62 @@ static void child_pre_exec(const struct cap *c)
 		c->o->pre_exec(c->o->pre_exec_ctx);
 }
 
-/* sim with -- COMMAND: run it to the end with the trace runtime's
- * PEBS_TRACE_OUT pointing at a temporary file, then replay the trace. */
+/* The name of signal @sig for messages: "SIGABRT" (or "signal N"). */
+static const char *sig_name(int sig, char *buf, size_t len)
+{
+	const char *n = sigabbrev_np(sig);
+	if (n)
+		snprintf(buf, len, "SIG%s", n);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+/*
+ * In the command's process: execs it; when that fails, sends errno
+ * through @fd (close-on-exec: the caller reads nothing once the exec has
+ * succeeded) and exits 127.  It prints nothing: the library never does,
+ * and the caller says it once (the command's own exit 127 is then not
+ * taken for a failed exec).
+ */
+static void exec_command(const struct cap *c, int fd)
+{
+	int e;
+	ssize_t n;
+
+	execvp(c->o->command[0], c->o->command);
+	e = errno;
+	n = write(fd, &e, sizeof(e));
+	(void)n;	/* nothing better to do: the caller sees exit 127 */
+	_exit(127);
+}
+
+/* In the capture: the errno of a failed exec_command(), or 0 when the
+ * exec succeeded.  Closes @fd. */
+static int exec_errno(int fd)
+{
+	int e = 0;
+	ssize_t n;
+
+	while ((n = read(fd, &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(fd);
+	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
+/*
+ * sim with -- COMMAND: run it to the end with the trace runtime's
+ * PEBS_TRACE_OUT pointing at a temporary file, then replay the trace.  A
+ * stop request while it runs (SIGINT to the process group, or to
+ * pebs-capture alone) ends its run only: the trace, written at its exit,
+ * is what it traced; without one, the capture is interrupted (empty).
+ */
 static int run_traced(struct cap *c)
 {
-	const char *tmp = getenv("TMPDIR");
-	int fd, status;
+	const char *tmp = getenv("TMPDIR"), *cmd = c->o->command[0];
+	int fd, status, gate[2], e;
+	struct stat sb;
+	char sig[32];
 	pid_t pid;
 
 	snprintf(c->tracepath, sizeof(c->tracepath), "%s/pebs-trace-XXXXXX",
@@ -134,40 +190,51 @@ static int run_traced(struct cap *c)
 		return -PEBS_E_IO;
 	}
 	close(fd);
+	if (pipe2(gate, O_CLOEXEC) < 0) {
+		cerr(c, "pipe: %s", strerror(errno));
+		return -PEBS_E_IO;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		cerr(c, "fork: %s", strerror(errno));
+		close(gate[0]);
+		close(gate[1]);
 		return -PEBS_E_IO;
 	}
 	if (pid == 0) {
 		child_pre_exec(c);
 		setenv("PEBS_TRACE_OUT", c->tracepath, 1);
-		execvp(c->o->command[0], c->o->command);
-		fprintf(stderr, "pebs-capture: %s: %s\n", c->o->command[0],
-			strerror(errno));
-		_exit(127);
+		exec_command(c, gate[1]);
 	}
+	close(gate[1]);
+	e = exec_errno(gate[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			cerr(c, "waitpid: %s", strerror(errno));
 			return -PEBS_E_IO;
 		}
 	c->st->cmd_status = status;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		cerr(c, "%s: could not run the command", c->o->command[0]);
+	if (e) {
+		cerr(c, "%s: cannot run: %s", cmd, strerror(e));
 		return -PEBS_E_INVAL;
 	}
-	{
-		struct stat sb;
-		if (stat(c->tracepath, &sb) == 0 && sb.st_size == 0) {
-			cerr(c, "%s wrote no trace: build it with "
-			     "-fsanitize=thread and link libpebs-trace "
-			     "(formats/trace-format.md)", c->o->command[0]);
-			return -PEBS_E_INVAL;
-		}
+	if (c->o->stop)
+		c->stop0 = *c->o->stop;
+	if (stat(c->tracepath, &sb) < 0 || sb.st_size > 0)
+		return 0;	/* replayed (a vanished file: its message) */
+	if (c->stop0) {
+		c->interrupted = 1;
+		return 0;
 	}
-	return 0;
+	if (WIFSIGNALED(status))
+		cerr(c, "%s was killed by %s before writing its trace "
+		     "(libpebs-trace writes it at exit)", cmd,
+		     sig_name(WTERMSIG(status), sig, sizeof(sig)));
+	else
+		cerr(c, "%s wrote no trace: build it with -fsanitize=thread "
+		     "and link libpebs-trace (formats/trace-format.md)", cmd);
+	return -PEBS_E_INVAL;
 }
 
 /*
@@ -221,10 +288,22 @@ static int setup_sim(struct cap *c, unsigned *ncpus)
 		return -PEBS_E_INVAL;
 	}
 	if (o->command) {
+		static const char none[] = "pebs-trace 1\n";
+		FILE *fp;
 		r = run_traced(c);
 		if (r < 0)
 			return r;
-		r = pebs_workload_open_trace(&c->wl, c->tracepath, &wo);
+		/* Interrupted before it traced anything: an empty trace
+		 * stands for it, so the file has the machine's metadata. */
+		if (!c->interrupted)
+			r = pebs_workload_open_trace(&c->wl, c->tracepath,
+						     &wo);
+		else if (!(fp = fmemopen((void *)none, sizeof(none) - 1,
+					 "r")))
+			r = -PEBS_E_NOMEM;
+		else
+			r = workload_open_trace_fp(&c->wl, fp, 1,
+						   c->tracepath, &wo);
 	} else if (o->trace) {
 		r = pebs_workload_open_trace(&c->wl, o->trace, &wo);
 	} else if (!o->workload) {
@@ -858,7 +937,7 @@ static int loop(struct cap *c)
 
 	for (;;) {
 		int end = 0;
-		if (o->stop && *o->stop)
+		if (o->stop && *o->stop != c->stop0)
 			break;
 		r = pebs_backend_wait(c->bk, WAIT_MS);
 		if (r < 0) {
@@ -965,7 +1044,7 @@ static int child_poll(struct cap *c, int flags)
  */
 static int start_child(struct cap *c)
 {
-	int gate[2], status;
+	int gate[2], status, e;
 	char ok = 0;
 
 	fflush(NULL);
@@ -986,15 +1065,17 @@ static int start_child(struct cap *c)
 		ok = ptrace(PTRACE_TRACEME, 0, 0, 0) == 0;
 		if (write(gate[1], &ok, 1) != 1)
 			_exit(127);
-		execvp(c->o->command[0], c->o->command);
-		fprintf(stderr, "pebs-capture: %s: %s\n", c->o->command[0],
-			strerror(errno));
-		_exit(127);
+		exec_command(c, gate[1]);
 	}
 	close(gate[1]);
 	if (read(gate[0], &ok, 1) != 1)
 		ok = 0;
-	close(gate[0]);
+	e = exec_errno(gate[0]);
+	if (e) {
+		child_poll(c, 0);
+		cerr(c, "%s: cannot run: %s", c->o->command[0], strerror(e));
+		return -PEBS_E_INVAL;
+	}
 	if (!ok)
 		return 0;
 	/* The exec's SIGTRAP stop (or the exit of a failed exec). */
@@ -1216,9 +1297,21 @@ void pebs_capture_summary(const struct pebs_capture_stats *st, int is_sim,
 	 * the buffer was full, and how much the records' times suggest was
 	 * lost (included in "lost"). */
 	if (!is_sim && st->full && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ", DS buffer full at %llu "
-			 "drains (%llu lost estimated from record times; "
-			 "without a TSC in the records, uncounted)",
-			 (unsigned long long)st->full,
-			 (unsigned long long)st->lost_est);
+		n += snprintf(buf + n, len - (size_t)n, ", DS buffer full at "
+			      "%llu drains (%llu lost estimated from record "
+			      "times; without a TSC in the records, "
+			      "uncounted)", (unsigned long long)st->full,
+			      (unsigned long long)st->lost_est);
+	/* The command's own status, which the tool's exit status is not
+	 * (it says whether the capture worked). */
+	if (st->cmd_status >= 0 && n > 0 && (size_t)n < len) {
+		char sig[32];
+		if (WIFSIGNALED(st->cmd_status))
+			snprintf(buf + n, len - (size_t)n, "; command killed "
+				 "by %s", sig_name(WTERMSIG(st->cmd_status),
+						   sig, sizeof(sig)));
+		else if (WIFEXITED(st->cmd_status))
+			snprintf(buf + n, len - (size_t)n, "; command exit "
+				 "status %d", WEXITSTATUS(st->cmd_status));
+	}
 }

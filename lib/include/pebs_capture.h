@@ -122,7 +122,14 @@ struct pebs_capture_opts {
 	FILE *(*open_out)(void *ctx);
 	void *open_ctx;
 	const char *cmdline;	/* metadata "cmdline" */
-	volatile sig_atomic_t *stop;	/* set asynchronously to stop */
+	/*
+	 * Set (made nonzero, or changed) asynchronously to stop.  With the
+	 * sim and a command, a request made while the command runs ends
+	 * its run only: the trace it wrote is then replayed in full unless
+	 * the value changes again (and without a trace the capture ends
+	 * empty, as interrupted).
+	 */
+	volatile sig_atomic_t *stop;
 	pebs_capture_progress_fn progress;	/* about once a second */
 	void *progress_ctx;
 	/* Tests and benchmarks. */
@@ -162,7 +169,8 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 /*
  * Writes the one-line summary of @st into @buf (@len bytes): "N samples,
  * N lost, N bytes, S s, N samples/s" (plus the simulated seconds for the
- * sim).  The caller prints it.
+ * sim), and after a -- COMMAND ended "; command exit status N" or
+ * "; command killed by SIGNAME".  The caller prints it.
  */
 void pebs_capture_summary(const struct pebs_capture_stats *st, int is_sim,
 			  char *buf, size_t len);

@@ -380,24 +380,31 @@ Test(capture_maps, msr_command_pre_exec)
 	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
 
-/* A command that cannot be run ends the capture at once (exit 127 of
- * the child), traced or not. */
+/* A command that cannot be run is refused (a usage error, as with the
+ * sim) with errno's reason in the message: the library prints nothing,
+ * in the child either (it printed its own line, and the capture went on
+ * as if the command had run). */
 Test(capture_maps, msr_command_not_found)
 {
 	char root[64], err[512], out[128];
 	char *const cmd[] = { (char *)"/nonexistent/prog", NULL };
 	struct pebs_capture_stats st;
+	FILE *said = tmpfile();
 
+	cr_assert_not_null(said);
 	fflush(stderr);
-	int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
-	dup2(devnull, 2);	/* the child's "No such file" message */
+	int saved = dup(2);
+	dup2(fileno(said), 2);
 	int r = msr_command(cmd, root, out, &st, err);
 	dup2(saved, 2);
 	close(saved);
-	close(devnull);
-	cr_assert_eq(r, 0, "%s", err);
+	cr_assert_eq(r, -PEBS_E_INVAL, "%d %s", r, err);
+	cr_assert_str_eq(err, "/nonexistent/prog: cannot run: No such file "
+			 "or directory");
 	cr_assert(WIFEXITED(st.cmd_status) && WEXITSTATUS(st.cmd_status) ==
 		  127, "status 0x%x", st.cmd_status);
+	cr_assert_eq(ftell(said), 0, "printed on stderr");
+	fclose(said);
 	cr_assert_lt(st.wall_s, 5.0);
 	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
