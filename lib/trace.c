@@ -57,6 +57,34 @@ static int read_error(char *msg, size_t cap)
 	return -PEBS_E_IO;
 }
 
+/*
+ * Strips the line end of @buf (@n bytes, as getline() read it): the LF
+ * and one CR before it, no more (formats/trace-format.md section 1).
+ * Returns the new length; a CR left at the end, a second one, is an error
+ * of the caller's line (see stray_cr).
+ */
+static size_t strip_eol(char *buf, size_t n)
+{
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	if (n > 0 && buf[n - 1] == '\r')
+		buf[--n] = 0;
+	return n;
+}
+
+/* A CR still at the end of line @line (@n bytes) after strip_eol():
+ * -@err and the message, else 0. */
+static int stray_cr(char *msg, size_t cap, uint64_t line, const char *buf,
+		    size_t n, int err)
+{
+	if (n == 0 || buf[n - 1] != '\r')
+		return 0;
+	snprintf(msg, cap, "line %llu, column %zu: a second CR before the "
+		 "line's end (one CR before the LF is allowed)",
+		 (unsigned long long)line, n);
+	return -err;
+}
+
 /* Next whitespace-separated word of *@p (NUL-terminated in place). */
 static char *word(char **p)
 {
@@ -284,9 +312,18 @@ static int directive(struct wtrace *t, char *p, char *msg, size_t cap)
 			t->cycles = 0;
 		else if (u && strcmp(u, "cycles") == 0)
 			t->cycles = 1;
+		else if (u)
+			return fail(msg, cap, t->line, PEBS_E_PARSE,
+				    "clock '%s' is not 'ns' or 'cycles'",
+				    excerpt(ex, sizeof(ex), u));
 		else
 			return fail(msg, cap, t->line, PEBS_E_PARSE,
-				    "clock must be 'ns' or 'cycles'");
+				    "clock without a unit ('ns' or "
+				    "'cycles')");
+		if ((w = word(&p)))
+			return fail(msg, cap, t->line, PEBS_E_PARSE,
+				    "unexpected '%s' after clock %s",
+				    excerpt(ex, sizeof(ex), w), u);
 		return 0;
 	}
 	if (strcmp(w, "map") == 0)
@@ -324,9 +361,11 @@ static int read_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
 		if ((size_t)n != strlen(t->buf))
 			return fail(msg, cap, t->line, PEBS_E_PARSE,
 				    "NUL byte in the line");
-		while (n > 0 && (t->buf[n - 1] == '\n' ||
-				 t->buf[n - 1] == '\r'))
-			t->buf[--n] = 0;
+		n = (ssize_t)strip_eol(t->buf, (size_t)n);
+		int e = stray_cr(msg, cap, t->line, t->buf, (size_t)n,
+				 PEBS_E_PARSE);
+		if (e)
+			return e;
 		char *p = t->buf;
 		while (*p == ' ' || *p == '\t')
 			p++;
@@ -335,7 +374,7 @@ static int read_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
 		if (*p >= '0' && *p <= '9')
 			return access_line(t, p, r, msg, cap);
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
-			int e = directive(t, p, msg, cap);
+			e = directive(t, p, msg, cap);
 			if (e)
 				return e;
 			continue;
@@ -345,6 +384,62 @@ static int read_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
 			    "neither an access, a directive nor a comment: "
 			    "'%s'", excerpt(ex, sizeof(ex), p));
 	}
+}
+
+/*
+ * The first line, @n bytes in @buf: exactly "pebs-trace 1" (one space),
+ * then optional blanks, then the line end.  Errors in the line name their
+ * column (1-based).
+ */
+static int header(char *buf, size_t n, char *msg, size_t cap)
+{
+	static const char magic[] = "pebs-trace";
+	const size_t m = sizeof(magic) - 1, v = m + 1;
+	char ex[32];
+	size_t i, ve;
+	int e;
+
+	if (n != strlen(buf))
+		return fail(msg, cap, 1, PEBS_E_FORMAT, "not a pebs-trace "
+			    "file (expected 'pebs-trace 1')");
+	n = strip_eol(buf, n);
+	if (strncmp(buf, magic, m) != 0 ||
+	    (buf[m] && buf[m] != ' ' && buf[m] != '\t'))
+		return fail(msg, cap, 1, PEBS_E_FORMAT, "not a pebs-trace "
+			    "file (expected 'pebs-trace 1')");
+	if ((e = stray_cr(msg, cap, 1, buf, n, PEBS_E_FORMAT)))
+		return e;
+	while (n > m && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		buf[--n] = 0;
+	if (n == m)
+		return fail(msg, cap, 1, PEBS_E_FORMAT, "no version after "
+			    "'pebs-trace' (expected 'pebs-trace 1')");
+	if (buf[m] != ' ' || buf[v] == ' ' || buf[v] == '\t') {
+		i = buf[m] != ' ' ? m : v;
+		snprintf(msg, cap, "line 1, column %zu: %s where the header "
+			 "has one space (expected 'pebs-trace 1')", i + 1,
+			 buf[i] == ' ' ? "a second space" : "a tab");
+		return -PEBS_E_FORMAT;
+	}
+	ve = v + strcspn(buf + v, " \t");
+	if (ve < n) {
+		i = ve + strspn(buf + ve, " \t");
+		snprintf(msg, cap, "line 1, column %zu: unexpected '%s' after "
+			 "the version", i + 1, excerpt(ex, sizeof(ex),
+						     buf + i));
+		return -PEBS_E_FORMAT;
+	}
+	if (strspn(buf + v, "0123456789") != ve - v) {
+		snprintf(msg, cap, "line 1, column %zu: version '%s' is not a "
+			 "number (expected 'pebs-trace 1')", v + 1,
+			 excerpt(ex, sizeof(ex), buf + v));
+		return -PEBS_E_FORMAT;
+	}
+	if (strcmp(buf + v, "1") != 0)
+		return fail(msg, cap, 1, PEBS_E_VERSION, "trace format "
+			    "version '%s' is not supported (this reader "
+			    "knows 1)", excerpt(ex, sizeof(ex), buf + v));
+	return 0;
 }
 
 void wtrace_close(struct wtrace *t)
@@ -382,22 +477,7 @@ int wtrace_open(struct wtrace **out, FILE *fp, int own, char *msg,
 			fail(msg, cap, 1, PEBS_E_FORMAT,
 			     "empty input, expected 'pebs-trace 1'");
 	} else {
-		while (n > 0 && (t->buf[n - 1] == '\n' ||
-				 t->buf[n - 1] == '\r' ||
-				 t->buf[n - 1] == ' '))
-			t->buf[--n] = 0;
-		if (strncmp(t->buf, "pebs-trace ", 11) != 0 ||
-		    (size_t)n != strlen(t->buf)) {
-			e = fail(msg, cap, 1, PEBS_E_FORMAT,
-				 "not a pebs-trace file (expected "
-				 "'pebs-trace 1')");
-		} else if (strcmp(t->buf + 11, "1") != 0) {
-			char ex[32];
-			e = fail(msg, cap, 1, PEBS_E_VERSION,
-				 "trace format version '%s' is not supported "
-				 "(this reader knows 1)",
-				 excerpt(ex, sizeof(ex), t->buf + 11));
-		}
+		e = header(t->buf, (size_t)n, msg, cap);
 	}
 	if (!e) {
 		e = read_next(t, &t->first, msg, cap);

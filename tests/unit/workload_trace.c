@@ -104,6 +104,15 @@ Test(wtrace, empty_with_crlf)
 	cr_assert_eq(all("testdata/good/trace-empty.txt", a, 1, NULL), 0);
 }
 
+/* Blanks after the header's version and the fields, one CR before each
+ * LF: all allowed (formats/trace-format.md section 1). */
+Test(wtrace, blanks_and_crlf)
+{
+	struct pebs_access a[2];
+	cr_assert_eq(all("testdata/good/trace-blanks.txt", a, 2, NULL), 1);
+	cr_assert_eq(a[0].addr, 2);
+}
+
 Test(wtrace, limit_and_machine_shape)
 {
 	struct pebs_workload_opts o = { .accesses = 2, .sockets = 1,
@@ -173,6 +182,25 @@ static const struct bad bads[] = {
 	  "line 3: build-id '12XY' is not 1-20 bytes of lowercase hex" },
 	{ "trace-junk", 1, PEBS_E_PARSE,
 	  "line 3: neither an access, a directive nor a comment: '@junk'" },
+	{ "trace-header-tab", 0, PEBS_E_FORMAT,
+	  "line 1, column 11: a tab where the header has one space "
+	  "(expected 'pebs-trace 1')" },
+	{ "trace-header-spaces", 0, PEBS_E_FORMAT,
+	  "line 1, column 12: a second space where the header has one "
+	  "space (expected 'pebs-trace 1')" },
+	{ "trace-header-junk", 0, PEBS_E_FORMAT,
+	  "line 1, column 14: unexpected 'x' after the version" },
+	{ "trace-header-cr", 0, PEBS_E_FORMAT,
+	  "line 1, column 13: a second CR before the line's end (one CR "
+	  "before the LF is allowed)" },
+	{ "trace-header-word", 0, PEBS_E_FORMAT,
+	  "line 1, column 12: version 'one' is not a number (expected "
+	  "'pebs-trace 1')" },
+	{ "trace-clock-junk", 0, PEBS_E_PARSE,
+	  "line 2: unexpected 'junk' after clock ns" },
+	{ "trace-second-cr", 0, PEBS_E_PARSE,
+	  "line 2, column 9: a second CR before the line's end (one CR "
+	  "before the LF is allowed)" },
 };
 
 Test(wtrace, bad_inputs)
