@@ -212,7 +212,10 @@ static void pc_step(struct pebs_workload *w, struct wthread *t,
  * capture (first touch homes them on socket 0) and keeps updating the
  * table while reading the array.  The other threads read random lines of
  * the array and of the table: threads on socket 1 get REMOTE_DRAM,
- * REMOTE_FWD and REMOTE_HITM, threads on socket 0 local outcomes.
+ * REMOTE_FWD and REMOTE_HITM, threads on socket 0 local outcomes.  With
+ * the default 4 threads on 2 sockets (round-robin, workload.c) threads 1
+ * and 3 are on socket 1 and thread 2 on socket 0 (cpu 1): the
+ * description says so.
  */
 #define RN_ARRAY HEAP(0)
 #define RN_ARRAY_SIZE (32ull << 20)
@@ -392,8 +395,10 @@ static const struct workload_scen scen_pc = {
 };
 static const struct workload_scen scen_rn = {
 	"remote-numa",
-	"threads on socket 1 read an array and a table homed and written on "
-	"socket 0 (REMOTE_DRAM, REMOTE_FWD, REMOTE_HITM)",
+	"thread 0 (socket 0) writes a table and reads an array, both homed "
+	"on socket 0; threads 1 and 3 (socket 1) read them remotely "
+	"(REMOTE_DRAM, REMOTE_FWD, REMOTE_HITM), thread 2 (socket 0) "
+	"locally (LOCAL_DRAM, L3_HITM)",
 	4, 800000, 2, 2, rn_init, rn_step, rn_ips
 };
 static const struct workload_scen scen_sh = {

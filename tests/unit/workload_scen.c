@@ -387,3 +387,37 @@ Test(workload, mixed_lists_its_parts_instructions)
 	pebs_meta_free(m);
 	pebs_workload_close(w);
 }
+
+/*
+ * remote-numa's description says where its threads run: threads 0 and 2
+ * on socket 0 (cpus 0 and 1), threads 1 and 3 on socket 1 (cpus 4 and
+ * 5).  Thread 2 reads the array from its own socket's memory (it said
+ * "threads on socket 1 read...", as if all the readers were remote).
+ */
+Test(workload, remote_numa_placement_as_described)
+{
+	size_t n;
+	struct pebs_access *a = run("remote-numa", 1, N, &n);
+	uint64_t c[PEBS_SRC_COUNT] = { 0 }, t = 0;
+	uint32_t pid = a[0].pid;
+	for (size_t i = 0; i < n; i++) {
+		static const unsigned cpu[4] = { 0, 4, 1, 5 };
+		cr_assert_eq(a[i].cpu, cpu[a[i].tid - pid], "tid %u",
+			     a[i].tid);
+		if (a[i].tid - pid == 2 && a[i].ip == 0x401580) {
+			c[a[i].src]++;
+			t++;
+		}
+	}
+	cr_assert_eq(c[PEBS_SRC_REMOTE_DRAM], 0);
+	cr_assert_gt(c[PEBS_SRC_LOCAL_DRAM] * 2, t, "%llu of %llu",
+		     (unsigned long long)c[PEBS_SRC_LOCAL_DRAM],
+		     (unsigned long long)t);
+	cr_assert_str_eq(pebs_workload_describe("remote-numa"),
+			 "thread 0 (socket 0) writes a table and reads an "
+			 "array, both homed on socket 0; threads 1 and 3 "
+			 "(socket 1) read them remotely (REMOTE_DRAM, "
+			 "REMOTE_FWD, REMOTE_HITM), thread 2 (socket 0) "
+			 "locally (LOCAL_DRAM, L3_HITM)");
+	free(a);
+}
