@@ -389,24 +389,22 @@ static void field_desc(struct sbuf *s, const struct vctx *v,
 }
 
 /*
- * Whether the fields of group @g (grp[f] == g) are adjacent, one run of
- * bytes; its first and last byte in *@lo, *@hi.
+ * The first and last byte of group @g (grp[f] == g) in *@lo, *@hi.  Unused
+ * bytes between its fields do not matter: what separates two groups is
+ * that one's bytes all come before the other's.
  */
-static int group_span(const struct field *fields, size_t nf,
-		      const size_t *grp, size_t g, unsigned *lo, unsigned *hi)
+static void group_span(const struct field *fields, size_t nf,
+		       const size_t *grp, size_t g, unsigned *lo, unsigned *hi)
 {
-	int seen = 0, whole = 1;
+	int seen = 0;
 	for (size_t f = 0; f < nf; f++) {
 		if (grp[f] != g)
 			continue;
-		if (seen && fields[f].lo != *hi + 1)
-			whole = 0;
 		if (!seen)
 			*lo = fields[f].lo;
 		*hi = fields[f].hi;
 		seen = 1;
 	}
-	return whole;
 }
 
 /* The fields of group @g: "0x00-0x07 (...) and 0x20-0x27 (...)". */
@@ -685,9 +683,11 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 			}
 			size_t g1 = grp[fa] < grp[fb] ? grp[fa] : grp[fb];
 			size_t g2 = grp[fa] < grp[fb] ? grp[fb] : grp[fa];
-			unsigned lo1, hi1, lo2, hi2;
-			int whole = group_span(fields, nf, grp, g1, &lo1, &hi1) &&
-				    group_span(fields, nf, grp, g2, &lo2, &hi2);
+			unsigned lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0;
+			group_span(fields, nf, grp, g1, &lo1, &hi1);
+			group_span(fields, nf, grp, g2, &lo2, &hi2);
+			/* g1 starts first: apart unless g1 goes on past g2 */
+			int whole = hi1 < lo2;
 			sb_printf(&fix, "move offset ");
 			group_desc(&fix, &v, fields, nf, grp, g2);
 			sb_printf(&fix, " away from ");

@@ -487,6 +487,85 @@ Test(c2c, verdict_fix_interleaved_fields)
 	pebs_c2c_free(c);
 }
 
+/*
+ * tid 11 writes 0x00 and 0x10 with unused bytes between, tid 12 writes
+ * 0x20 after both: one pad after 0x17 separates them, the gap inside tid
+ * 11's group is no interleaving.  The pad is the line less that group's
+ * span, for every line size.
+ */
+Test(c2c, verdict_fix_gap_inside_group)
+{
+	static const unsigned ls[3] = { 64, 128, 32 };
+	static const char *const want[3] = {
+		"pad with 40 bytes after 0x17 or align each to 64",
+		"pad with 104 bytes after 0x17 or align each to 128",
+		"pad with 8 bytes after 0x17 or align each to 32",
+	};
+	for (int i = 0; i < 3; i++) {
+		struct pebs_c2c_opts o = { .line_size = ls[i] };
+		struct pebs_c2c *c = mk(&o);
+		/* 32-byte lines: tid 12 at 0x18, still after the gap */
+		uint64_t b = ls[i] == 32 ? 0x18 : 0x20;
+		add(c, 0, 11, 0x10, A + 0x00, 0, STORE, 10);
+		add(c, 0, 11, 0x18, A + 0x10, 0, STORE, 10);
+		add(c, 0, 11, 0x20, A + 0x00, 200, HITM_L, 5);
+		add(c, 0, 11, 0x20, A + 0x10, 200, HITM_L, 5);
+		add(c, 1, 12, 0x28, A + b, 0, STORE, 10);
+		add(c, 1, 12, 0x30, A + b, 210, HITM_L, 5);
+		cr_assert_eq(pebs_c2c_finish(c), 0);
+		const struct pebs_c2c_line *l = find(c, A);
+		cr_assert(l);
+		cr_expect_eq(l->verdict, PEBS_C2C_V_FALSE, "%u: %s", ls[i],
+			     l->why);
+		cr_expect(strstr(l->fix, want[i]), "%u: fix: %s", ls[i],
+			  l->fix);
+		cr_expect_null(strstr(l->fix, "interleave"), "%u: fix: %s",
+			       ls[i], l->fix);
+		pebs_c2c_free(c);
+	}
+}
+
+/*
+ * A group that goes on past the other's first byte does interleave,
+ * whichever side writes: tid 1's fields around tid 2's, and tid 2's read
+ * fields around tid 1's written one (the reader's group spans 0x00-0x3f,
+ * the whole line).
+ */
+Test(c2c, verdict_fix_straddling_groups)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		struct pebs_c2c *c = mk(NULL);
+		add(c, 0, 1, 0x10, A + 0x00, 0, pass ? HITM_L : STORE, 10);
+		add(c, 0, 1, 0x18, A + 0x38, 0, pass ? HITM_L : STORE, 10);
+		add(c, 1, 2, 0x20, A + 0x10, 0, STORE, 10);
+		add(c, 1, 2, 0x28, A + 0x10, 150, HITM_L, 5);
+		cr_assert_eq(pebs_c2c_finish(c), 0);
+		const struct pebs_c2c_line *l = find(c, A);
+		cr_assert(l);
+		cr_expect_eq(l->verdict, PEBS_C2C_V_FALSE, "%d: %s", pass,
+			     l->why);
+		cr_expect(strstr(l->fix, "move offset 0x10-0x17 (written by "
+				 "tid 2) away from 0x00-0x07"), "%d: fix: %s",
+			  pass, l->fix);
+		cr_expect(strstr(l->fix, "their fields interleave"),
+			  "%d: fix: %s", pass, l->fix);
+		cr_expect_null(strstr(l->fix, "pad with"), "%d: fix: %s", pass,
+			       l->fix);
+		pebs_c2c_free(c);
+	}
+	/* a first group of 56 bytes: 8 bytes of pad take tid 2 off it */
+	struct pebs_c2c *c = mk(NULL);
+	for (unsigned off = 0; off < 0x38; off += 8)
+		add(c, 0, 1, 0x10, A + off, 0, STORE, 2);
+	add(c, 1, 2, 0x20, A + 0x38, 0, STORE, 10);
+	add(c, 1, 2, 0x28, A + 0x38, 150, HITM_L, 5);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect(strstr(find(c, A)->fix, "away from 0x00-0x37 (written by "
+			 "tid 1): pad with 8 bytes after 0x37 or align each "
+			 "to 64"), "fix: %s", find(c, A)->fix);
+	pebs_c2c_free(c);
+}
+
 Test(c2c, verdict_unknown_reasons)
 {
 	struct pebs_c2c *c = mk(NULL);
