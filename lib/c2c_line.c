@@ -388,25 +388,6 @@ static void field_desc(struct sbuf *s, const struct vctx *v,
 	sb_printf(s, ")");
 }
 
-/*
- * The first and last byte of group @g (grp[f] == g) in *@lo, *@hi.  Unused
- * bytes between its fields do not matter: what separates two groups is
- * that one's bytes all come before the other's.
- */
-static void group_span(const struct field *fields, size_t nf,
-		       const size_t *grp, size_t g, unsigned *lo, unsigned *hi)
-{
-	int seen = 0;
-	for (size_t f = 0; f < nf; f++) {
-		if (grp[f] != g)
-			continue;
-		if (!seen)
-			*lo = fields[f].lo;
-		*hi = fields[f].hi;
-		seen = 1;
-	}
-}
-
 /* The fields of group @g: "0x00-0x07 (...) and 0x20-0x27 (...)". */
 static void group_desc(struct sbuf *s, const struct vctx *v,
 		       const struct field *fields, size_t nf,
@@ -443,6 +424,149 @@ static int same_access(const struct vctx *v, unsigned b1, unsigned b2)
 		if (bit(v->a[t], b1) != bit(v->a[t], b2))
 			return 0;
 	return 1;
+}
+
+/*
+ * The groups of a line's fields: fields with the same accessing threads,
+ * each group named by its first field (so a lower name starts first).
+ * Per group, how many threads write it and access it, and one of each:
+ * two groups need different lines when a thread writes one and another
+ * thread uses the other (conflict()).
+ */
+struct groups {
+	size_t grp[C2C_MAX_LINE];	/* per field: its group */
+	size_t n;			/* groups */
+	size_t written;			/* groups with a writer */
+	size_t nwr[C2C_MAX_LINE], nacc[C2C_MAX_LINE];	/* per group */
+	size_t wr1[C2C_MAX_LINE], acc1[C2C_MAX_LINE];	/* a thread of each */
+	size_t seen[C2C_MAX_LINE];	/* last thread counted as writer + 1 */
+	unsigned lo[C2C_MAX_LINE], hi[C2C_MAX_LINE];	/* first, last byte */
+};
+
+static void group_fields(struct groups *G, const struct vctx *v,
+			 const struct field *fields, size_t nf)
+{
+	G->n = G->written = 0;
+	for (size_t f = 0; f < nf; f++) {
+		size_t g = 0;
+		while (g < f && !same_access(v, fields[g].lo, fields[f].lo))
+			g++;
+		G->grp[f] = g == f ? f : G->grp[g];
+		if (g == f) {
+			G->n++;
+			G->nwr[f] = G->nacc[f] = G->seen[f] = 0;
+			G->lo[f] = fields[f].lo;
+		}
+		G->hi[G->grp[f]] = fields[f].hi;
+	}
+	for (size_t t = 0; t < v->nt; t++) {
+		for (size_t f = 0; f < nf; f++) {
+			size_t g = G->grp[f];
+			/* all fields of a group have the same accessors */
+			if (g == f && bit(v->a[t], fields[f].lo)) {
+				G->acc1[g] = t;
+				G->nacc[g]++;
+			}
+			/* count t once per group it writes */
+			if (bit(v->w[t], fields[f].lo) && G->seen[g] != t + 1) {
+				G->seen[g] = t + 1;
+				G->wr1[g] = t;
+				G->nwr[g]++;
+			}
+		}
+	}
+	for (size_t f = 0; f < nf; f++)
+		G->written += G->grp[f] == f && G->nwr[f];
+}
+
+/*
+ * Whether a thread writes group @g while another thread uses group @h, or
+ * the other way round: then they belong on different lines.  The only
+ * writer of one being the only user of the other is no conflict.
+ */
+static int writes_under(const struct groups *G, size_t g, size_t h)
+{
+	return G->nwr[g] && G->nacc[h] &&
+	       !(G->nwr[g] == 1 && G->nacc[h] == 1 && G->wr1[g] == G->acc1[h]);
+}
+
+static int conflict(const struct groups *G, size_t g, size_t h)
+{
+	return g != h && (writes_under(G, g, h) || writes_under(G, h, g));
+}
+
+static uint64_t field_samples(const struct field *f)
+{
+	return f->stores + f->loads;
+}
+
+/*
+ * The fix for false sharing.  A is the written field with the most samples
+ * among those whose group conflicts with another group, B the field with
+ * the most samples among the groups that conflict with A's.  Their groups
+ * are moved apart whole: one pad separates them when one group's bytes all
+ * come before the other's (unused bytes inside a group do not matter),
+ * none when a field of one lies between fields of the other.  Returns
+ * nonzero when out of memory.
+ */
+static int fix_false(struct sbuf *fix, const struct vctx *v,
+		     const struct field *fields, size_t nf, unsigned L)
+{
+	struct groups *G = malloc(sizeof(*G));
+	if (!G)
+		return 1;
+	group_fields(G, v, fields, nf);
+	size_t fa = nf, fb = nf;
+	for (size_t f = 0; f < nf; f++) {
+		if (!G->nwr[G->grp[f]] || (fa < nf && field_samples(&fields[f])
+					   <= field_samples(&fields[fa])))
+			continue;
+		for (size_t h = 0; h < nf; h++)
+			if (conflict(G, G->grp[f], G->grp[h])) {
+				fa = f;
+				break;
+			}
+	}
+	for (size_t f = 0; fa < nf && f < nf; f++)
+		if (conflict(G, G->grp[fa], G->grp[f]) &&
+		    (fb == nf || field_samples(&fields[f]) >
+		     field_samples(&fields[fb])))
+			fb = f;
+	if (fb == nf) {
+		free(G);
+		return 0;
+	}
+	size_t g1 = G->grp[fa] < G->grp[fb] ? G->grp[fa] : G->grp[fb];
+	size_t g2 = G->grp[fa] < G->grp[fb] ? G->grp[fb] : G->grp[fa];
+	sb_printf(fix, "move offset ");
+	group_desc(fix, v, fields, nf, G->grp, g2);
+	sb_printf(fix, " away from ");
+	group_desc(fix, v, fields, nf, G->grp, g1);
+	if (G->hi[g1] < G->lo[g2])
+		sb_printf(fix, ": pad with %u bytes after 0x%02x or align "
+			  "each to %u", L - (G->hi[g1] - G->lo[g1] + 1),
+			  G->hi[g1], L);
+	else
+		sb_printf(fix, ": their fields interleave, so no one pad "
+			  "separates them: put each group's fields next to "
+			  "each other and align each group to %u", L);
+	/*
+	 * Groups written by different threads always conflict; groups only
+	 * read never conflict with each other, so they can share a line.
+	 */
+	size_t ro = G->n - G->written;
+	if (G->n > 2 && !ro)
+		sb_printf(fix, " (%zu groups of fields are written by "
+			  "different threads: give each its own line, "
+			  "aligned to %u)", G->n, L);
+	else if (G->n > 2)
+		sb_printf(fix, " (%zu groups of fields are used by different "
+			  "threads, %zu of them written: give each written "
+			  "group its own line, aligned to %u, and %s)", G->n,
+			  G->written, L, ro == 1 ? "the group only read one more" :
+			  "the groups only read one line together");
+	free(G);
+	return 0;
 }
 
 /*
@@ -653,60 +777,8 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 				  p->verdict == PEBS_C2C_V_MIXED);
 	int want_true = text && (p->verdict == PEBS_C2C_V_TRUE ||
 				 p->verdict == PEBS_C2C_V_MIXED);
-	if (want_false) {
-		size_t fa = nf, fb = nf;
-		for (size_t f = 0; f < nf; f++)
-			if (has_any(&v, v.w, NULL, fields[f].lo) &&
-			    (fa == nf || fields[f].stores + fields[f].loads >
-			     fields[fa].stores + fields[fa].loads))
-				fa = f;
-		for (size_t f = 0; fa < nf && f < nf; f++)
-			if (!same_access(&v, fields[f].lo, fields[fa].lo) &&
-			    (fb == nf || fields[f].stores + fields[f].loads >
-			     fields[fb].stores + fields[fb].loads))
-				fb = f;
-		if (fb < nf) {
-			/*
-			 * Groups: fields with the same accessing threads,
-			 * named by their first field.  A and B's groups are
-			 * moved apart whole: a thread's fields can lie on
-			 * both sides of another thread's.
-			 */
-			size_t grp[C2C_MAX_LINE], groups = 0;
-			for (size_t f = 0; f < nf; f++) {
-				size_t g = 0;
-				while (g < f && !same_access(&v, fields[g].lo,
-							    fields[f].lo))
-					g++;
-				grp[f] = g == f ? f : grp[g];
-				groups += g == f;
-			}
-			size_t g1 = grp[fa] < grp[fb] ? grp[fa] : grp[fb];
-			size_t g2 = grp[fa] < grp[fb] ? grp[fb] : grp[fa];
-			unsigned lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0;
-			group_span(fields, nf, grp, g1, &lo1, &hi1);
-			group_span(fields, nf, grp, g2, &lo2, &hi2);
-			/* g1 starts first: apart unless g1 goes on past g2 */
-			int whole = hi1 < lo2;
-			sb_printf(&fix, "move offset ");
-			group_desc(&fix, &v, fields, nf, grp, g2);
-			sb_printf(&fix, " away from ");
-			group_desc(&fix, &v, fields, nf, grp, g1);
-			if (whole)
-				sb_printf(&fix, ": pad with %u bytes after "
-					  "0x%02x or align each to %u",
-					  L - (hi1 - lo1 + 1), hi1, L);
-			else
-				sb_printf(&fix, ": their fields interleave, so "
-					  "no one pad separates them: put each "
-					  "group's fields next to each other "
-					  "and align each group to %u", L);
-			if (groups > 2)
-				sb_printf(&fix, " (%zu fields are used by "
-					  "different threads: align each of "
-					  "them to %u)", groups, L);
-		}
-	}
+	if (want_false && fix_false(&fix, &v, fields, nf, L))
+		goto out;
 	if (want_true) {
 		size_t fc = nf;
 		for (size_t f = 0; f < nf; f++)

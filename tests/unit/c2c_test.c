@@ -413,8 +413,9 @@ Test(c2c, verdict_mixed_pairs_per_slot)
 	cr_expect_eq(l->verdict, PEBS_C2C_V_MIXED, "%s", l->why);
 	cr_expect(strstr(l->fix, "away from 0x00-0x07 (written by tid 10, "
 			 "14)"), "%s", l->fix);
-	cr_expect(strstr(l->fix, "4 fields are used by different threads"),
-		  "%s", l->fix);
+	cr_expect(strstr(l->fix, "(4 groups of fields are written by "
+			 "different threads: give each its own line, aligned "
+			 "to 64)"), "%s", l->fix);
 	cr_expect(strstr(l->fix, "padding cannot help"), "%s", l->fix);
 	pebs_c2c_free(c);
 }
@@ -463,6 +464,30 @@ Test(c2c, verdict_access_size)
 }
 
 /*
+ * Finishes @c and checks line A's verdict (@v) and that its fix has every
+ * one of the strings @has and none of @hasnt (NULL-ended; @tag says which
+ * case failed).
+ */
+static void expect_fix(struct pebs_c2c *c, enum pebs_c2c_verdict v,
+		       const char *tag, const char *const *has,
+		       const char *const *hasnt)
+{
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_assert(l, "%s", tag);
+	cr_expect_eq(l->verdict, v, "%s: %s", tag, l->why);
+	for (; has && *has; has++)
+		cr_expect(strstr(l->fix, *has), "%s: want \"%s\" in fix: %s",
+			  tag, *has, l->fix);
+	for (; hasnt && *hasnt; hasnt++)
+		cr_expect_null(strstr(l->fix, *hasnt), "%s: no \"%s\" in "
+			       "fix: %s", tag, *hasnt, l->fix);
+	pebs_c2c_free(c);
+}
+
+#define STRS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/*
  * tid 501 writes 0x00 and 0x20, tid 502 writes 0x10 between them: padding
  * one field cannot separate the two threads, and the fix names every field
  * of both.
@@ -474,17 +499,11 @@ Test(c2c, verdict_fix_interleaved_fields)
 	add(c, 0, 501, 0x18, A + 0x20, 0, STORE, 8);
 	add(c, 1, 502, 0x20, A + 0x10, 0, STORE, 9);
 	add(c, 1, 502, 0x28, A + 0x10, 150, HITM_L, 4);
-	cr_assert_eq(pebs_c2c_finish(c), 0);
-	const struct pebs_c2c_line *l = find(c, A);
-	cr_assert(l);
-	cr_expect_eq(l->verdict, PEBS_C2C_V_FALSE, "%s", l->why);
-	cr_expect(strstr(l->fix, "move offset 0x10-0x17 (written by tid 502) "
-			 "away from 0x00-0x07 (written by tid 501) and "
-			 "0x20-0x27 (written by tid 501): their fields "
-			 "interleave"), "fix: %s", l->fix);
-	cr_expect(strstr(l->fix, "align each group to 64"), "fix: %s", l->fix);
-	cr_expect_null(strstr(l->fix, "pad with"), "fix: %s", l->fix);
-	pebs_c2c_free(c);
+	expect_fix(c, PEBS_C2C_V_FALSE, "interleaved",
+		   STRS("move offset 0x10-0x17 (written by tid 502) away from "
+			"0x00-0x07 (written by tid 501) and 0x20-0x27 "
+			"(written by tid 501): their fields interleave",
+			"align each group to 64"), STRS("pad with"));
 }
 
 /*
@@ -512,16 +531,8 @@ Test(c2c, verdict_fix_gap_inside_group)
 		add(c, 0, 11, 0x20, A + 0x10, 200, HITM_L, 5);
 		add(c, 1, 12, 0x28, A + b, 0, STORE, 10);
 		add(c, 1, 12, 0x30, A + b, 210, HITM_L, 5);
-		cr_assert_eq(pebs_c2c_finish(c), 0);
-		const struct pebs_c2c_line *l = find(c, A);
-		cr_assert(l);
-		cr_expect_eq(l->verdict, PEBS_C2C_V_FALSE, "%u: %s", ls[i],
-			     l->why);
-		cr_expect(strstr(l->fix, want[i]), "%u: fix: %s", ls[i],
-			  l->fix);
-		cr_expect_null(strstr(l->fix, "interleave"), "%u: fix: %s",
-			       ls[i], l->fix);
-		pebs_c2c_free(c);
+		expect_fix(c, PEBS_C2C_V_FALSE, want[i], STRS(want[i]),
+			   STRS("interleave"));
 	}
 }
 
@@ -539,19 +550,11 @@ Test(c2c, verdict_fix_straddling_groups)
 		add(c, 0, 1, 0x18, A + 0x38, 0, pass ? HITM_L : STORE, 10);
 		add(c, 1, 2, 0x20, A + 0x10, 0, STORE, 10);
 		add(c, 1, 2, 0x28, A + 0x10, 150, HITM_L, 5);
-		cr_assert_eq(pebs_c2c_finish(c), 0);
-		const struct pebs_c2c_line *l = find(c, A);
-		cr_assert(l);
-		cr_expect_eq(l->verdict, PEBS_C2C_V_FALSE, "%d: %s", pass,
-			     l->why);
-		cr_expect(strstr(l->fix, "move offset 0x10-0x17 (written by "
-				 "tid 2) away from 0x00-0x07"), "%d: fix: %s",
-			  pass, l->fix);
-		cr_expect(strstr(l->fix, "their fields interleave"),
-			  "%d: fix: %s", pass, l->fix);
-		cr_expect_null(strstr(l->fix, "pad with"), "%d: fix: %s", pass,
-			       l->fix);
-		pebs_c2c_free(c);
+		expect_fix(c, PEBS_C2C_V_FALSE, pass ? "reader around" :
+			   "writer around",
+			   STRS("move offset 0x10-0x17 (written by tid 2) "
+				"away from 0x00-0x07",
+				"their fields interleave"), STRS("pad with"));
 	}
 	/* a first group of 56 bytes: 8 bytes of pad take tid 2 off it */
 	struct pebs_c2c *c = mk(NULL);
@@ -559,11 +562,58 @@ Test(c2c, verdict_fix_straddling_groups)
 		add(c, 0, 1, 0x10, A + off, 0, STORE, 2);
 	add(c, 1, 2, 0x20, A + 0x38, 0, STORE, 10);
 	add(c, 1, 2, 0x28, A + 0x38, 150, HITM_L, 5);
-	cr_assert_eq(pebs_c2c_finish(c), 0);
-	cr_expect(strstr(find(c, A)->fix, "away from 0x00-0x37 (written by "
-			 "tid 1): pad with 8 bytes after 0x37 or align each "
-			 "to 64"), "fix: %s", find(c, A)->fix);
-	pebs_c2c_free(c);
+	expect_fix(c, PEBS_C2C_V_FALSE, "56 bytes",
+		   STRS("away from 0x00-0x37 (written by tid 1): pad with 8 "
+			"bytes after 0x37 or align each to 64"), NULL);
+}
+
+/*
+ * Fields only read do not need lines apart from each other, only from the
+ * written ones: tid 1 writes 0x00, tid 2 and 3 read 0x10 and 0x20 (two
+ * lines, not three); with tid 2 writing 0x10, three.
+ */
+Test(c2c, verdict_fix_readers_share_a_line)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		struct pebs_c2c *c = mk(NULL);
+		add(c, 0, 1, 0x10, A + 0x00, 0, STORE, 10);
+		add(c, 0, 1, 0x18, A + 0x00, 200, HITM_L, 5);
+		if (pass)
+			add(c, 1, 2, 0x20, A + 0x10, 0, STORE, 10);
+		add(c, 1, 2, 0x28, A + 0x10, 200, HITM_L, 10);
+		add(c, 2, 3, 0x30, A + 0x20, 200, HITM_L, 10);
+		expect_fix(c, PEBS_C2C_V_FALSE, pass ? "two written" :
+			   "one written",
+			   STRS(pass ? "(3 groups of fields are used by "
+				"different threads, 2 of them written: give "
+				"each written group its own line, aligned to "
+				"64, and the group only read one more)" :
+				"(3 groups of fields are used by different "
+				"threads, 1 of them written: give each "
+				"written group its own line, aligned to 64, "
+				"and the groups only read one line together)"),
+			   STRS("align each of them"));
+	}
+}
+
+/*
+ * The field moved away must conflict with the written one: tid 1 writes
+ * 0x00 (read by tid 2, true sharing) and alone reads 0x20, the field with
+ * the most samples after it; moving 0x20 off tid 1's own writes helps no
+ * one.  tid 3's writes to 0x30 are what falsely share the line.
+ */
+Test(c2c, verdict_fix_partner_conflicts)
+{
+	struct pebs_c2c *c = mk(NULL);
+	add(c, 0, 1, 0x10, A + 0x00, 0, STORE, 20);
+	add(c, 1, 2, 0x18, A + 0x00, 200, HITM_L, 20);
+	add(c, 0, 1, 0x20, A + 0x20, 200, HITM_L, 30);
+	add(c, 2, 3, 0x28, A + 0x30, 0, STORE, 10);
+	add(c, 2, 3, 0x30, A + 0x30, 200, HITM_L, 5);
+	expect_fix(c, PEBS_C2C_V_MIXED, "partner",
+		   STRS("move offset 0x30-0x37 (written by tid 3) away from "
+			"0x00-0x07 (written by tid 1, read by tid 2): pad "
+			"with 56 bytes after 0x07"), NULL);
 }
 
 Test(c2c, verdict_unknown_reasons)
