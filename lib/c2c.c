@@ -304,6 +304,7 @@ void pebs_c2c_free(struct pebs_c2c *c)
 	c2c_dict_free(&c->kinds);
 	c2c_dict_free(&c->threads);
 	pebs_meta_free(c->maps);
+	pebs_meta_free(c->mapset);
 	free(c->topo.node);
 	for (size_t i = 0; i < c->topo.nnodes; i++)
 		free(c->topo.cpulist[i]);

@@ -155,6 +155,7 @@ struct pebs_c2c {
 	/* symbols */
 	struct pebs_meta *maps;	/* maps.N.* of every input, renumbered */
 	size_t nmaps;
+	struct pebs_meta *mapset;	/* the maps kept, for dedup */
 	struct pebs_sym *sym;	/* borrowed; NULL: no symbols */
 	struct pebs_c2c_stats totals;
 	/* every sample added (merged counts included), and the latencies

@@ -13,21 +13,35 @@
 #include "c2c_int.h"
 #include "pebs_sym.h"
 
-static const char *const map_fields[] = { "pid", "start", "end", "pgoff",
-					  "path", "build_id" };
-#define NMAPF (sizeof(map_fields) / sizeof(map_fields[0]))
+_Static_assert(C2C_MAP_FIELDS == PEBS_SYM_MAP_FIELDS,
+	       "c2c keeps the map fields of pebs_sym.h");
 
 int c2c_map_field(const char *name)
 {
-	for (size_t i = 0; i < NMAPF; i++)
-		if (!strcmp(name, map_fields[i]))
-			return (int)i;
-	return -1;
+	return pebs_sym_map_field_lookup(name);
 }
 
 const char *c2c_map_field_name(int f)
 {
-	return f >= 0 && (size_t)f < NMAPF ? map_fields[f] : NULL;
+	return pebs_sym_map_field_name(f);
+}
+
+/*
+ * The identity of a map: every field, each with its length (no text can
+ * make two maps look alike), as the key of c->mapset.
+ */
+static char *map_key(const char *const v[C2C_MAP_FIELDS])
+{
+	size_t len = 1;
+	for (size_t f = 0; f < C2C_MAP_FIELDS; f++)
+		len += 24 + (v[f] ? strlen(v[f]) : 0);
+	char *k = malloc(len), *p = k;
+	if (!k)
+		return NULL;
+	for (size_t f = 0; f < C2C_MAP_FIELDS; f++)
+		p += v[f] ? sprintf(p, "%zu:%s,", strlen(v[f]), v[f]) :
+			    sprintf(p, "-,");
+	return k;
 }
 
 int c2c_map_add(struct pebs_c2c *c, const char *const v[C2C_MAP_FIELDS])
@@ -37,23 +51,23 @@ int c2c_map_add(struct pebs_c2c *c, const char *const v[C2C_MAP_FIELDS])
 		return 0;	/* pid, start, end and path are needed */
 	if (!c->maps && !(c->maps = pebs_meta_new()))
 		return -PEBS_E_NOMEM;
-	/* the same map read from two inputs is kept once */
-	for (size_t i = 0; i < c->nmaps; i++) {
-		size_t f;
-		for (f = 0; f < NMAPF; f++) {
-			snprintf(k, sizeof(k), "maps.%zu.%s", i,
-				 map_fields[f]);
-			const char *o = pebs_meta_get(c->maps, k);
-			if (strcmp(o ? o : "", v[f] ? v[f] : ""))
-				break;
-		}
-		if (f == NMAPF)
-			return 0;
-	}
-	for (size_t f = 0; f < NMAPF; f++) {
+	if (!c->mapset && !(c->mapset = pebs_meta_new()))
+		return -PEBS_E_NOMEM;
+	/* the same map read from two inputs is kept once (a hashed set:
+	 * thousands of maps per input must not cost a scan each) */
+	char *id = map_key(v);
+	if (!id)
+		return -PEBS_E_NOMEM;
+	int seen = pebs_meta_get(c->mapset, id) != NULL;
+	int r = seen ? 0 : pebs_meta_set(c->mapset, id, "");
+	free(id);
+	if (seen || r < 0)
+		return r;
+	for (int f = 0; f < C2C_MAP_FIELDS; f++) {
 		if (!v[f])
 			continue;
-		snprintf(k, sizeof(k), "maps.%zu.%s", c->nmaps, map_fields[f]);
+		snprintf(k, sizeof(k), "maps.%zu.%s", c->nmaps,
+			 c2c_map_field_name(f));
 		if (pebs_meta_set(c->maps, k, v[f]) < 0)
 			return -PEBS_E_NOMEM;
 	}
@@ -63,25 +77,8 @@ int c2c_map_add(struct pebs_c2c *c, const char *const v[C2C_MAP_FIELDS])
 
 int pebs_c2c_add_maps(struct pebs_c2c *c, const struct pebs_meta *m)
 {
-	static const char pre[] = "maps.";
-	size_t n = m ? pebs_meta_count(m) : 0;
-	/* maps.N.field keys, grouped by N (they come in any order) */
-	for (size_t i = 0; i < n; i++) {
-		const char *k, *val;
-		pebs_meta_entry(m, i, &k, &val);
-		if (strncmp(k, pre, sizeof(pre) - 1))
-			continue;
-		char *e;
-		unsigned long idx = strtoul(k + sizeof(pre) - 1, &e, 10);
-		if (e == k + sizeof(pre) - 1 || strcmp(e, ".pid"))
-			continue;
-		const char *v[C2C_MAP_FIELDS] = { 0 };
-		char key[64];
-		for (size_t f = 0; f < NMAPF; f++) {
-			snprintf(key, sizeof(key), "maps.%lu.%s", idx,
-				 map_fields[f]);
-			v[f] = pebs_meta_get(m, key);
-		}
+	const char *v[C2C_MAP_FIELDS];
+	for (size_t i = 0; pebs_sym_map_next(m, &i, v);) {
 		int r = c2c_map_add(c, v);
 		if (r)
 			return r;

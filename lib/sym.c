@@ -1,14 +1,16 @@
 /*
  * sym.c - symbols through elfutils libdwfl, from the maps.N.* metadata of a
  * capture.  One Dwfl per process, built on first use: every mapped ELF
- * file of the process is reported at its load bias (computed from the map
- * start and file offset), after checking its build-id against the one the
- * capture recorded.
+ * file of the process is reported once per load bias (computed from the
+ * map start and file offset), after checking its build-id against the one
+ * the capture recorded.  Also the one reader of maps.N.* metadata
+ * (pebs_sym_map_next()), which pebs-c2c gathers its inputs' maps with.
  */
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,29 +19,50 @@
 #include <unistd.h>
 
 #include "pebs_sym.h"
+#include "strhash.h"
 
 struct smap {
 	uint32_t pid;
 	uint64_t start, end, pgoff;
 	const char *path;	/* owned by the metadata copy */
 	const char *bid;	/* hex, or NULL */
+	size_t seq;		/* place in the metadata: earlier wins */
+	size_t up;		/* see find_map(); NONE: none */
+	const char *over;	/* not used: its load overlaps this object's */
+	int noted;		/* the note about over was made */
 };
 
-struct proc {
-	uint32_t pid;
-	Dwfl *dwfl;		/* NULL when no object could be reported */
+#define NONE SIZE_MAX
+
+/* A PT_LOAD segment, enough to place a map's file offset. */
+struct seg {
+	uint64_t vaddr, offset, filesz, memsz;
 };
 
 /*
- * Per object file: checked once, then reused by every process.  Why an
- * object cannot be used becomes a note only when a looked-up address
- * falls in it, so objects no sample touches stay quiet.
+ * Per object file: examined once (is it usable, its segments), then reused
+ * by every process and map.  Why an object cannot be used becomes a note
+ * only when a looked-up address falls in it, so objects no sample touches
+ * stay quiet.
  */
 struct obj {
 	const char *path;
 	int usable;		/* 1 ok, 0 not usable (why says why) */
 	int noted;
 	char *why;		/* malloc'd, or NULL */
+	char *file;		/* where it was read (under --symfs) */
+	int dyn;		/* ET_DYN: placed at a load bias */
+	int nosymtab;		/* stripped: no .symtab in the file */
+	struct seg *segs;
+	size_t nsegs;
+};
+
+/* The maps of one process; its Dwfl is built on first use. */
+struct proc {
+	uint32_t pid;
+	size_t first, n;	/* its maps: maps[first .. first + n - 1] */
+	int built;
+	Dwfl *dwfl;		/* NULL when no object could be reported */
 };
 
 struct centry {
@@ -54,11 +77,12 @@ struct pebs_sym {
 	struct smap *maps;	/* sorted by pid, then start */
 	size_t nmaps;
 	uint32_t only_pid;	/* the one user process with maps, or 0 */
-	struct proc *procs;
+	struct proc *procs;	/* one per pid of the maps, sorted */
 	size_t nprocs;
-	size_t lastp;		/* index of the last process looked up */
 	struct obj *objs;
-	size_t nobjs;
+	size_t nobjs, capobjs;
+	size_t *oslot;		/* index over objs by path: entry + 1, 0 free */
+	size_t noslot;		/* a power of two, or 0 */
 	char *symfs;
 	int nocheck;
 	char *dbgpath;
@@ -86,6 +110,54 @@ int pebs_sym_field_lookup(const char *name)
 const char *pebs_sym_field_name(int f)
 {
 	return f >= 0 && f < PEBS_SYM_COUNT ? field_names[f] : NULL;
+}
+
+static const char *const map_fields[PEBS_SYM_MAP_FIELDS] = {
+	"pid", "start", "end", "pgoff", "path", "build_id",
+};
+
+const char *pebs_sym_map_field_name(int f)
+{
+	return f >= 0 && f < PEBS_SYM_MAP_FIELDS ? map_fields[f] : NULL;
+}
+
+int pebs_sym_map_field_lookup(const char *name)
+{
+	for (int f = 0; f < PEBS_SYM_MAP_FIELDS; f++)
+		if (strcmp(name, map_fields[f]) == 0)
+			return f;
+	return -1;
+}
+
+int pebs_sym_map_next(const struct pebs_meta *m, size_t *i,
+		      const char *v[PEBS_SYM_MAP_FIELDS])
+{
+	static const char pre[] = "maps.", suf[] = ".path";
+	size_t n = m ? pebs_meta_count(m) : 0;
+	for (; *i < n; (*i)++) {
+		const char *k, *val;
+		pebs_meta_entry(m, *i, &k, &val);
+		if (strncmp(k, pre, sizeof(pre) - 1))
+			continue;
+		/*
+		 * maps.N.path marks map N, whatever N is: a numbering with
+		 * gaps (an edited or filtered file) loses nothing.  N is
+		 * kept as written, so its other keys are found as written.
+		 */
+		const char *num = k + sizeof(pre) - 1;
+		size_t nd = strspn(num, "0123456789");
+		if (!nd || nd > 20 || strcmp(num + nd, suf))
+			continue;
+		for (int f = 0; f < PEBS_SYM_MAP_FIELDS; f++) {
+			char key[64];
+			snprintf(key, sizeof(key), "%s%.*s.%s", pre, (int)nd,
+				 num, map_fields[f]);
+			v[f] = pebs_meta_get(m, key);
+		}
+		(*i)++;
+		return 1;
+	}
+	return 0;
 }
 
 /* Keeps @str (malloc'd) until close; returns it, or NULL (freed). */
@@ -127,25 +199,56 @@ static void note(struct pebs_sym *s, const char *fmt, ...)
 	s->notes[s->nnotes++] = n;
 }
 
-static struct obj *obj_find(struct pebs_sym *s, const char *path)
+/* The slot of @path in the object index, or the free slot for it. */
+static size_t obj_slot(const struct pebs_sym *s, const char *path)
 {
-	for (size_t i = 0; i < s->nobjs; i++)
-		if (strcmp(s->objs[i].path, path) == 0)
-			return &s->objs[i];
-	return NULL;
+	size_t mask = s->noslot - 1, i = (size_t)lib_str_hash(path) & mask;
+	while (s->oslot[i] && strcmp(s->objs[s->oslot[i] - 1].path, path))
+		i = (i + 1) & mask;
+	return i;
 }
 
-/* Records object @path (@why: malloc'd reason, or NULL; taken). */
-static void obj_add(struct pebs_sym *s, const char *path, int usable,
-		    char *why)
+static struct obj *obj_find(struct pebs_sym *s, const char *path)
 {
-	struct obj *no = realloc(s->objs, (s->nobjs + 1) * sizeof(*no));
-	if (!no) {
-		free(why);
-		return;
+	if (!s->noslot)
+		return NULL;
+	size_t at = obj_slot(s, path);
+	return s->oslot[at] ? &s->objs[s->oslot[at] - 1] : NULL;
+}
+
+/*
+ * Records object @path (@why: malloc'd reason, or NULL; taken); returns
+ * it, or NULL when out of memory.  Valid until the next obj_add().
+ */
+static struct obj *obj_add(struct pebs_sym *s, const char *path, int usable,
+			   char *why)
+{
+	if (2 * (s->nobjs + 1) > s->noslot) {
+		size_t ns = s->noslot ? 2 * s->noslot : 64;
+		size_t *t = calloc(ns, sizeof(*t)), *old = s->oslot;
+		if (!t)
+			goto nomem;
+		s->oslot = t;
+		s->noslot = ns;
+		for (size_t i = 0; i < s->nobjs; i++)
+			s->oslot[obj_slot(s, s->objs[i].path)] = i + 1;
+		free(old);
 	}
-	s->objs = no;
-	s->objs[s->nobjs++] = (struct obj){ path, usable, 0, why };
+	if (s->nobjs == s->capobjs) {
+		size_t nc = s->capobjs ? 2 * s->capobjs : 16;
+		struct obj *no = realloc(s->objs, nc * sizeof(*no));
+		if (!no)
+			goto nomem;
+		s->objs = no;
+		s->capobjs = nc;
+	}
+	s->objs[s->nobjs] = (struct obj){ .path = path, .usable = usable,
+					  .why = why };
+	s->oslot[obj_slot(s, path)] = ++s->nobjs;
+	return &s->objs[s->nobjs - 1];
+nomem:
+	free(why);
+	return NULL;
 }
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -159,12 +262,18 @@ static char *fmt(const char *f, ...)
 	return r < 0 ? NULL : str;
 }
 
+static int ucmp(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
 static int map_cmp(const void *a, const void *b)
 {
 	const struct smap *x = a, *y = b;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
+	int r = ucmp(x->pid, y->pid);
+	if (!r)
+		r = ucmp(x->start, y->start);
+	return r ? r : ucmp(x->seq, y->seq);
 }
 
 static uint64_t num(const char *v)
@@ -172,12 +281,39 @@ static uint64_t num(const char *v)
 	return v ? strtoull(v, NULL, 0) : 0;
 }
 
-static const char *mget(const struct pebs_meta *m, const char *what,
-			size_t i)
+/*
+ * For find_map(): up of each map is the latest earlier map of its process
+ * that ends after it does (a stack of ever later ends), so a walk from the
+ * last map starting at or before an address to the one covering it skips
+ * every map that cannot cover it, however many nest in between.
+ */
+static void link_up(struct pebs_sym *s, size_t *stack)
 {
-	char k[64];
-	snprintf(k, sizeof(k), "maps.%zu.%s", i, what);
-	return pebs_meta_get(m, k);
+	size_t top = 0;
+	for (size_t i = 0; i < s->nmaps; i++) {
+		struct smap *m = &s->maps[i];
+		if (i && m->pid != s->maps[i - 1].pid)
+			top = 0;
+		while (top && s->maps[stack[top - 1]].end <= m->end)
+			top--;
+		m->up = top ? stack[top - 1] : NONE;
+		stack[top++] = i;
+	}
+}
+
+/* One proc per pid of the (sorted) maps. */
+static int make_procs(struct pebs_sym *s)
+{
+	s->procs = calloc(s->nmaps + 1, sizeof(*s->procs));
+	if (!s->procs)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < s->nmaps; i++) {
+		if (!i || s->maps[i].pid != s->maps[i - 1].pid)
+			s->procs[s->nprocs++] = (struct proc){
+				.pid = s->maps[i].pid, .first = i };
+		s->procs[s->nprocs - 1].n++;
+	}
+	return 0;
 }
 
 int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
@@ -202,30 +338,39 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->cb.debuginfo_path = s->dbgpath ? &s->dbgpath : NULL;
-	size_t n = 0;
-	while (mget(s->meta, "path", n))
+	size_t n = 0, it = 0;
+	const char *v[PEBS_SYM_MAP_FIELDS];
+	while (pebs_sym_map_next(s->meta, &it, v))
 		n++;
 	s->maps = calloc(n + 1, sizeof(*s->maps));
 	if (!s->maps)
 		goto nomem;
-	for (size_t i = 0; i < n; i++) {
+	for (it = 0; pebs_sym_map_next(s->meta, &it, v);) {
 		struct smap *m = &s->maps[s->nmaps];
-		const char *pid = mget(s->meta, "pid", i);
+		const char *pid = v[PEBS_SYM_MAP_PID];
 		m->pid = pid ? (uint32_t)strtol(pid, NULL, 0) : 0;
-		m->start = num(mget(s->meta, "start", i));
-		m->end = num(mget(s->meta, "end", i));
-		m->pgoff = num(mget(s->meta, "pgoff", i));
-		m->path = mget(s->meta, "path", i);
-		m->bid = mget(s->meta, "build_id", i);
+		m->start = num(v[PEBS_SYM_MAP_START]);
+		m->end = num(v[PEBS_SYM_MAP_END]);
+		m->pgoff = num(v[PEBS_SYM_MAP_PGOFF]);
+		m->path = v[PEBS_SYM_MAP_PATH];
+		m->bid = v[PEBS_SYM_MAP_BUILD_ID];
+		m->seq = s->nmaps;
 		if (m->end > m->start)
 			s->nmaps++;
 	}
 	qsort(s->maps, s->nmaps, sizeof(*s->maps), map_cmp);
+	size_t *stack = malloc((s->nmaps + 1) * sizeof(*stack));
+	if (!stack)
+		goto nomem;
+	link_up(s, stack);
+	free(stack);
+	if (make_procs(s) < 0)
+		goto nomem;
 	/* One user process (kernel maps have pid -1): samples without a pid
 	 * (raw PEBS records carry none) belong to it. */
-	for (size_t i = 0; i < s->nmaps; i++) {
-		uint32_t p = s->maps[i].pid;
-		if (p == UINT32_MAX || p == s->only_pid)
+	for (size_t i = 0; i < s->nprocs; i++) {
+		uint32_t p = s->procs[i].pid;
+		if (p == UINT32_MAX)
 			continue;
 		if (s->only_pid) {
 			s->only_pid = 0;
@@ -252,9 +397,13 @@ void pebs_sym_close(struct pebs_sym *s)
 	for (size_t i = 0; i < s->nstrs; i++)
 		free(s->strs[i]);
 	free(s->strs);
-	for (size_t i = 0; i < s->nobjs; i++)
+	for (size_t i = 0; i < s->nobjs; i++) {
 		free(s->objs[i].why);
+		free(s->objs[i].file);
+		free(s->objs[i].segs);
+	}
 	free(s->objs);
+	free(s->oslot);
 	free(s->cache);
 	free(s->maps);
 	free(s->symfs);
@@ -288,147 +437,293 @@ static void elf_bid(Elf *elf, char *hex)
 		snprintf(hex + 2 * i, 3, "%02x", ((const uint8_t *)p)[i]);
 }
 
-/*
- * Opens the file of map @m and computes its load bias; returns the file
- * descriptor (>= 0) with *@bias set, or -1 (a note says why, once per
- * object).
- */
-static int open_obj(struct pebs_sym *s, const struct smap *m,
-		    uint64_t *bias, char *file, size_t flen)
+/* Whether @elf has a .symtab (a stripped file has .dynsym at most). */
+static int has_symtab(Elf *elf)
 {
-	struct obj *o = obj_find(s, m->path);
-	char *why = NULL;
-	if (o && !o->usable)
-		return -1;
-	snprintf(file, flen, "%s%s", s->symfs ? s->symfs : "", m->path);
-	/* metadata may name a FIFO or a device: never block on one */
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	int usable = fd >= 0;
-	Elf *elf = NULL;
-	struct stat st;
-	if (!usable) {
-		if (!o)
-			why = fmt("%s: not found%s%s: its symbols read "
-				  PEBS_SYM_UNKNOWN, m->path,
-				  s->symfs ? " under --symfs " : "",
-				  s->symfs ? s->symfs : "");
-	} else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		if (!o)
-			why = fmt("%s: not a regular file", m->path);
-		usable = 0;
-	} else {
-		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		GElf_Ehdr eh;
-		if (!elf || !gelf_getehdr(elf, &eh)) {
-			if (!o)
-				why = fmt("%s: not an ELF file", m->path);
-			usable = 0;
-		}
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			return 1;
 	}
-	char hex[41] = "";
-	if (usable && m->bid && !s->nocheck) {
-		elf_bid(elf, hex);
-		if (strcmp(hex, m->bid) != 0) {
-			if (!o)
-				why = fmt("%s: build-id differs (file %s, "
-					  "capture %s): not used, its symbols "
-					  "read " PEBS_SYM_UNKNOWN, m->path,
-					  *hex ? hex : "none", m->bid);
-			usable = 0;
-		}
-	}
-	*bias = 0;
-	if (usable) {
-		GElf_Ehdr eh;
-		gelf_getehdr(elf, &eh);
-		size_t nph = 0;
-		elf_getphdrnum(elf, &nph);
-		if (eh.e_type == ET_DYN) {
-			/* the segment that holds file offset pgoff */
-			for (size_t i = 0; i < nph; i++) {
-				GElf_Phdr ph;
-				if (!gelf_getphdr(elf, (int)i, &ph) ||
-				    ph.p_type != PT_LOAD)
-					continue;
-				uint64_t lo = ph.p_offset & ~0xfffull;
-				if (m->pgoff >= lo &&
-				    m->pgoff < ph.p_offset + ph.p_filesz) {
-					*bias = m->start - (ph.p_vaddr -
-						ph.p_offset + m->pgoff);
-					break;
-				}
-			}
-		}
-	}
-	if (elf)
-		elf_end(elf);
-	if (!o)
-		obj_add(s, m->path, usable, why);
-	if (!usable && fd >= 0) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
+	return 0;
 }
 
-static struct proc *get_proc(struct pebs_sym *s, uint32_t pid)
+/* Reads the PT_LOAD segments of @elf into @o; returns 0 or -1 (memory). */
+static int read_segs(struct obj *o, Elf *elf)
 {
-	/* samples come in runs of one process: try the last one first */
-	if (s->lastp < s->nprocs && s->procs[s->lastp].pid == pid)
-		return &s->procs[s->lastp];
-	for (size_t i = 0; i < s->nprocs; i++) {
-		if (s->procs[i].pid == pid) {
-			s->lastp = i;
-			return &s->procs[i];
-		}
+	size_t nph = 0;
+	elf_getphdrnum(elf, &nph);
+	o->segs = calloc(nph + 1, sizeof(*o->segs));
+	if (!o->segs)
+		return -1;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			o->segs[o->nsegs++] = (struct seg){
+				ph.p_vaddr, ph.p_offset, ph.p_filesz,
+				ph.p_memsz };
 	}
-	struct proc *np = realloc(s->procs, (s->nprocs + 1) * sizeof(*np));
-	if (!np)
+	return 0;
+}
+
+/*
+ * Examines the file of map @m's object once: whether it can be used (the
+ * reason why not is kept for a note), its segments.  Returns the object,
+ * or NULL when out of memory.
+ */
+static struct obj *obj_get(struct pebs_sym *s, const struct smap *m)
+{
+	struct obj *o = obj_find(s, m->path);
+	if (o)
+		return o;
+	char *file = fmt("%s%s", s->symfs ? s->symfs : "", m->path);
+	if (!file)
 		return NULL;
-	s->procs = np;
-	struct proc *p = &s->procs[s->nprocs++];
-	p->pid = pid;
-	p->dwfl = dwfl_begin(&s->cb);
-	if (!p->dwfl)
-		return p;
-	dwfl_report_begin(p->dwfl);
-	int any = 0;
-	for (size_t i = 0; i < s->nmaps; i++) {
-		const struct smap *m = &s->maps[i];
-		if (m->pid != pid)
+	char *why = NULL;
+	/* metadata may name a FIFO or a device: never block on one */
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	Elf *elf = NULL;
+	struct stat st;
+	GElf_Ehdr eh;
+	char hex[41] = "";
+	int usable = 0;
+	if (fd < 0)
+		why = fmt("%s: not found%s%s: its symbols read "
+			  PEBS_SYM_UNKNOWN, m->path,
+			  s->symfs ? " under --symfs " : "",
+			  s->symfs ? s->symfs : "");
+	else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		why = fmt("%s: not a regular file", m->path);
+	else if (!(elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) ||
+		 !gelf_getehdr(elf, &eh))
+		why = fmt("%s: not an ELF file", m->path);
+	else if (m->bid && !s->nocheck && (elf_bid(elf, hex),
+					   strcmp(hex, m->bid) != 0))
+		why = fmt("%s: build-id differs (file %s, capture %s): not "
+			  "used, its symbols read " PEBS_SYM_UNKNOWN, m->path,
+			  *hex ? hex : "none", m->bid);
+	else
+		usable = 1;
+	o = obj_add(s, m->path, usable, why);
+	if (o && usable) {
+		o->file = file;
+		file = NULL;
+		o->dyn = eh.e_type == ET_DYN;
+		o->nosymtab = !has_symtab(elf);
+		if (read_segs(o, elf) < 0)
+			o = NULL;
+	}
+	free(file);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return o;
+}
+
+/*
+ * The load bias of map @m of usable object @o: what its addresses add to
+ * the file's, from the segment that holds file offset pgoff (0 for ET_EXEC,
+ * or when no segment holds it).  Every map of one load gives the same.
+ */
+static uint64_t map_bias(const struct obj *o, const struct smap *m)
+{
+	if (!o->dyn)
+		return 0;
+	for (size_t i = 0; i < o->nsegs; i++) {
+		const struct seg *g = &o->segs[i];
+		if (m->pgoff >= (g->offset & ~0xfffull) &&
+		    m->pgoff < g->offset + g->filesz)
+			return m->start - (g->vaddr - g->offset + m->pgoff);
+	}
+	return 0;
+}
+
+/* An object loaded at a bias in a process: one Dwfl module. */
+struct load {
+	size_t obj;
+	uint64_t bias, pgoff;
+	size_t seq;		/* of its first map in the metadata */
+	size_t map;		/* index of one of its maps in s->maps */
+	uint64_t lo, hi;	/* the addresses the module spans */
+	int lost;		/* overlaps a load earlier in the metadata */
+	size_t won_by;		/* then the object of that load */
+};
+
+static int load_cmp(const void *a, const void *b)
+{
+	const struct load *x = a, *y = b;
+	int r = ucmp(x->obj, y->obj);
+	if (!r)
+		r = ucmp(x->bias, y->bias);
+	if (!r)
+		r = ucmp(x->pgoff, y->pgoff);
+	return r ? r : ucmp(x->seq, y->seq);
+}
+
+static int load_lo_cmp(const void *a, const void *b)
+{
+	const struct load *x = *(struct load *const *)a;
+	const struct load *y = *(struct load *const *)b;
+	int r = ucmp(x->lo, y->lo);
+	return r ? r : ucmp(x->seq, y->seq);
+}
+
+/*
+ * Where loads overlap (two inputs of one pid that mapped different objects,
+ * or one object at two biases, at the same addresses), the one read first
+ * from the metadata is reported and the others are not: their maps say
+ * so (over) and their addresses stay unresolved, rather than resolving
+ * through an object they did not map.  Chosen loads never overlap, so a
+ * sweep in address order compares each with the chosen one reaching
+ * furthest.
+ */
+static void drop_overlaps(struct load *l, size_t n, struct load **by)
+{
+	for (size_t i = 0; i < n; i++)
+		by[i] = &l[i];
+	qsort(by, n, sizeof(*by), load_lo_cmp);
+	struct load *cur = NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct load *x = by[i];
+		if (!cur || x->lo >= cur->hi) {
+			cur = x;
 			continue;
+		}
+		struct load *lose = x->seq < cur->seq ? cur : x;
+		struct load *win = lose == x ? cur : x;
+		lose->lost = 1;
+		lose->won_by = win->obj;
+		cur = win;
+	}
+}
+
+/* Reports the loads of @p's maps to a new Dwfl; 0 or -PEBS_E_NOMEM. */
+static int build_proc(struct pebs_sym *s, struct proc *p)
+{
+	p->built = 1;
+	struct load *l = calloc(p->n + 1, sizeof(*l));
+	size_t *of = calloc(p->n + 1, sizeof(*of));
+	struct load **by = calloc(p->n + 1, sizeof(*by));
+	int r = -PEBS_E_NOMEM;
+	size_t n = 0;
+	if (!l || !of || !by)
+		goto out;
+	for (size_t i = 0; i < p->n; i++)
+		of[i] = NONE;
+	for (size_t i = p->first; i < p->first + p->n; i++) {
+		const struct smap *m = &s->maps[i];
 		if (special(m->path))
 			continue;
-		/* one report per file: the map of its lowest offset */
-		int dup = 0;
-		for (size_t j = 0; j < s->nmaps && !dup; j++)
-			dup = s->maps[j].pid == pid && j != i &&
-			      strcmp(s->maps[j].path, m->path) == 0 &&
-			      (s->maps[j].pgoff < m->pgoff ||
-			       (s->maps[j].pgoff == m->pgoff && j < i));
-		if (dup)
+		const struct obj *o = obj_get(s, m);
+		if (!o)
+			goto out;
+		if (!o->usable)
 			continue;
-		char file[4096];
-		uint64_t bias;
-		int fd = open_obj(s, m, &bias, file, sizeof(file));
+		l[n++] = (struct load){ (size_t)(o - s->objs),
+					map_bias(o, m), m->pgoff, m->seq, i };
+	}
+	/* one load per (object, bias): the map of its lowest offset */
+	qsort(l, n, sizeof(*l), load_cmp);
+	size_t nl = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (nl && l[nl - 1].obj == l[i].obj &&
+		    l[nl - 1].bias == l[i].bias) {
+			if (l[i].seq < l[nl - 1].seq)
+				l[nl - 1].seq = l[i].seq;
+			of[l[i].map - p->first] = nl - 1;
+			continue;
+		}
+		l[nl] = l[i];
+		of[l[i].map - p->first] = nl++;
+	}
+	for (size_t i = 0; i < nl; i++) {
+		const struct obj *o = &s->objs[l[i].obj];
+		l[i].lo = UINT64_MAX;
+		for (size_t j = 0; j < o->nsegs; j++) {
+			const struct seg *g = &o->segs[j];
+			uint64_t lo = (g->vaddr & ~0xfffull) + l[i].bias;
+			uint64_t hi = g->vaddr + g->memsz + l[i].bias;
+			l[i].lo = lo < l[i].lo ? lo : l[i].lo;
+			l[i].hi = hi > l[i].hi ? hi : l[i].hi;
+		}
+		if (l[i].lo > l[i].hi)
+			l[i].lo = l[i].hi;
+	}
+	drop_overlaps(l, nl, by);
+	/* every map of a load that lost says which object won */
+	for (size_t i = 0; i < p->n; i++)
+		if (of[i] != NONE && l[of[i]].lost)
+			s->maps[p->first + i].over =
+				s->objs[l[of[i]].won_by].path;
+	r = 0;
+	p->dwfl = dwfl_begin(&s->cb);
+	if (!p->dwfl)
+		goto out;
+	dwfl_report_begin(p->dwfl);
+	int any = 0;
+	for (size_t i = 0; i < nl; i++) {
+		if (l[i].lost)
+			continue;
+		const struct obj *o = &s->objs[l[i].obj];
+		/* as in obj_get(): never block on what the path now is */
+		int fd = open(o->file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0)
 			continue;
-		if (dwfl_report_elf(p->dwfl, m->path, file, fd, bias, true))
-			any = 1;
-		else
+		Dwfl_Module *mod = dwfl_report_elf(p->dwfl, o->path, o->file,
+						   fd, l[i].bias, true);
+		if (!mod) {
 			close(fd);
+			continue;
+		}
+		/* objs may move: the module keeps the object's index + 1 */
+		void **ud;
+		dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+		*ud = (void *)(uintptr_t)(l[i].obj + 1);
+		any = 1;
 	}
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	if (!any) {
 		dwfl_end(p->dwfl);
 		p->dwfl = NULL;
 	}
+out:
+	free(l);
+	free(of);
+	free(by);
+	return r;
+}
+
+/*
+ * The process @pid, its Dwfl built on first use; NULL (with *@err 0) when
+ * no map has that pid, or with *@err set when out of memory.
+ */
+static struct proc *get_proc(struct pebs_sym *s, uint32_t pid, int *err)
+{
+	size_t lo = 0, hi = s->nprocs;
+	*err = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->procs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->nprocs || s->procs[lo].pid != pid)
+		return NULL;
+	struct proc *p = &s->procs[lo];
+	if (!p->built && (*err = build_proc(s, p)) < 0)
+		return NULL;
 	return p;
 }
 
-/* The map covering @addr in @pid, else a kernel (-1) map, or NULL. */
-static const struct smap *find_map(const struct pebs_sym *s, uint32_t pid,
-				   uint64_t addr)
+/*
+ * The map covering @addr in @pid, else a kernel (-1) map, or NULL.  Maps
+ * may overlap or nest (a perf import keeps every mmap): the one starting
+ * last wins.
+ */
+static struct smap *find_map(struct pebs_sym *s, uint32_t pid,
+			     uint64_t addr)
 {
 	for (int pass = 0; pass < 2; pass++) {
 		uint32_t p = pass ? UINT32_MAX : pid;
@@ -442,18 +737,51 @@ static const struct smap *find_map(const struct pebs_sym *s, uint32_t pid,
 			else
 				hi = mid;
 		}
-		for (size_t i = lo; i-- > 0;) {
-			const struct smap *m = &s->maps[i];
-			if (m->pid != p)
-				break;
-			if (addr < m->end)
-				return m;
-			/* maps may overlap: look a few further back */
-			if (lo - i > 16)
-				break;
-		}
+		if (!lo || s->maps[lo - 1].pid != p)
+			continue;
+		for (size_t i = lo - 1; i != NONE; i = s->maps[i].up)
+			if (addr < s->maps[i].end)
+				return &s->maps[i];
 	}
 	return NULL;
+}
+
+/*
+ * Map @m covering @addr lost to an overlapping load (drop_overlaps()):
+ * the latest map under it that was used and covers @addr, or NULL.  Only
+ * conflicting maps come here, so a plain walk back is fine.
+ */
+static struct smap *used_map(struct pebs_sym *s, struct smap *m,
+			     uint64_t addr)
+{
+	for (struct smap *x = m; x-- > s->maps && x->pid == m->pid;)
+		if (!x->over && addr < x->end)
+			return x;
+	return NULL;
+}
+
+/*
+ * For a module of an object without a .symtab: says once that its
+ * symbols are limited unless libdwfl found a debug file for it.
+ */
+static void check_stripped(struct pebs_sym *s, Dwfl_Module *mod)
+{
+	void **ud;
+	const char *debug = NULL;
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	size_t oi = (size_t)(uintptr_t)*ud;
+	if (!oi || oi > s->nobjs)
+		return;
+	struct obj *o = &s->objs[oi - 1];
+	if (!o->nosymtab || o->noted)
+		return;
+	o->noted = 1;
+	/* the symbol table search looks for the debug file too */
+	dwfl_module_getsymtab(mod);
+	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug);
+	if (!debug)
+		note(s, "%s: no symbol table (stripped) and no debug file "
+		     "found: only its dynamic symbols resolve", o->path);
 }
 
 int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
@@ -462,27 +790,44 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	memset(out, 0, sizeof(*out));
 	if (pid == 0 && s->only_pid)
 		pid = s->only_pid;
-	const struct smap *m = find_map(s, pid, addr);
+	struct smap *m = find_map(s, pid, addr);
 	if (m)
 		out->dso = m->path;
 	/* kernel space (perf's pid -1 maps): not resolved, said once */
 	if (m && (m->pid == UINT32_MAX || strncmp(m->path, "[kernel", 7) ==
 		  0)) {
 		struct obj *o = obj_find(s, m->path);
-		if (!o) {
-			obj_add(s, m->path, 0, fmt("%s: kernel symbols are not "
-						   "resolved", m->path));
-			o = obj_find(s, m->path);
-		}
+		if (!o)
+			o = obj_add(s, m->path, 0, fmt("%s: kernel symbols are "
+						       "not resolved",
+						       m->path));
 		if (o && !o->noted && o->why) {
 			note(s, "%s", o->why);
 			o->noted = 1;
 		}
 		return 0;
 	}
-	struct proc *p = get_proc(s, pid);
+	int err;
+	struct proc *p = get_proc(s, pid, &err);
+	if (err < 0)
+		return err;
 	if (!p)
-		return -PEBS_E_NOMEM;
+		return 0;
+	if (m && m->over) {
+		if (!m->noted)
+			note(s, "%s: mapped in pid %" PRIu32 " at 0x%" PRIx64
+			     "-0x%" PRIx64 " over %s, mapped there first (maps "
+			     "of several inputs?): not used, its addresses "
+			     "resolve through %s or read " PEBS_SYM_UNKNOWN,
+			     m->path, m->pid, m->start, m->end, m->over,
+			     m->over);
+		m->noted = 1;
+		struct smap *w = used_map(s, m, addr);
+		if (!w)
+			return 0;
+		m = w;
+		out->dso = m->path;
+	}
 	/* an object that could not be used: say why, once */
 	struct obj *o = m && !special(m->path) ? obj_find(s, m->path) : NULL;
 	if (o && !o->usable && !o->noted && o->why) {
@@ -494,6 +839,7 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
 	if (!mod)
 		return 0;
+	check_stripped(s, mod);
 	if (!out->dso)
 		out->dso = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
 					    NULL, NULL);
@@ -664,7 +1010,13 @@ const char *pebs_sym_dso(struct pebs_sym *s, uint32_t pid, uint64_t addr)
 {
 	if (pid == 0 && s->only_pid)
 		pid = s->only_pid;
-	const struct smap *m = find_map(s, pid, addr);
+	struct smap *m = find_map(s, pid, addr);
+	int err;
+	/* a lost map (see used_map()) is known once the process is built */
+	if (m && m->pid != UINT32_MAX && get_proc(s, pid, &err) && m->over) {
+		struct smap *w = used_map(s, m, addr);
+		return (w ? w : m)->path;
+	}
 	return m ? m->path : NULL;
 }
 

@@ -42,8 +42,13 @@ struct pebs_sym_opts {
 
 /*
  * Creates a symbolizer for the capture described by @meta (its maps.*
- * keys; the metadata is copied).  Binaries are opened lazily, per process,
- * on first use.  @opts may be NULL.  Returns 0 and *@s, or a negative
+ * keys, read as pebs_sym_map_next() does; the metadata is copied).
+ * Binaries are opened lazily, per process, on first use.  One object
+ * mapped at two load biases in one process (two inputs of the same pid)
+ * is resolved at both.  Where the objects of one pid overlap (two inputs
+ * that mapped different things at the same addresses), the one whose map
+ * comes first in @meta is used there; addresses in the maps of the others
+ * stay unresolved, with a note.  @opts may be NULL.  Returns 0 and *@s, or a negative
  * error (PEBS_E_NOMEM).
  */
 int pebs_sym_open(struct pebs_sym **s, const struct pebs_meta *meta,
@@ -117,10 +122,40 @@ size_t pebs_sym_nmaps(const struct pebs_sym *s);
  */
 int pebs_sym_same_maps(const struct pebs_sym *s, const struct pebs_meta *m);
 
+/* The fields of a process map in metadata: maps.N.<name>. */
+enum pebs_sym_map_field {
+	PEBS_SYM_MAP_PID = 0,	/* decimal; -1 for the kernel's maps */
+	PEBS_SYM_MAP_START,	/* first address (hex) */
+	PEBS_SYM_MAP_END,	/* address after the last (hex) */
+	PEBS_SYM_MAP_PGOFF,	/* file offset of start (hex) */
+	PEBS_SYM_MAP_PATH,	/* the mapped file */
+	PEBS_SYM_MAP_BUILD_ID,	/* hex, optional */
+	PEBS_SYM_MAP_FIELDS
+};
+
+/* The key suffix of map field @f ("pid", ... "build_id"), or NULL. */
+const char *pebs_sym_map_field_name(int f);
+
+/* Map field name -> enum pebs_sym_map_field, or -1. */
+int pebs_sym_map_field_lookup(const char *name);
+
+/*
+ * The process maps of metadata @m, one per call: every N that has a
+ * maps.N.path key, whatever the numbering (gaps, leading zeros, any
+ * order), in the order of those keys.  Start with *@i = 0 (a cursor into
+ * @m's entries).  Fills @v with the text of each field (NULL where the key
+ * is absent; owned by @m) and returns 1, or returns 0 after the last.
+ * This is the one reader of maps.N.* metadata: pebs_sym_open() and
+ * pebs-c2c's gathering of maps both use it.  @m may be NULL.
+ */
+int pebs_sym_map_next(const struct pebs_meta *m, size_t *i,
+		      const char *v[PEBS_SYM_MAP_FIELDS]);
+
 /*
  * Notes about objects that could not be used, one per object, e.g.
  * "/usr/lib/libc.so.6: not found under --symfs /x" or
- * "/bin/app: build-id differs (file 12ab..., capture 34cd...): not used".
+ * "/bin/app: build-id differs (file 12ab..., capture 34cd...): not used",
+ * "/bin/app: no symbol table (stripped) and no debug file found: ...".
  * Returns the number of notes; *@note is set to note @i when @i is less.
  */
 size_t pebs_sym_notes(const struct pebs_sym *s, size_t i, const char **note);

@@ -345,3 +345,117 @@ Test(sym, pid0_is_the_only_process)
 	pebs_sym_close(s);
 	pebs_meta_free(m2);
 }
+
+/* @base with every map copied as maps.(N + @at), moved by @shift and
+ * named @path (NULL: the same path). */
+static struct pebs_meta *add_copy(const struct pebs_meta *base, size_t at,
+				  uint64_t shift, const char *path)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	pebs_meta_copy(m, base);
+	for (size_t i = 0; i < pebs_meta_count(base); i++) {
+		const char *k, *v;
+		size_t n;
+		char f[16], nk[64];
+		pebs_meta_entry(base, i, &k, &v);
+		if (sscanf(k, "maps.%zu.%15s", &n, f) != 2)
+			continue;
+		snprintf(nk, sizeof(nk), "maps.%zu.%s", n + at, f);
+		if (!strcmp(f, "start") || !strcmp(f, "end"))
+			pebs_meta_setf(m, nk, "0x%" PRIx64,
+				       (uint64_t)strtoull(v, NULL, 0) + shift);
+		else
+			pebs_meta_set(m, nk, path && !strcmp(f, "path") ? path :
+				      v);
+	}
+	return m;
+}
+
+/* A symbolizer of @m; work() resolves at its address. */
+static struct pebs_sym *open_work(const struct pebs_meta *m,
+				  struct pebs_sym_info *in)
+{
+	struct pebs_sym *s;
+	cr_assert_eq(pebs_sym_open(&s, m, NULL), 0);
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_work + 5, 0, in), 1);
+	cr_expect_str_eq(in->name, "work");
+	return s;
+}
+
+/*
+ * Two inputs of one pid, each with the program at its own load address
+ * (as pebs-c2c gathers them): the program was reported once per pid (the
+ * map of its lowest offset), so the other input's samples lost their
+ * symbols silently.  Both resolve now.
+ */
+Test(sym, same_object_at_two_addresses_in_one_pid)
+{
+	const uint64_t shift = 0x100000000ull;
+	struct pebs_meta *m = add_copy(meta, 100, shift, NULL);
+	struct pebs_sym_info in;
+	const char *n;
+	struct pebs_sym *s = open_work(m, &in);
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_work + shift + 5, 0, &in), 1);
+	cr_expect_str_eq(in.name, "work");
+	cr_expect_eq(in.off, 5);
+	cr_expect_not_null(in.file);
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_global + shift + 8, 1, &in), 1);
+	cr_expect_str_eq(in.name, "counter_global");
+	cr_expect_eq(pebs_sym_notes(s, 0, &n), 0);
+	pebs_sym_close(s);
+	pebs_meta_free(m);
+}
+
+/*
+ * Two inputs of one pid that mapped different objects at the same
+ * addresses: the one first in the metadata (the first input) is used,
+ * the other is said not to be, and dso agrees with the symbol.
+ */
+Test(sym, overlapping_objects_first_wins)
+{
+	char other[160], cmd[400];
+	snprintf(other, sizeof(other), "%s/other", dir);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", prog, other);
+	cr_assert_eq(system(cmd), 0);
+	struct pebs_meta *m = add_copy(meta, 100, 0, other);
+	struct pebs_sym_info in;
+	const char *n;
+	struct pebs_sym *s = open_work(m, &in);
+	cr_expect_str_eq(in.dso, prog);
+	cr_expect_str_eq(pebs_sym_dso(s, PID, a_work), prog);
+	cr_assert_eq(pebs_sym_notes(s, 0, &n), 1);
+	cr_expect(strstr(n, other) == n && strstr(n, "mapped there first"),
+		  "%s", n);
+	pebs_sym_close(s);
+	pebs_meta_free(m);
+	/* the other order: the other object wins */
+	struct pebs_meta *o = repath(other);
+	m = add_copy(o, 100, 0, prog);
+	s = open_work(m, &in);
+	cr_expect_str_eq(in.dso, other);
+	pebs_sym_close(s);
+	pebs_meta_free(m);
+	pebs_meta_free(o);
+}
+
+/* A stripped binary gave no symbols and no word why. */
+Test(sym, stripped_binary_noted)
+{
+	char bin[160], cmd[600];
+	snprintf(bin, sizeof(bin), "%s/prog.strip", dir);
+	snprintf(cmd, sizeof(cmd), "cp %s %s && strip %s", prog, bin, bin);
+	cr_assert_eq(system(cmd), 0);
+	struct pebs_meta *m = repath(bin);
+	struct pebs_sym *s;
+	struct pebs_sym_info in;
+	const char *n;
+	cr_assert_eq(pebs_sym_open(&s, m, NULL), 0);
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_work + 5, 0, &in), 0);
+	cr_expect_str_eq(in.dso, bin);
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_work + 6, 0, &in), 0);
+	cr_assert_eq(pebs_sym_notes(s, 0, &n), 1);
+	cr_expect(strstr(n, bin) == n && strstr(n, ": no symbol table "
+		  "(stripped) and no debug file found"), "%s", n);
+	pebs_sym_close(s);
+	pebs_meta_free(m);
+}
