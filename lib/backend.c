@@ -294,6 +294,13 @@ uint64_t pebs_backend_lost(const struct pebs_backend *b, size_t i)
 	return b->ops->lost ? b->ops->lost(b, i) : 0;
 }
 
+uint64_t pebs_backend_throttled(const struct pebs_backend *b, size_t i,
+				uint64_t *ns)
+{
+	*ns = 0;
+	return b->ops->throttled ? b->ops->throttled(b, i, ns) : 0;
+}
+
 long pebs_backend_read(struct pebs_backend *b, size_t i,
 		       struct pebs_batch *out)
 {

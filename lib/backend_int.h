@@ -21,6 +21,9 @@ struct bk_ops {
 			struct pebs_ds_mem *m);
 	int (*wait)(struct pebs_backend *b, int timeout_ms);
 	uint64_t (*lost)(const struct pebs_backend *b, size_t i);
+	/* perf: kernel throttling of CPU index @i (pebs_backend_throttled). */
+	uint64_t (*throttled)(const struct pebs_backend *b, size_t i,
+			      uint64_t *ns);
 	uint64_t (*now)(const struct pebs_backend *b);
 	/* perf: replaces the MSR programming / restoring. */
 	int (*program)(struct pebs_backend *b, const struct pebs_plan *p);
@@ -85,17 +88,29 @@ void bk_err(struct pebs_backend *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 
+/* What a perf ring says besides its samples, per event (bk_perf_parse). */
+struct bk_perf_tally {
+	uint64_t lost;		/* PERF_RECORD_LOST + PERF_RECORD_LOST_SAMPLES */
+	uint64_t throttles;	/* PERF_RECORD_THROTTLE records */
+	uint64_t throttled_ns;	/* THROTTLE to UNTHROTTLE, summed */
+	uint64_t throttled_at;	/* time of a THROTTLE not yet undone */
+	int throttled;		/* throttled_at is valid */
+};
+
 /*
  * perf ring parsing (backend_perf.c; exposed for unit tests): walks the
  * records of the ring @data (@size bytes, a power of two) from *@tail to
  * @head, appends every sample (sample_type IP|TID|TIME|ADDR|CPU|WEIGHT|
- * DATA_SRC) to @out with event id @ev, adds PERF_RECORD_LOST counts to
- * *@lost, and advances *@tail past what it used.  Stops early when @out
- * is full or a record is incomplete.  Returns the samples appended.
+ * DATA_SRC) to @out with event id @ev, adds the counts of
+ * PERF_RECORD_LOST (ring full) and PERF_RECORD_LOST_SAMPLES (PEBS
+ * records the kernel dropped) to @t->lost, counts PERF_RECORD_THROTTLE
+ * and the time until the matching PERF_RECORD_UNTHROTTLE in @t, and
+ * advances *@tail past what it used.  Stops early when @out is full or a
+ * record is incomplete.  Returns the samples appended.
  */
 size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
 		     uint64_t head, struct pebs_batch *out, int ev,
-		     uint32_t cpu_default, uint64_t *lost);
+		     struct bk_perf_tally *t);
 
 /* One perf_event_open() of the perf backend on each CPU. */
 struct bk_perf_open {

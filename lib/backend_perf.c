@@ -37,7 +37,7 @@ struct pf_ev {
 	size_t ringlen;
 	size_t cpu_i;		/* CPU index */
 	const char *name;	/* plan event name */
-	uint64_t lost;
+	struct bk_perf_tally tally;
 };
 
 struct bk_perf {
@@ -46,27 +46,36 @@ struct bk_perf {
 	size_t nev;
 };
 
+/* The u64 at byte @off of record @rec (@size bytes), or 0 when short. */
+static uint64_t rec_u64(const uint8_t *rec, size_t size, size_t off)
+{
+	uint64_t v = 0;
+	if (off + 8 <= size)
+		memcpy(&v, rec + off, 8);
+	return v;
+}
+
 size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
 		     uint64_t head, struct pebs_batch *out, int ev,
-		     uint32_t cpu_default, uint64_t *lost)
+		     struct bk_perf_tally *t)
 {
 	size_t n = 0;
 
 	while (*tail + sizeof(struct perf_event_header) <= head) {
 		uint8_t rec[512];
 		struct perf_event_header h;
-		size_t off = (size_t)(*tail % size);
+		size_t off = (size_t)(*tail % size), len;
 		for (size_t i = 0; i < sizeof(h); i++)
 			((uint8_t *)&h)[i] = data[(off + i) % size];
 		if (h.size < sizeof(h) || *tail + h.size > head)
 			break;	/* damaged or not yet complete */
 		if (h.type == PERF_RECORD_SAMPLE && out->n >= out->cap)
 			break;	/* caller flushes first */
-		if (h.size <= sizeof(rec))
-			for (size_t i = 0; i < h.size; i++)
-				rec[i] = data[(off + i) % size];
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= 8 + 56 &&
-		    h.size <= sizeof(rec)) {
+		/* Longer records are of no type read here: skipped. */
+		len = h.size <= sizeof(rec) ? h.size : 0;
+		for (size_t i = 0; i < len; i++)
+			rec[i] = data[(off + i) % size];
+		if (h.type == PERF_RECORD_SAMPLE && len >= 8 + 56) {
 			struct pebs_sample s;
 			uint64_t v[7];
 			memcpy(v, rec + 8, sizeof(v));
@@ -80,14 +89,30 @@ size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
 			s.lat = (uint32_t)v[5];
 			s.dsrc = v[6];
 			s.event = (uint32_t)ev;
-			(void)cpu_default;
 			if (pebs_batch_push(out, &s) == 0)
 				n++;
-		} else if (h.type == PERF_RECORD_LOST && h.size >= 24 &&
-			   h.size <= sizeof(rec)) {
-			uint64_t l;
-			memcpy(&l, rec + 16, 8);
-			*lost += l;
+		} else if (h.type == PERF_RECORD_LOST) {
+			/* { id, lost }: the ring was full. */
+			t->lost += rec_u64(rec, len, 16);
+		} else if (h.type == PERF_RECORD_LOST_SAMPLES) {
+			/* { lost }: PEBS records the kernel dropped
+			 * (perf_log_lost_samples: collisions, records it
+			 * could not attribute). */
+			t->lost += rec_u64(rec, len, 8);
+		} else if (h.type == PERF_RECORD_THROTTLE && len >= 16) {
+			/* { time, id, stream_id }: the kernel stopped
+			 * sampling this event until its next tick
+			 * (perf_event_max_sample_rate); a second one before
+			 * the UNTHROTTLE keeps the first time. */
+			t->throttles++;
+			if (!t->throttled)
+				t->throttled_at = rec_u64(rec, len, 8);
+			t->throttled = 1;
+		} else if (h.type == PERF_RECORD_UNTHROTTLE && len >= 16) {
+			uint64_t at = rec_u64(rec, len, 8);
+			if (t->throttled && at > t->throttled_at)
+				t->throttled_ns += at - t->throttled_at;
+			t->throttled = 0;
 		}
 		*tail += h.size;
 	}
@@ -271,8 +296,7 @@ static long p_read(struct pebs_backend *b, size_t ci, struct pebs_batch *o)
 		tail = mp->data_tail;
 		n += (long)bk_perf_parse((uint8_t *)mp + page,
 					 (size_t)page * RING_PAGES, &tail,
-					 head, o, ev,
-					 (uint32_t)b->cpus[ci], &fe->lost);
+					 head, o, ev, &fe->tally);
 		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 	}
 	return n;
@@ -284,8 +308,28 @@ static uint64_t p_lost(const struct pebs_backend *b, size_t ci)
 	uint64_t l = 0;
 	for (size_t i = 0; i < pp->nev; i++)
 		if (pp->ev[i].cpu_i == ci)
-			l += pp->ev[i].lost;
+			l += pp->ev[i].tally.lost;
 	return l;
+}
+
+static uint64_t p_throttled(const struct pebs_backend *b, size_t ci,
+			    uint64_t *ns)
+{
+	const struct bk_perf *pp = b->priv;
+	uint64_t n = 0, now = b->ops->now(b);
+
+	*ns = 0;
+	for (size_t i = 0; i < pp->nev; i++) {
+		const struct bk_perf_tally *t = &pp->ev[i].tally;
+		if (pp->ev[i].cpu_i != ci)
+			continue;
+		n += t->throttles;
+		*ns += t->throttled_ns;
+		/* Still throttled: until now, on the same clock. */
+		if (t->throttled && now > t->throttled_at)
+			*ns += now - t->throttled_at;
+	}
+	return n;
 }
 
 static uint64_t p_now(const struct pebs_backend *b)
@@ -318,6 +362,7 @@ static const struct bk_ops perf_ops = {
 	.caps = PEBS_BK_SAMPLES,
 	.wait = p_wait,
 	.lost = p_lost,
+	.throttled = p_throttled,
 	.now = p_now,
 	.program = p_program,
 	.stop = p_stop,

@@ -906,6 +906,13 @@ static void totals(struct cap *c)
 			       (double)PEBS_SIM_TSC_HZ;
 	c->st->lost_exceeded = c->o->max_lost_set &&
 			       c->st->lost > c->o->max_lost;
+	c->st->throttled = 0;
+	c->st->throttled_s = 0;
+	for (size_t i = 0; c->bk && i < pebs_backend_ncpus(c->bk); i++) {
+		uint64_t ns;
+		c->st->throttled += pebs_backend_throttled(c->bk, i, &ns);
+		c->st->throttled_s += (double)ns / 1e9;
+	}
 }
 
 /*
@@ -1302,6 +1309,13 @@ void pebs_capture_summary(const struct pebs_capture_stats *st, int is_sim,
 			      "times; without a TSC in the records, "
 			      "uncounted)", (unsigned long long)st->full,
 			      (unsigned long long)st->lost_est);
+	/* perf: the kernel took no samples while throttled and counts
+	 * none lost; the gap in the samples is said, not estimated. */
+	if (st->throttled && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, ", throttled %llu times "
+			 "for %.3f s (samples not taken, not counted as "
+			 "lost)", (unsigned long long)st->throttled,
+			 st->throttled_s);
 	/* The command's own status, which the tool's exit status is not
 	 * (it says whether the capture worked). */
 	if (st->cmd_status >= 0 && n > 0 && (size_t)n < len) {

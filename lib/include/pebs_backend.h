@@ -153,9 +153,20 @@ int pebs_backend_take(struct pebs_backend *b, size_t i,
 int pebs_backend_wait(struct pebs_backend *b, int timeout_ms);
 
 /* Samples lost on CPU index @i that the backend knows of (sim: the
- * simulator's count at the absolute maximum; perf: PERF_RECORD_LOST;
- * msr: 0, see pebs_ds_estimate_lost()). */
+ * simulator's count at the absolute maximum; perf: PERF_RECORD_LOST and
+ * PERF_RECORD_LOST_SAMPLES; msr: 0, see pebs_ds_estimate_lost()). */
 uint64_t pebs_backend_lost(const struct pebs_backend *b, size_t i);
+
+/*
+ * perf: how often the kernel throttled sampling on CPU index @i
+ * (PERF_RECORD_THROTTLE: more samples a second than
+ * kernel.perf_event_max_sample_rate), with the time spent throttled in
+ * *@ns (THROTTLE to UNTHROTTLE, or to now while still throttled).  No
+ * samples are taken then and none are reported lost: the kernel does not
+ * count them.  Other backends: 0, *@ns = 0.
+ */
+uint64_t pebs_backend_throttled(const struct pebs_backend *b, size_t i,
+				uint64_t *ns);
 
 /*
  * perf only: moves the samples waiting in CPU index @i's ring buffer

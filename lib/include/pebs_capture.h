@@ -49,6 +49,11 @@ struct pebs_capture_stats {
 				 * from the records' times (TSC formats;
 				 * pebs_ds_estimate_lost_tail()); on
 				 * hardware (msr) also in @lost */
+	uint64_t throttled;	/* perf: times the kernel throttled
+				 * sampling (pebs_backend_throttled); the
+				 * samples not taken then are not in @lost */
+	double throttled_s;	/* perf: seconds spent throttled, summed
+				 * over CPUs */
 	double wall_s;		/* wall-clock seconds */
 	double sim_s;		/* sim: simulated seconds covered */
 	int lost_exceeded;	/* lost > max_lost (exit 4) */
@@ -169,8 +174,10 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 /*
  * Writes the one-line summary of @st into @buf (@len bytes): "N samples,
  * N lost, N bytes, S s, N samples/s" (plus the simulated seconds for the
- * sim), and after a -- COMMAND ended "; command exit status N" or
- * "; command killed by SIGNAME".  The caller prints it.
+ * sim; DS buffers found full; perf: ", throttled N times for S s (samples
+ * not taken, not counted as lost)" when the kernel throttled sampling), and
+ * after a -- COMMAND ended "; command exit status N" or "; command killed
+ * by SIGNAME".  The caller prints it.
  */
 void pebs_capture_summary(const struct pebs_capture_stats *st, int is_sim,
 			  char *buf, size_t len);

@@ -732,7 +732,8 @@ Test(capture_pipe, perf_ring_parse_wraps)
 {
 	uint8_t ring[256];
 	struct pebs_batch *b = pebs_batch_new(16);
-	uint64_t tail = 200, head = 200, lost = 0;
+	uint64_t tail = 200, head = 200;
+	struct bk_perf_tally t = { 0 };
 	struct { struct perf_event_header h; uint64_t v[7]; } s;
 	struct { struct perf_event_header h; uint64_t id, lost; } l;
 
@@ -759,11 +760,11 @@ Test(capture_pipe, perf_ring_parse_wraps)
 	ring_put(ring, sizeof(ring), head, &s, sizeof(s));
 	head += sizeof(s);
 	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head - 4, b, 0,
-				   0, &lost), 1);	/* last incomplete */
-	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head, b, 0, 0,
-				   &lost), 1);
+				   &t), 1);	/* last incomplete */
+	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head, b, 0, &t),
+		     1);
 	cr_assert_eq(tail, head);
-	cr_assert_eq(lost, 17);
+	cr_assert_eq(t.lost, 17);
 	cr_assert_eq(b->n, 2);
 	cr_assert_eq(b->c64[PEBS_COL_IP][0], 0x401000);
 	cr_assert_eq(b->c32[PEBS_COL_PID][0], 5);
@@ -775,6 +776,76 @@ Test(capture_pipe, perf_ring_parse_wraps)
 	cr_assert_eq(b->c32[PEBS_COL_LAT][0], 99);
 	cr_assert_eq(b->c64[PEBS_COL_DSRC][0], 0x629800842ull);
 	pebs_batch_free(b);
+}
+
+/* PERF_RECORD_LOST_SAMPLES (PEBS records the kernel dropped) counts as
+ * lost besides PERF_RECORD_LOST (ring full); THROTTLE / UNTHROTTLE are
+ * counted with the time between them, a THROTTLE not yet undone kept
+ * open. */
+Test(capture_pipe, perf_ring_lost_samples_throttle)
+{
+	uint8_t ring[256];
+	struct pebs_batch *b = pebs_batch_new(16);
+	uint64_t tail = 0, head = 0;
+	struct bk_perf_tally t = { 0 };
+	struct { struct perf_event_header h; uint64_t lost; } ls;
+	struct { struct perf_event_header h; uint64_t id, lost; } l;
+	struct { struct perf_event_header h; uint64_t time, id, sid; } th;
+
+	ls.h.type = PERF_RECORD_LOST_SAMPLES;
+	ls.h.misc = 0;
+	ls.h.size = sizeof(ls);
+	ls.lost = 5;
+	ring_put(ring, sizeof(ring), head, &ls, sizeof(ls));
+	head += sizeof(ls);
+	l.h.type = PERF_RECORD_LOST;
+	l.h.misc = 0;
+	l.h.size = sizeof(l);
+	l.id = 1;
+	l.lost = 3;
+	ring_put(ring, sizeof(ring), head, &l, sizeof(l));
+	head += sizeof(l);
+	static const struct { uint32_t type; uint64_t time; } thr[] = {
+		{ PERF_RECORD_THROTTLE, 1000 },
+		{ PERF_RECORD_UNTHROTTLE, 5000 },
+		{ PERF_RECORD_THROTTLE, 7000 },
+	};
+	for (size_t i = 0; i < 3; i++) {
+		th.h.type = thr[i].type;
+		th.h.misc = 0;
+		th.h.size = sizeof(th);
+		th.time = thr[i].time;
+		th.id = th.sid = 1;
+		ring_put(ring, sizeof(ring), head, &th, sizeof(th));
+		head += sizeof(th);
+	}
+	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head, b, 0, &t),
+		     0);
+	cr_assert_eq(tail, head);
+	cr_assert_eq(t.lost, 8);
+	cr_assert_eq(t.throttles, 2);
+	cr_assert_eq(t.throttled_ns, 4000);
+	cr_assert(t.throttled);
+	cr_assert_eq(t.throttled_at, 7000);
+	pebs_batch_free(b);
+}
+
+/* The summary says when the kernel throttled perf sampling, and that the
+ * samples it did not take are not in "lost". */
+Test(capture_pipe, summary_says_throttled)
+{
+	struct pebs_capture_stats st = { .samples = 10, .lost = 2,
+					 .wall_s = 1 };
+	char line[512];
+
+	pebs_capture_summary(&st, 0, line, sizeof(line));
+	cr_assert_null(strstr(line, "throttled"), "%s", line);
+	st.throttled = 3;
+	st.throttled_s = 0.012;
+	pebs_capture_summary(&st, 0, line, sizeof(line));
+	cr_assert(strstr(line, "10 samples, 2 lost, "), "%s", line);
+	cr_assert(strstr(line, ", throttled 3 times for 0.012 s (samples "
+			 "not taken, not counted as lost)"), "%s", line);
 }
 
 /* Without --uarch an msr capture takes the probe's profile (over the
