@@ -2,12 +2,15 @@
  * backend.c - the common part of every backend (pebs_backend.h): plan
  * programming with saved originals, restore, and dispatch.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend_int.h"
+#include "cpulist.h"
 #include "pebs_sim.h"
 
 struct pebs_backend *bk_new(const struct bk_ops *ops,
@@ -32,6 +35,81 @@ struct pebs_backend *bk_new(const struct bk_ops *ops,
 		memcpy(b->cpus, cpus, n * sizeof(int));
 	b->ncpus = n;
 	return b;
+}
+
+struct cpu_acc {
+	int *v;
+	size_t n, cap;
+	int oom;
+};
+
+static int cpu_add(void *ctx, unsigned cpu)
+{
+	struct cpu_acc *a = ctx;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		int *v = realloc(a->v, cap * sizeof(*v));
+		if (!v) {
+			a->oom = 1;
+			return 1;
+		}
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n++] = (int)cpu;
+	return 0;
+}
+
+int pebs_backend_online_cpus(const char *root, int **cpus, size_t *n,
+			     char *err, size_t errlen)
+{
+	char path[600], *line = NULL;
+	struct cpu_acc a = { NULL, 0, 0, 0 };
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+
+	*cpus = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online",
+		 root ? root : "");
+	f = fopen(path, "r");
+	if (!f) {
+		/* No sysfs (a chroot): the count is all there is. */
+		long nc = sysconf(_SC_NPROCESSORS_ONLN);
+		for (long i = 0; i < (nc < 1 ? 1 : nc) && !a.oom; i++)
+			cpu_add(&a, (unsigned)i);
+	} else {
+		errno = 0;
+		len = getline(&line, &cap, f);
+		if (len < 0 && errno) {
+			snprintf(err, errlen, "%s: read error: %s", path,
+				 strerror(errno));
+			free(line);
+			fclose(f);
+			return errno == ENOMEM ? -PEBS_E_NOMEM : -PEBS_E_IO;
+		}
+		fclose(f);
+		while (len > 0 && (line[len - 1] == '\n' ||
+				   line[len - 1] == ' '))
+			line[--len] = 0;
+		if ((len <= 0 || meta_parse_cpulist(line, cpu_add, &a) < 0 ||
+		     !a.n) && !a.oom) {
+			snprintf(err, errlen, "%s: not a CPU list: \"%.64s\"",
+				 path, len > 0 ? line : "");
+			free(line);
+			free(a.v);
+			return -PEBS_E_IO;
+		}
+		free(line);
+	}
+	if (a.oom) {
+		free(a.v);
+		return -PEBS_E_NOMEM;
+	}
+	*cpus = a.v;
+	*n = a.n;
+	return 0;
 }
 
 void bk_err(struct pebs_backend *b, const char *fmt, ...)

@@ -377,22 +377,17 @@ int pebs_backend_open_perf(struct pebs_backend **out,
 	struct pebs_backend *b;
 	struct bk_perf *pp;
 	int *all = NULL, any = -1;
+	int r;
 
 	*out = NULL;
 	if (pid > 0) {
 		cpus = &any;
 		n = 1;
 	} else if (!cpus) {
-		long nc = sysconf(_SC_NPROCESSORS_ONLN);
-		if (nc < 1)
-			nc = 1;
-		all = malloc((size_t)nc * sizeof(int));
-		if (!all)
-			return -PEBS_E_NOMEM;
-		for (long i = 0; i < nc; i++)
-			all[i] = (int)i;
+		r = pebs_backend_online_cpus(NULL, &all, &n, err, errlen);
+		if (r < 0)
+			return r;
 		cpus = all;
-		n = (size_t)nc;
 	}
 	b = bk_new(&perf_ops, u, cpus, n);
 	free(all);

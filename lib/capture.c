@@ -1133,27 +1133,24 @@ static int open_backend(struct cap *c, unsigned ncpus, const int *cl,
 			cerr(c, "sim backend: %s", pebs_strerror(r));
 		return r;
 	}
-	if (!strcmp(o->backend, "msr")) {
-		int *all = NULL;
-		if (!cl) {
-			long nc = sysconf(_SC_NPROCESSORS_ONLN);
-			if (nc < 1)
-				nc = 1;
-			all = malloc((size_t)nc * sizeof(int));
-			if (!all)
-				return -PEBS_E_NOMEM;
-			for (long i = 0; i < nc; i++)
-				all[i] = (int)i;
-			cl = all;
-			ncl = (size_t)nc;
-		}
+	/* No -C: the CPUs online, which need not be 0..N-1 (the device
+	 * root stands in for sysfs too, in tests). */
+	int *all = NULL;
+	if (!cl) {
+		r = pebs_backend_online_cpus(o->devroot, &all, &ncl, c->err,
+					     c->errlen);
+		if (r < 0)
+			return r;
+		cl = all;
+	}
+	if (!strcmp(o->backend, "msr"))
 		r = pebs_backend_open_msr(&c->bk, o->devroot, c->u, cl, ncl,
 					  c->err, c->errlen);
-		free(all);
-		return r;
-	}
-	return pebs_backend_open_perf(&c->bk, c->u, cl, ncl, 0, c->err,
-				      c->errlen);
+	else
+		r = pebs_backend_open_perf(&c->bk, c->u, cl, ncl, 0, c->err,
+					   c->errlen);
+	free(all);
+	return r;
 }
 
 int pebs_capture_run(const struct pebs_capture_opts *o,

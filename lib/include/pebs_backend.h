@@ -78,13 +78,28 @@ int pebs_backend_open_msr(struct pebs_backend **b, const char *root,
 			  size_t n, char *err, size_t errlen);
 
 /*
- * Opens the perf backend for CPUs @cpus (@n; NULL = every online CPU) or,
- * when @pid > 0, for that process on every CPU.  Nothing is opened until
- * pebs_backend_program().  Returns 0 and *@b or -PEBS_E_NOMEM.
+ * Opens the perf backend for CPUs @cpus (@n; NULL = every online CPU,
+ * pebs_backend_online_cpus) or, when @pid > 0, for that process on every
+ * CPU.  Nothing is opened until pebs_backend_program().  Returns 0 and
+ * *@b, -PEBS_E_NOMEM, or pebs_backend_online_cpus()'s error (message in
+ * @err).
  */
 int pebs_backend_open_perf(struct pebs_backend **b,
 			   const struct pebs_uarch *u, const int *cpus,
 			   size_t n, int pid, char *err, size_t errlen);
+
+/*
+ * The online CPUs, in order, from ROOT/sys/devices/system/cpu/online
+ * (@root as for pebs_backend_open_msr: NULL or "" = the real file), a
+ * CPU list such as "0-1,3-7": online CPUs need not be 0..N-1 (a CPU
+ * taken offline leaves a hole).  Where that file cannot be opened (no
+ * sysfs), 0 .. sysconf(_SC_NPROCESSORS_ONLN)-1.  Returns 0 with *@cpus
+ * (malloc'd, the caller frees it) and *@n >= 1; -PEBS_E_IO when the file
+ * cannot be read or is not a CPU list ("PATH: WHY" in @err, @errlen
+ * bytes); -PEBS_E_NOMEM.
+ */
+int pebs_backend_online_cpus(const char *root, int **cpus, size_t *n,
+			     char *err, size_t errlen);
 
 /* "sim", "msr" or "perf". */
 const char *pebs_backend_name(const struct pebs_backend *b);

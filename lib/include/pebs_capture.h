@@ -139,7 +139,9 @@ struct pebs_capture_opts {
 	void *progress_ctx;
 	/* Tests and benchmarks. */
 	const char *devroot;	/* msr: device root, see backend_msr; also
-				 * the probe's root when uarch is NULL */
+				 * the probe's root when uarch is NULL and
+				 * the sysfs root of the online CPUs
+				 * (pebs_backend_online_cpus) without -C */
 	size_t buf_size;	/* DS buffer bytes, 0 = default */
 	unsigned tag_rate;	/* sim: 1-in-N load tagging, 0 = default */
 	pebs_access_fn source;	/* sim: replaces the workload */

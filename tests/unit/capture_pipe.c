@@ -848,6 +848,88 @@ Test(capture_pipe, summary_says_throttled)
 			 "not taken, not counted as lost)"), "%s", line);
 }
 
+/* Writes @list as ROOT/sys/devices/system/cpu/online. */
+static void online_file(const char *root, const char *list)
+{
+	cr_assert_eq(tu_sh("mkdir -p %s/sys/devices/system/cpu && "
+			   "printf '%s' > %s/sys/devices/system/cpu/online",
+			   root, list, root), 0);
+}
+
+/* The online CPUs come from sysfs's list, holes included (CPU 2
+ * offline), not 0..count-1. */
+Test(capture_pipe, online_cpus_from_sysfs)
+{
+	char root[64], err[256] = "";
+	int *cpus;
+	size_t n;
+
+	snprintf(root, sizeof(root), "/tmp/pebs-online-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	online_file(root, "0-1,3-4\\n");
+	cr_assert_eq(pebs_backend_online_cpus(root, &cpus, &n, err,
+					      sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 4);
+	cr_assert_eq(cpus[0], 0);
+	cr_assert_eq(cpus[1], 1);
+	cr_assert_eq(cpus[2], 3);
+	cr_assert_eq(cpus[3], 4);
+	free(cpus);
+	online_file(root, "0-x\\n");
+	cr_assert_eq(pebs_backend_online_cpus(root, &cpus, &n, err,
+					      sizeof(err)), -PEBS_E_IO);
+	cr_assert(strstr(err, "/sys/devices/system/cpu/online: not a CPU "
+			 "list: \"0-x\""), "%s", err);
+	online_file(root, "");
+	cr_assert_eq(pebs_backend_online_cpus(root, &cpus, &n, err,
+					      sizeof(err)), -PEBS_E_IO);
+	/* No sysfs: the count of online CPUs. */
+	cr_assert_eq(tu_sh("rm -r %s/sys", root), 0);
+	cr_assert_eq(pebs_backend_online_cpus(root, &cpus, &n, err,
+					      sizeof(err)), 0);
+	cr_assert_eq(n, (size_t)sysconf(_SC_NPROCESSORS_ONLN));
+	cr_assert_eq(cpus[n - 1], (int)n - 1);
+	free(cpus);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
+}
+
+/* Runs capture @o into /dev/null: pebs_capture_run()'s result. */
+static int capture_null(struct pebs_capture_opts *o, char *err,
+			size_t errlen)
+{
+	struct pebs_capture_stats st;
+	FILE *fp = fopen("/dev/null", "w");
+	int r;
+
+	cr_assert_not_null(fp);
+	o->out = fp;
+	r = pebs_capture_run(o, &st, err, errlen);
+	fclose(fp);
+	return r;
+}
+
+/* Without -C a hardware capture programs the online CPUs, 0 and 2 here
+ * (CPU 1 offline): it asks for CPU 2's msr device, not CPU 1's. */
+Test(capture_pipe, msr_capture_online_cpus)
+{
+	char root[64], err[512];
+	struct pebs_capture_opts o;
+
+	tu_fake_root(root, sizeof(root));
+	online_file(root, "0,2\\n");
+	tu_msr_opts(&o, root);
+	o.cpus = NULL;
+	o.duration = 0.05;
+	cr_assert_eq(capture_null(&o, err, sizeof(err)), -PEBS_E_UNSUPPORTED);
+	cr_assert(strstr(err, "/dev/cpu/2/msr: "), "%s", err);
+	/* The DS stand-in grows for a second CPU's area and buffer. */
+	cr_assert_eq(tu_sh("mkdir %s/dev/cpu/2 && cp %s/dev/cpu/0/msr "
+			   "%s/dev/cpu/2/msr && truncate -s 8M %s/dev/pebs_ds",
+			   root, root, root, root), 0);
+	cr_assert_eq(capture_null(&o, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
+}
+
 /* Without --uarch an msr capture takes the probe's profile (over the
  * device root); when IA32_PERF_CAPABILITIES gives another record format
  * than that profile's it is refused, not decoded in the wrong layout. */
