@@ -8,7 +8,9 @@
  * IP|TID|TIME|ADDR|CPU|WEIGHT|DATA_SRC, a 64 KiB ring per event.  A
  * plan's auxiliary event (SPR load latency, pebs_plan_aux) is opened
  * first on each CPU, counting, as the leader of a group whose member is
- * the load-latency event (bk_perf_opens).
+ * the load-latency event (bk_perf_opens).  Events are opened with
+ * use_clockid CLOCK_MONOTONIC: sample times are in the clock of
+ * pebs_backend_now(), as the capture's lost records and -d are.
  * Without a PMU (virtual machines) perf_event_open fails: the message
  * says so.
  */
@@ -173,6 +175,10 @@ size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
 		a->sample_period = pe->period;
 		a->sample_type = SAMPLE_TYPE;
 		a->precise_ip = 2;
+		/* Sample times on the clock of pebs_backend_now() (lost
+		 * records, -d), not perf's own local_clock. */
+		a->use_clockid = 1;
+		a->clockid = CLOCK_MONOTONIC;
 		o[n].leader = leader;
 		o[n].plan_ev = (int)e;
 		n++;
@@ -337,7 +343,7 @@ static uint64_t p_now(const struct pebs_backend *b)
 	struct timespec ts;
 
 	(void)b;
-	/* perf's sample time is CLOCK_MONOTONIC-like nanoseconds. */
+	/* The clock the events were opened with (use_clockid). */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }

@@ -191,7 +191,8 @@ uint64_t pebs_backend_throttled(const struct pebs_backend *b, size_t i,
 long pebs_backend_read(struct pebs_backend *b, size_t i,
 		       struct pebs_batch *out);
 
-/* Current time in the file's time unit (TSC ticks; sim: its cycles). */
+/* Current time in the file's time unit (TSC ticks; sim: its cycles;
+ * perf: CLOCK_MONOTONIC ns, the samples' clock). */
 uint64_t pebs_backend_now(const struct pebs_backend *b);
 
 /*

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -828,6 +829,24 @@ Test(capture_pipe, perf_ring_lost_samples_throttle)
 	cr_assert(t.throttled);
 	cr_assert_eq(t.throttled_at, 7000);
 	pebs_batch_free(b);
+}
+
+/* Sampling events are opened on CLOCK_MONOTONIC, the clock of
+ * pebs_backend_now() that stamps lost records: not perf's local_clock. */
+Test(capture_pipe, perf_opens_monotonic_clock)
+{
+	struct pebs_plan *p;
+	struct pebs_plan_opts po = { .uarch = pebs_uarch_by_name("skx") };
+	static const char *const ev[] = { "load-latency" };
+	struct bk_perf_open o[2];
+	char err[256];
+
+	cr_assert_eq(pebs_plan_build(&p, &po, ev, 1, NULL, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(bk_perf_opens(p, o, 2), 1);
+	cr_assert_eq(o[0].attr.use_clockid, 1);
+	cr_assert_eq(o[0].attr.clockid, CLOCK_MONOTONIC);
+	pebs_plan_free(p);
 }
 
 /* The summary says when the kernel throttled perf sampling, and that the
