@@ -865,6 +865,12 @@ Test(capture_pipe, summary_says_throttled)
 	cr_assert(strstr(line, "10 samples, 2 lost, "), "%s", line);
 	cr_assert(strstr(line, ", throttled 3 times for 0.012 s (samples "
 			 "not taken, not counted as lost)"), "%s", line);
+	/* both, throttled first, then how the command ended (each
+	 * appended after the other, not over it) */
+	st.cmd_status = 3 << 8;		/* exited with status 3 */
+	pebs_capture_summary(&st, 0, line, sizeof(line));
+	cr_assert(strstr(line, "not counted as lost); command exit status 3"),
+		  "%s", line);
 }
 
 /* Writes @list as ROOT/sys/devices/system/cpu/online. */
