@@ -83,11 +83,18 @@ enum pebs_mem pebs_dsrc_mem(uint64_t d)
 	if (m != PEBS_MEM_NA && !(lvl & PEBS_DS_LVL_MISS))
 		return m;
 	if (lvl & PEBS_DS_LVL_MISS && !(lvl & PEBS_DS_LVL_HIT)) {
-		if (lvl & PEBS_DS_LVL_L1)
+		/*
+		 * A miss names the level that missed in mem_lvl (older
+		 * kernels) or only in mem_lvl_num (the kernel's SNB+ row 0,
+		 * "unknown L3 miss", since LEVEL() was added): perf prints
+		 * both as "L3 miss", never as an L3 hit.
+		 */
+		if (lvl & PEBS_DS_LVL_L1 || m == PEBS_MEM_L1)
 			return PEBS_MEM_L1_MISS;
-		if (lvl & PEBS_DS_LVL_L2)
+		if (lvl & PEBS_DS_LVL_L2 || m == PEBS_MEM_L2)
 			return PEBS_MEM_L2_MISS;
-		if (lvl & PEBS_DS_LVL_L3)
+		if (lvl & PEBS_DS_LVL_L3 || (m == PEBS_MEM_L3 &&
+		    PEBS_DS_LVLNUM(d) == PEBS_DS_LNUM_L3))
 			return PEBS_MEM_L3_MISS;
 	}
 	if (lvl & PEBS_DS_LVL_L1)

@@ -30,7 +30,7 @@
 
 /* SNB table (SDM table 18-24 wording for 5/6/7; see the file comment). */
 static const uint64_t tab_snb[16] = {
-	[0x0] = OP(LOAD) | LVL(MISS) | LVL(L3) | LNUM(L3) | SNP(NA),
+	[0x0] = OP(LOAD) | LVL(MISS) | LNUM(L3) | SNP(NA),
 	[0x1] = OP_LH | LVL(L1) | LNUM(L1) | SNP(NONE),
 	[0x2] = OP_LH | LVL(LFB) | LNUM(LFB) | SNP(NONE),
 	[0x3] = OP_LH | LVL(L2) | LNUM(L2) | SNP(NONE),

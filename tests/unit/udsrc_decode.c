@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "pebs_c2c.h"
 #include "pebs_dsrc.h"
 #include "pebs_uarch.h"
 
@@ -98,8 +99,8 @@ Test(udsrc, sdm_choice_5_6_7_exact_bits)
 		     LCK(NA));
 	/* encoding 0: unknown L3 miss */
 	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SKL, PEBS_EVK_LOAD_LATENCY,
-				       0x10), OP(LOAD) | LVL(MISS) | LVL(L3) |
-		     LNUM(L3) | SNP(NA) | TLB(MISS) | TLB(L2) | BLK(NA));
+				       0x10), OP(LOAD) | LVL(MISS) | LNUM(L3) |
+		     SNP(NA) | TLB(MISS) | TLB(L2) | BLK(NA));
 	/* SKX encoding 9: PMEM, remote, snoop hit */
 	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SKX, PEBS_EVK_LOAD_LATENCY,
 				       0x29), OP(LOAD) | LVL(HIT) |
@@ -258,4 +259,36 @@ Test(udsrc, kernel_row_b_is_remote_dram)
 			 "REMOTE_CACHE");
 	uint64_t l3 = OP(LOAD) | LVL(HIT) | LVL(L3) | LNUM(L3) | SNP(NONE);
 	cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(l3)), "L3");
+}
+
+/*
+ * The kernel's SNB+ row 0 ("unknown L3 miss") since LEVEL() was added:
+ * mem_lvl MISS without a level bit, the level only in mem_lvl_num.  An L3
+ * miss (perf: "L3 miss"), never an L3 hit; the other levels likewise.
+ */
+Test(udsrc, kernel_row_0_is_l3_miss)
+{
+	uint64_t k = OP(LOAD) | LVL(MISS) | LNUM(L3) | SNP(NA) | TLB(HIT) |
+		     TLB(L1) | TLB(L2) | BLK(NA);
+	cr_assert_eq(k, 0x10668080082ull);	/* as pebs-import reads it */
+	cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(k)), "L3_MISS");
+	uint64_t l1 = OP(STORE) | LVL(MISS) | LNUM(L1);
+	cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(l1)), "L1_MISS");
+	uint64_t l2 = OP(LOAD) | LVL(MISS) | LNUM(L2);
+	cr_assert_str_eq(pebs_dsrc_mem_name(pebs_dsrc_mem(l2)), "L2_MISS");
+	/* perf c2c (c2c_decode_stats): LVL MISS, no HIT: a load miss and
+	 * nothing else, in both of pebs-c2c's modes */
+	for (int compat = 0; compat < 2; compat++) {
+		struct pebs_c2c_stats st;
+
+		memset(&st, 0, sizeof(st));
+		pebs_c2c_classify(&st, k, 0x1000, 1, compat);
+		cr_assert_eq(st.load, 1);
+		cr_assert_eq(st.ld_miss, 1);
+		cr_assert_eq(pebs_c2c_tot_loads(&st), 0);
+		cr_assert_eq(st.ld_llchit + st.lcl_hitm, 0);
+	}
+	/* our own row 0 decodes to the kernel's value, bit for bit */
+	cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SNB, PEBS_EVK_LOAD_LATENCY,
+				       0x0), k);
 }
