@@ -61,8 +61,10 @@ static void usage(FILE *fp)
 		"  --uarch NAME    their microarchitecture: core2 nhm wsm snb "
 		"ivb hsw bdw skl\n"
 		"                  skx glm glp icl icx spr\n"
-		"  --raw-event EV  their PEBS events, EVENT[@PMCx][;...] "
-		"(default: load latency)\n"
+		"  --raw-event EV  their PEBS events, "
+		"EVENT[@PMCx|@FIXEDj][;...] (default:\n"
+		"                  load latency, else the first precise "
+		"event)\n"
 		"  -o FILE         write to FILE instead of standard output\n"
 		"  -j THREADS      decode threads (default: CPUs, at most 8)\n"
 		"  -h, --help      this help; --version: the version\n",

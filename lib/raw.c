@@ -470,7 +470,10 @@ static const struct pebs_uarch_event *find_event(const struct pebs_uarch *u,
 		raw->event = (uint8_t)evsel;
 		raw->umask = (uint8_t)umask;
 		raw->kind = PEBS_EVK_OTHER;
-		raw->counters = u->pebs_counters;
+		/* The constraints of the encoding (INST_RETIRED.PREC_DIST
+		 * on FIXED0 only, ...), as for pebs-capture's plan. */
+		raw->counters = u->pebs_counters &
+				pebs_uarch_event_code_counters(u, evsel, umask);
 		*is_raw = 1;
 		return raw;
 	}

@@ -170,6 +170,24 @@ Test(raw_reader, raw_event_names_survive_the_copy)
 	free(rec);
 }
 
+/* @event on @uarch gives counters @enabled, or is refused with @msg. */
+static void placed(const char *uarch, const char *event, uint64_t enabled,
+		   const char *msg)
+{
+	struct pebs_raw_config c;
+	char err[200] = "";
+	int rc = pebs_raw_config_default(&c, U(uarch), event, err,
+					 sizeof(err));
+
+	if (msg) {
+		cr_assert_eq(rc, -PEBS_E_INVAL, "%s on %s", event, uarch);
+		cr_assert_str_eq(err, msg);
+		return;
+	}
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert_eq(c.pebs_enabled, enabled, "%s on %s", event, uarch);
+}
+
 Test(raw_config, event_lists)
 {
 	struct pebs_raw_config c;
@@ -191,6 +209,18 @@ Test(raw_config, event_lists)
 	cr_assert_eq(c.pebs_enabled, PEBS_UARCH_FIXED(1));
 	cr_assert_str_eq(c.ev[33].name, "r3c");
 	cr_assert_eq(c.ev[33].kind, PEBS_EVK_OTHER);
+	/* a raw encoding outside the table keeps the encoding's counter
+	 * constraints: the old PREC_DIST 0x01C0 on ICL is FIXED0 only, any
+	 * 0xC0 on SPR PMC1-7 (as pebs-capture's plan says) */
+	placed("icl", "r1c0", PEBS_UARCH_FIXED(0), NULL);
+	cr_assert_str_eq(pebs_raw_config_default(&c, U("icl"), "r1c0", err,
+						 sizeof(err)) ? err :
+			 c.ev[32].name, "r1c0");
+	placed("icl", "r1c0@PMC0", 0, "r1c0 cannot use PMC0 on icl");
+	placed("spr", "r2c0@PMC0", 0, "r2c0 cannot use PMC0 on spr");
+	placed("spr", "r2c0", 0x2, NULL);
+	placed("icl", "INST_RETIRED.PREC_DIST;r1c0", 0,
+	       "no free PEBS counter for r1c0 on icl");
 	/* SNB: load latency and precise store both want PMC3 */
 	cr_assert_eq(pebs_raw_config_default(&c, U("snb"),
 		"load-latency;precise-store", err, sizeof(err)),
