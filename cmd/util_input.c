@@ -83,6 +83,8 @@ void util_input_stats(const struct util_input *in,
 		st->samples = rs.samples;
 		st->lost = rs.lost;
 		st->bytes = rs.offset;
+		st->raw = 1;
+		st->unattributed = rs.unattributed;
 		return;
 	}
 	pebs_reader_stats(in->r, st);
@@ -90,7 +92,18 @@ void util_input_stats(const struct util_input *in,
 
 int util_input_close(struct util_input *in)
 {
+	struct pebs_raw_stats rs;
 	util_progress_end(&in->pg);
+	/* Dropped as the kernel drops them (raw-records.md section 3), not
+	 * damage; but a dump where nothing matches usually means the wrong
+	 * --raw-event, so it is said once. */
+	pebs_raw_reader_stats(in->raw, &rs);
+	if (in->raw && rs.unattributed)
+		util_warn("%llu record%s matched no configured counter "
+			  "(applicable bits 0x%llx)",
+			  (unsigned long long)rs.unattributed,
+			  rs.unattributed == 1 ? "" : "s",
+			  (unsigned long long)rs.unattributed_bits);
 	pebs_reader_close(in->r);
 	pebs_raw_reader_close(in->raw);
 	in->r = NULL;

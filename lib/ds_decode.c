@@ -253,6 +253,7 @@ decode(const struct pebs_raw_config *cfg, const void *buf, size_t len,
 		}
 		if (!nb) {
 			st->unattributed++;
+			st->unattributed_bits |= f.status;
 			goto counted;
 		}
 		if (f.regs) {

@@ -475,6 +475,8 @@ static void em_summary(struct em *m, const struct pebs_meta *meta,
 	em_u64(m, "blocks", st->blocks);
 	em_u64(m, "segments", st->segments);
 	em_u64(m, "lost", st->lost);
+	if (st->raw)
+		em_u64(m, "unattributed", st->unattributed);
 	em_u64(m, "damaged_blocks", st->damaged);
 	em_u64(m, "bytes", st->bytes);
 	if (st->samples) {

@@ -267,7 +267,7 @@ static uint64_t attribute(const struct pebs_raw_config *cfg,
 static int decode_one(const struct pebs_raw_config *cfg, const void *buf,
 		      size_t len, struct pebs_sample *out, unsigned max,
 		      unsigned *nout, size_t *size, int *collision,
-		      char *err, size_t errlen)
+		      uint64_t *status, char *err, size_t errlen)
 {
 	const struct pebs_uarch *u;
 	struct rec r;
@@ -295,6 +295,7 @@ static int decode_one(const struct pebs_raw_config *cfg, const void *buf,
 	}
 	r.s.applicable = r.status;
 	r.s.raw_dse = r.dse;
+	*status = r.status;
 
 	bits = attribute(cfg, &r, collision);
 	if ((unsigned)popcount64(bits) > max) {
@@ -337,7 +338,7 @@ static int decode_one(const struct pebs_raw_config *cfg, const void *buf,
 }
 
 static void count(struct pebs_raw_stats *st, unsigned n, size_t size,
-		  int collision)
+		  int collision, uint64_t status)
 {
 	st->records++;
 	st->samples += n;
@@ -347,6 +348,7 @@ static void count(struct pebs_raw_stats *st, unsigned n, size_t size,
 		st->lost += (uint64_t)collision;
 	} else if (!n) {
 		st->unattributed++;
+		st->unattributed_bits |= status;
 	}
 }
 
@@ -357,16 +359,17 @@ int pebs_raw_decode_record(const struct pebs_raw_config *cfg,
 			   struct pebs_raw_stats *st, char *err, size_t errlen)
 {
 	int collision = 0, rc;
+	uint64_t status = 0;
 
 	if (!out || !nout || !size) {
 		set_err(err, errlen, "bad arguments");
 		return -PEBS_E_INVAL;
 	}
 	rc = decode_one(cfg, buf, len, out, max, nout, size, &collision,
-			err, errlen);
+			&status, err, errlen);
 	if (rc || !st)
 		return rc;
-	count(st, *nout, *size, collision);
+	count(st, *nout, *size, collision, status);
 	return 0;
 }
 
@@ -389,9 +392,10 @@ int pebs_raw_decode(const struct pebs_raw_config *cfg, const void *buf,
 		unsigned n = 0;
 		size_t size = 0;
 		int collision = 0;
+		uint64_t status = 0;
 		int rc = decode_one(cfg, p + pos, len - pos, out,
 				    MAX_SAMPLES_PER_RECORD, &n, &size,
-				    &collision, why, sizeof(why));
+				    &collision, &status, why, sizeof(why));
 
 		if (rc) {
 			set_err(err, errlen,
@@ -429,7 +433,7 @@ int pebs_raw_decode(const struct pebs_raw_config *cfg, const void *buf,
 				return id;
 			}
 		}
-		count(st, n, size, collision);
+		count(st, n, size, collision, status);
 		pos += size;
 		*consumed = pos;
 	}

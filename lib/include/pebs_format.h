@@ -279,6 +279,10 @@ struct pebs_read_stats {
 	uint64_t col_bytes[PEBS_COL_COUNT];
 	/* lowest and highest format minor version of the segments read */
 	unsigned minor_min, minor_max;
+	/* raw dumps only (set by pebs-decode --raw, never by this reader):
+	 * records dropped because they matched no configured counter */
+	int raw;
+	uint64_t unattributed;
 };
 void pebs_reader_stats(const struct pebs_reader *r,
 		       struct pebs_read_stats *st);

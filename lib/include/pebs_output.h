@@ -120,7 +120,8 @@ int pebs_summary_clock(struct pebs_summary *s, const struct pebs_meta *meta);
  * Writes one YAML document ("---" first) describing input @file: its
  * metadata @meta, nested by the dots of the keys (see pebs-decode(1)), and
  * a summary from @s and the reader statistics @st (samples, blocks,
- * segments, lost, damaged blocks, bytes, bytes per sample, time range with
+ * segments, lost, unattributed records when @st->raw, damaged blocks,
+ * bytes, bytes per sample, time range with
  * seconds when the metadata gives the unit and frequency, events with
  * counts).  @meta may be NULL.  Returns 0, -PEBS_E_IO on a write error or
  * -PEBS_E_NOMEM.

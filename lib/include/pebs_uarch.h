@@ -313,6 +313,7 @@ struct pebs_raw_stats {
 	uint64_t offset;	/* bytes consumed (offset of the next record) */
 	uint64_t collisions;	/* fmt 1-2: dropped, > 1 PEBS bit set */
 	uint64_t unattributed;	/* dropped: no enabled counter */
+	uint64_t unattributed_bits;	/* OR of their applicable values */
 	uint64_t lost;		/* samples lost to collisions: one per
 				 * colliding counter (perf_log_lost_samples) */
 };

@@ -275,12 +275,14 @@ Test(raw, fmt1_attribution_rules)
 	cr_assert_eq(s[0].event, 2u);
 
 	memset(&st, 0, sizeof(st));
-	/* status 0 with two PEBS counters: dropped, unattributed */
-	status_rec(r, sizeof(r), 0);
+	/* no PEBS bit with two PEBS counters: dropped, unattributed, its
+	 * status bits kept for the message */
+	status_rec(r, sizeof(r), 1ull << 62);
 	cr_assert_eq(pebs_raw_decode_record(&c, r, sizeof(r), s, 64, &n,
 					    &size, &st, err, sizeof(err)), 0);
 	cr_assert_eq(n, 0u);
 	cr_assert_eq(st.unattributed, 1ull);
+	cr_assert_eq(st.unattributed_bits, 1ull << 62);
 	/* both PEBS bits: collision, dropped and counted */
 	status_rec(r, sizeof(r), 0x5);
 	cr_assert_eq(pebs_raw_decode_record(&c, r, sizeof(r), s, 64, &n,
