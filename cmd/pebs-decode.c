@@ -206,62 +206,101 @@ static int run_perf(const struct opts *o, const char *const *paths,
 	return util_input_close(&in);
 }
 
-/* One YAML document per input file. */
+/*
+ * One YAML document for the inputs @paths[0..@n) read as one (a raw dump
+ * cut into several files), named @name.  Returns the exit status.
+ */
+static int info_one(const struct opts *o, const char *const *paths,
+		    size_t n, const char *name, FILE *fp)
+{
+	struct util_input in;
+	struct pebs_batch *b;
+	struct pebs_read_stats st;
+	struct pebs_summary *s = pebs_summary_new();
+	struct pebs_meta *meta = pebs_meta_new();
+	int got = 0, status;
+	if (!s || !meta)
+		util_die(EXIT_SYS, "out of memory");
+	/* every column decoded, not only the summary's: a block whose
+	 * checksums match can still be malformed (a writer's bug), and
+	 * --info vouches that decoding will succeed */
+	util_input_open(&in, &o->in, paths, n, 0);
+	while (util_input_next(&in, &b) > 0) {
+		if (!got++ && pebs_meta_copy(meta, util_input_meta(&in)))
+			util_die(EXIT_SYS, "out of memory");
+		if (pebs_summary_clock(s, util_input_meta(&in)) < 0 ||
+		    pebs_summary_add(s, b) < 0)
+			util_die(EXIT_SYS, "out of memory");
+	}
+	/* No block at all: the metadata of the last segment seen. */
+	if (!got && pebs_meta_copy(meta, util_input_meta(&in)))
+		util_die(EXIT_SYS, "out of memory");
+	util_input_stats(&in, &st);
+	/* An input that could not be opened or read at all has no summary:
+	 * its message said so, and a YAML consumer would take "samples: 0"
+	 * for an empty capture. */
+	if (!got && !st.bytes && in.status == EXIT_SYS) {
+		pebs_summary_free(s);
+		pebs_meta_free(meta);
+		util_input_close(&in);
+		return EXIT_SYS;
+	}
+	/* The whole files count, magic and footer index included (a dump
+	 * from standard input: the bytes of its records). */
+	uint64_t total = 0;
+	size_t nreg = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct stat sb;
+		if (paths[i] && strcmp(paths[i], "-") &&
+		    stat(paths[i], &sb) == 0 && S_ISREG(sb.st_mode)) {
+			total += (uint64_t)sb.st_size;
+			nreg++;
+		}
+	}
+	if (nreg == n)
+		st.bytes = total;
+	int r = pebs_output_info(fp, name, meta, s, &st);
+	if (r == -PEBS_E_IO)
+		util_write_failed(o->out);
+	if (r < 0)
+		util_die(EXIT_SYS, "%s", pebs_strerror(r));
+	status = util_input_close(&in);
+	pebs_summary_free(s);
+	pebs_meta_free(meta);
+	return status;
+}
+
+/*
+ * One YAML document per input file; raw dumps, which several files make
+ * together (raw-records.md section 5), give one document for all, named
+ * by their names joined with ", ".
+ */
 static int run_info(const struct opts *o, const char *const *paths,
 		    size_t n, FILE *fp)
 {
 	int status = 0;
+	if (o->in.raw) {
+		size_t len = 1;
+		for (size_t i = 0; i < n; i++)
+			len += strlen(paths[i] ? paths[i] : "-") + 2;
+		char *name = malloc(len);
+		if (!name)
+			util_die(EXIT_SYS, "out of memory");
+		name[0] = '\0';
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				strcat(name, ", ");
+			strcat(name, paths[i] ? paths[i] : "-");
+		}
+		status = info_one(o, paths, n, name, fp);
+		free(name);
+		return status;
+	}
 	for (size_t i = 0; i < n; i++) {
-		struct util_input in;
-		struct pebs_batch *b;
-		struct pebs_read_stats st;
-		struct pebs_summary *s = pebs_summary_new();
-		struct pebs_meta *meta = pebs_meta_new();
-		int got = 0;
-		if (!s || !meta)
-			util_die(EXIT_SYS, "out of memory");
-		/* every column decoded, not only the summary's: a block
-		 * whose checksums match can still be malformed (a writer's
-		 * bug), and --info vouches that decoding will succeed */
-		util_input_open(&in, &o->in, &paths[i], 1, 0);
-		while (util_input_next(&in, &b) > 0) {
-			if (!got++ &&
-			    pebs_meta_copy(meta, util_input_meta(&in)))
-				util_die(EXIT_SYS, "out of memory");
-			if (pebs_summary_clock(s, util_input_meta(&in)) < 0 ||
-			    pebs_summary_add(s, b) < 0)
-				util_die(EXIT_SYS, "out of memory");
-		}
-		/* No block at all: the metadata of the last segment seen. */
-		if (!got && pebs_meta_copy(meta, util_input_meta(&in)))
-			util_die(EXIT_SYS, "out of memory");
-		util_input_stats(&in, &st);
-		/* An input that could not be opened or read at all has no
-		 * summary: its message said so, and a YAML consumer would
-		 * take "samples: 0" for an empty capture. */
-		if (!got && !st.bytes && in.status == EXIT_SYS) {
-			status = EXIT_SYS;
-			util_input_close(&in);
-			pebs_summary_free(s);
-			pebs_meta_free(meta);
-			continue;
-		}
-		/* The whole file counts, magic and footer index included. */
-		struct stat sb;
-		if (strcmp(paths[i], "-") && stat(paths[i], &sb) == 0 &&
-		    S_ISREG(sb.st_mode))
-			st.bytes = (uint64_t)sb.st_size;
-		int r = pebs_output_info(fp, paths[i] ? paths[i] : "-", meta,
-					 s, &st);
-		if (r == -PEBS_E_IO)
-			util_write_failed(o->out);
-		if (r < 0)
-			util_die(EXIT_SYS, "%s", pebs_strerror(r));
-		r = util_input_close(&in);
+		int r = info_one(o, &paths[i], 1, paths[i] ? paths[i] : "-",
+				 fp);
 		if (r > status)
 			status = r;
-		pebs_summary_free(s);
-		pebs_meta_free(meta);
 	}
 	return status;
 }
