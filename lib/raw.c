@@ -373,37 +373,31 @@ int pebs_raw_decode_record(const struct pebs_raw_config *cfg,
 	return 0;
 }
 
-int pebs_raw_decode(const struct pebs_raw_config *cfg, const void *buf,
-		    size_t len, struct pebs_batch *b, size_t *consumed,
-		    struct pebs_raw_stats *st, char *err, size_t errlen)
+/*
+ * pebs_raw_decode() without the checks, with only WHY in @why on damage
+ * (the callers say where: the dump offset, or the reader's file offset).
+ */
+static int decode_run(const struct pebs_raw_config *cfg, const void *buf,
+		      size_t len, struct pebs_batch *b, size_t *consumed,
+		      struct pebs_raw_stats *st, char *err, size_t errlen,
+		      char *why, size_t whylen)
 {
 	struct pebs_sample out[MAX_SAMPLES_PER_RECORD];
 	const unsigned char *p = buf;
 	size_t pos = 0;
 
-	if (!cfg || !cfg->uarch || !b || !consumed || !st ||
-	    (!buf && len)) {
-		set_err(err, errlen, "bad arguments");
-		return -PEBS_E_INVAL;
-	}
 	*consumed = 0;
 	while (pos < len) {
-		char why[200];
 		unsigned n = 0;
 		size_t size = 0;
 		int collision = 0;
 		uint64_t status = 0;
 		int rc = decode_one(cfg, p + pos, len - pos, out,
 				    MAX_SAMPLES_PER_RECORD, &n, &size,
-				    &collision, &status, why, sizeof(why));
+				    &collision, &status, why, whylen);
 
-		if (rc) {
-			set_err(err, errlen,
-				"record %llu at offset 0x%llx: %s",
-				(unsigned long long)st->records,
-				(unsigned long long)st->offset, why);
+		if (rc)
 			return rc;
-		}
 		if (b->n + n > b->cap) {
 			if (b->n == 0) {
 				set_err(err, errlen, "batch capacity %zu too "
@@ -438,6 +432,27 @@ int pebs_raw_decode(const struct pebs_raw_config *cfg, const void *buf,
 		*consumed = pos;
 	}
 	return 0;
+}
+
+int pebs_raw_decode(const struct pebs_raw_config *cfg, const void *buf,
+		    size_t len, struct pebs_batch *b, size_t *consumed,
+		    struct pebs_raw_stats *st, char *err, size_t errlen)
+{
+	char why[200] = "";
+	int rc;
+
+	if (!cfg || !cfg->uarch || !b || !consumed || !st ||
+	    (!buf && len)) {
+		set_err(err, errlen, "bad arguments");
+		return -PEBS_E_INVAL;
+	}
+	rc = decode_run(cfg, buf, len, b, consumed, st, err, errlen, why,
+			sizeof(why));
+	if (rc && *why)
+		set_err(err, errlen, "record %llu at offset 0x%llx: %s",
+			(unsigned long long)st->records,
+			(unsigned long long)st->offset, why);
+	return rc;
 }
 
 /* The event of @u named @name (portable, SDM or rHEX); NULL if none. */
@@ -607,8 +622,16 @@ struct pebs_raw_reader {
 	int eof_all;		/* every input read */
 	int dead;		/* damaged record: framing lost */
 	int pending;		/* error to return after the batch */
+	int gap;		/* the unread bytes end before an input that
+				 * could not be read */
 	unsigned char *buf;	/* unread bytes are buf[pos..len) */
 	size_t cap, len, pos;
+	/* Inputs opened so far, with the dump offset where each begins:
+	 * damage is reported in the input where its record starts. */
+	const char **in_name;
+	uint64_t *in_start;
+	size_t nin;
+	uint64_t read_total;	/* dump bytes read */
 	struct pebs_batch *b;
 	struct pebs_meta *meta;
 	struct pebs_raw_stats st;
@@ -673,7 +696,10 @@ int pebs_raw_reader_open(struct pebs_raw_reader **rp,
 	r->errfile = STDIN_NAME;
 	r->b = pebs_batch_new(READER_BATCH);
 	r->meta = pebs_meta_new();
-	if (!r->b || !r->meta || build_meta(r) < 0) {
+	r->in_name = calloc(n + 1, sizeof(*r->in_name));
+	r->in_start = calloc(n + 1, sizeof(*r->in_start));
+	if (!r->b || !r->meta || !r->in_name || !r->in_start ||
+	    build_meta(r) < 0) {
 		pebs_raw_reader_close(r);
 		return -PEBS_E_NOMEM;
 	}
@@ -730,23 +756,54 @@ static int refill(struct pebs_raw_reader *r)
 				r->errfile = path;
 				snprintf(r->err, sizeof(r->err), "%s",
 					 strerror(errno));
+				r->gap = r->len > 0;
 				return -PEBS_E_IO;
 			}
+		}
+		if (r->nin < r->npaths + 1) {
+			r->in_name[r->nin] = r->curname;
+			r->in_start[r->nin++] = r->read_total;
 		}
 	}
 	got = fread(r->buf + r->len, 1, r->cap - r->len, r->fp);
 	r->len += got;
+	r->read_total += got;
 	if (got == 0) {
 		if (ferror(r->fp)) {
 			r->errfile = r->curname;
 			snprintf(r->err, sizeof(r->err), "read: %s",
 				 strerror(errno));
 			close_cur(r);
+			r->gap = r->len > 0;
 			return -PEBS_E_IO;
 		}
 		close_cur(r);
 	}
 	return 0;
+}
+
+/*
+ * Says damage @why of the record at the reader's dump offset in the input
+ * where that record starts, with its offset in that input.
+ */
+static void damage(struct pebs_raw_reader *r, const char *why,
+		   const char *more)
+{
+	uint64_t off = r->st.offset;
+	const char *name = r->curname ? r->curname : STDIN_NAME;
+
+	/* The last input that begins at or before the record (an empty
+	 * input begins where the next one does and is passed over). */
+	for (size_t i = r->nin; i-- > 0;)
+		if (r->in_start[i] <= r->st.offset) {
+			name = r->in_name[i];
+			off = r->st.offset - r->in_start[i];
+			break;
+		}
+	r->errfile = name;
+	snprintf(r->err, sizeof(r->err), "record %llu at offset 0x%llx: %s%s",
+		 (unsigned long long)r->st.records, (unsigned long long)off,
+		 why, more);
 }
 
 int pebs_raw_reader_next(struct pebs_raw_reader *r, struct pebs_batch **bp)
@@ -770,17 +827,42 @@ int pebs_raw_reader_next(struct pebs_raw_reader *r, struct pebs_batch **bp)
 	for (;;) {
 		if (r->pos < r->len) {
 			size_t used = 0;
+			char why[200] = "";
 
-			rc = pebs_raw_decode(&r->cfg, r->buf + r->pos,
-					     r->len - r->pos, b, &used, &r->st,
-					     r->err, sizeof(r->err));
+			rc = decode_run(&r->cfg, r->buf + r->pos,
+					r->len - r->pos, b, &used, &r->st,
+					r->err, sizeof(r->err), why,
+					sizeof(why));
 			r->pos += used;
 			if (rc == 0 && r->pos < r->len)
 				return 1;	/* batch full */
+			if (rc == -PEBS_E_TRUNCATED && r->gap) {
+				/*
+				 * A record begun before an input that could
+				 * not be read: its rest is lost with that
+				 * input, and joining the next input to it
+				 * would misframe that one.  Dropped, said,
+				 * and the next input read from its start.
+				 */
+				damage(r, why, "; the input after it could "
+				       "not be read");
+				r->st.offset += r->len - r->pos;
+				r->pos = r->len;
+				r->gap = 0;
+				if (b->n) {
+					r->pending = rc;
+					return 1;
+				}
+				return rc;
+			}
 			if (rc < 0 && !(rc == -PEBS_E_TRUNCATED &&
 					!r->eof_all)) {
 				/* damaged: framing of what follows is lost */
-				r->errfile = r->curname ? r->curname : STDIN_NAME;
+				if (*why)
+					damage(r, why, "");
+				else
+					r->errfile = r->curname ?
+						     r->curname : STDIN_NAME;
 				r->dead = 1;
 				close_cur(r);
 				if (b->n) {
@@ -831,6 +913,8 @@ void pebs_raw_reader_close(struct pebs_raw_reader *r)
 		return;
 	close_cur(r);
 	free(r->buf);
+	free(r->in_name);
+	free(r->in_start);
 	pebs_batch_free(r->b);
 	pebs_meta_free(r->meta);
 	free(r);

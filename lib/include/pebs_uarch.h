@@ -404,9 +404,12 @@ int pebs_raw_reader_open(struct pebs_raw_reader **r,
  * 1 and *@b, 0 at the end, or a negative error (-PEBS_E_IO for a file
  * that cannot be read, -PEBS_E_TRUNCATED/-PEBS_E_CORRUPT for damaged
  * data: every complete record before it has been returned) with
- * pebs_raw_reader_errmsg() / _errfile() saying what and where.  After a
- * damaged record the rest of the input cannot be framed: the following
- * call returns 0 (or goes on with the next file after an I/O error).
+ * pebs_raw_reader_errmsg() / _errfile() saying what and where: the input
+ * where the damaged record starts, with its offset in that input.  After
+ * a damaged record the rest of the input cannot be framed: the following
+ * call returns 0.  After an I/O error it goes on with the next file; a
+ * record begun before the unreadable file is dropped and reported
+ * (-PEBS_E_TRUNCATED) by the next call, and the next file starts a record.
  */
 int pebs_raw_reader_next(struct pebs_raw_reader *r, struct pebs_batch **b);
 

@@ -147,6 +147,43 @@ Test(raw_reader, unreadable_file_then_next)
 	free(rec);
 }
 
+/* A record begun before an unreadable input is dropped and said in its
+ * own input; the next input is read from its start. */
+Test(raw_reader, partial_record_before_unreadable_input)
+{
+	unsigned char *rec = skl_records(3);
+	char *a = write_tmp(rec, 300), *c = write_tmp(rec + 400, 200);
+	const char *paths[] = { a, "/nonexistent/pebs-raw", c };
+	struct pebs_raw_config cfg;
+	struct pebs_raw_reader *r;
+	struct pebs_batch *bt;
+	char want[400];
+
+	cr_assert_eq(pebs_raw_config_default(&cfg, U("skl"), NULL, NULL, 0),
+		     0);
+	cr_assert_eq(pebs_raw_reader_open(&r, paths, 3, &cfg), 0);
+	cr_assert_eq(pebs_raw_reader_next(r, &bt), 1);
+	cr_assert_eq(bt->n, 1u);
+	cr_assert_eq(pebs_raw_reader_next(r, &bt), -PEBS_E_IO);
+	cr_assert_str_eq(pebs_raw_reader_errfile(r), "/nonexistent/pebs-raw");
+	cr_assert_eq(pebs_raw_reader_next(r, &bt), -PEBS_E_TRUNCATED);
+	cr_assert_str_eq(pebs_raw_reader_errfile(r), a);
+	snprintf(want, sizeof(want), "record 1 at offset 0xc8: truncated: "
+		 "100 of 200 bytes (format 3); the input after it could not "
+		 "be read");
+	cr_assert_str_eq(pebs_raw_reader_errmsg(r), want);
+	cr_assert_eq(pebs_raw_reader_next(r, &bt), 1);
+	cr_assert_eq(bt->n, 1u);
+	cr_assert_eq(bt->c64[PEBS_COL_IP][0], 0x1002u, "record 2, framed");
+	cr_assert_eq(pebs_raw_reader_next(r, &bt), 0);
+	pebs_raw_reader_close(r);
+	unlink(a);
+	unlink(c);
+	free(a);
+	free(c);
+	free(rec);
+}
+
 Test(raw_reader, raw_event_names_survive_the_copy)
 {
 	unsigned char *rec = skl_records(1);
