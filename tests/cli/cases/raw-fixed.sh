@@ -10,3 +10,7 @@ echo "rc=$?"
 pebs-decode --raw --uarch spr --raw-event r2c0@PMC0 -f csv \
 	$TD/good/raw-spr-adaptive.bin
 echo "rc=$?"
+# store-latency: the portable name of MEM_TRANS_RETIRED.STORE_SAMPLE (PMC0)
+pebs-decode --info --raw --uarch spr --raw-event 'store-latency;load-latency' \
+	$TD/good/raw-spr-adaptive.bin 2>/dev/null | grep -A1 -E '^  - name:'
+echo "rc=$?"
