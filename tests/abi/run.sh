@@ -67,11 +67,18 @@ grep -qx "prefix=/opt/pebs" "$tmp/d/opt/pebs/lib/pkgconfig/libpebs.pc" ||
 for h in lib/include/*.h; do
 	echo "#include <${h##*/}>"
 done >"$tmp/cxx_headers.h"
+# ... and a reference to every symbol the library exports, so that a header
+# without extern "C" leaves its C++-mangled names unresolved at link time.
+nm -D --defined-only "$so" | awk '$2 == "T" { print "FN(" $3 ")" }' \
+	>"$tmp/cxx_fns.h"
+nm -D --defined-only "$so" | awk 'NF == 3 && $2 != "T" { print "OBJ(" $3 ")" }' \
+	>"$tmp/cxx_objs.h"
 export PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig"
 flags=$(pkg-config --cflags --libs libpebs) || fail "pkg-config failed"
 $CXX -std=c++11 -Wall -Wextra -Wpedantic -Werror -I"$tmp" \
 	-o "$tmp/cxx" tests/abi/cxx_main.cc $flags ||
 	fail "a C++ program cannot use the public headers"
 LD_LIBRARY_PATH=$tmp/p/lib "$tmp/cxx" >"$tmp/out" || fail "C++ program failed"
-grep -q '^C++: ' "$tmp/out" || fail "C++ program: $(cat "$tmp/out")"
+grep -qx "C++: $(wc -l <"$tmp/exp") symbols" "$tmp/out" ||
+	fail "C++ program: $(cat "$tmp/out")"
 echo "abi: libpebs.so $ver ($(wc -l <"$tmp/exp") symbols): all checks passed"
