@@ -228,11 +228,11 @@ static int run_traced(struct cap *c)
 		return 0;
 	}
 	if (WIFSIGNALED(status))
-		cerr(c, "%s was killed by %s before writing its trace "
+		cerr(c, "%s: killed by %s before writing its trace "
 		     "(libpebs-trace writes it at exit)", cmd,
 		     sig_name(WTERMSIG(status), sig, sizeof(sig)));
 	else
-		cerr(c, "%s wrote no trace: build it with -fsanitize=thread "
+		cerr(c, "%s: wrote no trace: build it with -fsanitize=thread "
 		     "and link libpebs-trace (formats/trace-format.md)", cmd);
 	return -PEBS_E_INVAL;
 }
