@@ -109,6 +109,15 @@ int pebs_workload_open(struct pebs_workload **out, const char *name,
 	w->sc = sc;
 	if (!w->nthreads)
 		w->nthreads = sc->threads;
+	/*
+	 * A mixed workload runs each part on two threads at most: a part's
+	 * data are keyed on the thread number, and false-sharing's ninth
+	 * thread would count on true-sharing's line.
+	 */
+	if (sc->parts && w->nthreads > sc->threads) {
+		pebs_workload_close(w);
+		return -PEBS_E_INVAL;
+	}
 	if (!w->limit)
 		w->limit = sc->accesses;
 	/* A plausible, seed-dependent process id; threads follow it. */

@@ -87,7 +87,8 @@ struct pebs_workload_opts {
 	uint64_t seed;		/* same seed, same stream */
 	unsigned sockets;	/* 0 = 2 */
 	unsigned cores;		/* per socket; 0 = 4 */
-	unsigned threads;	/* scenario threads; 0 = scenario default */
+	unsigned threads;	/* scenario threads; 0 = scenario default
+				 * (mixed: at most its default, 8) */
 	uint64_t accesses;	/* stop after this many; 0 = scenario default */
 };
 
@@ -100,7 +101,8 @@ const char *pebs_workload_describe(const char *name);
 
 /*
  * Opens built-in scenario @name.  Returns 0 and *@w, -PEBS_E_INVAL for an
- * unknown name (see pebs_workload_names()), or another negative error.
+ * unknown name (see pebs_workload_names()) or too many threads (over 1024;
+ * mixed: over 8), or another negative error.
  */
 int pebs_workload_open(struct pebs_workload **w, const char *name,
 		       const struct pebs_workload_opts *opts);

@@ -367,6 +367,17 @@ Test(workload, mixed_runs_two_threads_of_each_part)
 	free(a);
 }
 
+Test(workload, mixed_refuses_more_than_two_threads_a_part)
+{
+	struct pebs_workload *w = (void *)1;
+	struct pebs_workload_opts o = { .threads = 9 };
+	cr_assert_eq(pebs_workload_open(&w, "mixed", &o), -PEBS_E_INVAL);
+	cr_assert_null(w);
+	o.threads = 8;
+	cr_assert_eq(pebs_workload_open(&w, "mixed", &o), 0);
+	pebs_workload_close(w);
+}
+
 Test(workload, mixed_lists_its_parts_instructions)
 {
 	struct pebs_workload *w;
