@@ -1,6 +1,9 @@
 /*
  * perfconv.c - perf.data -> .pebs glue used by pebs-import -f perf (the
- * other way, pebs_perf_writer_add_batch(), is the writer's: perfwrite.c).
+ * other way, pebs_perf_writer_add_batch(), is the writer's: perfwrite.c),
+ * and the TSX conversion both directions share: the `tsx` column is the
+ * PEBS TSX tuning field, perf's PERF_SAMPLE_TRANSACTION what the kernel
+ * derives from it and AX.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,24 @@ static int wfail(struct pebs_writer *w, int r, char *err, size_t errlen,
 	snprintf(err, errlen, "%s", w && *pebs_writer_errmsg(w) ?
 		 pebs_writer_errmsg(w) : pebs_strerror(r));
 	return r;
+}
+
+uint64_t pebs_perf_txn_from_tuning(uint64_t tuning, uint64_t ax)
+{
+	uint64_t txn = (tuning & 0xff00000000ull) >> 32;
+	if ((txn & PEBS_PERF_TXN_TRANSACTION) && (ax & 1))
+		txn |= ((ax >> 24) & 0xff) << PEBS_PERF_TXN_ABORT_SHIFT;
+	return txn;
+}
+
+int pebs_perf_txn_to_tuning(uint64_t txn, uint64_t *tuning, uint64_t *ax)
+{
+	uint64_t code = txn >> PEBS_PERF_TXN_ABORT_SHIFT;
+	*tuning = (txn & 0xff) << 32;
+	*ax = 0;
+	if (code && code <= 0xff && (txn & PEBS_PERF_TXN_TRANSACTION))
+		*ax = code << 24 | 1;
+	return pebs_perf_txn_from_tuning(*tuning, *ax) == txn;
 }
 
 int pebs_perf_import(FILE *in, const char *name, FILE *out,

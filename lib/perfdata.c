@@ -99,6 +99,7 @@ struct pebs_perf_reader {
 	size_t nbids;
 	uint32_t nr_cpus;
 	uint64_t nsamples, nlost, unknown_id;
+	uint64_t txn_lost;	/* samples with TRANSACTION bits not kept */
 	uint64_t stop;		/* offset of the first bad record */
 	int stop_err;
 	char stop_msg[200];
@@ -628,11 +629,14 @@ static int read_size(const struct pattr *a, const struct pebs_perf_reader *r,
 }
 
 /*
- * Parses a sample record body with attr @a into @s.  Returns 0, or -1 when
- * the body is shorter than its sample_type says.
+ * Parses a sample record body with attr @a into @s, and its raw
+ * TRANSACTION value into *@txn (when @txn is not NULL; left alone without
+ * one).  Returns 0, or -1 when the body is shorter than its sample_type
+ * says.
  */
 static int parse_sample(const struct pebs_perf_reader *r, const uint8_t *p,
-			size_t n, const struct pattr *a, struct pebs_sample *s)
+			size_t n, const struct pattr *a, struct pebs_sample *s,
+			uint64_t *txn)
 {
 	uint64_t st = a->sample_type;
 	size_t off = 0;
@@ -640,8 +644,10 @@ static int parse_sample(const struct pebs_perf_reader *r, const uint8_t *p,
 #define U64(dst) do { NEED(8); dst = rd64(r, p + off); off += 8; } while (0)
 #define SKIP(k) do { NEED(k); off += (k); } while (0)
 	uint64_t tmp;
-	/* No sample_type sets the registers: leave them to the caller. */
+	/* Only TRANSACTION sets a register (rax, below): leave the others
+	 * to the caller. */
 	memset(s, 0, offsetof(struct pebs_sample, regs));
+	s->regs[PEBS_REG_RAX] = 0;
 	if (st & PEBS_PERF_S_IDENTIFIER)
 		SKIP(8);
 	if (st & PEBS_PERF_S_IP)
@@ -712,8 +718,13 @@ static int parse_sample(const struct pebs_perf_reader *r, const uint8_t *p,
 	}
 	if (st & PEBS_PERF_S_DATA_SRC)
 		U64(s->dsrc);
-	if (st & PEBS_PERF_S_TRANSACTION)
-		U64(s->tsx);
+	if (st & PEBS_PERF_S_TRANSACTION) {
+		/* the tuning field and AX the kernel derived it from */
+		U64(tmp);
+		pebs_perf_txn_to_tuning(tmp, &s->tsx, &s->regs[PEBS_REG_RAX]);
+		if (txn)
+			*txn = tmp;
+	}
 	if (st & PEBS_PERF_S_REGS_INTR) {
 		U64(tmp);
 		if (tmp)
@@ -1100,6 +1111,7 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 		case 9: {	/* SAMPLE */
 			size_t ai;
 			struct pebs_sample s;
+			uint64_t txn = 0, tun, ax;
 			int k = r->nattrs ? sample_attr(r, q, n, &ai) : -1;
 			if (k == 1) {
 				r->unknown_id++;
@@ -1111,9 +1123,10 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				s.pid = l->tid >= 0 ? rd32(r, q + l->tid) : 0;
 				s.tid = l->tid >= 0 ? rd32(r, q + l->tid + 4) :
 						      0;
+				txn = l->tsx >= 0 ? rd64(r, q + l->tsx) : 0;
 			} else if (k < 0 || parse_sample(r, q, n,
 							 &r->attrs[ai],
-							 &s) < 0) {
+							 &s, &txn) < 0) {
 				stop_at(r, pos, PEBS_E_CORRUPT, r->nattrs ?
 					"sample shorter than its sample_type" :
 					"sample before any event attribute");
@@ -1142,6 +1155,9 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				last_pid = s.pid;
 				last_tid = s.tid;
 			}
+			/* bits no tuning field and AX give: counted, lost */
+			if (!pebs_perf_txn_to_tuning(txn, &tun, &ax))
+				r->txn_lost++;
 			r->nsamples++;
 			break;
 		}
@@ -1503,6 +1519,9 @@ static int build_meta(struct pebs_perf_reader *r, struct feat_ctx *f)
 	if (r->unknown_id)
 		SET("perf.unknown_id_samples", "%llu",
 		    (unsigned long long)r->unknown_id);
+	if (r->txn_lost)
+		SET("perf.txn_lost_samples", "%llu",
+		    (unsigned long long)r->txn_lost);
 	return meta_maps(r, m);
 }
 #undef SET
@@ -1890,7 +1909,7 @@ static int emit(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 	uint16_t sz = rd16(r, p + 6);
 	memset(it, 0, sizeof(*it));
 	it->kind = PEBS_PERF_SAMPLE;
-	parse_sample(r, p + 8, sz - 8, &r->attrs[e->attr], &it->s);
+	parse_sample(r, p + 8, sz - 8, &r->attrs[e->attr], &it->s, NULL);
 	it->s.event = e->attr;
 	it->s.flags |= exact_flag(r, p);
 	it->event = pebs_perf_reader_event(r, e->attr);
@@ -2007,7 +2026,9 @@ static void fast_sample(const struct pebs_perf_reader *r, const uint8_t *q,
 		b->c32[PEBS_COL_INS_LAT][i] = 0;
 	}
 	b->c64[PEBS_COL_DSRC][i] = l->dsrc >= 0 ? rd64(r, q + l->dsrc) : 0;
-	b->c64[PEBS_COL_TSX][i] = l->tsx >= 0 ? rd64(r, q + l->tsx) : 0;
+	pebs_perf_txn_to_tuning(l->tsx >= 0 ? rd64(r, q + l->tsx) : 0,
+				&b->c64[PEBS_COL_TSX][i],
+				&b->c64[PEBS_COL_REG0 + PEBS_REG_RAX][i]);
 	b->c64[PEBS_COL_PHYS_ADDR][i] = l->phys >= 0 ?
 					rd64(r, q + l->phys) : 0;
 	b->c32[PEBS_COL_FLAGS][i] = l->phys >= 0 ? PEBS_SF_PHYS : 0;
@@ -2028,7 +2049,8 @@ static uint64_t attr_cols(const struct pattr *a)
 	     1ull << PEBS_COL_LAT | 1ull << PEBS_COL_INS_LAT : 0;
 	m |= (st & PEBS_PERF_S_WEIGHT) ? 1ull << PEBS_COL_LAT : 0;
 	m |= (st & PEBS_PERF_S_DATA_SRC) ? 1ull << PEBS_COL_DSRC : 0;
-	m |= (st & PEBS_PERF_S_TRANSACTION) ? 1ull << PEBS_COL_TSX : 0;
+	m |= (st & PEBS_PERF_S_TRANSACTION) ? 1ull << PEBS_COL_TSX |
+	     1ull << (PEBS_COL_REG0 + PEBS_REG_RAX) : 0;
 	m |= (st & PEBS_PERF_S_PHYS_ADDR) ? 1ull << PEBS_COL_PHYS_ADDR : 0;
 	m |= 1ull << PEBS_COL_FLAGS;	/* PEBS_SF_EVENTING_IP from misc */
 	return m;
@@ -2077,7 +2099,7 @@ int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 				b->c32[PEBS_COL_FLAGS][i] |= exact_flag(r, p);
 				continue;
 			}
-			parse_sample(r, p + 8, sz - 8, a, &s);
+			parse_sample(r, p + 8, sz - 8, a, &s, NULL);
 			b->c64[PEBS_COL_TIME][i] = s.time;
 			b->c32[PEBS_COL_CPU][i] = s.cpu;
 			b->c32[PEBS_COL_PID][i] = s.pid;
@@ -2088,6 +2110,8 @@ int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 			b->c32[PEBS_COL_INS_LAT][i] = s.ins_lat;
 			b->c64[PEBS_COL_DSRC][i] = s.dsrc;
 			b->c64[PEBS_COL_TSX][i] = s.tsx;
+			b->c64[PEBS_COL_REG0 + PEBS_REG_RAX][i] =
+				s.regs[PEBS_REG_RAX];
 			b->c64[PEBS_COL_PHYS_ADDR][i] = s.phys_addr;
 			b->c32[PEBS_COL_FLAGS][i] = s.flags |
 						      exact_flag(r, p);

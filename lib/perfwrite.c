@@ -18,7 +18,8 @@
 #define MAX_PATH 4095u		/* longer paths are cut (PATH_MAX) */
 #define MAX_NAME 4095u
 #define KERNEL_DSO "[kernel.kallsyms]"
-/* PHYS_ADDR is added when the input has physical addresses (fix_st()). */
+/* PHYS_ADDR is added when the input has physical addresses (fix_st()),
+ * TRANSACTION when the metadata's events recorded it. */
 #define DEFAULT_ST (PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP | \
 	PEBS_PERF_S_TID | PEBS_PERF_S_TIME | PEBS_PERF_S_ADDR | \
 	PEBS_PERF_S_ID | PEBS_PERF_S_CPU | PEBS_PERF_S_PERIOD | \
@@ -283,16 +284,16 @@ static uint64_t sample_type(const struct pebs_perf_writer *w)
 }
 
 /*
- * Whether the metadata says an event recorded physical addresses: the
- * perf attribute of a perf.data import (events.N.perf.sample_type).
+ * The PERF_SAMPLE_* bits among @bits that the metadata says an event
+ * recorded: the perf attributes of a perf.data import
+ * (events.N.perf.sample_type).
  */
-static int meta_phys(const struct pebs_perf_writer *w)
+static uint64_t meta_st(const struct pebs_perf_writer *w, uint64_t bits)
 {
+	uint64_t st = 0;
 	for (size_t i = 0; mget(w, "events.%zu.name", i); i++)
-		if (num(mget(w, "events.%zu.perf.sample_type", i), 0) &
-		    PEBS_PERF_S_PHYS_ADDR)
-			return 1;
-	return 0;
+		st |= num(mget(w, "events.%zu.perf.sample_type", i), 0) & bits;
+	return st;
 }
 
 /*
@@ -913,8 +914,9 @@ int pebs_perf_writer_open(struct pebs_perf_writer **wp, FILE *fp,
 		w->tsc_hz = num(pebs_meta_get(w->meta, "tsc.hz"), 0);
 	w->st = w->o.sample_type ? w->o.sample_type : DEFAULT_ST;
 	w->st_fixed = w->o.sample_type != 0;
-	if (!w->st_fixed && meta_phys(w))
-		w->st |= PEBS_PERF_S_PHYS_ADDR;
+	if (!w->st_fixed)	/* an import's physical addresses and TSX */
+		w->st |= meta_st(w, PEBS_PERF_S_PHYS_ADDR |
+				    PEBS_PERF_S_TRANSACTION);
 	uint64_t st = sample_type(w);
 	if ((st & PEBS_PERF_S_WEIGHT) && (st & PEBS_PERF_S_WEIGHT_STRUCT))
 		return fail(w, PEBS_E_INVAL, "WEIGHT and WEIGHT_STRUCT are "
@@ -1073,8 +1075,9 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 		b_u64(b, s->lat);	/* u32 in a u64: nothing to clamp */
 	if (st & PEBS_PERF_S_DATA_SRC)
 		b_u64(b, s->dsrc);
-	if (st & PEBS_PERF_S_TRANSACTION)
-		b_u64(b, s->tsx);
+	if (st & PEBS_PERF_S_TRANSACTION)	/* the kernel's, from tuning */
+		b_u64(b, pebs_perf_txn_from_tuning(s->tsx,
+						   s->regs[PEBS_REG_RAX]));
 	if (st & PEBS_PERF_S_REGS_INTR)
 		b_u64(b, 0);
 	if (st & PEBS_PERF_S_PHYS_ADDR)

@@ -17,6 +17,8 @@
 # 8. round trips keep the cpumode and EXACT_IP (header.misc) and the
 #    kernel's dso and build-id, a frequency-mode event's periods and event
 #    count, and perf's order of samples recorded out of order.
+# 9. round trips keep PERF_SAMPLE_TRANSACTION (abort flags and code), which
+#    the .pebs holds as the TSX tuning field and AX.
 set -euo pipefail
 bin=$(cd "${1:?usage: perf-compat.sh BINDIR}" && pwd)
 cd "$(dirname "$0")/.."
@@ -168,4 +170,12 @@ check "round trip: order of out-of-order samples" "$tmp/o0" "$tmp/o1"
 "$bin/pebs-decode" -f perf "$tmp/o.pebs" | po -i - > "$tmp/o2"
 check "round trip (pipe): order of out-of-order samples" "$tmp/o0" \
 	"$tmp/o2"
+# transaction: flags and XABORT codes as perf report shows them
+tx() { perf report --stdio --sort transaction -i "$1" 2>/dev/null |
+	grep -v '^#' | grep -v '^$'; }
+tx $T/gen-transaction.perf.data > "$tmp/t0"
+"$bin/pebs-import" -f perf $T/gen-transaction.perf.data -o "$tmp/t.pebs"
+"$bin/pebs-decode" -f perf "$tmp/t.pebs" -o "$tmp/t.data"
+tx "$tmp/t.data" > "$tmp/t1"
+check "round trip: transaction flags and abort codes" "$tmp/t0" "$tmp/t1"
 exit $fail

@@ -139,8 +139,8 @@ int pebs_perf_reader_next(struct pebs_perf_reader *r,
  * next samples, in the same order, to batch @b until it is full, a lost
  * record comes or the input ends.  Event names are interned in @b's
  * dictionary.  Only the columns a perf sample can set are written (time,
- * cpu, pid, tid, event, ip, addr, lat, ins_lat, dsrc, tsx, phys_addr,
- * flags): @b must hold zeros in the others, as a batch from
+ * cpu, pid, tid, event, ip, addr, lat, ins_lat, dsrc, tsx, rax,
+ * phys_addr, flags): @b must hold zeros in the others, as a batch from
  * pebs_batch_new() only ever filled by this function does; @b's dirty
  * mask is set to the written columns.  Returns the number of samples now
  * in @b, with @it->kind PEBS_PERF_LOST when a lost record stopped it (the
@@ -179,7 +179,8 @@ struct pebs_perf_writer_opts {
 	 * plus PHYS_ADDR when the input has physical addresses: an event of
 	 * the metadata recorded them (events.N.perf.sample_type), or the
 	 * first sample added has one (flag PEBS_SF_PHYS, or a non-zero
-	 * phys_addr), or any sample of the first batch added does.  It is
+	 * phys_addr), or any sample of the first batch added does; and
+	 * TRANSACTION when an event of the metadata recorded it.  It is
 	 * decided then, once (samples are written as they come): later
 	 * samples' physical addresses are dropped when it was not.  Bits
 	 * that the writer cannot fill from a sample (READ, CALLCHAIN, RAW,
@@ -265,6 +266,33 @@ int pebs_perf_writer_close(struct pebs_perf_writer *w, char *err,
 const char *pebs_perf_writer_errmsg(const struct pebs_perf_writer *w);
 
 /* -------------------------------------------------------- conversions */
+
+/* PERF_SAMPLE_TRANSACTION bits used below (uapi perf_event.h PERF_TXN_*). */
+#define PEBS_PERF_TXN_TRANSACTION (1ull << 1)	/* RTM abort */
+#define PEBS_PERF_TXN_ABORT_SHIFT 32		/* abort code, bits 63:32 */
+
+/*
+ * The PERF_SAMPLE_TRANSACTION value the kernel reports for a PEBS record
+ * with TSX tuning field @tuning (the `tsx` column) and AX @ax
+ * (arch/x86/events/intel/ds.c, intel_get_tsx_transaction()): the abort
+ * flags of @tuning bits 39:32 as bits 7:0, and for an RTM abort
+ * (PEBS_PERF_TXN_TRANSACTION) with AX bit 0 set (an XABORT) the abort
+ * code AX[31:24] in bits 39:32.  @ax is 0 when no registers were
+ * captured, as the kernel's is for a record without a GPR group.
+ */
+uint64_t pebs_perf_txn_from_tuning(uint64_t tuning, uint64_t ax);
+
+/*
+ * The inverse, as far as it goes: stores in *@tuning the TSX tuning field
+ * with @txn's flags (bits 7:0) back in bits 39:32 and cycles 0 (bits 31:0
+ * are not in @txn), and in *@ax what the kernel read of AX: code << 24 | 1
+ * for an abort code, else 0 (the other bits of AX are not in @txn).
+ * pebs_perf_txn_from_tuning(*@tuning, *@ax) gives @txn back whenever the
+ * kernel could have written it.  Returns 1 then, 0 when @txn has bits the
+ * kernel never sets (bits 31:8 or 63:40, an abort code without
+ * PEBS_PERF_TXN_TRANSACTION), which are lost.
+ */
+int pebs_perf_txn_to_tuning(uint64_t txn, uint64_t *tuning, uint64_t *ax);
 
 /*
  * Imports the perf.data on @in (@name for messages) into one .pebs segment

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "pebs_perf.h"
+#include "pebs_uarch.h"
 
 static uint64_t rs = 0x243f6a8885a308d3ull;
 static uint64_t rnd(void)
@@ -147,8 +148,12 @@ static void check_read(FILE *fp, const struct pebs_sample *want, size_t n,
 		} else {
 			cr_expect_eq(s->flags & PEBS_SF_PHYS, 0);
 		}
-		if (st & PEBS_PERF_S_TRANSACTION)
-			cr_expect_eq(s->tsx, w->tsx);
+		if (st & PEBS_PERF_S_TRANSACTION) {
+			/* the tuning field's flags are what perf keeps
+			 * (no AX without registers: no abort code) */
+			cr_expect_eq(s->tsx, w->tsx & 0xff00000000ull);
+			cr_expect_eq(s->regs[PEBS_REG_RAX], 0);
+		}
 		i++;
 	}
 	cr_assert_eq(e, 0, "next: %s", pebs_perf_reader_errmsg(r));
@@ -832,7 +837,8 @@ static void mixed_sample(size_t e, size_t i, struct pebs_sample *s)
 	if (st & S(WEIGHT_STRUCT))
 		s->ins_lat = 7;
 	s->dsrc = st & S(DATA_SRC) ? 0x68100142ull + e : 0;
-	s->tsx = st & S(TRANSACTION) ? 0x5000 + e : 0;
+	/* a tuning field: abort flags in bits 39:32 */
+	s->tsx = st & S(TRANSACTION) ? (uint64_t)(0x40 + i) << 32 : 0;
 	if (st & S(PHYS_ADDR)) {
 		s->phys_addr = 0x12340000 + 64 * i + e;
 		s->flags = PEBS_SF_PHYS;
@@ -868,7 +874,7 @@ static void put_sample(struct sbuf *b, size_t e, size_t i)
 	if (st & S(DATA_SRC))
 		put64(b, s.dsrc);
 	if (st & S(TRANSACTION))
-		put64(b, s.tsx);
+		put64(b, s.tsx >> 32);		/* perf's PERF_TXN_* flags */
 	if (st & S(PHYS_ADDR))
 		put64(b, s.phys_addr);
 	end_rec(b, at);
@@ -890,6 +896,41 @@ static void put_lost(struct sbuf *b, size_t e, uint64_t lost, uint64_t time,
 	end_rec(b, at);
 }
 #undef S
+
+/*
+ * pebs-import's path for the perf.data @p (@n bytes): the .pebs segment,
+ * read back into @got (at most @max samples) and @m (its metadata).
+ * Returns the number of samples.
+ */
+static size_t import_pebs(const void *p, size_t n, struct pebs_sample *got,
+			  size_t max, struct pebs_meta *m)
+{
+	FILE *in = mem_file(p, n), *pebs = tmpfile();
+	char err[256], path[64];
+	int wf, e;
+	cr_assert_not_null(pebs);
+	cr_assert_eq(pebs_perf_import(in, "t", pebs, NULL, NULL, err,
+				      sizeof(err), &wf), 0, "%s", err);
+	fclose(in);
+	fflush(pebs);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(pebs));
+	const char *paths[] = { path };
+	struct pebs_reader *rd;
+	struct pebs_batch *bt;
+	size_t k = 0;
+	cr_assert_eq(pebs_reader_open(&rd, paths, 1, NULL), 0);
+	while ((e = pebs_reader_next(rd, &bt)) > 0) {
+		if (!k)		/* the metadata comes with the first batch */
+			cr_assert_eq(pebs_meta_copy(m, pebs_reader_meta(rd)),
+				     0);
+		for (size_t j = 0; j < bt->n && k < max; j++)
+			pebs_batch_get(bt, j, &got[k++]);
+	}
+	cr_expect_eq(e, 0);
+	pebs_reader_close(rd);
+	fclose(pebs);
+	return k;
+}
 
 /*
  * Every field of a sample comes from its own event's sample_type: the
@@ -957,35 +998,19 @@ Test(perf_roundtrip, per_event_sample_types)
 	pebs_perf_reader_close(r);
 
 	/* pebs-import's path: the .pebs segment keeps them */
-	FILE *in = mem_file(b.b, b.n), *out = tmpfile();
-	char err[256], path[64];
-	int wf;
-	cr_assert_not_null(out);
-	cr_assert_eq(pebs_perf_import(in, "mixed", out, NULL, NULL, err,
-				      sizeof(err), &wf), 0, "%s", err);
-	fclose(in);
-	fflush(out);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(out));
-	const char *paths[] = { path };
-	struct pebs_reader *rd;
-	struct pebs_batch *bt;
-	cr_assert_eq(pebs_reader_open(&rd, paths, 1, NULL), 0);
-	n = 0;
-	while ((e = pebs_reader_next(rd, &bt)) > 0) {
-		for (size_t j = 0; j < bt->n; j++, n++) {
-			struct pebs_sample got, want;
-			pebs_batch_get(bt, j, &got);
-			mixed_sample(n % NE, n / NE, &want);
-			cr_expect_eq(got.time, want.time);
-			cr_expect_eq(got.flags, want.flags, "sample %zu", n);
-			cr_expect_eq(got.phys_addr, want.phys_addr);
-			cr_expect_eq(got.cpu, want.cpu);
-		}
+	struct pebs_sample got[NE * PER + 1];
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_eq(import_pebs(b.b, b.n, got, NE * PER + 1, m), NE * PER);
+	pebs_meta_free(m);
+	for (n = 0; n < NE * PER; n++) {
+		struct pebs_sample want;
+		mixed_sample(n % NE, n / NE, &want);
+		cr_expect_eq(got[n].time, want.time);
+		cr_expect_eq(got[n].flags, want.flags, "sample %zu", n);
+		cr_expect_eq(got[n].phys_addr, want.phys_addr);
+		cr_expect_eq(got[n].cpu, want.cpu);
+		cr_expect_eq(got[n].tsx, want.tsx);
 	}
-	cr_expect_eq(e, 0, "%s", pebs_reader_errmsg(rd));
-	cr_expect_eq(n, NE * PER);
-	pebs_reader_close(rd);
-	fclose(out);
 }
 
 /* ------------------------------------- cpumode, frequency mode, order */
@@ -1158,5 +1183,176 @@ Test(perf_roundtrip, written_order_kept)
 		check_read(fp, want, N, BASE | PEBS_PERF_S_WEIGHT_STRUCT |
 			   PEBS_PERF_S_PHYS_ADDR, 1);
 		fclose(fp);
+	}
+}
+
+/* ------------------------------------------------ TSX and TRANSACTION */
+
+/*
+ * Writes @n samples of event @ev with metadata @m and @st (0: the
+ * default) as a pipe-layout perf.data; returns it (*@len bytes; free it).
+ */
+static uint8_t *export_perf(const struct pebs_sample *s, size_t n,
+			    const struct pebs_meta *m, uint64_t st,
+			    const char *ev, size_t *len)
+{
+	FILE *out = tmpfile();
+	struct pebs_perf_writer_opts o = { .pipe = 1, .sample_type = st };
+	struct pebs_perf_writer *w;
+	char err[256];
+	cr_assert_not_null(out);
+	cr_assert_eq(pebs_perf_writer_open(&w, out, m, &o), 0);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(pebs_perf_writer_add(w, &s[i], ev), 0);
+	cr_assert_eq(pebs_perf_writer_close(w, err, sizeof(err)), 0, "%s",
+		     err);
+	fflush(out);
+	rewind(out);
+	uint8_t *p = slurp(out, len);
+	fclose(out);
+	return p;
+}
+
+/*
+ * perf -> .pebs -> perf gives every TRANSACTION value the kernel can write
+ * back exactly: the .pebs holds the tuning field (flags in bits 39:32,
+ * cycles unknown: 0) and, for an abort code, the AX bits the kernel read
+ * it from (bit 0, bits 31:24); the export derives the value again, with
+ * TRANSACTION in the default sample_type because the import's event
+ * recorded it.  Values the kernel never writes lose the bits a tuning
+ * field and AX cannot give, and the import counts them.
+ */
+Test(perf_roundtrip, transaction_round_trips)
+{
+	static const struct {
+		uint64_t txn, tsx, rax, back;
+	} v[] = {
+		{ 0, 0, 0, 0 },
+		{ 0x1, 0x100000000, 0, 0x1 },		/* ELISION */
+		{ 0x6, 0x600000000, 0, 0x6 },		/* TRANSACTION|SYNC */
+		{ 0xff, 0xff00000000, 0, 0xff },
+		{ 0x2a00000006, 0x600000000, 0x2a000001, 0x2a00000006 },
+		{ 0xff000000a2, 0xa200000000, 0xff000001, 0xff000000a2 },
+		{ 0x100000002, 0x200000000, 0x01000001, 0x100000002 },
+		/* never from the kernel: bits 31:8, a code without an RTM
+		 * abort, a code above 8 bits */
+		{ 0x5001, 0x100000000, 0, 0x1 },
+		{ 0x2a00000004, 0x400000000, 0, 0x4 },
+		{ 0x10000000002, 0x200000000, 0, 0x2 },
+	};
+	enum { N = sizeof(v) / sizeof(v[0]) };
+	const uint64_t st = PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_TIME |
+			    PEBS_PERF_S_TRANSACTION;
+	static struct sbuf b;
+	b.n = 0;
+	memcpy(b.b, "PERFILE2", 8);
+	b.n = 8;
+	put64(&b, 16);				/* pipe header size */
+	put_attr(&b, 0x1c9, st, 5);		/* RTM_RETIRED.ABORTED */
+	for (size_t i = 0; i < N; i++) {
+		size_t at = begin_rec(&b, 9);
+		put64(&b, 5);
+		put64(&b, 100 + i);
+		put64(&b, v[i].txn);
+		end_rec(&b, at);
+	}
+	cr_assert_eq(check_bulk(b.b, b.n, 4), N);	/* both paths agree */
+	struct pebs_sample got[N];
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_eq(import_pebs(b.b, b.n, got, N, m), N);
+	for (size_t i = 0; i < N; i++) {
+		cr_expect_eq(got[i].tsx, v[i].tsx, "sample %zu", i);
+		cr_expect_eq(got[i].regs[PEBS_REG_RAX], v[i].rax,
+			     "sample %zu", i);
+		cr_expect_eq(got[i].flags & PEBS_SF_REGS, 0);
+	}
+	cr_expect_str_eq(pebs_meta_get(m, "perf.txn_lost_samples"), "3");
+	size_t len;
+	uint8_t *p = export_perf(got, N, m, 0, "r1c9", &len);
+	pebs_meta_free(m);
+	const uint8_t *rec[N + 1];
+	cr_assert_eq(pipe_records(p, len, 9, rec, N + 1), N);
+	for (size_t i = 0; i < N; i++) {
+		/* the default layout, TRANSACTION after DATA_SRC */
+		uint16_t sz;
+		memcpy(&sz, rec[i] + 6, 2);
+		cr_assert_eq(sz, 8 + 11 * 8);
+		cr_expect_eq(rec_u64(rec[i], 80), v[i].back, "sample %zu: "
+			     "0x%llx", i,
+			     (unsigned long long)rec_u64(rec[i], 80));
+	}
+	free(p);
+}
+
+/*
+ * A raw record exported to perf.data gets the TRANSACTION the kernel
+ * reports for it (intel_get_tsx_transaction()): the abort flags of the
+ * tuning field's bits 39:32, and for an RTM abort with AX bit 0 set the
+ * abort code AX[31:24] in bits 39:32; the cycles (bits 31:0) are not part
+ * of it.  Without registers (--regs off) AX is unknown: no code.
+ */
+Test(perf_roundtrip, transaction_from_raw_record)
+{
+	static const struct {
+		uint64_t tuning, ax;
+		int drop_regs;
+		uint64_t txn;
+	} v[] = {
+		/* RTM abort + conflict, XABORT 0x7f */
+		{ 0x2200001234, 0x7f000001, 0, 0x7f00000022 },
+		{ 0x2200001234, 0x7f000000, 0, 0x22 },	/* not an XABORT */
+		{ 0x0100000010, 0x7f000001, 0, 0x01 },	/* HLE: no code */
+		{ 0x2200001234, 0x7f000001, 1, 0x22 },	/* no AX */
+		{ 0xffffff0000000000, 0x7f000001, 0, 0 },  /* reserved bits */
+	};
+	enum { N = sizeof(v) / sizeof(v[0]) };
+	struct pebs_sample s[N];
+	for (size_t i = 0; i < N; i++) {
+		unsigned char r[192] = { 0 };
+		struct pebs_raw_config c = { 0 };
+		c.uarch = pebs_uarch_by_name("hsw");
+		cr_assert_not_null(c.uarch);
+		c.pebs_enabled = 1;
+		c.ev[0].name = "RTM_RETIRED.ABORTED";
+		c.ev[0].kind = PEBS_EVK_OTHER;
+		c.drop_regs = v[i].drop_regs;
+		memcpy(r + 0x10, &v[i].ax, 8);		/* RAX */
+		uint64_t one = 1;
+		memcpy(r + 0x90, &one, 8);		/* status: PMC0 */
+		memcpy(r + 0xb8, &v[i].tuning, 8);	/* TSX tuning */
+		unsigned nout = 0;
+		size_t size;
+		char err[200] = "";
+		cr_assert_eq(pebs_raw_decode_record(&c, r, sizeof(r), &s[i], 1,
+						    &nout, &size, NULL, err,
+						    sizeof(err)), 0, "%s", err);
+		cr_assert_eq(nout, 1u);
+		cr_assert_eq(s[i].tsx, v[i].tuning, "the column is the field");
+	}
+	const uint64_t st = PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_TRANSACTION;
+	size_t len;
+	uint8_t *p = export_perf(s, N, NULL, st, "rtm", &len);
+	const uint8_t *rec[N + 1];
+	cr_assert_eq(pipe_records(p, len, 9, rec, N + 1), N);
+	for (size_t i = 0; i < N; i++)
+		cr_expect_eq(rec_u64(rec[i], 8), v[i].txn, "record %zu: 0x%llx",
+			     i, (unsigned long long)rec_u64(rec[i], 8));
+	free(p);
+}
+
+/* The two conversions are inverses wherever the kernel could write. */
+Test(perf_roundtrip, transaction_conversions)
+{
+	for (uint64_t f = 0; f < 256; f++) {
+		for (uint64_t code = 0; code < 256; code += 17) {
+			uint64_t ax = code << 24 | 1, tun, ax2;
+			uint64_t txn = pebs_perf_txn_from_tuning(f << 32 |
+								 0xabc, ax);
+			cr_assert_eq(txn & 0xff, f);
+			cr_assert_eq(txn >> 32, (f & 2) ? code : 0);
+			cr_assert(pebs_perf_txn_to_tuning(txn, &tun, &ax2));
+			cr_assert_eq(tun, f << 32);
+			cr_assert_eq(pebs_perf_txn_from_tuning(tun, ax2), txn);
+		}
 	}
 }
