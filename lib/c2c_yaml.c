@@ -346,6 +346,7 @@ static int yother_at(struct pebs_c2c *c, FILE *fp, struct c2c_dict *kd,
 	if (!c->nxs)
 		return 0;
 	fprintf(fp, "]\nother_at: [");
+	size_t nkd = kd->n;
 	struct c2c_xs *v = malloc(c->nxs * sizeof(*v));
 	if (!v)
 		return -PEBS_E_NOMEM;
@@ -358,9 +359,11 @@ static int yother_at(struct pebs_c2c *c, FILE *fp, struct c2c_dict *kd,
 		       v[j].kind == v[i].kind)
 			cnt += v[j++].count;
 		long a = c2c_dict_get(kd, c->kinds.keys[v[i].kind]);
-		if (a < 0) {
+		if (a < 0 || (size_t)a >= nkd) {
+			/* not written: each is counted in "other" too, and
+			 * the merge reader refuses results where it is not */
 			free(v);
-			return -PEBS_E_NOMEM;
+			return a < 0 ? -PEBS_E_NOMEM : -PEBS_E_CORRUPT;
 		}
 		fprintf(fp, "%s[0x%" PRIx64 ", %" PRIu32 ", %" PRIu64 "]",
 			i ? ", " : "", v[i].addr, km[a], cnt);
@@ -1200,6 +1203,34 @@ static int ydoc(struct yp *y)
 	}
 }
 
+/*
+ * Each other_at sample is counted in "other" too (yother_at()): more of
+ * them than "other" holds with an address, for a data source, is a result
+ * no pebs-c2c wrote (and would make the report count samples twice).
+ */
+static int xs_counted(struct pebs_c2c *c)
+{
+	if (!c->nxs)
+		return 0;
+	uint64_t *sum = calloc(c->nkinds ? c->nkinds : 1, sizeof(*sum));
+	if (!sum)
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+	int r = 0;
+	for (size_t i = 0; i < c->nxs && !r; i++) {
+		uint32_t k = c->xs[i].kind;
+		/* sum[k] <= other: the subtraction cannot wrap */
+		if (c->xs[i].count <= c->other[2 * (size_t)k + 1] - sum[k])
+			sum[k] += c->xs[i].count;
+		else
+			r = c2c_fail(c, PEBS_E_PARSE, "other_at: more samples "
+				     "of data source 0x%" PRIx64 " than "
+				     "\"other\" counts with an address",
+				     c->kinds.keys[k]);
+	}
+	free(sum);
+	return r;
+}
+
 int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len)
 {
 	struct yp y;
@@ -1233,6 +1264,8 @@ int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len)
 	if (!docs)
 		r = c2c_fail(c, PEBS_E_PARSE, "empty input: not a pebs-c2c "
 			     "YAML result");
+	else
+		r = xs_counted(c);
 out:
 	if (y.have)
 		yaml_event_delete(&y.ev);

@@ -1082,6 +1082,16 @@ Test(c2c, merge_rejects_bad_yaml)
 		"pebs_c2c: 2\ndsrc: [0x68100842]\nother_at: [[0x1000, 0, 5]]\n",
 		"pebs_c2c: 2\ndsrc: [0x2000001]\nother_at: 5\n",
 		"pebs_c2c: 2\ndsrc: [0x2000001]\nother_at: [[0x1000, 0]]\n",
+		/* each is counted in "other" too (with an address): none
+		 * there, or fewer, is no result pebs-c2c writes (it made
+		 * the writer index past its data sources, found by fuzzing) */
+		"pebs_c2c: 2\ndsrc: [0x2000001]\nother_at: [[0x1000, 0, 5]]\n",
+		"pebs_c2c: 2\ndsrc: [0x2000001]\nother: [[0, 0, 9]]\n"
+		"other_at: [[0x1000, 0, 5]]\n",
+		"pebs_c2c: 2\ndsrc: [0x2000001]\nother: [[0, 1, 4]]\n"
+		"other_at: [[0x1000, 0, 3], [0x2000, 0, 2]]\n",
+		"pebs_c2c: 2\ndsrc: [0x2000001]\nother: [[0, 1, 4]]\n"
+		"other_at: [[0x1000, 0, 3], [0x2000, 0, 18446744073709551615]]\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct pebs_c2c *c = mk(NULL);
@@ -1091,7 +1101,24 @@ Test(c2c, merge_rejects_bad_yaml)
 			      i);
 		pebs_c2c_free(c);
 	}
+	/* other_at counted in other: read, and written back the same */
 	struct pebs_c2c *c = mk(NULL);
+	const char *at = "pebs_c2c: 2\ndsrc: [0x2000001]\nother: [[0, 1, 5]]\n"
+			 "other_at: [[0x1000, 0, 3], [0x2000, 0, 2]]\n";
+	cr_expect_eq(pebs_c2c_merge_yaml(c, at, strlen(at)), 0, "%s",
+		     pebs_c2c_errmsg(c));
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *fp = open_memstream(&buf, &blen);
+	cr_assert_not_null(fp);
+	cr_assert_eq(pebs_c2c_write(c, fp, PEBS_C2C_F_YAML), 0);
+	fclose(fp);
+	cr_expect(strstr(buf, "other: [[0, 1, 5]]\nother_at: [[0x1000, 0, 3], "
+			 "[0x2000, 0, 2]]"), "%s", buf);
+	free(buf);
+	pebs_c2c_free(c);
+	c = mk(NULL);
 	const char *ok = "pebs_c2c: 1\nunknown: {x: [1, 2]}\ncells:\n"
 			 "  - [0x1000, 0x10, 0x68100842, 1, 2, 3, 44, 5]\n";
 	cr_expect_eq(pebs_c2c_merge_yaml(c, ok, strlen(ok)), 0, "%s",
