@@ -26,6 +26,7 @@ struct opts {
 	struct pebs_hist_pct pct[MAX_PCT];
 	size_t npct;
 	int merge, salvage;
+	int zeros;		/* --zeros: a latency's 0 is a value */
 	size_t top;		/* 0: every group */
 	unsigned threads;
 	const char *out;
@@ -38,9 +39,9 @@ static void usage(FILE *fp)
 		"[--by KEY] [--bins SPEC]\n"
 		"       [--percentiles LIST] [--where EXPR] [--top N] "
 		"[--symfs DIR]\n"
-		"       [-o FILE] [--salvage] [-j THREADS] [FILE...]\n"
+		"       [--zeros] [-o FILE] [--salvage] [-j THREADS] [FILE...]\n"
 		"       %s --merge [-f ...] [--bins SPEC] [--percentiles LIST]\n"
-		"                 [--top N] YAML...\n"
+		"                 [--top N] [--zeros] YAML...\n"
 		"  -f FORMAT          output format (default: text on a "
 		"terminal, else csv)\n"
 		"  --field NAME       numeric field to count (default: lat)\n"
@@ -58,6 +59,10 @@ static void usage(FILE *fp)
 		"                     first\n"
 		"  --symfs DIR        look binaries up under DIR (symbol "
 		"groups)\n"
+		"  --zeros            lat, ins_lat: count 0 as a value (by "
+		"default 0 means not\n"
+		"                     measured, as for stores: left out, "
+		"counted apart)\n"
 		"  --merge            inputs are yaml outputs of pebs-hist: "
 		"combine them\n"
 		"  --salvage          skip damaged blocks and go on\n"
@@ -293,7 +298,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 int main(int argc, char **argv)
 {
 	enum { O_FIELD = 256, O_BY, O_BINS, O_PCT, O_MERGE, O_WHERE,
-	       O_SALVAGE, O_VERSION, O_SYMFS, O_TOP };
+	       O_SALVAGE, O_VERSION, O_SYMFS, O_TOP, O_ZEROS };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "field", required_argument, NULL, O_FIELD },
@@ -309,6 +314,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, O_VERSION },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "top", required_argument, NULL, O_TOP },
+		{ "zeros", no_argument, NULL, O_ZEROS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = -1, .field = PEBS_COL_LAT, .by = -1 };
@@ -365,6 +371,7 @@ int main(int argc, char **argv)
 		}
 		case O_SYMFS: util_symfs = optarg; break;
 		case O_MERGE: o.merge = 1; break;
+		case O_ZEROS: o.zeros = 1; break;
 		case O_SALVAGE: o.salvage = 1; break;
 		case 'o': o.out = optarg; break;
 		case 'j':
@@ -396,6 +403,7 @@ int main(int argc, char **argv)
 	if (o.fmt < 0)
 		o.fmt = isatty(fileno(fp)) ? PEBS_HIST_TEXT : PEBS_HIST_CSV;
 	pebs_hist_set_top(h, o.top);
+	pebs_hist_set_zeros(h, o.zeros);
 	check(pebs_hist_write(h, fp, o.fmt, &o.bins, o.pct, o.npct), o.out);
 	util_close_out(fp, o.out);
 	pebs_hist_free(h);

@@ -336,8 +336,15 @@ int hist_sort(struct pebs_hist *h)
 			}
 		for (size_t j = start; j < o; j++)
 			n += sc[j];
+		/* value 0 of a latency is no measurement: its count (the
+		 * first, values ascend) becomes the group's unmeasured */
+		uint64_t un = 0;
+		if (h->skip0 && o > start && sv[start] == 0) {
+			un = sc[start++];
+			n -= un;
+		}
 		struct gview *w = &view[i];
-		*w = (struct gview){ NULL, n, sv + start, sc + start,
+		*w = (struct gview){ NULL, n, un, sv + start, sc + start,
 				     o - start, "" };
 		if (h->bykind == BY_NUM) {
 			print_key(w->num, h->okey[i], hex);
@@ -394,6 +401,20 @@ static int value_fits(int col, uint64_t mask, uint64_t v)
 	return (v & ~mask) == 0;
 }
 
+/*
+ * Whether 0 of field @field means "not measured": a latency in cycles
+ * (lat, ins_lat) is filled only by the events that measure it (load
+ * latency, above its threshold of at least 3; SPR stores; ...) and is 0
+ * for every other sample.  The column's unit says so, not a list of
+ * names, so a latency column added later follows.
+ */
+static int zero_unmeasured(int field)
+{
+	const struct pebs_col_info *ci = field < PEBS_COL_COUNT ?
+		pebs_col_info((unsigned)field) : NULL;
+	return ci && ci->unit && strcmp(ci->unit, "cycles") == 0;
+}
+
 int pebs_hist_new(struct pebs_hist **hp, int field, int by)
 {
 	*hp = NULL;
@@ -408,6 +429,7 @@ int pebs_hist_new(struct pebs_hist **hp, int field, int by)
 	h->field = field;
 	h->by = by;
 	h->bykind = by_kind(by);
+	h->unm = h->skip0 = zero_unmeasured(field);
 	col_mask(field, &h->fcol, &h->fmask);
 	if (h->bykind == BY_NUM)
 		col_mask(by, &h->bycol, &h->bymask);
@@ -466,16 +488,51 @@ int pebs_hist_by(const struct pebs_hist *h)
 	return h->by;
 }
 
-uint64_t pebs_hist_total(const struct pebs_hist *h)
+/*
+ * The samples of all groups into *@all and those of value 0 into *@zero:
+ * summed from the counts, as the cached totals may be stale.
+ */
+static void totals(const struct pebs_hist *h, uint64_t *all, uint64_t *zero)
 {
-	/* summed from the counts: the cached totals may be stale */
-	uint64_t n = 0;
-	for (size_t j = 0; j < h->ndl; j++)
+	uint64_t n = 0, z = 0;
+	for (size_t j = 0; j < h->ndl; j++) {
+		z += h->dense[j][0];
 		for (size_t v = 0; v < DENSE; v++)
 			n += h->dense[j][v];
-	for (size_t j = 0; j < h->spn; j++)
+	}
+	for (size_t j = 0; j < h->spn; j++) {
 		n += h->sp[j].n;
-	return n;
+		if (!h->sp[j].v)
+			z += h->sp[j].n;
+	}
+	*all = n;
+	*zero = z;
+}
+
+uint64_t pebs_hist_total(const struct pebs_hist *h)
+{
+	uint64_t n, z;
+	totals(h, &n, &z);
+	return h->skip0 ? n - z : n;
+}
+
+uint64_t pebs_hist_unmeasured_total(const struct pebs_hist *h)
+{
+	uint64_t n, z;
+	totals(h, &n, &z);
+	return h->skip0 ? z : 0;
+}
+
+uint64_t pebs_hist_unmeasured(struct pebs_hist *h, size_t g)
+{
+	const struct gview *c = hist_group(h, g);
+	return c ? c->unmeasured : 0;
+}
+
+void pebs_hist_set_zeros(struct pebs_hist *h, int as_values)
+{
+	h->skip0 = h->unm && !as_values;
+	h->gen++;	/* the views change */
 }
 
 size_t pebs_hist_ngroups(const struct pebs_hist *h)
@@ -1365,15 +1422,55 @@ static size_t ys_line(const struct ys *y)
 }
 
 /*
+ * The number of key @key (the current event) into *@v.  0 or
+ * -PEBS_E_PARSE naming the line.
+ */
+static int ys_u64(struct ys *y, const char *key, uint64_t *v)
+{
+	int big = 0, r = 0;
+	if (parse_u64(ys_scalar(y), v, &big) < 0) {
+		if (big)
+			ERRL(ys_line(y), "%s %s: number too large (more than "
+			     "64 bits)", key, ys_scalar(y));
+		ERRL(ys_line(y), "%s %s: not a number", key,
+		     ys_scalar(y) ? ys_scalar(y) : "(not a scalar)");
+	}
+out:
+	return r;
+}
+
+/*
+ * The group named @name (read on line @nline) into *@g, made on first use
+ * as the counting would.  0 or < 0.
+ */
+static int ys_make_group(struct ys *y, struct pebs_hist *h, const char *name,
+			 size_t nline, long *g)
+{
+	int r = 0;
+	if (*g >= 0)
+		return 0;
+	if ((*g = group_named(h, name)) < 0) {
+		if (*g == -PEBS_E_PARSE)
+			ERRL(nline, "group \"%s\" is not a value of %s", name,
+			     h->by < 0 ? "none" : pebs_field_by_id(h->by)->name);
+		r = (int)*g;
+	}
+out:
+	return r;
+}
+
+/*
  * One group mapping (the current event starts it) into @h: its values are
  * counted as they are read.  Its count is optional (it follows from the
- * values), and checked when given.  0 or < 0.
+ * values), and checked when given.  Its unmeasured (samples of a latency
+ * 0, not measured; optional: YAML from before it has them as value 0) is
+ * counted as value 0, which they are.  0 or < 0.
  */
 static int ys_group(struct ys *y, struct pebs_hist *h)
 {
 	char *name = NULL;
-	uint64_t count = 0, sum = 0;
-	int have_count = 0, have_values = 0, big = 0, r;
+	uint64_t count = 0, sum = 0, unm = 0;
+	int have_count = 0, have_unm = 0, have_values = 0, big = 0, r;
 	size_t gline = ys_line(y), nline = 0, cline = 0;
 	long g = -1;
 	for (;;) {
@@ -1384,7 +1481,7 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 		const char *k = ys_scalar(y);
 		int key = !k ? 0 : !strcmp(k, "group") ? 1 :
 			  !strcmp(k, "count") ? 2 : !strcmp(k, "values") ? 3 :
-			  0;
+			  !strcmp(k, "unmeasured") ? 4 : 0;
 		if ((!k && (r = ys_skip(y)) < 0) || (r = ys_next(y)) < 0)
 			goto out;
 		if (key == 1 && ys_scalar(y) && !name) {
@@ -1395,16 +1492,19 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 			}
 		} else if (key == 2 && !have_count) {
 			cline = ys_line(y);
-			if (parse_u64(ys_scalar(y), &count, &big) < 0) {
-				if (big)
-					ERRL(cline, "count %s: number too "
-					     "large (more than 64 bits)",
-					     ys_scalar(y));
-				ERRL(cline, "count %s: not a number",
-				     ys_scalar(y) ? ys_scalar(y) :
-				     "(not a scalar)");
-			}
+			if ((r = ys_u64(y, "count", &count)) < 0)
+				goto out;
 			have_count = 1;
+		} else if (key == 4 && !have_unm) {
+			/* a 0 of addr, cpu, ... is a value: counting such
+			 * samples as 0 would make up values */
+			if (!h->unm)
+				ERRL(ys_line(y), "unmeasured: %s has no "
+				     "unmeasured samples (its 0 is a value)",
+				     pebs_field_by_id(h->field)->name);
+			if ((r = ys_u64(y, "unmeasured", &unm)) < 0)
+				goto out;
+			have_unm = 1;
 		} else if (key == 3 && name &&
 			   y->ev.type == YAML_SEQUENCE_START_EVENT) {
 			have_values = 1;
@@ -1456,16 +1556,9 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 				}
 				/* the group is made by its first value,
 				 * as the counting would */
-				if (g < 0 && (g = group_named(h, name)) < 0) {
-					if (g == -PEBS_E_PARSE)
-						ERRL(nline, "group \"%s\" is "
-						     "not a value of %s", name,
-						     h->by < 0 ? "none" :
-						     pebs_field_by_id(h->by)->
-						     name);
-					r = (int)g;
+				if ((r = ys_make_group(y, h, name, nline,
+						       &g)) < 0)
 					goto out;
-				}
 				if (n > UINT64_MAX - sum)
 					ERRL(ln, "group %s: counts add up to "
 					     "more than 64 bits", name);
@@ -1481,12 +1574,18 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 	}
 	if (!name || !have_values)
 		ERRL(gline, "group without group or values");
-	if (!sum)
+	if (!sum && !unm)
 		ERRL(gline, "group %s: no values (a group has samples)", name);
 	if (have_count && sum != count)
 		ERRL(cline, "group %s: count %llu but values add up to %llu",
 		     name, (unsigned long long)count,
 		     (unsigned long long)sum);
+	if (unm > UINT64_MAX - sum)
+		ERRL(gline, "group %s: counts add up to more than 64 bits",
+		     name);
+	if (unm && ((r = ys_make_group(y, h, name, nline, &g)) < 0 ||
+		    (r = counter_add(h, (size_t)g, 0, unm)) < 0))
+		goto out;
 	r = 0;
 out:
 	free(name);

@@ -55,7 +55,8 @@ struct group {
  */
 struct gview {
 	const char *name;	/* the group's, or num[] */
-	uint64_t n;		/* samples */
+	uint64_t n;		/* samples in the histogram (sv, sc) */
+	uint64_t unmeasured;	/* samples of value 0 left out (h->skip0) */
 	const uint64_t *sv, *sc;	/* sorted (value, count), slices of
 					 * h->sv, h->sc */
 	size_t sn;
@@ -76,6 +77,10 @@ struct gslot {
 
 struct pebs_hist {
 	int field, by, bykind;
+	int unm;		/* the field's 0 means "not measured" */
+	int skip0;		/* unm and not pebs_hist_set_zeros(): value 0
+				 * is counted (dense[0], the log) like any,
+				 * and hist_sort() moves it out of the view */
 	int fcol, bycol;
 	uint64_t fmask, bymask;
 	uint64_t gen, sgen;	/* counts changed / sorted lists built */

@@ -148,20 +148,23 @@ static int cmp_count_desc(const void *x, const void *y, void *ctx)
 /*
  * The groups a writer lists, by output index, into *@idx (to free): all
  * of them in output order, or by count (@by_count, or pebs_hist_set_top())
- * the most samples first (equal counts in output order), at most h->top.
- * Returns how many, or -PEBS_E_NOMEM.
+ * the most samples first (equal counts in output order), at most h->top;
+ * with @measured, not those of only unmeasured samples (no values to
+ * show).  Returns how many, or -PEBS_E_NOMEM.
  */
-static long listed_groups(struct pebs_hist *h, int by_count, size_t **idx)
+static long listed_groups(struct pebs_hist *h, int by_count, int measured,
+			  size_t **idx)
 {
-	size_t ng = h->ng;
-	size_t *x = malloc((ng ? ng : 1) * sizeof(*x));
+	size_t ng = 0;
+	size_t *x = malloc((h->ng ? h->ng : 1) * sizeof(*x));
 	/* hist_sort(): the output order and the counts the ordering reads */
 	if (!x || hist_sort(h) < 0) {
 		free(x);
 		return -PEBS_E_NOMEM;
 	}
-	for (size_t i = 0; i < ng; i++)
-		x[i] = i;
+	for (size_t i = 0; i < h->ng; i++)
+		if (!measured || h->view[i].n)
+			x[ng++] = i;
 	if (by_count || h->top)
 		qsort_r(x, ng, sizeof(*x), cmp_count_desc, h);
 	if (h->top && ng > h->top)
@@ -184,7 +187,7 @@ static int write_csv(struct pebs_hist *h, FILE *fp,
 		fprintf(fp, "group,lo,hi,count\n");
 	}
 	size_t *idx;
-	long nl = listed_groups(h, 0, &idx);
+	long nl = listed_groups(h, 0, 1, &idx);
 	if (nl < 0)
 		return (int)nl;
 	for (size_t k = 0; k < (size_t)nl; k++) {
@@ -237,9 +240,15 @@ static int write_yaml(struct pebs_hist *h, FILE *fp,
 {
 	char a[48], b[48], m[48], bn[PEBS_HIST_MAX_EDGES * 21 + 16];
 	fprintf(fp, "---\npebs_hist: 1\nfield: %s\nby: %s\nbins: \"%s\"\n"
-		"total: %llu\ngroups:%s\n", pebs_field_by_id(h->field)->name,
+		"total: %llu\n", pebs_field_by_id(h->field)->name,
 		by_name(h), bins_name(bins, bn, sizeof(bn)),
-		(unsigned long long)pebs_hist_total(h), h->ng ? "" : " []");
+		(unsigned long long)pebs_hist_total(h));
+	/* unmeasured (a latency's 0) per group, so that --merge adds them
+	 * up too; its presence says that the statistics leave them out */
+	if (h->skip0)
+		fprintf(fp, "unmeasured: %llu\n",
+			(unsigned long long)pebs_hist_unmeasured_total(h));
+	fprintf(fp, "groups:%s\n", h->ng ? "" : " []");
 	for (size_t i = 0; i < h->ng; i++) {
 		struct pebs_hist_stats st;
 		const struct gview *g = hist_group(h, i);
@@ -248,10 +257,17 @@ static int write_yaml(struct pebs_hist *h, FILE *fp,
 		u128_dec(st.sum, bn, sizeof(bn));
 		fputs("- group: ", fp);
 		pebs_outfmt_yaml_fputs(fp, st.group);
-		fprintf(fp, "\n  count: %llu\n  min: %s\n  max: %s\n"
-			"  sum: %s\n  mean: %s\n  percentiles:\n",
-			(unsigned long long)st.count,
-			fmt_val(h, st.min, a, sizeof(a)),
+		fprintf(fp, "\n  count: %llu\n", (unsigned long long)st.count);
+		if (h->skip0)
+			fprintf(fp, "  unmeasured: %llu\n",
+				(unsigned long long)g->unmeasured);
+		/* only unmeasured samples: no values, so no statistics */
+		if (!st.count) {
+			fprintf(fp, "  bins: []\n  values: []\n");
+			continue;
+		}
+		fprintf(fp, "  min: %s\n  max: %s\n  sum: %s\n  mean: %s\n"
+			"  percentiles:\n", fmt_val(h, st.min, a, sizeof(a)),
 			fmt_val(h, st.max, b, sizeof(b)), bn,
 			fmt_mean(st.sum, st.count, m, sizeof(m)));
 		for (size_t j = 0; j < np; j++) {
@@ -299,6 +315,21 @@ static void bar(FILE *fp, uint64_t eighths)
 	fputs(part[eighths % 8], fp);
 }
 
+/*
+ * The line saying that @n unmeasured samples were left out, after
+ * @indent; nothing when none were.
+ */
+static void unmeasured_line(const struct pebs_hist *h, FILE *fp,
+			    const char *indent, uint64_t n)
+{
+	if (!n)
+		return;
+	fprintf(fp, "%s%llu sample%s without a latency (%s 0: stores, or "
+		"events that do not measure it) left out\n", indent,
+		(unsigned long long)n, n == 1 ? "" : "s",
+		pebs_field_by_id(h->field)->name);
+}
+
 static int write_text(struct pebs_hist *h, FILE *fp,
 		      const struct pebs_hist_bins *bins,
 		      const struct pebs_hist_pct *p, size_t np)
@@ -309,7 +340,7 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 	if (h->by >= 0)
 		fprintf(fp, " by %s", by_name(h));
 	size_t *idx;
-	long nl = listed_groups(h, 0, &idx);
+	long nl = listed_groups(h, 0, 0, &idx);
 	if (nl < 0)
 		return (int)nl;
 	fprintf(fp, ": %llu samples, %zu group%s", (unsigned long long)total,
@@ -319,6 +350,9 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 	else if (h->top)
 		fputs(", most samples first", fp);
 	fputc('\n', fp);
+	/* once for the total, then per group: a group of loads and stores
+	 * would otherwise look half made of latencies 0 */
+	unmeasured_line(h, fp, "", pebs_hist_unmeasured_total(h));
 	for (size_t g = 0; g < (size_t)nl; g++) {
 		size_t i = idx[g];
 		struct pebs_hist_stats st;
@@ -326,6 +360,13 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 			goto nomem;
 		fputc('\n', fp);
 		pebs_outfmt_text_fputs(fp, st.group, 0);
+		if (!st.count) {
+			fprintf(fp, ": no samples with a latency\n");
+			if (h->by >= 0)
+				unmeasured_line(h, fp, "  ",
+						hist_group(h, i)->unmeasured);
+			continue;
+		}
 		fprintf(fp, ": %llu samples (%.2f%%)  min %s  max %s  "
 			"mean %s", (unsigned long long)st.count,
 			total ? 100.0 * (double)st.count / (double)total : 0.0,
@@ -339,6 +380,10 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 				fmt_val(h, v, a, sizeof(a)));
 		}
 		fputc('\n', fp);
+		/* without grouping the header said it for the one group */
+		if (h->by >= 0)
+			unmeasured_line(h, fp, "  ",
+					hist_group(h, i)->unmeasured);
 		struct pebs_hist_bin *bv;
 		size_t nb;
 		if (pebs_hist_bins_of(h, i, bins, &bv, &nb) < 0)
@@ -416,7 +461,7 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	int r = 0;
 	/* the largest groups, then in output order for a stable legend */
 	size_t *idx = NULL, ng = h->ng;
-	long nl = listed_groups(h, 1, &idx);
+	long nl = listed_groups(h, 1, 1, &idx);
 	if (nl < 0)
 		goto nomem;
 	size_t shown = (size_t)nl < SVG_MAXG ? (size_t)nl : SVG_MAXG;
@@ -456,8 +501,12 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 		"font-weight=\"bold\">%s distribution", ML, fname);
 	if (h->by >= 0)
 		fprintf(fp, " by %s", by_name(h));
-	fprintf(fp, " (%llu samples)</text>\n",
-		(unsigned long long)pebs_hist_total(h));
+	fprintf(fp, " (%llu samples", (unsigned long long)pebs_hist_total(h));
+	uint64_t un = pebs_hist_unmeasured_total(h);
+	if (un)
+		fprintf(fp, "; %llu without a latency left out",
+			(unsigned long long)un);
+	fprintf(fp, ")</text>\n");
 	/* grid and ticks */
 	int step = (int)ceil((x1 - x0) / 16);
 	for (int k = (int)x0; k <= (int)x1; k++) {

@@ -109,8 +109,31 @@ int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
 int pebs_hist_yaml_peek(const char *text, size_t len, int *field, int *by,
 			char *err, size_t errlen);
 
-/* Totals over all groups. */
+/*
+ * Latency fields (those in cycles: lat, ins_lat) hold 0 where nothing was
+ * measured: PEBS fills them only for the events that measure them (load
+ * latency, always above its threshold of at least 3; SPR stores; ...), and
+ * stores on other parts, like every other event, carry 0 (perf shows that
+ * weight as 0 too).  So by default their samples of value 0 are left out
+ * of the histogram (counts, statistics, percentiles, bins) and counted
+ * apart as "unmeasured"; pebs_hist_set_zeros(@h, 1) counts them as the
+ * value 0 instead.  Either way they are counted as value 0 inside, so the
+ * setting can change at any time, and merges stay exact.  Fields whose 0
+ * is a value (addr, cpu, ...) are never affected.
+ */
+void pebs_hist_set_zeros(struct pebs_hist *h, int as_values);
+
+/*
+ * Samples in the histograms of all groups (unmeasured ones left out, see
+ * pebs_hist_set_zeros()).
+ */
 uint64_t pebs_hist_total(const struct pebs_hist *h);
+/* Unmeasured samples of all groups (0 when none are left out). */
+uint64_t pebs_hist_unmeasured_total(const struct pebs_hist *h);
+/*
+ * Groups, those of only unmeasured samples included (they have a count
+ * of 0 in pebs_hist_group_stats()).
+ */
 size_t pebs_hist_ngroups(const struct pebs_hist *h);
 
 /* ------------------------------------------------------------ statistics */
@@ -125,9 +148,20 @@ struct pebs_hist_stats {
 				 * pebs_hist_write() prints sum / count
 				 * exactly instead */
 };
-/* Fills @st for group @g (groups sorted by key).  0 or -PEBS_E_NOMEM. */
+/*
+ * Fills @st for group @g (groups sorted by key): count, min, max, sum and
+ * mean of the samples in the histogram (not the unmeasured ones; all 0
+ * for a group of only those).  0 or -PEBS_E_NOMEM.
+ */
 int pebs_hist_group_stats(struct pebs_hist *h, size_t g,
 			  struct pebs_hist_stats *st);
+
+/*
+ * Unmeasured samples of group @g (see pebs_hist_set_zeros()), or 0; also
+ * 0 when memory is short, which pebs_hist_group_stats() of the same group
+ * reports.
+ */
+uint64_t pebs_hist_unmeasured(struct pebs_hist *h, size_t g);
 
 /* A percentile P = num / den (exactly, e.g. 99.9 = 999/10). */
 struct pebs_hist_pct {

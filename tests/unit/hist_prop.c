@@ -1,7 +1,8 @@
 /*
  * hist_prop.c - pebs_hist against a straightforward reference (sort the
- * values of each group; nearest rank by index), bins against direct
- * counting, and --merge of parts against the whole.
+ * values of each group; nearest rank by index; a latency of 0 is no
+ * measurement, counted apart), bins against direct counting, and --merge
+ * of parts against the whole.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -33,12 +34,17 @@ static void fill(struct pebs_batch *b, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		s.cpu = (uint32_t)(rnd() % 5);
 		s.event = (uint32_t)(rnd() % 2);
-		/* mostly small latencies, some beyond the dense range */
+		/* mostly small latencies, some beyond the dense range;
+		 * stores (event 1) measure none, as on skx */
 		uint64_t k = rnd() % 100;
 		s.lat = k < 90 ? (uint32_t)(rnd() % 700) : k < 98 ?
 			(uint32_t)(4096 + rnd() % 100000) : UINT32_MAX -
 			(uint32_t)(rnd() % 3);
-		s.addr = 0x7f0000000000ull + (rnd() % 5000) * 8;
+		if (s.event == 1)
+			s.lat = 0;
+		s.ins_lat = k % 3 ? (uint32_t)(rnd() % 40) : 0;
+		/* an address 0 now and then: a value, not unmeasured */
+		s.addr = k == 50 ? 0 : 0x7f0000000000ull + (rnd() % 5000) * 8;
 		s.dsrc = (uint64_t)(rnd() % 4) << 5 | 2;
 		s.time += 1 + rnd() % 10;
 		pebs_batch_push(b, &s);
@@ -49,7 +55,14 @@ struct refgroup {
 	char name[64];
 	uint64_t *v;
 	size_t n, cap;
+	uint64_t unm;		/* samples without a measurement */
 };
+
+/* The reference's rule: 0 of a latency is no measurement. */
+static int is_latency(int field)
+{
+	return field == PEBS_COL_LAT || field == PEBS_COL_INS_LAT;
+}
 
 static int cmp64(const void *a, const void *b)
 {
@@ -92,12 +105,19 @@ static void group_name(const struct pebs_batch *b, size_t i, int by,
 			 (unsigned long long)pebs_field_num(b, i, by));
 }
 
-static void check_one(int field, int by, const struct pebs_hist_bins *bins)
+/*
+ * @field by @by against the reference, with 0 of a latency counted as a
+ * value (@zeros) or apart (the default).
+ */
+static void check_one(int field, int by, const struct pebs_hist_bins *bins,
+		      int zeros)
 {
 	struct pebs_batch *b = pebs_batch_new(5000);
 	struct pebs_hist *h;
 	struct refgroup *g = calloc(20000, sizeof(*g));
 	size_t ng = 0;
+	uint64_t measured = 0, unm = 0;
+	int skip0 = !zeros && is_latency(field);
 	cr_assert_eq(pebs_hist_new(&h, field, by), 0);
 	for (int rep = 0; rep < 4; rep++) {
 		fill(b, 1000 + rnd() % 4000);
@@ -105,11 +125,26 @@ static void check_one(int field, int by, const struct pebs_hist_bins *bins)
 		for (size_t i = 0; i < b->n; i++) {
 			char name[64];
 			group_name(b, i, by, name, sizeof(name));
-			ref_add(ref_find(g, &ng, name),
-				pebs_field_num(b, i, field));
+			struct refgroup *r = ref_find(g, &ng, name);
+			uint64_t v = pebs_field_num(b, i, field);
+			if (skip0 && !v) {
+				r->unm++;
+				unm++;
+			} else {
+				ref_add(r, v);
+				measured++;
+			}
 		}
 	}
+	/* a read before the setting: it must redo the views */
+	struct pebs_hist_stats st0;
+	cr_assert_eq(pebs_hist_group_stats(h, 0, &st0), 0);
+	pebs_hist_set_zeros(h, zeros);
 	cr_assert_eq(pebs_hist_ngroups(h), ng);
+	cr_assert_eq(pebs_hist_total(h), measured);
+	cr_assert_eq(pebs_hist_unmeasured_total(h), unm);
+	if (skip0)
+		cr_assert_gt(unm, 0, "the data must have unmeasured samples");
 	struct pebs_hist_pct p[6];
 	int np = pebs_hist_pct_parse("0,0.1,50,90,99.9,100", p, 6);
 	cr_assert_eq(np, 6);
@@ -121,6 +156,21 @@ static void check_one(int field, int by, const struct pebs_hist_bins *bins)
 			if (!strcmp(g[j].name, st.group))
 				r = &g[j];
 		cr_assert_not_null(r, "group %s unknown", st.group);
+		cr_assert_eq(pebs_hist_unmeasured(h, k), r->unm, "group %s",
+			     st.group);
+		if (!r->n) {
+			/* only unmeasured samples: an empty histogram */
+			struct pebs_hist_bin *bv;
+			size_t nb;
+			uint64_t v;
+			cr_assert_eq(st.count, 0);
+			cr_assert_eq(pebs_hist_percentile(h, k, &p[0], &v),
+				     -PEBS_E_RANGE);
+			cr_assert_eq(pebs_hist_bins_of(h, k, bins, &bv, &nb), 0);
+			cr_assert_eq(nb, 0);
+			free(bv);
+			continue;
+		}
 		qsort(r->v, r->n, sizeof(uint64_t), cmp64);
 		unsigned __int128 sum = 0;
 		for (size_t j = 0; j < r->n; j++)
@@ -174,14 +224,19 @@ Test(hist_prop, counts_stats_percentiles_bins)
 	cr_assert_eq(pebs_hist_bins_parse("linear:50", &lin), 0);
 	cr_assert_eq(pebs_hist_bins_parse("10,100,1000,5000", &ed), 0);
 	rs = 1;
-	check_one(PEBS_COL_LAT, -1, &lg);
-	check_one(PEBS_COL_LAT, PEBS_F_MEM, &lin);
-	check_one(PEBS_COL_LAT, PEBS_COL_EVENT, &ed);
-	check_one(PEBS_COL_LAT, PEBS_COL_CPU, &lg);
-	check_one(PEBS_COL_ADDR, PEBS_F_OP, &lg);
-	check_one(PEBS_F_LINE, PEBS_COL_CPU, &ed);
-	/* many groups: most stay hash-only, some become dense */
-	check_one(PEBS_COL_LAT, PEBS_F_LINE, &lin);
+	for (int z = 0; z < 2; z++) {
+		check_one(PEBS_COL_LAT, -1, &lg, z);
+		check_one(PEBS_COL_LAT, PEBS_F_MEM, &lin, z);
+		/* precise-store: a group of only unmeasured samples */
+		check_one(PEBS_COL_LAT, PEBS_COL_EVENT, &ed, z);
+		check_one(PEBS_COL_LAT, PEBS_COL_CPU, &lg, z);
+		check_one(PEBS_COL_INS_LAT, PEBS_COL_CPU, &lin, z);
+		/* 0 is a value of addr and line, with or without --zeros */
+		check_one(PEBS_COL_ADDR, PEBS_F_OP, &lg, z);
+		check_one(PEBS_F_LINE, PEBS_COL_CPU, &ed, z);
+		/* many groups: most stay hash-only, some become dense */
+		check_one(PEBS_COL_LAT, PEBS_F_LINE, &lin, z);
+	}
 }
 
 Test(hist_prop, nearest_rank_small)
@@ -237,6 +292,11 @@ static char *yaml_of(struct pebs_hist *h, const struct pebs_hist_bins *b)
 	return buf;
 }
 
+/*
+ * YAML of parts merged equals the whole, unmeasured counts included (the
+ * stores' latencies 0): from YAML with the unmeasured key, and from YAML
+ * written with the zeros as values (--zeros, or from before the key).
+ */
 Test(hist_prop, merge_of_parts_equals_whole)
 {
 	static const int bys[] = { -1, PEBS_F_MEM, PEBS_COL_EVENT,
@@ -246,7 +306,7 @@ Test(hist_prop, merge_of_parts_equals_whole)
 	pebs_hist_bins_parse("log2", &lg);
 	rs = 99;
 	for (size_t t = 0; t < sizeof(bys) / sizeof(bys[0]); t++) {
-		struct pebs_hist *whole, *part[3], *merged;
+		struct pebs_hist *whole, *part[3], *merged, *merged0;
 		pebs_hist_new(&whole, PEBS_COL_LAT, bys[t]);
 		for (int i = 0; i < 3; i++)
 			pebs_hist_new(&part[i], PEBS_COL_LAT, bys[t]);
@@ -256,8 +316,18 @@ Test(hist_prop, merge_of_parts_equals_whole)
 			pebs_hist_add(part[rnd() % 3], b);
 		}
 		pebs_hist_new(&merged, PEBS_COL_LAT, bys[t]);
+		pebs_hist_new(&merged0, PEBS_COL_LAT, bys[t]);
 		char err[256];
 		for (int i = 0; i < 3; i++) {
+			pebs_hist_set_zeros(part[i], 1);
+			char *y0 = yaml_of(part[i], &lg);
+			cr_assert_null(strstr(y0, "unmeasured"));
+			cr_assert_eq(pebs_hist_merge_yaml(merged0, y0,
+							  strlen(y0), err,
+							  sizeof(err)),
+				     0, "%s", err);
+			free(y0);
+			pebs_hist_set_zeros(part[i], 0);
 			char *y = yaml_of(part[i], &lg);
 			int f, by;
 			cr_assert_eq(pebs_hist_yaml_peek(y, strlen(y), &f, &by,
@@ -272,7 +342,16 @@ Test(hist_prop, merge_of_parts_equals_whole)
 			pebs_hist_free(part[i]);
 		}
 		char *a = yaml_of(whole, &lg), *m = yaml_of(merged, &lg);
+		char *m0 = yaml_of(merged0, &lg);
 		cr_assert_str_eq(m, a, "merge differs for by=%d", bys[t]);
+		cr_assert_str_eq(m0, a, "merge of zeros as values differs for "
+				 "by=%d", bys[t]);
+		cr_assert_gt(pebs_hist_unmeasured_total(whole), 0);
+		cr_assert_eq(pebs_hist_unmeasured_total(merged),
+			     pebs_hist_unmeasured_total(whole));
+		cr_assert_eq(pebs_hist_total(merged), pebs_hist_total(whole));
+		free(m0);
+		pebs_hist_free(merged0);
 		/* a mismatched histogram is refused */
 		struct pebs_hist *other;
 		pebs_hist_new(&other, PEBS_COL_INS_LAT, bys[t]);
@@ -323,6 +402,8 @@ Test(hist_prop, merge_in_memory_equals_whole)
 		char *a = yaml_of(whole, &lg), *m = yaml_of(part[0], &lg);
 		cr_assert_str_eq(m, a, "merge differs for by=%d", bys[t]);
 		cr_assert_eq(pebs_hist_total(part[0]), pebs_hist_total(whole));
+		cr_assert_eq(pebs_hist_unmeasured_total(part[0]),
+			     pebs_hist_unmeasured_total(whole));
 		struct pebs_hist *other;
 		pebs_hist_new(&other, PEBS_COL_INS_LAT, bys[t]);
 		cr_assert_eq(pebs_hist_merge(other, whole), -PEBS_E_INVAL);
@@ -359,11 +440,25 @@ Test(hist_prop, merge_rejects_bad_yaml)
 		"  count: 1\n  values:\n  - [[1], 1]\n",
 		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
 		"  count: 1\n  values:\n  - {1: 1}\n",
+		/* unmeasured: a number; a group of none has no samples */
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
+		"  unmeasured: -1\n  values: []\n",
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
+		"  unmeasured: 0\n  values: []\n",
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
+		"  unmeasured: 18446744073709551615\n  values:\n  - [1, 1]\n",
+		/* count: the measured samples only */
+		"pebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n"
+		"  count: 3\n  unmeasured: 2\n  values:\n  - [1, 1]\n",
+		/* a 0 of addr is a value: it has no unmeasured */
+		"pebs_hist: 1\nfield: addr\nby: none\ngroups:\n- group: all\n"
+		"  unmeasured: 2\n  values:\n  - [1, 1]\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct pebs_hist *h;
 		char err[256] = "";
-		pebs_hist_new(&h, PEBS_COL_LAT, -1);
+		pebs_hist_new(&h, strstr(bad[i], "field: addr") ?
+			      PEBS_COL_ADDR : PEBS_COL_LAT, -1);
 		cr_assert_lt(pebs_hist_merge_yaml(h, bad[i], strlen(bad[i]),
 						  err, sizeof(err)), 0,
 			     "case %zu accepted", i);
@@ -397,6 +492,9 @@ Test(hist_prop, many_groups_compacted_log)
 	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
 	struct pebs_hist *h;
 	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, PEBS_COL_ADDR), 0);
+	/* latencies 0 as values: the reference has them (the rule for them
+	 * is check_one()'s) */
+	pebs_hist_set_zeros(h, 1);
 	rs = 7;
 	size_t n = 0;
 	while (n < N) {
@@ -453,6 +551,17 @@ Test(hist_prop, many_groups_compacted_log)
 	free(ref);
 }
 
+/* A histogram of @field by @by with YAML @y merged into it. */
+static struct pebs_hist *merged_of(const char *y, int field, int by)
+{
+	struct pebs_hist *h;
+	char err[256];
+	cr_assert_eq(pebs_hist_new(&h, field, by), 0);
+	cr_assert_eq(pebs_hist_merge_yaml(h, y, strlen(y), err, sizeof(err)),
+		     0, "%s", err);
+	return h;
+}
+
 /* Keys the merge does not read are skipped, however nested. */
 Test(hist_prop, merge_skips_unknown_keys)
 {
@@ -465,11 +574,7 @@ Test(hist_prop, merge_skips_unknown_keys)
 		"total: 5\n---\n"
 		"pebs_hist: 1\nfield: lat\nby: cpu\ngroups:\n"
 		"- group: \"3\"\n  count: 1\n  values:\n  - [7, 1]\n";
-	struct pebs_hist *h;
-	char err[256];
-	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, PEBS_COL_CPU), 0);
-	cr_assert_eq(pebs_hist_merge_yaml(h, y, strlen(y), err, sizeof(err)),
-		     0, "%s", err);
+	struct pebs_hist *h = merged_of(y, PEBS_COL_LAT, PEBS_COL_CPU);
 	struct pebs_hist_stats st;
 	cr_assert_eq(pebs_hist_ngroups(h), 1);
 	cr_assert_eq(pebs_hist_group_stats(h, 0, &st), 0);
@@ -478,5 +583,45 @@ Test(hist_prop, merge_skips_unknown_keys)
 	cr_assert_eq(st.min, 7);
 	cr_assert_eq(st.max, 9000);
 	cr_assert(st.sum == 7 * 3 + 9000 * 3);
+	pebs_hist_free(h);
+}
+
+/*
+ * unmeasured is counted as the value 0 it stands for: in any key order, in
+ * a group of no other values, added to a [0, n] pair of YAML with zeros as
+ * values; --zeros then shows them as values.
+ */
+Test(hist_prop, merge_unmeasured)
+{
+	static const char y[] =
+		"pebs_hist: 1\nfield: lat\nby: event\ngroups:\n"
+		"- unmeasured: 4\n  group: st\n  count: 0\n  values: []\n"
+		"- group: ld\n  values:\n  - [7, 2]\n  unmeasured: 1\n"
+		"---\npebs_hist: 1\nfield: lat\nby: event\ngroups:\n"
+		"- group: ld\n  count: 3\n  values:\n  - [0, 2]\n  - [9, 1]\n";
+	struct pebs_hist *h = merged_of(y, PEBS_COL_LAT, PEBS_COL_EVENT);
+	cr_assert_eq(pebs_hist_ngroups(h), 2);
+	cr_assert_eq(pebs_hist_total(h), 3);
+	cr_assert_eq(pebs_hist_unmeasured_total(h), 7);
+	struct pebs_hist_stats st;
+	cr_assert_eq(pebs_hist_group_stats(h, 0, &st), 0);
+	cr_assert_str_eq(st.group, "ld");
+	cr_assert_eq(st.count, 3);
+	cr_assert_eq(st.min, 7);
+	cr_assert_eq(pebs_hist_unmeasured(h, 0), 3);
+	cr_assert_eq(pebs_hist_group_stats(h, 1, &st), 0);
+	cr_assert_str_eq(st.group, "st");
+	cr_assert_eq(st.count, 0);
+	cr_assert_eq(pebs_hist_unmeasured(h, 1), 4);
+	pebs_hist_set_zeros(h, 1);
+	cr_assert_eq(pebs_hist_total(h), 10);
+	cr_assert_eq(pebs_hist_unmeasured_total(h), 0);
+	cr_assert_eq(pebs_hist_group_stats(h, 0, &st), 0);
+	cr_assert_eq(st.count, 6);
+	cr_assert_eq(st.min, 0);
+	cr_assert_eq(pebs_hist_unmeasured(h, 0), 0);
+	cr_assert_eq(pebs_hist_group_stats(h, 1, &st), 0);
+	cr_assert_eq(st.count, 4);
+	cr_assert_eq(st.max, 0);
 	pebs_hist_free(h);
 }
