@@ -116,10 +116,16 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 						sizeof(err)) < 0)
 				util_die(EXIT_DATA, "%s: %s",
 					 util_name(paths[i]), err);
-			if (o->field_set)
-				f = o->field;
-			if (o->by_set)
-				b = o->by;
+			/* --field and --by can only say what the inputs
+			 * are: a result cannot be regrouped */
+			if ((o->field_set && o->field != f) ||
+			    (o->by_set && o->by != b))
+				util_die(EXIT_USAGE, "%s: a histogram of %s by "
+					 "%s: --field and --by with --merge "
+					 "must name the inputs' (or be left "
+					 "out)", util_name(paths[i]),
+					 pebs_field_by_id(f)->name, b < 0 ?
+					 "none" : pebs_field_by_id(b)->name);
 			/* the peek refuses what _new() would: INVAL here
 			 * would be a bug, not a lack of memory */
 			int rn = pebs_hist_new(hp, f, b);

@@ -46,6 +46,17 @@ static char *fmt_val(const struct pebs_hist *h, unsigned __int128 v,
 	return buf;
 }
 
+/* A bin edge for people: the end of the value range (2^64) is "inf". */
+static char *text_edge(const struct pebs_hist *h, unsigned __int128 v,
+		       char *buf, size_t len)
+{
+	if (v >> 64) {
+		snprintf(buf, len, "inf");
+		return buf;
+	}
+	return fmt_val(h, v, buf, len);
+}
+
 static void u128_dec(unsigned __int128 v, char *buf, size_t len)
 {
 	char tmp[48];
@@ -395,8 +406,8 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 				mx = bv[k].count;
 			int l1 = (int)strlen(fmt_val(h, bv[k].lo, a,
 						     sizeof(a)));
-			int l2 = (int)strlen(fmt_val(h, bv[k].hi, a,
-						     sizeof(a)));
+			int l2 = (int)strlen(text_edge(h, bv[k].hi, a,
+						       sizeof(a)));
 			wl = l1 > wl ? l1 : wl;
 			wh = l2 > wh ? l2 : wh;
 		}
@@ -405,7 +416,7 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 		for (size_t k = 0; k < nb; k++) {
 			fprintf(fp, "  %*s  %*s  %12llu  %7.3f", wl,
 				fmt_val(h, bv[k].lo, a, sizeof(a)), wh,
-				fmt_val(h, bv[k].hi, b, sizeof(b)),
+				text_edge(h, bv[k].hi, b, sizeof(b)),
 				(unsigned long long)bv[k].count,
 				st.count ? 100.0 * (double)bv[k].count /
 				(double)st.count : 0.0);

@@ -17,3 +17,7 @@ pebs-hist --merge -f csv --bins linear:200 a.yaml b.yaml | head -5
 pebs-hist -f yaml --by mem a.pebs >m.yaml
 pebs-hist --merge m.yaml b.yaml; echo "rc=$?"
 echo 'not: [yaml' | pebs-hist --merge; echo "rc=$?"
+# --by with --merge can only repeat the inputs' grouping
+pebs-hist -f yaml $f > n.yaml
+pebs-hist --merge --by mem n.yaml; echo "rc=$?"
+pebs-hist --merge --by none n.yaml | head -2
