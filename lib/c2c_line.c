@@ -501,13 +501,33 @@ static uint64_t field_samples(const struct field *f)
 }
 
 /*
+ * Whether cutting the line before field @cut (fields [0, @cut) stay, the
+ * others move to the next line) leaves no two conflicting groups on one
+ * line.  A group with fields on both sides is on both lines.
+ */
+static int cut_separates(const struct groups *G, size_t nf, size_t cut)
+{
+	unsigned char side[C2C_MAX_LINE] = { 0 };	/* per group: 1, 2 */
+	for (size_t f = 0; f < nf; f++)
+		side[G->grp[f]] |= f < cut ? 1 : 2;
+	for (size_t g = 0; g < nf; g++)
+		for (size_t h = g + 1; side[g] && h < nf; h++)
+			if ((side[g] & side[h]) && conflict(G, g, h))
+				return 0;
+	return 1;
+}
+
+/*
  * The fix for false sharing.  A is the written field with the most samples
  * among those whose group conflicts with another group, B the field with
- * the most samples among the groups that conflict with A's.  Their groups
- * are moved apart whole: one pad separates them when one group's bytes all
- * come before the other's (unused bytes inside a group do not matter),
- * none when a field of one lies between fields of the other.  Returns
- * nonzero when out of memory.
+ * the most samples among the groups that conflict with A's; F is the one
+ * of their groups that starts first, G the other.  One pad moves every
+ * field after it to the next line, so it is advised only where the move
+ * was checked to leave no two conflicting groups on either line: after the
+ * last byte of the first field before the earliest cut between F's last
+ * byte and G's first that does so.  Else (F and G interleave, or every cut
+ * keeps a conflict, as when three written groups sit in a row) each group
+ * goes on a line of its own.  Returns nonzero when out of memory.
  */
 static int fix_false(struct sbuf *fix, const struct vctx *v,
 		     const struct field *fields, size_t nf, unsigned L)
@@ -538,32 +558,50 @@ static int fix_false(struct sbuf *fix, const struct vctx *v,
 	}
 	size_t g1 = G->grp[fa] < G->grp[fb] ? G->grp[fa] : G->grp[fb];
 	size_t g2 = G->grp[fa] < G->grp[fb] ? G->grp[fb] : G->grp[fa];
+	int apart = G->hi[g1] < G->lo[g2];
+	size_t cut = nf;	/* the first field that moves */
+	for (size_t f = 1; apart && f < nf && fields[f].lo <= G->lo[g2]; f++)
+		if (fields[f].lo > G->hi[g1] && cut_separates(G, nf, f)) {
+			cut = f;
+			break;
+		}
 	sb_printf(fix, "move offset ");
 	group_desc(fix, v, fields, nf, G->grp, g2);
 	sb_printf(fix, " away from ");
 	group_desc(fix, v, fields, nf, G->grp, g1);
-	if (G->hi[g1] < G->lo[g2])
+	/*
+	 * Two groups have different accessors, so any two written groups
+	 * conflict; groups only read never conflict with each other, so they
+	 * can share a line.
+	 */
+	size_t ro = G->n - G->written;
+	if (cut < nf && G->n == 2)
 		sb_printf(fix, ": pad with %u bytes after 0x%02x or align "
-			  "each to %u", L - (G->hi[g1] - G->lo[g1] + 1),
-			  G->hi[g1], L);
-	else
+			  "each to %u", L - fields[cut - 1].hi - 1,
+			  fields[cut - 1].hi, L);
+	else if (cut < nf)
+		sb_printf(fix, ": pad with %u bytes after 0x%02x (the fields "
+			  "after it move with it, and neither line keeps two "
+			  "groups of fields that conflict)",
+			  L - fields[cut - 1].hi - 1, fields[cut - 1].hi);
+	else if (G->n == 2)
 		sb_printf(fix, ": their fields interleave, so no one pad "
 			  "separates them: put each group's fields next to "
 			  "each other and align each group to %u", L);
-	/*
-	 * Groups written by different threads always conflict; groups only
-	 * read never conflict with each other, so they can share a line.
-	 */
-	size_t ro = G->n - G->written;
-	if (G->n > 2 && !ro)
-		sb_printf(fix, " (%zu groups of fields are written by "
-			  "different threads: give each its own line, "
-			  "aligned to %u)", G->n, L);
-	else if (G->n > 2)
-		sb_printf(fix, " (%zu groups of fields are used by different "
-			  "threads, %zu of them written: give each written "
-			  "group its own line, aligned to %u, and %s)", G->n,
-			  G->written, L, ro == 1 ? "the group only read one more" :
+	else if (!ro)
+		sb_printf(fix, ": %s (%zu groups of fields, all written: "
+			  "give each its own line, aligned to %u)",
+			  apart ? "no one pad removes every conflict" :
+			  "their fields interleave, so no one pad separates "
+			  "them", G->n, L);
+	else
+		sb_printf(fix, ": %s (%zu groups of fields, %zu of them "
+			  "written: give each written group its own line, "
+			  "aligned to %u, and %s)",
+			  apart ? "no one pad removes every conflict" :
+			  "their fields interleave, so no one pad separates "
+			  "them", G->n, G->written, L, ro == 1 ?
+			  "the group only read one more" :
 			  "the groups only read one line together");
 	free(G);
 	return 0;

@@ -32,7 +32,19 @@ fix --line-size 128
 # fields can share one line, only the written one needs its own.
 line 1:00:store:10 1:00:load:10 2:10:load:10 3:20:load:10
 fix
-# tid 1 writes 0x00 (read by tid 2) and alone reads 0x20: moving 0x20 off
-# tid 1's own writes helps no one; tid 3's 0x30 is what falsely shares.
+# tid 1 writes 0x00 (read by tid 2) and alone reads 0x20; tid 3's 0x30 is
+# what falsely shares.  A pad after 0x07 would take 0x20 along to tid 3's
+# line: the pad goes after 0x27.  Followed (0x30 -> 0x48), no line is
+# false sharing.
 line 1:00:store:20 2:00:load:20 1:20:load:30 3:30:store:10 3:30:load:5
 fix | cut -d';' -f1
+line 1:00:store:20 2:00:load:20 1:20:load:30 3:48:store:10 3:48:load:5
+pebs-c2c s.pebs | grep -E '^  verdicts'
+# tid 1 also writes 0x10, which only it uses: three written groups, every
+# two in conflict, so no one pad does; each gets its own line.
+line 1:00:store:20 2:00:load:20 1:10:store:30 1:10:load:10 \
+     3:30:store:10 3:30:load:5 2:00:load:5
+fix | cut -d';' -f1
+line 1:00:store:20 2:00:load:20 1:40:store:30 1:40:load:10 \
+     3:80:store:10 3:80:load:5 2:00:load:5
+pebs-c2c s.pebs | grep -E '^  verdicts'
