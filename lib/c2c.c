@@ -61,9 +61,17 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 					   PEBS_DS_LVL_REM_RAM2);
 		unsigned rcce_lvl = lvl & (PEBS_DS_LVL_REM_CCE1 |
 					   PEBS_DS_LVL_REM_CCE2);
+		/*
+		 * SNOOPX FWD: another cache forwarded the line clean (the
+		 * SKX encoding C, "other socket's cache, forwarded clean").
+		 * perf 6.1 never looks at FWD: with the remote bit it
+		 * counts such a load as remote DRAM, which it is not; so
+		 * only outside --perf-compat is it a cache snoop (rmt_hit).
+		 */
+		int fwd = !perf_compat && (snoopx & PEBS_DS_SNOOPX_FWD);
 		int cache_snoop = (snoop & (PEBS_DS_SNOOP_HIT |
 					    PEBS_DS_SNOOP_HITM)) ||
-				  (snoopx & PEBS_DS_SNOOPX_PEER);
+				  (snoopx & PEBS_DS_SNOOPX_PEER) || fwd;
 		/*
 		 * perf counts remote DRAM (below, under HIT) and a remote
 		 * cache (after it) independently, both for "remote without
@@ -146,6 +154,8 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 				st->rmt_peer += n;
 				st->tot_peer += n;
 				cls |= PEBS_C2C_PEER;
+			} else if (fwd) {
+				st->rmt_hit += n;
 			}
 		}
 		if (lvl & PEBS_DS_LVL_MISS)

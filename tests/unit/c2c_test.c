@@ -124,6 +124,16 @@ Test(c2c, classify_derived_and_flags)
 	cr_expect_eq(pebs_c2c_tot_loads(&st), 4);
 }
 
+/* Classifies @n samples of @d into fresh @a (ours) and @b (perf_compat). */
+static void classify_both(struct pebs_c2c_stats *a, struct pebs_c2c_stats *b,
+			  uint64_t d, uint64_t n)
+{
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	pebs_c2c_classify(a, d, A, n, 0);
+	pebs_c2c_classify(b, d, A, n, 1);
+}
+
 /*
  * perf counts a remote-bit access (no hops) that a remote cache supplied
  * also as remote DRAM; we count it once unless perf_compat.
@@ -133,10 +143,7 @@ Test(c2c, remote_bit_deviation_and_compat)
 	uint64_t d = ds_remote(LD, HIT | PEBS_DS_LVL_REM_CCE1,
 			       PEBS_DS_SNOOP_HITM);
 	struct pebs_c2c_stats a, b;
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	pebs_c2c_classify(&a, d, A, 1, 0);
-	pebs_c2c_classify(&b, d, A, 1, 1);
+	classify_both(&a, &b, d, 1);
 	cr_expect_eq(a.rmt_hitm, 1);
 	cr_expect_eq(a.rmt_dram, 0);
 	cr_expect_eq(pebs_c2c_tot_loads(&a), 1);
@@ -175,10 +182,7 @@ Test(c2c, remote_bit_deviation_and_compat)
 				     (uint64_t)sn[i].snoopx <<
 				     PEBS_DS_SNOOPX_SHIFT;
 			const uint64_t n = 5;
-			memset(&a, 0, sizeof(a));
-			memset(&b, 0, sizeof(b));
-			pebs_c2c_classify(&a, x, A, n, 0);
-			pebs_c2c_classify(&b, x, A, n, 1);
+			classify_both(&a, &b, x, n);
 			const uint64_t *va = (const uint64_t *)&a;
 			const uint64_t *vb = (const uint64_t *)&b;
 			cr_expect_eq(a.rmt_dram, n, "lvl %zu snoop %zu", l, i);
@@ -243,10 +247,7 @@ Test(c2c, remote_bit_deviation_and_compat)
 					       sn[i].snoop) |
 				     (uint64_t)sn[i].snoopx <<
 				     PEBS_DS_SNOOPX_SHIFT;
-			memset(&a, 0, sizeof(a));
-			memset(&b, 0, sizeof(b));
-			pebs_c2c_classify(&a, x, A, 2, 0);
-			pebs_c2c_classify(&b, x, A, 2, 1);
+			classify_both(&a, &b, x, 2);
 			const uint64_t *va = (const uint64_t *)&a;
 			cr_expect_eq(va[sn[i].cache / 8], 2, "miss lvl %zu "
 				     "snoop %zu", l, i);
@@ -255,6 +256,51 @@ Test(c2c, remote_bit_deviation_and_compat)
 			cr_expect_eq(pebs_c2c_tot_loads(&b), 2);
 			cr_expect_eq(memcmp(&a, &b, sizeof(a)), 0);
 		}
+}
+
+/*
+ * SNOOPX FWD (another cache forwarded the line clean): a remote cache hit,
+ * rmt_hit, where perf 6.1, which never reads FWD, counts the remote bit as
+ * remote DRAM (and a remote cache level with FWD as no source at all);
+ * --perf-compat keeps perf's counts.
+ */
+Test(c2c, snoopx_fwd_is_a_remote_cache_hit)
+{
+	/* SKX encoding C (formats/data-source.md 3.3): remote bit, FWD */
+	const uint64_t c = 0x17668000042ull;
+	cr_assert(PEBS_DS_SNOOPX(c) & PEBS_DS_SNOOPX_FWD);
+	struct pebs_c2c_stats a, b;
+	classify_both(&a, &b, c, 3);
+	cr_expect_eq(a.rmt_hit, 3);
+	cr_expect_eq(a.rmt_dram, 0);
+	cr_expect_eq(a.ld_shared + a.ld_excl, 0);
+	cr_expect_eq(a.rmt_peer + a.tot_peer + a.tot_hitm, 0);
+	cr_expect_eq(pebs_c2c_llc_misses(&a), 3);
+	cr_expect_eq(pebs_c2c_tot_loads(&a), 3);
+	cr_expect_eq(b.rmt_hit, 0);
+	cr_expect_eq(b.rmt_dram, 3);
+	cr_expect_eq(pebs_c2c_tot_loads(&b), 3);
+
+	const uint64_t fwd = (uint64_t)PEBS_DS_SNOOPX_FWD <<
+			     PEBS_DS_SNOOPX_SHIFT;
+	/* a remote cache level, no remote bit: perf counts no source */
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	uint64_t x = ds(LD, HIT | PEBS_DS_LVL_REM_CCE1, PEBS_DS_SNOOP_NONE) |
+		     fwd;
+	pebs_c2c_classify(&a, x, A, 2, 0);
+	pebs_c2c_classify(&b, x, A, 2, 1);
+	cr_expect_eq(a.rmt_hit, 2);
+	cr_expect_eq(pebs_c2c_tot_loads(&a), 2);
+	cr_expect_eq(pebs_c2c_tot_loads(&b), 0);
+	/* a remote DRAM hit stays DRAM whatever the snoop */
+	memset(&a, 0, sizeof(a));
+	x = ds_remote(LD, HIT | PEBS_DS_LVL_REM_RAM1, PEBS_DS_SNOOP_NONE) |
+	    fwd;
+	pebs_c2c_classify(&a, x, A, 1, 0);
+	cr_expect_eq(a.rmt_dram, 1);
+	cr_expect_eq(a.rmt_hit, 0);
+	cr_expect_eq(pebs_c2c_tot_loads(&a), 1);
 }
 
 /* ------------------------------------------------------------ helpers */
