@@ -226,9 +226,6 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 			vcount[l->pub.verdict]++;
 		}
 	}
-	uint64_t sort_tot = c->o.display == PEBS_C2C_D_LCL ? t->lcl_hitm :
-			    c->o.display == PEBS_C2C_D_RMT ? t->rmt_hitm :
-			    t->tot_hitm;
 	char b1[64], b2[64], b3[32];
 	fprintf(fp, "Summary\n");
 	fprintf(fp, "  samples: %" PRIu64 " (loads %" PRIu64 ", stores %"
@@ -253,30 +250,40 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 			" at or above --min-hitm" : "");
 		return ferror(fp) ? -PEBS_E_IO : 0;
 	}
+	/*
+	 * perf's Shared Data Cache Line Table, in its order: every source
+	 * counter of a load, so that loads = ld_fbh + ld_l1h + ld_l2h +
+	 * ld_llc + lcl_hitm + rmt_hit + rmt_hitm + l_dram + r_dram, and
+	 * recs = loads + st_l1h + st_l1m + st_na.  cyc% is the line's share
+	 * of the cycles lost, the sort key (perf's Hitm% is of the count,
+	 * which would not be in order here).
+	 */
 	fprintf(fp, "\nCache lines, most cycles lost to HITM first\n");
 	fprintf(fp, "  #  %-18s %10s %7s %8s %8s %8s %6s %6s %6s %6s %6s "
-		"%6s %6s %6s %6s %6s  %s\n", "dcacheline", "hitm_cyc", "hitm%",
-		"tot_hitm", "lcl_hitm", "rmt_hitm", "recs", "loads", "stores",
-		"st_l1h", "st_l1m", "ld_l1h", "ld_l2h", "ld_llc", "l_dram",
-		"r_dram", "verdict");
+		"%6s %6s %6s %6s %6s %7s %6s %6s  %s\n", "dcacheline",
+		"hitm_cyc", "cyc%", "tot_hitm", "lcl_hitm", "rmt_hitm", "recs",
+		"loads", "stores", "st_l1h", "st_l1m", "st_na", "ld_fbh",
+		"ld_l1h", "ld_l2h", "ld_llc", "rmt_hit", "l_dram", "r_dram",
+		"verdict");
 	size_t k = 0;
 	for (size_t i = 0; i < c->nlines; i++) {
 		const struct c2c_line_int *l = &c->lines[i];
 		const struct pebs_c2c_line *p = &l->pub;
+		const struct pebs_c2c_stats *s = &p->st;
 		if (!l->listed)
 			continue;
 		fprintf(fp, "%3zu  0x%016" PRIx64 " %10" PRIu64 " %7s %8" PRIu64
 			" %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %6" PRIu64
 			" %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
 			" %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
-			"  %s\n", k++, p->addr, p->hitm_cycles,
-			pct(b1, sizeof(b1), p->sort_hitm, sort_tot),
-			p->st.tot_hitm, p->st.lcl_hitm, p->st.rmt_hitm,
-			pebs_c2c_tot_recs(&p->st), pebs_c2c_tot_loads(&p->st),
-			p->st.store, p->st.st_l1hit, p->st.st_l1miss,
-			p->st.ld_l1hit, p->st.ld_l2hit, p->st.ld_llchit,
-			p->st.lcl_dram, p->st.rmt_dram,
-			pebs_c2c_verdict_name(p->verdict));
+			" %7" PRIu64 " %6" PRIu64 " %6" PRIu64 "  %s\n", k++,
+			p->addr, p->hitm_cycles,
+			pct(b1, sizeof(b1), p->hitm_cycles, cyc), s->tot_hitm,
+			s->lcl_hitm, s->rmt_hitm, pebs_c2c_tot_recs(s),
+			pebs_c2c_tot_loads(s), s->store, s->st_l1hit,
+			s->st_l1miss, s->st_na, s->ld_fbhit, s->ld_l1hit,
+			s->ld_l2hit, s->ld_llchit, s->rmt_hit, s->lcl_dram,
+			s->rmt_dram, pebs_c2c_verdict_name(p->verdict));
 	}
 	k = 0;
 	for (size_t i = 0; i < c->nlines; i++) {
