@@ -753,12 +753,15 @@ static void after_damage(struct pebs_reader *r, struct src *s, uint64_t at,
  * Reports an input that ends inside the chunk at @off, of which the @n
  * bytes at @hdr are its header's (all of it, or as many as there were):
  * named by what the tag says it is, as far as it is there.  Blocks are
- * numbered from 0, as in the format's messages.
+ * numbered from 0, as in the format's messages.  @end is where the input
+ * ends, said too when it is inside the chunk: the chunk's offset alone
+ * reads as if the input ended there.
  */
 static int truncated(struct slot *sl, const struct src *s, uint32_t si,
-		     uint64_t off, const uint8_t *hdr, size_t n)
+		     uint64_t off, const uint8_t *hdr, size_t n, uint64_t end)
 {
 	unsigned long long o = (unsigned long long)off;
+	unsigned long long e = (unsigned long long)end;
 	size_t t = n < 4 ? n : 4;
 	if (n == 0 && !s->meta && !s->hdr_lost)
 		return slot_err(sl, PEBS_E_TRUNCATED, si,
@@ -775,14 +778,18 @@ static int truncated(struct slot *sl, const struct src *s, uint32_t si,
 				(unsigned long long)s->blocks - 1, o);
 	if (memcmp(hdr, "BLCK", t) == 0)
 		return slot_err(sl, PEBS_E_TRUNCATED, si,
-				"truncated in block %llu at offset 0x%llx",
-				(unsigned long long)s->blocks, o);
+				"truncated in block %llu at offset 0x%llx: "
+				"the input ends inside it, after %llu bytes "
+				"(0x%llx)", (unsigned long long)s->blocks, o,
+				e, e);
 	if (memcmp(hdr, "END ", t) == 0)
 		return slot_err(sl, PEBS_E_TRUNCATED, si,
-				"truncated in the end marker at offset 0x%llx",
-				o);
+				"truncated in the end marker at offset 0x%llx: "
+				"the input ends inside it, after %llu bytes "
+				"(0x%llx)", o, e, e);
 	return slot_err(sl, PEBS_E_TRUNCATED, si,
-			"truncated at offset 0x%llx", o);
+			"truncated at offset 0x%llx: the input ends inside "
+			"the chunk there, after %llu bytes (0x%llx)", o, e, e);
 }
 
 /*
@@ -1022,7 +1029,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			}
 			int refused = s->refused;
 			if (!refused)
-				truncated(sl, s, si, off, hdr, 0);
+				truncated(sl, s, si, off, hdr, 0, off);
 			r->st.bytes += FMT_MAGIC_LEN;
 			seg_begin(r, s, off);
 			if (refused)
@@ -1035,7 +1042,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		}
 		if (n < CHUNK_HDR) {
 			s->state = ST_DONE;
-			return truncated(sl, s, si, off, hdr, (size_t)n);
+			return truncated(sl, s, si, off, hdr, (size_t)n,
+					 off + (uint64_t)n);
 		}
 		if (s->refused) {
 			/*
@@ -1097,7 +1105,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			 * header tells which.
 			 */
 			uint64_t bno = s->blocks;
-			truncated(sl, s, si, off, hdr, CHUNK_HDR);
+			truncated(sl, s, si, off, hdr, CHUNK_HDR,
+				  off + CHUNK_HDR + (uint64_t)got);
 			int going = 0;
 			if (r->o.salvage) {
 				if (!s->meta)

@@ -639,9 +639,12 @@ Test(format, truncated_file_yields_complete_blocks)
 		int rc;
 		while ((rc = pebs_reader_next(r, &bt)) > 0)
 			;
-		char want[64];
+		/* where the block starts, and where the input ends */
+		char want[160];
 		snprintf(want, sizeof(want), "truncated in block %zu at "
-			 "offset 0x%zx", k, offs[k]);
+			 "offset 0x%zx: the input ends inside it, after %zu "
+			 "bytes (0x%zx)", k, offs[k], offs[k] + 100,
+			 offs[k] + 100);
 		cr_assert_str_eq(pebs_reader_errmsg(r), want);
 		cr_assert_str_eq(pebs_reader_errfile(r), q);
 		pebs_reader_close(r);
@@ -2031,13 +2034,14 @@ Test(format, truncation_messages_name_the_place)
 	char *b = ten_blocks(6, &len, offs);
 	size_t endoff = offs[9] + CHUNK_HDR + get64((uint8_t *)b + offs[9] +
 						    8) + CHUNK_TRL;
-	char want[3][128];
+	char want[3][160];
 	snprintf(want[0], sizeof(want[0]), "truncated after block 0 at "
 		 "offset 0x%zx: no end marker", offs[1]);
 	snprintf(want[1], sizeof(want[1]), "truncated before block 0 at "
 		 "offset 0x%zx: no end marker", offs[0]);
 	snprintf(want[2], sizeof(want[2]), "truncated in the end marker at "
-		 "offset 0x%zx", endoff);
+		 "offset 0x%zx: the input ends inside it, after %zu bytes "
+		 "(0x%zx)", endoff, endoff + 8, endoff + 8);
 	size_t cut[] = { offs[1], offs[0], endoff + 8 };
 	size_t samples[] = { 1000, 0, 10000 };
 	for (int i = 0; i < 3; i++) {
