@@ -46,7 +46,8 @@ static void usage(FILE *fp)
 		"else csv)\n"
 		"  --fields LIST   comma-separated fields, or \"all\" "
 		"(default: "
-		"%s)\n"
+		"%s);\n"
+		"                  \"help\": the fields and what they mean\n"
 		"  --no-header     csv/text: no header line\n"
 		UTIL_SYMFS_HELP
 		"  --info          metadata and a summary of each input (format "

@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pebs_expr.h"
@@ -68,7 +69,8 @@ static void usage(FILE *fp)
 		"  -f FORMAT       output format (default: pebs, never to a "
 		"terminal)\n"
 		"  --fields LIST   csv/yaml/jsonl/text fields, or \"all\" "
-		"(default: %s)\n"
+		"(default: %s);\n"
+		"                  \"help\": the fields and what they mean\n"
 		"  --no-header     csv/text: no header line\n"
 		UTIL_SYMFS_HELP
 		"  --head N        stop after N matching samples\n"
@@ -510,6 +512,14 @@ int main(int argc, char **argv)
 	int r = pebs_expr_parse(o.text, &ctx.e, &err);
 	if (r == -PEBS_E_NOMEM)
 		util_die(EXIT_SYS, "out of memory");
+	/* `pebs-filter --head 3 x.pebs`: the expression was forgotten, and
+	 * the file taken for it; its parse error would only confuse */
+	struct stat st;
+	if (r < 0 && optind == argc && stat(o.text, &st) == 0 &&
+	    !S_ISDIR(st.st_mode))
+		util_die(EXIT_USAGE, "expression: \"%s\" is a file: the "
+			 "expression comes first: %s EXPR [FILE...]", o.text,
+			 util_prog);
 	if (r < 0)
 		util_die(EXIT_USAGE, "expression: col %zu: %s", err.col,
 			 err.msg);

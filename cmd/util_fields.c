@@ -2,15 +2,84 @@
  * util_fields.c - the --fields option of the tools that print samples.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pebs_field.h"
 #include "pebs_output.h"
 #include "util.h"
 
+/*
+ * One line of meaning per field, for --fields help; the names come from
+ * the library's table (pebs_field_at(), then the symbol fields), so a
+ * field added there is listed even before it is described here.  The
+ * register columns share one meaning.
+ */
+static const struct { const char *name, *what; } meaning[] = {
+	{ "time", "timestamp: TSC ticks or ns, as metadata time.unit says" },
+	{ "cpu", "logical CPU" },
+	{ "pid", "process, 0 where unknown" },
+	{ "tid", "thread, 0 where unknown" },
+	{ "event", "name of the event that produced the sample" },
+	{ "ip", "instruction address (the EventingIP where recorded)" },
+	{ "addr", "data linear address, 0 where none" },
+	{ "lat", "load latency in core cycles (perf: weight)" },
+	{ "ins_lat", "instruction latency where reported, else 0" },
+	{ "dsrc", "data source, in the layout of perf_mem_data_src" },
+	{ "raw_dse", "raw data-source or store-status bits of the record" },
+	{ "fmt", "PEBS record format the sample came from" },
+	{ "applicable", "applicable-counter bits of the record" },
+	{ "tsx", "TSX tuning information of the record" },
+	{ "phys_addr", "physical data address (flag 0x2)" },
+	{ "flags", "0x1 registers, 0x2 phys_addr, 0x4 EventingIP, 0x8 own "
+		   "TSC" },
+	{ "op", "load, store, pfetch, exec or na (from dsrc)" },
+	{ "mem", "where the access was satisfied: L1, LFB, L2, L3, "
+		 "LOCAL_RAM, ..." },
+	{ "snoop", "none, hit, miss, hitm, fwd or na (from dsrc)" },
+	{ "tlb", "hit, miss or na (from dsrc)" },
+	{ "lock", "locked, no or na (from dsrc)" },
+	{ "line", "addr rounded down to 64 bytes" },
+	{ "page", "addr rounded down to 4096 bytes" },
+	{ "sym", "function+offset of ip (from the capture's maps)" },
+	{ "dso", "path of the object ip is mapped from" },
+	{ "srcline", "source file:line of ip (??:0 without debug info)" },
+	{ "data_sym", "variable+offset that addr falls in" },
+};
+
+static void print_field(const struct pebs_field *f)
+{
+	static const char *const kind[] = { "", "decimal", "hex", "string" };
+	const char *what = f->id >= PEBS_COL_REG0 && f->id < PEBS_COL_COUNT ?
+			   "register of the snapshot, 0 without one (flag 0x1)"
+			   : "";
+	for (size_t m = 0; !*what && m < sizeof(meaning) / sizeof(meaning[0]);
+	     m++)
+		if (!strcmp(meaning[m].name, f->name))
+			what = meaning[m].what;
+	printf("%-12s %-8s %s\n", f->name, kind[f->kind], what);
+}
+
+/* --fields help (or list): every field, kind and meaning, on stdout. */
+static void list_fields(void)
+{
+	const struct pebs_field *f;
+	printf("%-12s %-8s %s\n", "FIELD", "KIND", "MEANING");
+	for (size_t i = 0; (f = pebs_field_at(i)); i++)
+		print_field(f);
+	for (int id = PEBS_F_SYM; id < PEBS_F_SYM_END; id++)
+		if ((f = pebs_field_by_id(id)))
+			print_field(f);
+}
+
 size_t util_parse_fields(const char *list, int *ids, size_t cap, int all)
 {
 	const char *bad;
+	if (!strcmp(list, "help") || !strcmp(list, "list")) {
+		list_fields();
+		util_close_out(stdout, NULL);
+		exit(EXIT_OK);
+	}
 	if (all && strcmp(list, "all") == 0) {
 		const struct pebs_field *f;
 		size_t n = 0;
