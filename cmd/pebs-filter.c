@@ -548,6 +548,7 @@ int main(int argc, char **argv)
 		n = 1;
 	}
 	util_check_out(o.out, paths, n);
+	util_check_in(paths, n, ".pebs data");
 	FILE *fp = util_open_out(o.out, !o.count && o.fmt == FMT_PEBS);
 	int status = run(&o, &ctx, paths, n, fp);
 	util_close_out(fp, o.out);

@@ -20,7 +20,7 @@ static void usage(FILE *fp)
 	fprintf(fp, "usage: %s [-f csv|perf] [-o FILE] [--level N] "
 		"[--meta KEY=VALUE]... [FILE...]\n"
 		"  -f FORMAT   input format: csv or perf (default: perf when the\n"
-		"              first input is a perf.data file, else csv)\n"
+		"              first input, a pipe too, is perf.data, else csv)\n"
 		"  -o FILE     write to FILE instead of standard output\n"
 		"  --level N   zstd level: 1-22 (default 1), or -1 to -7 for\n"
 		"              larger files that read faster\n"
@@ -81,6 +81,91 @@ static void wcheck(struct pebs_writer *w, int r, const char *out)
 			 pebs_strerror(r));
 }
 
+/*
+ * The first input, opened before the import to look at its first bytes:
+ * a pipe cannot be read twice, so the bytes looked at are handed back
+ * first by a stdio cookie, and the importers read it like any input.
+ */
+static FILE *first_in;
+
+struct peek {
+	FILE *in;
+	unsigned char head[8];
+	size_t n, at;
+};
+
+static ssize_t peek_read(void *cookie, char *buf, size_t size)
+{
+	struct peek *pk = cookie;
+	size_t k = pk->n - pk->at < size ? pk->n - pk->at : size;
+	memcpy(buf, pk->head + pk->at, k);
+	pk->at += k;
+	if (k < size)
+		k += fread(buf + k, 1, size - k, pk->in);
+	return k == 0 && ferror(pk->in) ? -1 : (ssize_t)k;
+}
+
+static int peek_close(void *cookie)
+{
+	struct peek *pk = cookie;
+	int r = pk->in == stdin ? 0 : fclose(pk->in);
+	free(pk);
+	return r;
+}
+
+/* Opens input @i, @path ("-": standard input); NULL with errno. */
+static FILE *open_in(size_t i, const char *path)
+{
+	if (i == 0 && first_in)
+		return first_in;
+	return strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+}
+
+static void close_in(FILE *fp)
+{
+	if (fp != stdin)
+		fclose(fp);
+}
+
+/*
+ * Opens the first input @path into first_in and says whether it starts
+ * as a perf.data file does (`perf record -o - | pebs-import` included):
+ * a regular file is looked at in place, anything else (a pipe, a FIFO)
+ * through a struct peek.  A terminal is not looked at: perf.data is not
+ * typed, and CSV is read from it as it comes.  0 when it cannot be
+ * opened: the import reports that.
+ */
+static int first_is_perf(const char *path)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	unsigned char head[8];
+	struct stat st;
+	FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+	if (!fp)
+		return 0;
+	int fd = fileno(fp);
+	if (isatty(fd)) {
+		first_in = fp;
+		return 0;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		off_t at = lseek(fd, 0, SEEK_CUR);
+		ssize_t k = pread(fd, head, sizeof(head), at < 0 ? 0 : at);
+		first_in = fp;
+		return k > 0 && pebs_perf_probe(head, (size_t)k);
+	}
+	struct peek *pk = calloc(1, sizeof(*pk));
+	cookie_io_functions_t io = { .read = peek_read, .close = peek_close };
+	if (!pk)
+		util_die(EXIT_SYS, "out of memory");
+	pk->in = fp;
+	pk->n = fread(pk->head, 1, sizeof(pk->head), fp);
+	first_in = fopencookie(pk, "rb", io);
+	if (!first_in)
+		util_die(EXIT_SYS, "out of memory");
+	return pebs_perf_probe(pk->head, pk->n);
+}
+
 /* The sink: a writer error is told apart from bad input by werr. */
 static int werr;
 
@@ -117,8 +202,7 @@ static int import_csv(struct pebs_writer *w, char **paths, size_t n,
 		util_die(EXIT_SYS, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		const char *name = paths[i];
-		int is_stdin = strcmp(name, "-") == 0;
-		FILE *fp = is_stdin ? stdin : fopen(name, "rb");
+		FILE *fp = open_in(i, name);
 		if (!fp) {
 			util_warn("%s: cannot open:", name);
 			status = EXIT_SYS;
@@ -135,8 +219,7 @@ static int import_csv(struct pebs_writer *w, char **paths, size_t n,
 			if (st > status)
 				status = st;
 		}
-		if (!is_stdin)
-			fclose(fp);
+		close_in(fp);
 	}
 	pebs_csvin_close(c);
 	return status;
@@ -157,8 +240,7 @@ static int import_perf(char **paths, size_t n, FILE *fp, const char *out,
 		util_die(EXIT_SYS, "out of memory");
 	free(cmd);
 	for (size_t i = 0; i < n; i++) {
-		int is_stdin = strcmp(paths[i], "-") == 0;
-		FILE *in = is_stdin ? stdin : fopen(paths[i], "rb");
+		FILE *in = open_in(i, paths[i]);
 		if (!in) {
 			util_warn("%s: cannot open:", paths[i]);
 			status = EXIT_SYS;
@@ -166,8 +248,7 @@ static int import_perf(char **paths, size_t n, FILE *fp, const char *out,
 		}
 		int r = pebs_perf_import(in, paths[i], fp, wo, extra, err,
 					 sizeof(err), &wfail);
-		if (!is_stdin)
-			fclose(in);
+		close_in(in);
 		if (wfail && r == -PEBS_E_IO)
 			util_write_failed(out);
 		if (wfail)
@@ -182,26 +263,6 @@ static int import_perf(char **paths, size_t n, FILE *fp, const char *out,
 	}
 	pebs_meta_free(extra);
 	return status;
-}
-
-/*
- * Whether @path is a regular file that starts as a perf.data file does.
- * Only regular files are looked at: reading a pipe or a FIFO would
- * consume what the import needs.
- */
-static int looks_like_perf(const char *path)
-{
-	struct stat st;
-	unsigned char head[8];
-	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 ||
-	    !S_ISREG(st.st_mode))
-		return 0;
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return 0;
-	size_t k = fread(head, 1, sizeof(head), fp);
-	fclose(fp);
-	return pebs_perf_probe(head, k);
 }
 
 int main(int argc, char **argv)
@@ -270,7 +331,14 @@ int main(int argc, char **argv)
 		n = 1;
 	}
 	util_check_out(out, (const char *const *)paths, n);
-	int perf = fmt ? strcmp(fmt, "perf") == 0 : looks_like_perf(paths[0]);
+	int perf = fmt ? strcmp(fmt, "perf") == 0 : first_is_perf(paths[0]);
+	if (perf)
+		util_check_in((const char *const *)paths, n, "perf.data");
+	for (size_t i = 0; !perf && i < n; i++)
+		if (strcmp(paths[i], "-") == 0) {
+			util_note_tty(paths[i], "CSV");
+			break;
+		}
 	if (perf && pebs_meta_count(user))
 		util_die(EXIT_USAGE, "--meta: only with -f csv (perf.data "
 			 "carries its own metadata)");

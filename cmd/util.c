@@ -182,6 +182,40 @@ const char *util_name(const char *path)
 	return !path || strcmp(path, "-") == 0 ? "standard input" : path;
 }
 
+void util_check_in(const char *const *paths, size_t n, const char *what)
+{
+	int uses_stdin = n == 0;
+	for (size_t i = 0; i < n; i++)
+		uses_stdin |= !paths[i] || strcmp(paths[i], "-") == 0;
+	if (uses_stdin && isatty(STDIN_FILENO))
+		util_die(EXIT_USAGE, "standard input: refusing to read binary "
+			 "%s from a terminal: name a FILE or use a pipe (%s "
+			 "--help: usage)", what, util_prog);
+}
+
+void util_note_tty(const char *path, const char *what)
+{
+	if ((!path || strcmp(path, "-") == 0) && isatty(STDIN_FILENO))
+		util_warn("standard input: reading %s from the terminal (end "
+			  "with Ctrl-D)", what);
+}
+
+/*
+ * Refuses, before the YAML parser names its first byte, an input of
+ * --merge that is a record file: the user meant the tool without it.
+ */
+static void check_not_binary(const char *path, const char *buf, size_t n)
+{
+	if (n >= 8 && memcmp(buf, "\x89PEBS\r\n\x1a", 8) == 0)
+		util_die(EXIT_USAGE, "%s: a .pebs file, not a YAML result: "
+			 "read it without --merge", util_name(path));
+	if (n >= 8 && (memcmp(buf, "PERFILE2", 8) == 0 ||
+		       memcmp(buf, "2ELIFREP", 8) == 0))
+		util_die(EXIT_USAGE, "%s: a perf.data file, not a YAML result: "
+			 "convert it with pebs-import, then read that without "
+			 "--merge", util_name(path));
+}
+
 char *util_slurp(const char *path, size_t *len)
 {
 	int is_stdin = !path || strcmp(path, "-") == 0;
@@ -190,6 +224,8 @@ char *util_slurp(const char *path, size_t *len)
 		util_warn("%s: cannot open:", path);
 		return NULL;
 	}
+	if (is_stdin)
+		util_note_tty(path, "YAML");
 	size_t cap = 65536, n = 0;
 	char *buf = malloc(cap);
 	for (;;) {
@@ -215,6 +251,7 @@ char *util_slurp(const char *path, size_t *len)
 	}
 	buf[n] = 0;
 	*len = n;
+	check_not_binary(path, buf, n);
 	return buf;
 }
 

@@ -114,10 +114,26 @@ int util_getopt_long(int argc, char **argv, const char *shortopts,
 const char *util_name(const char *path);
 
 /*
- * The whole of input @path ("-": standard input, from its offset) in a
- * malloc()ed buffer with a NUL after its *@len bytes.  NULL after a
- * message naming the input when it cannot be opened or read; exits when
- * out of memory.
+ * Exits 2 with a usage hint when one of the inputs @paths[0..@n) (n == 0
+ * or "-": standard input) is standard input and that is a terminal: the
+ * binary @what (".pebs data") cannot be typed, and waiting silently for
+ * it looks like a hang.  The mirror of util_open_out()'s refusal.
+ */
+void util_check_in(const char *const *paths, size_t n, const char *what);
+
+/*
+ * When @path (NULL or "-": standard input) is a terminal, says on stderr
+ * that the @what (text: "CSV") is read from it until Ctrl-D: text can be
+ * pasted, so it is not refused, but a silent wait looks like a hang.
+ */
+void util_note_tty(const char *path, const char *what);
+
+/*
+ * The whole of the YAML result @path of a --merge ("-": standard input,
+ * from its offset) in a malloc()ed buffer with a NUL after its *@len
+ * bytes.  NULL after a message naming the input when it cannot be opened
+ * or read; exits when out of memory, and with a usage error (2) when the
+ * input is a .pebs or perf.data file, which is read without --merge.
  */
 char *util_slurp(const char *path, size_t *len);
 

@@ -16,6 +16,8 @@ void util_input_open(struct util_input *in, const struct util_input_opts *o,
 	memset(in, 0, sizeof(*in));
 	in->paths = paths;
 	in->npaths = n;
+	/* before the reader's threads start reading */
+	util_check_in(paths, n, o->raw ? "PEBS buffer dumps" : ".pebs data");
 	if (o->raw) {
 		struct pebs_raw_config cfg;
 		char err[256];

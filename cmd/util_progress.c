@@ -40,6 +40,9 @@ void util_progress_start(struct util_progress *p, const char *const *paths,
 {
 	const char *a = getenv("PEBS_PROGRESS_AFTER");
 
+	/* Every .pebs reader starts here before its first batch: the one
+	 * place to refuse a terminal on standard input for all of them. */
+	util_check_in(paths, n, ".pebs data");
 	memset(p, 0, sizeof(*p));
 	p->on = util_progress_wanted(out);
 	if (!p->on)

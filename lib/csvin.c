@@ -170,7 +170,7 @@ static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 	/* binary input given as CSV: say what it is, not "unknown column" */
 	if (!f && c->ncol == 0 && pebs_perf_probe(name, len)) {
 		fail(c, -PEBS_E_FORMAT, "a perf.data file, not CSV (import it "
-		     "with -f perf)");
+		     "without -f csv, in a run of its own)");
 		return;
 	}
 	if (!f && c->ncol == 0 && len >= 5 && !memcmp(name, "\x89PEBS", 5)) {

@@ -144,22 +144,50 @@ static int slot_err(struct slot *s, int code, uint32_t src, const char *fmt,
 	return P_ERROR;
 }
 
-/*
- * Says what an input that does not start with the magic is, when that is
- * plain: perf.data ("PERFILE2", either byte order) and text such as CSV
- * are imported with pebs-import, not read.
- */
-static void bad_magic(struct slot *sl, uint32_t si, const uint8_t *head,
-		      size_t n)
+/* Whether the @n bytes at @head are printable text (CSV, YAML). */
+static int is_text(const uint8_t *head, size_t n)
 {
 	int text = n > 0;
 	for (size_t i = 0; i < n; i++)
 		text &= (head[i] >= 0x20 && head[i] < 0x7f) ||
 			head[i] == '\n' || head[i] == '\r' || head[i] == '\t';
-	if (n == 8 && (!memcmp(head, "PERFILE2", 8) ||
+	return text;
+}
+
+/* Whether @head (@n bytes) starts a YAML result whose first key is @key
+ * ("pebs_c2c:"), after an optional document start "---". */
+static int yaml_result(const uint8_t *head, size_t n, const char *key)
+{
+	size_t k = strlen(key);
+	if (n >= 4 && !memcmp(head, "---\n", 4)) {
+		head += 4;
+		n -= 4;
+	}
+	return n >= k && !memcmp(head, key, k);
+}
+
+/*
+ * Says what an input that does not start with the magic is, when that is
+ * plain: perf.data ("PERFILE2", either byte order) and text such as CSV
+ * are imported with pebs-import, not read; the YAML results of pebs-c2c
+ * and pebs-hist are merged with their --merge.
+ */
+static void bad_magic(struct slot *sl, uint32_t si, const uint8_t *head,
+		      size_t n)
+{
+	int text = is_text(head, n);
+	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
 		       !memcmp(head, "2ELIFREP", 8)))
 		slot_err(sl, PEBS_E_FORMAT, si, "a perf.data file, not a "
 			 ".pebs stream (convert it with pebs-import -f perf)");
+	else if (text && yaml_result(head, n, "pebs_c2c:"))
+		slot_err(sl, PEBS_E_FORMAT, si, "a YAML result of pebs-c2c, "
+			 "not a .pebs stream (results are merged with "
+			 "pebs-c2c --merge)");
+	else if (text && yaml_result(head, n, "pebs_hist:"))
+		slot_err(sl, PEBS_E_FORMAT, si, "a YAML result of pebs-hist, "
+			 "not a .pebs stream (results are merged with "
+			 "pebs-hist --merge)");
 	else if (text)
 		slot_err(sl, PEBS_E_FORMAT, si, "text, not a .pebs stream (a "
 			 "CSV of samples is converted with pebs-import)");
@@ -842,6 +870,24 @@ static int unknown_critical(struct slot *sl, uint32_t si, uint32_t tag,
 }
 
 /*
+ * Reads the rest of a chunk header after the *@nhead bytes at @head (of
+ * CHUNK_HDR), as far as the input has them, for a look at what follows
+ * where a MAGIC was expected; they go back with after_damage().
+ */
+static void head_more(struct pebs_reader *r, struct src *s, uint8_t *head,
+		      size_t *nhead)
+{
+	const uint8_t *p;
+	uint8_t *own;
+	ssize_t m = src_take(r, s, CHUNK_HDR - *nhead, &p, &own);
+	if (m > 0) {
+		memcpy(head + *nhead, p, (size_t)m);
+		*nhead += (size_t)m;
+	}
+	free(own);
+}
+
+/*
  * Without a header: with salvage, a segment whose header was damaged goes
  * on with empty metadata (columns are known by their ids, section 5 of
  * the format).  Returns 0, or -1 out of memory.
@@ -917,14 +963,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			}
 			if (s->state == ST_AFTER_END && n == FMT_MAGIC_LEN) {
 				/* A trailing chunk (index, tail) follows. */
-				ssize_t m = src_take(r, s,
-						     CHUNK_HDR - FMT_MAGIC_LEN,
-						     &p, &own);
-				if (m > 0) {
-					memcpy(head + nhead, p, (size_t)m);
-					nhead += (size_t)m;
-				}
-				free(own);
+				head_more(r, s, head, &nhead);
 				uint32_t tag = get32(head);
 				uint64_t len = get64(head + FMT_MAGIC_LEN);
 				if (nhead == CHUNK_HDR &&
@@ -987,6 +1026,11 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 				return slot_err(sl, PEBS_E_FORMAT, si,
 						"empty input, not a .pebs "
 						"stream");
+			}
+			if (!s->segments && nhead == FMT_MAGIC_LEN &&
+			    is_text(head, nhead)) {
+				/* enough to tell YAML results apart */
+				head_more(r, s, head, &nhead);
 			}
 			if (!s->segments)
 				bad_magic(sl, si, head, nhead);
