@@ -41,6 +41,11 @@ struct cap {
 	struct pebs_writer *w;
 	struct pebs_meta *meta;
 	struct pebs_batch *batch;	/* being filled: one block */
+	/* Filled during the current drain, held back until it is put in
+	 * time order (drain_all): its samples start at drain_from of the
+	 * first of them (or of batch). */
+	struct pebs_batch **held;
+	size_t nheld, capheld, drain_from;
 	struct cap_enc *enc;
 	struct pebs_raw_config *cfg;	/* per CPU index */
 	struct pebs_raw_stats *rst;	/* per CPU index */
@@ -633,30 +638,113 @@ static int new_segment(struct cap *c)
 	return open_writer(c);
 }
 
-/* Hands the current batch (a block's worth at most), if it holds
- * samples, to the encoders and starts a new one (opening the output
- * first if need be). */
-static int flush_batch(struct cap *c)
+/* Hands batch @b (ownership passes) to the encoders, opening the
+ * output first if need be. */
+static int submit(struct cap *c, struct pebs_batch *b)
 {
 	int r, werr = 0;
-	size_t n = c->batch->n;
+	size_t n = b->n;
 
-	if (n == 0)
-		return 0;
-	if (!c->w && (r = open_writer(c)) < 0)
+	if (!c->w && (r = open_writer(c)) < 0) {
+		pebs_batch_free(b);
 		return r;
-	r = cenc_submit(c->enc, c->batch, c->w, &werr);
-	c->batch = cenc_batch(c->enc);
-	if (r < 0 || !c->batch) {
+	}
+	r = cenc_submit(c->enc, b, c->w, &werr);
+	if (r < 0) {
 		if (werr)
 			write_err(c);
 		else
-			cerr(c, "encoding: %s", pebs_strerror(r < 0 ? r :
-				-PEBS_E_NOMEM));
-		return r < 0 ? r : -PEBS_E_NOMEM;
+			cerr(c, "encoding: %s", pebs_strerror(r));
+		return r;
 	}
 	c->st->samples += n;
 	return 0;
+}
+
+/* Hands the current batch (a block's worth at most), if it holds
+ * samples, to the encoders and starts a new one. */
+static int flush_batch(struct cap *c)
+{
+	struct pebs_batch *b = c->batch;
+	int r;
+
+	if (b->n == 0)
+		return 0;
+	c->batch = cenc_batch(c->enc);
+	r = submit(c, b);
+	if (r == 0 && !c->batch) {
+		cerr(c, "encoding: %s", pebs_strerror(-PEBS_E_NOMEM));
+		r = -PEBS_E_NOMEM;
+	}
+	return r;
+}
+
+/* The current batch is full in the middle of a drain: held back (the
+ * drain is not in time order yet), a new one started. */
+static int hold_batch(struct cap *c)
+{
+	struct pebs_batch *nb;
+
+	if (c->nheld == c->capheld) {
+		size_t cap = c->capheld ? 2 * c->capheld : 4;
+		struct pebs_batch **h = realloc(c->held, cap * sizeof(*h));
+		if (!h)
+			goto nomem;
+		c->held = h;
+		c->capheld = cap;
+	}
+	nb = cenc_batch(c->enc);
+	if (!nb)
+		goto nomem;
+	c->held[c->nheld++] = c->batch;
+	c->batch = nb;
+	return 0;
+nomem:
+	cerr(c, "encoding: %s", pebs_strerror(-PEBS_E_NOMEM));
+	return -PEBS_E_NOMEM;
+}
+
+/*
+ * The end of a drain: its samples (from drain_from of the first batch
+ * held, or of the current one, to the end of the current one) put in
+ * time order across CPUs, then the full batches handed on.  The held
+ * batches go out even when the order cannot be made (no memory).
+ */
+static int order_drain(struct cap *c)
+{
+	int r = 0, r2;
+
+	if (c->nheld && c->nheld == c->capheld) {
+		struct pebs_batch **h = realloc(c->held, (c->capheld + 1) *
+						sizeof(*h));
+		if (h) {
+			c->held = h;
+			c->capheld++;
+		} else {
+			r = -PEBS_E_NOMEM;
+		}
+	}
+	if (r == 0 && c->nheld) {
+		/* the current batch last, behind the held ones */
+		c->held[c->nheld] = c->batch;
+		r = cenc_order(c->enc, c->held, c->nheld + 1, c->drain_from);
+	} else if (r == 0) {
+		r = cenc_order(c->enc, &c->batch, 1, c->drain_from);
+	}
+	if (r < 0)
+		cerr(c, "ordering the drain: %s", pebs_strerror(r));
+	for (size_t k = 0; k < c->nheld; k++) {
+		r2 = submit(c, c->held[k]);
+		if (r2 < 0) {
+			/* the writer or the encoders failed: no more */
+			for (size_t j = k + 1; j < c->nheld; j++)
+				pebs_batch_free(c->held[j]);
+			r = r < 0 ? r : r2;
+			break;
+		}
+	}
+	c->nheld = 0;
+	return r;
 }
 
 /*
@@ -770,7 +858,7 @@ static int decode_recs(struct cap *c, size_t i, const uint8_t *recs,
 			break;
 		}
 		/* Stopped short of the chunk: the batch is full. */
-		if (used < chunk && (r = flush_batch(c)) < 0)
+		if (used < chunk && (r = hold_batch(c)) < 0)
 			return r;
 	}
 	return 0;
@@ -788,7 +876,7 @@ static int drain_cpu(struct cap *c, size_t i)
 		long n;
 		do {
 			if (c->batch->n == c->batch->cap &&
-			    (r = flush_batch(c)) < 0)
+			    (r = hold_batch(c)) < 0)
 				return r;
 			n = pebs_backend_read(c->bk, i, c->batch);
 			if (n < 0) {
@@ -877,15 +965,25 @@ static int emit_lost(struct cap *c)
 	return 0;
 }
 
+/*
+ * Drains every CPU, one after the other: the samples of one drain are
+ * then put in time order across CPUs (order_drain) before any of them
+ * goes out, so the file is in time order (formats/capture.md section 4,
+ * "Order").  Samples drained before an error still go out.
+ */
 static int drain_all(struct cap *c)
 {
-	int r;
+	int r = 0, r2;
+
 	c->st->drains++;
-	for (size_t i = 0; i < pebs_backend_ncpus(c->bk); i++) {
+	c->drain_from = c->batch->n;
+	for (size_t i = 0; r == 0 && i < pebs_backend_ncpus(c->bk); i++)
 		r = drain_cpu(c, i);
-		if (r < 0)
-			return r;
-	}
+	r2 = order_drain(c);
+	if (r < 0)
+		return r;
+	if (r2 < 0)
+		return r2;
 	/* Partial batches wait for more samples: blocks stay full. */
 	return c->batch->n == c->batch->cap ? flush_batch(c) : 0;
 }
@@ -1270,6 +1368,9 @@ out:
 	pebs_plan_free(c.plan);
 	pebs_meta_free(c.meta);
 	pebs_batch_free(c.batch);
+	for (size_t k = 0; k < c.nheld; k++)
+		pebs_batch_free(c.held[k]);
+	free(c.held);
 	cenc_close(c.enc);
 	free(c.cfg);
 	free(c.rst);

@@ -42,6 +42,17 @@ int cenc_poll(struct cap_enc *e, struct pebs_writer *w, int *werr);
 int cenc_sync(struct cap_enc *e, struct pebs_writer *w, int *werr);
 /* Stops the workers and frees everything.  NULL is fine. */
 void cenc_close(struct cap_enc *e);
+/*
+ * Puts the samples of one drain in time order: those from index @from
+ * of @b[0] to the end of @b[@nb - 1] (batches filled one after the
+ * other, each but the last full), sorted by the time column, stably (equal
+ * times keep their order: CPU by CPU, each CPU's in buffer order), in
+ * the same slots; samples move between the batches with their event
+ * names.  Only the capture thread calls it (scratch memory of @e, kept
+ * for the next drain).  0 or -PEBS_E_NOMEM (the order is then unchanged).
+ */
+int cenc_order(struct cap_enc *e, struct pebs_batch *const *b, size_t nb,
+	       size_t from);
 
 /* ------------------------------------------------ capture_maps.c */
 

@@ -18,6 +18,7 @@
 #include <linux/perf_event.h>
 
 #include "backend_int.h"
+#include "capture_int.h"
 #include "pebs_capture.h"
 #include "pebs_ds.h"
 #include "pebs_dsrc.h"
@@ -312,6 +313,133 @@ Test(capture_pipe, encoder_threads_same_file_with_losses)
 	}
 	for (int i = 0; i < 3; i++)
 		free(f[i]);
+}
+
+/*
+ * The file of a capture with every access sampled (ALL_LOADS and
+ * ALL_STORES, period 1) is in time order: fake_next() makes access i at
+ * cycle 10 i on CPU i % 2, a store when i % 3 == 0, at 0x600000 +
+ * 64 (i % 8) + 8 CPU, so times rise strictly and each tells the
+ * sample's other fields (the columns moved together).  Returns the
+ * samples read.
+ */
+static uint64_t check_time_order(const char *buf, size_t len)
+{
+	char path[32];
+	struct pebs_reader *rd = read_capture(buf, len, path);
+	struct pebs_batch *b;
+	uint64_t n = 0, prev = 0;
+
+	while (pebs_reader_next(rd, &b) == 1)
+		for (size_t k = 0; k < b->n; k++, n++) {
+			uint64_t t = b->c64[PEBS_COL_TIME][k], i = t / 10;
+			uint32_t cpu = b->c32[PEBS_COL_CPU][k];
+			cr_assert(n == 0 || t > prev, "sample %llu: time %llu "
+				  "after %llu", (unsigned long long)n,
+				  (unsigned long long)t,
+				  (unsigned long long)prev);
+			prev = t;
+			cr_assert_eq(t % 10, 0);
+			cr_assert_eq(cpu, i % 2);
+			cr_assert_eq(b->c32[PEBS_COL_TID][k], 70 + cpu);
+			cr_assert_eq(b->c64[PEBS_COL_ADDR][k],
+				     0x600000 + 64 * (i % 8) + 8 * cpu);
+			cr_assert_str_eq(pebs_batch_event(b, k), i % 3 ?
+					 "MEM_INST_RETIRED.ALL_LOADS" :
+					 "MEM_INST_RETIRED.ALL_STORES");
+		}
+	pebs_reader_close(rd);
+	unlink(path);
+	return n;
+}
+
+/*
+ * Records are drained CPU by CPU; each drain's samples are sorted by time
+ * across CPUs before they go out.  Default buffers (the reserve is
+ * smaller than the PMI latency's worth: losses); 8 MiB ones, whose
+ * drains (about 75000 samples at the threshold) pass a block's 65536, so
+ * the full batch is held and ordered with the next (no loss); a 2-record
+ * buffer.  Before the sort, the samples of one drain came
+ * CPU 0's first, then CPU 1's.
+ */
+Test(capture_pipe, capture_in_time_order)
+{
+	static const char *const ev[] = { "MEM_INST_RETIRED.ALL_LOADS",
+					   "MEM_INST_RETIRED.ALL_STORES" };
+	static const size_t bufsz[] = { 0, 8u << 20, 400 };
+	struct pebs_capture_stats st;
+
+	for (size_t k = 0; k < 3; k++) {
+		char *a = NULL;
+		size_t la = 0;
+		cr_assert_eq(run("skx", ev, 2, 300000, 1, &a, &la, &st,
+				 bufsz[k]), 0);
+		cr_assert_eq(check_time_order(a, la), st.samples);
+		cr_assert_eq(st.samples + st.lost, 300000);
+		if (k == 1)
+			cr_assert_eq(st.lost, 0);
+		else
+			cr_assert(st.lost > 0);
+		free(a);
+	}
+}
+
+/* One sample of a test batch: time, CPU (its place before), event. */
+static void put(struct pebs_batch *b, uint64_t t, uint32_t cpu,
+		const char *ev, uint32_t lat)
+{
+	size_t k = b->n++;
+	int id = pebs_batch_intern(b, ev);
+
+	cr_assert(id >= 0);
+	b->c64[PEBS_COL_TIME][k] = t;
+	b->c32[PEBS_COL_CPU][k] = cpu;
+	b->c32[PEBS_COL_EVENT][k] = (uint32_t)id;
+	b->c32[PEBS_COL_LAT][k] = lat;
+}
+
+/*
+ * cenc_order() on a drain that spans two batches: a stable sort by time
+ * from index 1 of the first on (index 0 is an earlier drain's), the
+ * event names kept though the batches' dictionaries differ, and a column
+ * clean in one batch (whatever its memory holds) read as zero.
+ */
+Test(capture_pipe, order_across_batches)
+{
+	struct pebs_batch *b[2] = { pebs_batch_new(4), pebs_batch_new(3) };
+	static const uint32_t want_cpu[] = { 9, 1, 4, 3, 2, 0, 5 };
+	static const char *const want_ev[] = { "A", "B", "B", "C", "A", "A",
+					       "C" };
+	static const uint32_t want_lat[] = { 7, 7, 0, 0, 7, 7, 0 };
+	struct cap_enc *e;
+
+	cr_assert_eq(cenc_open(&e, 0, 0, 4), 0);
+	cr_assert_not_null(b[0]);
+	cr_assert_not_null(b[1]);
+	put(b[0], 5, 9, "A", 7);	/* before the drain */
+	put(b[0], 30, 0, "A", 7);
+	put(b[0], 10, 1, "B", 7);
+	put(b[0], 20, 2, "A", 7);
+	put(b[1], 15, 3, "C", 99);
+	put(b[1], 10, 4, "B", 99);
+	put(b[1], 40, 5, "C", 99);
+	b[0]->dirty = 1ull << PEBS_COL_TIME | 1ull << PEBS_COL_CPU |
+		      1ull << PEBS_COL_EVENT | 1ull << PEBS_COL_LAT;
+	b[1]->dirty = 1ull << PEBS_COL_TIME | 1ull << PEBS_COL_CPU |
+		      1ull << PEBS_COL_EVENT;
+	cr_assert_eq(cenc_order(e, b, 2, 1), 0);
+	for (size_t k = 0; k < 7; k++) {
+		struct pebs_batch *x = b[k < 4 ? 0 : 1];
+		size_t j = k < 4 ? k : k - 4;
+		cr_assert_eq(x->c32[PEBS_COL_CPU][j], want_cpu[k], "%zu", k);
+		cr_assert_str_eq(pebs_batch_event(x, j), want_ev[k], "%zu",
+				 k);
+		cr_assert_eq(x->c32[PEBS_COL_LAT][j], want_lat[k], "%zu", k);
+	}
+	cr_assert(b[1]->dirty & 1ull << PEBS_COL_LAT);
+	cenc_close(e);
+	pebs_batch_free(b[0]);
+	pebs_batch_free(b[1]);
 }
 
 Test(capture_pipe, small_buffer_loses_and_counts)
