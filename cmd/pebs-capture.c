@@ -145,7 +145,10 @@ static void usage(int code)
 		"frontend:sub=NAME[,latency=N,\n"
 		"width=N], SDM names (MEM_LOAD_RETIRED.L3_MISS), rHEX; "
 		"modifiers after ':'\n"
-		"(period=N,u,k,pmc=N).\n"
+		"(period=N,u,k,pmc=N).  ldlat is 3 by default (the SDM "
+		"minimum); perf mem uses 30.\n"
+		"perf's names: mem-loads, mem-stores, "
+		"cpu/mem-loads,ldlat=N/P, cpu/mem-stores/P.\n"
 		"See pebs-capture(1).\n");
 	if (!code)
 		util_close_out(stdout, NULL);

@@ -51,6 +51,15 @@ static int is_raw_name(const char *n)
 	return 1;
 }
 
+/* The value of raw name @n (@len bytes, is_raw_name()): 0 or -1. */
+static int raw_value(const char *n, size_t len, uint64_t *v)
+{
+	/* is_raw_name() allows at most 16 hex digits: no overflow */
+	char buf[20] = "0x";
+	memcpy(buf + 2, n + 1, len - 1);
+	return pebs_outfmt_parse_u64(buf, len + 1, v) < 0 ? -1 : 0;
+}
+
 /* Modifier table: name, bit, takes a value. */
 static const struct {
 	const char *key;
@@ -84,6 +93,11 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 		lib_errf(err, errlen, "empty modifier");
 		return -PEBS_E_PARSE;
 	}
+	/* perf's precision levels (p, pp, ppp, P): a PEBS event is precise
+	 * whatever they ask, so they change nothing here. */
+	if ((len == 1 && tok[0] == 'P') ||
+	    (len <= 3 && strspn(tok, "p") >= len))
+		return 0;
 	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
 		if (strlen(mods[i].key) == klen &&
 		    memcmp(mods[i].key, tok, klen) == 0)
@@ -156,9 +170,185 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 	return 0;
 }
 
+/*
+ * perf's names of the portable events: the kernel's sysfs aliases of the
+ * cpu PMU (perf mem record uses them), the same event on every profile.
+ */
+static enum pebs_evspec_type portable_type(const char *name, size_t len)
+{
+	static const struct {
+		const char *name;
+		enum pebs_evspec_type type;
+	} names[] = {
+		{ "load-latency", PEBS_SPEC_LOAD_LATENCY },
+		{ "mem-loads", PEBS_SPEC_LOAD_LATENCY },
+		{ "precise-store", PEBS_SPEC_PRECISE_STORE },
+		{ "mem-stores", PEBS_SPEC_PRECISE_STORE },
+		{ "frontend", PEBS_SPEC_FRONTEND },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i].name) == len &&
+		    strncasecmp(names[i].name, name, len) == 0)
+			return names[i].type;
+	return PEBS_SPEC_NAME;
+}
+
+enum pebs_evspec_type pebs_event_portable(const char *name)
+{
+	enum pebs_evspec_type t = portable_type(name, strlen(name));
+	return t == PEBS_SPEC_FRONTEND ? PEBS_SPEC_NAME : t;
+}
+
+enum pebs_evspec_type pebs_event_stands_for(const char *name)
+{
+	/* perf's "cpu/mem-loads,ldlat=30/P": the event is the first term;
+	 * otherwise what precedes modifiers ("mem-loads:P", "r1cd:ldlat=3") */
+	const char *p = name;
+	const char *slash = strchr(name, '/');
+	if (slash)
+		p = slash + 1;
+	size_t len = strcspn(p, slash ? ",/" : ":");
+	enum pebs_evspec_type t = portable_type(p, len);
+	if (t != PEBS_SPEC_NAME || len == 0 || len >= PEBS_EVNAME_MAX)
+		return t == PEBS_SPEC_FRONTEND ? PEBS_SPEC_NAME : t;
+	char n[PEBS_EVNAME_MAX];
+	memcpy(n, p, len);
+	n[len] = '\0';
+	uint64_t raw = 0;
+	int israw = is_raw_name(n);
+	if (israw) {
+		/* edge, inv, cmask...: another event than the table's */
+		if (raw_value(n, len, &raw) < 0 || raw > 0xffff)
+			return PEBS_SPEC_NAME;
+	}
+	/* the events the portable names map to on some profile, by name or
+	 * by code: what a capture or a perf import records */
+	for (unsigned i = 0; i < pebs_uarch_count(); i++) {
+		const struct pebs_uarch *u = pebs_uarch_get(i);
+		const struct pebs_uarch_event *ev[2] = {
+			pebs_uarch_event_by_kind(u, PEBS_EVK_LOAD_LATENCY),
+			pebs_uarch_event_by_kind(u, PEBS_EVK_PRECISE_STORE),
+		};
+		if (!ev[1])
+			ev[1] = pebs_uarch_event_by_kind(u,
+							 PEBS_EVK_DATALA_STORE);
+		for (int k = 0; k < 2; k++) {
+			if (!ev[k])
+				continue;
+			if (israw ? raw == ((uint64_t)ev[k]->umask << 8 |
+					    ev[k]->event) :
+			    strcasecmp(ev[k]->name, n) == 0)
+				return k ? PEBS_SPEC_PRECISE_STORE :
+				       PEBS_SPEC_LOAD_LATENCY;
+		}
+	}
+	return PEBS_SPEC_NAME;
+}
+
+#define PERF_SPELLING_HELP "perf's cpu/NAME[,ldlat=N][,period=N]/[p|P|u|k]"
+
+/*
+ * perf's "cpu/mem-loads,ldlat=30/P" rewritten into our spelling
+ * ("mem-loads:ldlat=30") in @out (@len bytes): the PMU must be cpu (the
+ * only one PEBS samples on), the terms are one event name and ldlat=,
+ * period=; the modifiers p and P are dropped (PEBS is precise anyway),
+ * u and k kept.  0 or -PEBS_E_PARSE.
+ */
+static int perf_spelling(const char *text, char *out, size_t len,
+			 char *err, size_t errlen)
+{
+	const char *s1 = strchr(text, '/');
+	const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+	if (!s2 || strchr(s2 + 1, '/')) {
+		lib_errf(err, errlen, "'%s': not perf's spelling %s", text,
+			 PERF_SPELLING_HELP);
+		return -PEBS_E_PARSE;
+	}
+	if (s1 - text != 3 || strncmp(text, "cpu", 3) != 0) {
+		lib_errf(err, errlen, "'%s': PMU '%.*s': PEBS events are on "
+			 "perf's 'cpu' PMU (%s)", text, (int)(s1 - text), text,
+			 PERF_SPELLING_HELP);
+		return -PEBS_E_PARSE;
+	}
+	size_t n = 0;
+	int named = 0;
+	char sep = ':';
+	for (const char *p = s1 + 1; p < s2;) {
+		const char *e = memchr(p, ',', (size_t)(s2 - p));
+		size_t tl = e ? (size_t)(e - p) : (size_t)(s2 - p);
+		const char *eq = memchr(p, '=', tl);
+		if (!eq && !named && tl) {
+			named = 1;
+			if (n + tl + 1 > len)
+				goto too_long;
+			memcpy(out, p, tl);
+			n = tl;
+		} else if (named && eq && ((eq - p == 5 &&
+			   strncmp(p, "ldlat", 5) == 0) ||
+			   (eq - p == 6 && strncmp(p, "period", 6) == 0))) {
+			if (n + tl + 2 > len)
+				goto too_long;
+			out[n++] = sep;
+			memcpy(out + n, p, tl);
+			n += tl;
+			sep = ',';
+		} else {
+			lib_errf(err, errlen, "'%s': perf term '%.*s' is not "
+				 "supported (%s)", text, (int)tl, p,
+				 PERF_SPELLING_HELP);
+			return -PEBS_E_PARSE;
+		}
+		p = e ? e + 1 : s2;
+	}
+	if (!named) {
+		lib_errf(err, errlen, "'%s': no event name between the "
+			 "slashes (%s)", text, PERF_SPELLING_HELP);
+		return -PEBS_E_PARSE;
+	}
+	for (const char *m = s2 + 1; *m; m++) {
+		if (*m == 'p' || *m == 'P')
+			continue;
+		if (*m != 'u' && *m != 'k') {
+			lib_errf(err, errlen, "'%s': perf modifier '%c' is not "
+				 "supported (p and P are accepted: PEBS is "
+				 "precise; u, k)", text, *m);
+			return -PEBS_E_PARSE;
+		}
+		if (n + 3 > len)
+			goto too_long;
+		out[n++] = sep;
+		out[n++] = *m;
+		sep = ',';
+	}
+	out[n] = '\0';
+	return 0;
+too_long:
+	lib_errf(err, errlen, "event specification longer than %d bytes",
+		 PEBS_EVSPEC_MAX - 1);
+	return -PEBS_E_PARSE;
+}
+
 int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 		     size_t errlen)
 {
+	/* perf's spelling: a slash before any modifier colon */
+	const char *slash = text ? strchr(text, '/') : NULL;
+	const char *colon1 = text ? strchr(text, ':') : NULL;
+	if (slash && (!colon1 || slash < colon1) &&
+	    strnlen(text, PEBS_EVSPEC_MAX) < PEBS_EVSPEC_MAX) {
+		char ours[PEBS_EVSPEC_MAX];
+		int r = perf_spelling(text, ours, sizeof(ours), err, errlen);
+		if (r == 0)
+			r = pebs_event_parse(ours, o, err, errlen);
+		if (r < 0) {
+			memset(o, 0, sizeof(*o));
+			return r;
+		}
+		/* messages and metadata show what the user wrote */
+		snprintf(o->text, sizeof(o->text), "%s", text);
+		return 0;
+	}
+
 	memset(o, 0, sizeof(*o));
 	if (!text || !*text) {
 		lib_errf(err, errlen, "empty event specification");
@@ -202,18 +392,12 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 	memcpy(o->name, text, nlen);
 	o->name[nlen] = '\0';
 
-	if (strcasecmp(o->name, "load-latency") == 0) {
-		o->type = PEBS_SPEC_LOAD_LATENCY;
-	} else if (strcasecmp(o->name, "precise-store") == 0) {
-		o->type = PEBS_SPEC_PRECISE_STORE;
-	} else if (strcasecmp(o->name, "frontend") == 0) {
-		o->type = PEBS_SPEC_FRONTEND;
+	o->type = portable_type(o->name, nlen);
+	if (o->type != PEBS_SPEC_NAME) {
+		/* the type says it all */
 	} else if (is_raw_name(o->name)) {
 		o->type = PEBS_SPEC_RAW;
-		/* is_raw_name() allows at most 16 hex digits: no overflow */
-		char buf[20] = "0x";
-		memcpy(buf + 2, o->name + 1, nlen - 1);
-		if (pebs_outfmt_parse_u64(buf, nlen + 1, &o->raw) < 0) {
+		if (raw_value(o->name, nlen, &o->raw) < 0) {
 			lib_errf(err, errlen, "'%s': bad raw value", o->name);
 			return -PEBS_E_PARSE;
 		}
@@ -332,6 +516,11 @@ static struct {
 
 #define PFM_SONAME "libpfm.so.4"
 
+/* What an unknown name could have been (the names that need no table). */
+#define PORTABLE_HELP "portable names: load-latency, precise-store, " \
+	"frontend:sub=NAME (perf's mem-loads, mem-stores, " \
+	"cpu/mem-loads,ldlat=N/P), rHEX"
+
 /* pfm.f from libpfm4's pfm_f: non-NULL when found. */
 #define PFM_SYM(h, f) (pfm.f = (__typeof__(pfm.f))dlsym(h, "pfm_" #f))
 
@@ -351,7 +540,7 @@ static int pfm_load(char *err, size_t errlen)
 	if (why) {
 		pfm.initialize = NULL;
 		lib_errf(err, errlen, "libpfm4 is needed for this event name "
-			 "and cannot be loaded (%s)", why);
+			 "and cannot be loaded (%s); " PORTABLE_HELP, why);
 		return -PEBS_E_UNSUPPORTED;
 	}
 	return 0;
@@ -455,8 +644,8 @@ static int pfm_lookup(const struct pebs_uarch *u, const char *name,
 	const char *pmu = pebs_event_pfm_pmu(u);
 	if (!pmu) {
 		lib_errf(err, errlen, "unknown event '%s' on %s (not in the "
-		       "profile's table, and libpfm4 has no %s table)", name,
-		       u->name, u->name);
+		       "profile's table, and libpfm4 has no %s table); "
+		       PORTABLE_HELP, name, u->name, u->name);
 		return -PEBS_E_INVAL;
 	}
 	int r = pfm_init(pmu, err, errlen);
@@ -474,8 +663,8 @@ static int pfm_lookup(const struct pebs_uarch *u, const char *name,
 	a.fstr = &fstr;
 	r = pfm.get_os_event_encoding(q, PFM_PLM3, PFM_OS_NONE, &a);
 	if (r != PFM_SUCCESS) {
-		lib_errf(err, errlen, "unknown event '%s' on %s (libpfm4: %s)",
-		       name, u->name, pfm.strerror(r));
+		lib_errf(err, errlen, "unknown event '%s' on %s (libpfm4: "
+		       "%s); " PORTABLE_HELP, name, u->name, pfm.strerror(r));
 		free(a.codes);
 		free(fstr);
 		return -PEBS_E_INVAL;

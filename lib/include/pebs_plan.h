@@ -202,6 +202,24 @@ struct pebs_event_spec {
 int pebs_event_parse(const char *text, struct pebs_event_spec *out,
 		     char *err, size_t errlen);
 
+/*
+ * PEBS_SPEC_LOAD_LATENCY or PEBS_SPEC_PRECISE_STORE when @name is the
+ * portable name of that event or perf's (load-latency or mem-loads;
+ * precise-store or mem-stores; any case), else PEBS_SPEC_NAME.
+ */
+enum pebs_evspec_type pebs_event_portable(const char *name);
+
+/*
+ * Which portable event a recorded event name stands for (the names of
+ * the event column and of metadata events.N.name): PEBS_SPEC_LOAD_LATENCY
+ * or PEBS_SPEC_PRECISE_STORE for the portable names and perf's, perf's
+ * spelling of them ("cpu/mem-loads,ldlat=30/P"), and the event any
+ * profile maps the portable name to, by SDM name
+ * ("MEM_TRANS_RETIRED.LOAD_LATENCY") or raw code ("r1cd"); else
+ * PEBS_SPEC_NAME.  Modifiers after ':' are ignored.  Pure.
+ */
+enum pebs_evspec_type pebs_event_stands_for(const char *name);
+
 /* Name of front-end sub-event @sub ("dsb_miss", ...), "?" if unknown. */
 const char *pebs_event_fe_sub_name(unsigned sub);
 

@@ -302,3 +302,89 @@ Test(event_resolve, refusals)
 			 "core");
 	cr_assert_null(pebs_event_pfm_pmu(pebs_uarch_by_name("glp")));
 }
+
+/* perf's names and spelling of the portable events (perf mem record's). */
+Test(event_parse, perf_spellings)
+{
+	struct pebs_event_spec s = parse_ok("mem-loads");
+	cr_assert_eq(s.type, PEBS_SPEC_LOAD_LATENCY);
+	s = parse_ok("MEM-STORES");
+	cr_assert_eq(s.type, PEBS_SPEC_PRECISE_STORE);
+	s = parse_ok("cpu/mem-loads,ldlat=30/P");
+	cr_assert_eq(s.type, PEBS_SPEC_LOAD_LATENCY);
+	cr_assert_eq(s.mods, PEBS_MOD_LDLAT);
+	cr_assert_eq(s.ldlat, 30);
+	cr_assert_str_eq(s.text, "cpu/mem-loads,ldlat=30/P");
+	s = parse_ok("cpu/mem-stores/P");
+	cr_assert_eq(s.type, PEBS_SPEC_PRECISE_STORE);
+	cr_assert_eq(s.mods, 0);
+	s = parse_ok("cpu/mem-loads,ldlat=50,period=1000/ppu");
+	cr_assert_eq(s.ldlat, 50);
+	cr_assert_eq(s.period, 1000);
+	cr_assert_eq(s.mods, PEBS_MOD_LDLAT | PEBS_MOD_PERIOD | PEBS_MOD_U);
+	s = parse_ok("cpu/MEM_LOAD_RETIRED.L3_MISS/k");
+	cr_assert_eq(s.type, PEBS_SPEC_NAME);
+	cr_assert_str_eq(s.name, "MEM_LOAD_RETIRED.L3_MISS");
+	cr_assert_eq(s.mods, PEBS_MOD_K);
+	/* perf's precision modifiers change nothing: PEBS is precise */
+	s = parse_ok("mem-loads:pp,ldlat=30");
+	cr_assert_eq(s.mods, PEBS_MOD_LDLAT);
+	s = parse_ok("load-latency:P");
+	cr_assert_eq(s.mods, 0);
+	parse_bad("cpu/mem-loads,foo=1/P", "perf term 'foo=1' is not "
+		  "supported");
+	parse_bad("cpu/mem-loads/H", "perf modifier 'H'");
+	parse_bad("cpu_core/mem-loads/", "PMU 'cpu_core'");
+	parse_bad("cpu//P", "no event name");
+	parse_bad("cpu/mem-loads", "not perf's spelling");
+	parse_bad("cpu/mem-stores,ldlat=3/", "only to a load-latency");
+	parse_bad("mem-loads:pppp", "unknown modifier 'pppp'");
+}
+
+/* What a recorded event name stands for (pebs-filter's `event`). */
+Test(event_parse, stands_for)
+{
+	static const struct {
+		const char *name;
+		enum pebs_evspec_type t;
+	} cases[] = {
+		{ "load-latency", PEBS_SPEC_LOAD_LATENCY },
+		{ "mem-loads", PEBS_SPEC_LOAD_LATENCY },
+		{ "cpu/mem-loads,ldlat=30/P", PEBS_SPEC_LOAD_LATENCY },
+		{ "load-latency:ldlat=3", PEBS_SPEC_LOAD_LATENCY },
+		{ "MEM_TRANS_RETIRED.LOAD_LATENCY", PEBS_SPEC_LOAD_LATENCY },
+		{ "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD",
+		  PEBS_SPEC_LOAD_LATENCY },
+		{ "r1cd", PEBS_SPEC_LOAD_LATENCY },
+		{ "r100b", PEBS_SPEC_LOAD_LATENCY },
+		{ "precise-store", PEBS_SPEC_PRECISE_STORE },
+		{ "cpu/mem-stores/P", PEBS_SPEC_PRECISE_STORE },
+		{ "MEM_TRANS_RETIRED.PRECISE_STORE", PEBS_SPEC_PRECISE_STORE },
+		{ "MEM_UOPS_RETIRED.ALL_STORES", PEBS_SPEC_PRECISE_STORE },
+		{ "mem_inst_retired.all_stores", PEBS_SPEC_PRECISE_STORE },
+		{ "r82d0", PEBS_SPEC_PRECISE_STORE },
+		{ "r2cd", PEBS_SPEC_PRECISE_STORE },
+		{ "frontend", PEBS_SPEC_NAME },
+		{ "r41cd", PEBS_SPEC_NAME },
+		{ "cpu/mem-loads-aux/", PEBS_SPEC_NAME },
+		{ "MEM_LOAD_RETIRED.L1_HIT", PEBS_SPEC_NAME },
+		{ "", PEBS_SPEC_NAME },
+		{ "cycles", PEBS_SPEC_NAME },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		cr_expect_eq(pebs_event_stands_for(cases[i].name), cases[i].t,
+			     "%s", cases[i].name);
+	cr_expect_eq(pebs_event_portable("Mem-Loads"), PEBS_SPEC_LOAD_LATENCY);
+	cr_expect_eq(pebs_event_portable("MEM_TRANS_RETIRED.LOAD_LATENCY"),
+		     PEBS_SPEC_NAME);
+	cr_expect_eq(pebs_event_portable("frontend"), PEBS_SPEC_NAME);
+}
+
+/* An unknown name: the message lists what needs no table. */
+Test(event_resolve, unknown_lists_portable)
+{
+	resolve_bad("skl", "mem-load", -PEBS_E_INVAL, PEBS_RULE_NONE,
+		    "portable names: load-latency, precise-store");
+	resolve_bad("glp", "NOPE", -PEBS_E_INVAL, PEBS_RULE_NONE,
+		    "perf's mem-loads, mem-stores");
+}
