@@ -19,6 +19,7 @@
 #include "pebs_format.h"
 #include "pebs_output.h"
 #include "util.h"
+#include "util_evcheck.h"
 #include "util_progress.h"
 #include "util_sym.h"
 
@@ -291,6 +292,8 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	struct pebs_batch *b;
 	struct util_progress pg;
 	util_progress_start(&pg, paths, npaths, need_out ? fp : NULL);
+	struct util_evcheck ec;
+	util_evcheck_start(&ec, c->e, "expression");
 	while ((rc = pebs_reader_next(r, &b)) != 0) {
 		util_progress_tick(&pg, r);
 		if (rc < 0) {
@@ -303,6 +306,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 					  pebs_reader_errmsg(r));
 			continue;
 		}
+		util_evcheck_batch(&ec, r, b);
 		if (ro.consume)
 			continue;	/* counted on the decode thread */
 		if (!pebs_expr_clock_ready(c->e))
@@ -384,6 +388,8 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 			break;
 	}
 	util_progress_end(&pg);
+	/* an input cut short by --head may have its events further on */
+	util_evcheck_end(&ec, r, !o->head || done < o->head);
 	if (need_out && !text)
 		keep_lost(&s, r, NULL, &lost);
 	if (o->count) {

@@ -12,6 +12,7 @@
 #include "pebs_format.h"
 #include "pebs_hist.h"
 #include "util.h"
+#include "util_evcheck.h"
 #include "util_progress.h"
 #include "util_sym.h"
 
@@ -238,6 +239,8 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 	unsigned shown = 0;
 	struct util_progress pg;
 	util_progress_start(&pg, paths, n, NULL);
+	struct util_evcheck ec;
+	util_evcheck_start(&ec, e, "--where");
 	while ((rc = pebs_reader_next(r, &b)) != 0) {
 		util_progress_tick(&pg, r);
 		if (rc < 0) {
@@ -250,6 +253,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 					  pebs_reader_errmsg(r));
 			continue;
 		}
+		util_evcheck_batch(&ec, r, b);
 		if (e && !pebs_expr_clock_ready(e)) {
 			if (!__atomic_load_n(&w.have_t0, __ATOMIC_ACQUIRE))
 				w.t0 = b->n ? b->c64[PEBS_COL_TIME][0] : 0;
@@ -279,6 +283,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 			util_die(EXIT_SYS, "out of memory");
 	}
 	util_progress_end(&pg);
+	util_evcheck_end(&ec, r, 1);
 	util_sym_close();
 	pebs_reader_close(r);
 	for (unsigned i = 0; i < PEBS_READER_MAX_THREADS; i++) {

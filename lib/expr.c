@@ -21,6 +21,7 @@
 #include "pebs_dsrc.h"
 #include "pebs_expr.h"
 #include "pebs_field.h"
+#include "pebs_plan.h"
 #include "pebs_sym.h"
 
 #define MAXDEPTH 48
@@ -50,6 +51,10 @@ struct node {
 	size_t niv;
 	char **names;		/* N_EVENT, N_SYM */
 	size_t nnames;
+	/* N_EVENT: each name's column in the text, and the portable event
+	 * it names (enum pebs_evspec_type; PEBS_SPEC_NAME: none) */
+	size_t *ncol;
+	uint8_t *nport;
 	/* N_SYM: symbol string (pointer from pebs_sym_str) -> match */
 	const char **ckey;
 	uint8_t *cmatch;
@@ -917,7 +922,9 @@ static int set_names(struct lex *L, int nd, const struct operand *f,
 {
 	struct node *p = &L->e->nodes[nd];
 	p->names = calloc(n, sizeof(char *));
-	if (!p->names) {
+	p->ncol = calloc(n, sizeof(*p->ncol));
+	p->nport = calloc(n, sizeof(*p->nport));
+	if (!p->names || !p->ncol || !p->nport) {
 		fail(L, f->col, "out of memory");
 		return -1;
 	}
@@ -930,6 +937,11 @@ static int set_names(struct lex *L, int nd, const struct operand *f,
 			fail(L, f->col, "out of memory");
 			return -1;
 		}
+		p->ncol[i] = it[i].lo.col;
+		/* "load-latency" also names the event it maps to (a
+		 * pattern matches that by the portable name instead) */
+		p->nport[i] = p->glob ? PEBS_SPEC_NAME :
+			      (uint8_t)pebs_event_portable(p->names[i]);
 		p->nnames++;
 	}
 	return 0;
@@ -1459,6 +1471,8 @@ void pebs_expr_free(struct pebs_expr *e)
 		for (size_t j = 0; j < e->nodes[i].nnames; j++)
 			free(e->nodes[i].names[j]);
 		free(e->nodes[i].names);
+		free(e->nodes[i].ncol);
+		free(e->nodes[i].nport);
 		free(e->nodes[i].ckey);
 		free(e->nodes[i].cmatch);
 	}
@@ -1799,6 +1813,44 @@ static size_t ev_dsrc(struct pebs_expr *e, const struct node *p,
 	return k;
 }
 
+/* Portable name of portable event type @t, or NULL. */
+static const char *portable_name(enum pebs_evspec_type t)
+{
+	return t == PEBS_SPEC_LOAD_LATENCY ? "load-latency" :
+	       t == PEBS_SPEC_PRECISE_STORE ? "precise-store" : NULL;
+}
+
+/*
+ * Does event name @s match one of the names of N_EVENT @p, or name @only
+ * alone when below p->nnames?  A portable name (load-latency, mem-loads,
+ * ...) matches the events it stands for (pebs_event_stands_for()), and a
+ * pattern matches such an event by its portable name too.
+ */
+static int event_match(const struct node *p, const char *s, size_t only)
+{
+	enum pebs_evspec_type t = PEBS_SPEC_NAME;
+	int typed = 0;
+	for (size_t j = 0; j < p->nnames; j++) {
+		if (only < p->nnames && j != only)
+			continue;
+		if (p->glob ? fnmatch(p->names[j], s, 0) == 0 :
+		    strcmp(s, p->names[j]) == 0)
+			return 1;
+		if (!p->glob && p->nport[j] == PEBS_SPEC_NAME)
+			continue;
+		if (!typed) {
+			t = pebs_event_stands_for(s);
+			typed = 1;
+		}
+		if (t == PEBS_SPEC_NAME)
+			continue;
+		if (p->glob ? fnmatch(p->names[j], portable_name(t), 0) == 0 :
+		    p->nport[j] == t)
+			return 1;
+	}
+	return 0;
+}
+
 static size_t ev_event(struct pebs_expr *e, const struct node *p,
 		       const struct pebs_batch *b, const uint32_t *in,
 		       size_t nin, uint32_t *out)
@@ -1814,11 +1866,8 @@ static size_t ev_event(struct pebs_expr *e, const struct node *p,
 	/* names[nn] stands for ids outside the dictionary: "" */
 	for (uint32_t i = 0; i <= nn; i++) {
 		const char *s = i < nn ? b->names[i] : "";
-		int m = 0;
-		for (size_t j = 0; j < p->nnames && !m; j++)
-			m = p->glob ? fnmatch(p->names[j], s, 0) == 0 :
-			    strcmp(s, p->names[j]) == 0;
-		e->evmatch[i] = (uint8_t)(m ^ p->neg);
+		e->evmatch[i] = (uint8_t)(event_match(p, s, p->nnames) ^
+					  p->neg);
 	}
 	const uint32_t *c = b->c32[PEBS_COL_EVENT];
 	size_t k = 0;
@@ -1827,6 +1876,31 @@ static size_t ev_event(struct pebs_expr *e, const struct node *p,
 		uint32_t id = c[x] < nn ? c[x] : nn;
 		out[k] = x;
 		k += e->evmatch[id];
+	}
+	return k;
+}
+
+size_t pebs_expr_unmatched_events(const struct pebs_expr *e,
+				  const char *const *names, size_t n,
+				  struct pebs_expr_name *out, size_t cap)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < e->nn; i++) {
+		const struct node *p = &e->nodes[i];
+		if (p->kind != N_EVENT)
+			continue;
+		for (size_t j = 0; j < p->nnames; j++) {
+			size_t x = 0;
+			while (x < n && !event_match(p, names[x], j))
+				x++;
+			if (x < n)
+				continue;
+			if (k < cap) {
+				out[k].col = p->ncol[j];
+				out[k].text = p->names[j];
+			}
+			k++;
+		}
 	}
 	return k;
 }

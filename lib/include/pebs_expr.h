@@ -105,6 +105,29 @@ int pebs_expr_clock_ready(const struct pebs_expr *e);
 size_t pebs_expr_eval(struct pebs_expr *e, const struct pebs_batch *b,
 		      uint32_t *sel);
 
+/* A string constant compared with `event` (pebs_expr_unmatched_events). */
+struct pebs_expr_name {
+	size_t col;		/* 1-based column of the constant in the text */
+	const char *text;	/* the name (unescaped), or the ~ pattern */
+};
+
+/*
+ * The string constants compared with `event` (==, !=, in, ~) that match
+ * none of @names[0..@n), an input's event names (its metadata's
+ * events.N.name and its blocks' dictionaries), by the rules of
+ * evaluation: `event == "load-latency"` (or "precise-store", or perf's
+ * "mem-loads", "mem-stores") also matches the event it stands for
+ * (pebs_event_stands_for(): MEM_TRANS_RETIRED.LOAD_LATENCY,
+ * "cpu/mem-loads,ldlat=30/P", r1cd...), and a ~ pattern also matches such
+ * an event by its portable name.  Writes the first @cap of them into
+ * @out in the order of the text (the strings live as long as @e) and
+ * returns how many there are.  Reads only the program: safe to call
+ * while another thread evaluates @e.
+ */
+size_t pebs_expr_unmatched_events(const struct pebs_expr *e,
+				  const char *const *names, size_t n,
+				  struct pebs_expr_name *out, size_t cap);
+
 struct pebs_sym;
 
 /*

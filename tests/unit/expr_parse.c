@@ -200,15 +200,46 @@ Test(expr_parse, compiled_forms_name_classes_and_values)
  * Quoted strings: \\ \" \' \* \? \[ stand for the character; in a ~
  * pattern the last three are a literal wildcard, elsewhere themselves.
  */
+/* An expression over event names; bit i of want: names[i] matches. */
+struct name_case {
+	const char *text;
+	unsigned want;
+};
+
+/* Evaluates each of @cases over one sample per name of @names. */
+static void check_name_cases(const char *const *names, uint32_t nn,
+			     const struct name_case *cases, size_t nc)
+{
+	struct pebs_batch *b = pebs_batch_new(32);
+	uint32_t sel[32];
+	for (uint32_t i = 0; i < nn; i++) {
+		struct pebs_sample smp;
+		memset(&smp, 0, sizeof(smp));
+		smp.event = (uint32_t)pebs_batch_intern(b, names[i]);
+		cr_assert_eq(pebs_batch_push(b, &smp), 0);
+	}
+	for (size_t i = 0; i < nc; i++) {
+		struct pebs_expr *e;
+		struct pebs_expr_error err;
+		int r = pebs_expr_parse(cases[i].text, &e, &err);
+		cr_assert_eq(r, 0, "%s: %s", cases[i].text, err.msg);
+		size_t n = pebs_expr_eval(e, b, sel);
+		unsigned got = 0;
+		for (size_t k = 0; k < n; k++)
+			got |= 1u << sel[k];
+		cr_expect_eq(got, cases[i].want, "%s: matched 0x%x, want 0x%x",
+			     cases[i].text, got, cases[i].want);
+		pebs_expr_free(e);
+	}
+	pebs_batch_free(b);
+}
+
 Test(expr_parse, string_escapes)
 {
 	/* names: a*, b\c, ab, a?, a[x], q"t, q't */
 	static const char *const names[] = { "a*", "b\\c", "ab", "a?",
 					      "a[x]", "q\"t", "q't" };
-	static const struct {
-		const char *text;
-		unsigned want;	/* bit i: names[i] matches */
-	} cases[] = {
+	static const struct name_case cases[] = {
 		{ "event == \"b\\\\c\"", 1u << 1 },
 		{ "event == 'b\\\\c'", 1u << 1 },
 		{ "event ~ \"b\\\\*\"", 1u << 1 },
@@ -229,28 +260,7 @@ Test(expr_parse, string_escapes)
 		{ "event == \"q\\'t\"", 1u << 6 },
 		{ "event ~ \"q\\\"*\"", 1u << 5 },
 	};
-	struct pebs_batch *b = pebs_batch_new(8);
-	uint32_t sel[8];
-	for (uint32_t i = 0; i < 7; i++) {
-		struct pebs_sample smp;
-		memset(&smp, 0, sizeof(smp));
-		smp.event = (uint32_t)pebs_batch_intern(b, names[i]);
-		cr_assert_eq(pebs_batch_push(b, &smp), 0);
-	}
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct pebs_expr *e;
-		struct pebs_expr_error err;
-		int r = pebs_expr_parse(cases[i].text, &e, &err);
-		cr_assert_eq(r, 0, "%s: %s", cases[i].text, err.msg);
-		size_t n = pebs_expr_eval(e, b, sel);
-		unsigned got = 0;
-		for (size_t k = 0; k < n; k++)
-			got |= 1u << sel[k];
-		cr_expect_eq(got, cases[i].want, "%s: matched 0x%x, want 0x%x",
-			     cases[i].text, got, cases[i].want);
-		pebs_expr_free(e);
-	}
-	pebs_batch_free(b);
+	check_name_cases(names, 7, cases, sizeof(cases) / sizeof(cases[0]));
 	/* data-source values are read unescaped ("L*" is none) */
 	struct pebs_expr *e;
 	struct pebs_expr_error err;
@@ -518,4 +528,71 @@ Test(expr_parse, select_copies_the_selected_samples)
 	cr_assert_eq(pebs_expr_select(dst, src, many, 9, 0), -PEBS_E_RANGE);
 	pebs_batch_free(src);
 	pebs_batch_free(dst);
+}
+
+/*
+ * The portable names match the events they stand for, whatever name the
+ * input recorded: a capture the profile's (MEM_TRANS_RETIRED.LOAD_LATENCY),
+ * pebs-gen the portable one, a perf import perf's string or raw code.
+ */
+Test(expr_parse, portable_event_names)
+{
+	static const char *const names[] = {
+		"MEM_TRANS_RETIRED.LOAD_LATENCY",	/* 0 */
+		"load-latency",				/* 1 */
+		"cpu/mem-loads,ldlat=30/P",		/* 2 */
+		"r1cd",					/* 3 */
+		"MEM_INST_RETIRED.ALL_STORES",		/* 4 */
+		"cpu/mem-stores/P",			/* 5 */
+		"precise-store",			/* 6 */
+		"MEM_LOAD_RETIRED.L1_HIT",		/* 7 */
+		"MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD", /* 8 */
+		"cpu/mem-loads-aux/",			/* 9 */
+		"r41cd",				/* 10: edge: another */
+	};
+	static const struct name_case cases[] = {
+		{ "event == load-latency", 0x10f },
+		{ "event == \"LOAD-LATENCY\"", 0x10f },
+		{ "event == \"mem-loads\"", 0x10f },
+		{ "event != load-latency", 0x7ff & ~0x10fu },
+		{ "event in (precise-store, \"x\")", 0x70 },
+		{ "event == mem-stores", 0x70 },
+		{ "event not in (load-latency, precise-store)", 0x680 },
+		{ "event ~ \"load-*\"", 0x10f },
+		{ "event ~ \"*STORE*\"", 0x10 },
+		{ "event ~ \"*store*\"", 0x70 },
+		{ "event ~ \"precise-*\"", 0x70 },
+		/* other names stay exact */
+		{ "event == \"MEM_TRANS_RETIRED.LOAD_LATENCY\"", 0x1 },
+		{ "event == \"cpu/mem-loads,ldlat=30/P\"", 0x4 },
+	};
+	check_name_cases(names, sizeof(names) / sizeof(names[0]), cases,
+			 sizeof(cases) / sizeof(cases[0]));
+}
+
+/* The names of an expression that match no event of an input. */
+Test(expr_parse, unmatched_events)
+{
+	static const char *const capture[] = {
+		"MEM_TRANS_RETIRED.LOAD_LATENCY", "MEM_INST_RETIRED.ALL_STORES"
+	};
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	const char *text = "event in (load-latency, \"typo\") or "
+			   "(lat > 3 and event ~ 'MEM_X*') or "
+			   "event != precise-store";
+	cr_assert_eq(pebs_expr_parse(text, &e, &err), 0, "%s", err.msg);
+	struct pebs_expr_name bad[4];
+	size_t n = pebs_expr_unmatched_events(e, capture, 2, bad, 4);
+	cr_assert_eq(n, 2);
+	cr_expect_str_eq(bad[0].text, "typo");
+	cr_expect_eq(bad[0].col, 25);
+	cr_expect_str_eq(bad[1].text, "MEM_X*");
+	cr_expect_eq(bad[1].col, 57);
+	/* the count alone; no names: every one is unmatched */
+	cr_expect_eq(pebs_expr_unmatched_events(e, NULL, 0, NULL, 0), 4);
+	pebs_expr_free(e);
+	cr_assert_eq(pebs_expr_parse("lat > 3", &e, &err), 0);
+	cr_expect_eq(pebs_expr_unmatched_events(e, NULL, 0, NULL, 0), 0);
+	pebs_expr_free(e);
 }
