@@ -76,9 +76,6 @@ struct pebs_sym *util_sym_get(const struct pebs_meta *meta,
 	cur_meta = meta;
 	cur_file = util_name(file);
 	shown = 0;
-	if (!pebs_sym_nmaps(s))
-		say(cur_file, "no process maps in the metadata: sym, dso, "
-		    "srcline and data_sym read [unknown]");
 	return cur;
 }
 

@@ -4,6 +4,9 @@
  * YAML result so that merged results symbolize too), and the lookups the
  * writers make for listed lines only: the instruction of each per-offset
  * row (function+offset, source line) and the data symbol of each line.
+ * A built-in workload has no maps: the instructions its metadata names
+ * (workload.ips.N.ip/name) are gathered the same way, so its rows read
+ * "fs_worker" and "load shared.count[id]" (pebs_sym.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -44,24 +47,33 @@ static char *map_key(const char *const v[C2C_MAP_FIELDS])
 	return k;
 }
 
+/*
+ * Whether what @id (malloc'd, taken; NULL: out of memory) identifies is
+ * new to c->mapset: 1, and it is now there; 0 when seen before; or
+ * -PEBS_E_NOMEM.  Makes c->maps too.  The same map read from two inputs
+ * is kept once (a hashed set: thousands of maps per input must not cost
+ * a scan each).
+ */
+static int first_seen(struct pebs_c2c *c, char *id)
+{
+	int r = -PEBS_E_NOMEM;
+	if (!id || (!c->maps && !(c->maps = pebs_meta_new())) ||
+	    (!c->mapset && !(c->mapset = pebs_meta_new())))
+		goto out;
+	r = pebs_meta_get(c->mapset, id) ? 0 :
+	    pebs_meta_set(c->mapset, id, "") < 0 ? -PEBS_E_NOMEM : 1;
+out:
+	free(id);
+	return r;
+}
+
 int c2c_map_add(struct pebs_c2c *c, const char *const v[C2C_MAP_FIELDS])
 {
 	char k[64];
 	if (!v[0] || !v[1] || !v[2] || !v[4])
 		return 0;	/* pid, start, end and path are needed */
-	if (!c->maps && !(c->maps = pebs_meta_new()))
-		return -PEBS_E_NOMEM;
-	if (!c->mapset && !(c->mapset = pebs_meta_new()))
-		return -PEBS_E_NOMEM;
-	/* the same map read from two inputs is kept once (a hashed set:
-	 * thousands of maps per input must not cost a scan each) */
-	char *id = map_key(v);
-	if (!id)
-		return -PEBS_E_NOMEM;
-	int seen = pebs_meta_get(c->mapset, id) != NULL;
-	int r = seen ? 0 : pebs_meta_set(c->mapset, id, "");
-	free(id);
-	if (seen || r < 0)
+	int r = first_seen(c, map_key(v));
+	if (r <= 0)
 		return r;
 	for (int f = 0; f < C2C_MAP_FIELDS; f++) {
 		if (!v[f])
@@ -75,6 +87,28 @@ int c2c_map_add(struct pebs_c2c *c, const char *const v[C2C_MAP_FIELDS])
 	return 0;
 }
 
+/*
+ * A built-in workload's instruction @ip named @name, kept once as
+ * workload.ips.K.ip/name (K: unused so far, not dense: only the symbol
+ * library reads them, whatever the numbering).
+ */
+static int ip_add(struct pebs_c2c *c, const char *ip, const char *name)
+{
+	char *id, k[64];
+	/* map keys start with a digit or '-': no clash */
+	if (asprintf(&id, "ip:%zu:%s,%s", strlen(ip), ip, name) < 0)
+		id = NULL;
+	int r = first_seen(c, id);
+	if (r <= 0)
+		return r;
+	size_t n = pebs_meta_count(c->maps);
+	snprintf(k, sizeof(k), "workload.ips.%zu.ip", n);
+	if (pebs_meta_set(c->maps, k, ip) < 0)
+		return -PEBS_E_NOMEM;
+	snprintf(k, sizeof(k), "workload.ips.%zu.name", n);
+	return pebs_meta_set(c->maps, k, name) < 0 ? -PEBS_E_NOMEM : 0;
+}
+
 int pebs_c2c_add_maps(struct pebs_c2c *c, const struct pebs_meta *m)
 {
 	const char *v[C2C_MAP_FIELDS];
@@ -83,12 +117,27 @@ int pebs_c2c_add_maps(struct pebs_c2c *c, const struct pebs_meta *m)
 		if (r)
 			return r;
 	}
+	for (size_t i = 0; m && i < pebs_meta_count(m); i++) {
+		const char *k, *ip, *name;
+		char nk[64];
+		pebs_meta_entry(m, i, &k, &ip);
+		size_t len = strlen(k);
+		if (strncmp(k, "workload.ips.", 13) || len < 16 ||
+		    len >= sizeof(nk) || strcmp(k + len - 3, ".ip"))
+			continue;
+		snprintf(nk, sizeof(nk), "%.*sname", (int)(len - 2), k);
+		if ((name = pebs_meta_get(m, nk))) {
+			int r = ip_add(c, ip, name);
+			if (r)
+				return r;
+		}
+	}
 	return 0;
 }
 
 const struct pebs_meta *pebs_c2c_maps(const struct pebs_c2c *c)
 {
-	return c->nmaps ? c->maps : NULL;
+	return c->maps && pebs_meta_count(c->maps) ? c->maps : NULL;
 }
 
 void pebs_c2c_set_sym(struct pebs_c2c *c, struct pebs_sym *s)
@@ -119,8 +168,10 @@ int c2c_sym_code(const struct pebs_c2c *c, uint32_t pid, uint64_t ip,
 		return 0;
 	if (in.file) {
 		const char *base = strrchr(in.file, '/');
-		if (asprintf(src, "%s:%d", base ? base + 1 : in.file,
-			     in.line) < 0) {
+		/* no dso: a workload's instruction, what it does */
+		if ((in.dso ? asprintf(src, "%s:%d", base ? base + 1 : in.file,
+				       in.line) :
+			      asprintf(src, "%s", in.file)) < 0) {
 			*src = NULL;
 			free(*sym);
 			*sym = NULL;

@@ -54,6 +54,7 @@ struct cap {
 	uint64_t *lost_est;		/* per CPU index: estimated */
 	char tracepath[4096];
 	pid_t child;
+	pid_t cmd_pid;			/* -- COMMAND: its pid, even reaped */
 	/* sim -- COMMAND: the stop flag when the command ended (a request
 	 * made while it ran ended its run, not the replay), and whether
 	 * the command was interrupted before it wrote any trace. */
@@ -212,6 +213,7 @@ static int run_traced(struct cap *c)
 		setenv("PEBS_TRACE_OUT", c->tracepath, 1);
 		exec_command(c, gate[1]);
 	}
+	c->cmd_pid = pid;
 	close(gate[1]);
 	e = exec_errno(gate[0]);
 	while (waitpid(pid, &status, 0) < 0)
@@ -343,6 +345,10 @@ static int setup_sim(struct cap *c, unsigned *ncpus)
 		return r;
 	}
 	r = pebs_workload_meta(c->wl, c->meta);
+	/* The trace names no process (formats/trace-format.md): the name the
+	 * kernel gave the command's exec, for its pid (libpebs-trace's). */
+	if (!r && o->command && c->cmd_pid > 0)
+		r = cmaps_comm(c->meta, NULL, c->cmd_pid, 0, o->command[0]);
 	if (r < 0)
 		return r;
 	nr = pebs_meta_get(c->meta, "topology.nr_cpus");
@@ -587,6 +593,13 @@ static int open_writer(struct cap *c)
 		return 0;
 	if (c->child > 0)
 		cmaps_read_proc(&c->maps, NULL, c->child);
+	/* its name and its threads' (or, reaped, the name of its exec) */
+	if (!c->is_sim && c->cmd_pid > 0) {
+		r = cmaps_comm(c->meta, NULL, c->cmd_pid, c->child > 0,
+			       c->o->command[0]);
+		if (r < 0)
+			return r;
+	}
 	if (c->maps.n) {
 		r = cmaps_meta(&c->maps, c->meta);
 		if (r < 0)
@@ -1165,6 +1178,7 @@ static int start_child(struct cap *c)
 		close(gate[1]);
 		return -PEBS_E_IO;
 	}
+	c->cmd_pid = c->child;
 	if (c->child == 0) {
 		child_pre_exec(c);
 		ok = ptrace(PTRACE_TRACEME, 0, 0, 0) == 0;

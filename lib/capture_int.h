@@ -102,4 +102,18 @@ int cmaps_meta(const struct cmaps *m, struct pebs_meta *meta);
 /* Frees the contents; @m is empty again. */
 void cmaps_free(struct cmaps *m);
 
+/* A kernel command name: TASK_COMM_LEN, 15 bytes and the NUL. */
+#define CMAPS_COMM_LEN 16
+/* The command name the kernel gives an exec of @cmd: its last path
+ * component, cut to 15 bytes. */
+void cmaps_comm_name(const char *cmd, char name[CMAPS_COMM_LEN]);
+/* Sets comm.@pid in @meta: with @live, from /proc/PID/comm (under @root,
+ * NULL = "/"), and comm.PID.TID from /proc/PID/task/TID/comm of each
+ * other thread alive now; else (or when /proc has no comm) from @cmd
+ * (cmaps_comm_name()), unless comm.PID is set.  Never reads /proc of a
+ * process already reaped (@live 0): its pid may be another's.  0 or
+ * -PEBS_E_NOMEM. */
+int cmaps_comm(struct pebs_meta *meta, const char *root, int pid, int live,
+	       const char *cmd);
+
 #endif

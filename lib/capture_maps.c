@@ -4,8 +4,11 @@
  * the keys and exclusions of pebs-import -f perf (formats/perf-import.md),
  * so that the symbol library (pebs_sym.h) resolves captured samples.
  * Sources: /proc/PID/maps of a live process (hardware backends), the
- * `map`/`build-id` lines of a libpebs-trace trace (sim).
+ * `map`/`build-id` lines of a libpebs-trace trace (sim).  Also the command
+ * names of a -- COMMAND (comm.PID, comm.PID.TID, pebs-import's keys), so
+ * that reports and perf exports name the process.
  */
+#include <dirent.h>
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -191,6 +194,64 @@ int cmaps_meta(const struct cmaps *m, struct pebs_meta *meta)
 	if (!r && m->truncated)
 		r = pebs_meta_set(meta, "maps_truncated", "1");
 	return r ? -PEBS_E_NOMEM : 0;
+}
+
+void cmaps_comm_name(const char *cmd, char name[CMAPS_COMM_LEN])
+{
+	const char *base = strrchr(cmd, '/');
+	snprintf(name, CMAPS_COMM_LEN, "%s", base ? base + 1 : cmd);
+}
+
+/* The one line of the comm file @fn into @name: 0, or -1 (none). */
+static int read_comm(const char *fn, char name[CMAPS_COMM_LEN])
+{
+	FILE *f = fopen(fn, "re");
+	if (!f)
+		return -1;
+	char *ok = fgets(name, CMAPS_COMM_LEN, f);
+	fclose(f);
+	if (!ok)
+		return -1;
+	name[strcspn(name, "\n")] = 0;
+	return name[0] ? 0 : -1;
+}
+
+int cmaps_comm(struct pebs_meta *meta, const char *root, int pid, int live,
+	       const char *cmd)
+{
+	char fn[4200], name[CMAPS_COMM_LEN], k[48];
+	int r = 0;
+
+	snprintf(k, sizeof(k), "comm.%d", pid);
+	snprintf(fn, sizeof(fn), "%s/proc/%d/comm", root ? root : "", pid);
+	if (live && read_comm(fn, name) == 0) {
+		r = pebs_meta_set(meta, k, name);
+	} else if (!pebs_meta_get(meta, k) && cmd) {
+		cmaps_comm_name(cmd, name);
+		if (name[0])
+			r = pebs_meta_set(meta, k, name);
+	}
+	if (r < 0 || !live)
+		return r < 0 ? -PEBS_E_NOMEM : 0;
+	/* Its threads (the main one is comm.PID): those alive now. */
+	snprintf(fn, sizeof(fn), "%s/proc/%d/task", root ? root : "", pid);
+	DIR *d = opendir(fn);
+	struct dirent *de;
+	while (d && r >= 0 && (de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+		if (*end || end == de->d_name || tid <= 0 || tid == pid)
+			continue;
+		snprintf(fn, sizeof(fn), "%s/proc/%d/task/%ld/comm",
+			 root ? root : "", pid, tid);
+		if (read_comm(fn, name) < 0)
+			continue;
+		snprintf(k, sizeof(k), "comm.%d.%ld", pid, tid);
+		r = pebs_meta_set(meta, k, name);
+	}
+	if (d)
+		closedir(d);
+	return r < 0 ? -PEBS_E_NOMEM : 0;
 }
 
 void cmaps_free(struct cmaps *m)

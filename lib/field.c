@@ -24,11 +24,13 @@ static const struct pebs_field derived[] = {
 static const size_t nfields = sizeof(fields) / sizeof(fields[0]);
 #define PID COL(PEBS_COL_PID)
 #define IP COL(PEBS_COL_IP)
+#define TID COL(PEBS_COL_TID)
 static const struct pebs_field symfields[] = {
 	{ PEBS_F_SYM, PEBS_FK_STR, "sym", PID | IP },
 	{ PEBS_F_DSO, PEBS_FK_STR, "dso", PID | IP },
 	{ PEBS_F_SRCLINE, PEBS_FK_STR, "srcline", PID | IP },
 	{ PEBS_F_DATA_SYM, PEBS_FK_STR, "data_sym", PID | ADDR },
+	{ PEBS_F_COMM, PEBS_FK_STR, "comm", PID | TID },
 };
 #define NSYMFIELDS (sizeof(symfields) / sizeof(symfields[0]))
 

@@ -155,6 +155,7 @@ static unsigned text_width(const struct pebs_field *f)
 	case PEBS_F_SYM: w = 24; break;
 	case PEBS_F_DSO: case PEBS_F_DATA_SYM: w = 20; break;
 	case PEBS_F_SRCLINE: w = 16; break;
+	case PEBS_F_COMM: w = 15; break;	/* a kernel comm */
 	default:
 		if (f->kind == PEBS_FK_HEX)
 			w = f->id < PEBS_COL_COUNT &&

@@ -4,6 +4,7 @@
  * report.  Layout and the metadata it uses: formats/perf-import.md.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,8 @@ struct pebs_perf_writer {
 	uint32_t max_cpu;
 	uint64_t tsc_hz;	/* time.unit=tsc: convert to ns */
 	uint64_t max_time;	/* latest time written (ns), for rounds */
+	uint64_t *thr;		/* threads sampled: (pid << 32 | tid) + 1 */
+	size_t nthr, capthr;	/* capthr: a power of two, or 0 */
 	int err;
 	char msg[256];
 };
@@ -484,6 +487,66 @@ static void put_sample_id(struct pebs_perf_writer *w, struct buf *b,
 		b_u64(b, ev_id(0));
 }
 
+/* A COMM record: thread @tid of process @pid is named @name. */
+static int put_comm(struct pebs_perf_writer *w, uint32_t pid, uint32_t tid,
+		    const char *name, uint64_t time, uint32_t cpu)
+{
+	struct buf *b = &w->out;
+	size_t at = rec_begin(b, 3, 0);
+	b_u32(b, pid);
+	b_u32(b, tid);
+	b_put(b, name, strnlen(name, 255));	/* a kernel comm is 16 */
+	b_zero(b, 1);
+	b_zero(b, (8 - (b->n - at) % 8) % 8);
+	put_sample_id(w, b, pid, tid, time, cpu);
+	return rec_end(w, b, at) < 0 ? -w->err : 0;
+}
+
+/*
+ * First sample of thread @tid of @pid: when the metadata names its process
+ * (comm.PID) but not the thread (comm.PID.TID: a capture knows only the
+ * threads alive when it looked, a sim capture none), a COMM for it, at
+ * the sample's time, so that perf does not show it as ":TID".
+ */
+static int thread_comm(struct pebs_perf_writer *w, uint32_t pid,
+		       uint32_t tid, uint64_t time, uint32_t cpu)
+{
+	uint64_t key = ((uint64_t)pid << 32 | tid) + 1;
+	if ((w->nthr + 1) * 2 > w->capthr) {
+		size_t nc = w->capthr ? 2 * w->capthr : 64;
+		uint64_t *t = calloc(nc, sizeof(*t));
+		if (!t)
+			return fail(w, PEBS_E_NOMEM, "out of memory");
+		for (size_t i = 0; i < w->capthr; i++) {
+			if (!w->thr[i])
+				continue;
+			size_t j = (size_t)(w->thr[i] *
+					    0x9e3779b97f4a7c15ull >> 17) &
+				   (nc - 1);
+			while (t[j])
+				j = (j + 1) & (nc - 1);
+			t[j] = w->thr[i];
+		}
+		free(w->thr);
+		w->thr = t;
+		w->capthr = nc;
+	}
+	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 17) &
+		   (w->capthr - 1);
+	while (w->thr[j]) {
+		if (w->thr[j] == key)
+			return 0;
+		j = (j + 1) & (w->capthr - 1);
+	}
+	w->thr[j] = key;
+	w->nthr++;
+	const char *name = mget(w, "comm.%" PRIu32, pid);
+	if (tid == pid || !name || mget(w, "comm.%" PRIu32 ".%" PRIu32, pid,
+					tid))
+		return 0;
+	return put_comm(w, pid, tid, name, time, cpu);
+}
+
 /* COMM and MMAP2 records for the processes and maps in the metadata. */
 static int put_side(struct pebs_perf_writer *w)
 {
@@ -502,14 +565,7 @@ static int put_side(struct pebs_perf_writer *w)
 			tid = (uint32_t)strtoul(dot + 1, &dot, 10);
 		if (errno || *dot || dot == k + 5)
 			continue;
-		size_t at = rec_begin(b, 3, 0);		/* COMM */
-		b_u32(b, pid);
-		b_u32(b, tid);
-		b_put(b, v, strnlen(v, 255));	/* a kernel comm is 16 */
-		b_zero(b, 1);
-		b_zero(b, (8 - (b->n - at) % 8) % 8);
-		put_sample_id(w, b, pid, tid, 0, 0);
-		if (rec_end(w, b, at) < 0)
+		if (put_comm(w, pid, tid, v, 0, 0) < 0)
 			return -w->err;
 	}
 	size_t nm;
@@ -1029,6 +1085,11 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 	uint64_t st = sample_type(w), id = ev_id((size_t)k);
 	struct buf *b = &w->out;
 	uint64_t t = to_ns(w, s->time);
+	/* before keep_order(): perf then takes the COMM with the records it
+	 * holds (not counted out of order), and the sample after it */
+	if ((st & PEBS_PERF_S_TID) &&
+	    thread_comm(w, s->pid, s->tid, t, s->cpu) < 0)
+		return -w->err;
 	keep_order(w, t);
 	size_t at = rec_begin(b, 9, sample_misc(s));
 	if (st & PEBS_PERF_S_IDENTIFIER)
@@ -1241,6 +1302,7 @@ int pebs_perf_writer_close(struct pebs_perf_writer *w, char *err,
 		free(w->ev[i].name);
 	free(w->ev);
 	free(w->out.p);
+	free(w->thr);
 	pebs_meta_free(w->meta);
 	free(w);
 	return -e;

@@ -5,9 +5,14 @@
  * map start and file offset), after checking its build-id against the one
  * the capture recorded.  Also the one reader of maps.N.* metadata
  * (pebs_sym_map_next()), which pebs-c2c gathers its inputs' maps with.
+ * Two more sources in the metadata: the instructions a built-in workload
+ * names (workload.ips.N.ip/name), for addresses no map covers, and the
+ * command names of processes and threads (comm.PID, comm.PID.TID) for the
+ * comm field.
  */
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
@@ -65,6 +70,14 @@ struct proc {
 	Dwfl *dwfl;		/* NULL when no object could be reported */
 };
 
+/* An instruction named by a built-in workload: "fs_worker: load x". */
+struct wip {
+	uint64_t ip;
+	const char *fn;		/* "fs_worker" (kept) */
+	const char *what;	/* "load x" (in the metadata copy), or NULL */
+	size_t seq;		/* place in the metadata: earlier wins */
+};
+
 struct centry {
 	uint64_t addr;
 	uint32_t pid;
@@ -93,10 +106,13 @@ struct pebs_sym {
 	size_t nstrs, capstrs;
 	struct centry *cache;
 	size_t ccap, cn;
+	struct wip *ips;	/* sorted by ip, one per ip */
+	size_t nips;
+	int nomaps_noted;
 };
 
 static const char *const field_names[PEBS_SYM_COUNT] = {
-	"sym", "dso", "srcline", "data_sym",
+	"sym", "dso", "srcline", "data_sym", "comm",
 };
 
 int pebs_sym_field_lookup(const char *name)
@@ -129,6 +145,22 @@ int pebs_sym_map_field_lookup(const char *name)
 	return -1;
 }
 
+/*
+ * The N of a key "PRE" N "SUF" (any digits, as maps.N.path), or NULL;
+ * *@nd is its length.
+ */
+static const char *key_num(const char *k, const char *pre, const char *suf,
+			   size_t *nd)
+{
+	size_t lp = strlen(pre);
+	if (strncmp(k, pre, lp))
+		return NULL;
+	*nd = strspn(k + lp, "0123456789");
+	if (!*nd || *nd > 20 || strcmp(k + lp + *nd, suf))
+		return NULL;
+	return k + lp;
+}
+
 int pebs_sym_map_next(const struct pebs_meta *m, size_t *i,
 		      const char *v[PEBS_SYM_MAP_FIELDS])
 {
@@ -137,16 +169,14 @@ int pebs_sym_map_next(const struct pebs_meta *m, size_t *i,
 	for (; *i < n; (*i)++) {
 		const char *k, *val;
 		pebs_meta_entry(m, *i, &k, &val);
-		if (strncmp(k, pre, sizeof(pre) - 1))
-			continue;
 		/*
 		 * maps.N.path marks map N, whatever N is: a numbering with
 		 * gaps (an edited or filtered file) loses nothing.  N is
 		 * kept as written, so its other keys are found as written.
 		 */
-		const char *num = k + sizeof(pre) - 1;
-		size_t nd = strspn(num, "0123456789");
-		if (!nd || nd > 20 || strcmp(num + nd, suf))
+		size_t nd;
+		const char *num = key_num(k, pre, suf, &nd);
+		if (!num)
 			continue;
 		for (int f = 0; f < PEBS_SYM_MAP_FIELDS; f++) {
 			char key[64];
@@ -301,6 +331,74 @@ static void link_up(struct pebs_sym *s, size_t *stack)
 	}
 }
 
+static int wip_cmp(const void *a, const void *b)
+{
+	const struct wip *x = a, *y = b;
+	int r = ucmp(x->ip, y->ip);
+	return r ? r : ucmp(x->seq, y->seq);
+}
+
+/*
+ * The instructions a built-in workload names (workload.ips.N.ip and
+ * .name, any numbering): "fs_worker: load shared.count[id]" is function
+ * fs_worker, and what the instruction does.  An ip named twice keeps its
+ * first name.  0 or -PEBS_E_NOMEM.
+ */
+static int read_ips(struct pebs_sym *s)
+{
+	static const char pre[] = "workload.ips.", suf[] = ".ip";
+	size_t n = pebs_meta_count(s->meta);
+	s->ips = calloc(n + 1, sizeof(*s->ips));
+	if (!s->ips)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *k, *v, *num, *name;
+		char key[64], *end;
+		size_t nd;
+		pebs_meta_entry(s->meta, i, &k, &v);
+		if (!(num = key_num(k, pre, suf, &nd)))
+			continue;
+		snprintf(key, sizeof(key), "%s%.*s.name", pre, (int)nd, num);
+		name = pebs_meta_get(s->meta, key);
+		errno = 0;
+		uint64_t ip = strtoull(v, &end, 0);
+		if (!name || !*name || end == v || *end || errno)
+			continue;
+		const char *sep = strstr(name, ": "), *fn = name;
+		const char *what = NULL;
+		if (sep && sep > name) {
+			fn = keep(s, strndup(name, (size_t)(sep - name)));
+			if (!fn)
+				return -PEBS_E_NOMEM;
+			what = sep + strspn(sep + 1, " ") + 1;
+			if (!*what)
+				what = NULL;
+		}
+		s->ips[s->nips++] = (struct wip){ ip, fn, what, i };
+	}
+	qsort(s->ips, s->nips, sizeof(*s->ips), wip_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < s->nips; i++)
+		if (!k || s->ips[k - 1].ip != s->ips[i].ip)
+			s->ips[k++] = s->ips[i];
+	s->nips = k;
+	return 0;
+}
+
+/* The workload instruction at exactly @ip, or NULL. */
+static const struct wip *find_ip(const struct pebs_sym *s, uint64_t ip)
+{
+	size_t lo = 0, hi = s->nips;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->ips[mid].ip < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nips && s->ips[lo].ip == ip ? &s->ips[lo] : NULL;
+}
+
 /* One proc per pid of the (sorted) maps. */
 static int make_procs(struct pebs_sym *s)
 {
@@ -364,7 +462,7 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 		goto nomem;
 	link_up(s, stack);
 	free(stack);
-	if (make_procs(s) < 0)
+	if (make_procs(s) < 0 || read_ips(s) < 0)
 		goto nomem;
 	/* One user process (kernel maps have pid -1): samples without a pid
 	 * (raw PEBS records carry none) belong to it. */
@@ -405,6 +503,7 @@ void pebs_sym_close(struct pebs_sym *s)
 	free(s->objs);
 	free(s->oslot);
 	free(s->cache);
+	free(s->ips);
 	free(s->maps);
 	free(s->symfs);
 	free(s->dbgpath);
@@ -793,6 +892,18 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	struct smap *m = find_map(s, pid, addr);
 	if (m)
 		out->dso = m->path;
+	/* no map: maybe an instruction a built-in workload names */
+	const struct wip *ins = m || data ? NULL : find_ip(s, addr);
+	if (ins) {
+		out->name = ins->fn;
+		out->file = ins->what;
+		return 1;
+	}
+	if (!s->nmaps && !s->nips && !s->nomaps_noted) {
+		note(s, "no process maps in the metadata: sym, dso, srcline "
+		     "and data_sym read " PEBS_SYM_UNKNOWN);
+		s->nomaps_noted = 1;
+	}
 	/* kernel space (perf's pid -1 maps): not resolved, said once */
 	if (m && (m->pid == UINT32_MAX || strncmp(m->path, "[kernel", 7) ==
 		  0)) {
@@ -913,10 +1024,32 @@ static struct centry *cache_slot(struct pebs_sym *s, uint32_t pid,
 	return &s->cache[j];
 }
 
+/*
+ * The command name of thread @tid of process @pid: comm.PID.TID, else
+ * comm.PID, of the metadata (pid 0 as in pebs_sym_lookup()).
+ */
+static const char *comm_of(const struct pebs_sym *s, uint32_t pid,
+			   uint32_t tid)
+{
+	char k[48];
+	if (pid == 0 && s->only_pid)
+		pid = s->only_pid;
+	snprintf(k, sizeof(k), "comm.%" PRIu32 ".%" PRIu32, pid, tid);
+	const char *v = pebs_meta_get(s->meta, k);
+	if (!v || !*v) {
+		snprintf(k, sizeof(k), "comm.%" PRIu32, pid);
+		v = pebs_meta_get(s->meta, k);
+	}
+	return v && *v ? v : PEBS_SYM_UNKNOWN;
+}
+
+/* Field @f of @addr in @pid (comm: @addr is the tid), made anew. */
 static const char *format(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 			  int f)
 {
 	struct pebs_sym_info in;
+	if (f == PEBS_SYM_COMM)
+		return comm_of(s, pid, (uint32_t)addr);
 	if (pebs_sym_lookup(s, pid, addr, f == PEBS_SYM_DATA_SYM, &in) < 0)
 		return NULL;
 	char *str = NULL;
@@ -935,6 +1068,8 @@ static const char *format(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	case PEBS_SYM_SRCLINE: {
 		if (!in.file)
 			return "??:0";
+		if (!in.dso)
+			return in.file;	/* a workload's: what it does */
 		const char *base = strrchr(in.file, '/');
 		r = asprintf(&str, "%s:%d", base ? base + 1 : in.file,
 			     in.line);
@@ -987,13 +1122,22 @@ static const char *cached(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	return str;
 }
 
+/* What field @f of sample @i is resolved from, besides its pid. */
+static uint64_t sample_key(const struct pebs_batch *b, size_t i, int f)
+{
+	switch (f) {
+	case PEBS_SYM_DATA_SYM: return b->c64[PEBS_COL_ADDR][i];
+	case PEBS_SYM_COMM: return b->c32[PEBS_COL_TID][i];
+	default: return b->c64[PEBS_COL_IP][i];
+	}
+}
+
 const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
 			 size_t i, int f)
 {
 	if (f < 0 || f >= PEBS_SYM_COUNT || i >= b->n)
 		return PEBS_SYM_UNKNOWN;
-	return cached(s, b->c32[PEBS_COL_PID][i], f == PEBS_SYM_DATA_SYM ?
-		      b->c64[PEBS_COL_ADDR][i] : b->c64[PEBS_COL_IP][i], f);
+	return cached(s, b->c32[PEBS_COL_PID][i], sample_key(b, i, f), f);
 }
 
 const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
@@ -1001,8 +1145,7 @@ const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
 {
 	if (f < 0 || f >= PEBS_SYM_COUNT || i >= b->n)
 		return PEBS_SYM_UNKNOWN;
-	return cached(s, b->c32[PEBS_COL_PID][i], f == PEBS_SYM_DATA_SYM ?
-		      b->c64[PEBS_COL_ADDR][i] : b->c64[PEBS_COL_IP][i],
+	return cached(s, b->c32[PEBS_COL_PID][i], sample_key(b, i, f),
 		      f + PEBS_SYM_COUNT);
 }
 
@@ -1025,14 +1168,19 @@ size_t pebs_sym_nmaps(const struct pebs_sym *s)
 	return s->nmaps;
 }
 
-/* The next maps.* entry of @m at or after *@i, or 0 at the end. */
+/*
+ * The next entry of @m at or after *@i that a symbolizer reads (maps.*,
+ * workload.ips.*, comm.*), or 0 at the end.
+ */
 static int next_map_entry(const struct pebs_meta *m, size_t *i,
 			  const char **k, const char **v)
 {
 	size_t n = m ? pebs_meta_count(m) : 0;
 	for (; *i < n; (*i)++) {
 		pebs_meta_entry(m, *i, k, v);
-		if (strncmp(*k, "maps.", 5) == 0) {
+		if (strncmp(*k, "maps.", 5) == 0 ||
+		    strncmp(*k, "workload.ips.", 13) == 0 ||
+		    strncmp(*k, "comm.", 5) == 0) {
 			(*i)++;
 			return 1;
 		}

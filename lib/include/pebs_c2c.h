@@ -132,14 +132,17 @@ int pebs_c2c_set_topology(struct pebs_c2c *c, const struct pebs_meta *m);
 
 /*
  * Takes the process maps (maps.N.pid/start/end/pgoff/path/build_id) of @m
- * for symbols; maps of several inputs are renumbered, a map read twice is
- * kept once.  0 or -PEBS_E_NOMEM.
+ * for symbols, and the instructions a built-in workload names
+ * (workload.ips.N.ip/name); maps of several inputs are renumbered, a map
+ * or instruction read twice is kept once.  The instructions are not kept
+ * in a YAML result.  0 or -PEBS_E_NOMEM.
  */
 int pebs_c2c_add_maps(struct pebs_c2c *c, const struct pebs_meta *m);
 
 /*
- * The maps gathered from the inputs (and from merged YAML results) as
- * metadata for pebs_sym_open(), or NULL when there are none.  Owned by @c.
+ * The maps (and workload instructions) gathered from the inputs (and maps
+ * from merged YAML results) as metadata for pebs_sym_open(), or NULL when
+ * there are none.  Owned by @c.
  */
 const struct pebs_meta *pebs_c2c_maps(const struct pebs_c2c *c);
 

@@ -1,6 +1,7 @@
 /*
  * pebs_field.h - named fields: stored columns plus values derived from them
- * (op, mem, snoop, tlb, lock, line, page).  Used by every tool that takes
+ * (op, mem, snoop, tlb, lock, line, page) and from the metadata (sym, dso,
+ * srcline, data_sym, comm).  Used by every tool that takes
  * field names: pebs-decode --fields, pebs-filter, pebs-hist --by.
  */
 #ifndef PEBS_FIELD_H
@@ -29,7 +30,9 @@ enum pebs_field_id {
 
 /*
  * Symbol fields (pebs_sym.h): strings resolved from pid and ip (addr for
- * data_sym) through the process maps of the capture's metadata.  Same
+ * data_sym) through the process maps of the capture's metadata (or, for a
+ * built-in workload, its workload.ips.N.* names), and comm, the name of
+ * the sample's thread from the metadata's comm.PID.TID / comm.PID.  Same
  * order as enum pebs_sym_field.  They need a symbolizer, so they are not
  * CSV input columns: pebs_field_lookup() and pebs_field_at() leave them
  * out; pebs_field_find(), pebs_field_by_id() and pebs_field_parse_list()
@@ -40,10 +43,11 @@ enum pebs_field_sym_id {
 	PEBS_F_DSO,		/* str: object path */
 	PEBS_F_SRCLINE,		/* str: file.c:42 */
 	PEBS_F_DATA_SYM,	/* str: variable+0xoff (from addr) */
+	PEBS_F_COMM,		/* str: thread's command name (pid, tid) */
 	PEBS_F_SYM_END
 };
 
-/* Non-zero when @id is a symbol field (PEBS_F_SYM..PEBS_F_DATA_SYM). */
+/* Non-zero when @id is a symbol field (PEBS_F_SYM..PEBS_F_COMM). */
 static inline int pebs_field_is_sym(int id)
 {
 	return id >= PEBS_F_SYM && id < PEBS_F_SYM_END;

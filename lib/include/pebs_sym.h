@@ -6,9 +6,18 @@
  * see formats/perf-import.md), so a file can be analysed on another machine
  * with the binaries copied under a --symfs directory.
  *
+ * A built-in workload of the simulator has no process maps; its metadata
+ * names each instruction instead (workload.ips.N.ip, workload.ips.N.name
+ * "fs_worker: load shared.count[id]"): an address no map covers that is
+ * exactly one of those ips resolves to the function before ": " (sym
+ * "fs_worker") and what the instruction does after it (srcline "load
+ * shared.count[id]"); dso and data_sym stay unknown.
+ *
  * Derived field names (for --fields, --by, filters): sym, dso, srcline,
- * data_sym.  Strings returned are owned by the symbolizer and stay valid
- * until pebs_sym_close().
+ * data_sym, and comm: the command name of the sample's thread, from the
+ * metadata's comm.PID.TID, else comm.PID (pebs-import -f perf and
+ * pebs-capture -- COMMAND record them).  Strings returned are owned by the
+ * symbolizer and stay valid until pebs_sym_close().
  */
 #ifndef PEBS_SYM_H
 #define PEBS_SYM_H
@@ -29,6 +38,7 @@ enum pebs_sym_field {
 	PEBS_SYM_DSO,		/* ip: path of the object ("[unknown]") */
 	PEBS_SYM_SRCLINE,	/* ip: "file.c:42" ("??:0" if no debug info) */
 	PEBS_SYM_DATA_SYM,	/* addr: "variable+0x8" */
+	PEBS_SYM_COMM,		/* pid, tid: "false_sharing" */
 	PEBS_SYM_COUNT
 };
 
@@ -42,7 +52,8 @@ struct pebs_sym_opts {
 
 /*
  * Creates a symbolizer for the capture described by @meta (its maps.*
- * keys, read as pebs_sym_map_next() does; the metadata is copied).
+ * keys, read as pebs_sym_map_next() does, its workload.ips.* and comm.*
+ * keys; the metadata is copied).
  * Binaries are opened lazily, per process, on first use.  One object
  * mapped at two load biases in one process (two inputs of the same pid)
  * is resolved at both.  Where the objects of one pid overlap (two inputs
@@ -58,8 +69,8 @@ int pebs_sym_open(struct pebs_sym **s, const struct pebs_meta *meta,
 void pebs_sym_close(struct pebs_sym *s);
 
 /*
- * Field name -> enum pebs_sym_field ("sym", "dso", "srcline", "data_sym"),
- * or -1 when @name is none of them.
+ * Field name -> enum pebs_sym_field ("sym", "dso", "srcline", "data_sym",
+ * "comm"), or -1 when @name is none of them.
  */
 int pebs_sym_field_lookup(const char *name);
 
@@ -70,6 +81,9 @@ const char *pebs_sym_field_name(int f);
  * Resolved details of an address.  @name is the symbol (NULL if none),
  * @off the offset into it, @dso the object path (NULL if no map covers the
  * address), @file/@line the source position (NULL/0 without debug info).
+ * An instruction of a built-in workload (workload.ips) has @name its
+ * function, @off 0, @dso NULL and @file what it does ("load x", NULL if
+ * its name says nothing more), @line 0.
  */
 struct pebs_sym_info {
 	const char *name;
@@ -92,8 +106,9 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 
 /*
  * The derived field @f (enum pebs_sym_field) of sample @i of batch @b, as
- * text: uses its pid and ip (or addr for data_sym).  Never NULL: unknown
- * values are PEBS_SYM_UNKNOWN (srcline "??:0").  Results are cached.
+ * text: uses its pid and ip (addr for data_sym, tid for comm).  Never
+ * NULL: unknown values are PEBS_SYM_UNKNOWN (srcline "??:0").  One pointer
+ * per distinct text and key; results are cached.
  */
 const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
 			 size_t i, int f);
@@ -101,8 +116,8 @@ const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
 /*
  * The value of field @f of sample @i of @b by which samples are grouped and
  * filtered: for sym and data_sym the symbol name alone ("function", no
- * "+0x1a"), for dso and srcline the same text as pebs_sym_str().  Never
- * NULL; cached; owned by @s.
+ * "+0x1a"), for dso, srcline and comm the same text as pebs_sym_str().
+ * Never NULL; cached; owned by @s.
  */
 const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
 			 size_t i, int f);
@@ -113,12 +128,17 @@ const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
  */
 const char *pebs_sym_dso(struct pebs_sym *s, uint32_t pid, uint64_t addr);
 
-/* Number of process maps (with an address range) @s was built from. */
+/*
+ * Number of process maps (with an address range) @s was built from.  With
+ * none (and no workload.ips), the first lookup adds a note saying that
+ * sym, dso, srcline and data_sym read PEBS_SYM_UNKNOWN.
+ */
 size_t pebs_sym_nmaps(const struct pebs_sym *s);
 
 /*
- * 1 when the maps.* entries of @m are exactly those @s was built from (so
- * @s can go on serving a new input segment), else 0.  @m may be NULL.
+ * 1 when the maps.*, workload.ips.* and comm.* entries of @m are exactly
+ * those @s was built from (so @s can go on serving a new input segment),
+ * else 0.  @m may be NULL.
  */
 int pebs_sym_same_maps(const struct pebs_sym *s, const struct pebs_meta *m);
 

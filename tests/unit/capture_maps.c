@@ -170,6 +170,42 @@ Test(capture_maps, proc_self)
 	cmaps_free(&m);
 }
 
+/*
+ * The command names of a -- COMMAND: the process's and each other live
+ * thread's from /proc (a fake one here), else (reaped: its pid may be
+ * another process's now) the name the kernel gave its exec.
+ */
+Test(capture_maps, comm_from_proc_or_command)
+{
+	char root[64];
+	char name[CMAPS_COMM_LEN];
+	tu_fake_root(root, sizeof(root));
+	cr_assert_eq(tu_sh("mkdir -p %s/proc/42/task/42 %s/proc/42/task/43 "
+			   "%s/proc/42/task/44 && echo server >%s/proc/42/comm "
+			   "&& echo server >%s/proc/42/task/42/comm && "
+			   "echo io-worker >%s/proc/42/task/43/comm", root,
+			   root, root, root, root, root), 0);
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_eq(cmaps_comm(m, root, 42, 1, "/usr/bin/ignored"), 0);
+	cr_expect_str_eq(pebs_meta_get(m, "comm.42"), "server");
+	cr_expect_str_eq(pebs_meta_get(m, "comm.42.43"), "io-worker");
+	cr_expect_null(pebs_meta_get(m, "comm.42.42"));	/* is comm.42 */
+	cr_expect_null(pebs_meta_get(m, "comm.42.44"));	/* no comm file */
+	/* gone from /proc: the command's basename, cut as the kernel does */
+	cr_assert_eq(cmaps_comm(m, root, 50, 1,
+				"./build/a_very_long_program_name"), 0);
+	cr_expect_str_eq(pebs_meta_get(m, "comm.50"), "a_very_long_pro");
+	/* reaped: /proc is not read, a name already known is kept */
+	cr_assert_eq(cmaps_comm(m, root, 42, 0, "other"), 0);
+	cr_expect_str_eq(pebs_meta_get(m, "comm.42"), "server");
+	cr_assert_eq(cmaps_comm(m, root, 60, 0, "prog"), 0);
+	cr_expect_str_eq(pebs_meta_get(m, "comm.60"), "prog");
+	cmaps_comm_name("/a/b/", name);
+	cr_expect_str_eq(name, "");
+	pebs_meta_free(m);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
+}
+
 Test(capture_maps, traced_program_symbols, .timeout = 120)
 {
 	const char *t = getenv("TMPDIR");
@@ -221,6 +257,10 @@ Test(capture_maps, traced_program_symbols, .timeout = 120)
 	long pid = -1;
 	cr_assert_geq(maps_of(m, prog, hex, &pid), 2,
 		      "the program's code and data maps");
+	/* the trace names no process: the command's basename, its pid */
+	char ck[48];
+	snprintf(ck, sizeof(ck), "comm.%ld", pid);
+	cr_expect_str_eq(pebs_meta_get(m, ck), "fs");
 
 	struct pebs_sym *sym;
 	struct pebs_sym_info si;
@@ -295,6 +335,12 @@ Test(capture_maps, msr_command_maps)
 	const struct pebs_meta *m = pebs_reader_meta(rd);
 	cr_assert(maps_of(m, real, hex, NULL), "maps of %s", real);
 	cr_assert_str_eq(pebs_meta_get(m, "source"), "msr");
+	/* and its name, for the comm field and perf's COMM records */
+	long pid = -1;
+	maps_of(m, real, "", &pid);
+	char k[48];
+	snprintf(k, sizeof(k), "comm.%ld", pid);
+	cr_expect_str_eq(pebs_meta_get(m, k), "true");
 	pebs_reader_close(rd);
 	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }

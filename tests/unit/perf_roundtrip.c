@@ -553,6 +553,44 @@ Test(perf_roundtrip, metadata)
 	}
 }
 
+/*
+ * A thread the metadata does not name (a capture's comm.PID only: it saw
+ * the threads alive when it looked, a sim capture none) gets a COMM of its
+ * process's name at its first sample: perf showed it as ":TID".  A
+ * process without a name gets none.
+ */
+Test(perf_roundtrip, unnamed_threads_take_the_process_name)
+{
+	struct pebs_sample s[4];
+	static const uint32_t pt[][2] = {
+		{ 1234, 1237 }, { 1234, 1238 }, { 1234, 1237 }, { 555, 556 },
+	};
+	for (size_t i = 0; i < 4; i++) {
+		make_sample(&s[i], i, 100 + i);
+		s[i].pid = pt[i][0];
+		s[i].tid = pt[i][1];
+	}
+	for (int pipe = 0; pipe < 2; pipe++) {
+		struct pebs_perf_writer_opts o = { .pipe = pipe };
+		FILE *fp = write_file(&o, s, 4, 1);
+		struct pebs_perf_reader *r;
+		cr_assert_eq(pebs_perf_reader_open(&r, fp, "t", NULL), 0);
+		struct pebs_perf_item it;
+		size_t n = 0;
+		while (pebs_perf_reader_next(r, &it) > 0)
+			n += it.kind != PEBS_PERF_LOST;
+		cr_expect_eq(n, 4);
+		const struct pebs_meta *m = pebs_perf_reader_meta(r);
+		cr_expect_str_eq(pebs_meta_get(m, "comm.1234.1237"), "test",
+				 "pipe %d", pipe);
+		cr_expect_str_eq(pebs_meta_get(m, "comm.1234.1238"), "test");
+		cr_expect_null(pebs_meta_get(m, "comm.555.556"));
+		cr_expect_null(pebs_meta_get(m, "comm.555"));
+		pebs_perf_reader_close(r);
+		fclose(fp);
+	}
+}
+
 static FILE *mem_file(const void *p, size_t n)
 {
 	FILE *fp = tmpfile();

@@ -117,21 +117,7 @@ TestSuite(symf, .init = setup, .fini = teardown);
 static char *render(int fmt, const char *list, struct pebs_sym *s,
 		    const struct pebs_batch *b)
 {
-	int ids[16];
-	const char *bad;
-	int n = pebs_field_parse_list(list, ids, 16, &bad);
-	cr_assert_gt(n, 0, "%s", list);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&text, &len);
-	struct pebs_output *o = pebs_output_open(fmt, ids, (size_t)n,
-						 PEBS_OUT_NO_HEADER, fp);
-	cr_assert_not_null(o);
-	pebs_output_set_sym(o, s);
-	cr_assert_eq(pebs_output_batch(o, b), 0);
-	cr_assert_eq(pebs_output_close(o), 0);
-	fclose(fp);
-	return text;
+	return tu_render(fmt, list, s, b);
 }
 
 Test(symf, field_registry)
@@ -208,19 +194,7 @@ Test(symf, output_without_symbolizer)
 static void matches(const char *text, struct pebs_sym *s, char *out,
 		    size_t len)
 {
-	struct pebs_expr *e;
-	struct pebs_expr_error err;
-	int r = pebs_expr_parse(text, &e, &err);
-	cr_assert_eq(r, 0, "%s: %s", text, err.msg);
-	cr_expect(pebs_expr_uses_sym(e));
-	pebs_expr_set_sym(e, s);
-	uint32_t sel[NROWS];
-	size_t n = pebs_expr_eval(e, batch, sel);
-	cr_assert_neq(n, (size_t)-1);
-	out[0] = 0;
-	for (size_t i = 0; i < n; i++)
-		snprintf(out + strlen(out), len - strlen(out), "%u,", sel[i]);
-	pebs_expr_free(e);
+	tu_expr_rows(text, s, batch, out, len);
 }
 
 Test(symf, expressions)

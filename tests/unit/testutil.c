@@ -12,6 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pebs_expr.h"
+#include "pebs_field.h"
+#include "pebs_output.h"
 #include "testutil.h"
 
 int tu_sh(const char *fmt, ...)
@@ -121,4 +124,44 @@ size_t tu_maps_meta(FILE *in, const char *prog, unsigned pid,
 		n++;
 	}
 	return n;
+}
+
+void tu_expr_rows(const char *text, struct pebs_sym *s,
+		  const struct pebs_batch *b, char *out, size_t len)
+{
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	cr_assert_eq(pebs_expr_parse(text, &e, &err), 0, "%s: %s", text,
+		     err.msg);
+	cr_expect(pebs_expr_uses_sym(e), "%s", text);
+	pebs_expr_set_sym(e, s);
+	uint32_t *v = calloc(b->n + 1, sizeof(*v));
+	cr_assert_not_null(v);
+	size_t n = pebs_expr_eval(e, b, v);
+	cr_assert_neq(n, (size_t)-1);
+	out[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%u,", v[i]);
+	free(v);
+	pebs_expr_free(e);
+}
+
+char *tu_render(int fmt, const char *list, struct pebs_sym *s,
+		const struct pebs_batch *b)
+{
+	int ids[16];
+	const char *bad;
+	int n = pebs_field_parse_list(list, ids, 16, &bad);
+	cr_assert_gt(n, 0, "%s", list);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	struct pebs_output *o = pebs_output_open(fmt, ids, (size_t)n,
+						 PEBS_OUT_NO_HEADER, fp);
+	cr_assert_not_null(o);
+	pebs_output_set_sym(o, s);
+	cr_assert_eq(pebs_output_batch(o, b), 0);
+	cr_assert_eq(pebs_output_close(o), 0);
+	fclose(fp);
+	return text;
 }

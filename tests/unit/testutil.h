@@ -51,4 +51,20 @@ void tu_build_traced(const char *cc, const char *name, const char *defs,
 size_t tu_maps_meta(FILE *in, const char *prog, unsigned pid,
 		    struct pebs_meta *m);
 
+struct pebs_sym;
+/*
+ * The rows of @b that filter expression @text (which must use a symbol
+ * field) selects, resolved through @s (NULL: none), as "0,2," in @out.
+ */
+void tu_expr_rows(const char *text, struct pebs_sym *s,
+		  const struct pebs_batch *b, char *out, size_t len);
+
+/*
+ * Batch @b rendered with field list @list in output format @fmt (enum
+ * pebs_out_format), without a header, through symbolizer @s (NULL:
+ * none): malloc'd text.
+ */
+char *tu_render(int fmt, const char *list, struct pebs_sym *s,
+		const struct pebs_batch *b);
+
 #endif

@@ -15,3 +15,14 @@ grep -c 'total 200000' err
 pebs-decode --info fs.pebs | grep -E '^ *(source|uarch):'
 n=$(pebs-c2c -f csv fs.pebs | tail -n +2 | wc -l)
 [ "$n" -ge 1 ] && echo "cache lines with HITM: at least one"
+# The process's name, as the kernel named it (the command's basename), in
+# comm.PID: the comm field reads it for every thread, and -f perf gives
+# each sampled thread a COMM of that name (perf would show ":TID").
+pebs-decode --info fs.pebs | sed -n 's/^    [0-9]*: /comm.PID: /p'
+pebs-hist -f csv --by comm --percentiles 100 fs.pebs | cut -d, -f1
+pebs-decode -f perf fs.pebs | pebs-import -f perf | pebs-decode --info - |
+	sed -n '/^  comm:/,/^  [a-z]/p' >comm.txt
+n=$(grep -c '^      [0-9]*: fs$' comm.txt)
+[ "$n" -ge 4 ] && echo "perf: every worker thread is fs"
+grep -E '^      [0-9]+: ' comm.txt | grep -v ': fs$'
+true
