@@ -45,6 +45,7 @@ static const struct { const char *name, *what; } meaning[] = {
 	{ "dso", "path of the object ip is mapped from" },
 	{ "srcline", "source file:line of ip (??:0 without debug info)" },
 	{ "data_sym", "variable+offset that addr falls in" },
+	{ "comm", "command name of the thread (metadata comm.PID[.TID])" },
 };
 
 static void print_field(const struct pebs_field *f)
