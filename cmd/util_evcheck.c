@@ -51,7 +51,17 @@ static void add(struct util_evcheck *c, const char *name)
 static void check(struct util_evcheck *c, struct pebs_reader *r)
 {
 	struct pebs_expr_name bad[16];
-	size_t nbad = c->have && c->n <= MAX_NAMES ?
+	struct pebs_read_stats st;
+	pebs_reader_stats(r, &st);
+	/*
+	 * Without the metadata's list, the names are those of the blocks
+	 * read: a block skipped on its minimum and maximum (another clause
+	 * of the expression) may hold the name, so say nothing.  The count
+	 * may include the next input's blocks (decode threads run ahead):
+	 * that only keeps quiet.
+	 */
+	int known = !c->unlisted || st.skipped == c->skipped0;
+	size_t nbad = c->have && known && c->n <= MAX_NAMES ?
 		      pebs_expr_unmatched_events(c->e,
 						 (const char *const *)c->names,
 						 c->n, bad, 16) : 0;
@@ -96,17 +106,25 @@ void util_evcheck_batch(struct util_evcheck *c, struct pebs_reader *r,
 		return;
 	if (c->have && b->source != c->source)
 		check(c, r);
+	if (!c->have) {
+		struct pebs_read_stats st;
+		pebs_reader_stats(r, &st);
+		c->skipped0 = st.skipped;
+		c->unlisted = 0;
+	}
 	if (!c->have || b->segment != c->segment) {
 		/* each segment has metadata of its own */
 		const struct pebs_meta *m = pebs_reader_meta(r);
 		char key[48];
-		for (size_t i = 0;; i++) {
+		size_t i = 0;
+		for (;; i++) {
 			snprintf(key, sizeof(key), "events.%zu.name", i);
 			const char *v = pebs_meta_get(m, key);
 			if (!v)
 				break;
 			add(c, v);
 		}
+		c->unlisted |= !i;
 	}
 	c->have = 1;
 	c->source = b->source;

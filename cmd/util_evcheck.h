@@ -17,6 +17,9 @@ struct util_evcheck {
 	const char *what;		/* "expression", "--where" */
 	int have;			/* an input is being collected */
 	uint32_t source, segment;	/* ... and where it is */
+	int unlisted;			/* a segment of it lists no events
+					 * in its metadata */
+	uint64_t skipped0;		/* blocks skipped before it */
 	char **names;			/* its event names, each once */
 	size_t n, cap;
 	const char **warned;		/* names warned about (the

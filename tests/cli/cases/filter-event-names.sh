@@ -21,3 +21,13 @@ pebs-filter -f csv --fields event 'event == load-latency' cap.pebs |
 pebs-filter -c 'event in ("x", "y") or event == "x"' cap.pebs gen.pebs
 pebs-hist --where 'event == "precise_store"' gen.pebs >/dev/null
 echo rc=$?
+# an input whose metadata lists no events (a CSV import): a block skipped
+# on another clause may hold the name, so no warning; a name in no block
+# read and none skipped is still warned about
+printf 'time,cpu,pid,tid,event,ip,addr,lat\n1,0,1,1,aaa,0x1000,0x2000,5\n' |
+	pebs-import -o a.pebs
+printf 'time,cpu,pid,tid,event,ip,addr,lat\n2,0,1,1,bbb,0x1000,0x2000,5000\n' |
+	pebs-import -o b.pebs
+cat a.pebs b.pebs >two.pebs
+pebs-filter -c 'lat < 100 and event == "bbb"' two.pebs
+pebs-filter -c 'event == "ccc"' two.pebs
