@@ -56,11 +56,12 @@ static void check(struct util_evcheck *c, struct pebs_reader *r)
 	/*
 	 * Without the metadata's list, the names are those of the blocks
 	 * read: a block skipped on its minimum and maximum (another clause
-	 * of the expression) may hold the name, so say nothing.  The count
-	 * may include the next input's blocks (decode threads run ahead):
-	 * that only keeps quiet.
+	 * of the expression) may hold the name, so say nothing once any
+	 * block was skipped.  Not this input's skips only: decode threads
+	 * decide ahead of what is delivered, so a count taken when the
+	 * input's first batch arrived may already hold some of its skips.
 	 */
-	int known = !c->unlisted || st.skipped == c->skipped0;
+	int known = !c->unlisted || st.skipped == 0;
 	size_t nbad = c->have && known && c->n <= MAX_NAMES ?
 		      pebs_expr_unmatched_events(c->e,
 						 (const char *const *)c->names,
@@ -106,12 +107,8 @@ void util_evcheck_batch(struct util_evcheck *c, struct pebs_reader *r,
 		return;
 	if (c->have && b->source != c->source)
 		check(c, r);
-	if (!c->have) {
-		struct pebs_read_stats st;
-		pebs_reader_stats(r, &st);
-		c->skipped0 = st.skipped;
+	if (!c->have)
 		c->unlisted = 0;
-	}
 	if (!c->have || b->segment != c->segment) {
 		/* each segment has metadata of its own */
 		const struct pebs_meta *m = pebs_reader_meta(r);

@@ -19,7 +19,6 @@ struct util_evcheck {
 	uint32_t source, segment;	/* ... and where it is */
 	int unlisted;			/* a segment of it lists no events
 					 * in its metadata */
-	uint64_t skipped0;		/* blocks skipped before it */
 	char **names;			/* its event names, each once */
 	size_t n, cap;
 	const char **warned;		/* names warned about (the
