@@ -518,8 +518,8 @@ static int cut_separates(const struct groups *G, size_t nf, size_t cut)
 }
 
 /*
- * The fix for false sharing.  A is the written field with the most samples
- * among those whose group conflicts with another group, B the field with
+ * The fix for false sharing.  A is the field with the most samples among
+ * those whose group is written and conflicts with another, B the field with
  * the most samples among the groups that conflict with A's; F is the one
  * of their groups that starts first, G the other.  One pad moves every
  * field after it to the next line, so it is advised only where the move

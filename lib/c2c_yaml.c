@@ -1207,19 +1207,25 @@ static int ydoc(struct yp *y)
  * Each other_at sample is counted in "other" too (yother_at()): more of
  * them than "other" holds with an address, for a data source, is a result
  * no pebs-c2c wrote (and would make the report count samples twice).
+ * Checked for what one input added (other_at from @nxs0 on; "other" with
+ * an address less @before, its counts of the first @nk0 data sources
+ * before the input), so that no other input can make up for it.
  */
-static int xs_counted(struct pebs_c2c *c)
+static int xs_counted(struct pebs_c2c *c, size_t nxs0, const uint64_t *before,
+		      size_t nk0)
 {
-	if (!c->nxs)
+	if (c->nxs == nxs0)
 		return 0;
 	uint64_t *sum = calloc(c->nkinds ? c->nkinds : 1, sizeof(*sum));
 	if (!sum)
 		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 	int r = 0;
-	for (size_t i = 0; i < c->nxs && !r; i++) {
+	for (size_t i = nxs0; i < c->nxs && !r; i++) {
 		uint32_t k = c->xs[i].kind;
-		/* sum[k] <= other: the subtraction cannot wrap */
-		if (c->xs[i].count <= c->other[2 * (size_t)k + 1] - sum[k])
+		uint64_t added = c->other[2 * (size_t)k + 1] -
+				 (k < nk0 ? before[k] : 0);
+		/* sum[k] <= added: the subtraction cannot wrap */
+		if (c->xs[i].count <= added - sum[k])
 			sum[k] += c->xs[i].count;
 		else
 			r = c2c_fail(c, PEBS_E_PARSE, "other_at: more samples "
@@ -1242,6 +1248,15 @@ int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len)
 		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 	yaml_parser_set_input_string(&y.p, buf, len);
 	int r, docs = 0;
+	/* what "other" held before this input (xs_counted()) */
+	size_t nxs0 = c->nxs, nk0 = c->nkinds;
+	uint64_t *before = malloc((nk0 ? nk0 : 1) * sizeof(*before));
+	if (!before) {
+		yaml_parser_delete(&y.p);
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+	}
+	for (size_t k = 0; k < nk0; k++)
+		before[k] = c->other[2 * k + 1];
 	if ((r = ynext(&y)))
 		goto out;
 	for (;;) {
@@ -1265,8 +1280,9 @@ int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len)
 		r = c2c_fail(c, PEBS_E_PARSE, "empty input: not a pebs-c2c "
 			     "YAML result");
 	else
-		r = xs_counted(c);
+		r = xs_counted(c, nxs0, before, nk0);
 out:
+	free(before);
 	if (y.have)
 		yaml_event_delete(&y.ev);
 	yaml_parser_delete(&y.p);

@@ -1308,6 +1308,23 @@ Test(c2c, merge_rejects_bad_yaml)
 			 "[0x2000, 0, 2]]"), "%s", buf);
 	free(buf);
 	pebs_c2c_free(c);
+	/* each input is checked on its own: an earlier input's spare
+	 * "other" counts do not make up for a later one's other_at, in
+	 * either order */
+	const char *spare = "pebs_c2c: 2\ndsrc: [0x2000001]\n"
+			    "other: [[0, 1, 2]]\n";
+	const char *over = "pebs_c2c: 2\ndsrc: [0x2000001]\n"
+			   "other: [[0, 1, 1]]\nother_at: [[0x1000, 0, 2]]\n";
+	for (int order = 0; order < 2; order++) {
+		c = mk(NULL);
+		const char *first = order ? over : spare;
+		const char *second = order ? spare : over;
+		int r1 = pebs_c2c_merge_yaml(c, first, strlen(first));
+		int r2 = r1 < 0 ? r1 : pebs_c2c_merge_yaml(c, second,
+							    strlen(second));
+		cr_expect_lt(r2, 0, "order %d accepted", order);
+		pebs_c2c_free(c);
+	}
 	c = mk(NULL);
 	const char *ok = "pebs_c2c: 1\nunknown: {x: [1, 2]}\ncells:\n"
 			 "  - [0x1000, 0x10, 0x68100842, 1, 2, 3, 44, 5]\n";
