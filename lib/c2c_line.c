@@ -1220,6 +1220,29 @@ out:
 	return r;
 }
 
+/*
+ * With perf_compat, the samples without an address on line 0's own
+ * counters, as perf 6.1 files them (its per-line c2c_add_stats takes every
+ * sample of the line): they add to its loads, stores, locked and blocked
+ * counts and their "no address" counters, never to a level, a HITM, the
+ * records or the loads of perf's table (total_loads, total_records).  Only
+ * when line 0 has results (its loads or stores with an address put it
+ * there); default mode puts them on no line (pebs-c2c(1)).
+ */
+static void line0_noaddr(struct pebs_c2c *c)
+{
+	for (size_t i = 0; i < c->nlines; i++) {
+		if (c->lines[i].pub.addr)
+			continue;
+		for (size_t k = 0; k < c->nkinds; k++)
+			if (c->other[2 * k])
+				pebs_c2c_classify(&c->lines[i].pub.st,
+						  c->kinds.keys[k], 0,
+						  c->other[2 * k], 1);
+		return;
+	}
+}
+
 int pebs_c2c_finish(struct pebs_c2c *c)
 {
 	struct work x;
@@ -1249,6 +1272,8 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 	for (size_t i = 0; i < c->nlines; i++)
 		if (line_stats(c, &c->lines[i], &x))
 			goto nomem;
+	if (c->o.perf_compat)
+		line0_noaddr(c);
 	rk = malloc((c->nlines ? c->nlines : 1) * sizeof(*rk));
 	if (!rk)
 		goto nomem;

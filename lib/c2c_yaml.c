@@ -616,7 +616,7 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 		ystr(fp, p->fix);
 		fputc('\n', fp);
 		fprintf(fp, "    hitm_cycles: %" PRIu64 "\n", p->hitm_cycles);
-		/* tot_stores: the stores of a line all have an address */
+		/* tot_stores: line 0 has those without address (perf_compat) */
 		fprintf(fp, "    tot_recs: %" PRIu64 "\n    tot_loads: %" PRIu64
 			"\n    tot_stores: %" PRIu64 "\n",
 			pebs_c2c_tot_recs(&p->st), pebs_c2c_tot_loads(&p->st),

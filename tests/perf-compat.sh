@@ -13,7 +13,9 @@
 # 5. samples carry phys_addr only when the input has physical addresses;
 # 6. samples without an event name are an event perf calls "pebs";
 # 7. pebs-c2c --stats --perf-compat equals perf c2c report --stats on
-#    random data sources and addresses (addresses 0 and below 64 too).
+#    random data sources and addresses (addresses 0 and below 64 too),
+#    and so does every line of its Shared Data Cache Line Table (line 0
+#    with the samples without an address).
 # 8. round trips keep the cpumode and EXACT_IP (header.misc) and the
 #    kernel's dso and build-id, a frequency-mode event's periods and event
 #    count, and perf's order of samples recorded out of order.
@@ -139,6 +141,23 @@ for args in "20000 1 16" "20000 2 3000"; do
 	check "pebs-c2c --stats --perf-compat on random samples ($args)" \
 		"$tmp/rp" "$tmp/ro"
 done
+# the Shared Data Cache Line Table, line by line (perf lists by HITM,
+# pebs-c2c by cycles: sorted by address), line 0 with the samples without
+# an address: perf's Address, HITM (total, Lcl, Rmt), records, loads,
+# stores, the store and load levels, against the same columns of the CSV
+c2c_random 20000 7 40 | "$bin/pebs-import" -f csv -o "$tmp/r.pebs"
+"$bin/pebs-decode" -f perf "$tmp/r.pebs" -o "$tmp/r.data"
+perf c2c report --stdio -i "$tmp/r.data" 2>/dev/null |
+	sed -n '/Shared Data Cache Line Table/,/Shared Cache Line Distribution/p' |
+	awk '$1 ~ /^[0-9]+$/ && $2 ~ /^0x/ { $1 = $3 = $4 = $5 = ""
+		$0 = $0; $1 = $1; print }' | sort > "$tmp/lp"
+"$bin/pebs-c2c" --perf-compat -f csv "$tmp/r.pebs" | awk -F, 'NR > 1 {
+	print $1, $2, $3, $4, $5, $6, $7, $8, $9, $17, $18, $10, $11, $12,
+	      $3, $19, $4, $13, $14 }' | sort > "$tmp/lo"
+if grep -q '^0x0 ' "$tmp/lp"; then
+	check "pebs-c2c --perf-compat lines = perf's Shared Data Cache Line Table" \
+		"$tmp/lp" "$tmp/lo"
+else echo "FAIL line table: perf lists no line 0"; fail=1; fi
 # header.misc (cpumode, EXACT_IP), the kernel's dso and its build-id
 misc() { perf report -D -i "$1" 2>/dev/null |
 	grep -o 'PERF_RECORD_SAMPLE([^)]*)' | sort | uniq -c; }
