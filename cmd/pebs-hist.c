@@ -346,6 +346,12 @@ int main(int argc, char **argv)
 			o.field_set = 1;
 			break;
 		case O_BY:
+			/* perf's --sort takes a list; a histogram has one
+			 * key (the others: --where, or a run per key) */
+			if (strchr(optarg, ','))
+				util_die(EXIT_USAGE, "--by: one field, not a "
+					 "list (\"%s\"): group by one and "
+					 "narrow with --where", optarg);
 			o.by = strcmp(optarg, "none") ?
 			       field_arg("--by", optarg, 0) : -1;
 			o.by_set = 1;

@@ -3,6 +3,7 @@ f=$TD/good/filter-hist-2k.pebs
 pebs-hist --field mem $f; echo "rc=$?"
 pebs-hist --field latt $f; echo "rc=$?"
 pebs-hist --by memm $f; echo "rc=$?"
+pebs-hist --by mem,snoop $f; echo "rc=$?"
 pebs-hist --bins 10,5 $f; echo "rc=$?"
 pebs-hist --bins linear:0 $f; echo "rc=$?"
 pebs-hist --percentiles 50,101 $f; echo "rc=$?"
