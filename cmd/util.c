@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pebs_format.h"
+#include "pebs_perf.h"
 #include "util.h"
 
 const char *util_prog = "pebs";
@@ -209,8 +210,7 @@ static void check_not_binary(const char *path, const char *buf, size_t n)
 	if (n >= 8 && memcmp(buf, "\x89PEBS\r\n\x1a", 8) == 0)
 		util_die(EXIT_USAGE, "%s: a .pebs file, not a YAML result: "
 			 "read it without --merge", util_name(path));
-	if (n >= 8 && (memcmp(buf, "PERFILE2", 8) == 0 ||
-		       memcmp(buf, "2ELIFREP", 8) == 0))
+	if (pebs_perf_probe(buf, n))
 		util_die(EXIT_USAGE, "%s: a perf.data file, not a YAML result: "
 			 "convert it with pebs-import, then read that without "
 			 "--merge", util_name(path));
