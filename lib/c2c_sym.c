@@ -117,20 +117,11 @@ int pebs_c2c_add_maps(struct pebs_c2c *c, const struct pebs_meta *m)
 		if (r)
 			return r;
 	}
-	for (size_t i = 0; m && i < pebs_meta_count(m); i++) {
-		const char *k, *ip, *name;
-		char nk[64];
-		pebs_meta_entry(m, i, &k, &ip);
-		size_t len = strlen(k);
-		if (strncmp(k, "workload.ips.", 13) || len < 16 ||
-		    len >= sizeof(nk) || strcmp(k + len - 3, ".ip"))
-			continue;
-		snprintf(nk, sizeof(nk), "%.*sname", (int)(len - 2), k);
-		if ((name = pebs_meta_get(m, nk))) {
-			int r = ip_add(c, ip, name);
-			if (r)
-				return r;
-		}
+	const char *ip, *name;
+	for (size_t i = 0; pebs_sym_ip_next(m, &i, &ip, &name);) {
+		int r = ip_add(c, ip, name);
+		if (r)
+			return r;
 	}
 	return 0;
 }

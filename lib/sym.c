@@ -190,6 +190,27 @@ int pebs_sym_map_next(const struct pebs_meta *m, size_t *i,
 	return 0;
 }
 
+int pebs_sym_ip_next(const struct pebs_meta *m, size_t *i, const char **ip,
+		     const char **name)
+{
+	static const char pre[] = "workload.ips.", suf[] = ".ip";
+	size_t n = m ? pebs_meta_count(m) : 0;
+	for (; *i < n; (*i)++) {
+		const char *k, *num;
+		char key[64];
+		size_t nd;
+		pebs_meta_entry(m, *i, &k, ip);
+		if (!(num = key_num(k, pre, suf, &nd)))
+			continue;
+		snprintf(key, sizeof(key), "%s%.*s.name", pre, (int)nd, num);
+		if (!(*name = pebs_meta_get(m, key)))
+			continue;
+		(*i)++;
+		return 1;
+	}
+	return 0;
+}
+
 /* Keeps @str (malloc'd) until close; returns it, or NULL (freed). */
 static const char *keep(struct pebs_sym *s, char *str)
 {
@@ -346,23 +367,16 @@ static int wip_cmp(const void *a, const void *b)
  */
 static int read_ips(struct pebs_sym *s)
 {
-	static const char pre[] = "workload.ips.", suf[] = ".ip";
 	size_t n = pebs_meta_count(s->meta);
 	s->ips = calloc(n + 1, sizeof(*s->ips));
 	if (!s->ips)
 		return -PEBS_E_NOMEM;
-	for (size_t i = 0; i < n; i++) {
-		const char *k, *v, *num, *name;
-		char key[64], *end;
-		size_t nd;
-		pebs_meta_entry(s->meta, i, &k, &v);
-		if (!(num = key_num(k, pre, suf, &nd)))
-			continue;
-		snprintf(key, sizeof(key), "%s%.*s.name", pre, (int)nd, num);
-		name = pebs_meta_get(s->meta, key);
+	const char *v, *name;
+	for (size_t i = 0; pebs_sym_ip_next(s->meta, &i, &v, &name);) {
+		char *end;
 		errno = 0;
 		uint64_t ip = strtoull(v, &end, 0);
-		if (!name || !*name || end == v || *end || errno)
+		if (!*name || end == v || *end || errno)
 			continue;
 		const char *sep = strstr(name, ": "), *fn = name;
 		const char *what = NULL;
@@ -374,7 +388,8 @@ static int read_ips(struct pebs_sym *s)
 			if (!*what)
 				what = NULL;
 		}
-		s->ips[s->nips++] = (struct wip){ ip, fn, what, i };
+		/* seq: the entry of its .ip key, which the cursor passed */
+		s->ips[s->nips++] = (struct wip){ ip, fn, what, i - 1 };
 	}
 	qsort(s->ips, s->nips, sizeof(*s->ips), wip_cmp);
 	size_t k = 0;

@@ -172,6 +172,18 @@ int pebs_sym_map_next(const struct pebs_meta *m, size_t *i,
 		      const char *v[PEBS_SYM_MAP_FIELDS]);
 
 /*
+ * The instructions a built-in workload names in metadata @m, one per call:
+ * every N with both workload.ips.N.ip and workload.ips.N.name, whatever
+ * the numbering, in the order of the .ip keys.  Start with *@i = 0 (a
+ * cursor into @m's entries).  Sets *@ip and *@name (owned by @m) and
+ * returns 1, or returns 0 after the last.  The one reader of these keys:
+ * pebs_sym_open() and pebs-c2c's gathering of names both use it.  @m may
+ * be NULL.
+ */
+int pebs_sym_ip_next(const struct pebs_meta *m, size_t *i, const char **ip,
+		     const char **name);
+
+/*
  * Notes about objects that could not be used, one per object, e.g.
  * "/usr/lib/libc.so.6: not found under --symfs /x" or
  * "/bin/app: build-id differs (file 12ab..., capture 34cd...): not used",

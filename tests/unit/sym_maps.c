@@ -64,6 +64,32 @@ Test(sym_maps, any_numbering)
 
 /* find_map() looked back at most 16 maps: an address in a large map
  * followed by more nested (later starting) maps got no dso. */
+/* workload.ips.N: any N with both keys, in the order of the .ip keys */
+Test(sym_maps, workload_ips_any_numbering)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_not_null(m);
+	pebs_meta_set(m, "workload.ips.7.ip", "0x10");
+	pebs_meta_set(m, "workload.ips.7.name", "f: load a");
+	pebs_meta_set(m, "workload.ips.2.ip", "0x20");	/* no name */
+	pebs_meta_set(m, "workload.ips.x.ip", "0x30");	/* not a number */
+	pebs_meta_set(m, "workload.ips.x.name", "g");
+	pebs_meta_set(m, "workload.ips.0.name", "h");
+	pebs_meta_set(m, "workload.ips.0.ip", "0x40");
+	const char *ip, *name;
+	size_t i = 0;
+	cr_assert_eq(pebs_sym_ip_next(m, &i, &ip, &name), 1);
+	cr_expect_str_eq(ip, "0x10");
+	cr_expect_str_eq(name, "f: load a");
+	cr_assert_eq(pebs_sym_ip_next(m, &i, &ip, &name), 1);
+	cr_expect_str_eq(ip, "0x40");
+	cr_expect_str_eq(name, "h");
+	cr_expect_eq(pebs_sym_ip_next(m, &i, &ip, &name), 0);
+	i = 0;
+	cr_expect_eq(pebs_sym_ip_next(NULL, &i, &ip, &name), 0);
+	pebs_meta_free(m);
+}
+
 Test(sym_maps, address_under_many_nested_maps)
 {
 	struct pebs_meta *m = pebs_meta_new();
