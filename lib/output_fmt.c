@@ -174,34 +174,6 @@ size_t pebs_outfmt_json_str(char *dst, const char *s, size_t n)
 	return (size_t)(p - dst);
 }
 
-/* C1 control U+0080..U+009F at @u (valid UTF-8 of 2 bytes). */
-static int is_c1(const unsigned char *u)
-{
-	return u[0] == 0xc2 && u[1] < 0xa0;
-}
-
-size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,
-			    uint32_t *width)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	char *p = dst;
-	uint32_t w = 0;
-	for (size_t i = 0; i < n; w++) {
-		size_t l = u[i] >= 0x80 ? utf8_len(u + i, n - i) : 1;
-		if (l > 1 && !is_c1(u + i)) {
-			memcpy(p, u + i, l);
-			p += l;
-			i += l;
-			continue;
-		}
-		*p++ = l != 1 || u[i] < 0x20 || u[i] == 0x7f ? '?' :
-		       (char)u[i];
-		i += l ? l : 1;
-	}
-	*width = w;
-	return (size_t)(p - dst);
-}
-
 /*
  * Characters the string writers below change, by class: each writer
  * changes some classes (and a few ASCII characters of its syntax) and
@@ -216,15 +188,16 @@ enum {
 };
 
 /*
- * Class of the character at @u (NUL-terminated, not at its end): 0 or a
- * CH_ bit; *@len gets its length (1 for an invalid byte), *@cp its code
- * point.
+ * Class of the character at @u (@avail bytes left, at least 1; a
+ * NUL-terminated string may pass 4: utf8_len() stops at the NUL, which is
+ * no continuation byte): 0 or a CH_ bit; *@len gets its length (1 for an
+ * invalid byte), *@cp its code point.
  */
-static unsigned ch_class(const unsigned char *u, size_t *len, uint32_t *cp)
+static unsigned ch_class(const unsigned char *u, size_t avail, size_t *len,
+			 uint32_t *cp)
 {
 	unsigned c = u[0];
-	/* utf8_len() stops at the terminating NUL: not a continuation */
-	size_t l = c < 0x80 ? 1 : utf8_len(u, 4);
+	size_t l = c < 0x80 ? 1 : utf8_len(u, avail);
 	*len = l ? l : 1;
 	*cp = c;
 	if (!l)
@@ -261,7 +234,7 @@ static size_t put_str(FILE *fp, const char *s, unsigned mask,
 		size_t l = 1;
 		uint32_t cp = *u;
 		unsigned k = *u >= 0x20 && *u < 0x7f ? 0 :
-			     ch_class(u, &l, &cp);
+			     ch_class(u, 4, &l, &cp);
 		if (!(k & mask) && !(*u < 0x80 && strchr(ascii, *u))) {
 			w++;
 			u += l;
@@ -276,6 +249,29 @@ static size_t put_str(FILE *fp, const char *s, unsigned mask,
 	return w;
 }
 
+size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,
+			    uint32_t *width)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	char *p = dst;
+	uint32_t w = 0;
+	for (size_t i = 0, l; i < n; w++, i += l) {
+		uint32_t cp;
+		l = 1;
+		if (u[i] >= 0x20 && u[i] < 0x7f) {
+			*p++ = (char)u[i];
+		} else if (ch_class(u + i, n - i, &l, &cp) &
+			   (CH_CTRL | CH_BAD)) {
+			*p++ = '?';
+		} else {
+			memcpy(p, u + i, l);
+			p += l;
+		}
+	}
+	*width = w;
+	return (size_t)(p - dst);
+}
+
 static size_t put_text(FILE *fp, unsigned k, uint32_t cp)
 {
 	(void)k;
@@ -286,6 +282,7 @@ static size_t put_text(FILE *fp, unsigned k, uint32_t cp)
 
 void pebs_outfmt_text_fputs(FILE *fp, const char *s, size_t pad)
 {
+	/* the classes pebs_outfmt_text_str() changes */
 	size_t w = put_str(fp, s, CH_CTRL | CH_BAD, "", put_text);
 	for (; w < pad; w++)
 		fputc(' ', fp);

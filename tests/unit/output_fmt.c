@@ -629,6 +629,22 @@ Test(output, names_in_text_yaml_xml)
 		cr_assert_str_eq(a, t[i].text, "text of case %zu", i);
 		cr_assert_str_eq(b, t[i].yaml, "yaml of case %zu", i);
 		cr_assert_str_eq(c, t[i].xml, "xml of case %zu", i);
+		/* the buffer writer of pebs-decode's text table makes the
+		 * same text (without the padding) and counts its width */
+		char d[64];
+		uint32_t w;
+		size_t n = pebs_outfmt_text_str(d, t[i].in, strlen(t[i].in),
+						&w);
+		size_t want = strlen(t[i].text);
+		while (want && t[i].text[want - 1] == ' ' && want > n)
+			want--;
+		cr_assert_eq(n, want, "text_str length of case %zu", i);
+		cr_assert_eq(memcmp(d, t[i].text, n), 0,
+			     "text_str of case %zu", i);
+		/* the cases are at most 8 characters: the pad fills up
+		 * what they lack of 8 */
+		cr_assert_eq(w, 8 - (strlen(t[i].text) - want),
+			     "text_str width of case %zu", i);
 		free(a);
 		free(b);
 		free(c);
