@@ -18,6 +18,7 @@
 
 #include "bigmem.h"
 #include "fileio.h"
+#include "htab.h"
 #include "pebs_perf.h"
 #include "pebs_uarch.h"
 
@@ -59,12 +60,6 @@ struct pbid {
 	char *path;
 	uint8_t bid[20];
 	uint8_t len;
-};
-
-/* u64 -> u64 open-addressing table (key + 1 stored so 0 means empty). */
-struct htab {
-	uint64_t *k, *v;
-	size_t cap, n;
 };
 
 struct pend {
@@ -169,59 +164,6 @@ static uint64_t rdflags(const struct pebs_perf_reader *r, const uint8_t *p)
 		v |= (uint64_t)c << (8 * i);
 	}
 	return v;
-}
-
-static int ht_grow(struct htab *h)
-{
-	size_t nc = h->cap ? h->cap * 2 : 64;
-	uint64_t *nk = calloc(nc, 8), *nv = calloc(nc, 8);
-	if (!nk || !nv) {
-		free(nk);
-		free(nv);
-		return -PEBS_E_NOMEM;
-	}
-	for (size_t i = 0; i < h->cap; i++) {
-		if (!h->k[i])
-			continue;
-		size_t j = (h->k[i] * 0x9e3779b97f4a7c15ull) >> 7 & (nc - 1);
-		while (nk[j])
-			j = (j + 1) & (nc - 1);
-		nk[j] = h->k[i];
-		nv[j] = h->v[i];
-	}
-	free(h->k);
-	free(h->v);
-	h->k = nk;
-	h->v = nv;
-	h->cap = nc;
-	return 0;
-}
-
-static uint64_t *ht_slot(struct htab *h, uint64_t key, int create)
-{
-	if (create && (h->n + 1) * 2 > h->cap && ht_grow(h) < 0)
-		return NULL;
-	if (!h->cap)
-		return NULL;
-	uint64_t k = key + 1;
-	size_t j = (k * 0x9e3779b97f4a7c15ull) >> 7 & (h->cap - 1);
-	while (h->k[j]) {
-		if (h->k[j] == k)
-			return &h->v[j];
-		j = (j + 1) & (h->cap - 1);
-	}
-	if (!create)
-		return NULL;
-	h->k[j] = k;
-	h->v[j] = 0;
-	h->n++;
-	return &h->v[j];
-}
-
-static void ht_free(struct htab *h)
-{
-	free(h->k);
-	free(h->v);
 }
 
 static const char *intern(struct pebs_perf_reader *r, const uint8_t *s,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "htab.h"
 #include "pebs_perf.h"
 
 #define ATTR_SIZE 128u		/* PERF_ATTR_SIZE_VER7 */
@@ -58,8 +59,7 @@ struct pebs_perf_writer {
 	uint32_t max_cpu;
 	uint64_t tsc_hz;	/* time.unit=tsc: convert to ns */
 	uint64_t max_time;	/* latest time written (ns), for rounds */
-	uint64_t *thr;		/* threads sampled: (pid << 32 | tid) + 1 */
-	size_t nthr, capthr;	/* capthr: a power of two, or 0 */
+	struct htab thr;	/* threads sampled: pid << 32 | tid */
 	int err;
 	char msg[256];
 };
@@ -511,38 +511,17 @@ static int put_comm(struct pebs_perf_writer *w, uint32_t pid, uint32_t tid,
 static int thread_comm(struct pebs_perf_writer *w, uint32_t pid,
 		       uint32_t tid, uint64_t time, uint32_t cpu)
 {
-	uint64_t key = ((uint64_t)pid << 32 | tid) + 1;
-	if ((w->nthr + 1) * 2 > w->capthr) {
-		size_t nc = w->capthr ? 2 * w->capthr : 64;
-		uint64_t *t = calloc(nc, sizeof(*t));
-		if (!t)
-			return fail(w, PEBS_E_NOMEM, "out of memory");
-		for (size_t i = 0; i < w->capthr; i++) {
-			if (!w->thr[i])
-				continue;
-			size_t j = (size_t)(w->thr[i] *
-					    0x9e3779b97f4a7c15ull >> 17) &
-				   (nc - 1);
-			while (t[j])
-				j = (j + 1) & (nc - 1);
-			t[j] = w->thr[i];
-		}
-		free(w->thr);
-		w->thr = t;
-		w->capthr = nc;
-	}
-	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 17) &
-		   (w->capthr - 1);
-	while (w->thr[j]) {
-		if (w->thr[j] == key)
-			return 0;
-		j = (j + 1) & (w->capthr - 1);
-	}
-	w->thr[j] = key;
-	w->nthr++;
+	/* the main thread is named by its process's COMM */
+	if (tid == pid)
+		return 0;
+	uint64_t *seen = ht_slot(&w->thr, (uint64_t)pid << 32 | tid, 1);
+	if (!seen)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	if (*seen)
+		return 0;
+	*seen = 1;
 	const char *name = mget(w, "comm.%" PRIu32, pid);
-	if (tid == pid || !name || mget(w, "comm.%" PRIu32 ".%" PRIu32, pid,
-					tid))
+	if (!name || mget(w, "comm.%" PRIu32 ".%" PRIu32, pid, tid))
 		return 0;
 	return put_comm(w, pid, tid, name, time, cpu);
 }
@@ -1302,7 +1281,7 @@ int pebs_perf_writer_close(struct pebs_perf_writer *w, char *err,
 		free(w->ev[i].name);
 	free(w->ev);
 	free(w->out.p);
-	free(w->thr);
+	ht_free(&w->thr);
 	pebs_meta_free(w->meta);
 	free(w);
 	return -e;
