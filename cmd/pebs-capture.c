@@ -148,7 +148,9 @@ static void usage(int code)
 		"(period=N,u,k,pmc=N).  ldlat is 3 by default (the SDM "
 		"minimum); perf mem uses 30.\n"
 		"perf's names: mem-loads, mem-stores, "
-		"cpu/mem-loads,ldlat=N/P, cpu/mem-stores/P.\n"
+		"cpu/mem-loads,ldlat=N/P, cpu/mem-stores/P;\n"
+		"perf's raw terms: cpu/event=0xcd,umask=0x1,ldlat=N/P, "
+		"cpu/config=0x82d0/P.\n"
 		"See pebs-capture(1).\n");
 	if (!code)
 		util_close_out(stdout, NULL);

@@ -199,12 +199,406 @@ enum pebs_evspec_type pebs_event_portable(const char *name)
 	return t == PEBS_SPEC_FRONTEND ? PEBS_SPEC_NAME : t;
 }
 
+#define PERF_SPELLING_HELP "perf's cpu/NAME[,ldlat=N][,period=N]/[p|P|u|k] " \
+	"or cpu/event=N[,umask=N][,cmask=N][,edge][,inv][,any][,ldlat=N]" \
+	"[,frontend=N][,period=N]/, cpu/config=N[,...]/"
+
+/* perf's terms that our spelling has a place for (struct perf_terms). */
+enum perf_term {
+	PT_EVENT, PT_UMASK, PT_CMASK, PT_EDGE, PT_INV, PT_ANY, PT_CONFIG,
+	PT_LDLAT, PT_FRONTEND, PT_PERIOD, PT_COUNT
+};
+
+static const struct {
+	const char *key;
+	int flag;		/* one bit: bare "edge" means edge=1 */
+} perf_term_keys[PT_COUNT] = {
+	[PT_EVENT] = { "event", 0 }, [PT_UMASK] = { "umask", 0 },
+	[PT_CMASK] = { "cmask", 0 }, [PT_EDGE] = { "edge", 1 },
+	[PT_INV] = { "inv", 1 }, [PT_ANY] = { "any", 1 },
+	[PT_CONFIG] = { "config", 0 }, [PT_LDLAT] = { "ldlat", 0 },
+	[PT_FRONTEND] = { "frontend", 0 }, [PT_PERIOD] = { "period", 0 },
+};
+
+/*
+ * perf terms of the cpu PMU (its sysfs format) and generic ones that no
+ * spelling of ours can express, with why: refused by name rather than as
+ * unknown.
+ */
+static const struct {
+	const char *key, *why;
+} perf_term_none[] = {
+	{ "pc", "pin control, IA32_PERFEVTSELx bit 19" },
+	{ "in_tx", "IA32_PERFEVTSELx bit 32, IN_TX" },
+	{ "in_tx_cp", "IA32_PERFEVTSELx bit 33, IN_TXCP" },
+	{ "eq", "IA32_PERFEVTSELx bit 36" },
+	{ "umask2", "IA32_PERFEVTSELx bits 47:40" },
+	{ "offcore_rsp", "an offcore-response MSR, which plans do not "
+	  "program" },
+	{ "config1", "give ldlat= or frontend= instead" },
+	{ "config2", "perf's second extra config word" },
+	{ "config3", "perf's third extra config word" },
+	{ "freq", "sample periods are fixed: give period=" },
+	{ "name", "the capture names events itself" },
+};
+
+/* perf's event terms, as perf_terms_parse() read them. */
+struct perf_terms {
+	const char *name;	/* the event name term, or NULL */
+	size_t nlen;
+	unsigned have;		/* 1u << PT_* given */
+	uint64_t v[PT_COUNT];
+};
+
+/* Term @p (@len bytes) of @text, between the slashes, into @t. */
+static int perf_term(const char *text, const char *p, size_t len,
+		     struct perf_terms *t, char *err, size_t errlen)
+{
+	const char *eq = memchr(p, '=', len);
+	size_t klen = eq ? (size_t)(eq - p) : len;
+	size_t i;
+
+	if (len == 0) {
+		lib_errf(err, errlen, "'%s': empty perf term between commas "
+			 "or slashes", text);
+		return -PEBS_E_PARSE;
+	}
+	for (i = 0; i < PT_COUNT; i++)
+		if (strlen(perf_term_keys[i].key) == klen &&
+		    strncmp(perf_term_keys[i].key, p, klen) == 0)
+			break;
+	if (i == PT_COUNT) {
+		for (size_t j = 0; j < sizeof(perf_term_none) /
+				       sizeof(perf_term_none[0]); j++) {
+			if (strlen(perf_term_none[j].key) == klen &&
+			    strncmp(perf_term_none[j].key, p, klen) == 0) {
+				lib_errf(err, errlen, "'%s': perf term '%.*s' "
+					 "(%s) has no equivalent in "
+					 "pebs-capture's event spelling", text,
+					 (int)len, p, perf_term_none[j].why);
+				return -PEBS_E_PARSE;
+			}
+		}
+		if (eq) {
+			lib_errf(err, errlen, "'%s': unknown perf term '%.*s' "
+				 "(%s)", text, (int)klen, p,
+				 PERF_SPELLING_HELP);
+			return -PEBS_E_PARSE;
+		}
+		/* a bare word that is no flag: the event name */
+		if (t->name) {
+			lib_errf(err, errlen, "'%s': two event names ('%.*s' "
+				 "and '%.*s')", text, (int)t->nlen, t->name,
+				 (int)len, p);
+			return -PEBS_E_PARSE;
+		}
+		t->name = p;
+		t->nlen = len;
+		return 0;
+	}
+	if (t->have & 1u << i) {
+		lib_errf(err, errlen, "'%s': perf term '%s' given twice", text,
+			 perf_term_keys[i].key);
+		return -PEBS_E_PARSE;
+	}
+	t->have |= 1u << i;
+	if (!eq) {
+		if (perf_term_keys[i].flag) {
+			t->v[i] = 1;
+			return 0;
+		}
+		lib_errf(err, errlen, "'%s': perf term '%s' needs a value "
+			 "(%s=N)", text, perf_term_keys[i].key,
+			 perf_term_keys[i].key);
+		return -PEBS_E_PARSE;
+	}
+	size_t vlen = len - klen - 1;
+	if (pebs_num_parse(eq + 1, vlen, &t->v[i]) < 0) {
+		lib_errf(err, errlen, "'%s': perf term '%.*s': '%.*s' is not a "
+			 "number (decimal or 0x-hex, at most 64 bits)", text,
+			 (int)len, p, (int)vlen, eq + 1);
+		return -PEBS_E_PARSE;
+	}
+	uint64_t max = perf_term_keys[i].flag ? 1 :
+		       (i == PT_EVENT || i == PT_UMASK || i == PT_CMASK) ?
+		       0xff : UINT64_MAX;
+	if (t->v[i] > max) {
+		if (max == 1)
+			lib_errf(err, errlen, "'%s': perf term '%.*s': %s is "
+				 "one bit (0 or 1)", text, (int)len, p,
+				 perf_term_keys[i].key);
+		else
+			lib_errf(err, errlen, "'%s': perf term '%.*s': 0x%llx "
+				 "does not fit the 8-bit %s field of "
+				 "IA32_PERFEVTSELx (%s)", text, (int)len, p,
+				 (unsigned long long)t->v[i],
+				 perf_term_keys[i].key, i == PT_EVENT ? "7:0" :
+				 i == PT_UMASK ? "15:8" : "31:24");
+		return -PEBS_E_PARSE;
+	}
+	return 0;
+}
+
+/* Appends "%s" formatted to @out (@len bytes) at *@n; 0 or -1 (full). */
+static int out_add(char *out, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int out_add(char *out, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(out + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (w < 0 || (size_t)w >= len - *n)
+		return -1;
+	*n += (size_t)w;
+	return 0;
+}
+
+/*
+ * MSR_PEBS_FRONTEND value @v as our modifiers ("sub=dsb_miss",
+ * "sub=idq_bubbles,latency=N,width=N") appended at *@n of @out.
+ */
+static int frontend_mods(const char *text, uint64_t v, char *out, size_t len,
+			 size_t *n, char *err, size_t errlen)
+{
+	unsigned sub = (unsigned)(v & 0xff);
+	const char *name = pebs_event_fe_sub_name(sub);
+	if (v >> 23) {
+		lib_errf(err, errlen, "'%s': perf term 'frontend=0x%llx': bits "
+			 "0x%llx are above MSR_PEBS_FRONTEND's 22:0", text,
+			 (unsigned long long)v,
+			 (unsigned long long)(v & ~0x7fffffull));
+		return -PEBS_E_PARSE;
+	}
+	if (!strcmp(name, "?")) {
+		lib_errf(err, errlen, "'%s': perf term 'frontend=0x%llx': "
+			 "sub-event 0x%02x (bits 7:0) is none of those "
+			 "pebs-capture names (0x11 dsb_miss, 0x12 l1i_miss, 0x13 "
+			 "l2_miss, 0x14 itlb_miss, 0x15 stlb_miss, 0x06 "
+			 "idq_bubbles)", text, (unsigned long long)v, sub);
+		return -PEBS_E_PARSE;
+	}
+	if (sub != PEBS_FE_IDQ_BUBBLES) {
+		if (v >> 8) {
+			lib_errf(err, errlen, "'%s': perf term "
+				 "'frontend=0x%llx': latency and width (bits "
+				 "22:8) apply only to sub-event 0x06 "
+				 "(idq_bubbles)", text, (unsigned long long)v);
+			return -PEBS_E_PARSE;
+		}
+		return out_add(out, len, n, "sub=%s", name);
+	}
+	return out_add(out, len, n, "sub=%s,latency=%llu,width=%llu", name,
+		       (unsigned long long)(v >> PEBS_FE_LATENCY_SHIFT & 0xfff),
+		       (unsigned long long)(v >> PEBS_FE_WIDTH_SHIFT & 0x7));
+}
+
+/*
+ * perf's event terms (@p to @end, between the slashes of @text) in our
+ * spelling, in @out (@len bytes): an event name keeps its name, with
+ * edge, inv, any and cmask= as modifiers; event=, umask=, cmask=, edge,
+ * inv and any (or config=, the same bits at once) become rHEX, or
+ * frontend:sub=... when frontend= is given for FRONTEND_RETIRED; ldlat=
+ * and period= are modifiers.  0 or -PEBS_E_PARSE.
+ */
+static int perf_terms_ours(const char *text, const char *p, const char *end,
+			   char *out, size_t len, char *err, size_t errlen)
+{
+	struct perf_terms t;
+	const unsigned sel = 1u << PT_EVENT | 1u << PT_UMASK |
+			     1u << PT_CMASK | 1u << PT_EDGE | 1u << PT_INV |
+			     1u << PT_ANY;
+	size_t n = 0;
+	int r = 0;
+
+	memset(&t, 0, sizeof(t));
+	for (;;) {
+		const char *e = memchr(p, ',', (size_t)(end - p));
+		size_t tl = e ? (size_t)(e - p) : (size_t)(end - p);
+		r = perf_term(text, p, tl, &t, err, errlen);
+		if (r < 0)
+			return r;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	for (unsigned i = 0; i < PT_COUNT; i++) {
+		if (!(t.have & 1u << i))
+			continue;
+		if (t.name && (i == PT_EVENT || i == PT_UMASK ||
+			       i == PT_CONFIG || i == PT_FRONTEND)) {
+			lib_errf(err, errlen, "'%s': perf term '%s' cannot go "
+				 "with the event name '%.*s' (it gives the "
+				 "event itself)", text, perf_term_keys[i].key,
+				 (int)t.nlen, t.name);
+			return -PEBS_E_PARSE;
+		}
+		if ((t.have & 1u << PT_CONFIG) && (sel & 1u << i)) {
+			lib_errf(err, errlen, "'%s': perf term '%s' cannot go "
+				 "with config=, which gives all the selection "
+				 "bits", text, perf_term_keys[i].key);
+			return -PEBS_E_PARSE;
+		}
+	}
+	if (t.name) {
+		if (t.nlen >= len)
+			goto too_long;
+		memcpy(out, t.name, t.nlen);
+		n = t.nlen;
+		out[n] = '\0';
+	} else if (!(t.have & (1u << PT_EVENT | 1u << PT_CONFIG))) {
+		lib_errf(err, errlen, "'%s': no event name, event= or config= "
+			 "term between the slashes (%s)", text,
+			 PERF_SPELLING_HELP);
+		return -PEBS_E_PARSE;
+	} else {
+		uint64_t s = t.v[PT_CONFIG];
+		if (!(t.have & 1u << PT_CONFIG))
+			s = t.v[PT_EVENT] | t.v[PT_UMASK] << 8 |
+			    t.v[PT_EDGE] * PEBS_EVTSEL_EDGE |
+			    t.v[PT_ANY] * PEBS_EVTSEL_ANY |
+			    t.v[PT_INV] * PEBS_EVTSEL_INV |
+			    t.v[PT_CMASK] << 24;
+		if (s & ~PEBS_EVTSEL_SELECT) {
+			lib_errf(err, errlen, "'%s': perf term 'config=0x%llx':"
+				 " bits 0x%llx are not event selection bits "
+				 "(event 7:0, umask 15:8, edge 18, any 21, inv "
+				 "23, cmask 31:24); USR/OS are the u and k "
+				 "modifiers", text, (unsigned long long)s,
+				 (unsigned long long)(s & ~PEBS_EVTSEL_SELECT));
+			return -PEBS_E_PARSE;
+		}
+		if (!(t.have & 1u << PT_FRONTEND)) {
+			/* edge, inv, any, cmask make another event: in the
+			 * raw value, as perf's config has them */
+			r = out_add(out, len, &n, "r%llx",
+				    (unsigned long long)s);
+		} else if ((s & 0xffff) != 0x01c6) {
+			lib_errf(err, errlen, "'%s': perf term 'frontend' "
+				 "goes with FRONTEND_RETIRED (event=0xc6,"
+				 "umask=0x1) only; event 0x%02llx umask 0x%02llx "
+				 "is not it", text,
+				 (unsigned long long)(s & 0xff),
+				 (unsigned long long)(s >> 8 & 0xff));
+			return -PEBS_E_PARSE;
+		} else {
+			r = out_add(out, len, &n, "frontend:");
+			if (r == 0)
+				r = frontend_mods(text, t.v[PT_FRONTEND], out,
+						  len, &n, err, errlen);
+			if (r == -PEBS_E_PARSE)
+				return r;
+			/* the portable name has no raw value: config='s
+			 * other fields become modifiers */
+			if (t.have & 1u << PT_CONFIG) {
+				t.v[PT_CMASK] = s >> 24 & 0xff;
+				t.v[PT_EDGE] = !!(s & PEBS_EVTSEL_EDGE);
+				t.v[PT_INV] = !!(s & PEBS_EVTSEL_INV);
+				t.v[PT_ANY] = !!(s & PEBS_EVTSEL_ANY);
+				t.have |= 1u << PT_CMASK | 1u << PT_EDGE |
+					  1u << PT_INV | 1u << PT_ANY;
+			}
+		}
+		if (r < 0)
+			goto too_long;
+		if (!(t.have & 1u << PT_FRONTEND))
+			t.have &= ~sel;
+	}
+	/* the rest as modifiers */
+	char sep = strchr(out, ':') ? ',' : ':';
+	for (unsigned i = 0; i < PT_COUNT; i++) {
+		if (!(t.have & 1u << i) || i == PT_EVENT || i == PT_UMASK ||
+		    i == PT_CONFIG || i == PT_FRONTEND)
+			continue;
+		if (perf_term_keys[i].flag && !t.v[i])
+			continue;	/* edge=0: not set */
+		if (i == PT_CMASK && !t.v[i])
+			continue;	/* cmask=0: the field's default */
+		r = perf_term_keys[i].flag ?
+		    out_add(out, len, &n, "%c%s", sep, perf_term_keys[i].key) :
+		    out_add(out, len, &n, "%c%s=%llu", sep,
+			    perf_term_keys[i].key, (unsigned long long)t.v[i]);
+		if (r < 0)
+			goto too_long;
+		sep = ',';
+	}
+	return 0;
+too_long:
+	lib_errf(err, errlen, "event specification longer than %d bytes",
+		 PEBS_EVSPEC_MAX - 1);
+	return -PEBS_E_PARSE;
+}
+
+/*
+ * perf's "cpu/mem-loads,ldlat=30/P" or "cpu/event=0xcd,umask=0x1,
+ * ldlat=30/P" rewritten into our spelling ("mem-loads:ldlat=30",
+ * "r1cd:ldlat=30") in @out (@len bytes): the PMU must be cpu (the only
+ * one PEBS samples on), the terms are those perf_terms_ours() takes; the
+ * modifiers p and P are dropped (PEBS is precise anyway), u and k kept.
+ * 0 or -PEBS_E_PARSE.
+ */
+static int perf_spelling(const char *text, char *out, size_t len,
+			 char *err, size_t errlen)
+{
+	const char *s1 = strchr(text, '/');
+	const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+	if (!s2 || strchr(s2 + 1, '/')) {
+		lib_errf(err, errlen, "'%s': not perf's spelling %s", text,
+			 PERF_SPELLING_HELP);
+		return -PEBS_E_PARSE;
+	}
+	if (s1 - text != 3 || strncmp(text, "cpu", 3) != 0) {
+		lib_errf(err, errlen, "'%s': PMU '%.*s': PEBS events are on "
+			 "perf's 'cpu' PMU (%s)", text, (int)(s1 - text), text,
+			 PERF_SPELLING_HELP);
+		return -PEBS_E_PARSE;
+	}
+	if (s2 == s1 + 1) {
+		lib_errf(err, errlen, "'%s': no event name between the "
+			 "slashes (%s)", text, PERF_SPELLING_HELP);
+		return -PEBS_E_PARSE;
+	}
+	int r = perf_terms_ours(text, s1 + 1, s2, out, len, err, errlen);
+	if (r < 0)
+		return r;
+	size_t n = strlen(out);
+	char sep = strchr(out, ':') ? ',' : ':';
+	for (const char *m = s2 + 1; *m; m++) {
+		if (*m == 'p' || *m == 'P')
+			continue;
+		if (*m != 'u' && *m != 'k') {
+			lib_errf(err, errlen, "'%s': perf modifier '%c' is not "
+				 "supported (p and P are accepted: PEBS is "
+				 "precise; u, k)", text, *m);
+			return -PEBS_E_PARSE;
+		}
+		if (out_add(out, len, &n, "%c%c", sep, *m) < 0) {
+			lib_errf(err, errlen, "event specification longer "
+				 "than %d bytes", PEBS_EVSPEC_MAX - 1);
+			return -PEBS_E_PARSE;
+		}
+		sep = ',';
+	}
+	return 0;
+}
+
 enum pebs_evspec_type pebs_event_stands_for(const char *name)
 {
-	/* perf's "cpu/mem-loads,ldlat=30/P": the event is the first term;
-	 * otherwise what precedes modifiers ("mem-loads:P", "r1cd:ldlat=3") */
+	/* perf's "cpu/event=0xcd,umask=0x1,ldlat=30/P": what our spelling
+	 * of it ("r1cd:ldlat=30") stands for, whatever the PMU (cpu_core on
+	 * hybrids) and the modifiers */
 	const char *p = name;
 	const char *slash = strchr(name, '/');
+	const char *s2 = slash ? strchr(slash + 1, '/') : NULL;
+	if (s2 && s2 > slash + 1) {
+		char ours[PEBS_EVSPEC_MAX];
+		if (perf_terms_ours(name, slash + 1, s2, ours, sizeof(ours),
+				    NULL, 0) == 0)
+			return pebs_event_stands_for(ours);
+	}
+	/* other perf spellings ("cpu/mem-loads,foo=1/"): the event is the
+	 * first term; otherwise what precedes modifiers ("mem-loads:P",
+	 * "r1cd:ldlat=3") */
 	if (slash)
 		p = slash + 1;
 	size_t len = strcspn(p, slash ? ",/" : ":");
@@ -243,89 +637,6 @@ enum pebs_evspec_type pebs_event_stands_for(const char *name)
 		}
 	}
 	return PEBS_SPEC_NAME;
-}
-
-#define PERF_SPELLING_HELP "perf's cpu/NAME[,ldlat=N][,period=N]/[p|P|u|k]"
-
-/*
- * perf's "cpu/mem-loads,ldlat=30/P" rewritten into our spelling
- * ("mem-loads:ldlat=30") in @out (@len bytes): the PMU must be cpu (the
- * only one PEBS samples on), the terms are one event name and ldlat=,
- * period=; the modifiers p and P are dropped (PEBS is precise anyway),
- * u and k kept.  0 or -PEBS_E_PARSE.
- */
-static int perf_spelling(const char *text, char *out, size_t len,
-			 char *err, size_t errlen)
-{
-	const char *s1 = strchr(text, '/');
-	const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
-	if (!s2 || strchr(s2 + 1, '/')) {
-		lib_errf(err, errlen, "'%s': not perf's spelling %s", text,
-			 PERF_SPELLING_HELP);
-		return -PEBS_E_PARSE;
-	}
-	if (s1 - text != 3 || strncmp(text, "cpu", 3) != 0) {
-		lib_errf(err, errlen, "'%s': PMU '%.*s': PEBS events are on "
-			 "perf's 'cpu' PMU (%s)", text, (int)(s1 - text), text,
-			 PERF_SPELLING_HELP);
-		return -PEBS_E_PARSE;
-	}
-	size_t n = 0;
-	int named = 0;
-	char sep = ':';
-	for (const char *p = s1 + 1; p < s2;) {
-		const char *e = memchr(p, ',', (size_t)(s2 - p));
-		size_t tl = e ? (size_t)(e - p) : (size_t)(s2 - p);
-		const char *eq = memchr(p, '=', tl);
-		if (!eq && !named && tl) {
-			named = 1;
-			if (n + tl + 1 > len)
-				goto too_long;
-			memcpy(out, p, tl);
-			n = tl;
-		} else if (named && eq && ((eq - p == 5 &&
-			   strncmp(p, "ldlat", 5) == 0) ||
-			   (eq - p == 6 && strncmp(p, "period", 6) == 0))) {
-			if (n + tl + 2 > len)
-				goto too_long;
-			out[n++] = sep;
-			memcpy(out + n, p, tl);
-			n += tl;
-			sep = ',';
-		} else {
-			lib_errf(err, errlen, "'%s': perf term '%.*s' is not "
-				 "supported (%s)", text, (int)tl, p,
-				 PERF_SPELLING_HELP);
-			return -PEBS_E_PARSE;
-		}
-		p = e ? e + 1 : s2;
-	}
-	if (!named) {
-		lib_errf(err, errlen, "'%s': no event name between the "
-			 "slashes (%s)", text, PERF_SPELLING_HELP);
-		return -PEBS_E_PARSE;
-	}
-	for (const char *m = s2 + 1; *m; m++) {
-		if (*m == 'p' || *m == 'P')
-			continue;
-		if (*m != 'u' && *m != 'k') {
-			lib_errf(err, errlen, "'%s': perf modifier '%c' is not "
-				 "supported (p and P are accepted: PEBS is "
-				 "precise; u, k)", text, *m);
-			return -PEBS_E_PARSE;
-		}
-		if (n + 3 > len)
-			goto too_long;
-		out[n++] = sep;
-		out[n++] = *m;
-		sep = ',';
-	}
-	out[n] = '\0';
-	return 0;
-too_long:
-	lib_errf(err, errlen, "event specification longer than %d bytes",
-		 PEBS_EVSPEC_MAX - 1);
-	return -PEBS_E_PARSE;
 }
 
 int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,

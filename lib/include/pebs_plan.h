@@ -197,7 +197,11 @@ struct pebs_event_spec {
  * bad character, unknown/duplicate/malformed modifier, number overflow,
  * modifier meaningless for the type such as sub= on load-latency) with a
  * message in @err (@errlen bytes, may be NULL).  Never reads beyond the
- * NUL of @text.
+ * NUL of @text.  perf's spellings ("cpu/mem-loads,ldlat=30/P", raw terms
+ * "cpu/event=0xcd,umask=0x1,ldlat=30/P", "cpu/config=0x1cd/") give the
+ * spec of our spelling of the same event ("r1cd:ldlat=30"), text aside;
+ * perf terms we cannot express, duplicate or unknown ones and values out
+ * of their field are -PEBS_E_PARSE naming the term.
  */
 int pebs_event_parse(const char *text, struct pebs_event_spec *out,
 		     char *err, size_t errlen);
@@ -215,8 +219,10 @@ enum pebs_evspec_type pebs_event_portable(const char *name);
  * or PEBS_SPEC_PRECISE_STORE for the portable names and perf's, perf's
  * spelling of them ("cpu/mem-loads,ldlat=30/P"), and the event any
  * profile maps the portable name to, by SDM name
- * ("MEM_TRANS_RETIRED.LOAD_LATENCY") or raw code ("r1cd"); else
- * PEBS_SPEC_NAME.  Modifiers after ':' are ignored.  Pure.
+ * ("MEM_TRANS_RETIRED.LOAD_LATENCY") or raw code ("r1cd", perf's
+ * "cpu/event=0xcd,umask=0x1/P" on any PMU; not with edge, inv, any or
+ * cmask, which make another event); else PEBS_SPEC_NAME.  Modifiers
+ * after ':' are ignored.  Pure.
  */
 enum pebs_evspec_type pebs_event_stands_for(const char *name);
 

@@ -331,14 +331,118 @@ Test(event_parse, perf_spellings)
 	cr_assert_eq(s.mods, PEBS_MOD_LDLAT);
 	s = parse_ok("load-latency:P");
 	cr_assert_eq(s.mods, 0);
-	parse_bad("cpu/mem-loads,foo=1/P", "perf term 'foo=1' is not "
-		  "supported");
+	parse_bad("cpu/mem-loads,foo=1/P", "unknown perf term 'foo'");
 	parse_bad("cpu/mem-loads/H", "perf modifier 'H'");
 	parse_bad("cpu_core/mem-loads/", "PMU 'cpu_core'");
 	parse_bad("cpu//P", "no event name");
 	parse_bad("cpu/mem-loads", "not perf's spelling");
 	parse_bad("cpu/mem-stores,ldlat=3/", "only to a load-latency");
 	parse_bad("mem-loads:pppp", "unknown modifier 'pppp'");
+}
+
+/*
+ * perf's raw terms (perf list -v, perf mem record -v) give the spec our
+ * own spelling would: same type, raw value and modifiers.
+ */
+Test(event_parse, perf_raw_terms)
+{
+	static const struct {
+		const char *perf, *ours;
+	} same[] = {
+		{ "cpu/event=0xcd,umask=0x1,ldlat=30/P", "r1cd:ldlat=30" },
+		{ "cpu/umask=0x1,ldlat=30,event=0xcd/P", "r1cd:ldlat=30" },
+		{ "cpu/event=0xd0,umask=0x82/pp", "r82d0" },
+		{ "cpu/config=0x1cd,ldlat=30/", "r1cd:ldlat=30" },
+		{ "cpu/config=0x82d0,period=1000/u", "r82d0:period=1000,u" },
+		{ "cpu/event=0xd1,umask=0x1,cmask=2,inv,edge=1,any/k",
+		  "r2a401d1:k" },
+		{ "cpu/event=0xd1,umask=0x1,edge=0,inv=0,cmask=0/",
+		  "r1d1" },
+		{ "cpu/event=0xcd,umask=1,period=1k/", "r1cd:period=1000" },
+		{ "cpu/event=0xc6,umask=0x1,frontend=0x11/P",
+		  "frontend:sub=dsb_miss" },
+		{ "cpu/event=0xc6,umask=0x1,frontend=0x15,period=50/",
+		  "frontend:sub=stlb_miss,period=50" },
+		{ "cpu/event=0xc6,umask=0x1,frontend=0x400806/P",
+		  "frontend:sub=idq_bubbles,latency=8,width=4" },
+		{ "cpu/config=0x1c6,frontend=0x12/", "frontend:sub=l1i_miss" },
+		{ "cpu/event=0xc6,umask=0x1,frontend=0x13,cmask=1/",
+		  "frontend:sub=l2_miss,cmask=1" },
+		{ "cpu/mem-loads,cmask=1,inv/", "mem-loads:inv,cmask=1" },
+		{ "cpu/MEM_LOAD_RETIRED.L3_MISS,edge/",
+		  "MEM_LOAD_RETIRED.L3_MISS:edge" },
+	};
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		struct pebs_event_spec a = parse_ok(same[i].perf);
+		struct pebs_event_spec b = parse_ok(same[i].ours);
+		cr_expect_str_eq(a.text, same[i].perf);
+		cr_expect_str_eq(a.name, b.name, "%s", same[i].perf);
+		cr_expect_eq(a.type, b.type, "%s", same[i].perf);
+		cr_expect_eq(a.raw, b.raw, "%s: 0x%llx", same[i].perf,
+			     (unsigned long long)a.raw);
+		cr_expect_eq(a.mods, b.mods, "%s: 0x%x", same[i].perf, a.mods);
+		cr_expect_eq(a.ldlat, b.ldlat, "%s", same[i].perf);
+		cr_expect_eq(a.period, b.period, "%s", same[i].perf);
+		cr_expect_eq(a.sub, b.sub, "%s", same[i].perf);
+		cr_expect_eq(a.latency, b.latency, "%s", same[i].perf);
+		cr_expect_eq(a.width, b.width, "%s", same[i].perf);
+		cr_expect_eq(a.cmask, b.cmask, "%s", same[i].perf);
+	}
+
+	/* what perf takes and our spelling cannot say, or perf refuses */
+	parse_bad("cpu/event=0xcd,umask=0x1,event=0xcd/", "perf term 'event' "
+		  "given twice");
+	parse_bad("cpu/event=0xd1,edge,edge=1/", "perf term 'edge' given "
+		  "twice");
+	parse_bad("cpu/mem-loads,ldlat=30,ldlat=50/", "perf term 'ldlat' "
+		  "given twice");
+	parse_bad("cpu/umask=0x1,ldlat=30/P", "no event name, event= or "
+		  "config= term");
+	parse_bad("cpu/ldlat=30/", "no event name, event= or config=");
+	parse_bad("cpu/event=0xcd,umask=0x100/", "perf term 'umask=0x100': "
+		  "0x100 does not fit the 8-bit umask field");
+	parse_bad("cpu/event=0x1cd/", "0x1cd does not fit the 8-bit event "
+		  "field");
+	parse_bad("cpu/event=0xd1,cmask=256/", "perf term 'cmask=256': 0x100 "
+		  "does not fit the 8-bit cmask field");
+	parse_bad("cpu/event=0xd1,inv=2/", "perf term 'inv=2': inv is one "
+		  "bit");
+	parse_bad("cpu/event=0xcd,umask=1,bogus=3/", "unknown perf term "
+		  "'bogus'");
+	parse_bad("cpu/event=0xcd,umask=1,ldlat/", "perf term 'ldlat' needs "
+		  "a value");
+	parse_bad("cpu/event=0xcd,umask=zz/", "perf term 'umask=zz': 'zz' is "
+		  "not a number");
+	parse_bad("cpu/event=0xcd,,umask=1/", "empty perf term");
+	parse_bad("cpu/event=0xd1,pc/", "perf term 'pc' (pin control");
+	parse_bad("cpu/event=0xd1,in_tx=1/", "perf term 'in_tx=1'");
+	parse_bad("cpu/event=0xb7,umask=1,offcore_rsp=0x10001/",
+		  "perf term 'offcore_rsp=0x10001'");
+	parse_bad("cpu/event=0xcd,umask=1,config1=30/", "give ldlat= or "
+		  "frontend= instead");
+	parse_bad("cpu/event=0xd1,umask=1,freq=1000/", "perf term 'freq=1000'");
+	parse_bad("cpu/mem-loads,umask=0x1/", "perf term 'umask' cannot go "
+		  "with the event name 'mem-loads'");
+	parse_bad("cpu/mem-loads,event=0xcd/", "cannot go with the event "
+		  "name");
+	parse_bad("cpu/mem-loads,mem-stores/", "two event names");
+	parse_bad("cpu/config=0x1cd,umask=0x1/", "perf term 'umask' cannot "
+		  "go with config=");
+	parse_bad("cpu/config=0x301cd/", "bits 0x30000 are not event "
+		  "selection bits");
+	parse_bad("cpu/config=0x1001cd/", "bits 0x100000");
+	parse_bad("cpu/event=0xc6,umask=0x3,frontend=0x11/", "goes with "
+		  "FRONTEND_RETIRED (event=0xc6,umask=0x1) only");
+	parse_bad("cpu/event=0xc6,umask=0x1,frontend=0x1/", "sub-event 0x01 "
+		  "(bits 7:0) is none");
+	parse_bad("cpu/event=0xc6,umask=0x1,frontend=0x1011/", "apply only "
+		  "to sub-event 0x06");
+	parse_bad("cpu/event=0xc6,umask=0x1,frontend=0x800006/", "above "
+		  "MSR_PEBS_FRONTEND's 22:0");
+	parse_bad("cpu/event=0xd0,umask=0x82,ldlat=3/W", "perf modifier 'W'");
+	/* our own rules still apply to the rewritten spec */
+	parse_bad("cpu/event=0xc6,umask=0x1,frontend=0x11,ldlat=3/",
+		  "ldlat= applies only to a load-latency event");
 }
 
 /* What a recorded event name stands for (pebs-filter's `event`). */
@@ -367,6 +471,19 @@ Test(event_parse, stands_for)
 		{ "frontend", PEBS_SPEC_NAME },
 		{ "r41cd", PEBS_SPEC_NAME },
 		{ "cpu/mem-loads-aux/", PEBS_SPEC_NAME },
+		{ "cpu/mem-loads,foo=1/", PEBS_SPEC_LOAD_LATENCY },
+		{ "cpu/event=0xcd,umask=0x1,ldlat=30/P",
+		  PEBS_SPEC_LOAD_LATENCY },
+		{ "cpu_core/umask=0x1,event=0xcd/", PEBS_SPEC_LOAD_LATENCY },
+		{ "cpu/config=0x1cd,ldlat=3/", PEBS_SPEC_LOAD_LATENCY },
+		{ "cpu/event=0x0b,umask=0x10,ldlat=3/", PEBS_SPEC_LOAD_LATENCY },
+		{ "cpu/event=0xd0,umask=0x82/pp", PEBS_SPEC_PRECISE_STORE },
+		{ "cpu/event=0xcd,umask=0x2/P", PEBS_SPEC_PRECISE_STORE },
+		{ "cpu/event=0xcd,umask=0x1,cmask=1/", PEBS_SPEC_NAME },
+		{ "cpu/event=0xcd,umask=0x1,inv/", PEBS_SPEC_NAME },
+		{ "cpu/event=0xd1,umask=0x1/", PEBS_SPEC_NAME },
+		{ "cpu/event=0xc6,umask=0x1,frontend=0x11/", PEBS_SPEC_NAME },
+		{ "cpu/event=0xcd,umask=0x100/", PEBS_SPEC_NAME },
 		{ "MEM_LOAD_RETIRED.L1_HIT", PEBS_SPEC_NAME },
 		{ "", PEBS_SPEC_NAME },
 		{ "cycles", PEBS_SPEC_NAME },
