@@ -3,6 +3,7 @@
  * --info summarizes each input as YAML.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -167,7 +168,12 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 	return util_input_close(&in);
 }
 
-/* perf.data for Linux perf tools: all inputs into one file (pebs_perf.h). */
+/*
+ * perf.data for Linux perf tools: all inputs into one file (pebs_perf.h),
+ * each segment with its own metadata (clock, processes, maps).  A segment
+ * that cannot share the file with those before it (another clock, other
+ * attributes for an event name) is refused: exit 2.
+ */
 static int run_perf(const struct opts *o, const char *const *paths,
 		    size_t n, FILE *fp)
 {
@@ -176,13 +182,22 @@ static int run_perf(const struct opts *o, const char *const *paths,
 	struct pebs_perf_writer *w = NULL;
 	struct pebs_read_stats st;
 	uint64_t lost = 0;
-	char err[256] = "";
+	uint32_t src = 0, seg = 0;
+	const char *refused = NULL;	/* the input of a refused segment */
+	char err[512] = "";
 	int r = 0;
 	util_input_open(&in, &o->in, paths, n, 0);
 	while (r >= 0 && util_input_next(&in, &b) > 0) {
-		if (!w)
+		if (!w) {
 			r = pebs_perf_writer_open(&w, fp, util_input_meta(&in),
 						  NULL);
+		} else if (b->source != src || b->segment != seg) {
+			r = pebs_perf_writer_segment(w, util_input_meta(&in));
+			if (r == -PEBS_E_UNSUPPORTED)
+				refused = util_input_file(&in, b);
+		}
+		src = b->source;
+		seg = b->segment;
 		if (r >= 0)
 			r = pebs_perf_writer_add_batch(w, b);
 		util_input_stats(&in, &st);
@@ -199,6 +214,11 @@ static int run_perf(const struct opts *o, const char *const *paths,
 					   sizeof(err)) : r;
 	if (r >= 0)
 		r = c;
+	if (refused)	/* segments counted from 1, as the reader does */
+		util_die(EXIT_USAGE, "%s: segment %" PRIu32 ": %s (the "
+			 "output stops before it: incomplete)",
+			 strcmp(refused, "-") ? refused : "standard input",
+			 seg + 1, err);
 	if (r == -PEBS_E_IO)
 		util_write_failed(o->out);
 	if (r < 0)

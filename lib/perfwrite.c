@@ -38,14 +38,33 @@ struct wevent {
 	char *name;		/* the samples' name; "" for none */
 	uint32_t type;
 	uint64_t config, config1;
-	uint64_t period;	/* each sample's PERIOD; the attr's if !freq */
+	uint64_t period;	/* each sample's PERIOD, of the segment */
+	uint64_t attr_period;	/* the attr's sample_period if !freq */
 	uint64_t freq;		/* sample_freq; 0: a fixed period */
 	unsigned precise;
 };
 
+/* A map an MMAP2 record gave perf (dead: a later one overlapped it). */
+struct wmapst {
+	int32_t pid;
+	int live;
+	uint64_t start, end, pgoff;
+	char *path;
+};
+
+/* An entry of the build-id table (BUILD_ID feature). */
+struct wbid {
+	char *path;		/* [kernel.kallsyms] for the kernel's map */
+	uint8_t id[20];
+	uint8_t n;		/* bytes of id */
+	int kernel;
+};
+
 struct pebs_perf_writer {
 	FILE *fp;
-	struct pebs_meta *meta;
+	struct pebs_meta *meta;	/* the first segment's: header features */
+	struct pebs_meta *seg;	/* the current segment's (meta for the first) */
+	unsigned nseg;		/* segments begun */
 	struct pebs_perf_writer_opts o;
 	uint64_t st;		/* sample_type of every event */
 	int st_fixed;		/* st final: a sample or attr is out */
@@ -57,11 +76,20 @@ struct pebs_perf_writer {
 	uint64_t data_off, data_len;
 	uint64_t nsamples;
 	uint32_t max_cpu;
-	uint64_t tsc_hz;	/* time.unit=tsc: convert to ns */
+	uint64_t tsc_hz;	/* the segment's time.unit=tsc: convert to ns */
+	int raw_clock;		/* the first segment's times written unchanged */
 	uint64_t max_time;	/* latest time written (ns), for rounds */
-	struct htab thr;	/* threads sampled: pid << 32 | tid */
+	struct htab thr;	/* threads sampled in the segment: pid<<32|tid */
+	struct htab comm;	/* pid << 32 | tid -> 1 + index of its COMM name */
+	char **cname;		/* names COMM records gave */
+	size_t ncname;
+	struct wmapst *wm;	/* maps MMAP2 records gave */
+	size_t nwm;
+	struct wbid *bid;	/* the build-id table */
+	size_t nbid;
+	size_t bid_out;		/* pipe: entries already written in band */
 	int err;
-	char msg[256];
+	char msg[512];
 };
 
 /* ------------------------------------------------------------ buffer */
@@ -171,17 +199,16 @@ static int fail(struct pebs_perf_writer *w, int err, const char *fmt, ...)
 	return -err;
 }
 
-static const char *mget(const struct pebs_perf_writer *w, const char *fmt,
-			...) __attribute__((format(printf, 2, 3)));
-static const char *mget(const struct pebs_perf_writer *w, const char *fmt,
-			...)
+static const char *mget(const struct pebs_meta *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static const char *mget(const struct pebs_meta *m, const char *fmt, ...)
 {
 	char k[128];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(k, sizeof(k), fmt, ap);
 	va_end(ap);
-	return pebs_meta_get(w->meta, k);
+	return pebs_meta_get(m, k);
 }
 
 static uint64_t num(const char *s, uint64_t dflt)
@@ -199,16 +226,15 @@ struct wmap {
 	const char *pid, *start, *end, *pgoff, *path, *bid;
 };
 
-static struct wmap *collect_maps(const struct pebs_perf_writer *w,
-				 size_t *n)
+static struct wmap *collect_maps(const struct pebs_meta *meta, size_t *n)
 {
 	size_t cap = 0;
 	*n = 0;
-	for (size_t i = 0; i < pebs_meta_count(w->meta); i++) {
+	for (size_t i = 0; i < pebs_meta_count(meta); i++) {
 		const char *k, *v;
 		size_t idx;
 		int end = 0;
-		pebs_meta_entry(w->meta, i, &k, &v);
+		pebs_meta_entry(meta, i, &k, &v);
 		if (sscanf(k, "maps.%zu.%n", &idx, &end) == 1 && end &&
 		    idx < 1000000 && idx + 1 > cap)
 			cap = idx + 1;
@@ -216,11 +242,11 @@ static struct wmap *collect_maps(const struct pebs_perf_writer *w,
 	struct wmap *m = calloc(cap ? cap : 1, sizeof(*m));
 	if (!m)
 		return NULL;
-	for (size_t i = 0; i < pebs_meta_count(w->meta); i++) {
+	for (size_t i = 0; i < pebs_meta_count(meta); i++) {
 		const char *k, *v, *f;
 		size_t idx;
 		int end = 0;
-		pebs_meta_entry(w->meta, i, &k, &v);
+		pebs_meta_entry(meta, i, &k, &v);
 		if (sscanf(k, "maps.%zu.%n", &idx, &end) != 1 || !end ||
 		    idx >= cap)
 			continue;
@@ -294,8 +320,9 @@ static uint64_t sample_type(const struct pebs_perf_writer *w)
 static uint64_t meta_st(const struct pebs_perf_writer *w, uint64_t bits)
 {
 	uint64_t st = 0;
-	for (size_t i = 0; mget(w, "events.%zu.name", i); i++)
-		st |= num(mget(w, "events.%zu.perf.sample_type", i), 0) & bits;
+	for (size_t i = 0; mget(w->meta, "events.%zu.name", i); i++)
+		st |= num(mget(w->meta, "events.%zu.perf.sample_type", i), 0) &
+		      bits;
 	return st;
 }
 
@@ -339,7 +366,7 @@ static void put_attr(struct pebs_perf_writer *w, struct buf *b, size_t i)
 	b_u32(b, e->type);
 	b_u32(b, ATTR_SIZE);
 	b_u64(b, e->config);
-	b_u64(b, e->freq ? e->freq : e->period);	/* a union */
+	b_u64(b, e->freq ? e->freq : e->attr_period);	/* a union */
 	b_u64(b, sample_type(w));
 	/* perf insists on PERF_FORMAT_ID when samples carry READ */
 	b_u64(b, sample_type(w) & PEBS_PERF_S_READ ? 4 : 0);
@@ -350,6 +377,52 @@ static void put_attr(struct pebs_perf_writer *w, struct buf *b, size_t i)
 	b_zero(b, ATTR_SIZE - (b->n - start));
 }
 
+/*
+ * The perf attributes of event @name as segment metadata @m describes
+ * it, into @e (name aside): from its events.N.* keys, else a raw event
+ * with the segment's default period.  Returns 1 when @m lists the event,
+ * 0 when these are the defaults.
+ */
+static int ev_attrs(const struct pebs_meta *m, const char *name,
+		    struct wevent *e)
+{
+	const char *v;
+	size_t mi;
+	for (mi = 0; (v = mget(m, "events.%zu.name", mi)); mi++)
+		if (strcmp(v, name) == 0)
+			break;
+	e->type = 4;		/* PERF_TYPE_RAW */
+	e->config = e->config1 = e->freq = 0;
+	e->precise = 2;
+	e->period = num(pebs_meta_get(m, "period"), 1);
+	if (!v)
+		return 0;
+	const char *t = mget(m, "events.%zu.perf.type", mi);
+	if (t) {
+		e->type = (uint32_t)num(t, 4);
+		e->config = num(mget(m, "events.%zu.perf.config", mi), 0);
+		e->config1 = num(mget(m, "events.%zu.perf.config1", mi), 0);
+		e->precise = (unsigned)num(mget(m,
+			"events.%zu.perf.precise_ip", mi), 2);
+	} else {
+		e->config = num(mget(m, "events.%zu.evtsel", mi), 0) & 0xffff;
+		e->config1 = num(mget(m, "events.%zu.ldlat", mi), 0);
+	}
+	e->period = num(mget(m, "events.%zu.period", mi), e->period);
+	/*
+	 * A frequency-mode event (a perf import): the kernel chose each
+	 * sample's period and the .pebs has no column for it, so every
+	 * sample gets the mean the import kept; totals (perf report's event
+	 * count) stay right, single periods only when they were all equal.
+	 */
+	e->freq = num(mget(m, "events.%zu.freq", mi), 0);
+	if (e->freq)
+		e->period = num(mget(m, "events.%zu.perf.mean_period", mi),
+				e->period);
+	return 1;
+}
+
+/* Declares event @name with the current segment's attributes. */
 static int add_event(struct pebs_perf_writer *w, const char *name)
 {
 	if (w->nev >= MAX_EVENTS)
@@ -363,43 +436,8 @@ static int add_event(struct pebs_perf_writer *w, const char *name)
 	e->name = strdup(name);
 	if (!e->name)
 		return fail(w, PEBS_E_NOMEM, "out of memory");
-	/* Attributes from the metadata event of the same name, if any. */
-	const char *v;
-	size_t mi;
-	for (mi = 0; (v = mget(w, "events.%zu.name", mi)); mi++)
-		if (strcmp(v, name) == 0)
-			break;
-	e->type = 4;		/* PERF_TYPE_RAW */
-	e->precise = 2;
-	e->period = num(pebs_meta_get(w->meta, "period"), 1);
-	if (v) {
-		const char *t = mget(w, "events.%zu.perf.type", mi);
-		if (t) {
-			e->type = (uint32_t)num(t, 4);
-			e->config = num(mget(w, "events.%zu.perf.config", mi),
-					0);
-			e->config1 = num(mget(w, "events.%zu.perf.config1",
-					      mi), 0);
-			e->precise = (unsigned)num(mget(w,
-				"events.%zu.perf.precise_ip", mi), 2);
-		} else {
-			e->config = num(mget(w, "events.%zu.evtsel", mi), 0) &
-				    0xffff;
-			e->config1 = num(mget(w, "events.%zu.ldlat", mi), 0);
-		}
-		e->period = num(mget(w, "events.%zu.period", mi), e->period);
-		/*
-		 * A frequency-mode event (a perf import): the kernel chose
-		 * each sample's period and the .pebs has no column for it,
-		 * so every sample gets the mean the import kept; totals
-		 * (perf report's event count) stay right, single periods
-		 * only when they were all equal.
-		 */
-		e->freq = num(mget(w, "events.%zu.freq", mi), 0);
-		if (e->freq)
-			e->period = num(mget(w, "events.%zu.perf.mean_period",
-					     mi), e->period);
-	}
+	ev_attrs(w->seg, name, e);
+	e->attr_period = e->period;
 	w->nev++;
 	return (int)(w->nev - 1);
 }
@@ -503,10 +541,38 @@ static int put_comm(struct pebs_perf_writer *w, uint32_t pid, uint32_t tid,
 }
 
 /*
- * First sample of thread @tid of @pid: when the metadata names its process
- * (comm.PID) but not the thread (comm.PID.TID: a capture knows only the
- * threads alive when it looked, a sim capture none), a COMM for it, at
- * the sample's time, so that perf does not show it as ":TID".
+ * A COMM naming thread @tid of @pid @name, unless perf has that name for
+ * it already (a segment before gave it: no duplicates, but a thread that
+ * a segment in between named otherwise is named again).
+ */
+static int name_thread(struct pebs_perf_writer *w, uint32_t pid,
+		       uint32_t tid, const char *name, uint64_t time,
+		       uint32_t cpu)
+{
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	if (key == UINT64_MAX)		/* not a key of the table */
+		return put_comm(w, pid, tid, name, time, cpu);
+	uint64_t *v = ht_slot(&w->comm, key, 1);
+	if (!v)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	if (*v && strcmp(w->cname[*v - 1], name) == 0)
+		return 0;
+	char **nc = realloc(w->cname, (w->ncname + 1) * sizeof(*nc));
+	if (!nc)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	w->cname = nc;
+	if (!(nc[w->ncname] = strdup(name)))
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	*v = ++w->ncname;
+	return put_comm(w, pid, tid, name, time, cpu);
+}
+
+/*
+ * First sample of thread @tid of @pid in the segment: when the segment's
+ * metadata names its process (comm.PID) but not the thread (comm.PID.TID:
+ * a capture knows only the threads alive when it looked, a sim capture
+ * none), a COMM for it, at the sample's time, so that perf does not show
+ * it as ":TID".
  */
 static int thread_comm(struct pebs_perf_writer *w, uint32_t pid,
 		       uint32_t tid, uint64_t time, uint32_t cpu)
@@ -520,19 +586,58 @@ static int thread_comm(struct pebs_perf_writer *w, uint32_t pid,
 	if (*seen)
 		return 0;
 	*seen = 1;
-	const char *name = mget(w, "comm.%" PRIu32, pid);
-	if (!name || mget(w, "comm.%" PRIu32 ".%" PRIu32, pid, tid))
+	const char *name = mget(w->seg, "comm.%" PRIu32, pid);
+	if (!name || mget(w->seg, "comm.%" PRIu32 ".%" PRIu32, pid, tid))
 		return 0;
-	return put_comm(w, pid, tid, name, time, cpu);
+	return name_thread(w, pid, tid, name, time, cpu);
 }
 
-/* COMM and MMAP2 records for the processes and maps in the metadata. */
+/*
+ * Notes that an MMAP2 record gave @pid the map [@start, @end) of @path
+ * at @pgoff; returns 1 when perf has it already (an identical record that
+ * no later map overlapped), else 0 (the record is to be written), or a
+ * negative error.  perf replaces what a new map overlaps, as the maps
+ * overlapped here die.
+ */
+static int map_note(struct pebs_perf_writer *w, int32_t pid, uint64_t start,
+		    uint64_t end, uint64_t pgoff, const char *path)
+{
+	for (size_t i = 0; i < w->nwm; i++) {
+		const struct wmapst *m = &w->wm[i];
+		if (m->live && m->pid == pid && m->start == start &&
+		    m->end == end && m->pgoff == pgoff &&
+		    strcmp(m->path, path) == 0)
+			return 1;
+	}
+	for (size_t i = 0; i < w->nwm; i++) {
+		struct wmapst *m = &w->wm[i];
+		if (m->pid == pid && m->start < end && start < m->end)
+			m->live = 0;
+	}
+	struct wmapst *nm = realloc(w->wm, (w->nwm + 1) * sizeof(*nm));
+	if (!nm)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	w->wm = nm;
+	nm += w->nwm;
+	*nm = (struct wmapst){ .pid = pid, .live = 1, .start = start,
+			       .end = end, .pgoff = pgoff,
+			       .path = strdup(path) };
+	if (!nm->path)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	w->nwm++;
+	return 0;
+}
+
+/*
+ * COMM and MMAP2 records for the processes and maps in the current
+ * segment's metadata, those perf does not have already.
+ */
 static int put_side(struct pebs_perf_writer *w)
 {
 	struct buf *b = &w->out;
-	for (size_t i = 0; i < pebs_meta_count(w->meta); i++) {
+	for (size_t i = 0; i < pebs_meta_count(w->seg); i++) {
 		const char *k, *v;
-		pebs_meta_entry(w->meta, i, &k, &v);
+		pebs_meta_entry(w->seg, i, &k, &v);
 		if (strncmp(k, "comm.", 5) != 0)
 			continue;
 		/* comm.PID names a process, comm.PID.TID one of its threads:
@@ -544,11 +649,11 @@ static int put_side(struct pebs_perf_writer *w)
 			tid = (uint32_t)strtoul(dot + 1, &dot, 10);
 		if (errno || *dot || dot == k + 5)
 			continue;
-		if (put_comm(w, pid, tid, v, 0, 0) < 0)
+		if (name_thread(w, pid, tid, v, 0, 0) < 0)
 			return -w->err;
 	}
 	size_t nm;
-	struct wmap *mp = collect_maps(w, &nm);
+	struct wmap *mp = collect_maps(w->seg, &nm);
 	if (!mp)
 		return fail(w, PEBS_E_NOMEM, "out of memory");
 	for (size_t i = 0; i < nm; i++) {
@@ -561,6 +666,13 @@ static int put_side(struct pebs_perf_writer *w)
 		uint64_t end = num(mp[i].end, start);
 		uint64_t pgoff = num(mp[i].pgoff, 0);
 		int kernel = pid == -1;
+		int r = map_note(w, pid, start, end, pgoff, path);
+		if (r < 0) {
+			free(mp);
+			return r;
+		}
+		if (r)
+			continue;
 		/* MMAP2: cpumode in misc (1 kernel, 2 user) */
 		size_t at = rec_begin(b, 10, kernel ? 1 : 2);
 		b_u32(b, (uint32_t)pid);
@@ -733,56 +845,98 @@ static void feat_event_desc(struct pebs_perf_writer *w, struct buf *b)
 	}
 }
 
+/* Whether build-id table entries @a and @b are the same. */
+static int bid_same(const struct wbid *a, const struct wbid *b)
+{
+	return a->kernel == b->kernel && a->n == b->n &&
+	       memcmp(a->id, b->id, a->n) == 0 && strcmp(a->path, b->path) == 0;
+}
+
 /*
- * Build-id records: the BUILD_ID feature of a file, or (@type 67,
- * HEADER_BUILD_ID) in-band records of a pipe, where perf does not take the
- * feature form.
+ * Appends to *@list (*@n entries) the build-id table entries of the maps
+ * of segment metadata @m that have a build_id, each once.  0 or
+ * -PEBS_E_NOMEM.
  */
-static void feat_build_id(struct pebs_perf_writer *w, struct buf *b,
-			  uint32_t type)
+static int collect_bids(const struct pebs_meta *m, struct wbid **list,
+			size_t *n)
 {
 	size_t nm;
-	struct wmap *mp = collect_maps(w, &nm);
-	if (!mp) {
-		b->oom = 1;
-		return;
-	}
+	struct wmap *mp = collect_maps(m, &nm);
+	if (!mp)
+		return -PEBS_E_NOMEM;
 	for (size_t i = 0; i < nm; i++) {
 		const char *path = mp[i].path, *hex = mp[i].bid;
 		if (!path || !hex)
 			continue;
-		uint8_t id[20] = { 0 };
-		size_t n = 0;
-		for (; n < 20 && hex[2 * n] && hex[2 * n + 1]; n++) {
+		struct wbid e = { .path = NULL };
+		for (; e.n < 20 && hex[2 * e.n] && hex[2 * e.n + 1]; e.n++) {
 			unsigned x;
-			if (sscanf(hex + 2 * n, "%2x", &x) != 1)
+			if (sscanf(hex + 2 * e.n, "%2x", &x) != 1)
 				break;
-			id[n] = (uint8_t)x;
+			e.id[e.n] = (uint8_t)x;
 		}
 		/* the kernel's maps (modules too) are pid -1 */
-		int kernel = path[0] == '[' ||
-			     (mp[i].pid && strcmp(mp[i].pid, "-1") == 0);
+		e.kernel = path[0] == '[' ||
+			   (mp[i].pid && strcmp(mp[i].pid, "-1") == 0);
 		/*
 		 * perf names the kernel's dso [kernel.kallsyms], not as its
 		 * map ([kernel.kallsyms]_text): a build-id under the map's
 		 * name would not reach it, and perf would then take the
 		 * symbols of the kernel it runs on.
 		 */
-		if (kernel &&
+		if (e.kernel &&
 		    strncmp(path, KERNEL_DSO, strlen(KERNEL_DSO)) == 0)
 			path = KERNEL_DSO;
-		size_t l = strlen(path), al = (l + 1 + 63) & ~(size_t)63;
-		b_u32(b, type);
-		b_u16(b, (uint16_t)((kernel ? 1 : 2) | 1u << 15));
-		b_u16(b, (uint16_t)(8 + 4 + 24 + al));
-		b_u32(b, (uint32_t)-1);		/* host machine */
-		b_put(b, id, 20);
-		uint8_t sz[4] = { (uint8_t)n, 0, 0, 0 };
-		b_put(b, sz, 4);
-		b_put(b, path, l);
-		b_zero(b, al - l);
+		e.path = (char *)path;
+		size_t k = 0;
+		while (k < *n && !bid_same(&(*list)[k], &e))
+			k++;
+		if (k < *n)		/* a map of the same object */
+			continue;
+		struct wbid *nl = realloc(*list, (*n + 1) * sizeof(*nl));
+		if (!nl) {
+			free(mp);
+			return -PEBS_E_NOMEM;
+		}
+		*list = nl;
+		if (!(e.path = strdup(path))) {
+			free(mp);
+			return -PEBS_E_NOMEM;
+		}
+		nl[(*n)++] = e;
 	}
 	free(mp);
+	return 0;
+}
+
+static void free_bids(struct wbid *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(list[i].path);
+	free(list);
+}
+
+/*
+ * Build-id records of the table's entries from @from on: the BUILD_ID
+ * feature of a file, or (@type 67, HEADER_BUILD_ID) in-band records of a
+ * pipe, where perf does not take the feature form.
+ */
+static void feat_build_id(struct pebs_perf_writer *w, struct buf *b,
+			  uint32_t type, size_t from)
+{
+	for (size_t i = from; i < w->nbid; i++) {
+		const struct wbid *e = &w->bid[i];
+		size_t l = strlen(e->path), al = (l + 1 + 63) & ~(size_t)63;
+		b_u32(b, type);
+		b_u16(b, (uint16_t)((e->kernel ? 1 : 2) | 1u << 15));
+		b_u16(b, (uint16_t)(8 + 4 + 24 + al));
+		b_u32(b, (uint32_t)-1);		/* host machine */
+		b_put(b, e->id, 20);
+		uint8_t sz[4] = { e->n, 0, 0, 0 };
+		b_put(b, sz, 4);
+		b_put(b, e->path, l);
+		b_zero(b, al - l);
+	}
 }
 
 static const char *cpuid_string(const struct pebs_perf_writer *w, char *buf,
@@ -809,7 +963,7 @@ static int feature(struct pebs_perf_writer *w, unsigned id, struct buf *b)
 	const char *s;
 	switch (id) {
 	case 2:		/* BUILD_ID */
-		feat_build_id(w, b, 0);
+		feat_build_id(w, b, 0, 0);
 		return b->n > 0;
 	case 3:
 		feat_string(b, pebs_meta_get(w->meta, "host"));
@@ -894,7 +1048,8 @@ static int pipe_start(struct pebs_perf_writer *w)
 		if (rec_end(w, b, at) < 0)
 			return -w->err;
 	}
-	feat_build_id(w, b, 67);
+	feat_build_id(w, b, 67, 0);
+	w->bid_out = w->nbid;
 	for (size_t k = 0; k < NFEAT; k++) {
 		struct buf f = { .swap = w->o.big_endian };
 		int ok = feat_ids[k] != 2 && feature(w, feat_ids[k], &f) &&
@@ -925,6 +1080,164 @@ static int pipe_start(struct pebs_perf_writer *w)
 	return put_side(w);
 }
 
+/* --------------------------------------------------------- segments */
+
+/*
+ * The clock of segment metadata @m: 1 when its times can go on perf's
+ * time base, nanoseconds (time.unit ns; or tsc with a tsc.hz, *@hz, to
+ * convert them by), else 0: they are written unchanged.
+ */
+static int seg_clock(const struct pebs_meta *m, uint64_t *hz)
+{
+	const char *unit = pebs_meta_get(m, "time.unit");
+	*hz = 0;
+	if (unit && strcmp(unit, "ns") == 0)
+		return 1;
+	if (unit && strcmp(unit, "tsc") == 0)
+		*hz = num(pebs_meta_get(m, "tsc.hz"), 0);
+	return *hz != 0;
+}
+
+/* The clock of segment metadata @m, for messages. */
+static const char *clock_desc(const struct pebs_meta *m, char *buf,
+			      size_t len)
+{
+	const char *unit = pebs_meta_get(m, "time.unit");
+	uint64_t hz;
+	if (seg_clock(m, &hz))
+		snprintf(buf, len, hz ? "TSC ticks at %" PRIu64 " Hz" :
+			 "nanoseconds", hz);
+	else if (!unit)
+		snprintf(buf, len, "an unknown unit (no time.unit)");
+	else if (strcmp(unit, "tsc") == 0)
+		snprintf(buf, len, "TSC ticks of unknown rate (no tsc.hz)");
+	else
+		snprintf(buf, len, "time.unit \"%.32s\"", unit);
+	return buf;
+}
+
+/*
+ * Whether the times of segment metadata @m can share the file with those
+ * written before: both on the ns base, or both written unchanged in the
+ * same unit.  Fails the writer with PEBS_E_UNSUPPORTED if not.
+ */
+static int check_clock(struct pebs_perf_writer *w, const struct pebs_meta *m)
+{
+	uint64_t hz;
+	int ok = seg_clock(m, &hz);
+	if (!w->raw_clock && ok)
+		return 0;
+	const char *u0 = pebs_meta_get(w->meta, "time.unit");
+	const char *u1 = pebs_meta_get(m, "time.unit");
+	if (w->raw_clock && !ok && (u0 && u1 ? strcmp(u0, u1) == 0 : u0 == u1))
+		return 0;
+	char here[64], before[64];
+	return fail(w, PEBS_E_UNSUPPORTED, "times in %s, but in %s before "
+		    "it: a perf.data has one time base, nanoseconds, and "
+		    "times of unknown rate cannot be converted to it; export "
+		    "them separately",
+		    clock_desc(m, here, sizeof(here)),
+		    clock_desc(w->meta, before, sizeof(before)));
+}
+
+/* "type T config C config1 C1 precise P [freq F]" of @e, for messages. */
+static const char *attr_desc(const struct wevent *e, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "type %" PRIu32 " config %#" PRIx64
+			 " config1 %#" PRIx64 " precise %u", e->type,
+			 e->config, e->config1, e->precise);
+	if (e->freq && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " freq %" PRIu64, e->freq);
+	return buf;
+}
+
+/*
+ * Whether the events segment metadata @m describes have the attributes
+ * of the events of those names declared before (perf.data has one
+ * attribute per event; the period may differ: each sample has its own).
+ * Fails the writer with PEBS_E_UNSUPPORTED if not.
+ */
+static int check_events(struct pebs_perf_writer *w,
+			const struct pebs_meta *m)
+{
+	const char *name;
+	for (size_t i = 0; (name = mget(m, "events.%zu.name", i)); i++) {
+		for (size_t k = 0; k < w->nev; k++) {
+			const struct wevent *e = &w->ev[k];
+			struct wevent n;
+			if (strcmp(e->name, name) != 0)
+				continue;
+			ev_attrs(m, name, &n);
+			if (n.type == e->type && n.config == e->config &&
+			    n.config1 == e->config1 &&
+			    n.precise == e->precise && n.freq == e->freq)
+				break;
+			char here[96], before[96];
+			return fail(w, PEBS_E_UNSUPPORTED, "event \"%s\" has "
+				    "%s, in the inputs before it %s: a "
+				    "perf.data has one attribute per event "
+				    "name; export them separately",
+				    perf_name(e),
+				    attr_desc(&n, here, sizeof(here)),
+				    attr_desc(e, before, sizeof(before)));
+		}
+	}
+	return 0;
+}
+
+/*
+ * Moves the build-ids of @list (@n entries, freed) that the table lacks
+ * into it; an object of the table with another build-id fails the writer
+ * with PEBS_E_UNSUPPORTED (perf keeps one per path).
+ */
+static int merge_bids(struct pebs_perf_writer *w, struct wbid *list,
+		      size_t n)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct wbid *e = &list[i];
+		size_t k = 0;
+		while (k < w->nbid && (w->bid[k].kernel != e->kernel ||
+				       strcmp(w->bid[k].path, e->path)))
+			k++;
+		if (k == w->nbid) {
+			list[keep++] = *e;
+			continue;
+		}
+		if (!bid_same(&w->bid[k], e)) {
+			char here[41], before[41];
+			for (unsigned j = 0; j < 20; j++) {
+				snprintf(here + 2 * j, 3, "%02x", e->id[j]);
+				snprintf(before + 2 * j, 3, "%02x",
+					 w->bid[k].id[j]);
+			}
+			here[2 * e->n] = before[2 * w->bid[k].n] = '\0';
+			fail(w, PEBS_E_UNSUPPORTED, "%s has build-id %s, in "
+			     "the inputs before it %s: a perf.data has one "
+			     "build-id per object; export them separately",
+			     e->path, here, before);
+			/* list[keep, i) were moved or freed */
+			for (size_t j = 0; j < n; j++)
+				if (j < keep || j >= i)
+					free(list[j].path);
+			free(list);
+			return -w->err;
+		}
+		free(e->path);
+	}
+	struct wbid *nb = realloc(w->bid, (w->nbid + keep) * sizeof(*nb));
+	if (!nb && keep) {
+		free_bids(list, keep);
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	}
+	if (nb)
+		w->bid = nb;
+	memcpy(w->bid + w->nbid, list, keep * sizeof(*list));
+	w->nbid += keep;
+	free(list);
+	return 0;
+}
+
 /* ------------------------------------------------------------ public */
 
 int pebs_perf_writer_open(struct pebs_perf_writer **wp, FILE *fp,
@@ -944,9 +1257,11 @@ int pebs_perf_writer_open(struct pebs_perf_writer **wp, FILE *fp,
 	w->meta = pebs_meta_new();
 	if (!w->meta || (meta && pebs_meta_copy(w->meta, meta) < 0))
 		return fail(w, PEBS_E_NOMEM, "out of memory");
-	const char *unit = pebs_meta_get(w->meta, "time.unit");
-	if (unit && strcmp(unit, "tsc") == 0)
-		w->tsc_hz = num(pebs_meta_get(w->meta, "tsc.hz"), 0);
+	w->seg = w->meta;
+	w->nseg = 1;
+	w->raw_clock = !seg_clock(w->meta, &w->tsc_hz);
+	if (collect_bids(w->meta, &w->bid, &w->nbid) < 0)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
 	w->st = w->o.sample_type ? w->o.sample_type : DEFAULT_ST;
 	w->st_fixed = w->o.sample_type != 0;
 	if (!w->st_fixed)	/* an import's physical addresses and TSX */
@@ -958,7 +1273,7 @@ int pebs_perf_writer_open(struct pebs_perf_writer **wp, FILE *fp,
 			    "exclusive");
 	/* Declare the metadata's events first, in order. */
 	const char *name;
-	for (size_t i = 0; (name = mget(w, "events.%zu.name", i)); i++)
+	for (size_t i = 0; (name = mget(w->meta, "events.%zu.name", i)); i++)
 		if (find_event(w, name) < 0)
 			return -w->err;
 	struct stat sb;
@@ -988,6 +1303,69 @@ int pebs_perf_writer_open(struct pebs_perf_writer **wp, FILE *fp,
 	if (put_side(w) < 0)
 		return -w->err;
 	return 0;
+}
+
+int pebs_perf_writer_segment(struct pebs_perf_writer *w,
+			     const struct pebs_meta *meta)
+{
+	if (w->err)
+		return -w->err;
+	struct pebs_meta *m = pebs_meta_new();
+	struct wbid *bl = NULL;
+	size_t nbl = 0;
+	if (!m || (meta && pebs_meta_copy(m, meta) < 0) ||
+	    collect_bids(m, &bl, &nbl) < 0) {
+		pebs_meta_free(m);
+		free_bids(bl, nbl);
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	}
+	/*
+	 * What one perf.data cannot hold is refused before anything of the
+	 * segment is written; a pipe's header goes out first, with the side
+	 * records of the segment before (its attributes are the metadata's).
+	 */
+	if (check_clock(w, m) < 0 || check_events(w, m) < 0 ||
+	    merge_bids(w, bl, nbl) < 0 ||
+	    (w->o.pipe && !w->started && pipe_start(w) < 0)) {
+		pebs_meta_free(m);
+		return -w->err;
+	}
+	struct buf *b = &w->out;
+	if (w->o.pipe && w->bid_out < w->nbid) {
+		feat_build_id(w, b, 67, w->bid_out);
+		w->bid_out = w->nbid;
+	}
+	/*
+	 * perf delivers side records of time 0 as it reads them, and queues
+	 * samples to sort them: two rounds make it process every sample of
+	 * the segment before first, so that the new COMMs and maps do not
+	 * apply to them.  The new segment's times start over.
+	 */
+	for (int k = 0; k < 2; k++) {
+		size_t r = rec_begin(b, 68, 0);		/* FINISHED_ROUND */
+		rec_end(w, b, r);
+	}
+	w->max_time = 0;
+	if (w->seg != w->meta)
+		pebs_meta_free(w->seg);
+	w->seg = m;
+	w->nseg++;
+	seg_clock(m, &w->tsc_hz);
+	ht_free(&w->thr);
+	memset(&w->thr, 0, sizeof(w->thr));
+	/* each sample carries the period of its own segment */
+	for (size_t k = 0; k < w->nev; k++) {
+		struct wevent n;
+		ev_attrs(m, w->ev[k].name, &n);
+		w->ev[k].period = n.period;
+	}
+	const char *name;
+	for (size_t i = 0; (name = mget(m, "events.%zu.name", i)); i++)
+		if (find_event(w, name) < 0)
+			return -w->err;
+	if (put_side(w) < 0)
+		return -w->err;
+	return b->oom ? fail(w, PEBS_E_NOMEM, "out of memory") : 0;
 }
 
 static uint64_t to_ns(const struct pebs_perf_writer *w, uint64_t t)
@@ -1282,6 +1660,16 @@ int pebs_perf_writer_close(struct pebs_perf_writer *w, char *err,
 	free(w->ev);
 	free(w->out.p);
 	ht_free(&w->thr);
+	ht_free(&w->comm);
+	for (size_t i = 0; i < w->ncname; i++)
+		free(w->cname[i]);
+	free(w->cname);
+	for (size_t i = 0; i < w->nwm; i++)
+		free(w->wm[i].path);
+	free(w->wm);
+	free_bids(w->bid, w->nbid);
+	if (w->seg != w->meta)
+		pebs_meta_free(w->seg);
 	pebs_meta_free(w->meta);
 	free(w);
 	return -e;

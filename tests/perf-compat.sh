@@ -21,6 +21,8 @@
 #    count, and perf's order of samples recorded out of order.
 # 9. round trips keep PERF_SAMPLE_TRANSACTION (abort flags and code), which
 #    the .pebs holds as the TSX tuning field and AX.
+# 10. several inputs in one perf.data: each sample as perf shows the export
+#    of its input alone (time, comm, symbol).
 set -euo pipefail
 bin=$(cd "${1:?usage: perf-compat.sh BINDIR}" && pwd)
 cd "$(dirname "$0")/.."
@@ -197,4 +199,22 @@ tx $T/gen-transaction.perf.data > "$tmp/t0"
 "$bin/pebs-decode" -f perf "$tmp/t.pebs" -o "$tmp/t.data"
 tx "$tmp/t.data" > "$tmp/t1"
 check "round trip: transaction flags and abort codes" "$tmp/t0" "$tmp/t1"
+# several inputs in one file: each sample as the export of its own input
+# alone shows it (a built-in workload in TSC ticks, then a perf import in
+# ns with its processes and maps; the second once got the first's clock,
+# and no COMM or MMAP2 records)
+"$bin/pebs-capture" -b sim --workload false-sharing -c 997 \
+	-o "$tmp/w.pebs" 2>/dev/null
+sg() { perf script --ns -F comm,tid,time,ip,sym,dso "$@" 2>/dev/null; }
+for x in w a; do
+	"$bin/pebs-decode" -f perf "$tmp/$x.pebs" -o "$tmp/$x.alone.data"
+	sg -i "$tmp/$x.alone.data"
+done > "$tmp/s0"
+"$bin/pebs-decode" -f perf "$tmp/w.pebs" "$tmp/a.pebs" -o "$tmp/s.data"
+sg -i "$tmp/s.data" > "$tmp/s1"
+check "several inputs: each sample as its input alone" "$tmp/s0" "$tmp/s1"
+cat "$tmp/w.pebs" "$tmp/a.pebs" | "$bin/pebs-decode" -f perf | sg -i - \
+	> "$tmp/s2"
+check "several inputs (pipe): each sample as its input alone" "$tmp/s0" \
+	"$tmp/s2"
 exit $fail

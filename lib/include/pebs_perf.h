@@ -205,7 +205,9 @@ struct pebs_perf_writer_opts {
 
 /*
  * Starts a perf.data on @fp with the capture metadata @meta (copied; may be
- * NULL).  A seekable @fp gets the normal file layout (header rewritten at
+ * NULL): that of the first input segment, which also gives the header
+ * features (host, kernel, CPU, topology, command line) of the whole file.
+ * A seekable @fp gets the normal file layout (header rewritten at
  * close); otherwise (or with opts->pipe) pipe mode.  Events are declared as
  * samples name them.  @fp is not closed.  Returns 0 and *@w or a negative
  * error.
@@ -213,6 +215,33 @@ struct pebs_perf_writer_opts {
 int pebs_perf_writer_open(struct pebs_perf_writer **w, FILE *fp,
 			  const struct pebs_meta *meta,
 			  const struct pebs_perf_writer_opts *opts);
+
+/*
+ * Starts the next input segment, with metadata @meta (copied; may be
+ * NULL): the samples added after it are its own.  A perf.data has one
+ * time base, nanoseconds: each segment's times are converted with its
+ * own clock (time.unit tsc with tsc.hz; ns as they are).  A segment
+ * without a usable clock (no time.unit, or tsc without tsc.hz) has its
+ * times written unchanged, as a first segment does: it may follow only
+ * segments of that same time.unit, and they only it.  The segment's
+ * processes and maps (comm.*, maps.*) go out as COMM and MMAP2 records
+ * before its samples, those perf has from a segment before (same name,
+ * same map still in place) once only, and its build-ids join the table;
+ * its events are declared (each sample then carries its own segment's
+ * period).  Samples of the segments before are all processed by perf
+ * before these records (FINISHED_ROUND).  The sample_type stays as the
+ * first segment decided it.
+ *
+ * Returns 0 or a negative error as pebs_perf_writer_add() does, and
+ * -PEBS_E_UNSUPPORTED (the writer failed, nothing of the segment
+ * written) when the segment cannot share the file with those before: a
+ * clock that the rule above rules out, an event of the same name with
+ * other perf attributes (type, config, config1, precise_ip, frequency;
+ * periods may differ), or an object (path) with another build-id;
+ * pebs_perf_writer_errmsg() says which.
+ */
+int pebs_perf_writer_segment(struct pebs_perf_writer *w,
+			     const struct pebs_meta *meta);
 
 /*
  * Appends sample @s of event @event (a name; NULL or "" = no name, an

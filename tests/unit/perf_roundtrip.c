@@ -1394,3 +1394,188 @@ Test(perf_roundtrip, transaction_conversions)
 		}
 	}
 }
+
+/* ------------------------------------------------- several segments */
+
+/*
+ * Segment metadata: a process @pid called @comm with the map of @path
+ * (build-id @bid), event "ev" of ldlat @ldlat, and clock @unit (NULL:
+ * none) at @hz (NULL: none).
+ */
+static struct pebs_meta *seg_meta(uint32_t pid, const char *comm,
+				  const char *path, const char *bid,
+				  unsigned ldlat, const char *unit,
+				  const char *hz)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_not_null(m);
+	if (unit)
+		pebs_meta_set(m, "time.unit", unit);
+	if (hz)
+		pebs_meta_set(m, "tsc.hz", hz);
+	char key[32];
+	snprintf(key, sizeof(key), "comm.%u", pid);
+	pebs_meta_set(m, key, comm);
+	pebs_meta_setf(m, "maps.0.pid", "%u", pid);
+	pebs_meta_set(m, "maps.0.start", "0x400000");
+	pebs_meta_set(m, "maps.0.end", "0x401000");
+	pebs_meta_set(m, "maps.0.path", path);
+	pebs_meta_set(m, "maps.0.build_id", bid);
+	pebs_meta_set(m, "events.0.name", "ev");
+	pebs_meta_set(m, "events.0.evtsel", "0x4301cd");
+	pebs_meta_setf(m, "events.0.ldlat", "%u", ldlat);
+	return m;
+}
+
+#define BID_A "0123456789abcdef0123456789abcdef01234567"
+#define BID_B "89abcdef0123456789abcdef0123456789abcdef"
+
+/*
+ * A second segment brings its own clock, processes, maps and build-ids:
+ * its ticks are converted with its own tsc.hz, its process and thread get
+ * its COMM (perf showed ":TID"), its map an MMAP2 and a build-id record
+ * before its sample; what the segment before gave already (the same map
+ * of the same process, the same build-id) is not written again.
+ */
+Test(perf_roundtrip, segment_change)
+{
+	struct pebs_meta *m1 = seg_meta(100, "alpha", "/bin/a", BID_A, 3,
+					"ns", NULL);
+	struct pebs_meta *m2 = seg_meta(200, "beta", "/bin/b", BID_B, 3,
+					"tsc", "2000000000");
+	/* and the map of the first segment again */
+	pebs_meta_set(m2, "maps.1.pid", "100");
+	pebs_meta_set(m2, "maps.1.start", "0x400000");
+	pebs_meta_set(m2, "maps.1.end", "0x401000");
+	pebs_meta_set(m2, "maps.1.path", "/bin/a");
+	pebs_meta_set(m2, "maps.1.build_id", BID_A);
+	struct pebs_sample s[2];
+	make_sample(&s[0], 0, 1000);
+	s[0].pid = 100;
+	s[0].tid = 101;
+	make_sample(&s[1], 0, 4000);		/* 2000 ns at 2 GHz */
+	s[1].pid = 200;
+	s[1].tid = 201;
+	for (int pipe = 0; pipe < 2; pipe++) {
+		FILE *out = tmpfile();
+		struct pebs_perf_writer_opts o = { .pipe = pipe };
+		struct pebs_perf_writer *w;
+		char err[512];
+		cr_assert_not_null(out);
+		cr_assert_eq(pebs_perf_writer_open(&w, out, m1, &o), 0);
+		cr_assert_eq(pebs_perf_writer_add(w, &s[0], "ev"), 0);
+		cr_assert_eq(pebs_perf_writer_segment(w, m2), 0, "%s",
+			     pebs_perf_writer_errmsg(w));
+		cr_assert_eq(pebs_perf_writer_add(w, &s[1], "ev"), 0);
+		cr_assert_eq(pebs_perf_writer_close(w, err, sizeof(err)), 0,
+			     "%s", err);
+		fflush(out);
+		rewind(out);
+		struct pebs_perf_reader *r;
+		cr_assert_eq(pebs_perf_reader_open(&r, out, "t", NULL), 0);
+		struct pebs_perf_item it;
+		uint64_t t[2] = { 0, 0 };
+		size_t n = 0;
+		while (pebs_perf_reader_next(r, &it) > 0)
+			if (it.kind == PEBS_PERF_SAMPLE && n < 2)
+				t[n++] = it.s.time;
+		cr_expect_eq(n, 2);
+		cr_expect_eq(t[0], 1000, "pipe %d: %llu", pipe,
+			     (unsigned long long)t[0]);
+		cr_expect_eq(t[1], 2000, "pipe %d: %llu", pipe,
+			     (unsigned long long)t[1]);
+		const struct pebs_meta *m = pebs_perf_reader_meta(r);
+		cr_expect_str_eq(pebs_meta_get(m, "comm.100.101"), "alpha");
+		cr_expect_str_eq(pebs_meta_get(m, "comm.200"), "beta");
+		cr_expect_str_eq(pebs_meta_get(m, "comm.200.201"), "beta",
+				 "pipe %d", pipe);
+		pebs_perf_reader_close(r);
+		if (pipe) {	/* records, counted */
+			size_t len;
+			uint8_t *p = slurp(out, &len);
+			const uint8_t *rec[16];
+			cr_expect_eq(pipe_records(p, len, 10, rec, 16), 2,
+				     "one MMAP2 per map");
+			cr_expect_eq(pipe_records(p, len, 67, rec, 16), 2,
+				     "one build-id per object");
+			size_t nc = pipe_records(p, len, 3, rec, 16);
+			cr_expect_eq(nc, 4, "COMMs: %zu", nc);
+			free(p);
+		}
+		fclose(out);
+	}
+	pebs_meta_free(m1);
+	pebs_meta_free(m2);
+}
+
+/*
+ * What one perf.data cannot hold is refused (-PEBS_E_UNSUPPORTED, nothing
+ * of the segment written): an event of the same name with other
+ * attributes, an object with another build-id, times on no common base.
+ * Segments whose times are both of unknown rate in the same unit are
+ * written unchanged, as one alone is.
+ */
+Test(perf_roundtrip, segment_conflicts)
+{
+	static const struct {
+		unsigned ldlat;
+		const char *bid, *unit, *hz;
+		int want;
+		const char *msg;
+	} c[] = {
+		{ 3, BID_A, "tsc", "1000000000", 0, "" },
+		{ 30, BID_A, "ns", NULL, -PEBS_E_UNSUPPORTED, "config1 0x1e" },
+		{ 3, BID_B, "ns", NULL, -PEBS_E_UNSUPPORTED, "build-id" },
+		{ 3, BID_A, "tsc", NULL, -PEBS_E_UNSUPPORTED, "no tsc.hz" },
+		{ 3, BID_A, NULL, NULL, -PEBS_E_UNSUPPORTED, "no time.unit" },
+	};
+	struct pebs_meta *m1 = seg_meta(100, "alpha", "/bin/a", BID_A, 3,
+					"ns", NULL);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pebs_meta *m2 = seg_meta(100, "alpha", "/bin/a",
+						c[i].bid, c[i].ldlat,
+						c[i].unit, c[i].hz);
+		FILE *out = tmpfile();
+		struct pebs_perf_writer *w;
+		struct pebs_sample s;
+		make_sample(&s, 0, 1000);
+		cr_assert_eq(pebs_perf_writer_open(&w, out, m1, NULL), 0);
+		cr_assert_eq(pebs_perf_writer_add(w, &s, "ev"), 0);
+		cr_expect_eq(pebs_perf_writer_segment(w, m2), c[i].want,
+			     "case %zu: %s", i, pebs_perf_writer_errmsg(w));
+		cr_expect_not_null(strstr(pebs_perf_writer_errmsg(w),
+					  c[i].msg), "case %zu: %s", i,
+				   pebs_perf_writer_errmsg(w));
+		pebs_perf_writer_close(w, NULL, 0);
+		fclose(out);
+		pebs_meta_free(m2);
+	}
+	pebs_meta_free(m1);
+	/* two segments of TSC ticks of unknown rate: unchanged */
+	struct pebs_meta *t1 = seg_meta(1, "a", "/bin/a", BID_A, 3, "tsc",
+					NULL);
+	struct pebs_meta *t2 = seg_meta(2, "b", "/bin/b", BID_B, 3, "tsc",
+					NULL);
+	struct pebs_sample s[2];
+	make_sample(&s[0], 0, 5000);
+	make_sample(&s[1], 0, 7000);
+	FILE *out = tmpfile();
+	struct pebs_perf_writer *w;
+	cr_assert_eq(pebs_perf_writer_open(&w, out, t1, NULL), 0);
+	cr_assert_eq(pebs_perf_writer_add(w, &s[0], "ev"), 0);
+	cr_assert_eq(pebs_perf_writer_segment(w, t2), 0);
+	cr_assert_eq(pebs_perf_writer_add(w, &s[1], "ev"), 0);
+	cr_assert_eq(pebs_perf_writer_close(w, NULL, 0), 0);
+	rewind(out);
+	struct pebs_perf_reader *r;
+	struct pebs_perf_item it;
+	uint64_t sum = 0;
+	cr_assert_eq(pebs_perf_reader_open(&r, out, "t", NULL), 0);
+	while (pebs_perf_reader_next(r, &it) > 0)
+		sum += it.kind == PEBS_PERF_SAMPLE ? it.s.time : 0;
+	cr_expect_eq(sum, 12000);
+	pebs_perf_reader_close(r);
+	fclose(out);
+	pebs_meta_free(t1);
+	pebs_meta_free(t2);
+}
