@@ -155,7 +155,8 @@ struct pebs_c2c {
 	/* symbols */
 	struct pebs_meta *maps;	/* maps.N.* of every input, renumbered */
 	size_t nmaps;
-	struct pebs_meta *mapset;	/* the maps kept, for dedup */
+	struct pebs_meta *mapset;	/* the maps (and ips) kept, for dedup */
+	size_t nips;		/* workload.ips.* in maps: c2c_ip_add() */
 	struct pebs_sym *sym;	/* borrowed; NULL: no symbols */
 	struct pebs_c2c_stats totals;
 	/* every sample added (merged counts included), and the latencies
@@ -258,6 +259,33 @@ int c2c_map_field(const char *name);
 const char *c2c_map_field_name(int f);
 /* Adds one map (values by field; NULL = absent), once.  0 or <0. */
 int c2c_map_add(struct pebs_c2c *c, const char *const v[C2C_MAP_FIELDS]);
+
+/*
+ * The longest name of a built-in workload's instruction kept (bytes):
+ * theirs are tens; a longer one in a capture is ignored, in a YAML
+ * result refused.
+ */
+#define C2C_IP_NAME_MAX 4096
+
+/*
+ * Names instruction @ip of a built-in workload (workload.ips.*, what the
+ * symbolizer reads) @name, unless @ip has a name already (the first
+ * stays) or @name is empty or longer than C2C_IP_NAME_MAX (ignored, as
+ * the symbolizer ignores an empty one).  0 or -PEBS_E_NOMEM.
+ */
+int c2c_ip_add(struct pebs_c2c *c, uint64_t ip, const char *name);
+
+/* A named instruction: @name borrowed from c->maps. */
+struct c2c_ip {
+	uint64_t ip;
+	const char *name;
+};
+
+/*
+ * The named instructions, by ip, into *@out (malloc'd, to free; NULL
+ * when none).  Count or -PEBS_E_NOMEM.
+ */
+long c2c_ip_list(const struct pebs_c2c *c, struct c2c_ip **out);
 
 /*
  * Symbol of the instruction @ip of process @pid ("work+0x1a") into *@sym

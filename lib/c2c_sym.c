@@ -6,8 +6,10 @@
  * row (function+offset, source line) and the data symbol of each line.
  * A built-in workload has no maps: the instructions its metadata names
  * (workload.ips.N.ip/name) are gathered the same way, so its rows read
- * "fs_worker" and "load shared.count[id]" (pebs_sym.h).
+ * "fs_worker" and "load shared.count[id]" (pebs_sym.h), one name per
+ * instruction, and kept in the YAML result too (workload_ips).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,25 +90,59 @@ int c2c_map_add(struct pebs_c2c *c, const char *const v[C2C_MAP_FIELDS])
 }
 
 /*
- * A built-in workload's instruction @ip named @name, kept once as
+ * A built-in workload's instruction @ip named @name, kept as
  * workload.ips.K.ip/name (K: unused so far, not dense: only the symbol
- * library reads them, whatever the numbering).
+ * library reads them, whatever the numbering).  An ip keeps the first
+ * name it comes with: the symbolizer keeps the first of several names
+ * too, so gathering one per ip changes no report, and the YAML result
+ * (which has one name per ip) gives the same report merged.
  */
-static int ip_add(struct pebs_c2c *c, const char *ip, const char *name)
+int c2c_ip_add(struct pebs_c2c *c, uint64_t ip, const char *name)
 {
 	char *id, k[64];
+	/* the symbolizer ignores an empty name; the bound keeps a YAML
+	 * result's names readable (c2c_yaml.c refuses longer ones) */
+	if (!*name || strlen(name) > C2C_IP_NAME_MAX)
+		return 0;
 	/* map keys start with a digit or '-': no clash */
-	if (asprintf(&id, "ip:%zu:%s,%s", strlen(ip), ip, name) < 0)
+	if (asprintf(&id, "ip:%" PRIx64, ip) < 0)
 		id = NULL;
 	int r = first_seen(c, id);
 	if (r <= 0)
 		return r;
 	size_t n = pebs_meta_count(c->maps);
 	snprintf(k, sizeof(k), "workload.ips.%zu.ip", n);
-	if (pebs_meta_set(c->maps, k, ip) < 0)
+	if (pebs_meta_setf(c->maps, k, "0x%" PRIx64, ip) < 0)
 		return -PEBS_E_NOMEM;
 	snprintf(k, sizeof(k), "workload.ips.%zu.name", n);
-	return pebs_meta_set(c->maps, k, name) < 0 ? -PEBS_E_NOMEM : 0;
+	if (pebs_meta_set(c->maps, k, name) < 0)
+		return -PEBS_E_NOMEM;
+	c->nips++;
+	return 0;
+}
+
+static int ip_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct c2c_ip *)a)->ip;
+	uint64_t y = ((const struct c2c_ip *)b)->ip;
+	return (x > y) - (x < y);
+}
+
+long c2c_ip_list(const struct pebs_c2c *c, struct c2c_ip **out)
+{
+	const char *v, *name;
+	size_t n = 0;
+	*out = NULL;
+	if (!c->nips)
+		return 0;
+	if (!(*out = malloc(c->nips * sizeof(**out))))
+		return -PEBS_E_NOMEM;
+	/* what c2c_ip_add() wrote: "0x..." hex, one per ip */
+	for (size_t i = 0; n < c->nips &&
+	     pebs_sym_ip_next(c->maps, &i, &v, &name);)
+		(*out)[n++] = (struct c2c_ip){ strtoull(v, NULL, 16), name };
+	qsort(*out, n, sizeof(**out), ip_cmp);
+	return (long)n;
 }
 
 int pebs_c2c_add_maps(struct pebs_c2c *c, const struct pebs_meta *m)
@@ -117,9 +153,15 @@ int pebs_c2c_add_maps(struct pebs_c2c *c, const struct pebs_meta *m)
 		if (r)
 			return r;
 	}
-	const char *ip, *name;
-	for (size_t i = 0; pebs_sym_ip_next(m, &i, &ip, &name);) {
-		int r = ip_add(c, ip, name);
+	const char *ipv, *name;
+	for (size_t i = 0; pebs_sym_ip_next(m, &i, &ipv, &name);) {
+		/* read as the symbolizer reads it (sym.c, read_ips()) */
+		char *end;
+		errno = 0;
+		uint64_t ip = strtoull(ipv, &end, 0);
+		if (end == ipv || *end || errno)
+			continue;
+		int r = c2c_ip_add(c, ip, name);
 		if (r)
 			return r;
 	}

@@ -591,6 +591,21 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 			}
 		}
 	}
+	struct c2c_ip *ips;
+	long nips = c2c_ip_list(c, &ips);
+	if (nips < 0)
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+	if (nips) {
+		/* a built-in workload's instruction names, by ip */
+		fprintf(fp, "workload_ips:\n");
+		for (long i = 0; i < nips; i++) {
+			fprintf(fp, "  - ip: 0x%" PRIx64 "\n    name: ",
+				ips[i].ip);
+			ystr(fp, ips[i].name);
+			fputc('\n', fp);
+		}
+	}
+	free(ips);
 	fprintf(fp, "totals:\n");
 	ystats(fp, "  ", &c->totals);
 	fprintf(fp, "lines_sampled: %zu\n", c->nsampled);
@@ -666,6 +681,7 @@ struct yp {
 	size_t nk, nt, capk, capt;
 	uint64_t *ips;
 	size_t nips, capips;
+	struct c2c_dict ipset;	/* the ips workload_ips named */
 };
 
 static int ynext(struct yp *y)
@@ -1027,11 +1043,20 @@ static int ycells(struct yp *y)
 	}
 }
 
+/* A !!binary value of key @what that cannot be read, and @why. */
+static int ytext_err(struct yp *y, const char *what, const char *why)
+{
+	char msg[96];
+	snprintf(msg, sizeof(msg), "%s: !!binary value %s", what, why);
+	return yerr(y, msg);
+}
+
 /*
  * The current scalar as text into *@out (to free): a !!binary one (what
  * ystr() writes for bytes that are not UTF-8) decoded from base64.
+ * @what (the key) starts the messages.
  */
-static int ytext(struct yp *y, char **out)
+static int ytext(struct yp *y, const char *what, char **out)
 {
 	const char *s = yscalar(y), *tag = (const char *)y->ev.data.scalar.tag;
 	*out = NULL;
@@ -1055,8 +1080,7 @@ static int ytext(struct yp *y, char **out)
 			p = b64;
 		} else if (!p || pad) {
 			free(d);
-			return yerr(y, "maps: !!binary value that is not "
-				    "base64");
+			return ytext_err(y, what, "that is not base64");
 		}
 		v = v << 6 | (uint32_t)(p - b64);
 		if (++k == 4) {
@@ -1070,56 +1094,165 @@ static int ytext(struct yp *y, char **out)
 	d[n] = 0;
 	if (k || memchr(d, 0, n)) {
 		free(d);
-		return yerr(y, k ? "maps: !!binary value that is not base64" :
-			    "maps: !!binary value with a NUL byte");
+		return ytext_err(y, what, k ? "that is not base64" :
+				 "with a NUL byte");
 	}
 	*out = (char *)d;
 	return 0;
 }
 
-/* maps: [{pid: "1", start: "0x...", ..., path: "..."}, ...] */
-static int ymaps(struct yp *y)
+/*
+ * A list of mappings, @what its key (maps, workload_ips), @per what an
+ * entry is: @val(y, key, st) for each key of an entry (the current event
+ * is its value), then @end(y, r, line, st) once per entry, with the error
+ * so far (0: the entry was read whole) and the entry's line; @end frees
+ * what @val kept in @st and returns the entry's error.
+ */
+static int ymaplist(struct yp *y, const char *what, const char *per,
+		    int (*val)(struct yp *, const char *, void *),
+		    int (*end)(struct yp *, int, size_t, void *), void *st)
 {
+	char msg[96];
 	int r;
-	if (y->ev.type != YAML_SEQUENCE_START_EVENT)
-		return yerr(y, "maps: expected a list");
+	if (y->ev.type != YAML_SEQUENCE_START_EVENT) {
+		snprintf(msg, sizeof(msg), "%s: expected a list", what);
+		return yerr(y, msg);
+	}
 	for (;;) {
 		if ((r = ynext(y)))
 			return r;
 		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
 			return 0;
-		if (y->ev.type != YAML_MAPPING_START_EVENT)
-			return yerr(y, "maps: expected a mapping per map");
-		char *v[C2C_MAP_FIELDS] = { 0 };
+		if (y->ev.type != YAML_MAPPING_START_EVENT) {
+			snprintf(msg, sizeof(msg), "%s: expected a mapping "
+				 "per %s", what, per);
+			return yerr(y, msg);
+		}
+		size_t line = y->ev.start_mark.line + 1;
 		for (;;) {
-			if ((r = ynext(y)))
-				break;
-			if (y->ev.type == YAML_MAPPING_END_EVENT)
-				break;
-			if (y->ev.type != YAML_SCALAR_EVENT) {
-				r = yerr(y, "maps: expected a key");
-				break;
-			}
-			int f = c2c_map_field(yscalar(y));
-			if ((r = ynext(y)))
+			if ((r = ynext(y)) ||
+			    y->ev.type == YAML_MAPPING_END_EVENT)
 				break;
 			if (y->ev.type != YAML_SCALAR_EVENT) {
-				r = yerr(y, "maps: expected a text value");
+				snprintf(msg, sizeof(msg), "%s: expected a key",
+					 what);
+				r = yerr(y, msg);
 				break;
 			}
-			if (f < 0)
-				continue;
-			free(v[f]);
-			if ((r = ytext(y, &v[f])))
+			/* a longer key is none of ours */
+			char key[32];
+			if (strlen(yscalar(y)) >= sizeof(key))
+				key[0] = 0;
+			else
+				strcpy(key, yscalar(y));
+			if ((r = ynext(y)) || (r = val(y, key, st)))
 				break;
 		}
-		if (!r && c2c_map_add(y->c, (const char *const *)v))
-			r = c2c_fail(y->c, PEBS_E_NOMEM, "out of memory");
-		for (int f = 0; f < C2C_MAP_FIELDS; f++)
-			free(v[f]);
-		if (r)
+		if ((r = end(y, r, line, st)))
 			return r;
 	}
+}
+
+/* maps: [{pid: "1", start: "0x...", ..., path: "..."}, ...] */
+static int map_val(struct yp *y, const char *key, void *st)
+{
+	char **v = st;
+	if (y->ev.type != YAML_SCALAR_EVENT)
+		return yerr(y, "maps: expected a text value");
+	int f = c2c_map_field(key);
+	if (f < 0)
+		return 0;
+	free(v[f]);
+	v[f] = NULL;
+	return ytext(y, "maps", &v[f]);
+}
+
+static int map_end(struct yp *y, int r, size_t line, void *st)
+{
+	char **v = st;
+	(void)line;
+	if (!r && c2c_map_add(y->c, (const char *const *)v))
+		r = c2c_fail(y->c, PEBS_E_NOMEM, "out of memory");
+	for (int f = 0; f < C2C_MAP_FIELDS; f++) {
+		free(v[f]);
+		v[f] = NULL;
+	}
+	return r;
+}
+
+static int ymaps(struct yp *y)
+{
+	char *v[C2C_MAP_FIELDS] = { 0 };
+	return ymaplist(y, "maps", "map", map_val, map_end, v);
+}
+
+/*
+ * workload_ips: [{ip: 0x4011a3, name: "fs_worker: load x"}, ...], the
+ * names of a built-in workload's instructions.  Each entry has one ip and
+ * one name (text, 1 to C2C_IP_NAME_MAX bytes; other keys are skipped), a
+ * result names an ip once; an ip an earlier input named keeps that name,
+ * as it does when captures are read (c2c_ip_add()).
+ */
+struct wip_entry {
+	uint64_t ip;
+	int have_ip;
+	char *name;
+};
+
+static int wip_val(struct yp *y, const char *key, void *st)
+{
+	struct wip_entry *e = st;
+	int r;
+	if (!strcmp(key, "ip")) {
+		if (e->have_ip)
+			return yerr(y, "workload_ips: two ips in an entry");
+		if (yu64(y, UINT64_MAX, &e->ip))
+			return yerr(y, "workload_ips: ip: expected an unsigned "
+				    "number");
+		e->have_ip = 1;
+		return 0;
+	}
+	if (strcmp(key, "name"))
+		return yskip(y);
+	if (e->name)
+		return yerr(y, "workload_ips: two names in an entry");
+	if (y->ev.type != YAML_SCALAR_EVENT)
+		return yerr(y, "workload_ips: name: expected text");
+	if ((r = ytext(y, "workload_ips: name", &e->name)))
+		return r;
+	if (!*e->name)
+		return yerr(y, "workload_ips: empty name");
+	if (strlen(e->name) > C2C_IP_NAME_MAX)
+		return yerr(y, "workload_ips: name longer than 4096 bytes");
+	return 0;
+}
+
+static int wip_end(struct yp *y, int r, size_t line, void *st)
+{
+	struct wip_entry *e = st;
+	size_t seen = y->ipset.n;
+	if (!r && (!e->have_ip || !e->name))
+		r = c2c_fail(y->c, PEBS_E_PARSE, "line %zu: workload_ips: an "
+			     "entry without %s", line,
+			     e->have_ip ? "name" : "ip");
+	else if (!r && c2c_dict_get(&y->ipset, e->ip) < 0)
+		r = c2c_fail(y->c, PEBS_E_NOMEM, "out of memory");
+	else if (!r && y->ipset.n == seen)
+		r = c2c_fail(y->c, PEBS_E_PARSE, "line %zu: workload_ips: ip "
+			     "0x%" PRIx64 " named twice in one result", line,
+			     e->ip);
+	else if (!r && c2c_ip_add(y->c, e->ip, e->name))
+		r = c2c_fail(y->c, PEBS_E_NOMEM, "out of memory");
+	free(e->name);
+	memset(e, 0, sizeof(*e));
+	return r;
+}
+
+static int ywips(struct yp *y)
+{
+	struct wip_entry e = { 0 };
+	return ymaplist(y, "workload_ips", "instruction", wip_val, wip_end,
+			&e);
 }
 
 static int ytopo(struct yp *y)
@@ -1144,6 +1277,13 @@ static int ytopo(struct yp *y)
 	}
 }
 
+/* A new result: its dictionaries and names start empty. */
+static void yreset(struct yp *y)
+{
+	y->nk = y->nt = y->nips = 0;
+	c2c_dict_free(&y->ipset);
+}
+
 static int ydoc(struct yp *y)
 {
 	int r, first = 1;
@@ -1151,7 +1291,7 @@ static int ydoc(struct yp *y)
 		return yerr(y, "not a pebs-c2c YAML result (expected a "
 			    "mapping)");
 	/* dictionaries are per document */
-	y->nk = y->nt = y->nips = 0;
+	yreset(y);
 	for (;;) {
 		if ((r = ynext(y)))
 			return r;
@@ -1173,7 +1313,7 @@ static int ydoc(struct yp *y)
 			 * mapping: the key starts the next result, with its
 			 * own dictionaries.
 			 */
-			y->nk = y->nt = y->nips = 0;
+			yreset(y);
 			if ((r = yu64(y, UINT32_MAX, &y->version)))
 				return r;
 			if (y->version < 1 || y->version > C2C_YAML_VERSION)
@@ -1185,6 +1325,8 @@ static int ydoc(struct yp *y)
 			r = ytopo(y);
 		} else if (y->version >= 2 && !strcmp(key, "maps")) {
 			r = ymaps(y);
+		} else if (y->version >= 2 && !strcmp(key, "workload_ips")) {
+			r = ywips(y);
 		} else if (y->version >= 2 && !strcmp(key, "dsrc")) {
 			r = ydict(y, 0);
 		} else if (y->version >= 2 && !strcmp(key, "threads")) {
@@ -1289,5 +1431,6 @@ out:
 	free(y.kmap);
 	free(y.tmap);
 	free(y.ips);
+	c2c_dict_free(&y.ipset);
 	return r;
 }

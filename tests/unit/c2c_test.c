@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pebs_c2c.h"
+#include "pebs_sym.h"
 #include "pebs_dsrc.h"
 
 #define LD PEBS_DS_OP_LOAD
@@ -1379,6 +1380,7 @@ Test(c2c, merge_refuses_counts_past_64_bits)
 	"ips: [0x401000]\n"
 	static const struct {
 		const char *y, *msg;
+		uint64_t kept;	/* ip named by an entry before the bad one */
 	} bad[] = {
 		/* the reviewer's: 2^64-1 + 5 wrapped to 4 (exit 0) */
 		{ HEAD2 "other: []\ncells:\n  - \"7f0000001000,0,0,0,1,10,"
@@ -1499,6 +1501,181 @@ Test(c2c, maps_gathered_renumbered_and_merged)
 	pebs_c2c_free(c);
 	pebs_meta_free(m1);
 	pebs_meta_free(m2);
+}
+
+/*
+ * The names @m (pebs_c2c_maps()) gives instruction @ip, "|"-separated,
+ * into @buf ("" none).
+ */
+static const char *ip_names(const struct pebs_meta *m, uint64_t ip,
+			    char *buf, size_t len)
+{
+	const char *v, *name;
+	size_t at = 0;
+	buf[0] = 0;
+	for (size_t i = 0; pebs_sym_ip_next(m, &i, &v, &name);)
+		if (strtoull(v, NULL, 0) == ip)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? "|" : "", name);
+	return buf;
+}
+
+/*
+ * A built-in workload's instruction names (workload.ips.N.*) are kept in
+ * the YAML result (workload_ips), one per ip, the first name an ip comes
+ * with (from a capture or a result), and merge back the same, text that
+ * is not UTF-8 as !!binary.
+ */
+Test(c2c, workload_ips_kept_in_result)
+{
+	static const char *const kv1[][2] = {
+		{ "workload.ips.0.ip", "0x401000" },
+		{ "workload.ips.0.name", "fs_worker: load x" },
+		{ "workload.ips.1.ip", "0x401010" },
+		{ "workload.ips.1.name", "w: \"q\" caf\xe9" },
+		{ "workload.ips.2.ip", "0x401020" },
+		{ "workload.ips.2.name", "" },	/* ignored */
+	};
+	/* the second capture names 0x401000 otherwise: the first stays */
+	static const char *const kv2[][2] = {
+		{ "workload.ips.0.ip", "4198400" },
+		{ "workload.ips.0.name", "other: name" },
+		{ "workload.ips.7.ip", "0x402000" },
+		{ "workload.ips.7.name", "ts_worker: load c" },
+	};
+	struct pebs_meta *m1 = pebs_meta_new(), *m2 = pebs_meta_new();
+	for (size_t i = 0; i < sizeof(kv1) / sizeof(kv1[0]); i++)
+		cr_assert_eq(pebs_meta_set(m1, kv1[i][0], kv1[i][1]), 0);
+	for (size_t i = 0; i < sizeof(kv2) / sizeof(kv2[0]); i++)
+		cr_assert_eq(pebs_meta_set(m2, kv2[i][0], kv2[i][1]), 0);
+	struct pebs_c2c *c = mk(NULL);
+	cr_assert_eq(pebs_c2c_add_maps(c, m1), 0);
+	cr_assert_eq(pebs_c2c_add_maps(c, m2), 0);
+	char nb[256];
+	cr_expect_str_eq(ip_names(pebs_c2c_maps(c), 0x401000, nb, sizeof(nb)),
+			 "fs_worker: load x");
+	cr_expect_str_eq(ip_names(pebs_c2c_maps(c), 0x401020, nb, sizeof(nb)),
+			 "");
+	add(c, 0, 1, 0x401000, A, 100, HITM_L, 2);
+	size_t len;
+	char *y = to_yaml(c, &len);
+	cr_expect(strstr(y, "workload_ips:\n  - ip: 0x401000\n    name: "
+			 "\"fs_worker: load x\"\n  - ip: 0x401010\n    name: "
+			 "!!binary \"dzogInEiIGNhZuk=\"\n  - ip: 0x402000\n"
+			 "    name: \"ts_worker: load c\"\ntotals:"), "%s", y);
+	struct pebs_c2c *d = mk(NULL);
+	cr_assert_eq(pebs_c2c_merge_yaml(d, y, len), 0, "%s",
+		     pebs_c2c_errmsg(d));
+	/* a later result naming 0x402000 otherwise: the first stays */
+	const char *later = "pebs_c2c: 2\nworkload_ips:\n  - {ip: 0x402000, "
+			    "name: \"x: y\"}\n  - {name: \"z: w\", ip: 0x10,"
+			    " later: [1]}\n";
+	cr_assert_eq(pebs_c2c_merge_yaml(d, later, strlen(later)), 0, "%s",
+		     pebs_c2c_errmsg(d));
+	const struct pebs_meta *m = pebs_c2c_maps(d);
+	cr_assert_not_null(m);
+	cr_expect_str_eq(ip_names(m, 0x401000, nb, sizeof(nb)),
+			 "fs_worker: load x");
+	cr_expect_str_eq(ip_names(m, 0x401010, nb, sizeof(nb)),
+			 "w: \"q\" caf\xe9");
+	cr_expect_str_eq(ip_names(m, 0x402000, nb, sizeof(nb)),
+			 "ts_worker: load c");
+	cr_expect_str_eq(ip_names(m, 0x10, nb, sizeof(nb)), "z: w");
+	/* and the merge writes the names back the same */
+	size_t len2;
+	char *y2 = to_yaml(d, &len2);
+	cr_expect(strstr(y2, "  - ip: 0x10\n    name: \"z: w\"\n  - ip: "
+			 "0x401000\n"), "%s", y2);
+	free(y2);
+	free(y);
+	pebs_c2c_free(d);
+	pebs_c2c_free(c);
+	/* each result of a stream names its ips once */
+	const char *two = "pebs_c2c: 2\nworkload_ips: [{ip: 1, name: a}]\n"
+			  "---\npebs_c2c: 2\nworkload_ips: [{ip: 1, name: b}]\n";
+	d = mk(NULL);
+	cr_expect_eq(pebs_c2c_merge_yaml(d, two, strlen(two)), 0, "%s",
+		     pebs_c2c_errmsg(d));
+	cr_expect_str_eq(ip_names(pebs_c2c_maps(d), 1, nb, sizeof(nb)), "a");
+	pebs_c2c_free(d);
+	pebs_meta_free(m1);
+	pebs_meta_free(m2);
+}
+
+/* workload_ips from untrusted input: what is wrong, said with its line. */
+Test(c2c, workload_ips_bad_refused)
+{
+	static char longname[4200];
+	memset(longname, 'n', 4097);
+	static const struct {
+		const char *y, *msg;
+		uint64_t kept;	/* ip named by an entry before the bad one */
+	} bad[] = {
+		{ "workload_ips: 5\n", "line 2: workload_ips: expected a list" },
+		{ "workload_ips: [[1, a]]\n",
+		  "line 2: workload_ips: expected a mapping per instruction" },
+		{ "workload_ips:\n  - name: a\n",
+		  "line 3: workload_ips: an entry without ip" },
+		{ "workload_ips:\n  - ip: 1\n",
+		  "line 3: workload_ips: an entry without name" },
+		{ "workload_ips: [{ip: -1, name: a}]\n",
+		  "line 2: workload_ips: ip: expected an unsigned number" },
+		{ "workload_ips: [{ip: 0x1g, name: a}]\n",
+		  "line 2: workload_ips: ip: expected an unsigned number" },
+		{ "workload_ips: [{ip: [1], name: a}]\n",
+		  "line 2: workload_ips: ip: expected an unsigned number" },
+		{ "workload_ips: [{ip: 1, name: \"\"}]\n",
+		  "line 2: workload_ips: empty name" },
+		{ "workload_ips: [{ip: 1, name: {a: b}}]\n",
+		  "line 2: workload_ips: name: expected text" },
+		{ "workload_ips: [{ip: 1, name: !!binary \"YQBi\"}]\n",
+		  "line 2: workload_ips: name: !!binary value with a NUL byte" },
+		{ "workload_ips: [{ip: 1, name: !!binary \"Y*==\"}]\n",
+		  "line 2: workload_ips: name: !!binary value that is not "
+		  "base64" },
+		{ "workload_ips: [{ip: 1, ip: 2, name: a}]\n",
+		  "line 2: workload_ips: two ips in an entry" },
+		{ "workload_ips: [{ip: 1, name: a, name: b}]\n",
+		  "line 2: workload_ips: two names in an entry" },
+		{ "workload_ips:\n  - {ip: 0x10, name: a}\n"
+		  "  - {ip: 16, name: b}\n",
+		  "line 4: workload_ips: ip 0x10 named twice in one result",
+		  0x10 },
+		{ "workload_ips: [{ip: 1, name: a}, {ip: 1, name: a}]\n",
+		  "line 2: workload_ips: ip 0x1 named twice in one result",
+		  1 },
+		{ NULL, "line 2: workload_ips: name longer than 4096 bytes" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char y[4400];
+		if (bad[i].y)
+			snprintf(y, sizeof(y), "pebs_c2c: 2\n%s", bad[i].y);
+		else
+			snprintf(y, sizeof(y), "pebs_c2c: 2\nworkload_ips: "
+				 "[{ip: 1, name: %s}]\n", longname);
+		char msg[256];
+		struct pebs_c2c *c;
+		cr_expect_lt(merge_one(y, msg, sizeof(msg), &c), 0,
+			     "case %zu accepted", i);
+		cr_expect_str_eq(msg, bad[i].msg, "case %zu", i);
+		/* nothing of a refused entry is kept; what was read before
+		 * it stays (as samples do) */
+		char nb[64];
+		if (bad[i].kept)
+			cr_expect_str_eq(ip_names(pebs_c2c_maps(c),
+						  bad[i].kept, nb, sizeof(nb)),
+					 "a", "case %zu", i);
+		else
+			cr_expect_null(pebs_c2c_maps(c), "case %zu", i);
+		pebs_c2c_free(c);
+	}
+	/* 4096 bytes is the most */
+	char y[4400];
+	longname[4096] = 0;
+	snprintf(y, sizeof(y), "pebs_c2c: 2\nworkload_ips: [{ip: 1, name: "
+		 "%s}]\n", longname);
+	char msg[256];
+	cr_expect_eq(merge_one(y, msg, sizeof(msg), NULL), 0, "%s", msg);
 }
 
 /* ------------------------------------------------------- big arrays */
