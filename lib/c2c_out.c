@@ -298,9 +298,17 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 			p->st.lcl_hitm, p->st.rmt_hitm, p->hitm_cycles,
 			c2c_fmt_lat(b1, sizeof(b1), p->hitm_mean, p->hitm_p50,
 				    p->hitm_p99, p->nhitm));
-		fprintf(fp, "  loads %" PRIu64 " (latency %s), stores %" PRIu64
+		/* --perf-compat counts some loads twice (and line 0 the loads
+		 * without an address): the latency and the offset rows below
+		 * are over the samples, so say how many those are */
+		uint64_t tl = pebs_c2c_tot_loads(&p->st);
+		fprintf(fp, "  loads %" PRIu64, tl);
+		if (tl != p->nloads)
+			fprintf(fp, " as perf counts them, %" PRIu64
+				" sampled", p->nloads);
+		fprintf(fp, " (latency %s), stores %" PRIu64
 			"; cpus %" PRIu32 ", threads %" PRIu32 ", processes %"
-			PRIu32 ", nodes %s\n", pebs_c2c_tot_loads(&p->st),
+			PRIu32 ", nodes %s\n",
 			c2c_fmt_lat(b2, sizeof(b2), p->lat_mean, p->lat_p50,
 				    p->lat_p99, p->nloads), p->st.store,
 			p->ncpus, p->nthreads, p->npids,
