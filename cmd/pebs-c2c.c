@@ -102,9 +102,12 @@ static unsigned parse_coalesce(const char *list)
 	}
 }
 
-/* Reads .pebs inputs into @c.  Returns the exit status of the damage. */
+/*
+ * Reads .pebs inputs into @c.  Returns the exit status of the damage;
+ * *@readable is 1 when an input was a .pebs stream (a segment began).
+ */
 static int read_samples(struct pebs_c2c *c, char **paths, size_t n,
-			unsigned threads, int salvage)
+			unsigned threads, int salvage, int *readable)
 {
 	struct pebs_reader_opts ro = {
 		.threads = threads, .salvage = salvage,
@@ -158,12 +161,19 @@ static int read_samples(struct pebs_c2c *c, char **paths, size_t n,
 			util_die(EXIT_SYS, "out of memory");
 	}
 	util_progress_end(&pg);
+	struct pebs_read_stats rs;
+	pebs_reader_stats(r, &rs);
+	*readable = rs.segments > 0;
 	pebs_reader_close(r);
 	return status;
 }
 
-/* Merges YAML results.  Returns the exit status. */
-static int read_results(struct pebs_c2c *c, char **paths, size_t n)
+/*
+ * Merges YAML results.  Returns the exit status; *@readable is 1 when a
+ * result merged without error.
+ */
+static int read_results(struct pebs_c2c *c, char **paths, size_t n,
+			int *readable)
 {
 	static char *dash[] = { (char *)"-" };
 	int status = 0;
@@ -181,6 +191,8 @@ static int read_results(struct pebs_c2c *c, char **paths, size_t n)
 				  pebs_c2c_errmsg(c));
 			if (status < EXIT_DATA)
 				status = EXIT_DATA;
+		} else {
+			*readable = 1;
 		}
 		free(buf);
 	}
@@ -319,10 +331,22 @@ int main(int argc, char **argv)
 	char **paths = argv + optind;
 	size_t n = (size_t)(argc - optind);
 	util_check_out(out, (const char *const *)paths, n);
-	int status = merge ? read_results(c, paths, n) :
-			     read_samples(c, paths, n, threads, salvage);
+	int readable = 0;
+	int status = merge ? read_results(c, paths, n, &readable) :
+			     read_samples(c, paths, n, threads, salvage,
+					  &readable);
 	if (pebs_c2c_finish(c) < 0)
 		util_die(EXIT_SYS, "%s", pebs_c2c_errmsg(c));
+	/*
+	 * No input could be read (a CSV, a YAML result without --merge, a
+	 * missing file): an empty report would pass for a run without
+	 * contention, so none is written (nor is -o's file touched).  Samples
+	 * read before an error (a cut result) still make a report.
+	 */
+	if (status && !readable && !pebs_c2c_totals(c)->nr_entries) {
+		pebs_c2c_free(c);
+		return status;
+	}
 	/* symbols only where the inputs carry maps: no cost otherwise */
 	struct pebs_sym *sym = NULL;
 	if (!nosym && pebs_c2c_maps(c)) {

@@ -1,6 +1,7 @@
-# Usage errors exit 2; bad YAML and damaged input exit 1 after the report,
-# a missing file exits 3 (the report of what was read still comes out);
-# a full disk exits 3, a closed pipe downstream ends quietly with 0.
+# Usage errors exit 2; bad YAML and damaged input exit 1, a missing file
+# exits 3: the report of what was read still comes out (the cut .pebs),
+# none when nothing could be read (0 lines); a full disk exits 3, a
+# closed pipe downstream ends quietly with 0.
 {
 pebs-c2c --line-size 96 </dev/null; echo "rc $?"
 pebs-c2c -d far </dev/null; echo "rc $?"

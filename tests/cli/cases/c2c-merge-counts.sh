@@ -1,6 +1,7 @@
 # --merge refuses counts that would wrap a sum of the report (exit 1, the
-# YAML line named): 2^60 samples in all at most, latencies times counts
-# within 64 bits.  2^64-1 + 5 samples on one line used to print 4.
+# YAML line named; no report when nothing else was read): 2^60 samples in
+# all at most, latencies times counts within 64 bits.  2^64-1 + 5 samples
+# on one line used to print 4.
 cd $TMP
 head='pebs_c2c: 2\ntopology: {}\ndsrc: [0x10668800842]\nthreads: [[100, 1]]\nips: [0x401000]\nother: []\ncells:\n'
 printf -- "$head"'  - "7f0000001000,0,0,0,1,10,18446744073709551615 8,0,0,0,1,10,5"\n' >wrap.yaml
