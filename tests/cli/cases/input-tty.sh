@@ -13,6 +13,8 @@ script -qec "pebs-decode; echo rc=\$?
 	pebs-decode --raw --uarch skl; echo rc=\$?
 	pebs-import -f perf -o x.pebs; echo rc=\$?" /dev/null </dev/null |
 	tr -d '\r'
-{ printf 'time,cpu\n1,2\n\004'; sleep 2; } |
+# typed a second after the start, so that the pty's echo of it cannot
+# come between pebs-import's note and the output
+{ sleep 1; printf 'time,cpu\n1,2\n\004'; sleep 2; } |
 	script -qec "pebs-import | pebs-decode -f csv; echo rc=\$?" /dev/null |
 	tr -d '\r' | grep -vx -e 'time,cpu' -e '1,2'
