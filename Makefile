@@ -57,7 +57,7 @@ CMD_UTIL := $(sort $(wildcard cmd/util*.c))
 CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
 
 .PHONY: all test check unit cli replay asan replay-clang tsan bench fuzz demo \
-	golden install clean deps deps-test deps-bench lib trace examples perf-compat abi
+	golden install clean deps deps-test deps-bench lib trace examples perf-compat abi schema
 all: $(B)/libpebs.a $(B)/libpebs.so $(B)/$(SONAME) $(BINS) \
 	$(B)/libpebs-trace.a $(B)/libpebs-trace.so
 lib: $(B)/libpebs.a
@@ -165,7 +165,12 @@ replay: $(FUZZ_REPLAY)
 abi: all
 	CC='$(CC)' CXX='$(CXX)' MAKE='$(MAKE)' tests/abi/run.sh $(B)
 
-check: all unit cli abi
+# The YAML results validate against schemas/ (tests/schema/; python3-yaml
+# and python3-jsonschema from scripts/deps.sh --test).
+schema: all
+	tests/schema/run.sh $(B)
+
+check: all unit cli abi schema
 
 asan:
 	$(MAKE) B=build-asan SAN=1 OPT=-O1 all unit cli replay
@@ -194,7 +199,7 @@ tsan:
 
 test: deps-test
 	$(MAKE) all
-	$(MAKE) unit cli abi replay
+	$(MAKE) unit cli abi schema replay
 	$(MAKE) asan
 	$(MAKE) replay-clang
 	$(MAKE) tsan

@@ -2,7 +2,8 @@
 # Installs the Debian packages pebs-tools needs, when missing.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 #   deps.sh          to build, run and demo the tools
-#   deps.sh --test   and to run make test (clang for make replay-clang)
+#   deps.sh --test   and to run make test (clang for make replay-clang;
+#                    python3-yaml and python3-jsonschema for make schema)
 #   deps.sh --bench  and to run make bench (/usr/bin/time, which the
 #                    benchmarks read CPU time and peak memory from, and
 #                    python3, which writes c2c-bench's data)
@@ -12,7 +13,8 @@ libcriterion-dev libxxhash-dev libpfm4-dev libelf-dev libdw-dev zstd"
 tests=0
 for a in "$@"; do
 	case $a in
-	--test) tests=1; PKGS="$PKGS clang" ;;
+	--test) tests=1
+		PKGS="$PKGS clang python3-yaml python3-jsonschema" ;;
 	--bench) PKGS="$PKGS time python3" ;;
 	*) echo "usage: deps.sh [--test] [--bench]" >&2; exit 2 ;;
 	esac
