@@ -109,6 +109,11 @@ static int s_wait(struct pebs_backend *b, int timeout_ms)
 		}
 		pebs_sim_retire(sim, p->buf + p->pos, n);
 		p->pos += n;
+		/* Stopped: the capture covered the time up to the stop
+		 * cycle, not only up to the last access before it (in a
+		 * gap, the program slept). */
+		if (p->ended)
+			pebs_sim_idle(sim, p->o.stop_cycle);
 		if (!pmi && pebs_sim_pmi_count(sim)) {
 			/* The interrupt is taken PEBS_SIM_PMI_LATENCY cycles
 			 * later: the processor goes on retiring (and writing

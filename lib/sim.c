@@ -752,6 +752,12 @@ void pebs_sim_cpu_stats(const struct pebs_sim *s, unsigned cpu,
 		*st = s->cpu[cpu].st;
 }
 
+void pebs_sim_idle(struct pebs_sim *s, uint64_t cycle)
+{
+	if (cycle > s->cycle)
+		s->cycle = cycle;
+}
+
 uint64_t pebs_sim_cycle(const struct pebs_sim *s)
 {
 	return s->cycle;

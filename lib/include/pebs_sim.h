@@ -155,7 +155,15 @@ void pebs_sim_cpu_stats(const struct pebs_sim *s, unsigned cpu,
 size_t pebs_sim_owner(const struct pebs_sim *s, uint64_t addr, size_t len,
 		      uint32_t *pid, uint32_t *tid);
 
-/* Cycle (= TSC) of the last retired access. */
+/*
+ * Advances the clock to @cycle with nothing retired: time that passed
+ * idle, e.g. up to the stop cycle of a capture that ended inside a gap
+ * between accesses.  No effect when @cycle is not after the clock.
+ */
+void pebs_sim_idle(struct pebs_sim *s, uint64_t cycle);
+
+/* Cycle (= TSC) of the last retired access, or of pebs_sim_idle() when
+ * later. */
 uint64_t pebs_sim_cycle(const struct pebs_sim *s);
 
 /*
