@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output_fmt.h"
 #include "pebs_sym.h"
 #include "strhash.h"
 
@@ -234,14 +235,23 @@ static void note(struct pebs_sym *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void note(struct pebs_sym *s, const char *fmt, ...)
 {
-	char *n;
+	char *raw, *n;
+	uint32_t width;
 	va_list ap;
 	va_start(ap, fmt);
-	int r = vasprintf(&n, fmt, ap);
+	int r = vasprintf(&raw, fmt, ap);
 	va_end(ap);
 	if (r < 0)
 		return;
-	char **np = realloc(s->notes, (s->nnotes + 1) * sizeof(*np));
+	/* The paths come from the metadata, untrusted: a note goes to a
+	 * terminal, escaped as the text reports escape names (never
+	 * longer). */
+	n = malloc((size_t)r + 1);
+	if (n)
+		n[pebs_outfmt_text_str(n, raw, (size_t)r, &width)] = 0;
+	free(raw);
+	char **np = n ? realloc(s->notes, (s->nnotes + 1) * sizeof(*np)) :
+		    NULL;
 	if (!np) {
 		free(n);
 		return;

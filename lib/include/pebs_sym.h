@@ -188,6 +188,9 @@ int pebs_sym_ip_next(const struct pebs_meta *m, size_t *i, const char **ip,
  * "/usr/lib/libc.so.6: not found under --symfs /x" or
  * "/bin/app: build-id differs (file 12ab..., capture 34cd...): not used",
  * "/bin/app: no symbol table (stripped) and no debug file found: ...".
+ * Control characters and invalid UTF-8 in a note (the paths come from
+ * the metadata) read '?', as in the text reports: a note can go to a
+ * terminal as it is.
  * Returns the number of notes; *@note is set to note @i when @i is less.
  */
 size_t pebs_sym_notes(const struct pebs_sym *s, size_t i, const char **note);
