@@ -670,8 +670,8 @@ struct load {
 	size_t seq;		/* of its first map in the metadata */
 	size_t map;		/* index of one of its maps in s->maps */
 	uint64_t lo, hi;	/* the addresses the module spans */
-	int lost;		/* overlaps a load earlier in the metadata */
-	size_t won_by;		/* then the object of that load */
+	int lost;		/* overlaps a load kept, earlier in the metadata */
+	size_t won_by;		/* then the object of a kept load it overlaps */
 };
 
 static int load_cmp(const void *a, const void *b)
@@ -685,12 +685,31 @@ static int load_cmp(const void *a, const void *b)
 	return r ? r : ucmp(x->seq, y->seq);
 }
 
-static int load_lo_cmp(const void *a, const void *b)
+static int load_seq_cmp(const void *a, const void *b)
 {
 	const struct load *x = *(struct load *const *)a;
 	const struct load *y = *(struct load *const *)b;
-	int r = ucmp(x->lo, y->lo);
-	return r ? r : ucmp(x->seq, y->seq);
+	return ucmp(x->seq, y->seq);
+}
+
+/*
+ * The first of the @n loads @held (disjoint, in address order) that
+ * overlaps [@lo, @hi), or NULL.  Disjoint, they are in order of their
+ * ends too: a binary search finds the first that ends after @lo.
+ */
+static struct load *held_at(struct load *const *held, size_t n, uint64_t lo,
+			    uint64_t hi, size_t *at)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (held[mid]->hi <= lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*at = a;
+	return a < n && held[a]->lo < hi ? held[a] : NULL;
 }
 
 /*
@@ -698,28 +717,32 @@ static int load_lo_cmp(const void *a, const void *b)
  * or one object at two biases, at the same addresses), the one read first
  * from the metadata is reported and the others are not: their maps say
  * so (over) and their addresses stay unresolved, rather than resolving
- * through an object they did not map.  Chosen loads never overlap, so a
- * sweep in address order compares each with the chosen one reaching
- * furthest.
+ * through an object they did not map.  In metadata order, each load is
+ * kept unless it overlaps one kept before it, which it then lost to: a
+ * load never loses to one that lost in turn, so the object its note names
+ * holds addresses there.  @by has room for 2 @n pointers: the loads kept
+ * end in its second half, in address order; returns their number.
  */
-static void drop_overlaps(struct load *l, size_t n, struct load **by)
+static size_t drop_overlaps(struct load *l, size_t n, struct load **by)
 {
+	struct load **held = by + n;
+	size_t nh = 0, at;
 	for (size_t i = 0; i < n; i++)
 		by[i] = &l[i];
-	qsort(by, n, sizeof(*by), load_lo_cmp);
-	struct load *cur = NULL;
+	qsort(by, n, sizeof(*by), load_seq_cmp);
 	for (size_t i = 0; i < n; i++) {
-		struct load *x = by[i];
-		if (!cur || x->lo >= cur->hi) {
-			cur = x;
+		struct load *x = by[i], *win = held_at(held, nh, x->lo, x->hi,
+						       &at);
+		if (win) {
+			x->lost = 1;
+			x->won_by = win->obj;
 			continue;
 		}
-		struct load *lose = x->seq < cur->seq ? cur : x;
-		struct load *win = lose == x ? cur : x;
-		lose->lost = 1;
-		lose->won_by = win->obj;
-		cur = win;
+		memmove(held + at + 1, held + at, (nh - at) * sizeof(*held));
+		held[at] = x;
+		nh++;
 	}
+	return nh;
 }
 
 /* Reports the loads of @p's maps to a new Dwfl; 0 or -PEBS_E_NOMEM. */
@@ -728,7 +751,7 @@ static int build_proc(struct pebs_sym *s, struct proc *p)
 	p->built = 1;
 	struct load *l = calloc(p->n + 1, sizeof(*l));
 	size_t *of = calloc(p->n + 1, sizeof(*of));
-	struct load **by = calloc(p->n + 1, sizeof(*by));
+	struct load **by = calloc(2 * (p->n + 1), sizeof(*by));
 	int r = -PEBS_E_NOMEM;
 	size_t n = 0;
 	if (!l || !of || !by)
@@ -774,12 +797,17 @@ static int build_proc(struct pebs_sym *s, struct proc *p)
 		if (l[i].lo > l[i].hi)
 			l[i].lo = l[i].hi;
 	}
-	drop_overlaps(l, nl, by);
-	/* every map of a load that lost says which object won */
-	for (size_t i = 0; i < p->n; i++)
-		if (of[i] != NONE && l[of[i]].lost)
-			s->maps[p->first + i].over =
-				s->objs[l[of[i]].won_by].path;
+	size_t nh = drop_overlaps(l, nl, by);
+	/* every map of a load that lost says which object holds its
+	 * addresses: the kept load over the map, else one over its load */
+	for (size_t i = 0, at; i < p->n; i++) {
+		if (of[i] == NONE || !l[of[i]].lost)
+			continue;
+		struct smap *m = &s->maps[p->first + i];
+		const struct load *w = held_at(by + nl, nh, m->start, m->end,
+					       &at);
+		m->over = s->objs[w ? w->obj : l[of[i]].won_by].path;
+	}
 	r = 0;
 	p->dwfl = dwfl_begin(&s->cb);
 	if (!p->dwfl)

@@ -58,8 +58,10 @@ struct pebs_sym_opts {
  * mapped at two load biases in one process (two inputs of the same pid)
  * is resolved at both.  Where the objects of one pid overlap (two inputs
  * that mapped different things at the same addresses), the one whose map
- * comes first in @meta is used there; addresses in the maps of the others
- * stay unresolved, with a note.  @opts may be NULL.  Returns 0 and *@s, or a negative
+ * comes first in @meta is used there (in that order, an object is used
+ * unless it overlaps one used before it); addresses in the maps of the
+ * others stay unresolved, with a note naming the object used over the
+ * map.  @opts may be NULL.  Returns 0 and *@s, or a negative
  * error (PEBS_E_NOMEM).
  */
 int pebs_sym_open(struct pebs_sym **s, const struct pebs_meta *meta,

@@ -346,13 +346,11 @@ Test(sym, pid0_is_the_only_process)
 	pebs_meta_free(m2);
 }
 
-/* @base with every map copied as maps.(N + @at), moved by @shift and
+/* Adds to @m every map of @base as maps.(N + @at), moved by @shift and
  * named @path (NULL: the same path). */
-static struct pebs_meta *add_copy(const struct pebs_meta *base, size_t at,
-				  uint64_t shift, const char *path)
+static void put_copy(struct pebs_meta *m, const struct pebs_meta *base,
+		     size_t at, uint64_t shift, const char *path)
 {
-	struct pebs_meta *m = pebs_meta_new();
-	pebs_meta_copy(m, base);
 	for (size_t i = 0; i < pebs_meta_count(base); i++) {
 		const char *k, *v;
 		size_t n;
@@ -368,6 +366,15 @@ static struct pebs_meta *add_copy(const struct pebs_meta *base, size_t at,
 			pebs_meta_set(m, nk, path && !strcmp(f, "path") ? path :
 				      v);
 	}
+}
+
+/* @base and a copy of its maps (put_copy()). */
+static struct pebs_meta *add_copy(const struct pebs_meta *base, size_t at,
+				  uint64_t shift, const char *path)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	pebs_meta_copy(m, base);
+	put_copy(m, base, at, shift, path);
 	return m;
 }
 
@@ -436,6 +443,54 @@ Test(sym, overlapping_objects_first_wins)
 	pebs_sym_close(s);
 	pebs_meta_free(m);
 	pebs_meta_free(o);
+}
+
+/*
+ * Three copies of the program, each a page above the one before, every
+ * one overlapping the next: x (second in the metadata) lowest, y (last)
+ * a page up, z (first) two pages up.  z wins over both; y lost to x in
+ * the address sweep, and x then lost to z, so y's note named x, which
+ * holds nothing.  The note names the object that holds y's addresses.
+ */
+Test(sym, three_overlapping_loads_note_the_holder)
+{
+	char x[160], y[160], z[160], cmd[1024];
+	snprintf(x, sizeof(x), "%s/x", dir);
+	snprintf(y, sizeof(y), "%s/y", dir);
+	snprintf(z, sizeof(z), "%s/z", dir);
+	snprintf(cmd, sizeof(cmd), "cp %s %s && cp %s %s && cp %s %s", prog,
+		 x, prog, y, prog, z);
+	cr_assert_eq(system(cmd), 0);
+	/* same digit count: key order and numbering agree */
+	struct pebs_meta *m = pebs_meta_new();
+	put_copy(m, meta, 100, 0x2000, z);
+	put_copy(m, meta, 200, 0, x);
+	put_copy(m, meta, 300, 0x1000, y);
+	struct pebs_sym *s;
+	struct pebs_sym_info in;
+	const char *n;
+	char want[400];
+	cr_assert_eq(pebs_sym_open(&s, m, NULL), 0);
+	/* z's work() */
+	cr_expect_eq(pebs_sym_lookup(s, PID, a_work + 0x2000 + 5, 0, &in), 1);
+	cr_expect_str_eq(in.name, "work");
+	cr_expect_str_eq(in.dso, z);
+	/* in a map of y (it starts there last): resolved through z; every
+	 * note about a map of y names z */
+	pebs_sym_lookup(s, PID, a_work + 0x1000 + 5, 0, &in);
+	cr_expect_str_eq(in.dso, z);
+	size_t nn = pebs_sym_notes(s, 0, &n), found = 0;
+	snprintf(want, sizeof(want), " over %s, mapped there first", z);
+	for (size_t i = 0; i < nn; i++) {
+		pebs_sym_notes(s, i, &n);
+		if (strstr(n, y) != n)
+			continue;
+		found++;
+		cr_expect(strstr(n, want), "%s", n);
+	}
+	cr_expect_gt(found, 0, "no note about %s", y);
+	pebs_sym_close(s);
+	pebs_meta_free(m);
 }
 
 /* A stripped binary gave no symbols and no word why. */
