@@ -646,21 +646,57 @@ static struct obj *obj_get(struct pebs_sym *s, const struct smap *m)
 }
 
 /*
- * The load bias of map @m of usable object @o: what its addresses add to
- * the file's, from the segment that holds file offset pgoff (0 for ET_EXEC,
- * or when no segment holds it).  Every map of one load gives the same.
+ * The load biases map @m of usable object @o may have: what its addresses
+ * add to the file's, one per segment holding file offset pgoff (none for
+ * ET_EXEC, whose bias is 0).  Two segments can hold one page (the default
+ * layout puts the end of the read-only segment and the start of the RW
+ * one in the same file page, and Linux maps that page twice, at two
+ * addresses): then the other maps of the load decide (load_bias()).
+ * Stores at most @max in @b; returns how many there are.
  */
-static uint64_t map_bias(const struct obj *o, const struct smap *m)
+static size_t map_biases(const struct obj *o, const struct smap *m,
+			 uint64_t *b, size_t max)
 {
+	size_t n = 0;
 	if (!o->dyn)
 		return 0;
 	for (size_t i = 0; i < o->nsegs; i++) {
 		const struct seg *g = &o->segs[i];
 		if (m->pgoff >= (g->offset & ~0xfffull) &&
-		    m->pgoff < g->offset + g->filesz)
-			return m->start - (g->vaddr - g->offset + m->pgoff);
+		    m->pgoff < g->offset + g->filesz && n++ < max)
+			b[n - 1] = m->start - (g->vaddr - g->offset + m->pgoff);
 	}
-	return 0;
+	return n;
+}
+
+/*
+ * The load bias of map @i of process @p (object @o): its one candidate,
+ * else the candidate that the nearest map of the same object in @p with
+ * one candidate has (the pgoff 0 map has one), else the first.  0 when
+ * none (ET_EXEC, or no segment holds pgoff).
+ */
+static uint64_t load_bias(struct pebs_sym *s, const struct proc *p, size_t i,
+			  const struct obj *o)
+{
+	uint64_t b[4], ob;
+	const struct smap *m = &s->maps[i];
+	size_t n = map_biases(o, m, b, 4), best = NONE, dist = NONE;
+	if (n <= 1)
+		return n ? b[0] : 0;
+	n = n < 4 ? n : 4;
+	for (size_t j = p->first; j < p->first + p->n; j++) {
+		const struct smap *x = &s->maps[j];
+		size_t d = j < i ? i - j : j - i;
+		if (j == i || d >= dist || strcmp(x->path, m->path) ||
+		    map_biases(o, x, &ob, 1) != 1)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			if (b[k] == ob) {
+				best = k;
+				dist = d;
+			}
+	}
+	return b[best == NONE ? 0 : best];
 }
 
 /* An object loaded at a bias in a process: one Dwfl module. */
@@ -768,7 +804,8 @@ static int build_proc(struct pebs_sym *s, struct proc *p)
 		if (!o->usable)
 			continue;
 		l[n++] = (struct load){ (size_t)(o - s->objs),
-					map_bias(o, m), m->pgoff, m->seq, i };
+					load_bias(s, p, i, o), m->pgoff,
+					m->seq, i };
 	}
 	/* one load per (object, bias): the map of its lowest offset */
 	qsort(l, n, sizeof(*l), load_cmp);
