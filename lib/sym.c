@@ -1040,6 +1040,15 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
 	if (!mod)
 		return 0;
+	/*
+	 * The map decides: a module of another object reaching over it
+	 * (this object could not be used, so its own module is missing)
+	 * would name what was not mapped there.
+	 */
+	void **ud;
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (o && (uintptr_t)*ud != (uintptr_t)(o - s->objs) + 1)
+		return 0;
 	check_stripped(s, mod);
 	if (!out->dso)
 		out->dso = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
