@@ -12,6 +12,7 @@
 #include "pebs_sym.h"
 #include "util.h"
 #include "util_progress.h"
+#include "util_sym.h"
 
 #define MAX_SHOWN 20		/* damage messages printed before hushing */
 
@@ -350,8 +351,7 @@ int main(int argc, char **argv)
 	/* symbols only where the inputs carry maps: no cost otherwise */
 	struct pebs_sym *sym = NULL;
 	if (!nosym && pebs_c2c_maps(c)) {
-		if (pebs_sym_open(&sym, pebs_c2c_maps(c), &so) < 0)
-			util_die(EXIT_SYS, "symbols: out of memory");
+		sym = util_sym_open(pebs_c2c_maps(c), &so);
 		pebs_c2c_set_sym(c, sym);
 	}
 	FILE *fp = util_open_out(out, 0);

@@ -1,6 +1,7 @@
 /*
  * util_sym.c - symbolizer plumbing for the tools (util_sym.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,21 @@ static void flush_notes(void)
 	}
 }
 
+struct pebs_sym *util_sym_open(const struct pebs_meta *meta,
+			       const struct pebs_sym_opts *opts)
+{
+	struct pebs_sym *s;
+	int r = pebs_sym_open(&s, meta, opts);
+	int e = errno;
+	if (r < 0)
+		pebs_sym_close(s);
+	if (r == -PEBS_E_IO)
+		util_die(EXIT_SYS, "--symfs %s: %s", opts->symfs, strerror(e));
+	if (r < 0)
+		util_die(EXIT_SYS, "symbols: out of memory");
+	return s;
+}
+
 struct pebs_sym *util_sym_get(const struct pebs_meta *meta,
 			      const char *file)
 {
@@ -65,12 +81,8 @@ struct pebs_sym *util_sym_get(const struct pebs_meta *meta,
 		cur_meta = meta;
 		return cur;
 	}
-	struct pebs_sym *s;
 	struct pebs_sym_opts so = { .symfs = util_symfs };
-	if (pebs_sym_open(&s, meta, &so) < 0) {
-		pebs_sym_close(s);
-		util_die(EXIT_SYS, "out of memory");
-	}
+	struct pebs_sym *s = util_sym_open(meta, &so);
 	pebs_sym_close(cur);
 	cur = s;
 	cur_meta = meta;

@@ -24,6 +24,13 @@ extern const char *util_symfs;
 int util_sym_fields(const int *ids, size_t n);
 
 /*
+ * pebs_sym_open() or die: a --symfs that does not exist (exit 3, the
+ * reason), out of memory.
+ */
+struct pebs_sym *util_sym_open(const struct pebs_meta *meta,
+			       const struct pebs_sym_opts *opts);
+
+/*
  * The symbolizer for a batch of input @file whose segment has metadata
  * @meta: the current one while the maps are the same, else a new one (the
  * old one is closed after the new one is open, so the two never share an

@@ -450,10 +450,16 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 	if (!s->meta || (meta && pebs_meta_copy(s->meta, meta) < 0))
 		goto nomem;
 	if (opts && opts->symfs && *opts->symfs) {
-		s->symfs = strdup(opts->symfs);
-		if (!s->symfs || asprintf(&s->dbgpath,
-					  ":.debug:%s/usr/lib/debug",
-					  opts->symfs) < 0)
+		/*
+		 * Absolute: libdwfl reads a relative debuginfo path element
+		 * as relative to each binary's directory, so a relative
+		 * symfs never found SYMFS/usr/lib/debug.
+		 */
+		s->symfs = realpath(opts->symfs, NULL);
+		if (!s->symfs)
+			return errno == ENOMEM ? -PEBS_E_NOMEM : -PEBS_E_IO;
+		if (asprintf(&s->dbgpath, ":.debug:%s/usr/lib/debug",
+			     s->symfs) < 0)
 			goto nomem;
 	}
 	s->nocheck = opts && opts->no_build_id_check;

@@ -61,8 +61,10 @@ struct pebs_sym_opts {
  * comes first in @meta is used there (in that order, an object is used
  * unless it overlaps one used before it); addresses in the maps of the
  * others stay unresolved, with a note naming the object used over the
- * map.  @opts may be NULL.  Returns 0 and *@s, or a negative
- * error (PEBS_E_NOMEM).
+ * map.  @opts may be NULL; its symfs is made absolute (realpath()).
+ * Returns 0 and *@s, or a negative error: PEBS_E_NOMEM, PEBS_E_IO (errno
+ * kept) when the symfs cannot be resolved (it does not exist).  *@s is
+ * set either way: pebs_sym_close() it.
  */
 int pebs_sym_open(struct pebs_sym **s, const struct pebs_meta *meta,
 		  const struct pebs_sym_opts *opts);

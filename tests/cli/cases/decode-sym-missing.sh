@@ -7,7 +7,8 @@ pebs-decode -f csv --fields pid,ip,sym,dso,srcline,data_sym $TMP/a.pebs \
 	2>/dev/null | head -n 6 &&
 pebs-decode -f csv --fields sym $TMP/a.pebs 2>&1 >/dev/null |
 	sed "s|$TMP|TMP|g" | head -n 4 &&
-pebs-decode -f csv --fields sym --symfs /nonexistent $TMP/a.pebs 2>&1 \
+mkdir $TMP/empty &&
+pebs-decode -f csv --fields sym --symfs $TMP/empty $TMP/a.pebs 2>&1 \
 	>/dev/null | sed "s|$TMP|TMP|g" | sed -n 2p &&
 pebs-import $TD/good/decode-basic.csv |
 	pebs-decode -f csv --fields sym,lat | head -n 2

@@ -7,6 +7,7 @@ pebs-decode -f csv --fields sym,srcline $TMP/s.pebs 2>&1 >/dev/null |
 	sed "s|$TMP|TMP|g" &&
 pebs-decode -f csv --fields sym,srcline $TMP/s.pebs 2>/dev/null &&
 pebs-decode -f csv --fields sym --symfs $TMP/root $TMP/s.pebs &&
+mkdir $TMP/none &&
 pebs-decode -f csv --fields sym --symfs $TMP/none $TMP/s.pebs 2>&1 \
 	>/dev/null | sed "s|$TMP|TMP|g" &&
 bid=00112233445566778899aabbccddeeff00112233 &&
