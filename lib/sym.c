@@ -567,6 +567,22 @@ static void elf_bid(Elf *elf, char *hex)
 		snprintf(hex + 2 * i, 3, "%02x", ((const uint8_t *)p)[i]);
 }
 
+/*
+ * Whether build-id @file (hex, of the ELF) is @cap (hex, of the capture).
+ * A perf.data build-id event without PERF_RECORD_MISC_BUILD_ID_SIZE
+ * (perf < 5.11) carries 20 bytes whatever the id's size: a shorter id
+ * (16 bytes: --build-id=md5 or uuid) comes zero-padded.  Only a 40-digit
+ * capture id is taken as padded, and only zeros past the file's id.
+ */
+static int bid_match(const char *file, const char *cap)
+{
+	size_t nf = strlen(file), nc = strlen(cap);
+	if (nf == nc || nc != 40 || nf > nc || !nf)
+		return strcmp(file, cap) == 0;
+	return strncmp(file, cap, nf) == 0 &&
+	       strspn(cap + nf, "0") == nc - nf;
+}
+
 /* Whether @elf has a .symtab (a stripped file has .dynsym at most). */
 static int has_symtab(Elf *elf)
 {
@@ -628,7 +644,7 @@ static struct obj *obj_get(struct pebs_sym *s, const struct smap *m)
 		 !gelf_getehdr(elf, &eh))
 		why = fmt("%s: not an ELF file", m->path);
 	else if (m->bid && !s->nocheck && (elf_bid(elf, hex),
-					   strcmp(hex, m->bid) != 0))
+					   !bid_match(hex, m->bid)))
 		why = fmt("%s: build-id differs (file %s, capture %s): not "
 			  "used, its symbols read " PEBS_SYM_UNKNOWN, m->path,
 			  *hex ? hex : "none", m->bid);

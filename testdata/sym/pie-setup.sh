@@ -3,7 +3,8 @@
 # it at 0x555555554000 in pid ${PID:-7} (one per PT_LOAD, the RELRO part of
 # the RW one split off read-only), and $TMP/r.csv, two samples: the ip of
 # main, the data addresses of table_ops (RELRO) and counter[2] (.bss).
-cc -g -O0 -fPIE -pie -o $TMP/r $TD/sym/pie.c &&
+# ${CCFLAGS} adds to the cc command.
+cc -g -O0 -fPIE -pie ${CCFLAGS:-} -o $TMP/r $TD/sym/pie.c &&
 B=$((0x555555554000)) && k=0 && rs=0 && re=0 &&
 pd() { echo $(($1 & ~4095)); } &&
 map() { printf ' --meta maps.%d.pid=%d --meta maps.%d.start=0x%x' $k \
