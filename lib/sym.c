@@ -63,12 +63,23 @@ struct obj {
 	size_t nsegs;
 };
 
+/*
+ * What a Dwfl module's userdata points to: the object it was reported
+ * for (objs may move: an index) and the symbolizer, which the debug file
+ * search (find_debuginfo()) needs.
+ */
+struct modref {
+	struct pebs_sym *s;
+	size_t obj;
+};
+
 /* The maps of one process; its Dwfl is built on first use. */
 struct proc {
 	uint32_t pid;
 	size_t first, n;	/* its maps: maps[first .. first + n - 1] */
 	int built;
 	Dwfl *dwfl;		/* NULL when no object could be reported */
+	struct modref *refs;	/* one per reported module */
 };
 
 /* An instruction named by a built-in workload: "fs_worker: load x". */
@@ -99,7 +110,6 @@ struct pebs_sym {
 	size_t noslot;		/* a power of two, or 0 */
 	char *symfs;
 	int nocheck;
-	char *dbgpath;
 	Dwfl_Callbacks cb;
 	char **notes;
 	size_t nnotes;
@@ -111,6 +121,10 @@ struct pebs_sym {
 	size_t nips;
 	int nomaps_noted;
 };
+
+static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
+			  GElf_Addr base, const char *file_name,
+			  const char *link, GElf_Word crc, char **name);
 
 static const char *const field_names[PEBS_SYM_COUNT] = {
 	"sym", "dso", "srcline", "data_sym", "comm",
@@ -458,15 +472,11 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 		s->symfs = realpath(opts->symfs, NULL);
 		if (!s->symfs)
 			return errno == ENOMEM ? -PEBS_E_NOMEM : -PEBS_E_IO;
-		if (asprintf(&s->dbgpath, ":.debug:%s/usr/lib/debug",
-			     s->symfs) < 0)
-			goto nomem;
 	}
 	s->nocheck = opts && opts->no_build_id_check;
 	elf_version(EV_CURRENT);
 	s->cb.find_elf = dwfl_build_id_find_elf;
-	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
-	s->cb.debuginfo_path = s->dbgpath ? &s->dbgpath : NULL;
+	s->cb.find_debuginfo = find_debuginfo;
 	size_t n = 0, it = 0;
 	const char *v[PEBS_SYM_MAP_FIELDS];
 	while (pebs_sym_map_next(s->meta, &it, v))
@@ -516,9 +526,11 @@ void pebs_sym_close(struct pebs_sym *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->nprocs; i++)
+	for (size_t i = 0; i < s->nprocs; i++) {
 		if (s->procs[i].dwfl)
 			dwfl_end(s->procs[i].dwfl);
+		free(s->procs[i].refs);
+	}
 	free(s->procs);
 	for (size_t i = 0; i < s->nnotes; i++)
 		free(s->notes[i]);
@@ -537,7 +549,6 @@ void pebs_sym_close(struct pebs_sym *s)
 	free(s->ips);
 	free(s->maps);
 	free(s->symfs);
-	free(s->dbgpath);
 	pebs_meta_free(s->meta);
 	free(s);
 }
@@ -581,6 +592,165 @@ static int bid_match(const char *file, const char *cap)
 		return strcmp(file, cap) == 0;
 	return strncmp(file, cap, nf) == 0 &&
 	       strspn(cap + nf, "0") == nc - nf;
+}
+
+/* The CRC-32 of .gnu_debuglink (zlib's) of the file @fd; 0 on error. */
+static uint32_t file_crc(int fd)
+{
+	static uint32_t tab[256];
+	uint8_t buf[65536];
+	uint32_t c = 0xffffffffu;
+	ssize_t n;
+	if (!tab[1])
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t v = i;
+			for (int k = 0; k < 8; k++)
+				v = v & 1 ? 0xedb88320u ^ (v >> 1) : v >> 1;
+			tab[i] = v;
+		}
+	for (off_t at = 0; (n = pread(fd, buf, sizeof(buf), at)) > 0; at += n)
+		for (ssize_t i = 0; i < n; i++)
+			c = tab[(c ^ buf[i]) & 0xff] ^ (c >> 8);
+	return n < 0 ? 0 : c ^ 0xffffffffu;
+}
+
+/*
+ * Opens debug file candidate @path of object @o, never blocking (a FIFO
+ * or device there is refused): a regular file other than @o's own whose
+ * build-id is @id (@nid bytes), or, with no id, whose CRC is @crc.  A
+ * candidate that exists but is refused gets a note.  The fd, or -1.
+ */
+static int try_debug(struct pebs_sym *s, const struct obj *o,
+		     const char *path, const unsigned char *id, int nid,
+		     GElf_Word crc)
+{
+	struct stat st, own;
+	const void *fid;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	const char *why = NULL;
+	Elf *elf = NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (stat(o->file, &own) == 0 && own.st_dev == st.st_dev &&
+		 own.st_ino == st.st_ino)
+		why = "";	/* the binary itself: quietly not */
+	else if (nid > 0 && (!(elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) ||
+			     dwelf_elf_gnu_build_id(elf, &fid) != nid ||
+			     memcmp(fid, id, (size_t)nid)))
+		why = "its build-id differs";
+	else if (nid <= 0 && file_crc(fd) != crc)
+		why = "its CRC differs from .gnu_debuglink's";
+	if (elf)
+		elf_end(elf);
+	if (!why)
+		return fd;
+	close(fd);
+	if (*why)
+		note(s, "%s: debug file %s: %s: not used", o->path, path, why);
+	return -1;
+}
+
+/* The name of section @name's data in @file, its bytes in *@n, or NULL. */
+static const char *altlink(const char *file, char **buf, size_t *n)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size_t shstr;
+	*buf = NULL;
+	if (elf && elf_getshdrstrndx(elf, &shstr) == 0)
+		for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+			GElf_Shdr sh;
+			const char *nm;
+			Elf_Data *d;
+			if (!gelf_getshdr(scn, &sh) ||
+			    !(nm = elf_strptr(elf, shstr, sh.sh_name)) ||
+			    strcmp(nm, ".gnu_debugaltlink") ||
+			    !(d = elf_getdata(scn, NULL)) || !d->d_size)
+				continue;
+			if ((*buf = malloc(d->d_size)))
+				memcpy(*buf, d->d_buf, d->d_size);
+			*n = d->d_size;
+			break;
+		}
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return *buf;
+}
+
+/*
+ * libdwfl's find_debuginfo callback, in place of its standard search:
+ * never blocks on a FIFO or device (candidates open O_NONBLOCK, must be
+ * regular files), follows a .gnu_debuglink name only when it is one file
+ * name (no '/': nothing outside --symfs), checks the build-id (the CRC
+ * without one), and queries no debuginfod server.  Where it looks, ROOT
+ * being --symfs or "": ROOT/usr/lib/debug/.build-id/xx/yyyy.debug; then
+ * the link name beside the binary, in .debug/ beside it, and in
+ * ROOT/usr/lib/debug/DIR (DIR: the binary's directory in the capture).
+ * A dwz alternate file (libdwfl asks with its .gnu_debugaltlink name) is
+ * looked up by its build-id, or at ROOT/NAME for an absolute name.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
+			  GElf_Addr base, const char *file_name,
+			  const char *link, GElf_Word crc, char **name)
+{
+	(void)modname;
+	(void)base;
+	const struct modref *ref = *ud;
+	if (!ref)
+		return -1;
+	struct pebs_sym *s = ref->s;
+	const struct obj *o = &s->objs[ref->obj];
+	const char *root = s->symfs ? s->symfs : "";
+	const unsigned char *id = NULL;
+	GElf_Addr va;
+	char *alt = NULL, *path[4] = { NULL, NULL, NULL, NULL }, hex[41];
+	size_t nalt = 0, np = 0, nl = link ? strlen(link) : 0;
+	int nid = dwfl_module_build_id(mod, &id, &va), fd = -1;
+	if (link && file_name && altlink(file_name, &alt, &nalt) &&
+	    nl + 1 < nalt && memcmp(alt, link, nl + 1) == 0) {
+		id = (const unsigned char *)alt + nl + 1;
+		nid = (int)(nalt - nl - 1);
+		if (link[0] == '/' && !strstr(link, "/../"))
+			path[1] = fmt("%s%s", root, link);
+		link = NULL;
+	}
+	for (int i = 1; i < nid && i <= 20; i++)
+		snprintf(hex + 2 * (i - 1), 3, "%02x", id[i]);
+	if (nid > 1)
+		path[0] = fmt("%s/usr/lib/debug/.build-id/%02x/%.*s.debug",
+			      root, id[0], 2 * (nid > 21 ? 20 : nid - 1), hex);
+	np = 2;
+	if (link && (!*link || strchr(link, '/') || !strcmp(link, ".") ||
+		     !strcmp(link, ".."))) {
+		note(s, "%s: .gnu_debuglink %s is not a file name: not "
+		     "followed", o->path, link);
+		link = NULL;
+	}
+	if (link) {
+		const char *sl = strrchr(o->file, '/'), *ol = strrchr(o->path,
+								      '/');
+		int d = sl ? (int)(sl - o->file) : 0;
+		int od = ol ? (int)(ol - o->path) : 0;
+		path[1] = fmt("%.*s/%s", d, o->file, link);
+		path[2] = fmt("%.*s/.debug/%s", d, o->file, link);
+		path[3] = fmt("%s/usr/lib/debug%.*s/%s", root, od, o->path,
+			      link);
+		np = 4;
+	}
+	for (size_t i = 0; i < np && fd < 0; i++)
+		if (path[i] && (fd = try_debug(s, o, path[i], id, nid,
+					       crc)) >= 0) {
+			*name = path[i];
+			path[i] = NULL;
+		}
+	for (size_t i = 0; i < 4; i++)
+		free(path[i]);
+	free(alt);
+	return fd;
 }
 
 /* Whether @elf has a .symtab (a stripped file has .dynsym at most). */
@@ -867,6 +1037,9 @@ static int build_proc(struct pebs_sym *s, struct proc *p)
 					       &at);
 		m->over = s->objs[w ? w->obj : l[of[i]].won_by].path;
 	}
+	p->refs = calloc(nl + 1, sizeof(*p->refs));
+	if (!p->refs)
+		goto out;
 	r = 0;
 	p->dwfl = dwfl_begin(&s->cb);
 	if (!p->dwfl)
@@ -887,10 +1060,10 @@ static int build_proc(struct pebs_sym *s, struct proc *p)
 			close(fd);
 			continue;
 		}
-		/* objs may move: the module keeps the object's index + 1 */
 		void **ud;
 		dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
-		*ud = (void *)(uintptr_t)(l[i].obj + 1);
+		p->refs[i] = (struct modref){ s, l[i].obj };
+		*ud = &p->refs[i];
 		any = 1;
 	}
 	dwfl_report_end(p->dwfl, NULL, NULL);
@@ -980,10 +1153,10 @@ static void check_stripped(struct pebs_sym *s, Dwfl_Module *mod)
 	void **ud;
 	const char *debug = NULL;
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
-	size_t oi = (size_t)(uintptr_t)*ud;
-	if (!oi || oi > s->nobjs)
+	const struct modref *ref = *ud;
+	if (!ref)
 		return;
-	struct obj *o = &s->objs[oi - 1];
+	struct obj *o = &s->objs[ref->obj];
 	if (!o->nosymtab || o->noted)
 		return;
 	o->noted = 1;
@@ -1069,7 +1242,8 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	 */
 	void **ud;
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
-	if (o && (uintptr_t)*ud != (uintptr_t)(o - s->objs) + 1)
+	const struct modref *ref = *ud;
+	if (o && (!ref || ref->obj != (size_t)(o - s->objs)))
 		return 0;
 	check_stripped(s, mod);
 	if (!out->dso)
