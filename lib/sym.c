@@ -42,7 +42,7 @@ struct smap {
 
 /* A PT_LOAD segment, enough to place a map's file offset. */
 struct seg {
-	uint64_t vaddr, offset, filesz, memsz;
+	uint64_t vaddr, offset, filesz, memsz, align;
 };
 
 /*
@@ -61,6 +61,12 @@ struct obj {
 	int nosymtab;		/* stripped: no .symtab in the file */
 	struct seg *segs;
 	size_t nsegs;
+	/*
+	 * The file, read (mapped) once and shared by the modules of every
+	 * process (find_elf()), its fd closed: one fd per (process,
+	 * object) ran out of descriptors past RLIMIT_NOFILE.
+	 */
+	Elf *elf;
 };
 
 /*
@@ -125,6 +131,8 @@ struct pebs_sym {
 static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
 			  GElf_Addr base, const char *file_name,
 			  const char *link, GElf_Word crc, char **name);
+static int find_elf(Dwfl_Module *mod, void **ud, const char *modname,
+		    Dwarf_Addr base, char **file_name, Elf **elfp);
 
 static const char *const field_names[PEBS_SYM_COUNT] = {
 	"sym", "dso", "srcline", "data_sym", "comm",
@@ -475,7 +483,7 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 	}
 	s->nocheck = opts && opts->no_build_id_check;
 	elf_version(EV_CURRENT);
-	s->cb.find_elf = dwfl_build_id_find_elf;
+	s->cb.find_elf = find_elf;
 	s->cb.find_debuginfo = find_debuginfo;
 	size_t n = 0, it = 0;
 	const char *v[PEBS_SYM_MAP_FIELDS];
@@ -539,6 +547,8 @@ void pebs_sym_close(struct pebs_sym *s)
 		free(s->strs[i]);
 	free(s->strs);
 	for (size_t i = 0; i < s->nobjs; i++) {
+		if (s->objs[i].elf)
+			elf_end(s->objs[i].elf);
 		free(s->objs[i].why);
 		free(s->objs[i].file);
 		free(s->objs[i].segs);
@@ -682,6 +692,26 @@ static const char *altlink(const char *file, char **buf, size_t *n)
 }
 
 /*
+ * libdwfl's find_elf callback: the object's ELF, read once (obj_get()),
+ * one more reference to it (libdwfl elf_end()s it with the module); no fd.
+ */
+static int find_elf(Dwfl_Module *mod, void **ud, const char *modname,
+		    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	(void)mod;
+	(void)modname;
+	(void)base;
+	const struct modref *ref = *ud;
+	*elfp = NULL;
+	if (!ref)
+		return -1;
+	const struct obj *o = &ref->s->objs[ref->obj];
+	if (o->elf && (*file_name = strdup(o->file)))
+		*elfp = elf_begin(-1, ELF_C_READ_MMAP, o->elf);
+	return -1;
+}
+
+/*
  * libdwfl's find_debuginfo callback, in place of its standard search:
  * never blocks on a FIFO or device (candidates open O_NONBLOCK, must be
  * regular files), follows a .gnu_debuglink name only when it is one file
@@ -777,7 +807,7 @@ static int read_segs(struct obj *o, Elf *elf)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
 			o->segs[o->nsegs++] = (struct seg){
 				ph.p_vaddr, ph.p_offset, ph.p_filesz,
-				ph.p_memsz };
+				ph.p_memsz, ph.p_align };
 	}
 	return 0;
 }
@@ -826,7 +856,12 @@ static struct obj *obj_get(struct pebs_sym *s, const struct smap *m)
 		file = NULL;
 		o->dyn = eh.e_type == ET_DYN;
 		o->nosymtab = !has_symtab(elf);
-		if (read_segs(o, elf) < 0)
+		/* all of it in memory (mapped, else read), then no fd */
+		if (elf_cntl(elf, ELF_C_FDREAD) == 0) {
+			o->elf = elf;
+			elf = NULL;
+		}
+		if (read_segs(o, elf ? elf : o->elf) < 0)
 			o = NULL;
 	}
 	free(file);
@@ -1050,14 +1085,21 @@ static int build_proc(struct pebs_sym *s, struct proc *p)
 		if (l[i].lost)
 			continue;
 		const struct obj *o = &s->objs[l[i].obj];
-		/* as in obj_get(): never block on what the path now is */
-		int fd = open(o->file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd < 0)
-			continue;
-		Dwfl_Module *mod = dwfl_report_elf(p->dwfl, o->path, o->file,
-						   fd, l[i].bias, true);
+		/*
+		 * libdwfl places the module at low - (the first PT_LOAD's
+		 * vaddr, aligned down), as dwfl_report_elf() would; its ELF
+		 * comes from find_elf(), shared, without an fd.
+		 */
+		const struct seg *g = o->nsegs ? &o->segs[0] : NULL;
+		uint64_t al = g && g->align ? g->align : 1;
+		Dwfl_Module *mod = !o->elf || !g ? NULL :
+			dwfl_report_module(p->dwfl, o->path,
+					   (g->vaddr & ~(al - 1)) + l[i].bias,
+					   l[i].hi);
 		if (!mod) {
-			close(fd);
+			note(s, "%s: cannot be reported to libdwfl (%s): its "
+			     "symbols read " PEBS_SYM_UNKNOWN, o->path,
+			     o->elf ? dwfl_errmsg(-1) : elf_errmsg(-1));
 			continue;
 		}
 		void **ud;
