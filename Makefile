@@ -10,6 +10,9 @@
 #   make bench      benchmarks (bench/RESULTS.md records results)
 #   make fuzz       build the fuzz targets for AFL++ (build-fuzz/)
 #   make demo       install, build, run the main job on the simulated PMU
+#   make fault      fault injection: each tool with the Nth allocation,
+#                   read, write, open... failing (tests/fault/); FULL=1
+#                   for every case and more points (part of make test)
 #   make golden     regenerate the CLI golden files (review the diff!)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
@@ -57,7 +60,8 @@ CMD_UTIL := $(sort $(wildcard cmd/util*.c))
 CMD_UTIL_OBJ := $(CMD_UTIL:%.c=$(B)/%.o)
 
 .PHONY: all test check unit cli replay asan replay-clang tsan bench fuzz demo \
-	golden install clean deps deps-test deps-bench lib trace examples perf-compat abi schema
+	golden install clean deps deps-test deps-bench lib trace examples perf-compat abi \
+	schema fault
 all: $(B)/libpebs.a $(B)/libpebs.so $(B)/$(SONAME) $(BINS) \
 	$(B)/libpebs-trace.a $(B)/libpebs-trace.so
 lib: $(B)/libpebs.a
@@ -197,9 +201,22 @@ tsan:
 		TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/reader-stress $$d; \
 		rc=$$?; rm -rf "$$d"; exit $$rc
 
+# Fault injection (tests/fault/): an LD_PRELOAD shim makes the Nth call of
+# a function family fail (malloc, read, open, ...); the driver runs each
+# tool once per N and checks the exit code, the message and that an exit
+# 0 wrote what a clean run writes.  Normal build only: the shim goes
+# under the tool, so it has no sanitizer flags, as libpebs-trace.
+$(B)/tests/fault-shim.so: tests/fault/shim.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(OPT) -g -fPIC -pthread $(WARN) -D_GNU_SOURCE \
+		-shared -o $@ $< -ldl
+
+fault: all $(B)/tests/fault-shim.so
+	FULL='$(FULL)' tests/fault/run.sh $(B)/bin $(B)/tests/fault-shim.so
+
 test: deps-test
 	$(MAKE) all
-	$(MAKE) unit cli abi schema replay
+	$(MAKE) unit cli abi schema replay fault
 	$(MAKE) asan
 	$(MAKE) replay-clang
 	$(MAKE) tsan
