@@ -113,15 +113,6 @@ static int run_text(const struct opts *o, const char *const *paths,
 	return util_input_close(&in);
 }
 
-static void wcheck(struct pebs_writer *w, int r, const char *out)
-{
-	if (r == -PEBS_E_IO)
-		util_write_failed(out);
-	if (r < 0)
-		util_die(EXIT_SYS, "%s", w ? pebs_writer_errmsg(w) :
-			 pebs_strerror(r));
-}
-
 /*
  * Re-encodes: one output segment per input segment, with its metadata.
  * Lost-sample counts are carried over as totals per batch (their CPU and
@@ -140,31 +131,32 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 	util_input_open(&in, &o->in, paths, n, 0);
 	while (util_input_next(&in, &b) > 0) {
 		if (w && (b->source != src || b->segment != seg)) {
-			wcheck(NULL, pebs_writer_close(w), o->out);
+			util_writer_check(NULL, pebs_writer_close(w), o->out);
 			w = NULL;
 		}
 		if (!w)
-			wcheck(NULL, pebs_writer_open(&w, fp,
-						      util_input_meta(&in),
-						      &wo), o->out);
+			util_writer_check(NULL,
+					  pebs_writer_open(&w, fp,
+							   util_input_meta(&in),
+							   &wo), o->out);
 		src = b->source;
 		seg = b->segment;
-		wcheck(w, pebs_writer_add_batch(w, b), o->out);
+		util_writer_check(w, pebs_writer_add_batch(w, b), o->out);
 		util_input_stats(&in, &st);
 		if (st.lost > lost && b->n)
-			wcheck(w, pebs_writer_lost(w, 0, b->c64[PEBS_COL_TIME]
-						   [b->n - 1], st.lost - lost),
-			       o->out);
+			util_writer_check(w, pebs_writer_lost(w, 0,
+					  b->c64[PEBS_COL_TIME][b->n - 1],
+					  st.lost - lost), o->out);
 		lost = st.lost;
 	}
 	if (!w)		/* no samples at all: a valid, empty file */
-		wcheck(NULL, pebs_writer_open(&w, fp, util_input_meta(&in),
-					      &wo),
-		       o->out);
+		util_writer_check(NULL, pebs_writer_open(&w, fp,
+				  util_input_meta(&in), &wo), o->out);
 	util_input_stats(&in, &st);
 	if (st.lost > lost)
-		wcheck(w, pebs_writer_lost(w, 0, 0, st.lost - lost), o->out);
-	wcheck(NULL, pebs_writer_close(w), o->out);
+		util_writer_check(w, pebs_writer_lost(w, 0, 0, st.lost - lost),
+				  o->out);
+	util_writer_check(NULL, pebs_writer_close(w), o->out);
 	return util_input_close(&in);
 }
 

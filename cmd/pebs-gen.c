@@ -89,25 +89,21 @@ int main(int argc, char **argv)
 		util_die(EXIT_SYS, "out of memory");
 	char cmd[96];
 	snprintf(cmd, sizeof(cmd), "pebs-gen -n %llu --seed %llu", count, seed);
-	pebs_meta_set(m, "cmdline", cmd);
+	if (pebs_meta_set(m, "cmdline", cmd))
+		util_die(EXIT_SYS, "out of memory");
 	struct pebs_writer_opts wo = { .level = level,
 				       .block_samples = (unsigned)block };
 	struct pebs_writer *w;
-	if (pebs_writer_open(&w, fp, m, &wo))
-		util_write_failed(out);
+	util_writer_check(NULL, pebs_writer_open(&w, fp, m, &wo), out);
 	for (unsigned long long done = 0; done < count;) {
 		size_t n = count - done < 65536 ? count - done : 65536;
 		int r = pebs_gen_batch(g, b, n);
-		if (!r)
-			r = pebs_writer_add_batch(w, b);
-		if (r == -PEBS_E_IO)
-			util_write_failed(out);
 		if (r)
-			util_die(EXIT_SYS, "%s", pebs_writer_errmsg(w));
+			util_die(EXIT_SYS, "%s", pebs_strerror(r));
+		util_writer_check(w, pebs_writer_add_batch(w, b), out);
 		done += n;
 	}
-	if (pebs_writer_finish(w))
-		util_write_failed(out);
+	util_writer_check(w, pebs_writer_finish(w), out);
 	pebs_writer_close(w);
 	util_close_out(fp, out);
 	pebs_batch_free(b);

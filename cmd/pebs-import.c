@@ -72,15 +72,6 @@ static struct pebs_meta *make_meta(int argc, char **argv, const char *src)
 	return m;
 }
 
-static void wcheck(struct pebs_writer *w, int r, const char *out)
-{
-	if (r == -PEBS_E_IO)
-		util_write_failed(out);
-	if (r < 0)
-		util_die(EXIT_SYS, "%s", w ? pebs_writer_errmsg(w) :
-			 pebs_strerror(r));
-}
-
 /*
  * The first input, opened before the import to look at its first bytes:
  * a pipe cannot be read twice, so the bytes looked at are handed back
@@ -210,7 +201,7 @@ static int import_csv(struct pebs_writer *w, char **paths, size_t n,
 		}
 		int r = pebs_csvin_read(c, fp);
 		if (werr)
-			wcheck(w, werr, out);
+			util_writer_check(w, werr, out);
 		if (r < 0) {
 			util_warn("%s: %s", util_name(name),
 				  pebs_csvin_errmsg(c));
@@ -354,10 +345,10 @@ int main(int argc, char **argv)
 		util_die(EXIT_SYS, "out of memory");
 	pebs_meta_free(user);
 	struct pebs_writer *w;
-	wcheck(NULL, pebs_writer_open(&w, fp, meta, &wo), out);
+	util_writer_check(NULL, pebs_writer_open(&w, fp, meta, &wo), out);
 	pebs_meta_free(meta);
 	int status = import_csv(w, paths, n, out);
-	wcheck(NULL, pebs_writer_close(w), out);
+	util_writer_check(NULL, pebs_writer_close(w), out);
 	util_close_out(fp, out);
 	return status;
 }

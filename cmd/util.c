@@ -160,6 +160,15 @@ void util_close_out(FILE *fp, const char *path)
 	}
 }
 
+void util_writer_check(struct pebs_writer *w, int r, const char *path)
+{
+	if (r == -PEBS_E_IO)
+		util_write_failed(path);
+	if (r < 0)
+		util_die(EXIT_SYS, "%s", w && *pebs_writer_errmsg(w) ?
+			 pebs_writer_errmsg(w) : pebs_strerror(r));
+}
+
 void util_version(void)
 {
 	printf("%s %s\n", util_prog, PEBS_VERSION_STRING);

@@ -83,6 +83,15 @@ void util_close_out(FILE *fp, const char *path);
 /* Call when a write to @fp failed: quiet exit 0 on EPIPE, else exit 3. */
 void util_write_failed(const char *path) __attribute__((noreturn));
 
+struct pebs_writer;
+/*
+ * Exits when @r, the result of a pebs_writer_* call on @w (NULL before
+ * pebs_writer_open() gave one), is an error: as util_write_failed(@path)
+ * for -PEBS_E_IO, else 3 with the writer's message (pebs_strerror()
+ * without a writer).
+ */
+void util_writer_check(struct pebs_writer *w, int r, const char *path);
+
 /* Prints "PROG VERSION" and exits 0. */
 void util_version(void) __attribute__((noreturn));
 
