@@ -279,6 +279,8 @@ static void work_free(struct work *x)
 	free(x->perm);
 	free(x->w);
 	free(x->a);
+	/* a failed work_init() frees, then pebs_c2c_finish() frees again */
+	memset(x, 0, sizeof(*x));
 }
 
 static int work_init(struct work *x, const struct pebs_c2c *c, size_t maxn)
