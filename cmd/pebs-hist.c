@@ -369,6 +369,11 @@ int main(int argc, char **argv)
 			break;
 		case O_PCT:
 			r = pebs_hist_pct_parse(optarg, o.pct, MAX_PCT);
+			if (r == -PEBS_E_INVAL)
+				util_die(EXIT_USAGE, "--percentiles: \"%s\" "
+					 "names a percentile twice (keys must "
+					 "be unique; 50 and 50.0 are the "
+					 "same)", optarg);
 			if (r < 0)
 				util_die(EXIT_USAGE, "--percentiles: bad list "
 					 "\"%s\" (numbers in 0..100 of at most "

@@ -1144,6 +1144,13 @@ int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
 		if (!digits || n == cap || len >= sizeof(p[0].name) ||
 		    num > (unsigned __int128)100 * den)
 			return -PEBS_E_PARSE;
+		/* each percentile names an output key (p50) and a column:
+		 * a repeat, even one written differently (50, 50.0),
+		 * would make duplicate keys or two equal columns */
+		for (size_t k = 0; k < n; k++)
+			if ((unsigned __int128)p[k].num * den ==
+			    (unsigned __int128)num * p[k].den)
+				return -PEBS_E_INVAL;
 		p[n].num = num;
 		p[n].den = den;
 		memcpy(p[n].name, start, len);

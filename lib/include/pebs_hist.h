@@ -172,7 +172,8 @@ struct pebs_hist_pct {
 /*
  * Parses a comma-separated list of percentiles in [0, 100] ("50,90,99.9")
  * of at most 19 digits each (so that num and den are exact) into @p
- * (capacity @cap).  Returns the count or -PEBS_E_PARSE.
+ * (capacity @cap).  Returns the count, -PEBS_E_PARSE, or -PEBS_E_INVAL
+ * when a percentile repeats (also written differently: 50 and 50.0).
  */
 int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
 			size_t cap);

@@ -268,6 +268,13 @@ Test(hist_prop, parse_errors)
 	cr_assert_lt(pebs_hist_pct_parse("100.1", p, 4), 0);
 	cr_assert_lt(pebs_hist_pct_parse("1,2,3,4,5", p, 4), 0);
 	cr_assert_lt(pebs_hist_pct_parse("-5", p, 4), 0);
+	/* a repeat, also written differently, would duplicate a key */
+	cr_assert_eq(pebs_hist_pct_parse("50,50", p, 4), -PEBS_E_INVAL);
+	cr_assert_eq(pebs_hist_pct_parse("50,90,50.00", p, 4), -PEBS_E_INVAL);
+	cr_assert_eq(pebs_hist_pct_parse("0,0.0", p, 4), -PEBS_E_INVAL);
+	cr_assert_eq(pebs_hist_pct_parse("99.9,99.90,1", p, 4),
+		     -PEBS_E_INVAL);
+	cr_assert_eq(pebs_hist_pct_parse("9.9,99", p, 4), 2);
 	cr_assert_eq(pebs_hist_pct_parse("99.99", p, 4), 1);
 	cr_assert_eq(p[0].num, 9999);
 	cr_assert_eq(p[0].den, 100);

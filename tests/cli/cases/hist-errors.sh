@@ -7,6 +7,9 @@ pebs-hist --by mem,snoop $f; echo "rc=$?"
 pebs-hist --bins 10,5 $f; echo "rc=$?"
 pebs-hist --bins linear:0 $f; echo "rc=$?"
 pebs-hist --percentiles 50,101 $f; echo "rc=$?"
+# a repeated percentile would write duplicate keys (p50 twice)
+pebs-hist -f yaml --percentiles 50,90,50 $f; echo "rc=$?"
+pebs-hist -f csv --percentiles 50,50.0 $f; echo "rc=$?"
 pebs-hist -f png $f; echo "rc=$?"
 pebs-hist --where 'lat >' $f; echo "rc=$?"
 # a full disk exits 3; with many groups, some dense (nothing may leak)
