@@ -3,7 +3,10 @@
  * .pebs record format.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -157,54 +160,170 @@ static int first_is_perf(const char *path)
 	return pebs_perf_probe(pk->head, pk->n);
 }
 
-/* The sink: a writer error is told apart from bad input by werr. */
-static int werr;
+/* Messages about the temporary file of a CSV import. */
+#define SPOOL "temporary file"
 
-static int sink_event(void *w, const char *name)
+/*
+ * Where a CSV import's samples go.  The comm column's names become
+ * metadata (comm.PID.TID), which precedes a segment's samples: an input
+ * with that column has its samples wait in a temporary .pebs, whose
+ * blocks are copied as they are behind the full metadata at the end.
+ * Inputs without it stream to the output; when one with it follows them,
+ * their segment ends there and the rest is spooled into a second one.
+ */
+struct imp {
+	struct pebs_csvin *c;
+	struct pebs_writer *w;		/* NULL before the first sample */
+	FILE *out;
+	const char *outname;
+	const struct pebs_meta *meta;
+	const struct pebs_writer_opts *wo;
+	FILE *spool;			/* spooling: the temporary file */
+	char **names;			/* event names in the order of their ids */
+	size_t nnames, capnames;
+	struct pebs_meta *comms;
+	const char *input;		/* for messages */
+	uint64_t comm_changes;
+	int werr;	/* a writer error, told apart from bad input */
+};
+
+/* An unnamed temporary file in $TMPDIR (tmpfile() ignores it), or NULL. */
+static FILE *spool_open(void)
 {
-	int r = pebs_writer_event(w, name);
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	if (asprintf(&path, "%s/pebs-import.XXXXXX", dir && *dir ? dir :
+		     "/tmp") < 0)
+		return NULL;
+	int fd = mkostemp(path, O_CLOEXEC);
+	FILE *f = NULL;
+	if (fd >= 0) {
+		unlink(path);
+		if (!(f = fdopen(fd, "w+")))
+			close(fd);
+	}
+	free(path);
+	return f;
+}
+
+/*
+ * The writer for the input being read: opened on its first event or
+ * sample, after its header (so pebs_csvin_has_comm() is known).  A new
+ * writer is given the event names handed out so far in the same order,
+ * so that their ids (csvin keeps them across inputs) stay valid.
+ */
+static struct pebs_writer *target(struct imp *m)
+{
+	int comm = pebs_csvin_has_comm(m->c);
+	if (m->w && (m->spool || !comm))
+		return m->w;
+	if (m->w) {
+		util_writer_check(m->w, pebs_writer_close(m->w), m->outname);
+		m->w = NULL;
+	}
+	if (comm) {
+		if (!(m->spool = spool_open()))
+			util_die(EXIT_SYS, "cannot create a temporary file:");
+		util_writer_check(NULL, pebs_writer_open(&m->w, m->spool, NULL,
+							 m->wo), SPOOL);
+	} else {
+		util_writer_check(NULL, pebs_writer_open(&m->w, m->out,
+							 m->meta, m->wo),
+				  m->outname);
+	}
+	for (size_t i = 0; i < m->nnames; i++)
+		if (pebs_writer_event(m->w, m->names[i]) != (int)i)
+			util_writer_check(m->w, -PEBS_E_NOMEM, m->spool ?
+					  SPOOL : m->outname);
+	return m->w;
+}
+
+static int sink_event(void *ctx, const char *name)
+{
+	struct imp *m = ctx;
+	int r = pebs_writer_event(target(m), name);
 	/* A name over the format's limits is bad input, reported by csvin
 	 * with file and line; the writer stays usable. */
 	if (r < 0 && r != -PEBS_E_RANGE)
-		werr = r;
+		m->werr = r;
+	if (r >= 0 && (size_t)r == m->nnames) {
+		if (m->nnames == m->capnames) {
+			size_t nc = m->capnames ? 2 * m->capnames : 64;
+			char **nn = realloc(m->names, nc * sizeof(*nn));
+			if (!nn)
+				util_die(EXIT_SYS, "out of memory");
+			m->names = nn;
+			m->capnames = nc;
+		}
+		if (!(m->names[m->nnames++] = strdup(name)))
+			util_die(EXIT_SYS, "out of memory");
+	}
 	return r;
 }
 
-static int sink_sample(void *w, const struct pebs_sample *s)
+static int sink_sample(void *ctx, const struct pebs_sample *s)
 {
-	int r = pebs_writer_add(w, s);
+	struct imp *m = ctx;
+	int r = pebs_writer_add(target(m), s);
 	if (r < 0)
-		werr = r;
+		m->werr = r;
 	return r;
 }
 
 /*
- * Imports each CSV input (each with its own header) into writer @w.  A bad
- * input is reported and its rows before the error are kept; returns the
- * exit status.
+ * The comm column's names, as the metadata keys comm.PID.TID that
+ * pebs-decode looks them up by (the key with the tid also for a process's
+ * main thread: a comm.PID would name the process's other threads too,
+ * which printed [unknown]).  A thread has one name in .pebs; one that
+ * changed (exec, prctl) keeps its last, as -f perf keeps a thread's last
+ * COMM, and the first change is told, the count of all at the end.
  */
-static int import_csv(struct pebs_writer *w, char **paths, size_t n,
-		      const char *out)
+static int sink_comm(void *ctx, uint64_t line, const struct pebs_sample *s,
+		     const char *name)
 {
-	struct pebs_csvin *c;
-	struct pebs_csvin_sink sink = { sink_event, sink_sample, w };
+	struct imp *m = ctx;
+	char k[48];
+	snprintf(k, sizeof(k), "comm.%" PRIu32 ".%" PRIu32, s->pid, s->tid);
+	const char *old = pebs_meta_get(m->comms, k);
+	if (old && strcmp(old, name) == 0)
+		return 0;
+	if (old && !m->comm_changes++)
+		util_warn("%s: line %llu: pid %" PRIu32 " tid %" PRIu32 ": "
+			  "comm \"%s\" after \"%s\": a thread has one name "
+			  "in .pebs, the last one read is kept",
+			  util_name(m->input), (unsigned long long)line,
+			  s->pid, s->tid, name, old);
+	return pebs_meta_set(m->comms, k, name) ? -PEBS_E_NOMEM : 0;
+}
+
+/*
+ * Imports each CSV input (each with its own header) as struct imp says.
+ * A bad input is reported and its rows before the error are kept; returns
+ * the exit status.
+ */
+static int import_csv(struct imp *m, char **paths, size_t n)
+{
+	struct pebs_csvin_sink sink = { sink_event, sink_sample, m };
 	int status = EXIT_OK;
-	if (pebs_csvin_open(&c, &sink) < 0)
+	if (pebs_csvin_open(&m->c, &sink) < 0)
 		util_die(EXIT_SYS, "out of memory");
+	pebs_csvin_set_comm(m->c, sink_comm);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = paths[i];
 		FILE *fp = open_in(i, name);
+		m->input = name;
 		if (!fp) {
 			util_warn("%s: cannot open:", name);
 			status = EXIT_SYS;
 			continue;
 		}
-		int r = pebs_csvin_read(c, fp);
-		if (werr)
-			util_writer_check(w, werr, out);
+		int r = pebs_csvin_read(m->c, fp);
+		if (m->werr)
+			util_writer_check(m->w, m->werr, m->spool ? SPOOL :
+					  m->outname);
 		if (r < 0) {
 			util_warn("%s: %s", util_name(name),
-				  pebs_csvin_errmsg(c));
+				  pebs_csvin_errmsg(m->c));
 			int st = r == -PEBS_E_IO ? EXIT_SYS :
 				 r == -PEBS_E_NOMEM ? EXIT_SYS : EXIT_DATA;
 			if (st > status)
@@ -212,8 +331,77 @@ static int import_csv(struct pebs_writer *w, char **paths, size_t n,
 		}
 		close_in(fp);
 	}
-	pebs_csvin_close(c);
+	pebs_csvin_close(m->c);
 	return status;
+}
+
+/* Copies every block of the temporary .pebs @spool to writer @w. */
+static void copy_spool(struct pebs_writer *w, FILE *spool, const char *out)
+{
+	char path[32];
+	const char *paths[1] = { path };
+	struct pebs_reader_opts ro = {
+		.threads = 1,
+		.cols = 1ull << PEBS_COL_TIME,	/* decode little: copied */
+		.raw_chunks = 1,
+	};
+	struct pebs_reader *r;
+	struct pebs_batch *b;
+	int got;
+	if (fflush(spool) == EOF || ferror(spool))
+		util_write_failed(SPOOL);
+	/* a name for the reader, though the file has none (tmpfile) */
+	snprintf(path, sizeof(path), "/dev/fd/%d", fileno(spool));
+	if (pebs_reader_open(&r, paths, 1, &ro) < 0)
+		util_die(EXIT_SYS, "out of memory");
+	while ((got = pebs_reader_next(r, &b)) > 0) {
+		size_t len;
+		const void *raw = pebs_reader_raw(r, &len);
+		int c = raw ? pebs_writer_copy_block(w, raw, len) :
+			-PEBS_E_NOMEM;
+		if (c == -PEBS_E_CHECKSUM)	/* no error of @w */
+			util_die(EXIT_SYS, "%s: %s", SPOOL, pebs_strerror(c));
+		util_writer_check(w, c, out);
+	}
+	if (got < 0)
+		util_die(EXIT_SYS, "%s: %s", SPOOL, pebs_reader_errmsg(r));
+	pebs_reader_close(r);
+}
+
+/* Ends a CSV import: the output's last segment, with the names read. */
+static void import_end(struct imp *m, struct pebs_meta *meta)
+{
+	if (m->comm_changes > 1)
+		util_warn("%llu rows in all named a thread otherwise than an "
+			  "earlier row", (unsigned long long)m->comm_changes);
+	if (m->w && !m->spool) {
+		util_writer_check(m->w, pebs_writer_close(m->w), m->outname);
+	} else if (!m->w) {	/* no sample: the metadata alone */
+		struct pebs_writer *w;
+		util_writer_check(NULL, pebs_writer_open(&w, m->out, meta,
+							 m->wo), m->outname);
+		util_writer_check(w, pebs_writer_close(w), m->outname);
+	} else {
+		util_writer_check(m->w, pebs_writer_close(m->w), SPOOL);
+		/* a key given with --meta is the user's word and stays */
+		for (size_t i = 0; i < pebs_meta_count(m->comms); i++) {
+			const char *k, *v;
+			pebs_meta_entry(m->comms, i, &k, &v);
+			if (!pebs_meta_get(meta, k) &&
+			    pebs_meta_set(meta, k, v))
+				util_die(EXIT_SYS, "out of memory");
+		}
+		struct pebs_writer *w;
+		util_writer_check(NULL, pebs_writer_open(&w, m->out, meta,
+							 m->wo), m->outname);
+		copy_spool(w, m->spool, m->outname);
+		util_writer_check(w, pebs_writer_close(w), m->outname);
+		fclose(m->spool);
+	}
+	for (size_t i = 0; i < m->nnames; i++)
+		free(m->names[i]);
+	free(m->names);
+	pebs_meta_free(m->comms);
 }
 
 /*
@@ -344,11 +532,13 @@ int main(int argc, char **argv)
 	if (pebs_meta_copy(meta, user))
 		util_die(EXIT_SYS, "out of memory");
 	pebs_meta_free(user);
-	struct pebs_writer *w;
-	util_writer_check(NULL, pebs_writer_open(&w, fp, meta, &wo), out);
+	struct imp m = { .out = fp, .outname = out, .meta = meta, .wo = &wo,
+			 .comms = pebs_meta_new() };
+	if (!m.comms)
+		util_die(EXIT_SYS, "out of memory");
+	int status = import_csv(&m, paths, n);
+	import_end(&m, meta);
 	pebs_meta_free(meta);
-	int status = import_csv(w, paths, n, out);
-	util_writer_check(NULL, pebs_writer_close(w), out);
 	util_close_out(fp, out);
 	return status;
 }

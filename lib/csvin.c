@@ -20,6 +20,7 @@
 #include "pebs_field.h"
 #include "pebs_format.h"
 #include "pebs_perf.h"
+#include "pebs_sym.h"
 #include "output_fmt.h"
 
 #define NCACHE 64		/* event names remembered */
@@ -60,6 +61,11 @@ struct pebs_csvin {
 	unsigned dseen;		/* derived fields in this row, bit per id */
 	uint64_t dval[PEBS_F_END - PEBS_F_OP];
 	int have_event;		/* the header has an event column */
+	int have_comm;		/* the header has a comm column */
+	pebs_csvin_comm_fn comm_fn;
+	char *comm;		/* this row's comm (comm_fn set), or NULL */
+	size_t comm_cap;
+	int comm_seen;		/* a comm column was read in this row */
 	int empty_id;		/* event id of "", or -1 before first use */
 	struct evc ev[NCACHE];
 	size_t nev;
@@ -197,12 +203,16 @@ static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 	/*
 	 * Symbol names are resolved from pid and ip (addr) through the
 	 * capture's maps, which a CSV does not carry: nothing to store, but
-	 * any pebs-decode --fields list must read back.
+	 * any pebs-decode --fields list must read back.  A comm is no symbol
+	 * but a name per thread, which goes to comm_fn (to metadata) by
+	 * data_field().
 	 */
 	if (pebs_field_is_sym(id))
 		id = IGNORED(id);
 	if (id == PEBS_COL_EVENT)
 		c->have_event = 1;
+	if (id == IGNORED(PEBS_F_COMM))
+		c->have_comm = 1;
 	c->col[c->ncol++] = id;
 }
 
@@ -250,6 +260,34 @@ static void set_col(struct pebs_sample *s, int col, uint64_t v)
 		    col < PEBS_COL_REG0 + PEBS_REG_COUNT)
 			s->regs[col - PEBS_COL_REG0] = v;
 	}
+}
+
+/* The comm of this row, kept for cb_row() when the sink takes it. */
+static void comm_field(struct pebs_csvin *c, const char *s, size_t len)
+{
+	if (!c->comm_fn)
+		return;
+	if (strlen(s) != len) {
+		fail(c, -PEBS_E_PARSE, "field \"comm\": NUL byte in name");
+		return;
+	}
+	if (c->comm_seen) {
+		if (strcmp(c->comm, s) != 0)
+			fail(c, -PEBS_E_PARSE, "field \"comm\": repeated "
+			     "with another value");
+		return;
+	}
+	if (len >= c->comm_cap) {
+		char *n = realloc(c->comm, len + 1);
+		if (!n) {
+			fail(c, -PEBS_E_NOMEM, "out of memory");
+			return;
+		}
+		c->comm = n;
+		c->comm_cap = len + 1;
+	}
+	memcpy(c->comm, s, len + 1);
+	c->comm_seen = 1;
 }
 
 /* The value of field @s for column @col: 0, or -1 after fail(). */
@@ -420,6 +458,10 @@ static void data_field(struct pebs_csvin *c, const char *s, size_t len)
 	if (c->field >= c->ncol)
 		return;		/* counted and reported at the row end */
 	int col = c->col[c->field];
+	if (col == IGNORED(PEBS_F_COMM)) {
+		comm_field(c, s, len);
+		return;
+	}
 	if (col < 0)
 		return;
 	if (col >= PEBS_F_OP) {
@@ -493,8 +535,18 @@ static void cb_row(int term, void *data)
 			fail(c, r, "%s", pebs_strerror(r));
 		else
 			c->samples++;
+		/* "" and [unknown] are what pebs-decode prints for a thread
+		 * without a name: nothing to record */
+		if (r >= 0 && c->comm_seen && *c->comm &&
+		    strcmp(c->comm, PEBS_SYM_UNKNOWN) != 0) {
+			r = c->comm_fn(c->sink.ctx, c->row_line, &c->s,
+					 c->comm);
+			if (r < 0)
+				fail(c, r, "%s", pebs_strerror(r));
+		}
 	}
 	memset(&c->s, 0, sizeof(c->s));
+	c->comm_seen = 0;
 	c->seen = 0;
 	c->dseen = 0;
 	c->field = 0;
@@ -517,6 +569,8 @@ static int reset(struct pebs_csvin *c)
 	c->ncol = 0;
 	c->field = 0;
 	c->have_event = 0;
+	c->have_comm = 0;
+	c->comm_seen = 0;
 	c->seen = 0;
 	c->dseen = 0;
 	memset(&c->s, 0, sizeof(c->s));
@@ -540,6 +594,16 @@ int pebs_csvin_open(struct pebs_csvin **out, const struct pebs_csvin_sink *sk)
 	c->in_header = 1;
 	*out = c;
 	return 0;
+}
+
+void pebs_csvin_set_comm(struct pebs_csvin *c, pebs_csvin_comm_fn fn)
+{
+	c->comm_fn = fn;
+}
+
+int pebs_csvin_has_comm(const struct pebs_csvin *c)
+{
+	return c->have_comm;
 }
 
 static int w_event(void *ctx, const char *name)
@@ -719,5 +783,6 @@ void pebs_csvin_close(struct pebs_csvin *c)
 	for (size_t i = 0; i < c->nev; i++)
 		free(c->ev[i].name);
 	free(c->col);
+	free(c->comm);
 	free(c);
 }

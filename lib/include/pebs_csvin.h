@@ -6,9 +6,10 @@
  * derived names op, mem, snoop, tlb, lock (from dsrc) and line, page (from
  * addr) are accepted and ignored when their source column is present; when
  * it is absent, a source value that derives the same names is stored
- * instead, so a subset of fields read back prints the same text.  Any other
- * name is an error.  Values are decimal or 0x-hex numbers, the event column
- * any string.  Columns a file lacks are 0 (the event "").  Quoting
+ * instead, so a subset of fields read back prints the same text.  The
+ * symbol names sym, dso, srcline and data_sym are ignored; comm goes to
+ * pebs_csvin_set_comm()'s callback.  Any other name is an error.  Values
+ * are decimal or 0x-hex numbers, the event column any string.  Columns a file lacks are 0 (the event "").  Quoting
  * follows RFC 4180 (libcsv, strict mode); lines may end in LF or CRLF;
  * spaces around unquoted fields are ignored; a UTF-8 byte order mark at the
  * start is skipped.  A row is at most PEBS_CSVIN_ROW_MAX bytes.
@@ -50,6 +51,26 @@ struct pebs_csvin;
  * or -PEBS_E_NOMEM.
  */
 int pebs_csvin_open(struct pebs_csvin **c, const struct pebs_csvin_sink *sink);
+
+/*
+ * Takes the comm column (ignored by default, like the symbol columns):
+ * @fn is called with the sink's ctx after its sample() for each row whose
+ * comm holds a name (not "" or "[unknown]", what pebs-decode prints for a
+ * thread without one), with the line where the row starts, the row's
+ * sample (pid, tid) and that name; it returns 0 or a negative error, which
+ * stops the input like bad text.  NULL ignores the column again.
+ */
+typedef int (*pebs_csvin_comm_fn)(void *ctx, uint64_t line,
+				  const struct pebs_sample *s,
+				  const char *name);
+void pebs_csvin_set_comm(struct pebs_csvin *c, pebs_csvin_comm_fn fn);
+
+/*
+ * Whether the header of the input being read has a comm column: known
+ * from its first event() or sample() call on (the header comes first), so
+ * that a sink can decide there where that input's samples go.
+ */
+int pebs_csvin_has_comm(const struct pebs_csvin *c);
 
 /*
  * pebs_csvin_open() with a sink that adds to writer @w (not owned).

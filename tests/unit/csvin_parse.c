@@ -689,3 +689,54 @@ Test(csvin, round_trip_through_pebs_file)
 	free(csv);
 	pebs_batch_free(b);
 }
+
+/* comm values seen by the callback, "pid/tid=name;" each */
+static char comm_log[256];
+
+static int c_comm(void *ctx, uint64_t line, const struct pebs_sample *s,
+		  const char *name)
+{
+	size_t n = strlen(comm_log);
+	(void)ctx;
+	snprintf(comm_log + n, sizeof(comm_log) - n, "%llu:%u/%u=%s;",
+		 (unsigned long long)line, s->pid, s->tid, name);
+	return strcmp(name, "bad") == 0 ? -PEBS_E_NOMEM : 0;
+}
+
+/* The comm column reaches the callback (it was dropped as a symbol). */
+Test(csvin_parse, comm_callback)
+{
+	const char *text = "pid,tid,comm,sym,comm\n"
+			   "5,6,\"a,b\",f,\"a,b\"\n"
+			   "5,5,[unknown],g,[unknown]\n"
+			   "7,7,,h,\n"
+			   "\n8,9,x,i,x\n";
+	struct pebs_batch *b = pebs_batch_new(16);
+	struct pebs_csvin_sink sk = { b_event, b_sample, b };
+	struct pebs_csvin *c;
+	cr_assert_eq(pebs_csvin_open(&c, &sk), 0);
+	comm_log[0] = 0;
+	pebs_csvin_set_comm(c, c_comm);
+	cr_assert_eq(pebs_csvin_feed(c, text, strlen(text)), 0);
+	cr_assert_eq(pebs_csvin_end(c), 0);
+	cr_assert_eq(b->n, 4);
+	cr_assert_str_eq(comm_log, "2:5/6=a,b;6:8/9=x;");
+	/* a repeat must agree; the callback's error stops the input */
+	comm_log[0] = 0;
+	const char *bad = "pid,comm,comm\n1,x,y\n";
+	cr_assert_eq(pebs_csvin_feed(c, bad, strlen(bad)), -PEBS_E_PARSE);
+	cr_assert_str_eq(pebs_csvin_errmsg(c), "line 2: field \"comm\": "
+			 "repeated with another value");
+	pebs_csvin_end(c);
+	const char *cb = "pid,comm\n1,bad\n";
+	cr_assert_eq(pebs_csvin_feed(c, cb, strlen(cb)), -PEBS_E_NOMEM);
+	pebs_csvin_end(c);
+	/* without the callback the column is ignored, as before */
+	pebs_csvin_set_comm(c, NULL);
+	comm_log[0] = 0;
+	cr_assert_eq(pebs_csvin_feed(c, cb, strlen(cb)), 0);
+	cr_assert_eq(pebs_csvin_end(c), 0);
+	cr_assert_str_eq(comm_log, "");
+	pebs_csvin_close(c);
+	pebs_batch_free(b);
+}
