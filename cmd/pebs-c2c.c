@@ -24,7 +24,8 @@ static void usage(FILE *fp)
 		"[--min-samples N]\n"
 		"       [--access-size N] [--verdict-share PCT] "
 		"[--perf-compat] [--symfs DIR] [--no-sym]\n"
-		"       [--salvage] [-j THREADS] [-o FILE] [FILE...]\n"
+		"       [--salvage] [--no-header] [-j THREADS] [-o FILE] "
+		"[FILE...]\n"
 		"       %s --merge [options] RESULT.yaml...\n"
 		"  -f FORMAT          text (default), csv, yaml (complete, "
 		"mergeable), html,\n"
@@ -58,6 +59,7 @@ static void usage(FILE *fp)
 		"  --no-sym           no symbols (instructions, data) in the "
 		"report\n"
 		"  --salvage          skip damaged blocks and go on\n"
+		"  --no-header        csv: no header line\n"
 		"  --merge            inputs are YAML results of pebs-c2c -f "
 		"yaml: merge them\n"
 		"  -o FILE            write to FILE instead of standard "
@@ -204,7 +206,7 @@ int main(int argc, char **argv)
 {
 	enum { O_LINE = 256, O_MINHITM, O_TOP, O_SHOWALL, O_STATS, O_MINS,
 	       O_ACC, O_SHARE, O_COMPAT, O_MERGE, O_SYMFS, O_NOSYM,
-	       O_SALVAGE, O_VERSION };
+	       O_SALVAGE, O_VERSION, O_NOHDR };
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -223,6 +225,7 @@ int main(int argc, char **argv)
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "no-sym", no_argument, NULL, O_NOSYM },
 		{ "salvage", no_argument, NULL, O_SALVAGE },
+		{ "no-header", no_argument, NULL, O_NOHDR },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
@@ -233,7 +236,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	struct pebs_sym_opts so = { 0 };
 	int fmt = PEBS_C2C_F_TEXT, stats = 0, merge = 0, nosym = 0, ch;
-	int salvage = 0;
+	int salvage = 0, nohdr = 0;
 	memset(&o, 0, sizeof(o));
 	util_init(argv[0]);
 	while ((ch = util_getopt_long(argc, argv, "f:o:d:c:j:h", lo, NULL)) != -1) {
@@ -307,6 +310,7 @@ int main(int argc, char **argv)
 		case O_SYMFS: so.symfs = optarg; break;
 		case O_NOSYM: nosym = 1; break;
 		case O_SALVAGE: salvage = 1; break;
+		case O_NOHDR: nohdr = 1; break;
 		case 'h': usage(stdout); util_close_out(stdout, NULL);
 			return EXIT_OK;
 		case O_VERSION: util_version();
@@ -355,11 +359,17 @@ int main(int argc, char **argv)
 		pebs_c2c_set_sym(c, sym);
 	}
 	FILE *fp = util_open_out(out, 0);
-	r = pebs_c2c_write(c, fp, (enum pebs_c2c_format)fmt);
+	/* like pebs-decode's, ignored by the formats without a header */
+	FILE *w = nohdr && (fmt == PEBS_C2C_F_CSV ||
+			    fmt == PEBS_C2C_F_STATS_CSV) ?
+		  util_open_nohdr(fp) : fp;
+	r = pebs_c2c_write(c, w, (enum pebs_c2c_format)fmt);
 	if (r == -PEBS_E_IO)
 		util_write_failed(out);
 	if (r < 0)
 		util_die(EXIT_SYS, "%s", pebs_c2c_errmsg(c));
+	if (w != fp)
+		util_close_nohdr(w, out);
 	util_close_out(fp, out);
 	const char *note;
 	for (size_t i = 0; sym && i < pebs_sym_notes(sym, i, &note); i++)

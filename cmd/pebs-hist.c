@@ -28,6 +28,7 @@ struct opts {
 	size_t npct;
 	int merge, salvage;
 	int zeros;		/* --zeros: a latency's 0 is a value */
+	int no_header;		/* --no-header: csv without its header line */
 	size_t top;		/* 0: every group */
 	unsigned threads;
 	const char *out;
@@ -40,9 +41,10 @@ static void usage(FILE *fp)
 		"[--by KEY] [--bins SPEC]\n"
 		"       [--percentiles LIST] [--where EXPR] [--top N] "
 		"[--symfs DIR]\n"
-		"       [--zeros] [-o FILE] [--salvage] [-j THREADS] [FILE...]\n"
+		"       [--zeros] [--no-header] [-o FILE] [--salvage] "
+		"[-j THREADS] [FILE...]\n"
 		"       %s --merge [-f ...] [--bins SPEC] [--percentiles LIST]\n"
-		"                 [--top N] [--zeros] YAML...\n"
+		"                 [--top N] [--zeros] [--no-header] YAML...\n"
 		"  -f FORMAT          output format (default: text on a "
 		"terminal, else csv)\n"
 		"  --field NAME       numeric field to count (default: lat)\n"
@@ -64,6 +66,7 @@ static void usage(FILE *fp)
 		"default 0 means not\n"
 		"                     measured, as for stores: left out, "
 		"counted apart)\n"
+		"  --no-header        csv: no header line\n"
 		"  --merge            inputs are yaml outputs of pebs-hist: "
 		"combine them\n"
 		"  --salvage          skip damaged blocks and go on\n"
@@ -309,7 +312,8 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 int main(int argc, char **argv)
 {
 	enum { O_FIELD = 256, O_BY, O_BINS, O_PCT, O_MERGE, O_WHERE,
-	       O_SALVAGE, O_VERSION, O_SYMFS, O_TOP, O_ZEROS };
+	       O_SALVAGE, O_VERSION, O_SYMFS, O_TOP, O_ZEROS,
+	       O_NOHDR };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "field", required_argument, NULL, O_FIELD },
@@ -326,6 +330,7 @@ int main(int argc, char **argv)
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "zeros", no_argument, NULL, O_ZEROS },
+		{ "no-header", no_argument, NULL, O_NOHDR },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = -1, .field = PEBS_COL_LAT, .by = -1 };
@@ -394,6 +399,7 @@ int main(int argc, char **argv)
 		case O_SYMFS: util_symfs = optarg; break;
 		case O_MERGE: o.merge = 1; break;
 		case O_ZEROS: o.zeros = 1; break;
+		case O_NOHDR: o.no_header = 1; break;
 		case O_SALVAGE: o.salvage = 1; break;
 		case 'o': o.out = optarg; break;
 		case 'j':
@@ -426,7 +432,12 @@ int main(int argc, char **argv)
 		o.fmt = isatty(fileno(fp)) ? PEBS_HIST_TEXT : PEBS_HIST_CSV;
 	pebs_hist_set_top(h, o.top);
 	pebs_hist_set_zeros(h, o.zeros);
-	check(pebs_hist_write(h, fp, o.fmt, &o.bins, o.pct, o.npct), o.out);
+	/* like pebs-decode's, ignored by the formats without a header */
+	FILE *w = o.no_header && o.fmt == PEBS_HIST_CSV ?
+		  util_open_nohdr(fp) : fp;
+	check(pebs_hist_write(h, w, o.fmt, &o.bins, o.pct, o.npct), o.out);
+	if (w != fp)
+		util_close_nohdr(w, o.out);
 	util_close_out(fp, o.out);
 	pebs_hist_free(h);
 	return status;

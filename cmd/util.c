@@ -145,6 +145,54 @@ void util_write_failed(const char *path)
 		 path && strcmp(path, "-") ? path : "standard output");
 }
 
+struct nohdr {
+	FILE *to;
+	int past;		/* the first line end was seen */
+};
+
+static ssize_t nohdr_write(void *cookie, const char *buf, size_t n)
+{
+	struct nohdr *h = cookie;
+	size_t at = 0;
+	if (!h->past) {
+		const char *nl = memchr(buf, '\n', n);
+		if (!nl)
+			return (ssize_t)n;
+		h->past = 1;
+		at = (size_t)(nl + 1 - buf);
+	}
+	if (at < n && fwrite(buf + at, 1, n - at, h->to) != n - at)
+		return -1;
+	return (ssize_t)n;
+}
+
+static int nohdr_close(void *cookie)
+{
+	free(cookie);
+	return 0;
+}
+
+FILE *util_open_nohdr(FILE *fp)
+{
+	struct nohdr *h = calloc(1, sizeof(*h));
+	cookie_io_functions_t io = { .write = nohdr_write,
+				     .close = nohdr_close };
+	FILE *w = h ? fopencookie(h, "w", io) : NULL;
+	if (!w)
+		util_die(EXIT_SYS, "out of memory");
+	h->to = fp;
+	return w;
+}
+
+void util_close_nohdr(FILE *w, const char *path)
+{
+	if (fclose(w) == EOF) {
+		if (!errno)
+			errno = EIO;
+		util_write_failed(path);
+	}
+}
+
 void util_close_out(FILE *fp, const char *path)
 {
 	if (ferror(fp) || fflush(fp) == EOF) {

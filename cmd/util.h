@@ -119,6 +119,18 @@ void util_check_fields(int fmt, const int *ids, size_t n);
 int util_getopt_long(int argc, char **argv, const char *shortopts,
 		     const struct option *longopts, int *longind);
 
+/*
+ * --no-header for the CSV writers of the library, which always start with
+ * their header line (field names: never a line end in it): a stream that
+ * writes to @fp all but its first line.  End it with util_close_nohdr()
+ * before util_close_out(@fp).
+ */
+FILE *util_open_nohdr(FILE *fp);
+
+/* Flushes and frees @w of util_open_nohdr(); a write error exits as
+ * util_write_failed(@path) does. */
+void util_close_nohdr(FILE *w, const char *path);
+
 /* @path as messages name an input: "standard input" for NULL or "-". */
 const char *util_name(const char *path);
 
