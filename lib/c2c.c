@@ -251,19 +251,26 @@ int pebs_c2c_new(struct pebs_c2c **out, const struct pebs_c2c_opts *o,
 		d.verdict_pct = 80;
 	if (!d.min_hitm)
 		d.min_hitm = 1;
-	const char *bad = NULL;
+	/* the reason starts with the pebs-c2c option that sets the field,
+	 * as the tool's own checks of a value do */
+	char bad[128] = "";
 	if (d.line_size < 16 || d.line_size > C2C_MAX_LINE ||
 	    (d.line_size & (d.line_size - 1)))
-		bad = "line size must be a power of two from 16 to 256";
+		snprintf(bad, sizeof(bad), "--line-size: %u is not a power "
+			 "of two from 16 to %u", d.line_size, C2C_MAX_LINE);
 	else if (d.access_size > d.line_size)
-		bad = "access size must be from 1 to the line size";
+		snprintf(bad, sizeof(bad), "--access-size: %u is more than "
+			 "the line size (%u)", d.access_size, d.line_size);
 	else if (d.display < PEBS_C2C_D_TOT || d.display > PEBS_C2C_D_RMT)
-		bad = "display must be tot, lcl or rmt";
+		snprintf(bad, sizeof(bad), "-d: display %d is not tot, lcl "
+			 "or rmt", d.display);
 	else if (d.verdict_pct <= 50 || d.verdict_pct > 100)
-		bad = "verdict share must be from 51 to 100 percent";
+		snprintf(bad, sizeof(bad), "--verdict-share: %u is not from "
+			 "51 to 100 percent", d.verdict_pct);
 	else if (d.coalesce & ~0x1fu)
-		bad = "unknown coalesce key";
-	if (bad) {
+		snprintf(bad, sizeof(bad), "--coalesce: unknown key bits "
+			 "0x%x", d.coalesce & ~0x1fu);
+	if (bad[0]) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s", bad);
 		return -PEBS_E_INVAL;

@@ -111,7 +111,9 @@ struct pebs_c2c;
 /*
  * Creates an empty analysis with options @o (NULL = defaults; copied).
  * Returns 0 and *@c; -PEBS_E_INVAL for a bad option, with the reason in
- * @err (@errlen bytes; may be NULL); or -PEBS_E_NOMEM.
+ * @err (@errlen bytes; may be NULL), which starts with the pebs-c2c
+ * option setting that field ("--line-size: 48 is not a power of two from
+ * 16 to 256"); or -PEBS_E_NOMEM.
  */
 int pebs_c2c_new(struct pebs_c2c **c, const struct pebs_c2c_opts *o,
 		 char *err, size_t errlen);

@@ -912,10 +912,22 @@ Test(c2c, bad_options)
 	char err[128] = "";
 	struct pebs_c2c_opts o = { .line_size = 96 };
 	cr_expect_eq(pebs_c2c_new(&c, &o, err, sizeof(err)), -PEBS_E_INVAL);
-	cr_expect(strstr(err, "power of two"));
+	cr_expect_str_eq(err, "--line-size: 96 is not a power of two from "
+			 "16 to 256");
 	o.line_size = 64;
 	o.access_size = 65;
 	cr_expect_eq(pebs_c2c_new(&c, &o, err, sizeof(err)), -PEBS_E_INVAL);
+	cr_expect_str_eq(err, "--access-size: 65 is more than the line size "
+			 "(64)");
+	o.access_size = 0;
+	o.verdict_pct = 50;
+	cr_expect_eq(pebs_c2c_new(&c, &o, err, sizeof(err)), -PEBS_E_INVAL);
+	cr_expect_str_eq(err, "--verdict-share: 50 is not from 51 to 100 "
+			 "percent");
+	o.verdict_pct = 0;
+	o.display = 7;
+	cr_expect_eq(pebs_c2c_new(&c, &o, err, sizeof(err)), -PEBS_E_INVAL);
+	cr_expect_str_eq(err, "-d: display 7 is not tot, lcl or rmt");
 }
 
 Test(c2c, topology_nodes)

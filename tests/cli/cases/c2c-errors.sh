@@ -8,6 +8,7 @@ pebs-c2c -d far </dev/null; echo "rc $?"
 pebs-c2c -c pid,foo </dev/null; echo "rc $?"
 pebs-c2c --stats -f yaml </dev/null; echo "rc $?"
 pebs-c2c --access-size 0 </dev/null; echo "rc $?"
+pebs-c2c --line-size 16 --access-size 32 </dev/null; echo "rc $?"
 printf 'pebs_c2c: 1\ncells:\n  - [1, 2]\n' > $TMP/bad.yaml
 pebs-c2c --merge -f csv $TMP/bad.yaml | wc -l; echo "rc $?"
 printf 'just text\n' | pebs-c2c --merge -f csv | wc -l; echo "rc $?"
