@@ -98,8 +98,9 @@ void util_version(void) __attribute__((noreturn));
 /*
  * Parses a --fields LIST of field names (pebs_field.h, symbol fields
  * included) into @ids (capacity @cap) and returns the count; with @all,
- * "all" gives every field of pebs_field_at().  Exits 2 on a bad list, with
- * the closest name as a hint.
+ * the name "all" gives every field of pebs_field_at() in its place, and
+ * other names may stand beside it ("all,sym").  Exits 2 on a bad list,
+ * with the closest name as a hint.
  */
 size_t util_parse_fields(const char *list, int *ids, size_t cap, int all);
 

@@ -73,24 +73,10 @@ static void list_fields(void)
 			print_field(f);
 }
 
-size_t util_parse_fields(const char *list, int *ids, size_t cap, int all)
+/* Exits 2 for pebs_field_parse_list()'s error @n at @bad. */
+static void __attribute__((noreturn)) bad_fields(int n, const char *bad,
+						  size_t cap)
 {
-	const char *bad;
-	if (!strcmp(list, "help") || !strcmp(list, "list")) {
-		list_fields();
-		util_close_out(stdout, NULL);
-		exit(EXIT_OK);
-	}
-	if (all && strcmp(list, "all") == 0) {
-		const struct pebs_field *f;
-		size_t n = 0;
-		for (size_t i = 0; (f = pebs_field_at(i)) && n < cap; i++)
-			ids[n++] = f->id;
-		return n;
-	}
-	int n = pebs_field_parse_list(list, ids, cap, &bad);
-	if (n >= 0)
-		return (size_t)n;
 	if (n == -PEBS_E_RANGE)
 		util_die(EXIT_USAGE, "--fields: more than %zu fields", cap);
 	size_t len = strcspn(bad, ",");
@@ -104,6 +90,65 @@ size_t util_parse_fields(const char *list, int *ids, size_t cap, int all)
 			 "you mean \"%s\"?)", (int)len, bad, sug);
 	util_die(EXIT_USAGE, "--fields: unknown field \"%.*s\"", (int)len,
 		 bad);
+}
+
+/* Is "all" one of the names of @list? */
+static int has_all(const char *list)
+{
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+		if (len == 3 && !memcmp(p, "all", 3))
+			return 1;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
+size_t util_parse_fields(const char *list, int *ids, size_t cap, int all)
+{
+	const char *bad;
+	if (!strcmp(list, "help") || !strcmp(list, "list")) {
+		list_fields();
+		util_close_out(stdout, NULL);
+		exit(EXIT_OK);
+	}
+	if (!all || !has_all(list)) {
+		int n = pebs_field_parse_list(list, ids, cap, &bad);
+		if (n < 0)
+			bad_fields(n, bad, cap);
+		return (size_t)n;
+	}
+	/*
+	 * "all" leaves the symbol fields out (they cost a lookup per
+	 * sample): "all,sym,comm" adds them, so it takes other names
+	 * beside it, each name in its place.
+	 */
+	size_t n = 0;
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+		if (len == 3 && !memcmp(p, "all", 3)) {
+			const struct pebs_field *f;
+			for (size_t i = 0; (f = pebs_field_at(i)); i++) {
+				if (n == cap)
+					bad_fields(-PEBS_E_RANGE, NULL, cap);
+				ids[n++] = f->id;
+			}
+		} else {
+			char *one = strndup(p, len);
+			if (!one)
+				util_die(EXIT_SYS, "out of memory");
+			int r = pebs_field_parse_list(one, ids + n, cap - n,
+						      &bad);
+			if (r < 0)
+				bad_fields(r, bad, cap);
+			free(one);
+			n += (size_t)r;
+		}
+		p += len;
+		if (!*p)
+			return n;
+	}
 }
 
 void util_check_fields(int fmt, const int *ids, size_t n)
