@@ -81,13 +81,8 @@ static void usage(FILE *fp)
 static int field_arg(const char *opt, const char *name, int numeric)
 {
 	const struct pebs_field *f = pebs_field_find(name);
-	if (!f) {
-		const char *s = pebs_field_suggest(name);
-		if (s)
-			util_die(EXIT_USAGE, "%s: unknown field \"%s\" (did "
-				 "you mean \"%s\"?)", opt, name, s);
-		util_die(EXIT_USAGE, "%s: unknown field \"%s\"", opt, name);
-	}
+	if (!f)
+		util_unknown_field(opt, name);
 	if (numeric && f->kind == PEBS_FK_STR)
 		util_die(EXIT_USAGE, "%s: field \"%s\" is not numeric", opt,
 			 name);

@@ -105,6 +105,13 @@ void util_version(void) __attribute__((noreturn));
 size_t util_parse_fields(const char *list, int *ids, size_t cap, int all);
 
 /*
+ * Exits 2 with "OPT: unknown field "NAME"" and a hint: the field for a
+ * perf name (weight: lat), else the closest name, if any.
+ */
+void util_unknown_field(const char *opt, const char *name)
+	__attribute__((noreturn));
+
+/*
  * Exits 2 when the parsed --fields list @ids[0..@n) repeats a field and
  * output format @fmt (enum pebs_output_format; any other value passes)
  * is yaml or jsonl, whose keys must be unique; call it once both -f and

@@ -82,14 +82,22 @@ static void __attribute__((noreturn)) bad_fields(int n, const char *bad,
 	size_t len = strcspn(bad, ",");
 	if (len == 0)
 		util_die(EXIT_USAGE, "--fields: empty field name");
-	char name[64];
+	char name[256];
 	snprintf(name, sizeof(name), "%.*s", (int)len, bad);
+	util_unknown_field("--fields", name);
+}
+
+void util_unknown_field(const char *opt, const char *name)
+{
+	const char *perf = pebs_field_perf_hint(name);
 	const char *sug = pebs_field_suggest(name);
+	if (perf)
+		util_die(EXIT_USAGE, "%s: unknown field \"%s\" (%s)", opt,
+			 name, perf);
 	if (sug)
-		util_die(EXIT_USAGE, "--fields: unknown field \"%.*s\" (did "
-			 "you mean \"%s\"?)", (int)len, bad, sug);
-	util_die(EXIT_USAGE, "--fields: unknown field \"%.*s\"", (int)len,
-		 bad);
+		util_die(EXIT_USAGE, "%s: unknown field \"%s\" (did you "
+			 "mean \"%s\"?)", opt, name, sug);
+	util_die(EXIT_USAGE, "%s: unknown field \"%s\"", opt, name);
 }
 
 /* Is "all" one of the names of @list? */

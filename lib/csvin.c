@@ -187,8 +187,13 @@ static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 	if (!f) {
 		const char *sug = strlen(name) == len ?
 				  pebs_field_suggest(name) : NULL;
+		const char *perf = strlen(name) == len ?
+				   pebs_field_perf_hint(name) : NULL;
 		excerpt(ex, sizeof(ex), name, len);
-		if (sug)
+		if (perf)
+			fail(c, -PEBS_E_PARSE, "unknown column \"%s\" (%s)",
+			     ex, perf);
+		else if (sug)
 			fail(c, -PEBS_E_PARSE, "unknown column \"%s\" "
 			     "(did you mean \"%s\"?)", ex, sug);
 		else

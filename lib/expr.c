@@ -735,8 +735,12 @@ static void unknown_word(struct lex *L, size_t col, const char *w)
 		fail(L, col, "%s is a constant condition: use it alone", w);
 		return;
 	}
+	/* perf's name for a field outranks a near spelling ("daddr") */
+	const char *perf = pebs_field_perf_hint(w);
 	const char *s = suggest(w);
-	if (s)
+	if (perf)
+		fail(L, col, "unknown field \"%s\" (%s)", w, perf);
+	else if (s)
 		fail(L, col, "unknown field \"%s\" (did you mean \"%s\"?)", w,
 		     s);
 	else

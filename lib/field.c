@@ -147,6 +147,40 @@ const char *pebs_field_str(const struct pebs_batch *b, size_t i, int id)
 }
 
 /*
+ * perf's names (perf script -F fields; perf report, mem and c2c sort keys)
+ * for what a field here holds under another name.  Only a hint in the
+ * unknown-field message: the field names are a contract, and an alias
+ * would be a second name every tool and output must then keep.  Names
+ * perf shares with a field (sym, dso, mem, snoop, tlb, ...) need none.
+ */
+static const struct { const char *perf, *hint; } perf_names[] = {
+	{ "weight", "perf's weight is \"lat\"" },
+	{ "local_weight", "perf's local_weight is \"lat\"" },
+	{ "local_ins_lat", "perf's local_ins_lat is \"ins_lat\"" },
+	{ "symbol", "perf's symbol is \"sym\"" },
+	{ "symoff", "perf's symoff is \"sym\", which has the offset" },
+	{ "symbol_iaddr", "perf's symbol_iaddr is \"sym\"" },
+	{ "iaddr", "perf's iaddr is \"ip\"" },
+	{ "daddr", "perf's daddr is \"addr\"" },
+	{ "symbol_daddr", "perf's symbol_daddr is \"data_sym\"" },
+	{ "dso_daddr", "perf's dso_daddr has no field here; \"data_sym\" "
+		       "names the variable" },
+	{ "dcacheline", "perf's dcacheline is \"line\"" },
+	{ "phys_daddr", "perf's phys_daddr is \"phys_addr\"" },
+	{ "data_src", "perf's data_src is \"dsrc\"" },
+	{ "locked", "perf's locked is \"lock\"" },
+};
+
+const char *pebs_field_perf_hint(const char *name)
+{
+	for (size_t i = 0; i < sizeof(perf_names) / sizeof(perf_names[0]);
+	     i++)
+		if (pebs_name_distance(name, perf_names[i].perf) == 0)
+			return perf_names[i].hint;
+	return NULL;
+}
+
+/*
  * Optimal string alignment distance, ignoring case: a swap of two
  * neighbours ("mme" for "mem") is one edit, and "LAT" is "lat".
  */

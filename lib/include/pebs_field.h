@@ -105,6 +105,15 @@ const char *pebs_field_str(const struct pebs_batch *b, size_t i, int id);
 const char *pebs_field_suggest(const char *name);
 
 /*
+ * For a name perf uses (a perf script -F field or a perf report, mem or
+ * c2c sort key) that is not a field here, a hint naming the field to use,
+ * as in: perf's weight is "lat" (no quotes around, no parentheses).  Case
+ * is ignored.  NULL for any other name.  The perf names are not accepted
+ * as field names; this only words the unknown-field message.
+ */
+const char *pebs_field_perf_hint(const char *name);
+
+/*
  * Edits between two names, for "did you mean" suggestions: insertions,
  * deletions, substitutions and swaps of neighbours ("mme" -> "mem" is
  * one), ignoring case ("LAT" -> "lat" is none).  99 for names over 32

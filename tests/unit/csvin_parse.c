@@ -233,6 +233,10 @@ Test(csvin, errors)
 		     "line 2: 3 fields, but the header has 2");
 	expect_error("time,latt\n", -PEBS_E_PARSE,
 		     "line 1: unknown column \"latt\" (did you mean \"lat\"?)");
+	/* perf's name for a column names the column, not a near spelling */
+	expect_error("time,weight\n", -PEBS_E_PARSE,
+		     "line 1: unknown column \"weight\" (perf's weight is "
+		     "\"lat\")");
 	expect_error("time,bogus_column\n", -PEBS_E_PARSE,
 		     "line 1: unknown column \"bogus_column\"");
 	expect_error("lat,time,lat\n1,2,3\n", -PEBS_E_PARSE,

@@ -85,6 +85,20 @@ Test(expr_parse, errors_point_at_the_column)
 		/* replacing every letter is no suggestion */
 		{ "l4", 1, "unknown field \"l4\" (did you mean \"l1\"?)" },
 		{ "xy", 1, "unknown field \"xy\"" },
+		/* perf's names for fields named otherwise here name the
+		 * field, ahead of a near spelling (daddr: addr) */
+		{ "weight > 100", 1, "unknown field \"weight\" (perf's "
+		  "weight is \"lat\")" },
+		{ "lat > 1 and local_weight > 1", 13, "unknown field "
+		  "\"local_weight\" (perf's local_weight is \"lat\")" },
+		{ "symbol == \"f\"", 1, "(perf's symbol is \"sym\")" },
+		{ "dcacheline == 0", 1, "(perf's dcacheline is \"line\")" },
+		{ "symbol_daddr == \"v\"", 1, "(perf's symbol_daddr is "
+		  "\"data_sym\")" },
+		{ "daddr == 0", 1, "(perf's daddr is \"addr\")" },
+		{ "dso_daddr == \"x\"", 1, "(perf's dso_daddr has no field "
+		  "here; \"data_sym\" names the variable)" },
+		{ "WEIGHT > 1", 1, "(perf's weight is \"lat\")" },
 		/* an unknown escape is refused at its backslash, not
 		 * dropped ("b\c" was read as "bc") */
 		{ "event == \"b\\c\"", 12, "unknown escape \"\\c\"" },
