@@ -51,8 +51,9 @@ static void usage(FILE *fp)
 		"  --by KEY           one histogram per value of KEY (mem, "
 		"snoop, event, cpu,\n"
 		"                     sym, dso, srcline, data_sym, ...)\n"
-		"  --bins SPEC        log2 (default), linear:WIDTH, or edges "
-		"E0,E1,...\n"
+		"  --bins SPEC        log2 (default), linear:WIDTH, or "
+		"ascending edges E0,E1,...\n"
+		"                     (also edges:E0,E1,...)\n"
 		"  --percentiles LIST e.g. 50,90,99,99.9 (csv: percentiles "
 		"instead of bins)\n"
 		"  --where EXPR       count only samples matching EXPR (see "
@@ -365,7 +366,8 @@ int main(int argc, char **argv)
 			if (r < 0)
 				util_die(EXIT_USAGE, "--bins: bad spec \"%s\" "
 					 "(log2, linear:WIDTH, or ascending "
-					 "edges E0,E1,...)", optarg);
+					 "edges E0,E1,... or edges:E0,E1,...)",
+					 optarg);
 			break;
 		case O_PCT:
 			r = pebs_hist_pct_parse(optarg, o.pct, MAX_PCT);

@@ -1204,6 +1204,10 @@ int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b)
 		return r < 0 ? r : !b->width ? -PEBS_E_PARSE : 0;
 	}
 	b->kind = PEBS_BINS_EDGES;
+	/* the spelling the help's "edges E0,E1,..." invites; no number
+	 * starts so, so the prefix is never part of an edge */
+	if (strncmp(spec, "edges:", 6) == 0)
+		spec += 6;
 	for (const char *s = spec;; s++) {
 		size_t n = strcspn(s, ",");
 		uint64_t e;

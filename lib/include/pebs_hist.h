@@ -201,8 +201,8 @@ struct pebs_hist_bins {
 };
 
 /*
- * Parses "log2", "linear:WIDTH" or "E0,E1,..." (strictly ascending) into
- * @b.  Numbers are written as in pebs-filter(1): decimal (a leading zero
+ * Parses "log2", "linear:WIDTH" or "E0,E1,..." (strictly ascending; also
+ * written "edges:E0,E1,...") into @b.  Numbers are written as in pebs-filter(1): decimal (a leading zero
  * is not octal) or 0x hex, with an optional suffix k or K (x1000), M
  * (x10^6) or G (x10^9).  Returns 0, -PEBS_E_RANGE when a number exceeds
  * 64 bits, or -PEBS_E_PARSE.

@@ -112,6 +112,13 @@ Test(hist_exact, bins_numbers)
 	cr_assert_eq(b.edges[2], 2000);
 	cr_assert_eq(b.edges[3], 3000000);
 	cr_assert_eq(b.edges[4], 4000000000ull);
+	/* the "edges:" spelling is the same spec */
+	cr_assert_eq(pebs_hist_bins_parse("edges:0,10,100", &b), 0);
+	cr_assert_eq(b.kind, PEBS_BINS_EDGES);
+	cr_assert_eq(b.nedges, 3);
+	cr_assert_eq(b.edges[2], 100);
+	cr_assert_neq(pebs_hist_bins_parse("edges:", &b), 0);
+	cr_assert_neq(pebs_hist_bins_parse("edges:10,5", &b), 0);
 	cr_assert_eq(pebs_hist_bins_parse("linear:4k", &b), 0);
 	cr_assert_eq(b.width, 4000);
 	cr_assert_eq(pebs_hist_bins_parse("linear:010", &b), 0);

@@ -18,3 +18,8 @@ pebs-hist --where 'lat >' $f; echo "rc=$?"
 pebs-hist -f csv --by line -o /dev/full $f; echo "rc=$?"
 pebs-hist --help | head -1
 pebs-hist --version
+# the help's "edges E0,E1,..." also written edges:E0,...: the same bins
+cmp <(pebs-hist -f csv --bins edges:0,10,100 $f) \
+    <(pebs-hist -f csv --bins 0,10,100 $f) && echo "edges: same"
+pebs-hist --bins edges:10,5 $f; echo "rc=$?"
+pebs-hist --help | grep -A1 '^  --bins SPEC'
