@@ -111,11 +111,14 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 			continue;
 		}
 		if (!*hp) {
-			int f, b;
-			if (pebs_hist_yaml_peek(text, len, &f, &b, err,
-						sizeof(err)) < 0)
-				util_die(EXIT_DATA, "%s: %s",
+			/* the first document's field, by and --where */
+			int rn = pebs_hist_yaml_new(hp, text, len, err,
+						    sizeof(err));
+			if (rn < 0)
+				util_die(rn == -PEBS_E_NOMEM ? EXIT_SYS :
+					 EXIT_DATA, "%s: %s",
 					 util_name(paths[i]), err);
+			int f = pebs_hist_field(*hp), b = pebs_hist_by(*hp);
 			/* --field and --by can only say what the inputs
 			 * are: a result cannot be regrouped */
 			if ((o->field_set && o->field != f) ||
@@ -126,19 +129,15 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 					 "out)", util_name(paths[i]),
 					 pebs_field_by_id(f)->name, b < 0 ?
 					 "none" : pebs_field_by_id(b)->name);
-			/* the peek refuses what _new() would: INVAL here
-			 * would be a bug, not a lack of memory */
-			int rn = pebs_hist_new(hp, f, b);
-			if (rn < 0)
-				util_die(rn == -PEBS_E_NOMEM ? EXIT_SYS :
-					 EXIT_DATA, "%s: %s", util_name(paths[i]),
-					 rn == -PEBS_E_NOMEM ? "out of memory" :
-					 pebs_strerror(rn));
 		}
 		int r = pebs_hist_merge_yaml(*hp, text, len, err, sizeof(err));
 		free(text);
 		if (r == -PEBS_E_NOMEM)
 			util_die(EXIT_SYS, "out of memory");
+		/* counts of other samples: the inputs do not go together */
+		if (r == -PEBS_E_INVAL)
+			util_die(EXIT_USAGE, "%s: %s", util_name(paths[i]),
+				 err);
 		if (r < 0) {
 			util_warn("%s: %s", util_name(paths[i]), err);
 			if (status < EXIT_DATA)
@@ -301,6 +300,9 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 	}
 	pebs_batch_free(sub);
 	free(sel);
+	/* recorded in the YAML result, for --merge to compare */
+	if (o->where && pebs_hist_set_where(*hp, o->where) < 0)
+		util_die(EXIT_SYS, "out of memory");
 	pebs_expr_free(e);
 	return status;
 }

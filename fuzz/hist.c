@@ -1,6 +1,6 @@
 /*
- * fuzz/hist.c - pebs-hist --merge on arbitrary YAML: peek the field and
- * group key, merge into a histogram of them, then write every format;
+ * fuzz/hist.c - pebs-hist --merge on arbitrary YAML: a histogram of the
+ * first document's field, group key and filter, the input merged into it, then write every format;
  * merging that histogram in memory into an empty one (as pebs-hist's
  * decode threads are merged) must keep every count.
  */
@@ -13,13 +13,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[256];
-	int field, by;
 	struct pebs_hist *h;
-	if (pebs_hist_yaml_peek((const char *)data, size, &field, &by, err,
-				sizeof(err)) < 0)
+	if (pebs_hist_yaml_new(&h, (const char *)data, size, err,
+			       sizeof(err)) < 0)
 		return 0;
-	if (pebs_hist_new(&h, field, by) < 0)
-		return 0;
+	int field = pebs_hist_field(h), by = pebs_hist_by(h);
 	if (pebs_hist_merge_yaml(h, (const char *)data, size, err,
 				 sizeof(err)) == 0) {
 		struct pebs_hist_bins b;
@@ -34,7 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fclose(fp);
 		struct pebs_hist *m;
 		if (pebs_hist_new(&m, field, by) == 0) {
-			int r = pebs_hist_merge(m, h);
+			int r = pebs_hist_set_where(m, pebs_hist_where(h));
+			if (r == 0)
+				r = pebs_hist_merge(m, h);
 			if (r == 0 && (pebs_hist_total(m) != pebs_hist_total(h) ||
 				       pebs_hist_ngroups(m) >
 				       pebs_hist_ngroups(h)))

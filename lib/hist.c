@@ -15,6 +15,7 @@
 #include <yaml.h>
 
 #include "pebs_dsrc.h"
+#include "pebs_expr.h"
 #include "pebs_field.h"
 #include "pebs_hist.h"
 #include "pebs_sym.h"
@@ -467,7 +468,52 @@ void pebs_hist_free(struct pebs_hist *h)
 	free(h->order);
 	free(h->pos);
 	free(h->okey);
+	free(h->where);
 	free(h);
+}
+
+int pebs_hist_set_where(struct pebs_hist *h, const char *where)
+{
+	char *w = NULL;
+	if (where && !(w = strdup(where)))
+		return -PEBS_E_NOMEM;
+	free(h->where);
+	h->where = w;
+	return 0;
+}
+
+const char *pebs_hist_where(const struct pebs_hist *h)
+{
+	return h->where;
+}
+
+/* The compiled form of filter @w into @buf ("" when it does not parse). */
+static void where_canon(const char *w, char *buf, size_t len)
+{
+	struct pebs_expr *e;
+	buf[0] = 0;
+	if (pebs_expr_parse(w, &e, NULL) < 0)
+		return;
+	if (pebs_expr_dump(e, buf, len) >= len)
+		buf[0] = 0;
+	pebs_expr_free(e);
+}
+
+/*
+ * Do filters @a and @b (NULL: none) select the same samples?  The same
+ * text, or the same compiled program: "hitm" and " hitm", "lat>100" and
+ * "100 < lat" are one filter, so two runs need not have typed it alike.
+ */
+static int same_where(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (!strcmp(a, b))
+		return 1;
+	char ca[1024], cb[1024];
+	where_canon(a, ca, sizeof(ca));
+	where_canon(b, cb, sizeof(cb));
+	return ca[0] && !strcmp(ca, cb);
 }
 
 uint64_t pebs_hist_cols(const struct pebs_hist *h)
@@ -984,7 +1030,8 @@ int pebs_hist_add_value(struct pebs_hist *h, const char *group,
 
 int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
 {
-	if (src->field != h->field || src->by != h->by)
+	if (src->field != h->field || src->by != h->by ||
+	    !same_where(src->where, h->where))
 		return -PEBS_E_INVAL;
 	/* every group first: making one may move h->g */
 	uint32_t *map = malloc((src->ng ? src->ng : 1) * sizeof(*map));
@@ -1327,8 +1374,8 @@ int pebs_hist_bins_of(struct pebs_hist *h, size_t i,
  * result of grouping by line holds millions of [value, count] pairs, and
  * libyaml's document tree for 90 MB of them took 3 GB and 40 s (now
  * memory stays flat).  The one constraint this puts on documents:
- * pebs_hist, field and by come before groups (as pebs-hist writes them),
- * and a group's name before its values.
+ * pebs_hist, field, by and where come before groups (as pebs-hist writes
+ * them), and a group's name before its values.
  */
 struct ys {
 	yaml_parser_t p;
@@ -1606,7 +1653,7 @@ out:
 /* Why a head key's value is not usable. */
 enum { YS_KEY_OK, YS_KEY_NOT_NAME, YS_KEY_UNKNOWN, YS_KEY_NOT_NUMERIC };
 
-/* What a document's head said: pebs_hist, field and by. */
+/* What a document's head said: pebs_hist, field, by and where. */
 struct ys_head {
 	int tag;		/* pebs_hist: 1 seen */
 	int have[2];		/* [0] field, [1] by seen */
@@ -1614,7 +1661,22 @@ struct ys_head {
 	int why[2];		/* YS_KEY_* */
 	size_t line[2];		/* their lines */
 	char name[2][64];	/* their values, for messages */
+	char *where;		/* the filter (malloc'd); NULL: none */
+	size_t wline;		/* its line */
+	int have_where, bad_where;	/* where seen; not a string */
 };
+
+/* Reads the value of head key where, the current event, into @hd. */
+static int ys_head_where(const struct ys *y, struct ys_head *hd)
+{
+	const char *v = ys_scalar(y);
+	hd->have_where = 1;
+	hd->wline = ys_line(y);
+	hd->bad_where = !v;
+	if (v && !(hd->where = strdup(v)))
+		return -PEBS_E_NOMEM;
+	return 0;
+}
 
 /*
  * Reads the value of head key field (@by 0) or by (@by 1), the current
@@ -1660,6 +1722,8 @@ static int ys_head(struct ys *y, const struct pebs_hist *h,
 			ERRL(hd->line[k], "field \"%s\" is not numeric (a "
 			     "histogram counts numbers)", hd->name[k]);
 	}
+	if (hd->bad_where)
+		ERRL(hd->wline, "where: expected the --where expression");
 	*field = hd->id[0];
 	*by = hd->id[1];
 	if (h && (*field != h->field || *by != h->by))
@@ -1668,16 +1732,39 @@ static int ys_head(struct ys *y, const struct pebs_hist *h,
 		    *by < 0 ? "none" : pebs_field_by_id(*by)->name,
 		    pebs_field_by_id(h->field)->name,
 		    h->by < 0 ? "none" : pebs_field_by_id(h->by)->name);
+	/*
+	 * Counts of different samples do not add up to anything: refused
+	 * like another field, but as the caller's mistake (INVAL), not
+	 * damaged input.  No where key (older results too): every sample.
+	 */
+	if (h && !same_where(hd->where, h->where)) {
+		int n = hd->have_where ?
+			snprintf(y->err, y->errlen, "line %zu: ", hd->wline) :
+			0;
+		if (n >= 0 && (size_t)n < y->errlen)
+			snprintf(y->err + n, y->errlen - (size_t)n,
+				 "histogram %s%s%s cannot merge into one %s%s%s "
+				 "(the inputs must be counted with the same "
+				 "--where)",
+				 hd->where ? "with --where \"" :
+				 "without --where", hd->where ? hd->where : "",
+				 hd->where ? "\"" : "",
+				 h->where ? "with --where \"" : "without --where",
+				 h->where ? h->where : "", h->where ? "\"" : "");
+		r = -PEBS_E_INVAL;
+	}
 out:
 	return r;
 }
 
 /*
  * One document's root mapping (the current event starts it): its field
- * and by into *@field, *@by; with @h, its groups counted into @h (whose
- * field and by must be the same).  0 or < 0.
+ * and by into *@field, *@by, and with @where its filter (malloc'd, or
+ * NULL) into *@where; with @h, its groups counted into @h (whose field,
+ * by and filter must be the same).  0 or < 0.
  */
-static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
+static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by,
+		  char **where)
 {
 	int groups = 0, r = 0;
 	struct ys_head hd = { .id = { 0, -1 } };
@@ -1691,7 +1778,8 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 		const char *k = ys_scalar(y);
 		int key = !k ? 0 : !strcmp(k, "pebs_hist") ? 1 :
 			  !strcmp(k, "field") ? 2 : !strcmp(k, "by") ? 3 :
-			  !strcmp(k, "groups") ? 4 : 0;
+			  !strcmp(k, "groups") ? 4 :
+			  !strcmp(k, "where") ? 5 : 0;
 		if ((!k && (r = ys_skip(y)) < 0) || (r = ys_next(y)) < 0)
 			goto out;
 		if (key == 1) {
@@ -1707,6 +1795,9 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 			ys_head_key(y, &hd, 0);
 		} else if (key == 3 && !hd.have[1]) {
 			ys_head_key(y, &hd, 1);
+		} else if (key == 5 && !hd.have_where) {
+			if ((r = ys_head_where(y, &hd)) < 0)
+				goto out;
 		}
 		if (key == 4) {
 			if (hd.tag && (!hd.have[0] || !hd.have[1]))
@@ -1714,7 +1805,7 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 			if ((r = ys_head(y, h, &hd, field, by)) < 0)
 				goto out;
 			if (!h)
-				return 0;	/* peeking: that is all */
+				goto peeked;	/* that is all */
 			if (y->ev.type != YAML_SEQUENCE_START_EVENT)
 				ERR("no groups sequence");
 			groups = 1;
@@ -1737,7 +1828,13 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by)
 		goto out;
 	if (h && !groups)
 		ERR("no groups sequence");
+peeked:
+	if (where) {
+		*where = hd.where;
+		hd.where = NULL;
+	}
 out:
+	free(hd.where);
 	return r;
 }
 
@@ -1745,10 +1842,11 @@ out:
 
 /*
  * Each document of @text: merged into @h, or with @h NULL only the first
- * one's field and by read.  0 or < 0 with a message in @err.
+ * one's field and by read (and with @where its filter, see ys_doc()).
+ * 0 or < 0 with a message in @err.
  */
 static int ys_run(const char *text, size_t len, struct pebs_hist *h,
-		  int *field, int *by, char *err, size_t errlen)
+		  int *field, int *by, char **where, char *err, size_t errlen)
 {
 	struct ys y = { .text = text, .len = len, .err = err,
 			.errlen = errlen };
@@ -1762,7 +1860,7 @@ static int ys_run(const char *text, size_t len, struct pebs_hist *h,
 		    y.ev.type != YAML_DOCUMENT_START_EVENT)
 			break;
 		if ((r = ys_next(&y)) < 0 ||
-		    (r = ys_doc(&y, h, field, by)) < 0)
+		    (r = ys_doc(&y, h, field, by, where)) < 0)
 			break;
 		ndocs++;
 		if (!h || (r = ys_next(&y)) < 0)	/* document end */
@@ -1783,12 +1881,34 @@ int pebs_hist_yaml_peek(const char *text, size_t len, int *field, int *by,
 {
 	*field = 0;
 	*by = -1;
-	return ys_run(text, len, NULL, field, by, err, errlen);
+	return ys_run(text, len, NULL, field, by, NULL, err, errlen);
+}
+
+int pebs_hist_yaml_new(struct pebs_hist **hp, const char *text, size_t len,
+		       char *err, size_t errlen)
+{
+	int field = 0, by = -1;
+	char *where = NULL;
+	*hp = NULL;
+	int r = ys_run(text, len, NULL, &field, &by, &where, err, errlen);
+	/* the peek refuses what _new() would: INVAL here would be a bug */
+	if (!r)
+		r = pebs_hist_new(hp, field, by);
+	if (!r) {
+		(*hp)->where = where;
+		where = NULL;
+	}
+	free(where);
+	if (r == -PEBS_E_NOMEM)
+		snprintf(err, errlen, "out of memory");
+	else if (r == -PEBS_E_INVAL)
+		snprintf(err, errlen, "%s", pebs_strerror(r));
+	return r;
 }
 
 int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
 			 char *err, size_t errlen)
 {
 	int field, by;
-	return ys_run(text, len, h, &field, &by, err, errlen);
+	return ys_run(text, len, h, &field, &by, NULL, err, errlen);
 }

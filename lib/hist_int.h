@@ -77,6 +77,7 @@ struct gslot {
 
 struct pebs_hist {
 	int field, by, bykind;
+	char *where;		/* pebs_hist_set_where(); NULL: every sample */
 	int unm;		/* the field's 0 means "not measured" */
 	int skip0;		/* unm and not pebs_hist_set_zeros(): value 0
 				 * is counted (dense[0], the log) like any,

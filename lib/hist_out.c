@@ -250,9 +250,16 @@ static int write_yaml(struct pebs_hist *h, FILE *fp,
 		      const struct pebs_hist_pct *p, size_t np)
 {
 	char a[48], b[48], m[48], bn[PEBS_HIST_MAX_EDGES * 21 + 16];
-	fprintf(fp, "---\npebs_hist: 1\nfield: %s\nby: %s\nbins: \"%s\"\n"
-		"total: %llu\n", pebs_field_by_id(h->field)->name,
-		by_name(h), bins_name(bins, bn, sizeof(bn)),
+	fprintf(fp, "---\npebs_hist: 1\nfield: %s\nby: %s\n",
+		pebs_field_by_id(h->field)->name, by_name(h));
+	/* the filter, so that --merge can refuse counts of other samples */
+	if (h->where) {
+		fputs("where: ", fp);
+		pebs_outfmt_yaml_fputs(fp, h->where);
+		fputc('\n', fp);
+	}
+	fprintf(fp, "bins: \"%s\"\ntotal: %llu\n",
+		bins_name(bins, bn, sizeof(bn)),
 		(unsigned long long)pebs_hist_total(h));
 	/* unmeasured (a latency's 0) per group, so that --merge adds them
 	 * up too; its presence says that the statistics leave them out */

@@ -70,9 +70,23 @@ int pebs_hist_by(const struct pebs_hist *h);
 int pebs_hist_add(struct pebs_hist *h, const struct pebs_batch *b);
 
 /*
+ * Records the filter the samples counted into @h passed (the --where
+ * expression as the user gave it; NULL, the default: every sample).  The
+ * histogram does not apply it (the caller selects the samples); the YAML
+ * output writes it as key where, and merges refuse histograms of another
+ * filter.  0 or -PEBS_E_NOMEM (the filter before kept).
+ */
+int pebs_hist_set_where(struct pebs_hist *h, const char *where);
+
+/* The filter of pebs_hist_set_where(), or NULL. */
+const char *pebs_hist_where(const struct pebs_hist *h);
+
+/*
  * Adds every count of @src to @h, which then holds exactly the histogram
  * of both inputs (so threads can count apart and merge at the end).  Both
- * must have the same field and group-by (else -PEBS_E_INVAL); groups are
+ * must have the same field, group-by and filter (pebs_hist_set_where():
+ * the same text, or the same compiled expression, so "lat>100" is
+ * "100 < lat"; else -PEBS_E_INVAL); groups are
  * matched by key, or by name for events and symbol texts.  Returns 0 or
  * -PEBS_E_NOMEM.
  */
@@ -94,9 +108,13 @@ int pebs_hist_add_value(struct pebs_hist *h, const char *group,
  * numbers decimal or 0x hex within 64 bits; every group has values, each
  * a value its field can hold with a count of at least 1; a group's count
  * may be absent, and when present must be the sum of its values' counts.
- * Returns 0 or -PEBS_E_PARSE (also for a mismatch) with a message in @err
- * (naming the line where it can); -PEBS_E_NOMEM.  What was read before an
- * error stays merged.
+ * Their filter (key where, as pebs_hist_merge() compares them; absent,
+ * as in YAML written before the key existed: every sample) must be @h's,
+ * else -PEBS_E_INVAL with a message in @err naming both: counts of other
+ * samples are no part of the histogram.  Returns 0 or -PEBS_E_PARSE (also
+ * for another field or group-by) with a message in @err (naming the line
+ * where it can); -PEBS_E_NOMEM.  What was read before an error stays
+ * merged.
  */
 int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
 			 char *err, size_t errlen);
@@ -108,6 +126,15 @@ int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
  */
 int pebs_hist_yaml_peek(const char *text, size_t len, int *field, int *by,
 			char *err, size_t errlen);
+
+/*
+ * Creates in *@hp the empty histogram of the field, group-by and filter
+ * (key where) of the first document of YAML @text, to merge it and others
+ * into with pebs_hist_merge_yaml().  Returns 0, or -PEBS_E_PARSE or
+ * -PEBS_E_NOMEM with a message in @err (*@hp NULL).
+ */
+int pebs_hist_yaml_new(struct pebs_hist **hp, const char *text, size_t len,
+		       char *err, size_t errlen);
 
 /*
  * Latency fields (those in cycles: lat, ins_lat) hold 0 where nothing was

@@ -51,6 +51,7 @@ run h6.yaml $h --by line --zeros "$T/ts.pebs"
 run h7.yaml $h "$T/empty.pebs"
 run h8.yaml $h --where 'lat > 100' --by snoop "$T/g.pebs"
 run h9.yaml $h --by mem --merge "$T/h2.yaml" "$T/h2.yaml"
+run h10.yaml $h --merge "$T/h8.yaml" "$T/h8.yaml"	# keeps where
 c="$bin/pebs-c2c -f yaml"
 run c1.yaml $c "$T/g.pebs"
 run c2.yaml $c --show-all --line-size 128 "$T/g.pebs"

@@ -335,6 +335,73 @@ Test(hist_exact, merge_reads_decimal)
 	pebs_hist_free(h);
 }
 
+/*
+ * A result counted under --where records it (key where) and merges only
+ * with results of the same filter (the same text or compiled program);
+ * none (an older result, or no --where) is a filter of its own.
+ */
+Test(hist_exact, merge_same_where)
+{
+	static const char body[] = "groups:\n- group: all\n  values:\n"
+		"  - [5, 1]\n";
+	struct { const char *doc_where, *h_where; int r; } cases[] = {
+		{ NULL, NULL, 0 },
+		{ "hitm", "hitm", 0 },
+		{ " hitm", "hitm", 0 },
+		{ "lat>100", "100 < lat", 0 },
+		{ "hitm", NULL, -PEBS_E_INVAL },
+		{ NULL, "hitm", -PEBS_E_INVAL },
+		{ "hitm", "lat > 100", -PEBS_E_INVAL },
+		{ "not an expression (", "hitm", -PEBS_E_INVAL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char y[256], err[256], out[64];
+		if (cases[i].doc_where)
+			snprintf(out, sizeof(out), "where: \"%s\"\n",
+				 cases[i].doc_where);
+		else
+			out[0] = 0;
+		snprintf(y, sizeof(y), "pebs_hist: 1\nfield: lat\nby: none\n"
+			 "%s%s", out, body);
+		struct pebs_hist *h;
+		cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, -1), 0);
+		cr_assert_eq(pebs_hist_set_where(h, cases[i].h_where), 0);
+		int r = pebs_hist_merge_yaml(h, y, strlen(y), err, sizeof(err));
+		cr_expect_eq(r, cases[i].r, "case %zu: %d %s", i, r,
+			     r ? err : "");
+		if (r == -PEBS_E_INVAL)
+			cr_expect(strstr(err, cases[i].doc_where ?
+					 cases[i].doc_where : "without") &&
+				  strstr(err, cases[i].h_where ?
+					 cases[i].h_where : "without"),
+				  "case %zu: %s", i, err);
+		pebs_hist_free(h);
+	}
+	/* the result of a merge is of the inputs' filter, and says so */
+	char err[256];
+	struct pebs_hist *h;
+	const char y[] = "pebs_hist: 1\nfield: lat\nby: none\n"
+		"where: \"hitm\"\ngroups:\n- group: all\n  values:\n"
+		"  - [5, 1]\n";
+	cr_assert_eq(pebs_hist_yaml_new(&h, y, strlen(y), err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_str_eq(pebs_hist_where(h), "hitm");
+	cr_assert_eq(pebs_hist_merge_yaml(h, y, strlen(y), err, sizeof(err)),
+		     0, "%s", err);
+	char *out = write_fmt(h, PEBS_HIST_YAML, NULL);
+	cr_expect(strstr(out, "\nby: none\nwhere: \"hitm\"\nbins:"), "%s",
+		  out);
+	free(out);
+	/* and so does an in-memory merge */
+	struct pebs_hist *g;
+	cr_assert_eq(pebs_hist_new(&g, PEBS_COL_LAT, -1), 0);
+	cr_expect_eq(pebs_hist_merge(h, g), -PEBS_E_INVAL);
+	cr_assert_eq(pebs_hist_set_where(g, "hitm"), 0);
+	cr_expect_eq(pebs_hist_merge(h, g), 0);
+	pebs_hist_free(g);
+	pebs_hist_free(h);
+}
+
 static int valid_utf8(const char *s)
 {
 	size_t n = strlen(s);

@@ -1,7 +1,8 @@
 # --where counts what pebs-filter keeps (block skipping and t included)
 f=$TD/good/filter-hist-2k.pebs
 for e in 't < 500us' 'time > 1004000000' 'hitm or remote' 'lat > 100 and not dram'; do
-	a=$(pebs-hist -f yaml --by mem --where "$e" $f | md5sum)
+	# the same counts; only the filter's record (where) differs
+	a=$(pebs-hist -f yaml --by mem --where "$e" $f | grep -v '^where: ' | md5sum)
 	b=$(pebs-filter "$e" $f | pebs-hist -f yaml --by mem | md5sum)
 	[ "$a" = "$b" ] && echo "same: $e" || echo "DIFFERENT: $e"
 done
