@@ -1825,10 +1825,53 @@ static const char *portable_name(enum pebs_evspec_type t)
 }
 
 /*
+ * The event of stored event name @s without its modifiers, into @buf
+ * (@len bytes): perf's "cpu/NAME,ldlat=30/P" gives its first term when
+ * that is a name (not event=0xcd), "NAME:ldlat=64:pp" what precedes the
+ * first ':'.  NULL when @s has no modifiers (it is its own event) or no
+ * such name.
+ */
+static const char *event_part(const char *s, char *buf, size_t len)
+{
+	const char *slash = strchr(s, '/');
+	const char *p = slash ? slash + 1 : s;
+	size_t n = strcspn(p, slash ? ",/" : ":");
+	if ((!slash && !p[n]) || !n || n >= len || memchr(p, '=', n))
+		return NULL;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Does name or pattern @name of the expression match stored event name
+ * @s?  Exactly (or as a pattern), or, when @name has no modifiers itself
+ * (no ':' or '/'), by the event of @s without its modifiers: perf imports
+ * keep "MEM_TRANS_RETIRED.LOAD_LATENCY:ldlat=64:pp", which
+ * MEM_TRANS_RETIRED.LOAD_LATENCY names (in any case, as perf takes event
+ * names; a pattern as it is written).
+ */
+static int event_name_match(const char *name, int glob, const char *s)
+{
+	if (glob ? fnmatch(name, s, 0) == 0 : strcmp(s, name) == 0)
+		return 1;
+	if (strpbrk(name, ":/"))
+		return 0;
+	char buf[256];
+	const char *ev = event_part(s, buf, sizeof(buf));
+	if (!ev)
+		ev = strpbrk(s, ":/") ? NULL : s;
+	return ev && (glob ? fnmatch(name, ev, 0) == 0 :
+		      strcasecmp(ev, name) == 0);
+}
+
+/*
  * Does event name @s match one of the names of N_EVENT @p, or name @only
- * alone when below p->nnames?  A portable name (load-latency, mem-loads,
- * ...) matches the events it stands for (pebs_event_stands_for()), and a
- * pattern matches such an event by its portable name too.
+ * alone when below p->nnames?  A name without modifiers matches the
+ * events of that name with any (event_name_match()); a portable name
+ * (load-latency, mem-loads, ...) matches the events it stands for
+ * (pebs_event_stands_for()), and a pattern matches such an event by its
+ * portable name too.
  */
 static int event_match(const struct node *p, const char *s, size_t only)
 {
@@ -1837,8 +1880,7 @@ static int event_match(const struct node *p, const char *s, size_t only)
 	for (size_t j = 0; j < p->nnames; j++) {
 		if (only < p->nnames && j != only)
 			continue;
-		if (p->glob ? fnmatch(p->names[j], s, 0) == 0 :
-		    strcmp(s, p->names[j]) == 0)
+		if (event_name_match(p->names[j], p->glob, s))
 			return 1;
 		if (!p->glob && p->nport[j] == PEBS_SPEC_NAME)
 			continue;

@@ -119,7 +119,9 @@ struct pebs_expr_name {
  * "mem-loads", "mem-stores") also matches the event it stands for
  * (pebs_event_stands_for(): MEM_TRANS_RETIRED.LOAD_LATENCY,
  * "cpu/mem-loads,ldlat=30/P", r1cd...), and a ~ pattern also matches such
- * an event by its portable name.  Writes the first @cap of them into
+ * an event by its portable name; a name or pattern without modifiers (no
+ * ':' or '/') also matches the stored names without theirs (a name in any
+ * case): "X" matches "x:ldlat=64:pp" and "cpu/X,period=9/P".  Writes the first @cap of them into
  * @out in the order of the text (the strings live as long as @e) and
  * returns how many there are.  Reads only the program: safe to call
  * while another thread evaluates @e.

@@ -584,6 +584,46 @@ Test(expr_parse, portable_event_names)
 			 sizeof(cases) / sizeof(cases[0]));
 }
 
+/*
+ * A name without modifiers matches the events of that name with any: a
+ * perf import keeps perf's modifiers ("NAME:ldlat=64:pp"), perf's
+ * cpu/NAME,.../ form names the event in its first term.  Case is
+ * ignored, as perf ignores it; a name with modifiers, or a pattern of
+ * them, compares with the whole name.
+ */
+Test(expr_parse, event_names_without_modifiers)
+{
+	static const char *const names[] = {
+		"MEM_TRANS_RETIRED.LOAD_LATENCY:ldlat=64:precise=2:mh:mg:pinned",
+		"dummy:HG",				/* 1 */
+		"cpu/MEM_LOAD_RETIRED.L3_MISS,period=1000/pp", /* 2 */
+		"cpu/event=0xd1,umask=0x20/",		/* 3 */
+		"aaa",					/* 4 */
+		"MEM_TRANS_RETIRED",			/* 5 */
+	};
+	static const struct name_case cases[] = {
+		{ "event == MEM_TRANS_RETIRED.LOAD_LATENCY", 0x1 },
+		{ "event == mem_trans_retired.load_latency", 0x1 },
+		{ "event == dummy", 0x2 },
+		{ "event == MEM_LOAD_RETIRED.L3_MISS", 0x4 },
+		{ "event == AAA", 0x10 },
+		/* the event, not a prefix of it; not a raw term */
+		{ "event == MEM_TRANS_RETIRED", 0x20 },
+		{ "event == \"event=0xd1\"", 0 },
+		{ "event == \"cpu\"", 0 },
+		{ "event != MEM_TRANS_RETIRED.LOAD_LATENCY", 0x3e },
+		{ "event ~ \"*.LOAD_LATENCY\"", 0x1 },
+		{ "event ~ \"*.L3_MISS\"", 0x4 },
+		/* with modifiers: the whole name */
+		{ "event == \"MEM_TRANS_RETIRED.LOAD_LATENCY:ldlat=64\"", 0 },
+		{ "event == \"dummy:HG\"", 0x2 },
+		{ "event == \"dummy:hg\"", 0 },
+		{ "event ~ \"*:HG\"", 0x2 },
+	};
+	check_name_cases(names, sizeof(names) / sizeof(names[0]), cases,
+			 sizeof(cases) / sizeof(cases[0]));
+}
+
 /* The names of an expression that match no event of an input. */
 Test(expr_parse, unmatched_events)
 {
@@ -605,6 +645,14 @@ Test(expr_parse, unmatched_events)
 	cr_expect_eq(bad[1].col, 57);
 	/* the count alone; no names: every one is unmatched */
 	cr_expect_eq(pebs_expr_unmatched_events(e, NULL, 0, NULL, 0), 4);
+	pebs_expr_free(e);
+	/* a perf import's name with modifiers is no unmatched name */
+	static const char *const perf[] = {
+		"MEM_TRANS_RETIRED.LOAD_LATENCY:ldlat=64:precise=2:mh:mg:pinned",
+	};
+	cr_assert_eq(pebs_expr_parse("event == MEM_TRANS_RETIRED.LOAD_LATENCY",
+				     &e, &err), 0, "%s", err.msg);
+	cr_expect_eq(pebs_expr_unmatched_events(e, perf, 1, NULL, 0), 0);
 	pebs_expr_free(e);
 	cr_assert_eq(pebs_expr_parse("lat > 3", &e, &err), 0);
 	cr_expect_eq(pebs_expr_unmatched_events(e, NULL, 0, NULL, 0), 0);
