@@ -98,8 +98,12 @@ static void check(int r, const char *out)
 		util_die(EXIT_SYS, "%s", pebs_strerror(r));
 }
 
+/*
+ * Merges YAML results into *@hp.  Returns the exit status; *@readable is 1
+ * when a result could be read (its counts, or some of them, are in).
+ */
 static int run_merge(struct opts *o, const char *const *paths, size_t n,
-		     struct pebs_hist **hp)
+		     struct pebs_hist **hp, int *readable)
 {
 	char err[256];
 	int status = EXIT_OK;
@@ -144,7 +148,7 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 				status = EXIT_DATA;
 		}
 	}
-	/* nothing readable: the empty histogram of the options */
+	*readable = *hp != NULL;
 	if (!*hp && pebs_hist_new(hp, o->field, o->by) < 0)
 		util_die(EXIT_SYS, "out of memory");
 	return status;
@@ -189,8 +193,12 @@ static int count_cb(void *ctx, unsigned worker, const struct pebs_batch *b)
 	return pebs_hist_add(w->h[worker], b);
 }
 
+/*
+ * Counts the samples of the inputs into *@hp.  Returns the exit status;
+ * *@readable is 1 when an input was a .pebs stream (a segment began).
+ */
 static int run_read(struct opts *o, const char *const *paths, size_t n,
-		    struct pebs_hist **hp)
+		    struct pebs_hist **hp, int *readable)
 {
 	struct pebs_expr *e = NULL;
 	struct pebs_expr_error xe;
@@ -283,6 +291,9 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 	util_progress_end(&pg);
 	util_evcheck_end(&ec, r, 1);
 	util_sym_close();
+	struct pebs_read_stats rs;
+	pebs_reader_stats(r, &rs);
+	*readable = rs.segments > 0;
 	pebs_reader_close(r);
 	for (unsigned i = 0; i < PEBS_READER_MAX_THREADS; i++) {
 		if (!wk.h[i])
@@ -423,10 +434,21 @@ int main(int argc, char **argv)
 		n = 1;
 	}
 	util_check_out(o.out, paths, n);
-	FILE *fp = util_open_out(o.out, 0);
 	struct pebs_hist *h = NULL;
-	int status = o.merge ? run_merge(&o, paths, n, &h) :
-		     run_read(&o, paths, n, &h);
+	int readable = 0;
+	int status = o.merge ? run_merge(&o, paths, n, &h, &readable) :
+		     run_read(&o, paths, n, &h, &readable);
+	/*
+	 * No input could be read (a CSV, a missing file, a .pebs given to
+	 * --merge): an empty histogram would pass for inputs without
+	 * samples, and its YAML would merge as such, so none is written
+	 * (nor is -o's file touched), as pebs-c2c does.
+	 */
+	if (status && !readable) {
+		pebs_hist_free(h);
+		return status;
+	}
+	FILE *fp = util_open_out(o.out, 0);
 	if (o.fmt < 0)
 		o.fmt = isatty(fileno(fp)) ? PEBS_HIST_TEXT : PEBS_HIST_CSV;
 	pebs_hist_set_top(h, o.top);
