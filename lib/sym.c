@@ -899,29 +899,44 @@ static size_t map_biases(const struct obj *o, const struct smap *m,
 /*
  * The load bias of map @i of process @p (object @o): its one candidate,
  * else the candidate that the nearest map of the same object in @p with
- * one candidate has (the pgoff 0 map has one), else the first.  0 when
+ * one candidate has (the pgoff 0 map has one, unless the RW segment
+ * starts in the file's first page too), else the one it shares with the
+ * nearest map of the object with several (a small file linked with
+ * -z noseparate-code -z norelro: its pgoff 0 maps, the text and the data
+ * one, have two each, and only one in common), else the first.  0 when
  * none (ET_EXEC, or no segment holds pgoff).
  */
 static uint64_t load_bias(struct pebs_sym *s, const struct proc *p, size_t i,
 			  const struct obj *o)
 {
-	uint64_t b[4], ob;
+	uint64_t b[4], ob[4];
 	const struct smap *m = &s->maps[i];
-	size_t n = map_biases(o, m, b, 4), best = NONE, dist = NONE;
+	size_t n = map_biases(o, m, b, 4), best = NONE, dist = NONE, rank = 0;
 	if (n <= 1)
 		return n ? b[0] : 0;
 	n = n < 4 ? n : 4;
 	for (size_t j = p->first; j < p->first + p->n; j++) {
 		const struct smap *x = &s->maps[j];
-		size_t d = j < i ? i - j : j - i;
-		if (j == i || d >= dist || strcmp(x->path, m->path) ||
-		    map_biases(o, x, &ob, 1) != 1)
+		size_t d = j < i ? i - j : j - i, on, r;
+		if (j == i || (rank == 2 && d >= dist) ||
+		    strcmp(x->path, m->path))
 			continue;
-		for (size_t k = 0; k < n; k++)
-			if (b[k] == ob) {
-				best = k;
-				dist = d;
-			}
+		on = map_biases(o, x, ob, 4);
+		/* one candidate says more than several */
+		r = on == 1 ? 2 : 1;
+		if (!on || r < rank || (r == rank && d >= dist))
+			continue;
+		on = on < 4 ? on : 4;
+		size_t hit = NONE;
+		for (size_t k = 0; k < n && hit == NONE; k++)
+			for (size_t q = 0; q < on; q++)
+				if (b[k] == ob[q])
+					hit = k;
+		if (hit != NONE) {
+			best = hit;
+			dist = d;
+			rank = r;
+		}
 	}
 	return b[best == NONE ? 0 : best];
 }

@@ -514,3 +514,44 @@ Test(sym, stripped_binary_noted)
 	pebs_sym_close(s);
 	pebs_meta_free(m);
 }
+
+/*
+ * A small PIE linked with -z noseparate-code -z norelro: its RW segment
+ * starts in the file's first page, so both its maps have pgoff 0 and two
+ * candidate load biases each.  The data map took the text segment's (the
+ * first), a wrong bias: the object then overlapped itself, that load was
+ * dropped, and its variables read [unknown] under a note naming the
+ * binary as mapped over itself.  The bias both maps share is used now.
+ */
+Test(sym, data_map_sharing_the_first_file_page)
+{
+	char bin[160], src[160], cmd[800];
+	uint64_t w, g, st;
+	snprintf(bin, sizeof(bin), "%s/prog.small", dir);
+	snprintf(src, sizeof(src), "%s/prog.c", dir);
+	snprintf(cmd, sizeof(cmd), "cc -g -O0 -fPIE -pie -Wl,--build-id "
+		 "-Wl,-z,noseparate-code -Wl,-z,norelro -o %s %s", bin, src);
+	cr_assert_eq(system(cmd), 0);
+	FILE *out = popen(bin, "r");
+	cr_assert_not_null(out);
+	cr_assert_eq(fscanf(out, "%" SCNx64 " %" SCNx64 " %" SCNx64 "\n",
+			    &w, &g, &st), 3);
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_gt(tu_maps_meta(out, bin, PID, m), 0);
+	pclose(out);
+	struct pebs_sym *s;
+	struct pebs_sym_info in;
+	const char *n;
+	cr_assert_eq(pebs_sym_open(&s, m, NULL), 0);
+	cr_expect_eq(pebs_sym_lookup(s, PID, w + 5, 0, &in), 1);
+	cr_expect_str_eq(in.name, "work");
+	cr_assert_eq(pebs_sym_lookup(s, PID, g + 24, 1, &in), 1);
+	cr_expect_str_eq(in.name, "counter_global");
+	cr_expect_eq(in.off, 24);
+	cr_assert_eq(pebs_sym_lookup(s, PID, st, 1, &in), 1);
+	cr_expect_str_eq(in.name, "static_var");
+	size_t nn = pebs_sym_notes(s, 0, &n);
+	cr_expect_eq(nn, 0, "%s", nn ? n : "");
+	pebs_sym_close(s);
+	pebs_meta_free(m);
+}
