@@ -1225,13 +1225,17 @@ static int merge_bids(struct pebs_perf_writer *w, struct wbid *list,
 		}
 		free(e->path);
 	}
+	/* nothing new: realloc(p, 0) would free the table (glibc) */
+	if (!keep) {
+		free(list);
+		return 0;
+	}
 	struct wbid *nb = realloc(w->bid, (w->nbid + keep) * sizeof(*nb));
-	if (!nb && keep) {
+	if (!nb) {
 		free_bids(list, keep);
 		return fail(w, PEBS_E_NOMEM, "out of memory");
 	}
-	if (nb)
-		w->bid = nb;
+	w->bid = nb;
 	memcpy(w->bid + w->nbid, list, keep * sizeof(*list));
 	w->nbid += keep;
 	free(list);

@@ -78,3 +78,9 @@ for id in 0123456789abcdef0123456789abcdef01234567 \
 		--meta maps.0.path=/opt/lib.so --meta maps.0.build_id=$id
 done > ids.pebs
 pebs-decode -f perf < ids.pebs > x.data; echo "rc=$?"
+# three and more segments without build-ids: the table stays (a
+# realloc to 0 bytes freed it, and the third segment freed it again)
+for i in 1 2 3 4; do pebs-gen -n 500 --seed $i -o g$i.pebs || exit 9; done
+cat g1.pebs g2.pebs g3.pebs g4.pebs | pebs-decode -f perf -o k.data
+echo "four segments: rc=$?"
+pebs-import -f perf k.data | pebs-decode --info | grep -E '^  samples:'
