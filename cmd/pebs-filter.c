@@ -123,8 +123,8 @@ static int count_cb(void *vctx, unsigned worker, const struct pebs_batch *b)
 		int r = pebs_expr_parse(c->o->text, &w->e, &err);
 		if (r < 0)
 			return r == -PEBS_E_NOMEM ? r : -PEBS_E_INVAL;
-		if (c->o->invert)
-			pebs_expr_invert(w->e);
+		if (c->o->invert && (r = pebs_expr_invert(w->e)) < 0)
+			return r == -PEBS_E_NOMEM ? r : -PEBS_E_INVAL;
 		if (!(w->sel = malloc(PEBS_BATCH_MAX * sizeof(*w->sel))))
 			return -PEBS_E_NOMEM;
 	}
@@ -146,8 +146,11 @@ static void set_clock(struct ctx *c, struct pebs_reader *r,
 				c->t0 = b->c64[PEBS_COL_TIME][i];
 	}
 	struct pebs_expr_error err;
-	if (pebs_expr_set_clock_meta(c->e, c->t0, pebs_reader_meta(r),
-				     &err) < 0)
+	int e = pebs_expr_set_clock_meta(c->e, c->t0, pebs_reader_meta(r),
+					 &err);
+	if (e == -PEBS_E_NOMEM)
+		util_die(EXIT_SYS, "out of memory");
+	if (e < 0)
 		util_die(EXIT_USAGE, "expression: col %zu: %s", err.col,
 			 err.msg);
 }
@@ -529,8 +532,11 @@ int main(int argc, char **argv)
 	if (r < 0)
 		util_die(EXIT_USAGE, "expression: col %zu: %s", err.col,
 			 err.msg);
-	if (o.invert)
-		pebs_expr_invert(ctx.e);
+	r = o.invert ? pebs_expr_invert(ctx.e) : 0;
+	if (r == -PEBS_E_NOMEM)
+		util_die(EXIT_SYS, "out of memory");
+	if (r < 0)
+		util_die(EXIT_USAGE, "expression: too large to invert");
 	if (o.explain) {
 		/* the length it needs, then the whole program: a long
 		 * expression must not come out cut */

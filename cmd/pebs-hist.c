@@ -263,9 +263,12 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 		if (e && !pebs_expr_clock_ready(e)) {
 			if (!__atomic_load_n(&w.have_t0, __ATOMIC_ACQUIRE))
 				w.t0 = b->n ? b->c64[PEBS_COL_TIME][0] : 0;
-			if (pebs_expr_set_clock_meta(e, w.t0,
-						     pebs_reader_meta(r),
-						     &xe) < 0)
+			int ce = pebs_expr_set_clock_meta(e, w.t0,
+							  pebs_reader_meta(r),
+							  &xe);
+			if (ce == -PEBS_E_NOMEM)
+				util_die(EXIT_SYS, "out of memory");
+			if (ce < 0)
 				util_die(EXIT_USAGE, "--where: col %zu: %s",
 					 xe.col, xe.msg);
 		}

@@ -190,6 +190,8 @@ struct lex {
 	struct pebs_expr *e;
 	struct pebs_expr_error *err;
 	int failed;
+	int nomem;		/* the failure was an allocation: the caller
+				 * gets -PEBS_E_NOMEM, not a parse error */
 	int depth;
 };
 
@@ -207,6 +209,14 @@ static void fail(struct lex *L, size_t col, const char *fmt, ...)
 	L->err->col = col;
 	vsnprintf(L->err->msg, sizeof(L->err->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* An allocation failed: a system failure, not a fault of the text. */
+static void fail_nomem(struct lex *L, size_t col)
+{
+	if (!L->failed)
+		L->nomem = 1;
+	fail(L, col, "out of memory");
 }
 
 static int isword(int c)
@@ -520,7 +530,7 @@ static int node_new(struct lex *L, int kind)
 		size_t nc = e->ncap ? e->ncap * 2 : 16;
 		struct node *nn = realloc(e->nodes, nc * sizeof(*nn));
 		if (!nn) {
-			fail(L, L->col, "out of memory");
+			fail_nomem(L, L->col);
 			return -1;
 		}
 		e->nodes = nn;
@@ -929,7 +939,7 @@ static int set_names(struct lex *L, int nd, const struct operand *f,
 	p->ncol = calloc(n, sizeof(*p->ncol));
 	p->nport = calloc(n, sizeof(*p->nport));
 	if (!p->names || !p->ncol || !p->nport) {
-		fail(L, f->col, "out of memory");
+		fail_nomem(L, f->col);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -938,7 +948,7 @@ static int set_names(struct lex *L, int nd, const struct operand *f,
 			unescape(lit, it[i].lo.text, sizeof(lit));
 		p->names[i] = strdup(p->glob ? it[i].lo.text : lit);
 		if (!p->names[i]) {
-			fail(L, f->col, "out of memory");
+			fail_nomem(L, f->col);
 			return -1;
 		}
 		p->ncol[i] = it[i].lo.col;
@@ -1044,7 +1054,7 @@ static int cmp_numset(struct lex *L, const struct operand *f,
 	struct ival *v = calloc(2 * n + 2, sizeof(*v));
 	size_t k = 0;
 	if (!v) {
-		fail(L, f->col, "out of memory");
+		fail_nomem(L, f->col);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -1069,7 +1079,7 @@ static int cmp_numset(struct lex *L, const struct operand *f,
 		struct ival *c = calloc(k + 1, sizeof(*c));
 		if (!c) {
 			free(v);
-			fail(L, f->col, "out of memory");
+			fail_nomem(L, f->col);
 			return -1;
 		}
 		k = ival_not(v, k, c);
@@ -1311,7 +1321,7 @@ static int parse_in(struct lex *L, struct operand *a, int neg)
 				struct item *ni = realloc(it, cap *
 							  sizeof(*ni));
 				if (!ni) {
-					fail(L, L->col, "out of memory");
+					fail_nomem(L, L->col);
 					goto out;
 				}
 				it = ni;
@@ -1331,7 +1341,7 @@ static int parse_in(struct lex *L, struct operand *a, int neg)
 	} else {
 		it = calloc(1, sizeof(*it));
 		if (!it) {
-			fail(L, L->col, "out of memory");
+			fail_nomem(L, L->col);
 			goto out;
 		}
 		if (parse_item(L, it) < 0)
@@ -1510,7 +1520,7 @@ int pebs_expr_parse(const char *text, struct pebs_expr **out,
 		     "expected \"and\", \"or\" or the end of the expression");
 	if (L.failed || root < 0) {
 		pebs_expr_free(e);
-		return -PEBS_E_PARSE;
+		return L.nomem ? -PEBS_E_NOMEM : -PEBS_E_PARSE;
 	}
 	e->root = root;
 	e->clock_ready = !e->uses_t;
@@ -1528,12 +1538,14 @@ int pebs_expr_uses_t(const struct pebs_expr *e)
 	return e->uses_t;
 }
 
-void pebs_expr_invert(struct pebs_expr *e)
+int pebs_expr_invert(struct pebs_expr *e)
 {
 	struct lex L = { .src = "", .p = "", .e = e };
 	int r = mk_not(&L, e->root);
-	if (r >= 0)
-		e->root = r;
+	if (r < 0)
+		return L.nomem ? -PEBS_E_NOMEM : -PEBS_E_RANGE;
+	e->root = r;
+	return 0;
 }
 
 int pebs_expr_clock_ready(const struct pebs_expr *e)

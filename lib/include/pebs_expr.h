@@ -50,7 +50,9 @@ struct pebs_expr_error {
 
 /*
  * Parses @text into *@out.  Returns 0, or -PEBS_E_PARSE with @err filled
- * (@err may be NULL), or -PEBS_E_NOMEM.  Free *@out with pebs_expr_free().
+ * (@err may be NULL), or -PEBS_E_NOMEM when an allocation failed (@err then
+ * says "out of memory"; it is no fault of @text).  Free *@out with
+ * pebs_expr_free().
  */
 int pebs_expr_parse(const char *text, struct pebs_expr **out,
 		    struct pebs_expr_error *err);
@@ -61,8 +63,12 @@ void pebs_expr_free(struct pebs_expr *e);
 /* Mask of the columns (1 << PEBS_COL_*) evaluation reads. */
 uint64_t pebs_expr_cols(const struct pebs_expr *e);
 
-/* Wraps the whole program in a "not" (pebs-filter --invert). */
-void pebs_expr_invert(struct pebs_expr *e);
+/*
+ * Wraps the whole program in a "not" (pebs-filter --invert).  Returns 0,
+ * -PEBS_E_NOMEM, or -PEBS_E_RANGE when @e already has as many nodes as an
+ * expression may; @e is unchanged on failure.
+ */
+int pebs_expr_invert(struct pebs_expr *e);
 
 /* Non-zero when the expression uses `t` (time since the input start). */
 int pebs_expr_uses_t(const struct pebs_expr *e);
@@ -76,8 +82,8 @@ int pebs_expr_uses_t(const struct pebs_expr *e);
  * tick), through a double otherwise.  Must be called before evaluating an
  * expression that uses `t` (else `t` leaves match nothing and block
  * analysis answers "some").  Call once; later calls are ignored.
- * Returns 0, or -PEBS_E_PARSE with @err when a constant has a unit that
- * cannot be converted.
+ * Returns 0, -PEBS_E_PARSE with @err when a constant has a unit that
+ * cannot be converted, or -PEBS_E_NOMEM.
  */
 int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
 			double ticks_per_sec, struct pebs_expr_error *err);

@@ -480,7 +480,7 @@ Test(expr_prop, random_expressions_match_reference)
 			cr_assert_eq(got, b->n, "\"%s\": block ALL but %zu of "
 				     "%zu match", text, got, b->n);
 		/* inverted: the complement */
-		pebs_expr_invert(e);
+		cr_assert_eq(pebs_expr_invert(e), 0);
 		size_t inv = pebs_expr_eval(e, b, sel);
 		cr_assert_eq(inv, b->n - got, "\"%s\": invert", text);
 		pebs_expr_free(e);

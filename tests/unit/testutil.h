@@ -67,4 +67,13 @@ void tu_expr_rows(const char *text, struct pebs_sym *s,
 char *tu_render(int fmt, const char *list, struct pebs_sym *s,
 		const struct pebs_batch *b);
 
+/*
+ * Makes the @n-th allocation (malloc, calloc, realloc; 1 the next) of the
+ * calling thread fail, once.  Returns 0, or -1 where the binary cannot
+ * (a sanitizer build): skip the test then.  tu_alloc_failed() disarms and
+ * says whether the failure was injected (the code made @n allocations).
+ */
+int tu_alloc_fail(long n);
+int tu_alloc_failed(void);
+
 #endif
