@@ -112,12 +112,13 @@ static unsigned heat_svg(FILE *fp, const struct c2c_heat *h, int y0)
 	return ht;
 }
 
-static void rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
+/* The offset rows of line @l; 0 or -PEBS_E_NOMEM. */
+static int rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 {
 	struct c2c_row *rows;
 	long n = c2c_line_rows(c, l, &rows);
 	if (n < 0)
-		return;
+		return (int)n;
 	unsigned by = c->o.coalesce;
 	fprintf(fp, "<table><tr><th>offset</th>");
 	if (by & PEBS_C2C_BY_PID)
@@ -174,6 +175,7 @@ static void rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 	}
 	fprintf(fp, "</table>\n");
 	free(rows);
+	return 0;
 }
 
 int c2c_write_html(struct pebs_c2c *c, FILE *fp)
@@ -250,12 +252,15 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 			fprintf(fp, "</p>\n");
 			free(ds);
 		}
+		/* a map or table left out would pass for no data */
 		struct c2c_heat h;
-		if (!c2c_line_heat(c, l, &h)) {
-			heat_svg(fp, &h, -1);
-			c2c_heat_free(&h);
-		}
-		rows_table(c, fp, l);
+		int r = c2c_line_heat(c, l, &h);
+		if (r < 0)
+			return r;
+		heat_svg(fp, &h, -1);
+		c2c_heat_free(&h);
+		if ((r = rows_table(c, fp, l)) < 0)
+			return r;
 		fprintf(fp, "<p><b>Verdict:</b> <span class=\"v-%s\">%s</span>"
 			": ", vn, vn);
 		esc(fp, p->why);
@@ -347,16 +352,24 @@ int c2c_write_svg(struct pebs_c2c *c, FILE *fp)
 		 t->lcl_hitm, t->rmt_hitm, c->nsampled, c->o.line_size);
 	/*
 	 * The size goes in the first tag: the maps (of the first listed
-	 * lines, those whose map could be made) and every text are measured
-	 * first.
+	 * lines) and every text are measured first.
 	 */
 	struct c2c_heat heat[HTML_MAX_MAPS];
 	struct c2c_line_int *ml[HTML_MAX_MAPS];
 	size_t nm = 0;
-	for (size_t i = 0; i < c->nlines && nm < HTML_MAX_MAPS; i++)
-		if (c->lines[i].listed &&
-		    !c2c_line_heat(c, &c->lines[i], &heat[nm]))
-			ml[nm++] = &c->lines[i];
+	for (size_t i = 0; i < c->nlines && nm < HTML_MAX_MAPS; i++) {
+		if (!c->lines[i].listed)
+			continue;
+		int r = c2c_line_heat(c, &c->lines[i], &heat[nm]);
+		if (r < 0) {
+			/* only out of memory: a map left out would pass
+			 * for a line without one */
+			while (nm)
+				c2c_heat_free(&heat[--nm]);
+			return r;
+		}
+		ml[nm++] = &c->lines[i];
+	}
 	unsigned width = SVG_WRAP * SVG_CHAR_W + 8;
 	unsigned height = svg_text(NULL, 0, head, 1) * SVG_LINE + 16;
 	for (size_t k = 0; k < nm; k++) {

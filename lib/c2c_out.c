@@ -148,14 +148,14 @@ int c2c_write_stats(struct pebs_c2c *c, FILE *fp, int csv)
 
 /* ---------------------------------------------------------------- text */
 
-static void text_rows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
+/* The offset rows of line @l; 0 or -PEBS_E_NOMEM (a report without
+ * them would pass for complete). */
+static int text_rows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 {
 	struct c2c_row *rows;
 	long n = c2c_line_rows(c, l, &rows);
-	if (n < 0) {
-		fprintf(fp, "    (out of memory)\n");
-		return;
-	}
+	if (n < 0)
+		return (int)n;
 	unsigned by = c->o.coalesce;
 	fprintf(fp, "    offset");
 	if (by & PEBS_C2C_BY_PID)
@@ -210,6 +210,7 @@ static void text_rows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 		fputc('\n', fp);
 	}
 	free(rows);
+	return 0;
 }
 
 int c2c_write_text(struct pebs_c2c *c, FILE *fp)
@@ -320,7 +321,9 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 			fputc('\n', fp);
 			free(ds);
 		}
-		text_rows(c, fp, l);
+		int r = text_rows(c, fp, l);
+		if (r < 0)
+			return r;
 		fprintf(fp, "  verdict: %s: %s\n",
 			pebs_c2c_verdict_name(p->verdict), p->why);
 		fprintf(fp, "  evidence: %s\n", p->evidence);
@@ -467,5 +470,7 @@ int pebs_c2c_write(struct pebs_c2c *c, FILE *fp, enum pebs_c2c_format fmt)
 	}
 	if (r == -PEBS_E_IO)
 		return c2c_fail(c, PEBS_E_IO, "write error");
+	if (r == -PEBS_E_NOMEM)
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 	return r;
 }

@@ -111,12 +111,13 @@ static void yshort(FILE *fp, const struct pebs_c2c_line *p)
 		"}\n", p->ncpus, p->nthreads, p->npids);
 }
 
-static void yrows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
+/* The offsets of line @l; 0 or -PEBS_E_NOMEM. */
+static int yrows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 {
 	struct c2c_row *rows;
 	long n = c2c_line_rows(c, l, &rows);
 	if (n < 0)
-		return;
+		return (int)n;
 	unsigned by = c->o.coalesce;
 	fprintf(fp, "    offsets:\n");
 	for (long i = 0; i < n; i++) {
@@ -159,6 +160,7 @@ static void yrows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 		fprintf(fp, "}\n");
 	}
 	free(rows);
+	return 0;
 }
 
 /* ------------------------------------------------------ samples out */
@@ -658,7 +660,9 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 			fputc('\n', fp);
 			free(ds);
 		}
-		yrows(c, fp, l);
+		int r = yrows(c, fp, l);
+		if (r < 0)
+			return c2c_fail(c, -r, "out of memory");
 	}
 	int r = ysamples(c, fp);
 	if (r)

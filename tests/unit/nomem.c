@@ -5,8 +5,11 @@
  * to fail in turn, until the call makes fewer.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "pebs_c2c.h"
+#include "pebs_dsrc.h"
 #include "pebs_expr.h"
 #include "testutil.h"
 
@@ -58,4 +61,73 @@ Test(nomem, expr_parse_reports_no_memory_not_a_parse_error)
 		cr_assert_null(e);
 	}
 	cr_assert_gt(n, 3, "the parse allocates more than that");
+}
+
+/* Two threads writing one line each at their own offset, and HITM loads:
+ * a listed line with offset rows and a heat map. */
+static struct pebs_c2c *c2c_false_sharing(void)
+{
+	static const uint64_t line = 0x7f0000001000;
+	uint64_t st = pebs_dsrc_make(PEBS_DS_OP_STORE, PEBS_DS_LVL_HIT |
+				     PEBS_DS_LVL_L1, 1, 0, 0, 0, 0, 0);
+	uint64_t hitm = pebs_dsrc_make(PEBS_DS_OP_LOAD, PEBS_DS_LVL_HIT |
+				       PEBS_DS_LVL_L3, PEBS_DS_SNOOP_HITM, 0,
+				       0, 0, 0, 0);
+	struct pebs_c2c *c;
+	cr_assert_eq(pebs_c2c_new(&c, NULL, NULL, 0), 0);
+	struct pebs_batch *b = pebs_batch_new(64);
+	cr_assert(b);
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	s.pid = 100;
+	s.event = (uint32_t)pebs_batch_intern(b, "load-latency");
+	for (unsigned i = 0; i < 40; i++) {
+		s.cpu = i & 1;
+		s.tid = 1001 + (i & 1);
+		s.addr = line + (i & 1) * 0x20;
+		s.ip = 0x10 + (i & 3) * 8;
+		s.dsrc = i & 2 ? hitm : st;
+		s.lat = i & 2 ? 200 : 0;
+		cr_assert_eq(pebs_batch_push(b, &s), 0);
+	}
+	cr_assert_eq(pebs_c2c_add_batch(c, b), 0);
+	pebs_batch_free(b);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	return c;
+}
+
+Test(nomem, c2c_write_reports_no_memory_not_a_shorter_report)
+{
+	static const enum pebs_c2c_format fmts[] = {
+		PEBS_C2C_F_TEXT, PEBS_C2C_F_CSV, PEBS_C2C_F_YAML,
+		PEBS_C2C_F_HTML, PEBS_C2C_F_SVG, PEBS_C2C_F_STATS_TEXT,
+	};
+	struct pebs_c2c *c = c2c_false_sharing();
+	/* a buffer of its own: stdio allocates none while armed */
+	static char buf[1 << 16];
+	FILE *fp = fopen("/dev/null", "w");
+	cr_assert(fp);
+	setvbuf(fp, buf, _IOFBF, sizeof(buf));
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+		long n;
+		for (n = 1; n < MAX_POINTS; n++) {
+			arm(n);
+			int r = pebs_c2c_write(c, fp, fmts[f]);
+			if (!tu_alloc_failed()) {
+				cr_assert_eq(r, 0, "format %d: %s", fmts[f],
+					     pebs_c2c_errmsg(c));
+				break;
+			}
+			cr_assert_eq(r, -PEBS_E_NOMEM, "format %d, allocation "
+				     "%ld: %d", fmts[f], n, r);
+			cr_assert_str_eq(pebs_c2c_errmsg(c), "out of memory");
+		}
+		/* the text, HTML and SVG reports build offset rows or heat
+		 * maps of the line */
+		if (fmts[f] != PEBS_C2C_F_CSV &&
+		    fmts[f] != PEBS_C2C_F_STATS_TEXT)
+			cr_assert_gt(n, 1, "format %d allocates", fmts[f]);
+	}
+	fclose(fp);
+	pebs_c2c_free(c);
 }
