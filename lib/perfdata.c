@@ -199,7 +199,7 @@ static int rdstr(const struct pebs_perf_reader *r, const uint8_t *p,
 		return -1;
 	*out = strndup((const char *)p + *off + 4, l);
 	if (!*out)
-		return -1;
+		return -PEBS_E_NOMEM;
 	*off += 4 + (size_t)l;
 	return 0;
 }
@@ -315,17 +315,18 @@ struct feat_ctx {
 	int have_sockets;
 };
 
-static void bid_add(struct pebs_perf_reader *r, const uint8_t *p, size_t n)
+/* 0, or -PEBS_E_NOMEM (a malformed entry ends the list quietly) */
+static int bid_add(struct pebs_perf_reader *r, const uint8_t *p, size_t n)
 {
 	/* header(8) pid(4) build_id[24] (20 bytes + size byte) filename */
 	while (n >= 8) {
 		uint16_t misc = rd16(r, p + 4), sz = rd16(r, p + 6);
 		if (sz < 36 || sz > n)
-			return;
+			return 0;
 		struct pbid *nb = realloc(r->bids, (r->nbids + 1) *
 					  sizeof(*nb));
 		if (!nb)
-			return;
+			return -PEBS_E_NOMEM;
 		r->bids = nb;
 		struct pbid *b = &r->bids[r->nbids];
 		memcpy(b->bid, p + 12, 20);
@@ -333,48 +334,59 @@ static void bid_add(struct pebs_perf_reader *r, const uint8_t *p, size_t n)
 			p[32] : 20;
 		b->path = strndup((const char *)p + 36, sz - 36);
 		if (!b->path)
-			return;
+			return -PEBS_E_NOMEM;
 		r->nbids++;
 		p += sz;
 		n -= sz;
 	}
+	return 0;
 }
 
-static void feature(struct pebs_perf_reader *r, struct feat_ctx *f,
-		    unsigned id, const uint8_t *p, size_t n)
+/*
+ * Takes feature section @id (@n bytes at @p) into @f.  A malformed section
+ * is left out (what was read of it kept); 0, or -PEBS_E_NOMEM: an
+ * allocation that failed must not pass for a missing feature.
+ */
+static int feature(struct pebs_perf_reader *r, struct feat_ctx *f,
+		   unsigned id, const uint8_t *p, size_t n)
 {
 	size_t off = 0;
 	switch (id) {
 	case 2:		/* BUILD_ID */
-		bid_add(r, p, n);
-		break;
+		return bid_add(r, p, n);
 	case 3:
-		if (!f->host)
-			rdstr(r, p, n, &off, &f->host);
+		if (!f->host &&
+		    rdstr(r, p, n, &off, &f->host) == -PEBS_E_NOMEM)
+			return -PEBS_E_NOMEM;
 		break;
 	case 4:
-		if (!f->osrel)
-			rdstr(r, p, n, &off, &f->osrel);
+		if (!f->osrel &&
+		    rdstr(r, p, n, &off, &f->osrel) == -PEBS_E_NOMEM)
+			return -PEBS_E_NOMEM;
 		break;
 	case 5:
-		if (!f->version)
-			rdstr(r, p, n, &off, &f->version);
+		if (!f->version &&
+		    rdstr(r, p, n, &off, &f->version) == -PEBS_E_NOMEM)
+			return -PEBS_E_NOMEM;
 		break;
 	case 6:
-		if (!f->arch)
-			rdstr(r, p, n, &off, &f->arch);
+		if (!f->arch &&
+		    rdstr(r, p, n, &off, &f->arch) == -PEBS_E_NOMEM)
+			return -PEBS_E_NOMEM;
 		break;
 	case 7:		/* NRCPUS: avail, online */
 		if (n >= 8 && !r->nr_cpus && rd32(r, p) <= PEBS_PERF_MAX_CPUS)
 			r->nr_cpus = rd32(r, p);
 		break;
 	case 8:
-		if (!f->cpudesc)
-			rdstr(r, p, n, &off, &f->cpudesc);
+		if (!f->cpudesc &&
+		    rdstr(r, p, n, &off, &f->cpudesc) == -PEBS_E_NOMEM)
+			return -PEBS_E_NOMEM;
 		break;
 	case 9:
-		if (!f->cpuid)
-			rdstr(r, p, n, &off, &f->cpuid);
+		if (!f->cpuid &&
+		    rdstr(r, p, n, &off, &f->cpuid) == -PEBS_E_NOMEM)
+			return -PEBS_E_NOMEM;
 		break;
 	case 11: {	/* CMDLINE: u32 nr, nr strings */
 		if (n < 4 || f->cmdline)
@@ -385,13 +397,19 @@ static void feature(struct pebs_perf_reader *r, struct feat_ctx *f,
 		char *line = NULL;
 		for (uint32_t i = 0; i < nr; i++) {
 			char *s;
-			if (rdstr(r, p, n, &off, &s) < 0)
+			int e = rdstr(r, p, n, &off, &s);
+			if (e == -PEBS_E_NOMEM) {
+				free(line);
+				return e;
+			}
+			if (e < 0)
 				break;
 			size_t l = strlen(s);
 			char *nl = realloc(line, tot + l + 2);
 			if (!nl) {
 				free(s);
-				break;
+				free(line);
+				return -PEBS_E_NOMEM;
 			}
 			line = nl;
 			if (tot)
@@ -410,18 +428,19 @@ static void feature(struct pebs_perf_reader *r, struct feat_ctx *f,
 		off = 8;
 		for (uint32_t i = 0; i < nr && i < MAX_ATTRS; i++) {
 			if (asz > n - off || asz < 64)
-				return;
+				return 0;
 			off += asz;
 			if (off + 4 > n)
-				return;
+				return 0;
 			uint32_t nids = rd32(r, p + off);
 			off += 4;
 			char *name;
-			if (rdstr(r, p, n, &off, &name) < 0)
-				return;
+			int e = rdstr(r, p, n, &off, &name);
+			if (e < 0)
+				return e == -PEBS_E_NOMEM ? e : 0;
 			if (nids > (n - off) / 8) {
 				free(name);
-				return;
+				return 0;
 			}
 			/* Match by the first id; else by position. */
 			size_t ai = i;
@@ -444,13 +463,14 @@ static void feature(struct pebs_perf_reader *r, struct feat_ctx *f,
 			break;
 		for (int part = 0; part < 2; part++) {
 			if (off + 4 > n)
-				return;
+				return 0;
 			uint32_t nr = rd32(r, p + off);
 			off += 4;
 			for (uint32_t i = 0; i < nr; i++) {
 				char *s;
-				if (rdstr(r, p, n, &off, &s) < 0)
-					return;
+				int e = rdstr(r, p, n, &off, &s);
+				if (e < 0)
+					return e == -PEBS_E_NOMEM ? e : 0;
 				free(s);
 			}
 		}
@@ -460,7 +480,7 @@ static void feature(struct pebs_perf_reader *r, struct feat_ctx *f,
 		f->socket = calloc(r->nr_cpus, 4);
 		f->nsocket = r->nr_cpus;
 		if (!f->socket)
-			break;
+			return -PEBS_E_NOMEM;
 		for (uint32_t c = 0; c < r->nr_cpus; c++)
 			f->socket[c] = rd32(r, p + off + 8 * c + 4);
 		f->have_sockets = 1;
@@ -476,13 +496,16 @@ static void feature(struct pebs_perf_reader *r, struct feat_ctx *f,
 		f->node_cpus = calloc(nr ? nr : 1, sizeof(char *));
 		f->node_id = calloc(nr ? nr : 1, 4);
 		if (!f->node_cpus || !f->node_id)
-			break;
+			return -PEBS_E_NOMEM;
 		for (uint32_t i = 0; i < nr; i++) {
 			if (off + 20 > n)
 				break;
 			f->node_id[i] = rd32(r, p + off);
 			off += 20;
-			if (rdstr(r, p, n, &off, &f->node_cpus[i]) < 0)
+			int e = rdstr(r, p, n, &off, &f->node_cpus[i]);
+			if (e == -PEBS_E_NOMEM)
+				return e;
+			if (e < 0)
 				break;
 			f->nnodes = i + 1;
 		}
@@ -491,6 +514,7 @@ static void feature(struct pebs_perf_reader *r, struct feat_ctx *f,
 	default:
 		break;
 	}
+	return 0;
 }
 
 static void feat_free(struct feat_ctx *f)
@@ -781,12 +805,13 @@ static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 	return 0;
 }
 
-static void maps_fork(struct pebs_perf_reader *r, uint32_t child,
-		      uint32_t parent)
+/* The child's copy of its parent's maps; 0 or -PEBS_E_NOMEM. */
+static int maps_fork(struct pebs_perf_reader *r, uint32_t child,
+		     uint32_t parent)
 {
 	uint64_t *h = ht_slot(&r->pidmap, parent, 0);
 	if (!h || !*h)
-		return;
+		return 0;
 	/* Collect first: map_add() may move r->maps. */
 	size_t n = 0;
 	for (uint32_t i = (uint32_t)(*h - 1); i != UINT32_MAX;
@@ -794,7 +819,7 @@ static void maps_fork(struct pebs_perf_reader *r, uint32_t child,
 		n++;
 	uint32_t *idx = malloc(n * sizeof(*idx) + 1);
 	if (!idx)
-		return;
+		return -PEBS_E_NOMEM;
 	n = 0;
 	for (uint32_t i = (uint32_t)(*h - 1); i != UINT32_MAX;
 	     i = r->maps[i].next)
@@ -804,10 +829,13 @@ static void maps_fork(struct pebs_perf_reader *r, uint32_t child,
 	while (n--) {
 		struct pmap m = r->maps[idx[n]];
 		m.pid = child;
-		if (map_add(r, &m) < 0)
-			break;
+		if (map_add(r, &m) < 0) {
+			free(idx);
+			return -PEBS_E_NOMEM;
+		}
 	}
 	free(idx);
+	return 0;
 }
 
 static void maps_exec(struct pebs_perf_reader *r, uint32_t pid)
@@ -1143,8 +1171,9 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 			}
 			break;
 		case 7:		/* FORK */
-			if (n >= 24 && rd32(r, q) != rd32(r, q + 4))
-				maps_fork(r, rd32(r, q), rd32(r, q + 4));
+			if (n >= 24 && rd32(r, q) != rd32(r, q + 4) &&
+			    maps_fork(r, rd32(r, q), rd32(r, q + 4)) < 0)
+				return -PEBS_E_NOMEM;
 			/* a new task has its parent's name until a COMM */
 			if (n >= 24) {
 				uint64_t *pt = ht_slot(&r->tcomm,
@@ -1183,21 +1212,24 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 			break;
 		}
 		case 67:	/* HEADER_BUILD_ID */
-			bid_add(r, p, sz);
+			if (bid_add(r, p, sz) < 0)
+				return -PEBS_E_NOMEM;
 			break;
 		case 78:	/* EVENT_UPDATE: u64 type, u64 id, payload */
 			if (n > 16 && rd64(r, q) == 2) {
 				uint64_t *v = ht_slot(&r->ids,
 						      rd64(r, q + 8), 0);
-				if (v && !r->attrs[*v].name)
-					r->attrs[*v].name = strndup(
-						(const char *)q + 16, n - 16);
+				if (v && !r->attrs[*v].name &&
+				    !(r->attrs[*v].name = strndup(
+					      (const char *)q + 16, n - 16)))
+					return -PEBS_E_NOMEM;
 			}
 			break;
 		case 80:	/* HEADER_FEATURE: u64 id, payload */
-			if (n >= 8 && rd64(r, q) < 256)
-				feature(r, f, (unsigned)rd64(r, q), q + 8,
-					n - 8);
+			if (n >= 8 && rd64(r, q) < 256 &&
+			    feature(r, f, (unsigned)rd64(r, q), q + 8,
+				    n - 8) < 0)
+				return -PEBS_E_NOMEM;
 			break;
 		case 81:	/* COMPRESSED: inflated before the scan */
 		case 83:	/* COMPRESSED2 */
@@ -1615,7 +1647,8 @@ static int open_file_layout(struct pebs_perf_reader *r, struct feat_ctx *f)
 				what = "section";
 		}
 		if (!what) {
-			feature(r, f, bit, b + fo, fl);
+			if (feature(r, f, bit, b + fo, fl) < 0)
+				return -PEBS_E_NOMEM;
 			continue;
 		}
 		if (!nlost++) {

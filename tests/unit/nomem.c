@@ -11,6 +11,7 @@
 #include "pebs_c2c.h"
 #include "pebs_dsrc.h"
 #include "pebs_expr.h"
+#include "pebs_perf.h"
 #include "testutil.h"
 
 #define MAX_POINTS 10000
@@ -130,4 +131,65 @@ Test(nomem, c2c_write_reports_no_memory_not_a_shorter_report)
 	}
 	fclose(fp);
 	pebs_c2c_free(c);
+}
+
+/* Opens perf.data file @path with the @n-th allocation failing (0: none):
+ * the error, and the metadata in *@count / *@host. */
+static int perf_open_meta(const char *path, long n, size_t *count,
+			  char *host, size_t hostlen, int *injected)
+{
+	struct pebs_perf_reader *r = NULL;
+	FILE *fp = fopen(path, "rb");
+	cr_assert(fp, "%s", path);
+	if (n)
+		arm(n);
+	int e = pebs_perf_reader_open(&r, fp, path, NULL);
+	*injected = n && tu_alloc_failed();
+	*count = 0;
+	host[0] = 0;
+	if (e == 0) {
+		const struct pebs_meta *m = pebs_perf_reader_meta(r);
+		const char *h = pebs_meta_get(m, "host");
+		*count = pebs_meta_count(m);
+		snprintf(host, hostlen, "%s", h ? h : "(none)");
+	}
+	pebs_perf_reader_close(r);
+	fclose(fp);
+	return e;
+}
+
+Test(nomem, perf_reader_metadata_is_whole_or_no_memory)
+{
+	static const char *const files[] = {
+		"testdata/perf/skx-load-latency.perf.data",
+		"testdata/perf/skx-pipe.perf.data",
+	};
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		size_t count0, count;
+		char host0[256], host[256];
+		int inj;
+		cr_assert_eq(perf_open_meta(files[f], 0, &count0, host0,
+					    sizeof(host0), &inj), 0);
+		cr_assert_gt(count0, 0);
+		long n;
+		for (n = 1; n < MAX_POINTS; n++) {
+			int e = perf_open_meta(files[f], n, &count, host,
+					       sizeof(host), &inj);
+			if (!inj) {
+				cr_assert_eq(e, 0);
+				break;
+			}
+			if (e == 0) {
+				/* recovered: then nothing may be missing */
+				cr_assert_eq(count, count0, "%s, allocation "
+					     "%ld: %zu keys, not %zu",
+					     files[f], n, count, count0);
+				cr_assert_str_eq(host, host0);
+			} else {
+				cr_assert_eq(e, -PEBS_E_NOMEM, "%s, allocation "
+					     "%ld: %d", files[f], n, e);
+			}
+		}
+		cr_assert_gt(n, 10, "%s: the reader allocates", files[f]);
+	}
 }
