@@ -1052,8 +1052,11 @@ static int pipe_start(struct pebs_perf_writer *w)
 	w->bid_out = w->nbid;
 	for (size_t k = 0; k < NFEAT; k++) {
 		struct buf f = { .swap = w->o.big_endian };
-		int ok = feat_ids[k] != 2 && feature(w, feat_ids[k], &f) &&
-			 !f.oom;
+		int ok = feat_ids[k] != 2 && feature(w, feat_ids[k], &f);
+		if (f.oom) {
+			free(f.p);
+			return fail(w, PEBS_E_NOMEM, "out of memory");
+		}
 		/*
 		 * A record holds at most 64 KiB: a bigger feature is left
 		 * out, and event names then go as EVENT_UPDATE records.
@@ -1584,7 +1587,14 @@ static int finish_file(struct pebs_perf_writer *w)
 	for (size_t k = 0; k < NFEAT; k++) {
 		memset(&f[k], 0, sizeof(f[k]));
 		f[k].swap = w->o.big_endian;
-		have[k] = feature(w, feat_ids[k], &f[k]) && !f[k].oom;
+		have[k] = feature(w, feat_ids[k], &f[k]);
+		if (f[k].oom) {
+			/* a feature left out would pass for one the input
+			 * had not */
+			for (size_t j = 0; j <= k; j++)
+				free(f[j].p);
+			return fail(w, PEBS_E_NOMEM, "out of memory");
+		}
 		if (have[k]) {
 			nf++;
 			bits[feat_ids[k] / 64] |= 1ull << (feat_ids[k] % 64);

@@ -193,3 +193,86 @@ Test(nomem, perf_reader_metadata_is_whole_or_no_memory)
 		cr_assert_gt(n, 10, "%s: the reader allocates", files[f]);
 	}
 }
+
+/* A perf.data file of a few samples written with the @n-th allocation
+ * failing (0: none) and @pipe or not: the error; the bytes in @out. */
+static int perf_write(long n, int pipe, char *out, size_t cap, size_t *len,
+		      int *injected)
+{
+	static char buf[1 << 16];
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert(m);
+	static const char *const kv[][2] = {
+		{ "host", "box" }, { "os.release", "6.1" },
+		{ "cpu.vendor", "GenuineIntel" }, { "cpu.family", "6" },
+		{ "cpu.model", "85" }, { "topology.nr_cpus", "4" },
+		{ "topology.cpu.1.socket", "1" }, { "maps.0.pid", "7" },
+		{ "maps.0.start", "0x400000" }, { "maps.0.end", "0x401000" },
+		{ "maps.0.pgoff", "0x0" }, { "maps.0.path", "/bin/x" },
+		{ "comm.7", "x" },
+	};
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++)
+		cr_assert_eq(pebs_meta_set(m, kv[i][0], kv[i][1]), 0);
+	FILE *fp = tmpfile();
+	cr_assert(fp);
+	setvbuf(fp, buf, _IOFBF, sizeof(buf));
+	struct pebs_perf_writer_opts o = { .pipe = pipe };
+	struct pebs_perf_writer *w = NULL;
+	if (n)
+		arm(n);
+	int e = pebs_perf_writer_open(&w, fp, m, &o);
+	for (unsigned i = 0; !e && i < 50; i++) {
+		struct pebs_sample s;
+		memset(&s, 0, sizeof(s));
+		s.time = 1000 + i;
+		s.cpu = i % 4;
+		s.pid = 7;
+		s.tid = 7 + i % 2;
+		s.ip = 0x400100 + i;
+		s.addr = 0x10000 + 8 * i;
+		s.lat = 30 + i;
+		e = pebs_perf_writer_add(w, &s, i % 3 ? "load-latency" :
+					 "precise-store");
+	}
+	int ce = w ? pebs_perf_writer_close(w, NULL, 0) : 0;
+	*injected = n && tu_alloc_failed();
+	if (!e)
+		e = ce;
+	fflush(fp);
+	*len = (size_t)ftell(fp);
+	cr_assert_leq(*len, cap);
+	rewind(fp);
+	cr_assert_eq(fread(out, 1, *len, fp), *len);
+	fclose(fp);
+	pebs_meta_free(m);
+	return e;
+}
+
+Test(nomem, perf_writer_writes_every_feature_or_no_memory)
+{
+	static char base[1 << 16], got[1 << 16];
+	for (int pipe = 0; pipe < 2; pipe++) {
+		size_t blen, glen;
+		int inj;
+		cr_assert_eq(perf_write(0, pipe, base, sizeof(base), &blen,
+					&inj), 0);
+		long n;
+		for (n = 1; n < MAX_POINTS; n++) {
+			int e = perf_write(n, pipe, got, sizeof(got), &glen,
+					   &inj);
+			if (!inj) {
+				cr_assert_eq(e, 0);
+				break;
+			}
+			if (e == 0)
+				cr_assert(glen == blen &&
+					  !memcmp(got, base, blen),
+					  "pipe %d, allocation %ld: exit 0 "
+					  "with other bytes", pipe, n);
+			else
+				cr_assert_eq(e, -PEBS_E_NOMEM, "pipe %d, "
+					     "allocation %ld: %d", pipe, n, e);
+		}
+		cr_assert_gt(n, 10, "the writer allocates");
+	}
+}
