@@ -107,7 +107,11 @@ static int s_wait(struct pebs_backend *b, int timeout_ms)
 				break;
 			n++;
 		}
-		pebs_sim_retire(sim, p->buf + p->pos, n);
+		int e = pebs_sim_retire(sim, p->buf + p->pos, n);
+		if (e < 0) {
+			bk_err(b, "simulator: out of memory");
+			return e;
+		}
 		p->pos += n;
 		/* Stopped: the capture covered the time up to the stop
 		 * cycle, not only up to the last access before it (in a

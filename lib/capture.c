@@ -864,6 +864,11 @@ static int decode_recs(struct cap *c, size_t i, const uint8_t *recs,
 		if (sp)
 			span_add(c->batch, from, sp);
 		off += used;
+		if (r == -PEBS_E_NOMEM) {
+			/* not a bad record: the samples would be missing */
+			cerr(c, "decoding records: out of memory");
+			return r;
+		}
 		if (r < 0 || (used == 0 && from == 0)) {
 			/* A record that cannot be framed: what follows
 			 * cannot be found either. */
@@ -1059,8 +1064,9 @@ static int loop(struct cap *c)
 			break;
 		r = pebs_backend_wait(c->bk, WAIT_MS);
 		if (r < 0) {
-			/* The sim fails only when its source does. */
-			if (c->wl)
+			/* The sim fails when its source does, or memory is
+			 * short (the source's message then is empty). */
+			if (c->wl && *pebs_workload_errmsg(c->wl))
 				source_failed(c, r);
 			else
 				cerr(c, "%s", pebs_backend_errmsg(c->bk));

@@ -586,8 +586,8 @@ static void set_thresh(struct pebs_sim *s, struct sim_cpu *c, uint8_t *ds)
 }
 
 /* The PEBS assist for counters @bits (all overflowed together). */
-static void assist(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
-		   uint64_t bits, const struct sim_ctr *first,
+static int assist(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
+		  uint64_t bits, const struct sim_ctr *first,
 		   const struct pebs_access *a)
 {
 	uint8_t *ds;
@@ -610,7 +610,7 @@ static void assist(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
 		c->st.faults++;
 		c->st.lost_samples += n;
 		c->status &= ~bits;
-		return;
+		return 0;
 	}
 	memcpy(&idx, ds + PEBS_DS_PEBS_INDEX, 8);
 	memcpy(&max, ds + PEBS_DS_PEBS_MAX, 8);
@@ -629,8 +629,11 @@ static void assist(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
 		} else {
 			p = sim_translate(s, idx, sz);
 			m = c->rec_reg = p ? sim_region(s, idx) : NULL;
-			if (m && !m->own)
-				m->own = calloc(m->size / 8, sizeof(*m->own));
+			if (m && !m->own &&
+			    !(m->own = calloc(m->size / 8, sizeof(*m->own))))
+				/* without it, records lose their owner: the
+				 * samples would name no thread */
+				return -PEBS_E_NOMEM;
 		}
 		if (!p) {
 			c->st.faults++;
@@ -659,10 +662,11 @@ static void assist(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
 		memcpy(&r, ds + PEBS_DS_GP_RESET(x), 8);
 		c->pmc[x] = r & s->gp_mask;
 	}
+	return 0;
 }
 
-static void retire_one(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
-		       const struct pebs_access *a)
+static int retire_one(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
+		      const struct pebs_access *a)
 {
 	int tagged = 0;
 	uint64_t ovf = 0, pebs = 0;
@@ -708,18 +712,21 @@ static void retire_one(struct pebs_sim *s, struct sim_cpu *c, unsigned cpu,
 	}
 	c->last_cycle = a->cycle;
 	if (!ovf)
-		return;
+		return 0;
 	c->status |= ovf;
-	if (pebs)
-		assist(s, c, cpu, pebs, first, a);
+	return pebs ? assist(s, c, cpu, pebs, first, a) : 0;
 }
 
 int pebs_sim_retire(struct pebs_sim *s, const struct pebs_access *a,
 		    size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (a[i].cpu < s->ncpus)
-			retire_one(s, &s->cpu[a[i].cpu], a[i].cpu, &a[i]);
+		if (a[i].cpu < s->ncpus) {
+			int e = retire_one(s, &s->cpu[a[i].cpu], a[i].cpu,
+					   &a[i]);
+			if (e < 0)
+				return e;
+		}
 		s->cycle = a[i].cycle;
 	}
 	return 0;

@@ -129,7 +129,8 @@ int pebs_sim_alloc(struct pebs_sim *s, size_t size, void **ptr,
 
 /*
  * Retires the @n accesses @a (nondecreasing cycles) on their CPUs.
- * Accesses on CPUs beyond the simulated ones are skipped.  Returns 0.
+ * Accesses on CPUs beyond the simulated ones are skipped.  Returns 0, or
+ * -PEBS_E_NOMEM (the accesses before the failing one retired).
  */
 int pebs_sim_retire(struct pebs_sim *s, const struct pebs_access *a,
 		    size_t n);
