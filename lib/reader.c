@@ -57,6 +57,9 @@ struct src {
 	int refused;		/* this segment's version is unknown: skipped */
 	int aborted;		/* stop reading this source */
 	uint64_t rs_hashed;	/* payload bytes resync hashed (RS_*) */
+	/* the last block read: where it starts and ends, a stream's trailer */
+	uint64_t blk_off, blk_end;
+	uint8_t blk_trl[CHUNK_TRL];
 	/*
 	 * A stream's bytes read but not consumed: pb[pb_off, pb_off + pb_len).
 	 * Salvage gives back what it read past damage and scans it (and what
@@ -655,14 +658,17 @@ static int sync_point(const uint8_t *p, size_t have, size_t *need,
  * Where in the @len bytes of chunk @c, past its first byte, a segment
  * starts: a MAGIC followed by a HEAD chunk whose checksum matches, or
  * that runs past the end of @c (its checksum is then checked by resync).
- * 0 if none.
+ * The MAGIC may lie anywhere in the chunk, its checksum trailer included
+ * (a file cut 8 to 23 bytes before a block's end, another one appended):
+ * what of the HEAD's header lies past the chunk is checked against the
+ * @nafter bytes at @after that follow it, as far as they go.  0 if none.
  */
-static size_t segment_inside(const uint8_t *c, size_t len)
+static size_t segment_inside(const uint8_t *c, size_t len,
+			     const uint8_t *after, size_t nafter)
 {
-	for (size_t at = 1; at + FMT_MAGIC_LEN + CHUNK_HDR <= len; at++) {
+	for (size_t at = 1; at + FMT_MAGIC_LEN <= len; at++) {
 		const uint8_t *m = memchr(c + at, FMT_MAGIC[0],
-					  len - FMT_MAGIC_LEN - CHUNK_HDR -
-					  at + 1);
+					  len - FMT_MAGIC_LEN - at + 1);
 		if (!m)
 			return 0;
 		at = (size_t)(m - c);
@@ -671,6 +677,22 @@ static size_t segment_inside(const uint8_t *c, size_t len)
 		const uint8_t *h = m + FMT_MAGIC_LEN;
 		size_t have = len - at - FMT_MAGIC_LEN, need;
 		uint64_t hashed = 0;
+		if (have < CHUNK_HDR) {
+			/* the header runs past the chunk: join what follows */
+			uint8_t hh[CHUNK_HDR];
+			size_t more = CHUNK_HDR - have;
+			if (more > nafter)
+				more = nafter;
+			memcpy(hh, h, have);
+			if (more)
+				memcpy(hh + have, after, more);
+			have += more;
+			if ((have >= 4 && get32(hh) != TAG_HEAD) ||
+			    (have >= CHUNK_HDR &&
+			     get64(hh + 8) > CHUNK_MAX_LEN))
+				continue;
+			return at;
+		}
 		if (get32(h) != TAG_HEAD || get64(h + 8) > CHUNK_MAX_LEN)
 			continue;
 		int k = sync_point(h, have, &need, CHUNK_MAX_LEN, &hashed);
@@ -678,6 +700,24 @@ static size_t segment_inside(const uint8_t *c, size_t len)
 			return at;
 	}
 	return 0;
+}
+
+/*
+ * Whether the chunk at @at follows right after a block whose checksum
+ * trailer is a segment's MAGIC: a file cut 8 bytes before a block's end,
+ * with another appended.
+ */
+static int cut_block_before(const struct src *s, uint64_t at)
+{
+	uint8_t b[CHUNK_TRL];
+	if (!s->blocks || s->blk_end != at || at < CHUNK_TRL)
+		return 0;
+	if (!s->map)
+		memcpy(b, s->blk_trl, CHUNK_TRL);
+	else if (lib_pread_full(s->fd, b, CHUNK_TRL, at - CHUNK_TRL) !=
+		 CHUNK_TRL)
+		return 0;
+	return memcmp(b, FMT_MAGIC, FMT_MAGIC_LEN) == 0;
 }
 
 /* What resync may still hash at @o in @s (see RS_BASE). */
@@ -1233,6 +1273,30 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		}
 		switch (tag) {
 		case TAG_HEAD: {
+			if (s->meta && cut_block_before(s, off)) {
+				/*
+				 * A segment's MAGIC where the block before
+				 * keeps its checksum: that block was cut 8
+				 * bytes short and another file appended.  This
+				 * HEAD starts that file's segment: read it
+				 * again, as the first of a new one.
+				 */
+				slot_err(sl, PEBS_E_TRUNCATED, si, "truncated "
+					 "in block %llu at offset 0x%llx (a "
+					 "segment starts at offset 0x%llx)",
+					 (unsigned long long)s->blocks - 1,
+					 (unsigned long long)s->blk_off,
+					 (unsigned long long)(off -
+							      FMT_MAGIC_LEN));
+				int bad = src_unread(s, off, own, CHUNK_HDR +
+						     len + CHUNK_TRL);
+				free(own);
+				r->st.bytes -= CHUNK_HDR + len + CHUNK_TRL;
+				seg_begin(r, s, off - FMT_MAGIC_LEN);
+				if (bad)
+					s->state = ST_DONE;
+				return P_ERROR;
+			}
 			int rc = s->meta ? slot_err(sl, PEBS_E_CORRUPT, si,
 						    "second header at offset "
 						    "0x%llx",
@@ -1348,6 +1412,10 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		uint8_t *whole = own;
 		size_t clen = CHUNK_HDR + len + CHUNK_TRL;
 		uint64_t bno = s->blocks++;
+		s->blk_off = off;
+		s->blk_end = off + clen;
+		if (!s->map)
+			memcpy(s->blk_trl, chunk + clen - CHUNK_TRL, CHUNK_TRL);
 		sl->src = si;
 		sl->block = bno;
 		sl->offset = off;
@@ -1399,8 +1467,21 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			}
 			sound = fmt_block_sum_ok(p, len);
 			int colsums = get32(p + 12) & BLK_F_COLSUMS;
-			size_t seg_at = sound || !colsums ? 0 :
-					segment_inside(view, clen);
+			size_t seg_at = 0;
+			if (!sound && colsums) {
+				/* the bytes after the chunk, not consumed */
+				const uint8_t *nx = NULL;
+				size_t nnx = 0;
+				if (s->map) {
+					nx = s->map + s->pos;
+					nnx = s->size - (size_t)s->pos;
+				} else if (pb_fill(r, s, CHUNK_HDR) == 0 &&
+					   s->pb_len) {
+					nx = s->pb + s->pb_off;
+					nnx = s->pb_len;
+				}
+				seg_at = segment_inside(view, clen, nx, nnx);
+			}
 			if (seg_at || (!sound && !colsums)) {
 				if (seg_at)
 					slot_err(sl, PEBS_E_TRUNCATED, si,
