@@ -1,7 +1,8 @@
 /*
  * Fuzz target: the whole reader (framing, header, metadata, blocks, index,
  * concatenation) on an arbitrary byte stream, through both the mmap path
- * and the streaming path, with and without salvage.
+ * and the streaming path, with and without salvage; and the footer index
+ * (pebs_file_index) of the same bytes as a file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	struct pebs_index_entry *e;
+	size_t n;
+	if (pebs_file_index(path, &e, &n) == 0)
+		free(e);
 	read_all(path, 0, 1);
 	read_all(path, 1, 1);
 	read_all(path, 1, 2);

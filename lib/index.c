@@ -53,8 +53,15 @@ int pebs_file_index(const char *path, struct pebs_index_entry **out,
 	if (pread_all(fd, ih, sizeof(ih), best) < 0 ||
 	    get32(ih) != TAG_INDX)
 		goto out;
+	/*
+	 * Bounded before any sum: a length near 2^64 wrapped the sum below
+	 * to the room there is, and the checksum then read 2^64 bytes.  The
+	 * count is followed by 32-byte entries (section 7).
+	 */
 	uint64_t len = get64(ih + 8);
-	if (len < 8 || len + CHUNK_HDR + CHUNK_TRL != tail_at - best) {
+	if (len < 8 || len > CHUNK_MAX_LEN || (len - 8) % 32 != 0 ||
+	    tail_at - best < CHUNK_HDR + CHUNK_TRL + 8 ||
+	    len != tail_at - best - CHUNK_HDR - CHUNK_TRL) {
 		rc = -PEBS_E_CORRUPT;
 		goto out;
 	}

@@ -1057,6 +1057,62 @@ Test(format, footer_index)
 	free(p);
 }
 
+/* A file of MAGIC, an INDX chunk (@hlen claimed, @plen payload) and TAIL. */
+static char *indx_file(uint64_t hlen, const uint8_t *pl, size_t plen,
+		       uint64_t indx_rel, uint64_t tail_rel)
+{
+	uint8_t b[256], t[16];
+	size_t n = 0;
+	memcpy(b, FMT_MAGIC, FMT_MAGIC_LEN);
+	n += FMT_MAGIC_LEN;
+	put32(b + n, TAG_INDX);
+	put32(b + n + 4, 0);
+	put64(b + n + 8, hlen);
+	n += CHUNK_HDR;
+	if (plen) {
+		memcpy(b + n, pl, plen);
+		put64(b + n + plen, fmt_checksum(TAG_INDX, pl, plen));
+		n += plen + CHUNK_TRL;
+	}
+	put64(t, indx_rel);
+	put64(t + 8, tail_rel);
+	put32(b + n, TAG_TAIL);
+	put32(b + n + 4, 0);
+	put64(b + n + 8, 16);
+	memcpy(b + n + CHUNK_HDR, t, 16);
+	put64(b + n + CHUNK_HDR + 16, fmt_checksum(TAG_TAIL, t, 16));
+	n += CHUNK_HDR + 16 + CHUNK_TRL;
+	return dump((const char *)b, n);
+}
+
+/*
+ * A crafted index length: near 2^64 it wrapped the size check and the
+ * checksum read far past a 0-byte buffer (a crash); one that leaves a
+ * part of an entry is refused too.
+ */
+Test(format, footer_index_bad_length)
+{
+	struct pebs_index_entry *e = NULL;
+	size_t n = 0;
+	char *p = indx_file(UINT64_MAX - 7, NULL, 0, 8, 24);
+	cr_assert_eq(pebs_file_index(p, &e, &n), -PEBS_E_CORRUPT);
+	unlink(p);
+	free(p);
+	uint8_t pl[45] = { 0 };
+	put64(pl, 1);	/* one entry of 32 bytes, and 5 more */
+	p = indx_file(sizeof(pl), pl, sizeof(pl), 8, 8 + 24 + sizeof(pl));
+	cr_assert_eq(pebs_file_index(p, &e, &n), -PEBS_E_CORRUPT);
+	unlink(p);
+	free(p);
+	/* the same entry alone is an index */
+	p = indx_file(40, pl, 40, 8, 8 + 24 + 40);
+	cr_assert_eq(pebs_file_index(p, &e, &n), 0);
+	cr_assert_eq(n, 1);
+	free(e);
+	unlink(p);
+	free(p);
+}
+
 static int skip_all(void *ctx, const struct pebs_block_info *bi)
 {
 	(void)ctx;
