@@ -37,7 +37,9 @@ enum { ST_MAGIC, ST_CHUNKS, ST_AFTER_END, ST_DONE };
 #define MAX_THREADS PEBS_READER_MAX_THREADS
 
 struct src {
-	char *name;		/* for messages */
+	char *name;		/* for messages, kept until the reader closes */
+	char *path;		/* NULL: standard input */
+	int opened;		/* src_open was called (when reading reached it) */
 	int fd;
 	int open_errno;		/* open/stat/mmap failure, reported in turn */
 	const uint8_t *map;	/* mmap'd regular file, else NULL */
@@ -104,6 +106,7 @@ struct pebs_reader {
 	struct pebs_reader_opts o;
 	struct src *srcs;
 	size_t nsrc, cur;
+	size_t nclosed;		/* sources before this one are closed */
 	struct pebs_meta **metas;	/* every segment's, freed at close */
 	size_t nmetas;
 	struct pebs_meta *empty;
@@ -201,16 +204,19 @@ static void bad_magic(struct slot *sl, uint32_t si, const uint8_t *head,
 
 /* -------------------------------------------------------------- sources */
 
-static void src_open(struct src *s, const char *path)
+/*
+ * Opens a source when reading reaches it, not before: an input stays open
+ * (and mapped) only while it is read (see src_close_done), so a thousand
+ * inputs do not run out of file descriptors.
+ */
+static void src_open(struct src *s)
 {
 	struct stat sb;
-	s->fd = -1;
-	if (!path || strcmp(path, "-") == 0) {
-		s->name = strdup("standard input");
+	s->opened = 1;
+	if (!s->path) {
 		s->fd = STDIN_FILENO;
 	} else {
-		s->name = strdup(path);
-		s->fd = open(path, O_RDONLY | O_CLOEXEC);
+		s->fd = open(s->path, O_RDONLY | O_CLOEXEC);
 		if (s->fd < 0) {
 			s->open_errno = errno;
 			return;
@@ -235,6 +241,20 @@ static void src_open(struct src *s, const char *path)
 				lseek(s->fd, 0, SEEK_END);
 		}
 	}
+}
+
+/* Closes (and unmaps) a source read to its end; its name stays. */
+static void src_close(struct src *s)
+{
+	if (s->map)
+		munmap((void *)s->map, s->size);
+	s->map = NULL;
+	if (s->fd > STDIN_FILENO)
+		close(s->fd);
+	s->fd = -1;
+	free(s->pb);
+	s->pb = NULL;
+	s->pb_off = s->pb_len = s->pb_cap = 0;
 }
 
 /*
@@ -953,6 +973,26 @@ static int headless_meta(struct pebs_reader *r, struct src *s)
  * (P_ERROR, in order), or the end of all input (P_EOF).  Called with the
  * lock held.
  */
+/*
+ * Closes the sources read to their end that no slot uses any more: a
+ * block being decoded (S_BUSY; the inline reader decodes between two
+ * produce calls) may still copy its bytes from its source's file
+ * (img_fetch); decoded batches and messages need only the name, which
+ * stays.  Sources are read in order, so those before r->cur are done;
+ * one still in use keeps it and those after it open until a later call
+ * (at most as many as there are slots).  Called with the lock held.
+ */
+static void src_close_done(struct pebs_reader *r)
+{
+	for (; r->nclosed < r->cur; r->nclosed++) {
+		for (size_t i = 0; i < r->nslots; i++)
+			if (r->slots[i].state == S_BUSY &&
+			    r->slots[i].src == r->nclosed)
+				return;
+		src_close(&r->srcs[r->nclosed]);
+	}
+}
+
 static int produce(struct pebs_reader *r, struct slot *sl)
 {
 	sl->owned = NULL;
@@ -966,8 +1006,11 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			s->state = ST_DONE;
 		if (s->state == ST_DONE) {
 			r->cur++;
+			src_close_done(r);
 			continue;
 		}
+		if (!s->opened)
+			src_open(s);
 		if (s->open_errno) {
 			s->state = ST_DONE;
 			errno = s->open_errno;
@@ -1782,8 +1825,17 @@ int pebs_reader_open(struct pebs_reader **rp, const char *const *paths,
 		return -PEBS_E_NOMEM;
 	}
 	r->nsrc = n;
-	for (size_t i = 0; i < n; i++)
-		src_open(&r->srcs[i], paths[i]);
+	for (size_t i = 0; i < n; i++) {
+		struct src *s = &r->srcs[i];
+		int in = !paths[i] || strcmp(paths[i], "-") == 0;
+		s->fd = -1;
+		s->path = in ? NULL : strdup(paths[i]);
+		s->name = strdup(in ? "standard input" : paths[i]);
+		if (!s->name || (!in && !s->path)) {
+			pebs_reader_close(r);
+			return -PEBS_E_NOMEM;
+		}
+	}
 	r->cur_meta = r->empty;
 	if (!(r->dec = fmt_dec_new())) {
 		pebs_reader_close(r);
@@ -2003,12 +2055,9 @@ void pebs_reader_close(struct pebs_reader *r)
 	free(r->slots);
 	for (size_t i = 0; r->srcs && i < r->nsrc; i++) {
 		struct src *s = &r->srcs[i];
-		if (s->map)
-			munmap((void *)s->map, s->size);
-		if (s->fd > STDIN_FILENO)
-			close(s->fd);
+		src_close(s);
 		free(s->name);
-		free(s->pb);
+		free(s->path);
 	}
 	free(r->srcs);
 	for (size_t i = 0; i < r->nmetas; i++)

@@ -229,6 +229,8 @@ struct pebs_reader_opts {
 
 /*
  * Opens @n inputs ("-" or NULL = standard input) read as if concatenated.
+ * Each input is opened when reading reaches it and closed once it is
+ * read, so any number of inputs needs only a few file descriptors.
  * Regular files are read with pread, only the byte ranges of the columns
  * in use; anything else is streamed.  Errors opening a file are
  * reported by pebs_reader_next() in order, so inputs before it are read
