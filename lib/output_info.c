@@ -486,7 +486,8 @@ static void em_summary(struct em *m, const struct pebs_meta *meta,
 		em_scalar(m, "bytes_per_sample", 0);
 		em_scalar(m, buf, 0);
 	}
-	if (st->segments) {
+	/* a segment whose header was never read has no known version */
+	if (st->segments && st->have_minor) {
 		char buf[64];
 		if (st->minor_min == st->minor_max)
 			snprintf(buf, sizeof(buf), "%d.%u",

@@ -129,7 +129,6 @@ struct pebs_reader {
 
 	struct pebs_read_stats st;
 	int have_time;
-	int have_minor;		/* a header was read: st.minor_* are set */
 	uint32_t dropped_src;	/* after an error without salvage */
 	int dropped;
 	char errfile[512];
@@ -550,11 +549,11 @@ static int parse_head(struct pebs_reader *r, struct src *s, struct slot *sl,
 				"required features 0x%llx unknown to this "
 				"reader", (unsigned long long)
 				(required & ~FMT_REQ_KNOWN));
-	if (!r->have_minor || minor < r->st.minor_min)
+	if (!r->st.have_minor || minor < r->st.minor_min)
 		r->st.minor_min = minor;
-	if (!r->have_minor || minor > r->st.minor_max)
+	if (!r->st.have_minor || minor > r->st.minor_max)
 		r->st.minor_max = minor;
-	r->have_minor = 1;
+	r->st.have_minor = 1;
 	p += 24;
 	uint32_t ncols = get32(p);
 	p += 4;

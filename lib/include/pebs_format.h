@@ -284,6 +284,9 @@ struct pebs_read_stats {
 	/* raw dumps only (set by pebs-decode --raw, never by this reader):
 	 * records dropped because they matched no configured counter */
 	int raw;
+	/* minor_min and minor_max are set: a segment's header was read
+	 * (in what was padding: the struct's size and layout stay) */
+	int have_minor;
 	uint64_t unattributed;
 };
 void pebs_reader_stats(const struct pebs_reader *r,

@@ -430,7 +430,8 @@ Test(output, info_yaml)
 	cr_assert_eq(pebs_summary_add(s, b), 0);
 	struct pebs_read_stats st = { .samples = 4, .blocks = 2,
 				      .segments = 2, .bytes = 1001,
-				      .minor_min = 1, .minor_max = 2 };
+				      .minor_min = 1, .minor_max = 2,
+				      .have_minor = 1 };
 	st.col_bytes[PEBS_COL_LAT] = 100;
 	st.col_bytes[PEBS_COL_ADDR] = 300;
 	st.col_bytes[PEBS_COL_TIME] = 100;
