@@ -58,6 +58,7 @@ struct src {
 	int hdr_lost;		/* salvage: this segment's header was damaged */
 	int refused;		/* this segment's version is unknown: skipped */
 	int aborted;		/* stop reading this source */
+	int end_lost;		/* salvage met the end of input in a segment */
 	uint64_t rs_hashed;	/* payload bytes resync hashed (RS_*) */
 	/* the last block read: where it starts and ends, a stream's trailer */
 	uint64_t blk_off, blk_end;
@@ -257,24 +258,16 @@ static void src_close(struct src *s)
 }
 
 /*
- * Reads up to @len bytes of a source at its position into @buf; returns
- * the count (short only at end of input) or -1 with errno.  A stream is
- * polled so that pebs_reader_close can stop a worker blocked on a pipe
- * that never ends.
+ * Reads at least @min bytes of a stream (fewer only at its end), and as
+ * many as there are up to @max, into @buf; returns the count or -1 with
+ * errno.  Polled so that pebs_reader_close can stop a worker blocked on
+ * a pipe that never ends.
  */
-static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
-			size_t len)
+static ssize_t stream_read(struct pebs_reader *r, struct src *s, void *buf,
+			   size_t min, size_t max)
 {
-	/* Copied, not read in place: the file may shrink (SIGBUS). */
-	if (s->map)
-		return lib_pread_full(s->fd, buf, len, s->pos);
-	size_t got = len < s->pb_len ? len : s->pb_len;
-	if (got) {
-		memcpy(buf, s->pb + s->pb_off, got);
-		s->pb_off += got;
-		s->pb_len -= got;
-	}
-	while (got < len) {
+	size_t got = 0, len = max;
+	while (got < min) {
 		struct pollfd pfd = { s->fd, POLLIN, 0 };
 		int pr = poll(&pfd, 1, 200);
 		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
@@ -296,6 +289,27 @@ static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 		got += (size_t)n;
 	}
 	return (ssize_t)got;
+}
+
+/*
+ * Reads up to @len bytes of a source at its position into @buf; returns
+ * the count (short only at end of input) or -1 with errno.
+ */
+static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
+			size_t len)
+{
+	/* Copied, not read in place: the file may shrink (SIGBUS). */
+	if (s->map)
+		return lib_pread_full(s->fd, buf, len, s->pos);
+	size_t got = len < s->pb_len ? len : s->pb_len;
+	if (got) {
+		memcpy(buf, s->pb + s->pb_off, got);
+		s->pb_off += got;
+		s->pb_len -= got;
+	}
+	ssize_t n = stream_read(r, s, (uint8_t *)buf + got, len - got,
+				len - got);
+	return n < 0 ? -1 : (ssize_t)got + n;
 }
 
 /*
@@ -367,18 +381,22 @@ static int src_unread(struct src *s, uint64_t at, const uint8_t *buf,
 
 /*
  * Reads from a stream until @need bytes are given back (pb_len), or the
- * input ends.  Returns 0, or -1 with errno.
+ * input ends, and up to PB_MORE bytes more where they are there already:
+ * resync scans a stream byte by byte, and one read per byte took minutes
+ * over a large zero-filled hole in a pipe.  Returns 0, or -1 with errno.
  */
+#define PB_MORE (64u << 10)
 static int pb_fill(struct pebs_reader *r, struct src *s, size_t need)
 {
 	if (s->pb_len >= need)
 		return 0;
-	if (s->pb_off + need > s->pb_cap) {
-		if (need <= s->pb_cap) {
+	size_t want = need + PB_MORE;
+	if (s->pb_off + want > s->pb_cap) {
+		if (want <= s->pb_cap) {
 			if (s->pb_len)
 				memmove(s->pb, s->pb + s->pb_off, s->pb_len);
 		} else {
-			uint8_t *b = malloc(need);
+			uint8_t *b = malloc(want);
 			if (!b) {
 				errno = ENOMEM;
 				return -1;
@@ -387,15 +405,13 @@ static int pb_fill(struct pebs_reader *r, struct src *s, size_t need)
 				memcpy(b, s->pb + s->pb_off, s->pb_len);
 			free(s->pb);
 			s->pb = b;
-			s->pb_cap = need;
+			s->pb_cap = want;
 		}
 		s->pb_off = 0;
 	}
-	/* src_read must not serve these bytes from pb itself. */
 	size_t have = s->pb_len;
-	s->pb_len = 0;
-	ssize_t n = src_read(r, s, s->pb + s->pb_off + have, need - have);
-	s->pb_len = have;
+	ssize_t n = stream_read(r, s, s->pb + s->pb_off + have, need - have,
+				s->pb_cap - s->pb_off - have);
 	if (n < 0)
 		return -1;
 	s->pb_len += (size_t)n;
@@ -762,6 +778,7 @@ static int resync(struct pebs_reader *r, struct src *s, uint64_t from)
 	size_t need;
 	for (;; o++) {
 		if (s->map) {
+			s->pos = s->size;	/* where the input ends */
 			if (o >= s->size)
 				return 0;
 			k = sync_point(s->map + o, s->size - (size_t)o, &need,
@@ -788,8 +805,10 @@ static int resync(struct pebs_reader *r, struct src *s, uint64_t from)
 				if (s->pb_len == had)
 					break;	/* the end of input */
 			} while (1);
-			if (k < 0 && need <= CHUNK_HDR)
+			if (k < 0 && need <= CHUNK_HDR) {
+				s->pos = o + s->pb_len;	/* the end */
 				return 0;
+			}
 		}
 		if (k > 0)
 			break;
@@ -832,8 +851,17 @@ static void after_damage(struct pebs_reader *r, struct src *s, uint64_t at,
 		s->state = ST_DONE;
 		return;
 	}
-	if (resync(r, s, at + 1) <= 0)
+	/* a damaged end marker is that segment's end, said already */
+	const uint8_t *h = s->map ? (at < s->size ? s->map + at : NULL) : got;
+	size_t hn = s->map ? (h ? s->size - (size_t)at : 0) : n;
+	int in_seg = s->state == ST_CHUNKS &&
+		     !(h && hn >= 4 && get32(h) == TAG_END);
+	int k = resync(r, s, at + 1);
+	if (k <= 0)
 		s->state = ST_DONE;
+	/* the segment's end is lost too: said after this damage */
+	if (k == 0 && in_seg)
+		s->end_lost = 1;
 }
 
 /*
@@ -1003,6 +1031,10 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		uint32_t si = (uint32_t)r->cur;
 		if (s->aborted)
 			s->state = ST_DONE;
+		if (s->end_lost) {
+			s->end_lost = 0;
+			return truncated(sl, s, si, s->pos, NULL, 0, s->pos);
+		}
 		if (s->state == ST_DONE) {
 			r->cur++;
 			src_close_done(r);
