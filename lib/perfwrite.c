@@ -1331,8 +1331,12 @@ int pebs_perf_writer_segment(struct pebs_perf_writer *w,
 	 * segment is written; a pipe's header goes out first, with the side
 	 * records of the segment before (its attributes are the metadata's).
 	 */
-	if (check_clock(w, m) < 0 || check_events(w, m) < 0 ||
-	    merge_bids(w, bl, nbl) < 0 ||
+	if (check_clock(w, m) < 0 || check_events(w, m) < 0) {
+		free_bids(bl, nbl);	/* merge_bids() would have taken them */
+		pebs_meta_free(m);
+		return -w->err;
+	}
+	if (merge_bids(w, bl, nbl) < 0 ||
 	    (w->o.pipe && !w->started && pipe_start(w) < 0)) {
 		pebs_meta_free(m);
 		return -w->err;
