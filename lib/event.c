@@ -292,6 +292,15 @@ static int perf_term(const char *text, const char *p, size_t len,
 				 (int)len, p);
 			return -PEBS_E_PARSE;
 		}
+		/* perf's modifiers go after the closing slash; in here
+		 * they would be read into our spelling's modifier list */
+		if (memchr(p, ':', len)) {
+			lib_errf(err, errlen, "'%s': event name '%.*s': perf "
+				 "takes modifiers after the closing slash "
+				 "(%s)", text, (int)len, p,
+				 PERF_SPELLING_HELP);
+			return -PEBS_E_PARSE;
+		}
 		t->name = p;
 		t->nlen = len;
 		return 0;

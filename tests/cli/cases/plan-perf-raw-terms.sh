@@ -20,7 +20,8 @@ pebs-capture --plan --uarch skl -e 'cpu/event=0xc6,umask=0x1,frontend=0x11/' |
 for e in 'cpu/event=0xcd,umask=0x1,umask=0x1/' 'cpu/umask=0x1,ldlat=30/P' \
 	'cpu/event=0xcd,umask=0x100/' 'cpu/event=0xd1,cmask=0x100/' \
 	'cpu/event=0xcd,umask=0x1,snoop=1/' 'cpu/event=0xd1,umask=1,pc/' \
-	'cpu/event=0xc6,umask=0x1,frontend=0x01/' 'cpu/config=0x301cd/'; do
+	'cpu/event=0xc6,umask=0x1,frontend=0x01/' 'cpu/config=0x301cd/' \
+	'cpu/mem-loads:u,ldlat=3/k'; do
 	pebs-capture --plan --uarch skl -e "$e" >/dev/null; echo rc=$?
 done
 # an import whose events are named in perf's raw terms: event ==
