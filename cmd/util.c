@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,11 @@ const char *util_prog = "pebs";
 /* What the tool inherited, for the commands it runs (util_restore_signals). */
 static struct sigaction sigpipe0;
 static sigset_t mask0;
+static struct rlimit nofile0;
+static int nofile_raised;
+
+/* Most descriptors the tools ask for (below: the soft limit up to it). */
+#define NOFILE_WANT 65536
 
 void util_init(const char *prog)
 {
@@ -29,12 +35,30 @@ void util_init(const char *prog)
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &sigpipe0);
 	sigprocmask(SIG_SETMASK, NULL, &mask0);
+	/*
+	 * The symbolizer holds a descriptor per module with a separate
+	 * debug file (libdwfl takes it as an fd), so thousands of processes
+	 * can pass a soft limit of 1024: raised toward the hard limit, as
+	 * far as NOFILE_WANT.  Nothing else needs it: failing is harmless.
+	 */
+	if (getrlimit(RLIMIT_NOFILE, &nofile0) == 0 &&
+	    nofile0.rlim_cur != RLIM_INFINITY &&
+	    nofile0.rlim_cur < NOFILE_WANT) {
+		struct rlimit r = nofile0;
+		r.rlim_cur = r.rlim_max == RLIM_INFINITY ||
+			     r.rlim_max > NOFILE_WANT ? NOFILE_WANT :
+			     r.rlim_max;
+		nofile_raised = r.rlim_cur > nofile0.rlim_cur &&
+				setrlimit(RLIMIT_NOFILE, &r) == 0;
+	}
 }
 
 void util_restore_signals(void)
 {
 	sigaction(SIGPIPE, &sigpipe0, NULL);
 	sigprocmask(SIG_SETMASK, &mask0, NULL);
+	if (nofile_raised)
+		setrlimit(RLIMIT_NOFILE, &nofile0);
 }
 
 int util_progress_shown;

@@ -25,15 +25,16 @@ extern int util_progress_shown;
 
 /*
  * Sets the program name and ignores SIGPIPE (EPIPE is then handled as a
- * quiet exit 0 by util_write_failed/util_close_out).  PEBS_SCALAR=1 is
- * applied by libpebs itself before main().
+ * quiet exit 0 by util_write_failed/util_close_out), and raises the soft
+ * limit of open files toward the hard one (at most 65536: symbols of many
+ * processes).  PEBS_SCALAR=1 is applied by libpebs itself before main().
  */
 void util_init(const char *prog);
 
 /*
- * Gives back the SIGPIPE disposition and the signal mask the tool
- * inherited (util_init), for a command it runs: an ignored signal stays
- * ignored across exec.  Async-signal-safe: for a child between fork and
+ * Gives back the SIGPIPE disposition, the signal mask and the limit of
+ * open files the tool inherited (util_init), for a command it runs: an
+ * ignored signal stays ignored across exec.  Async-signal-safe: for a child between fork and
  * exec.
  */
 void util_restore_signals(void);
