@@ -166,6 +166,21 @@ static int fault(int fam)
 	return 0;
 }
 
+/*
+ * A wrapper of @name that fails (returning @fail, errno set by fault())
+ * when this call of @fam is to, else calls the real one.
+ */
+#define WRAP(ret, name, params, args, fam, fail)                        \
+	ret name params                                                 \
+	{                                                               \
+		static ret (*real) params;                              \
+		REAL(real, #name);                                      \
+		if (fault(fam))                                         \
+			return fail;                                    \
+		return real args;                                       \
+	}
+
+
 static int parse_specs(const char *env)
 {
 	char buf[512];
@@ -376,124 +391,42 @@ int posix_memalign(void **out, size_t align, size_t n)
 	return real(out, align, n);
 }
 
-void *aligned_alloc(size_t align, size_t n)
-{
-	static void *(*real)(size_t, size_t);
-	REAL(real, "aligned_alloc");
-	if (fault(F_MALLOC))
-		return NULL;
-	return real(align, n);
-}
+WRAP(void *, aligned_alloc, (size_t align, size_t n),
+	(align, n), F_MALLOC, NULL)
 
-void *memalign(size_t align, size_t n)
-{
-	static void *(*real)(size_t, size_t);
-	REAL(real, "memalign");
-	if (fault(F_MALLOC))
-		return NULL;
-	return real(align, n);
-}
+WRAP(void *, memalign, (size_t align, size_t n), (align, n), F_MALLOC, NULL)
 
-void *valloc(size_t n)
-{
-	static void *(*real)(size_t);
-	REAL(real, "valloc");
-	if (fault(F_MALLOC))
-		return NULL;
-	return real(n);
-}
+WRAP(void *, valloc, (size_t n), (n), F_MALLOC, NULL)
 
-void *pvalloc(size_t n)
-{
-	static void *(*real)(size_t);
-	REAL(real, "pvalloc");
-	if (fault(F_MALLOC))
-		return NULL;
-	return real(n);
-}
+WRAP(void *, pvalloc, (size_t n), (n), F_MALLOC, NULL)
 
 /* Reading and writing file descriptors. */
 
-ssize_t read(int fd, void *buf, size_t n)
-{
-	static ssize_t (*real)(int, void *, size_t);
-	REAL(real, "read");
-	if (fault(F_READ))
-		return -1;
-	return real(fd, buf, n);
-}
+WRAP(ssize_t, read, (int fd, void *buf, size_t n), (fd, buf, n), F_READ, -1)
 
-ssize_t readv(int fd, const struct iovec *iov, int n)
-{
-	static ssize_t (*real)(int, const struct iovec *, int);
-	REAL(real, "readv");
-	if (fault(F_READ))
-		return -1;
-	return real(fd, iov, n);
-}
+WRAP(ssize_t, readv, (int fd, const struct iovec *iov, int n),
+	(fd, iov, n), F_READ, -1)
 
-ssize_t pread(int fd, void *buf, size_t n, off_t off)
-{
-	static ssize_t (*real)(int, void *, size_t, off_t);
-	REAL(real, "pread");
-	if (fault(F_PREAD))
-		return -1;
-	return real(fd, buf, n, off);
-}
+WRAP(ssize_t, pread, (int fd, void *buf, size_t n, off_t off),
+	(fd, buf, n, off), F_PREAD, -1)
 
-ssize_t pread64(int fd, void *buf, size_t n, off_t off)
-{
-	static ssize_t (*real)(int, void *, size_t, off_t);
-	REAL(real, "pread64");
-	if (fault(F_PREAD))
-		return -1;
-	return real(fd, buf, n, off);
-}
+WRAP(ssize_t, pread64, (int fd, void *buf, size_t n, off_t off),
+	(fd, buf, n, off), F_PREAD, -1)
 
-ssize_t preadv(int fd, const struct iovec *iov, int n, off_t off)
-{
-	static ssize_t (*real)(int, const struct iovec *, int, off_t);
-	REAL(real, "preadv");
-	if (fault(F_PREAD))
-		return -1;
-	return real(fd, iov, n, off);
-}
+WRAP(ssize_t, preadv, (int fd, const struct iovec *iov, int n, off_t off),
+	(fd, iov, n, off), F_PREAD, -1)
 
-ssize_t write(int fd, const void *buf, size_t n)
-{
-	static ssize_t (*real)(int, const void *, size_t);
-	REAL(real, "write");
-	if (fault(F_WRITE))
-		return -1;
-	return real(fd, buf, n);
-}
+WRAP(ssize_t, write, (int fd, const void *buf, size_t n),
+	(fd, buf, n), F_WRITE, -1)
 
-ssize_t writev(int fd, const struct iovec *iov, int n)
-{
-	static ssize_t (*real)(int, const struct iovec *, int);
-	REAL(real, "writev");
-	if (fault(F_WRITE))
-		return -1;
-	return real(fd, iov, n);
-}
+WRAP(ssize_t, writev, (int fd, const struct iovec *iov, int n),
+	(fd, iov, n), F_WRITE, -1)
 
-ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
-{
-	static ssize_t (*real)(int, const void *, size_t, off_t);
-	REAL(real, "pwrite");
-	if (fault(F_WRITE))
-		return -1;
-	return real(fd, buf, n, off);
-}
+WRAP(ssize_t, pwrite, (int fd, const void *buf, size_t n, off_t off),
+	(fd, buf, n, off), F_WRITE, -1)
 
-ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
-{
-	static ssize_t (*real)(int, const void *, size_t, off_t);
-	REAL(real, "pwrite64");
-	if (fault(F_WRITE))
-		return -1;
-	return real(fd, buf, n, off);
-}
+WRAP(ssize_t, pwrite64, (int fd, const void *buf, size_t n, off_t off),
+	(fd, buf, n, off), F_WRITE, -1)
 
 /* Opening files. */
 
@@ -536,70 +469,28 @@ OPEN_WRAPPER(open64)
 OPENAT_WRAPPER(openat)
 OPENAT_WRAPPER(openat64)
 
-int creat(const char *path, mode_t mode)
-{
-	static int (*real)(const char *, mode_t);
-	REAL(real, "creat");
-	if (fault(F_OPEN))
-		return -1;
-	return real(path, mode);
-}
+WRAP(int, creat, (const char *path, mode_t mode), (path, mode), F_OPEN, -1)
 
-FILE *fopen(const char *path, const char *mode)
-{
-	static FILE *(*real)(const char *, const char *);
-	REAL(real, "fopen");
-	if (fault(F_FOPEN))
-		return NULL;
-	return real(path, mode);
-}
+WRAP(FILE *, fopen, (const char *path, const char *mode),
+	(path, mode), F_FOPEN, NULL)
 
-FILE *fopen64(const char *path, const char *mode)
-{
-	static FILE *(*real)(const char *, const char *);
-	REAL(real, "fopen64");
-	if (fault(F_FOPEN))
-		return NULL;
-	return real(path, mode);
-}
+WRAP(FILE *, fopen64, (const char *path, const char *mode),
+	(path, mode), F_FOPEN, NULL)
 
-FILE *freopen(const char *path, const char *mode, FILE *fp)
-{
-	static FILE *(*real)(const char *, const char *, FILE *);
-	REAL(real, "freopen");
-	if (fault(F_FOPEN))
-		return NULL;
-	return real(path, mode, fp);
-}
+WRAP(FILE *, freopen, (const char *path, const char *mode, FILE *fp),
+	(path, mode, fp), F_FOPEN, NULL)
 
-FILE *fdopen(int fd, const char *mode)
-{
-	static FILE *(*real)(int, const char *);
-	REAL(real, "fdopen");
-	if (fault(F_FOPEN))
-		return NULL;
-	return real(fd, mode);
-}
+WRAP(FILE *, fdopen, (int fd, const char *mode), (fd, mode), F_FOPEN, NULL)
 
 /* Mapping. */
 
-void *mmap(void *addr, size_t n, int prot, int flags, int fd, off_t off)
-{
-	static void *(*real)(void *, size_t, int, int, int, off_t);
-	REAL(real, "mmap");
-	if (fault(F_MMAP))
-		return MAP_FAILED;
-	return real(addr, n, prot, flags, fd, off);
-}
+WRAP(void *, mmap, 
+	(void *addr, size_t n, int prot, int flags, int fd, off_t off),
+	(addr, n, prot, flags, fd, off), F_MMAP, MAP_FAILED)
 
-void *mmap64(void *addr, size_t n, int prot, int flags, int fd, off_t off)
-{
-	static void *(*real)(void *, size_t, int, int, int, off_t);
-	REAL(real, "mmap64");
-	if (fault(F_MMAP))
-		return MAP_FAILED;
-	return real(addr, n, prot, flags, fd, off);
-}
+WRAP(void *, mmap64, 
+	(void *addr, size_t n, int prot, int flags, int fd, off_t off),
+	(addr, n, prot, flags, fd, off), F_MMAP, MAP_FAILED)
 
 void *mremap(void *old, size_t oldn, size_t n, int flags, ...)
 {
