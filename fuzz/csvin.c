@@ -3,7 +3,8 @@
  * byte picks the split, so line and quote state crosses a feed boundary).
  * Whatever imports is then written as CSV with every field, imported and
  * written again: the two texts must be equal (pebs-import is the exact
- * inverse of pebs-decode -f csv), else abort().
+ * inverse of pebs-decode -f csv), else abort().  A comm column's names go
+ * to a callback, which checks what pebs_csvin.h promises of them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +26,28 @@ static int b_sample(void *ctx, const struct pebs_sample *s)
 	return pebs_batch_push(ctx, s);
 }
 
+static struct pebs_csvin *cur;
+
+static int b_comm(void *ctx, uint64_t line, const struct pebs_sample *s,
+		  const char *name)
+{
+	(void)ctx;
+	(void)s;
+	/* a name, not "" nor [unknown], only where the header has comm */
+	if (!line || !*name || strcmp(name, "[unknown]") == 0 ||
+	    !pebs_csvin_has_comm(cur))
+		abort();
+	return 0;
+}
+
 static int import(struct pebs_batch *b, const char *p, size_t n, size_t cut)
 {
 	struct pebs_csvin_sink sk = { b_event, b_sample, b };
 	struct pebs_csvin *c;
 	if (pebs_csvin_open(&c, &sk) < 0)
 		return -1;
+	pebs_csvin_set_comm(c, b_comm);
+	cur = c;
 	int r = pebs_csvin_feed(c, p, cut);
 	if (r == 0)
 		r = pebs_csvin_feed(c, p + cut, n - cut);
