@@ -19,7 +19,7 @@ cc -std=gnu11 -O2 -pthread -D_GNU_SOURCE -Ilib/include \
 	-o "$out/format-bench" bench/format-bench.c "$b/libpebs.a" \
 	-lzstd -lyaml -lcsv -lxxhash -lpfm -ldw -lelf -lpthread -lm
 "$out/format-bench" -n "$N" -o "$out/gen.pebs"
-# Would another zstd setting decode the columns faster?
+# What zstd costs each column; would another setting decode them faster?
 cc -std=gnu11 -O2 -Ilib -Ilib/include -o "$out/zstd-probe" \
 	bench/zstd-probe.c -lzstd
 "$out/zstd-probe" "$out/gen.pebs"

@@ -1,12 +1,15 @@
 /*
- * zstd-probe - does another zstd setting decode the .pebs column data
- * faster?  Reads a .pebs file, takes every zstd-compressed column of
- * every block back to its packed planes (formats/pebs-format.md section
- * 6), compresses them all again with several zstd settings and prints,
- * per setting, the compressed size per sample and the decompression
- * speed (best of 3, CPU time).  Bench only: it walks the chunks with the
- * format's own constants (lib/fmt.h) and trusts the file (run it on
- * pebs-gen output).
+ * zstd-probe - what zstd costs the .pebs column data, and does another
+ * zstd setting decode it faster?  Reads a .pebs file and first prints,
+ * per column id, the encodings its blocks use, the bytes per sample
+ * before and after zstd and the CPU time of decompressing the file's own
+ * frames (best of 3, ns per sample of the whole file).  Then it takes
+ * every zstd-compressed column of every block back to its packed planes
+ * (formats/pebs-format.md section 6), compresses them all again with
+ * several zstd settings and prints, per setting, the compressed size per
+ * sample and the decompression speed (best of 3, CPU time).  Bench only:
+ * it walks the chunks with the format's own constants (lib/fmt.h) and
+ * trusts the file (run it on pebs-gen output).
  *
  *   zstd-probe FILE.pebs
  */
@@ -31,7 +34,73 @@ static double cpu(void)
 struct col {
 	uint8_t *raw, *z;
 	size_t len, zlen;
+	unsigned id;		/* column id */
+	const uint8_t *fz;	/* the file's own frame (fzlen bytes) */
+	size_t fzlen;
 };
+
+#define NCOLS 34
+
+/* What the directory entries of one column id add up to. */
+struct colstat {
+	uint64_t rl, cl, nblk, nenc[5];
+};
+
+/*
+ * Per column id (@st, from the directories): encodings, bytes per sample
+ * before and after zstd, and the time to decompress the file's own
+ * frames of it (@c, the @nc zstd-compressed column data).
+ */
+static void per_column(const struct colstat *st, const struct col *c,
+		       size_t nc, uint64_t samples, ZSTD_DCtx *dc)
+{
+	static const char *const enc_name[] = {
+		"CONST", "FOR", "DELTA", "DICT", "KEYED",
+	};
+	double total = 0;
+	uint8_t *out = NULL;
+	size_t cap = 0;
+	for (size_t i = 0; i < nc; i++)
+		cap = c[i].len > cap ? c[i].len : cap;
+	if (cap && !(out = malloc(cap)))
+		exit(1);
+	printf("%-9s %-22s %8s %8s %6s %9s\n", "column id",
+	       "encodings (blocks)", "rlen B/s", "clen B/s", "ratio",
+	       "zstd ns/s");
+	for (unsigned id = 0; id < NCOLS; id++) {
+		const struct colstat *k = &st[id];
+		double best = 1e9;
+		if (!k->nblk)
+			continue;
+		for (int rep = 0; rep < 3; rep++) {
+			double t0 = cpu();
+			for (size_t i = 0; i < nc; i++)
+				if (c[i].id == id &&
+				    ZSTD_decompressDCtx(dc, out, cap, c[i].fz,
+							c[i].fzlen) != c[i].len)
+					exit(1);
+			double t = cpu() - t0;
+			best = t < best ? t : best;
+		}
+		char encs[64] = "";
+		for (unsigned e = 0; e < 5; e++)
+			if (k->nenc[e])
+				snprintf(encs + strlen(encs),
+					 sizeof(encs) - strlen(encs),
+					 "%s%s %llu", *encs ? ", " : "",
+					 enc_name[e],
+					 (unsigned long long)k->nenc[e]);
+		total += best;
+		printf("%-9u %-22s %8.2f %8.2f %6.2f %9.2f\n", id, encs,
+		       (double)k->rl / (double)samples,
+		       (double)k->cl / (double)samples,
+		       k->rl ? (double)k->cl / (double)k->rl : 0,
+		       best / (double)samples * 1e9);
+	}
+	printf("zstd of the file's own frames, all columns: %.2f ns/sample\n",
+	       total / (double)samples * 1e9);
+	free(out);
+}
 
 int main(int argc, char **argv)
 {
@@ -46,6 +115,7 @@ int main(int argc, char **argv)
 		{ "level -1, Huffman literals", -1, 0, 1 },
 	};
 	struct col *c = NULL;
+	static struct colstat st[NCOLS];
 	size_t nc = 0, cap = 0, raw_total = 0;
 	uint64_t samples = 0;
 	FILE *fp;
@@ -84,6 +154,14 @@ int main(int argc, char **argv)
 				const uint8_t *d = dir + BLK_COLDIR * (size_t)i;
 				uint64_t clen = get64(d + 32);
 				uint64_t rlen = get64(d + 40);
+				unsigned id = get16(d);
+				if (id < NCOLS) {
+					st[id].rl += rlen;
+					st[id].cl += clen;
+					st[id].nblk++;
+					if (ENC_CODE(d[2]) < 5)
+						st[id].nenc[ENC_CODE(d[2])]++;
+				}
 				if (!(d[2] & ENC_STORED) && clen) {
 					if (nc == cap) {
 						cap = cap ? 2 * cap : 256;
@@ -94,6 +172,9 @@ int main(int argc, char **argv)
 								    data, clen);
 					if (ZSTD_isError(c[nc].len))
 						return 1;
+					c[nc].id = id;
+					c[nc].fz = data;
+					c[nc].fzlen = clen;
 					raw_total += c[nc++].len;
 				}
 				data += clen;
@@ -106,6 +187,7 @@ int main(int argc, char **argv)
 	       (double)raw_total / (double)samples);
 	ZSTD_CCtx *cc = ZSTD_createCCtx();
 	ZSTD_DCtx *dc = ZSTD_createDCtx();
+	per_column(st, c, nc, samples, dc);
 	for (size_t s = 0; s < sizeof(set) / sizeof(set[0]); s++) {
 		size_t ztotal = 0;
 		double best = 1e9;
