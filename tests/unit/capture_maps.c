@@ -206,8 +206,9 @@ Test(capture_maps, comm_from_proc_or_command)
 	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
 
-Test(capture_maps, traced_program_symbols, .timeout = 120)
+Test(capture_maps, traced_program_symbols)
 {
+	tu_deadline(120);
 	const char *t = getenv("TMPDIR");
 	char dir[512], prog[600], out[600], hex[41];
 	snprintf(dir, sizeof(dir), "%s/pebs-maps-XXXXXX", t && *t ? t : "/tmp");
@@ -350,8 +351,9 @@ Test(capture_maps, msr_command_maps)
  * the first flush, a second in): the maps of the new image, read at its
  * exec and exit stops, go into a new segment's header.
  */
-Test(capture_maps, msr_command_exec_new_segment, .timeout = 60)
+Test(capture_maps, msr_command_exec_new_segment)
 {
+	tu_deadline(60);
 	char root[64], err[512], real[PATH_MAX], out[128];
 	const char *tp = access("/usr/bin/true", X_OK) == 0 ?
 			 "/usr/bin/true" : "/bin/true";

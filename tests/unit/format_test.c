@@ -15,6 +15,7 @@
 #include "format_ref.h"
 #include "pebs_format.h"
 #include "pebs_gen.h"
+#include "testutil.h"
 
 static uint64_t pebs_field_num_raw(const struct pebs_batch *b, unsigned c,
 				   size_t i)
@@ -2220,8 +2221,9 @@ Test(format, salvage_reads_past_a_bad_header)
  * the first one's place, and setting N keys is not quadratic: 200,000
  * took over a minute with a scan per insert (a HEAD may hold millions).
  */
-Test(format, meta_many_keys, .timeout = 20)
+Test(format, meta_many_keys)
 {
+	tu_deadline(20);
 	struct pebs_meta *m = pebs_meta_new();
 	char k[32], v[32];
 	const size_t n = 200000;
@@ -2731,8 +2733,9 @@ Test(format, salvage_rescans_after_a_tableless_block_with_a_bad_length)
  * hash of that payload per byte scanned (minutes for a few MiB).  The
  * blocks after the run are still found, from a file or a stream.
  */
-Test(format, salvage_resync_is_not_quadratic, .timeout = 15)
+Test(format, salvage_resync_is_not_quadratic)
 {
+	tu_deadline(15);
 	size_t len, offs[64];
 	char *b = ten_blocks(15, &len, offs);
 	const size_t run = 2u << 20;	/* bytes of fake headers */

@@ -10,6 +10,7 @@
 
 #include "pebs_c2c.h"
 #include "pebs_sym.h"
+#include "testutil.h"
 
 /* Sets maps.@n.* of @m (pgoff 0). */
 static void set_map(struct pebs_meta *m, const char *n, unsigned pid,
@@ -139,8 +140,9 @@ static double now(void)
  * compared every pair of maps (8000 took 23 s).  Now n log n: about 0.3 s
  * of CPU in a normal build, 0.6 s under ASan.
  */
-Test(sym_maps, many_maps_set_up_fast, .timeout = 60)
+Test(sym_maps, many_maps_set_up_fast)
 {
+	tu_deadline(60);
 	enum { N = 20000 };
 	struct pebs_meta *m = pebs_meta_new();
 	char n[16], path[64];

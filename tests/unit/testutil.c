@@ -3,6 +3,7 @@
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,28 @@
 #include "pebs_field.h"
 #include "pebs_output.h"
 #include "testutil.h"
+
+/* What the SIGALRM handler writes; set before the alarm is armed. */
+static char deadline_msg[64];
+static size_t deadline_len;
+
+static void deadline_hit(int sig)
+{
+	/* Only async-signal-safe calls: write, then die of the signal. */
+	if (write(STDERR_FILENO, deadline_msg, deadline_len) < 0)
+		deadline_len = 0;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void tu_deadline(unsigned seconds)
+{
+	int n = snprintf(deadline_msg, sizeof(deadline_msg),
+			 "test ran past its %u s deadline\n", seconds);
+	deadline_len = n > 0 ? (size_t)n : 0;
+	cr_assert(signal(SIGALRM, deadline_hit) != SIG_ERR);
+	alarm(seconds);
+}
 
 int tu_sh(const char *fmt, ...)
 {

@@ -14,6 +14,17 @@
 #include "pebs.h"
 #include "pebs_capture.h"
 
+/*
+ * Ends the calling test's worker process with SIGALRM, after writing
+ * "test ran past its @seconds s deadline" to stderr, if the test is still
+ * running @seconds seconds from now; Criterion then reports the test as
+ * crashed.  Call it first in a test that could hang.  Criterion's own
+ * .timeout is not used: its watchdog thread in the runner frees a
+ * finished test's entry only when it next wakes, so a run that ends
+ * before that reports the entry as a 48-byte leak under ASan.
+ */
+void tu_deadline(unsigned seconds);
+
 /* Runs the shell command printf(@fmt, ...): its exit status, or -1. */
 int tu_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -127,28 +127,32 @@ static void trace_program(const char *cc, int padded)
 	tu_sh("rm -rf %s", dir);
 }
 
-Test(trace_e2e, false_sharing_gcc, .timeout = 120)
+Test(trace_e2e, false_sharing_gcc)
 {
+	tu_deadline(120);
 	const char *cc = getenv("CC");
 	trace_program(cc && *cc ? cc : "cc", 0);
 }
 
-Test(trace_e2e, padded_fix_gcc, .timeout = 120)
+Test(trace_e2e, padded_fix_gcc)
 {
+	tu_deadline(120);
 	const char *cc = getenv("CC");
 	trace_program(cc && *cc ? cc : "cc", 1);
 }
 
-Test(trace_e2e, false_sharing_clang, .timeout = 120)
+Test(trace_e2e, false_sharing_clang)
 {
+	tu_deadline(120);
 	if (tu_sh("clang --version >/dev/null 2>&1") != 0)
 		cr_skip_test("clang not installed: not tested");
 	trace_program("clang", 0);
 }
 
 /* Atomics: lock xadd by four threads on one counter (U in the trace). */
-Test(trace_e2e, true_sharing_atomics, .timeout = 120)
+Test(trace_e2e, true_sharing_atomics)
 {
+	tu_deadline(120);
 	const char *cc = getenv("CC");
 	char dir[512];
 	tmpdir(dir, sizeof(dir));
