@@ -3,7 +3,8 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 #   deps.sh          to build, run and demo the tools
 #   deps.sh --test   and to run make test (clang for make replay-clang;
-#                    python3-yaml and python3-jsonschema for make schema)
+#                    python3-yaml and python3-jsonschema for make schema;
+#                    groff-base for the man page check, tests/cli)
 #   deps.sh --bench  and to run make bench (/usr/bin/time, which the
 #                    benchmarks read CPU time and peak memory from, and
 #                    python3, which writes c2c-bench's data)
@@ -14,7 +15,7 @@ tests=0
 for a in "$@"; do
 	case $a in
 	--test) tests=1
-		PKGS="$PKGS clang python3-yaml python3-jsonschema" ;;
+		PKGS="$PKGS clang python3-yaml python3-jsonschema groff-base" ;;
 	--bench) PKGS="$PKGS time python3" ;;
 	*) echo "usage: deps.sh [--test] [--bench]" >&2; exit 2 ;;
 	esac
