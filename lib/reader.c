@@ -12,12 +12,15 @@
  * free.  With one thread the caller does everything inline.
  * Damage is reported in order too: every batch before it comes first.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -172,11 +175,41 @@ static int yaml_result(const uint8_t *head, size_t n, const char *key)
 	return n >= k && !memcmp(head, key, k);
 }
 
+/* Whether @head (@n bytes) starts with @prefix, letters in any case. */
+static int starts_nocase(const uint8_t *head, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+	return n >= k && !strncasecmp((const char *)head, prefix, k);
+}
+
+/*
+ * Whether the first line of @head (@n bytes of text, perhaps only its
+ * start) looks like a CSV header: names (letters, digits, "_-. ",
+ * perhaps quoted) separated by commas, at least one comma among them.
+ */
+static int csv_header(const uint8_t *head, size_t n)
+{
+	int commas = 0;
+	if (n == 0 || !(isalpha(head[0]) || head[0] == '_' || head[0] == '"'))
+		return 0;
+	for (size_t i = 0; i < n && head[i] != '\n' && head[i] != '\r'; i++) {
+		int c = head[i];
+		if (c == ',')
+			commas++;
+		else if (!isalnum(c) && !strchr("_-. \"", c))
+			return 0;
+	}
+	return commas > 0;
+}
+
 /*
  * Says what an input that does not start with the magic is, when that is
- * plain: perf.data ("PERFILE2", either byte order) and text such as CSV
+ * plain: perf.data ("PERFILE2", either byte order) and a CSV of samples
  * are imported with pebs-import, not read; the YAML results of pebs-c2c
- * and pebs-hist are merged with their --merge.
+ * and pebs-hist are merged with their --merge; a memory-access trace
+ * (formats/trace-format.md) is replayed by pebs-capture --trace; the SVG
+ * and HTML reports are outputs only, which no tool reads.  @head holds
+ * up to CHUNK_HDR bytes, enough for each of these prefixes.
  */
 static void bad_magic(struct slot *sl, uint32_t si, const uint8_t *head,
 		      size_t n)
@@ -194,9 +227,25 @@ static void bad_magic(struct slot *sl, uint32_t si, const uint8_t *head,
 		slot_err(sl, PEBS_E_FORMAT, si, "a YAML result of pebs-hist, "
 			 "not a .pebs stream (results are merged with "
 			 "pebs-hist --merge)");
-	else if (text)
+	else if (text && n >= 11 && !memcmp(head, "pebs-trace ", 11))
+		slot_err(sl, PEBS_E_FORMAT, si, "a memory-access trace, not a "
+			 ".pebs stream (it is replayed with pebs-capture "
+			 "--trace)");
+	else if (text && (starts_nocase(head, n, "<svg") ||
+			  starts_nocase(head, n, "<?xml")))
+		slot_err(sl, PEBS_E_FORMAT, si, "an SVG image, not a .pebs "
+			 "stream (a report of pebs-hist or pebs-c2c -f svg, "
+			 "which no tool reads)");
+	else if (text && (starts_nocase(head, n, "<!DOCTYPE html") ||
+			  starts_nocase(head, n, "<html")))
+		slot_err(sl, PEBS_E_FORMAT, si, "an HTML page, not a .pebs "
+			 "stream (a report of pebs-c2c -f html, which no tool "
+			 "reads)");
+	else if (text && csv_header(head, n))
 		slot_err(sl, PEBS_E_FORMAT, si, "text, not a .pebs stream (a "
 			 "CSV of samples is converted with pebs-import)");
+	else if (text)
+		slot_err(sl, PEBS_E_FORMAT, si, "text, not a .pebs stream");
 	else
 		slot_err(sl, PEBS_E_FORMAT, si,
 			 "not a .pebs stream (bad magic)");
