@@ -115,7 +115,8 @@ size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
 /* One perf_event_open() of the perf backend on each CPU. */
 struct bk_perf_open {
 	struct perf_event_attr attr;	/* precise_ip 2 for samples: the
-					 * backend retries 1 on EINVAL */
+					 * backend retries 1 on EINVAL or
+					 * EOPNOTSUPP (below) */
 	int leader;	/* index of the open leading its group, -1: none */
 	int plan_ev;	/* plan event index; -1 for an auxiliary event */
 };
@@ -131,5 +132,16 @@ struct bk_perf_open {
  */
 size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
 		     size_t max);
+
+/*
+ * Tests only: stands in for the perf_event_open(2) system call of the
+ * perf backend (NULL: the real one), with its arguments and its result
+ * (a file descriptor the backend mmaps, ioctls and closes; or -1 and
+ * errno).  Precise levels above the PMU's (Linux x86_pmu_max_precise())
+ * fail with EOPNOTSUPP from x86_pmu_hw_config, other invalid attributes
+ * with EINVAL: the backend retries precise_ip 1 on either.
+ */
+extern long (*bk_perf_syscall)(struct perf_event_attr *a, int pid, int cpu,
+			       int group_fd, unsigned long flags);
 
 #endif

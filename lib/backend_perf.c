@@ -4,13 +4,18 @@
  * samples in a ring buffer.  One event per plan event and CPU, raw
  * config = the plan's PERFEVTSEL event selection, config1 = the load
  * latency threshold (format "ldlat") or MSR_PEBS_FRONTEND (format
- * "frontend"), precise_ip 2 (falling back to 1), sample_type
+ * "frontend"), precise_ip 2 (falling back to 1 where the kernel
+ * refuses 2: EOPNOTSUPP above the PMU's maximum, EINVAL), sample_type
  * IP|TID|TIME|ADDR|CPU|WEIGHT|DATA_SRC, a 64 KiB ring per event.  A
  * plan's auxiliary event (SPR load latency, pebs_plan_aux) is opened
  * first on each CPU, counting, as the leader of a group whose member is
  * the load-latency event (bk_perf_opens).  Events are opened with
  * use_clockid CLOCK_MONOTONIC: sample times are in the clock of
- * pebs_backend_now(), as the capture's lost records and -d are.
+ * pebs_backend_now(), as the capture's lost records and -d are.  With
+ * a pid (a -- COMMAND) the events are opened per CPU on that process,
+ * inherited by the threads and children it creates and enabled by the
+ * kernel at its exec (enable_on_exec), as perf record does: the caller
+ * holds it before its exec until pebs_backend_program() returns.
  * Without a PMU (virtual machines) perf_event_open fails: the message
  * says so.
  */
@@ -91,6 +96,11 @@ size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
 			s.lat = (uint32_t)v[5];
 			s.dsrc = v[6];
 			s.event = (uint32_t)ev;
+			/* The kernel's word that ip is the instruction
+			 * that caused the event, as pebs-import -f perf
+			 * reads it (perfdata.c exact_flag). */
+			if (h.misc & PERF_RECORD_MISC_EXACT_IP)
+				s.flags |= PEBS_SF_EVENTING_IP;
 			if (pebs_batch_push(out, &s) == 0)
 				n++;
 		} else if (h.type == PERF_RECORD_LOST) {
@@ -121,9 +131,15 @@ size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
 	return n;
 }
 
+long (*bk_perf_syscall)(struct perf_event_attr *a, int pid, int cpu,
+			int group_fd, unsigned long flags);
+
 static long pf_open(struct perf_event_attr *a, int pid, int cpu,
 		    int group_fd)
 {
+	if (bk_perf_syscall)
+		return bk_perf_syscall(a, pid, cpu, group_fd,
+				       PERF_FLAG_FD_CLOEXEC);
 	return syscall(SYS_perf_event_open, a, pid, cpu, group_fd,
 		       PERF_FLAG_FD_CLOEXEC);
 }
@@ -192,6 +208,10 @@ static int p_program(struct pebs_backend *b, const struct pebs_plan *p)
 	size_t no, k = 0;
 	long page = sysconf(_SC_PAGESIZE);
 	struct bk_perf_open *op;
+	/* Lowered to 1 once the kernel refused 2: the PMU's maximum is the
+	 * same for every later open. */
+	unsigned precise = 2;
+	int pid = pp->pid > 0 ? pp->pid : -1;
 
 	no = pebs_plan_nevents(p) + pebs_plan_naux(p);
 	op = calloc(no, sizeof(*op));
@@ -214,12 +234,23 @@ static int p_program(struct pebs_backend *b, const struct pebs_plan *p)
 				  pp->ev[first + (size_t)op[j].leader].fd;
 			long fd;
 			fe->fd = -1;
-			fd = pf_open(&a, pp->pid > 0 ? pp->pid : -1,
-				     b->cpus[i], gfd);
-			if (fd < 0 && errno == EINVAL && a.precise_ip == 2) {
+			if (a.precise_ip > precise)
+				a.precise_ip = precise;
+			/* A process's events follow its threads and
+			 * children and start at its exec. */
+			a.inherit = pid > 0;
+			a.enable_on_exec = pid > 0;
+			fd = pf_open(&a, pid, b->cpus[i], gfd);
+			/* x86_pmu_hw_config: EOPNOTSUPP above
+			 * x86_pmu_max_precise() (1 on some PMUs and
+			 * hypervisors); older kernels said EINVAL. */
+			if (fd < 0 && (errno == EINVAL ||
+				       errno == EOPNOTSUPP) &&
+			    a.precise_ip == 2) {
 				a.precise_ip = 1;
-				fd = pf_open(&a, pp->pid > 0 ? pp->pid : -1,
-					     b->cpus[i], gfd);
+				fd = pf_open(&a, pid, b->cpus[i], gfd);
+				if (fd >= 0)
+					precise = 1;
 			}
 			if (fd < 0) {
 				int en = errno;
@@ -258,6 +289,9 @@ static int p_program(struct pebs_backend *b, const struct pebs_plan *p)
 		}
 	}
 	free(op);
+	/* A process's events wait for its exec (enable_on_exec). */
+	if (pid > 0)
+		return 0;
 	/* Leaders first: a group runs only while its leader is enabled. */
 	for (size_t i = 0; i < pp->nev; i++)
 		ioctl(pp->ev[i].fd, PERF_EVENT_IOC_ENABLE, 0);
@@ -382,14 +416,13 @@ int pebs_backend_open_perf(struct pebs_backend **out,
 {
 	struct pebs_backend *b;
 	struct bk_perf *pp;
-	int *all = NULL, any = -1;
+	int *all = NULL;
 	int r;
 
 	*out = NULL;
-	if (pid > 0) {
-		cpus = &any;
-		n = 1;
-	} else if (!cpus) {
+	/* Per CPU also for a process: the kernel maps no ring of an
+	 * inherited event opened on any CPU (perf_mmap). */
+	if (!cpus) {
 		r = pebs_backend_online_cpus(NULL, &all, &n, err, errlen);
 		if (r < 0)
 			return r;

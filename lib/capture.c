@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -55,6 +56,11 @@ struct cap {
 	char tracepath[4096];
 	pid_t child;
 	pid_t cmd_pid;			/* -- COMMAND: its pid, even reaped */
+	/* hardware -- COMMAND forked, not yet released (hold_child): the
+	 * write end of the pipe it waits on before its exec, and the read
+	 * end of the one that says whether it is traced, then its exec's
+	 * errno (exec_errno); -1 otherwise */
+	int hold, gate;
 	/* sim -- COMMAND: the stop flag when the command ended (a request
 	 * made while it ran ended its run, not the replay), and whether
 	 * the command was interrupted before it wrote any trace. */
@@ -488,6 +494,61 @@ static int build_plan(struct cap *c, int **cl, size_t *ncl)
 	return r;
 }
 
+/*
+ * perf: the kernel assigns the counters, so an event's pmc= cannot be
+ * honoured; refused rather than ignored (the plan, and a file's
+ * metadata, would name a counter the kernel did not use).  Specs that do
+ * not parse are left to the plan, which says why.
+ */
+static int refuse_pmc(struct cap *c)
+{
+	const struct pebs_capture_opts *o = c->o;
+	struct pebs_event_spec sp;
+
+	if (!o->backend || strcmp(o->backend, "perf"))
+		return 0;
+	for (size_t e = 0; e < o->nevents; e++)
+		if (pebs_event_parse(o->events[e], &sp, NULL, 0) == 0 &&
+		    (sp.mods & PEBS_MOD_PMC)) {
+			cerr(c, "-e %s: pmc= does not apply to -b perf: the "
+			     "kernel assigns the counters (-b msr and -b sim "
+			     "take it)", o->events[e]);
+			return -PEBS_E_INVAL;
+		}
+	return 0;
+}
+
+/*
+ * The plan's metadata (pebs_plan_to_meta) into @m; perf without the keys
+ * that say what the plan would program, events.N.counter and plan.N.*:
+ * the kernel chose the counters and wrote the MSRs, not the plan.
+ */
+static int plan_meta(struct cap *c, struct pebs_meta *m)
+{
+	struct pebs_meta *pm;
+	int r;
+
+	if (!(pebs_backend_caps(c->bk) & PEBS_BK_SAMPLES))
+		return pebs_plan_to_meta(c->plan, m);
+	pm = pebs_meta_new();
+	if (!pm)
+		return -PEBS_E_NOMEM;
+	r = pebs_plan_to_meta(c->plan, pm);
+	for (size_t i = 0; r == 0 && i < pebs_meta_count(pm); i++) {
+		const char *k, *v;
+		size_t n;
+		pebs_meta_entry(pm, i, &k, &v);
+		n = strlen(k);
+		if (!strncmp(k, "plan.", 5) || (!strncmp(k, "events.", 7) &&
+		    n > 8 && !strcmp(k + n - 8, ".counter")))
+			continue;
+		if (pebs_meta_set(m, k, v) < 0)
+			r = -PEBS_E_NOMEM;
+	}
+	pebs_meta_free(pm);
+	return r;
+}
+
 static int add_meta(struct cap *c)
 {
 	const struct pebs_capture_opts *o = c->o;
@@ -537,7 +598,7 @@ static int add_meta(struct cap *c)
 	}
 	if (r)
 		return -PEBS_E_NOMEM;
-	return pebs_plan_to_meta(c->plan, m);
+	return plan_meta(c, m);
 }
 
 static int setup_cfg(struct cap *c)
@@ -1161,19 +1222,29 @@ static int child_poll(struct cap *c, int flags)
 }
 
 /*
- * Hardware backends: starts the command under ptrace where allowed
- * (PTRACE_TRACEME: only its exit and exec stop it, for its maps; the
- * capture's loop answers within WAIT_MS), else plainly; its maps are
- * also read about once a second while it runs.
+ * Hardware backends: forks the command, which gets ready (pre_exec,
+ * PTRACE_TRACEME where allowed: only its exit and exec stop it, for its
+ * maps; the capture's loop answers within WAIT_MS) and then waits before
+ * its exec until start_child() releases it, so that the perf backend can
+ * open its events on the process first (enable_on_exec: they start at
+ * the exec).  When the capture fails before, closing c->hold makes it
+ * exit 127 without its exec.
  */
-static int start_child(struct cap *c)
+static int hold_child(struct cap *c)
 {
-	int gate[2], status, e;
-	char ok = 0;
+	int gate[2], hold[2];
 
 	fflush(NULL);
 	if (pipe2(gate, O_CLOEXEC) < 0) {
 		cerr(c, "pipe: %s", strerror(errno));
+		return -PEBS_E_IO;
+	}
+	/* A socket, not a pipe: the release is sent with MSG_NOSIGNAL, no
+	 * SIGPIPE when the command has died meanwhile. */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, hold) < 0) {
+		cerr(c, "socketpair: %s", strerror(errno));
+		close(gate[0]);
+		close(gate[1]);
 		return -PEBS_E_IO;
 	}
 	c->child = fork();
@@ -1182,20 +1253,64 @@ static int start_child(struct cap *c)
 		c->child = 0;
 		close(gate[0]);
 		close(gate[1]);
+		close(hold[0]);
+		close(hold[1]);
 		return -PEBS_E_IO;
 	}
-	c->cmd_pid = c->child;
 	if (c->child == 0) {
+		char ok, go;
+		ssize_t n;
+		close(hold[1]);
+		close(gate[0]);
 		child_pre_exec(c);
 		ok = ptrace(PTRACE_TRACEME, 0, 0, 0) == 0;
 		if (write(gate[1], &ok, 1) != 1)
 			_exit(127);
+		while ((n = read(hold[0], &go, 1)) < 0 && errno == EINTR)
+			;
+		if (n != 1)
+			_exit(127);	/* the capture gave up */
 		exec_command(c, gate[1]);
 	}
+	c->cmd_pid = c->child;
 	close(gate[1]);
-	if (read(gate[0], &ok, 1) != 1)
+	close(hold[0]);
+	c->gate = gate[0];
+	c->hold = hold[1];
+	return 0;
+}
+
+/* Closes what hold_child() left open: a child not yet released exits. */
+static void unhold_child(struct cap *c)
+{
+	if (c->hold >= 0)
+		close(c->hold);
+	if (c->gate >= 0)
+		close(c->gate);
+	c->hold = c->gate = -1;
+}
+
+/*
+ * Hardware backends: lets the command that hold_child() forked (forking
+ * it now when it was not) go on to its exec, under ptrace where it was
+ * allowed, else plainly; its maps are also read about once a second
+ * while it runs.
+ */
+static int start_child(struct cap *c)
+{
+	int status, e, r;
+	char ok = 0, go = 1;
+
+	if (c->hold < 0 && (r = hold_child(c)) < 0)
+		return r;
+	if (read(c->gate, &ok, 1) != 1)
 		ok = 0;
-	e = exec_errno(gate[0]);
+	if (send(c->hold, &go, 1, MSG_NOSIGNAL) != 1)
+		ok = 0;		/* it is gone: exec_errno() reads 0 */
+	close(c->hold);
+	c->hold = -1;
+	e = exec_errno(c->gate);
+	c->gate = -1;
 	if (e) {
 		child_poll(c, 0);
 		cerr(c, "%s: cannot run: %s", c->o->command[0], strerror(e));
@@ -1219,6 +1334,30 @@ static int start_child(struct cap *c)
 	cmaps_read_proc(&c->maps, NULL, c->child);
 	ptrace(PTRACE_CONT, c->child, 0, 0);
 	return 0;
+}
+
+/* The ascending CPUs @cpus (@n) as a CPU list, "0-3,8", in @buf. */
+static const char *cpu_list(const int *cpus, size_t n, char *buf,
+			    size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < n && at < len; ) {
+		size_t j = i;
+		int w;
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		w = j == i ? snprintf(buf + at, len - at, "%s%d",
+				      i ? "," : "", cpus[i]) :
+			     snprintf(buf + at, len - at, "%s%d-%d",
+				      i ? "," : "", cpus[i], cpus[j]);
+		if (w < 0)
+			break;
+		at += (size_t)w;
+		i = j + 1;
+	}
+	return buf;
 }
 
 static int open_backend(struct cap *c, unsigned ncpus, const int *cl,
@@ -1252,21 +1391,37 @@ static int open_backend(struct cap *c, unsigned ncpus, const int *cl,
 		return r;
 	}
 	/* No -C: the CPUs online, which need not be 0..N-1 (the device
-	 * root stands in for sysfs too, in tests). */
+	 * root stands in for sysfs too, in tests).  A -C CPU that is not
+	 * online is the user's mistake, said as such before anything is
+	 * programmed (the kernel would say EINVAL, the msr device ENXIO). */
 	int *all = NULL;
+	size_t nall;
+	r = pebs_backend_online_cpus(o->devroot, &all, &nall, c->err,
+				     c->errlen);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; cl && i < ncl; i++) {
+		size_t k = 0;
+		while (k < nall && all[k] != cl[i])
+			k++;
+		if (k == nall) {
+			char list[256];
+			cerr(c, "-C: CPU %d is not online (online: %s)", cl[i],
+			     cpu_list(all, nall, list, sizeof(list)));
+			free(all);
+			return -PEBS_E_INVAL;
+		}
+	}
 	if (!cl) {
-		r = pebs_backend_online_cpus(o->devroot, &all, &ncl, c->err,
-					     c->errlen);
-		if (r < 0)
-			return r;
 		cl = all;
+		ncl = nall;
 	}
 	if (!strcmp(o->backend, "msr"))
 		r = pebs_backend_open_msr(&c->bk, o->devroot, c->u, cl, ncl,
 					  c->err, c->errlen);
 	else
-		r = pebs_backend_open_perf(&c->bk, c->u, cl, ncl, 0, c->err,
-					   c->errlen);
+		r = pebs_backend_open_perf(&c->bk, c->u, cl, ncl, c->child,
+					   c->err, c->errlen);
 	free(all);
 	return r;
 }
@@ -1275,7 +1430,8 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		     struct pebs_capture_stats *st, char *err, size_t errlen)
 {
 	struct cap c = { .o = o, .st = st, .err = err, .errlen = errlen,
-			 .wo = { .level = o->level } };
+			 .wo = { .level = o->level }, .hold = -1,
+			 .gate = -1 };
 	int *cl = NULL;
 	size_t ncl = 0;
 	unsigned ncpus = 0;
@@ -1309,6 +1465,9 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		     "(-b sim or -b msr keep them)");
 		return -PEBS_E_INVAL;
 	}
+	r = refuse_pmc(&c);
+	if (r < 0)
+		return r;
 	c.meta = pebs_meta_new();
 	r = cenc_open(&c.enc, enc_threads(o), o->level, CAP_BLOCK);
 	if (r == 0)
@@ -1327,6 +1486,10 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		     "CPUs", cl[ncl - 1], ncpus);
 		r = -PEBS_E_INVAL;
 	}
+	/* perf samples the command alone: its events are opened on its
+	 * process, held before its exec meanwhile (hold_child). */
+	if (r == 0 && !c.is_sim && o->command && !strcmp(o->backend, "perf"))
+		r = hold_child(&c);
 	if (r == 0)
 		r = open_backend(&c, ncpus, cl, ncl);
 	if (r == 0)
@@ -1365,6 +1528,7 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 	if (r2 < 0 && r == 0)
 		r = r2;
 out:
+	unhold_child(&c);
 	child_poll(&c, 0);
 	if (r == 0 && !c.w) {
 		/* A capture that ended before its first flush, without an

@@ -79,8 +79,12 @@ int pebs_backend_open_msr(struct pebs_backend **b, const char *root,
 
 /*
  * Opens the perf backend for CPUs @cpus (@n; NULL = every online CPU,
- * pebs_backend_online_cpus) or, when @pid > 0, for that process on every
- * CPU.  Nothing is opened until pebs_backend_program().  Returns 0 and
+ * pebs_backend_online_cpus): every process on them, or, when @pid > 0,
+ * that process (and the threads and children it creates later) while it
+ * runs on them.  A process's events are enabled by the kernel at its
+ * next exec (enable_on_exec), not by pebs_backend_program(): hold it
+ * before its exec until that has returned.  Nothing is opened until
+ * pebs_backend_program().  Returns 0 and
  * *@b, -PEBS_E_NOMEM, or pebs_backend_online_cpus()'s error (message in
  * @err).
  */

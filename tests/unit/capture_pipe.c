@@ -8,11 +8,14 @@
  * the perf backend's ring parsing; perf refusing cleanly without a PMU.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -876,6 +879,10 @@ Test(capture_pipe, perf_ring_parse_wraps)
 	s.v[4] = 3;
 	s.v[5] = 99;
 	s.v[6] = 0x629800842ull;
+	/* PERF_RECORD_MISC_EXACT_IP sets PEBS_SF_EVENTING_IP, as
+	 * pebs-import -f perf reads the bit: the two give the same
+	 * samples. */
+	s.h.misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP;
 	/* The first sample wraps around the end of the ring. */
 	ring_put(ring, sizeof(ring), head, &s, sizeof(s));
 	head += sizeof(s);
@@ -886,6 +893,7 @@ Test(capture_pipe, perf_ring_parse_wraps)
 	ring_put(ring, sizeof(ring), head, &l, sizeof(l));
 	head += sizeof(l);
 	s.v[3] = 0xbeef00;
+	s.h.misc = PERF_RECORD_MISC_USER;
 	ring_put(ring, sizeof(ring), head, &s, sizeof(s));
 	head += sizeof(s);
 	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head - 4, b, 0,
@@ -904,6 +912,8 @@ Test(capture_pipe, perf_ring_parse_wraps)
 	cr_assert_eq(b->c32[PEBS_COL_CPU][0], 3);
 	cr_assert_eq(b->c32[PEBS_COL_LAT][0], 99);
 	cr_assert_eq(b->c64[PEBS_COL_DSRC][0], 0x629800842ull);
+	cr_assert_eq(b->c32[PEBS_COL_FLAGS][0], PEBS_SF_EVENTING_IP);
+	cr_assert_eq(b->c32[PEBS_COL_FLAGS][1], 0);
 	pebs_batch_free(b);
 }
 
@@ -1061,6 +1071,18 @@ static int capture_null(struct pebs_capture_opts *o, char *err,
 	return r;
 }
 
+/* A fake root (tu_fake_root) into @root whose online CPUs are @list, and
+ * a short msr capture of it, without -C, in @o. */
+static void online_root(char *root, size_t len, const char *list,
+			struct pebs_capture_opts *o)
+{
+	tu_fake_root(root, len);
+	online_file(root, list);
+	tu_msr_opts(o, root);
+	o->cpus = NULL;
+	o->duration = 0.05;
+}
+
 /* Without -C a hardware capture programs the online CPUs, 0 and 2 here
  * (CPU 1 offline): it asks for CPU 2's msr device, not CPU 1's. */
 Test(capture_pipe, msr_capture_online_cpus)
@@ -1068,11 +1090,7 @@ Test(capture_pipe, msr_capture_online_cpus)
 	char root[64], err[512];
 	struct pebs_capture_opts o;
 
-	tu_fake_root(root, sizeof(root));
-	online_file(root, "0,2\\n");
-	tu_msr_opts(&o, root);
-	o.cpus = NULL;
-	o.duration = 0.05;
+	online_root(root, sizeof(root), "0,2\\n", &o);
 	cr_assert_eq(capture_null(&o, err, sizeof(err)), -PEBS_E_UNSUPPORTED);
 	cr_assert(strstr(err, "/dev/cpu/2/msr: "), "%s", err);
 	/* The DS stand-in grows for a second CPU's area and buffer. */
@@ -1278,4 +1296,214 @@ Test(capture_pipe, msr_capture_fake_root)
 	fclose(fp);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	cr_assert_eq(system(cmd), 0);
+}
+
+/* The perf_event_open(2) stand-in (bk_perf_syscall): records each open
+ * and fails as told, else gives a memfd as large as a ring. */
+static struct fake_perf {
+	int fail2, fail1;	/* errno for precise_ip 2 / 1 (0: opens) */
+	size_t n;
+	struct perf_event_attr a[16];
+	int pid[16], cpu[16];
+	char exe[16][256];	/* the process's program at its open */
+} fp_;
+
+static long fake_perf_open(struct perf_event_attr *a, int pid, int cpu,
+			   int group_fd, unsigned long flags)
+{
+	int e = a->precise_ip == 2 ? fp_.fail2 : a->precise_ip == 1 ?
+		fp_.fail1 : 0;
+	long fd;
+
+	(void)group_fd;
+	(void)flags;
+	if (fp_.n < 16) {
+		char p[64];
+		ssize_t k;
+		fp_.a[fp_.n] = *a;
+		fp_.pid[fp_.n] = pid;
+		fp_.cpu[fp_.n] = cpu;
+		snprintf(p, sizeof(p), "/proc/%d/exe", pid);
+		k = pid > 0 ? readlink(p, fp_.exe[fp_.n],
+				       sizeof(fp_.exe[0]) - 1) : -1;
+		fp_.exe[fp_.n][k > 0 ? k : 0] = 0;
+		fp_.n++;
+	}
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	fd = memfd_create("fake-perf", MFD_CLOEXEC);
+	cr_assert(fd >= 0);
+	cr_assert_eq(ftruncate((int)fd, 17 * sysconf(_SC_PAGESIZE)), 0);
+	return fd;
+}
+
+/* Programs a load-latency plan of skx through the stand-in on CPUs 0 and
+ * 1 (of process @pid, 0: all): pebs_backend_program()'s result, the
+ * message in @err. */
+static int fake_perf_program(int pid, char *err, size_t errlen)
+{
+	static const int cpus[] = { 0, 1 };
+	static const char *const ev[] = { "load-latency" };
+	struct pebs_plan_opts po = { .uarch = pebs_uarch_by_name("skx") };
+	struct pebs_backend *b;
+	struct pebs_plan *p;
+	int r;
+
+	fp_.n = 0;
+	cr_assert_eq(pebs_plan_build(&p, &po, ev, 1, NULL, err, errlen), 0,
+		     "%s", err);
+	cr_assert_eq(pebs_backend_open_perf(&b, po.uarch, cpus, 2, pid, err,
+					    errlen), 0, "%s", err);
+	bk_perf_syscall = fake_perf_open;
+	r = pebs_backend_program(b, p, 0);
+	snprintf(err, errlen, "%s", pebs_backend_errmsg(b));
+	pebs_backend_close(b);
+	bk_perf_syscall = NULL;
+	pebs_plan_free(p);
+	return r;
+}
+
+/* A kernel whose PMU allows precise_ip 1 at most says EOPNOTSUPP to 2
+ * (x86_pmu_hw_config): the backend retries 1 and keeps it for the other
+ * CPUs; only a retry that fails too gives the virtual-machine hint. */
+Test(capture_pipe, perf_precise_fallback_eopnotsupp)
+{
+	char err[512];
+
+	memset(&fp_, 0, sizeof(fp_));
+	fp_.fail2 = EOPNOTSUPP;
+	cr_assert_eq(fake_perf_program(0, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fp_.n, 3, "2 then 1 on CPU 0, 1 on CPU 1");
+	cr_assert_eq(fp_.a[1].precise_ip, 1);
+	cr_assert_eq(fp_.a[2].precise_ip, 1);
+	cr_assert_eq(fp_.cpu[2], 1);
+	/* older kernels: EINVAL, the same */
+	fp_.fail2 = EINVAL;
+	cr_assert_eq(fake_perf_program(0, err, sizeof(err)), 0, "%s", err);
+	/* no PEBS at all: both refused */
+	fp_.fail2 = fp_.fail1 = EOPNOTSUPP;
+	cr_assert_eq(fake_perf_program(0, err, sizeof(err)),
+		     -PEBS_E_UNSUPPORTED);
+	cr_assert_eq(fp_.n, 2);
+	cr_assert(strstr(err, "on CPU 0: Operation not supported (no "
+			 "PEBS-capable PMU here: virtual machine?)"), "%s",
+		  err);
+	/* the retry's own reason is the one said */
+	fp_.fail1 = EINVAL;
+	cr_assert_eq(fake_perf_program(0, err, sizeof(err)), -PEBS_E_IO);
+	cr_assert(strstr(err, "on CPU 0: Invalid argument"), "%s", err);
+	cr_assert_null(strstr(err, "virtual machine"), "%s", err);
+}
+
+/* A process's events are opened per CPU on it, inherited and enabled at
+ * its exec (mmap refuses the ring of an inherited event on any CPU);
+ * without a process, every process of each CPU, enabled at once. */
+Test(capture_pipe, perf_process_opens)
+{
+	char err[512];
+
+	memset(&fp_, 0, sizeof(fp_));
+	cr_assert_eq(fake_perf_program(4242, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fp_.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		cr_assert_eq(fp_.pid[i], 4242);
+		cr_assert_eq(fp_.cpu[i], (int)i);
+		cr_assert_eq(fp_.a[i].inherit, 1);
+		cr_assert_eq(fp_.a[i].enable_on_exec, 1);
+	}
+	cr_assert_eq(fake_perf_program(0, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fp_.pid[0], -1);
+	cr_assert_eq(fp_.a[0].inherit, 0);
+	cr_assert_eq(fp_.a[0].enable_on_exec, 0);
+}
+
+/* perf with -- COMMAND samples the command alone: its events are opened
+ * on its process before its exec (still this program then), and the
+ * file's metadata claims no counter or MSR writes the kernel made. */
+Test(capture_pipe, perf_command_opens_before_exec)
+{
+	char err[512], out[] = "/tmp/pebs-perfcmd-XXXXXX", self[256];
+	char *const cmd[] = { (char *)"/bin/sh", (char *)"-c",
+			      (char *)"exit 3", NULL };
+	static const char *const ev[] = { "load-latency" };
+	struct pebs_capture_opts o = { .backend = "perf", .uarch = "skx",
+				       .cpus = "0", .events = ev,
+				       .nevents = 1, .command = cmd };
+	struct pebs_capture_stats st;
+	struct pebs_reader *rd;
+	struct pebs_batch *b;
+	const char *path = out;
+	ssize_t k;
+	int fd, r;
+
+	tu_deadline(30);
+	if (access("/bin/sh", X_OK) != 0)
+		cr_skip_test("no sh(1)");
+	k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	cr_assert(k > 0);
+	self[k] = 0;
+	fd = mkstemp(out);
+	cr_assert(fd >= 0);
+	o.out = fdopen(fd, "w");
+	memset(&fp_, 0, sizeof(fp_));
+	bk_perf_syscall = fake_perf_open;
+	r = pebs_capture_run(&o, &st, err, sizeof(err));
+	bk_perf_syscall = NULL;
+	fclose(o.out);
+	cr_assert_eq(r, 0, "%s", err);
+	cr_assert_eq(fp_.n, 1);
+	cr_assert(fp_.pid[0] > 0);
+	cr_assert_str_eq(fp_.exe[0], self, "opened after the exec");
+	cr_assert(fp_.a[0].enable_on_exec && fp_.a[0].inherit);
+	cr_assert(WIFEXITED(st.cmd_status) && WEXITSTATUS(st.cmd_status) == 3);
+	cr_assert_eq(pebs_reader_open(&rd, &path, 1, NULL), 0);
+	cr_assert_eq(pebs_reader_next(rd, &b), 0, "no samples");
+	const struct pebs_meta *m = pebs_reader_meta(rd);
+	cr_assert_str_eq(pebs_meta_get(m, "source"), "perf");
+	cr_assert_str_eq(pebs_meta_get(m, "events.0.name"),
+			 "MEM_TRANS_RETIRED.LOAD_LATENCY");
+	cr_assert_not_null(pebs_meta_get(m, "events.0.evtsel"));
+	cr_assert_null(pebs_meta_get(m, "events.0.counter"));
+	cr_assert_null(pebs_meta_get(m, "plan.0.msr"));
+	pebs_reader_close(rd);
+	unlink(out);
+}
+
+/* -b perf refuses pmc= (the kernel assigns the counters) before it looks
+ * at the machine; -b sim takes it. */
+Test(capture_pipe, perf_refuses_pmc)
+{
+	char err[512];
+	static const char *const ev[] = { "load-latency:pmc=1" };
+	struct pebs_capture_opts o = { .backend = "perf", .events = ev,
+				       .nevents = 1, .duration = 0.01 };
+
+	cr_assert_eq(capture_null(&o, err, sizeof(err)), -PEBS_E_INVAL);
+	cr_assert_str_eq(err, "-e load-latency:pmc=1: pmc= does not apply "
+			 "to -b perf: the kernel assigns the counters (-b msr "
+			 "and -b sim take it)");
+	o.backend = "sim";
+	o.workload = "mixed";
+	cr_assert_eq(capture_null(&o, err, sizeof(err)), 0, "%s", err);
+}
+
+/* A -C CPU that is not online is a usage error naming it and the online
+ * CPUs, before anything is programmed (msr: no /dev/cpu/N/msr error). */
+Test(capture_pipe, hw_cpus_not_online)
+{
+	char root[64], err[512];
+	struct pebs_capture_opts o;
+
+	online_root(root, sizeof(root), "0-1,3-4\\n", &o);
+	o.cpus = "0,2";
+	cr_assert_eq(capture_null(&o, err, sizeof(err)), -PEBS_E_INVAL);
+	cr_assert_str_eq(err, "-C: CPU 2 is not online (online: 0-1,3-4)");
+	o.backend = "perf";
+	o.devroot = root;
+	o.cpus = "7";
+	cr_assert_eq(capture_null(&o, err, sizeof(err)), -PEBS_E_INVAL);
+	cr_assert_str_eq(err, "-C: CPU 7 is not online (online: 0-1,3-4)");
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
