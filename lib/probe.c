@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -307,6 +308,12 @@ static void read_msr(const struct ctx *c, struct pebs_probe_facts *f)
 	close(fd);
 }
 
+/*
+ * Opens what a perf capture opens: a per-CPU system-wide event (pid -1,
+ * cpu N) counting user and kernel, the default mode.  A per-task event in
+ * user mode only would pass at perf_event_paranoid 2, where the capture's
+ * own opens fail.
+ */
 static int try_perf(int precise)
 {
 	struct perf_event_attr a;
@@ -315,13 +322,12 @@ static int try_perf(int precise)
 	a.type = PERF_TYPE_HARDWARE;
 	a.config = PERF_COUNT_HW_CPU_CYCLES;
 	a.disabled = 1;
-	a.exclude_kernel = 1;	/* allowed at paranoid 2 */
 	a.exclude_hv = 1;
 	if (precise) {
 		a.sample_period = 100003;
 		a.precise_ip = 1;
 	}
-	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	long fd = syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
 	if (fd < 0)
 		return errno ? errno : EINVAL;
 	close((int)fd);
@@ -343,6 +349,27 @@ static void read_fake_perf(const struct ctx *c, struct pebs_probe_facts *f)
 			f->perf_cycles_errno = e;
 		else if (strcmp(k, "precise") == 0)
 			f->perf_precise_errno = e;
+	}
+	fclose(fp);
+}
+
+/* The CapEff line of /proc/self/status (below the root): hex bits. */
+static void read_caps(const struct ctx *c, struct pebs_probe_facts *f)
+{
+	FILE *fp = open_file(c, "/proc/self/status");
+	char line[256];
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		char *end;
+		if (strncmp(line, "CapEff:", 7) != 0)
+			continue;
+		unsigned long long v = strtoull(line + 7, &end, 16);
+		if (end != line + 7) {
+			f->cap_eff = v;
+			f->cap_eff_ok = 1;
+		}
+		break;
 	}
 	fclose(fp);
 }
@@ -387,11 +414,17 @@ int pebs_probe_gather(struct pebs_probe_facts *f, const char *root)
 	if (read_line(&c, "/proc/sys/kernel/nmi_watchdog", buf,
 		      sizeof(buf)) == 0)
 		f->nmi_watchdog = atoi(buf);
+	read_caps(&c, f);
 	read_msr(&c, f);
 	return 0;
 }
 
 /* ------------------------------------------------------------- verdict */
+
+/* Kernel headers older than 5.8 lack CAP_PERFMON; its bit is fixed. */
+#ifndef CAP_PERFMON
+#define CAP_PERFMON	38
+#endif
 
 static const char *perf_why(int e)
 {
@@ -686,10 +719,14 @@ void pebs_probe_analyze(const struct pebs_probe_facts *f,
 	msr_hazards(f, r, msr);
 	msr->available = msr->nreasons == 0;
 
-	/* perf */
-	if (f->paranoid_ok && f->paranoid > 2 && f->uid != 0)
-		addf(perf, "perf_event_paranoid is %d (> 2): perf_event_open "
-		     "is off for unprivileged users", f->paranoid);
+	/* perf: the capture opens per-CPU system-wide events, which the
+	 * kernel (perf_allow_cpu) allows only at paranoid 0 or less, or
+	 * with CAP_PERFMON or CAP_SYS_ADMIN (perfmon_capable). */
+	if (f->paranoid_ok && f->paranoid > 0 && f->uid != 0 &&
+	    !(f->cap_eff_ok && (f->cap_eff >> CAP_PERFMON & 1 ||
+				f->cap_eff >> CAP_SYS_ADMIN & 1)))
+		addf(perf, "perf_event_paranoid %d > 0: per-CPU events need "
+		     "0 or less, or root/CAP_PERFMON", f->paranoid);
 	if (f->perf_cycles_errno < 0)
 		addf(perf, "perf_event_open not tried");
 	else if (f->perf_cycles_errno > 0)

@@ -9,7 +9,9 @@
  *                         IA32_PERF_CAPABILITIES, IA32_MISC_ENABLE, the
  *                         counter controls), /sys/module/msr, the
  *                         Meltdown mitigation, nmi_watchdog,
- *                         perf_event_paranoid, uid, perf_event_open();
+ *                         perf_event_paranoid, uid, the effective
+ *                         capabilities (/proc/self/status),
+ *                         perf_event_open();
  *   pebs_probe_analyze()  a pure function of those facts.
  * With a @root other than NULL or "/", every file is read below @root and
  * the process facts come from files too (root/fake/cpuid, root/fake/uid,
@@ -61,6 +63,11 @@ struct pebs_probe_facts {
 	int nmi_watchdog;
 	/* Privilege and kernel knobs. */
 	long uid;			/* -1 unknown */
+	/* CapEff of /proc/self/status (the effective capabilities), when
+	 * cap_eff_ok: CAP_PERFMON (38) or CAP_SYS_ADMIN (21) lets a
+	 * non-root user open per-CPU perf events at any paranoid level. */
+	int cap_eff_ok;
+	uint64_t cap_eff;
 	int paranoid_ok;
 	int paranoid;			/* kernel.perf_event_paranoid */
 	/* MSR device: dev_present (stat), module (/sys/module/msr), the

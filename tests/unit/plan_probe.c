@@ -4,6 +4,8 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pebs_probe.h"
@@ -271,7 +273,7 @@ Test(probe, perf_reasons)
 	f.perf_cycles_errno = EACCES;
 	pebs_probe_analyze(&f, &r);
 	cr_assert_not(r.backend[2].available);
-	cr_assert(has_reason(&r.backend[2], "perf_event_paranoid is 3"));
+	cr_assert(has_reason(&r.backend[2], "perf_event_paranoid 3 > 0"));
 	cr_assert(has_reason(&r.backend[2], "fails with EACCES"));
 	f = good();
 	f.perf_precise_errno = EOPNOTSUPP;
@@ -287,6 +289,61 @@ Test(probe, perf_reasons)
 	cr_assert_str_eq(pebs_probe_errno_name(ENOENT, b, sizeof(b)),
 			 "ENOENT");
 	cr_assert_str_eq(pebs_probe_errno_name(9999, b, sizeof(b)), "E?9999");
+}
+
+/* With @why NULL: whether perf is available for @f.  Else asserts that
+ * perf is refused with a reason containing @why (when @only, its one
+ * reason) and returns 0. */
+static int perf_verdict(const struct pebs_probe_facts *f, const char *why,
+			int only)
+{
+	struct pebs_probe_result r;
+	pebs_probe_analyze(f, &r);
+	if (!why)
+		return r.backend[2].available;
+	cr_assert_not(r.backend[2].available, "%s", why);
+	cr_assert(has_reason(&r.backend[2], why), "%s", why);
+	if (only)
+		cr_assert_eq(r.backend[2].nreasons, 1, "%s", why);
+	return 0;
+}
+
+/* The capture opens per-CPU system-wide events (pid -1, cpu N): the
+ * kernel allows them at paranoid 0 or less, or with CAP_PERFMON or
+ * CAP_SYS_ADMIN, however the probe's own test-open went. */
+Test(probe, perf_paranoid_per_cpu)
+{
+	static const char why[] = "perf_event_paranoid 2 > 0: per-CPU events "
+				  "need 0 or less, or root/CAP_PERFMON";
+	static const struct {
+		long uid;
+		int paranoid, cap_ok;
+		uint64_t cap;
+		int available;
+	} c[] = {
+		{ 1000, 2, 0, 0, 0 },
+		{ 1000, 1, 0, 0, 0 },
+		{ 1000, 0, 0, 0, 1 },
+		{ 1000, -1, 0, 0, 1 },
+		{ -1, 2, 0, 0, 0 },	/* unknown uid: unprivileged */
+		{ 0, 2, 0, 0, 1 },
+		{ 1000, 2, 1, 1ull << 38, 1 },	/* CAP_PERFMON */
+		{ 1000, 2, 1, 1ull << 21, 1 },	/* CAP_SYS_ADMIN */
+		{ 1000, 2, 1, ~(1ull << 38 | 1ull << 21), 0 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pebs_probe_facts f = good();
+		char w[sizeof(why)];
+		f.uid = c[i].uid;
+		f.paranoid = c[i].paranoid;
+		f.cap_eff_ok = c[i].cap_ok;
+		f.cap_eff = c[i].cap;
+		snprintf(w, sizeof(w), "perf_event_paranoid %d > 0", f.paranoid);
+		if (c[i].available)
+			cr_assert(perf_verdict(&f, NULL, 0), "case %zu", i);
+		else
+			perf_verdict(&f, f.paranoid == 2 ? why : w, 1);
+	}
 }
 
 Test(probe, gather_fake_roots)
