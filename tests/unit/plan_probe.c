@@ -346,6 +346,22 @@ Test(probe, perf_paranoid_per_cpu)
 	}
 }
 
+/* Without --uarch a perf capture refuses a CPU without a profile. */
+Test(probe, perf_needs_profile)
+{
+	struct pebs_probe_facts f = good();
+	f.l1_eax = 0x90672;		/* Alder Lake 06_97 */
+	perf_verdict(&f, "no PEBS profile for this CPU: no PEBS profile for "
+		     "family 6 model 0x97 (a perf capture needs --uarch NAME)",
+		     1);
+	strcpy(f.vendor, "AuthenticAMD");
+	f.l1_eax = 0xa00f11;
+	perf_verdict(&f, "no PEBS profile for this CPU: vendor "
+		     "\"AuthenticAMD\"", 1);
+	f.cpuid_ok = 0;			/* no identity at all */
+	perf_verdict(&f, "no PEBS profile for this CPU: CPU unknown", 1);
+}
+
 Test(probe, gather_fake_roots)
 {
 	struct pebs_probe_facts f;
