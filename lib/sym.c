@@ -1242,8 +1242,8 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 		return 1;
 	}
 	if (!s->nmaps && !s->nips && !s->nomaps_noted) {
-		note(s, "no process maps in the metadata: sym, dso, srcline "
-		     "and data_sym read " PEBS_SYM_UNKNOWN);
+		note(s, "no process maps in the metadata: sym, dso and "
+		     "data_sym read " PEBS_SYM_UNKNOWN ", srcline ??:0");
 		s->nomaps_noted = 1;
 	}
 	/* kernel space (perf's pid -1 maps): not resolved, said once */
