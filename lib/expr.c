@@ -2296,8 +2296,6 @@ static enum pebs_expr_match blk(const struct pebs_expr *e, int ni,
 		return iv_match(p->iv, p->niv, bi->min[p->col],
 				bi->max[p->col]);
 	case N_T:
-		if (!pebs_expr_clock_ready(e))
-			return PEBS_MATCH_SOME;
 		return iv_match(p->iv, p->niv, bi->min[PEBS_COL_TIME],
 				bi->max[PEBS_COL_TIME]);
 	case N_DSRC:
@@ -2333,6 +2331,15 @@ enum pebs_expr_match pebs_expr_block(const struct pebs_expr *e,
 {
 	if (info->nsamples == 0)
 		return PEBS_MATCH_NONE;
+	/*
+	 * Before the clock every block is decoded, whatever the rest of the
+	 * expression says: the first block's batch is what sets the clock
+	 * from its segment's metadata (pebs_expr_set_clock_meta()), so a
+	 * unit without tsc.hz is an error even where `lat > 100000` rules
+	 * out every block, and no block is counted or copied unseen.
+	 */
+	if (!pebs_expr_clock_ready(e))
+		return PEBS_MATCH_SOME;
 	return blk(e, e->root, info);
 }
 

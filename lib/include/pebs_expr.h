@@ -160,9 +160,12 @@ enum pebs_expr_match { PEBS_MATCH_NONE = 0, PEBS_MATCH_SOME = 1,
 /*
  * From the directory of a block alone (@info: per-column min/max and the
  * present mask), says whether no sample, possibly some, or certainly every
- * sample of the block matches.  Safe to call from any thread concurrently
- * with itself and with pebs_expr_eval() (it reads only immutable state
- * and the clock published by pebs_expr_set_clock()).
+ * sample of the block matches; always "possibly some" while an
+ * expression with `t` has no clock, so that the caller decodes the block
+ * and sets the clock from its metadata (which may fail) before any block
+ * is skipped, counted or copied whole.  Safe to call from any thread
+ * concurrently with itself and with pebs_expr_eval() (it reads only
+ * immutable state and the clock published by pebs_expr_set_clock()).
  */
 enum pebs_expr_match pebs_expr_block(const struct pebs_expr *e,
 				     const struct pebs_block_info *info);

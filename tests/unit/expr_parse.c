@@ -446,6 +446,37 @@ Test(expr_parse, time_constants_on_a_tick_are_exact)
 	cr_expect_eq(count_at("t >= 0.3us", tsc, 4, 1000, 2.5e9 + 0.5), 1);
 }
 
+/*
+ * Before the clock every block may match: the caller then decodes the
+ * first block and sets the clock from its metadata (a missing tsc.hz is
+ * an error) however the rest of the expression would rule it out.
+ */
+Test(expr_parse, block_analysis_waits_for_the_clock)
+{
+	struct pebs_block_info bi;
+	memset(&bi, 0, sizeof(bi));
+	bi.nsamples = 10;
+	bi.max[PEBS_COL_LAT] = 50;
+	bi.max[PEBS_COL_TIME] = 100;
+	static const char *const text[] = {
+		"lat > 100000 and t >= 1s", "not (lat > 100000 and t >= 1s)",
+		"lat < 100 or t >= 1s",
+	};
+	static const enum pebs_expr_match after[] = {
+		PEBS_MATCH_NONE, PEBS_MATCH_ALL, PEBS_MATCH_ALL,
+	};
+	for (size_t i = 0; i < 3; i++) {
+		struct pebs_expr *e;
+		struct pebs_expr_error err;
+		cr_assert_eq(pebs_expr_parse(text[i], &e, &err), 0);
+		cr_expect_eq(pebs_expr_block(e, &bi), PEBS_MATCH_SOME, "%s",
+			     text[i]);
+		cr_assert_eq(pebs_expr_set_clock(e, 0, 1e9, &err), 0);
+		cr_expect_eq(pebs_expr_block(e, &bi), after[i], "%s", text[i]);
+		pebs_expr_free(e);
+	}
+}
+
 Test(expr_parse, raw_tick_constants_are_exact_past_2_53)
 {
 	static const uint64_t ts[] = { 100, UINT64_MAX - 1, UINT64_MAX };
