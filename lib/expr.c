@@ -183,8 +183,9 @@ struct lex {
 	int exp10;
 	int exact;		/* ... when exact (else about dnum) */
 	int unit;		/* index in units[], 0 none */
-	/* T_STR / T_WORD */
-	char text[128];
+	/* T_STR / T_WORD, any length */
+	char *text;
+	size_t textcap;
 	int op;			/* T_CMP */
 	/* parser */
 	struct pebs_expr *e;
@@ -193,6 +194,10 @@ struct lex {
 	int nomem;		/* the failure was an allocation: the caller
 				 * gets -PEBS_E_NOMEM, not a parse error */
 	int depth;
+	/* strings operands point to, freed when parsing ends (operands
+	 * are copied by value, so they own nothing) */
+	char **kept;
+	size_t nkept, keptcap;
 };
 
 static void fail(struct lex *L, size_t col, const char *fmt, ...)
@@ -217,6 +222,57 @@ static void fail_nomem(struct lex *L, size_t col)
 	if (!L->failed)
 		L->nomem = 1;
 	fail(L, col, "out of memory");
+}
+
+/*
+ * Keeps a copy of @n bytes at @str until parsing ends; returns it, or NULL
+ * (out of memory, reported).
+ */
+static const char *lex_keep(struct lex *L, const char *str, size_t n)
+{
+	if (L->nkept == L->keptcap) {
+		size_t nc = L->keptcap ? L->keptcap * 2 : 16;
+		char **nk = realloc(L->kept, nc * sizeof(*nk));
+		if (!nk) {
+			fail_nomem(L, L->col);
+			return NULL;
+		}
+		L->kept = nk;
+		L->keptcap = nc;
+	}
+	char *c = strndup(str, n);
+	if (!c) {
+		fail_nomem(L, L->col);
+		return NULL;
+	}
+	L->kept[L->nkept++] = c;
+	return c;
+}
+
+/* Frees what the lexer holds: its text buffer and the kept strings. */
+static void lex_done(struct lex *L)
+{
+	for (size_t i = 0; i < L->nkept; i++)
+		free(L->kept[i]);
+	free(L->kept);
+	free(L->text);
+}
+
+/* Sets byte @i of the token text, growing it; 0 or -1 (reported). */
+static int text_put(struct lex *L, size_t i, char c)
+{
+	if (i >= L->textcap) {
+		size_t nc = L->textcap ? L->textcap * 2 : 128;
+		char *nt = realloc(L->text, nc);
+		if (!nt) {
+			fail_nomem(L, L->col);
+			return -1;
+		}
+		L->text = nt;
+		L->textcap = nc;
+	}
+	L->text[i] = c;
+	return 0;
 }
 
 static int isword(int c)
@@ -434,28 +490,28 @@ static void lex_next(struct lex *L)
 			/* a backslash that stays (see lex_escape) takes a byte */
 			size_t keep = *p == '\\' && p[1] && p[1] != '"' &&
 				      p[1] != '\'';
-			if (n + keep >= sizeof(L->text) - 1) {
-				fail(L, L->col, "string too long");
-				L->tok = T_BAD;
-				return;
-			}
 			if (*p == '\\' && p[1]) {
-				if (lex_escape(L, p) < 0) {
+				if (lex_escape(L, p) < 0 || (keep &&
+				    text_put(L, n++, '\\') < 0)) {
 					L->tok = T_BAD;
 					return;
 				}
-				if (keep)
-					L->text[n++] = '\\';
 				p++;
 			}
-			L->text[n++] = *p++;
+			if (text_put(L, n++, *p++) < 0) {
+				L->tok = T_BAD;
+				return;
+			}
 		}
 		if (!*p) {
 			fail(L, L->col, "unterminated string");
 			L->tok = T_BAD;
 			return;
 		}
-		L->text[n] = 0;
+		if (text_put(L, n, 0) < 0) {
+			L->tok = T_BAD;
+			return;
+		}
 		L->p = p + 1;
 		L->tok = T_STR;
 		return;
@@ -472,14 +528,15 @@ static void lex_next(struct lex *L)
 		 */
 		while (isword((unsigned char)*p) &&
 		       !(p[0] == '.' && p[1] == '.')) {
-			if (n >= sizeof(L->text) - 1) {
-				fail(L, L->col, "word too long");
+			if (text_put(L, n++, *p++) < 0) {
 				L->tok = T_BAD;
 				return;
 			}
-			L->text[n++] = *p++;
 		}
-		L->text[n] = 0;
+		if (text_put(L, n, 0) < 0) {
+			L->tok = T_BAD;
+			return;
+		}
 		L->p = p;
 		if (strcmp(L->text, "and") == 0)
 			L->tok = T_AND;
@@ -503,18 +560,22 @@ static void lex_next(struct lex *L)
  * bytes, so a ~ pattern hands them to fnmatch() as a literal backslash,
  * star, question mark or bracket; \" and \' are the quote alone (fnmatch
  * reads a quote as itself).  Comparisons that want the string itself (==,
- * in, the data-source values) drop the backslashes with unescape().
+ * in, the data-source values) drop the backslashes with unescape(), which
+ * returns a malloc'd copy (NULL: out of memory).
  */
-static void unescape(char *dst, const char *src, size_t len)
+static char *unescape(const char *src)
 {
+	char *dst = malloc(strlen(src) + 1);
 	size_t n = 0;
-	for (; *src && n + 1 < len; src++) {
+	if (!dst)
+		return NULL;
+	for (; *src; src++) {
 		if (*src == '\\' && src[1])
 			src++;
 		dst[n++] = *src;
 	}
-	if (len)
-		dst[n] = 0;
+	dst[n] = 0;
+	return dst;
 }
 
 /* ---------------------------------------------------------------- nodes */
@@ -692,7 +753,10 @@ struct operand {
 	int exp10, exact;
 	const char *src;	/* O_NUM: the number as written (not */
 	int srclen;		/* NUL-terminated), for messages */
-	char text[128];
+	const char *text;	/* O_STR, O_WORD, and O_FIELD and O_T from a
+				 * word (lex_keep) */
+	int word;		/* O_FIELD, O_T: a bare word (no call), which
+				 * is also a string value */
 };
 
 static int parse_or(struct lex *L);
@@ -757,11 +821,15 @@ static void unknown_word(struct lex *L, size_t col, const char *w)
 		fail(L, col, "unknown field \"%s\"", w);
 }
 
-/* Resolves a bare word used as a value: field, t, else left as a word. */
+/*
+ * Resolves a bare word @w (kept) used as a value: field, t, else left as
+ * a word.
+ */
 static void word_operand(struct operand *o, const char *w)
 {
 	const struct pebs_field *f = pebs_field_find(w);
-	snprintf(o->text, sizeof(o->text), "%s", w);
+	o->text = w;
+	o->word = 1;
 	o->kind = O_WORD;
 	o->mask = U64MAX;
 	if (strcmp(w, "t") == 0) {
@@ -800,7 +868,8 @@ static int parse_operand(struct lex *L, struct operand *o)
 		return 0;
 	case T_STR:
 		o->kind = O_STR;
-		snprintf(o->text, sizeof(o->text), "%s", L->text);
+		if (!(o->text = lex_keep(L, L->text, strlen(L->text))))
+			return -1;
 		lex_next(L);
 		return 0;
 	case T_WORD:
@@ -810,9 +879,10 @@ static int parse_operand(struct lex *L, struct operand *o)
 		     "expression" : "expected a field, number or string");
 		return -1;
 	}
-	char w[128];
 	const char *ws = L->start;
-	snprintf(w, sizeof(w), "%s", L->text);
+	const char *w = lex_keep(L, L->text, strlen(L->text));
+	if (!w)
+		return -1;
 	lex_next(L);
 	if (L->tok == T_LP && (strcmp(w, "line") == 0 ||
 			       strcmp(w, "page") == 0)) {
@@ -848,6 +918,7 @@ static int parse_operand(struct lex *L, struct operand *o)
 		*o = in;
 		o->col = in.col;
 		o->mask &= m;
+		o->word = 0;
 		return 0;
 	}
 	word_operand(o, w);
@@ -878,12 +949,11 @@ static int is_strfield(const struct operand *o)
 	return o->kind == O_FIELD && field_kind(o->field) == PEBS_FK_STR;
 }
 
-/* Bit(s) of the feature word for value @s of string field @id; 0 when
- * unknown (error reported). */
-static uint64_t str_feature(struct lex *L, int id, const struct operand *v)
+/* Bit(s) of the feature word for value @s (unescaped) of operand @v of
+ * string field @id; 0 when unknown (error reported). */
+static uint64_t str_bits(struct lex *L, int id, const struct operand *v,
+			 const char *s)
 {
-	char s[sizeof(v->text)];
-	unescape(s, v->text, sizeof(s));
 	int k = -1;
 	switch (id) {
 	case PEBS_F_MEM:
@@ -927,6 +997,19 @@ static uint64_t str_feature(struct lex *L, int id, const struct operand *v)
 	}
 }
 
+/* str_bits() of the value of operand @v. */
+static uint64_t str_feature(struct lex *L, int id, const struct operand *v)
+{
+	char *s = unescape(v->text);
+	if (!s) {
+		fail_nomem(L, v->col);
+		return 0;
+	}
+	uint64_t b = str_bits(L, id, v, s);
+	free(s);
+	return b;
+}
+
 /*
  * Copies the item strings into node @nd's names: as fnmatch() patterns
  * for ~ (p->glob), else as the strings themselves; 0 or -1.
@@ -943,10 +1026,8 @@ static int set_names(struct lex *L, int nd, const struct operand *f,
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		char lit[sizeof(it[i].lo.text)];
-		if (!p->glob)
-			unescape(lit, it[i].lo.text, sizeof(lit));
-		p->names[i] = strdup(p->glob ? it[i].lo.text : lit);
+		p->names[i] = p->glob ? strdup(it[i].lo.text) :
+			      unescape(it[i].lo.text);
 		if (!p->names[i]) {
 			fail_nomem(L, f->col);
 			return -1;
@@ -973,7 +1054,11 @@ static int cmp_string(struct lex *L, const struct operand *f,
 			fail(L, it[i].lo.col, "a range needs a numeric field");
 			return -1;
 		}
-		if (it[i].lo.kind != O_STR && it[i].lo.kind != O_WORD) {
+		/* a bare word is a string here, also one that names a
+		 * field or t ("comm in (bash, ip)"): two string fields are
+		 * never compared with each other */
+		if (it[i].lo.kind != O_STR && it[i].lo.kind != O_WORD &&
+		    !it[i].lo.word) {
 			fail(L, it[i].lo.col, "field \"%s\" is a string: "
 			     "compare it with a string",
 			     pebs_field_by_id(f->field)->name);
@@ -1518,6 +1603,7 @@ int pebs_expr_parse(const char *text, struct pebs_expr **out,
 	if (!L.failed && L.tok != T_END)
 		fail(&L, L.col, L.tok == T_RP ? "unbalanced ')'" :
 		     "expected \"and\", \"or\" or the end of the expression");
+	lex_done(&L);
 	if (L.failed || root < 0) {
 		pebs_expr_free(e);
 		return L.nomem ? -PEBS_E_NOMEM : -PEBS_E_PARSE;
@@ -1869,7 +1955,7 @@ static int event_name_match(const char *name, int glob, const char *s)
 		return 1;
 	if (strpbrk(name, ":/"))
 		return 0;
-	char buf[256];
+	char buf[PEBS_EVENT_NAME_MAX + 1];	/* any stored name's part */
 	const char *ev = event_part(s, buf, sizeof(buf));
 	if (!ev)
 		ev = strpbrk(s, ":/") ? NULL : s;
@@ -1967,12 +2053,14 @@ size_t pebs_expr_unmatched_events(const struct pebs_expr *e,
  * The part of symbol string @full that pattern @pat is compared with: a
  * pattern without the detail of a value compares with its main part, so
  * `sym == "work"` matches "work+0x1a", `dso == "libc.so.6"` matches
- * "/usr/lib/libc.so.6" and `srcline == "a.c"` matches "a.c:42".
+ * "/usr/lib/libc.so.6" and `srcline == "a.c"` matches "a.c:42".  The
+ * part starts at the pointer returned and is *@len bytes long.
  */
 static const char *sym_part(int f, const char *full, const char *pat,
-			    char *buf, size_t len)
+			    size_t *len)
 {
 	const char *cut = NULL;
+	*len = strlen(full);
 	switch (f) {
 	case PEBS_SYM_SYM:
 	case PEBS_SYM_DATA_SYM:
@@ -1986,6 +2074,8 @@ static const char *sym_part(int f, const char *full, const char *pat,
 		if (strchr(pat, '/'))
 			return full;
 		cut = strrchr(full, '/');
+		if (cut)
+			*len -= (size_t)(cut + 1 - full);
 		return cut ? cut + 1 : full;
 	case PEBS_SYM_SRCLINE:
 		if (strchr(pat, ':'))
@@ -1995,23 +2085,38 @@ static const char *sym_part(int f, const char *full, const char *pat,
 	default:
 		return full;
 	}
-	if (!cut)
-		return full;
-	snprintf(buf, len, "%.*s", (int)(cut - full), full);
-	return buf;
+	if (cut)
+		*len = (size_t)(cut - full);
+	return full;
 }
 
+/* Whether @full matches one of @p's names: 1, 0, or -1 (out of memory). */
 static int sym_matches(const struct node *p, const char *full)
 {
-	char buf[512];
-	for (size_t j = 0; j < p->nnames; j++) {
-		const char *v = sym_part(p->symf, full, p->names[j], buf,
-					 sizeof(buf));
-		if (p->glob ? fnmatch(p->names[j], v, 0) == 0 :
-		    strcmp(v, p->names[j]) == 0)
-			return 1;
+	char buf[512], *heap = NULL;
+	int m = 0;
+	for (size_t j = 0; j < p->nnames && !m; j++) {
+		size_t n;
+		const char *v = sym_part(p->symf, full, p->names[j], &n);
+		if (v[n]) {
+			/* a head, NUL-terminated for fnmatch(): a mangled
+			 * C++ name may be longer than buf */
+			char *h = buf;
+			if (n >= sizeof(buf)) {
+				free(heap);
+				if (!(heap = malloc(n + 1)))
+					return -1;
+				h = heap;
+			}
+			memcpy(h, v, n);
+			h[n] = 0;
+			v = h;
+		}
+		m = p->glob ? fnmatch(p->names[j], v, 0) == 0 :
+		    strcmp(v, p->names[j]) == 0;
 	}
-	return 0;
+	free(heap);
+	return m;
 }
 
 /* Whether symbol string @str matches leaf @p, cached by pointer; -1 on
@@ -2050,8 +2155,11 @@ static int sym_match(struct node *p, const char *str)
 			return p->cmatch[j];
 		j = (j + 1) & (p->ccap - 1);
 	}
+	int m = sym_matches(p, str);
+	if (m < 0)
+		return -1;
 	p->ckey[j] = str;
-	p->cmatch[j] = (uint8_t)(sym_matches(p, str) ^ p->neg);
+	p->cmatch[j] = (uint8_t)(m ^ p->neg);
 	p->cn++;
 	return p->cmatch[j];
 }

@@ -63,6 +63,12 @@ Test(expr_parse, errors_point_at_the_column)
 		{ "t in (1s, 100ms..99999us)", 11, "empty range "
 		  "100ms..99999us" },
 		{ "t in 10..9", 6, "empty range 10..9" },
+		/* a string field is not a number's value */
+		{ "ip == comm", 7, "cannot compare a number with string "
+		  "field \"comm\"" },
+		/* a call is no bare word: not the string "addr" */
+		{ "comm == line(addr)", 14, "field \"comm\" is a string: "
+		  "compare it with a string" },
 		{ "addr in line(0x80)..0x40", 9, "empty range "
 		  "line(0x80)..0x40" },
 		/* a range of ticks to seconds: refused, not 5 ticks..1s
@@ -208,6 +214,52 @@ Test(expr_parse, compiled_forms_name_classes_and_values)
 	cr_assert_str_eq(dump("t == 1.50k"), "time in {t == 1500}");
 	cr_assert_str_eq(dump("t >= 18446744073709551515"),
 			 "time in {t >= 18446744073709551515}");
+}
+
+/*
+ * For a string field a bare word is a string, also one that names a field
+ * or t (two string fields are never compared with each other).
+ */
+Test(expr_parse, bare_words_naming_fields_are_strings)
+{
+	static const char *const c[][2] = {
+		{ "comm in (bash, ip)", "comm in {\"bash\",\"ip\"}" },
+		{ "comm == ip", "comm in {\"ip\"}" },
+		{ "sym == line", "sym in {\"line\"}" },
+		{ "comm != t", "comm not in {\"t\"}" },
+		{ "event == lat", "event in {\"lat\"}" },
+		{ "sym ~ page", "sym ~ {\"page\"}" },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		cr_expect_str_eq(dump(c[i][0]), c[i][1], "%s", c[i][0]);
+}
+
+/* Strings and words of any length (mangled C++ names, long paths). */
+Test(expr_parse, long_strings)
+{
+	char text[5200], want[5200];
+	char name[5001];
+	memset(name, 'a', 5000);
+	name[5000] = 0;
+	memcpy(name, "_ZN", 3);
+	snprintf(text, sizeof(text), "sym == \"%s\"", name);
+	snprintf(want, sizeof(want), "sym in {\"%s\"}", name);
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	cr_assert_eq(pebs_expr_parse(text, &e, &err), 0, "%s", err.msg);
+	char *buf = malloc(6000);
+	cr_assert(buf);
+	pebs_expr_dump(e, buf, 6000);
+	cr_assert_str_eq(buf, want);
+	pebs_expr_free(e);
+	/* a bare word too */
+	snprintf(text, sizeof(text), "comm in (x, %s)", name);
+	snprintf(want, sizeof(want), "comm in {\"x\",\"%s\"}", name);
+	cr_assert_eq(pebs_expr_parse(text, &e, &err), 0, "%s", err.msg);
+	pebs_expr_dump(e, buf, 6000);
+	cr_assert_str_eq(buf, want);
+	pebs_expr_free(e);
+	free(buf);
 }
 
 /*

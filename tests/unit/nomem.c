@@ -26,12 +26,17 @@ static void arm(long n)
 
 Test(nomem, expr_parse_reports_no_memory_not_a_parse_error)
 {
-	/* node growth, a set's items, string names, a negated set */
+	/* node growth, a set's items, string names, a negated set, t
+	 * constants' digits, a field's name as a word, a string longer than
+	 * the token buffer starts with */
 	static const char text[] =
 		"lat >= 30 and op == load and mem in (L2, L3, LFB) and "
 		"event in (\"load-latency\", \"x\") and not snoop in (hit) "
 		"or addr in 0x1000..0x2000 or (tid != 3 and lat not in "
-		"(1, 5..9))";
+		"(1, 5..9)) or (t in 1s..2.000000000000000000001s and comm "
+		"in (ip, \"_ZN0123456789012345678901234567890123456789012345"
+		"6789012345678901234567890123456789012345678901234567890123"
+		"4567890123456789Ev\"))";
 	long n;
 	for (n = 1; n < MAX_POINTS; n++) {
 		struct pebs_expr *e = NULL;
