@@ -59,11 +59,12 @@ struct node {
 	const char **ckey;
 	uint8_t *cmatch;
 	size_t ccap, cn;
-	uint64_t tmant;		/* N_T constant: tmant * 10^texp units */
+	/* N_T constant, exactly as written: the decimal digits tdig
+	 * (malloc'd; "" for 0) times 10^texp units */
+	char *tdig;
 	int texp;
-	int texact;		/* N_T: tmant, texp hold the literal exactly */
-	double tval;		/* N_T constant as a double (inexact, or a
-				 * clock rate that is not an integer) */
+	double tval;		/* N_T constant as a double (for a clock
+				 * rate that is not an integer) */
 	int tunit;		/* N_T: 0 raw ticks, else index in units[] */
 	size_t tcol;		/* N_T: column in the text (for messages) */
 };
@@ -179,9 +180,8 @@ struct lex {
 	uint64_t num;
 	double dnum;
 	int integral;		/* the value is the integer num */
-	uint64_t mant;		/* the value is mant * 10^exp10 ... */
-	int exp10;
-	int exact;		/* ... when exact (else about dnum) */
+	const char *dig;	/* the value is dig * 10^dexp exactly: */
+	int dexp;		/* its significant digits (kept, "" for 0) */
 	int unit;		/* index in units[], 0 none */
 	/* T_STR / T_WORD, any length */
 	char *text;
@@ -281,15 +281,20 @@ static int isword(int c)
 }
 
 /*
- * A number is kept as the decimal it was written as, mant * 10^exp10, and
- * not only as a double: `t == 9ms` must land on tick 9000000 exactly, and
- * 9 * 1e-3 * 1e9 in double is 9000000.000000002.
+ * A number is kept as the decimal it was written as, all its significant
+ * digits times a power of ten, and not only as a double: `t == 9ms` must
+ * land on tick 9000000 exactly (9 * 1e-3 * 1e9 in double is
+ * 9000000.000000002), and `t == 1.00000000000000000001s`, with more
+ * digits than 64 bits hold, still lies strictly between two ns ticks.
  */
 static void lex_number(struct lex *L)
 {
 	const char *p = L->p;
 	uint64_t v = 0;
-	int over = 0, exp10 = 0, exact = 1;
+	int over = 0, exp10 = 0;
+	/* the digits as written: integer part [ip, ie), fraction [fp, fe) */
+	const char *ip = p, *ie = p, *fp = p, *fe = p;
+	char hex[24];
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		p += 2;
 		if (!isxdigit((unsigned char)*p)) {
@@ -304,6 +309,9 @@ static void lex_number(struct lex *L)
 			v = v << 4 | (unsigned)d;
 			p++;
 		}
+		ip = hex;
+		ie = hex + snprintf(hex, sizeof(hex), "%llu",
+				    (unsigned long long)v);
 	} else {
 		while (isdigit((unsigned char)*p)) {
 			unsigned d = (unsigned)(*p - '0');
@@ -312,22 +320,20 @@ static void lex_number(struct lex *L)
 			v = v * 10 + d;
 			p++;
 		}
+		ie = p;
 		/* "1.5" is a fraction, "1..5" a range */
 		if (p[0] == '.' && isdigit((unsigned char)p[1])) {
-			const char *end = ++p, *last;
+			const char *end = fp = ++p;
 			while (isdigit((unsigned char)*end))
 				end++;
 			/* trailing zeros change nothing: "1.50" is 15e-1 */
-			for (last = end; last > p && last[-1] == '0'; last--)
+			for (fe = end; fe > fp && fe[-1] == '0'; fe--)
 				;
-			for (; p < last && !over; p++) {
+			/* the double (dnum) takes what 64 bits hold */
+			for (; p < fe && !over; p++) {
 				unsigned d = (unsigned)(*p - '0');
-				if (v > (U64MAX - d) / 10) {
-					/* more digits than 64 bits hold:
-					 * the double is all there is */
-					exact = 0;
+				if (v > (U64MAX - d) / 10)
 					break;
-				}
 				v = v * 10 + d;
 				exp10--;
 			}
@@ -350,13 +356,14 @@ static void lex_number(struct lex *L)
 		return;
 	}
 	L->unit = 0;
+	int sexp = 0;
 	if (n == 0) {
 	} else if (strcmp(suf, "k") == 0 || strcmp(suf, "K") == 0) {
-		exp10 += 3;
+		sexp = 3;
 	} else if (strcmp(suf, "M") == 0) {
-		exp10 += 6;
+		sexp = 6;
 	} else if (strcmp(suf, "G") == 0) {
-		exp10 += 9;
+		sexp = 9;
 	} else {
 		int u = 0;
 		for (int i = 1; i < 5; i++)
@@ -370,23 +377,44 @@ static void lex_number(struct lex *L)
 		L->unit = u;
 	}
 	p += n;
-	L->mant = v;
-	L->exp10 = exp10;
-	L->exact = exact;
+	exp10 += sexp;
 	L->dnum = exp10 < 0 ? (double)v / pow(10, -exp10) :
 		  (double)v * pow(10, exp10);
-	/* trailing zeros are gone, so a fraction left means exp10 < 0 */
-	L->integral = exact && exp10 >= 0;
-	for (; exp10 > 0; exp10--) {
-		if (v > U64MAX / 10) {
+	/* the significant digits, without leading or trailing zeros */
+	size_t ni = (size_t)(ie - ip), nf = (size_t)(fe - fp);
+	char *d = malloc(ni + nf + 1);
+	if (!d) {
+		fail_nomem(L, L->col);
+		return;
+	}
+	memcpy(d, ip, ni);
+	memcpy(d + ni, fp, nf);
+	size_t nd = ni + nf, skip = 0;
+	int dexp = sexp - (int)nf;
+	while (nd && d[nd - 1] == '0') {
+		nd--;
+		dexp++;
+	}
+	while (skip < nd && d[skip] == '0')
+		skip++;
+	L->dig = lex_keep(L, d + skip, nd - skip);
+	free(d);
+	if (!L->dig)
+		return;
+	L->dexp = dexp;
+	L->integral = dexp >= 0;
+	/* the integer part (all of an integer: its value must fit) */
+	uint64_t num = 0;
+	nd -= skip;
+	for (long i = 0; i < (long)nd + dexp; i++) {
+		unsigned x = i < (long)nd ? (unsigned)(L->dig[i] - '0') : 0;
+		if (num > (U64MAX - x) / 10) {
 			fail(L, L->col, "number too large");
 			return;
 		}
-		v *= 10;
+		num = num * 10 + x;
 	}
-	for (; exp10 < 0; exp10++)
-		v /= 10;
-	L->num = v;
+	L->num = num;
 	L->p = p;
 	L->tok = T_NUM;
 }
@@ -749,8 +777,8 @@ struct operand {
 	uint64_t num;
 	double dnum;
 	int integral, unit;
-	uint64_t mant;		/* O_NUM: as struct lex */
-	int exp10, exact;
+	const char *dig;	/* O_NUM: as struct lex */
+	int dexp;
 	const char *src;	/* O_NUM: the number as written (not */
 	int srclen;		/* NUL-terminated), for messages */
 	const char *text;	/* O_STR, O_WORD, and O_FIELD and O_T from a
@@ -859,9 +887,8 @@ static int parse_operand(struct lex *L, struct operand *o)
 		o->dnum = L->dnum;
 		o->integral = L->integral;
 		o->unit = L->unit;
-		o->mant = L->mant;
-		o->exp10 = L->exp10;
-		o->exact = L->exact;
+		o->dig = L->dig;
+		o->dexp = L->dexp;
 		o->src = L->start;
 		o->srclen = (int)(L->p - L->start);
 		lex_next(L);
@@ -905,8 +932,14 @@ static int parse_operand(struct lex *L, struct operand *o)
 			o->srclen = (int)(we - ws);
 			o->num &= m;
 			o->dnum = (double)o->num;
-			o->mant = o->num;
-			o->exp10 = 0;
+			/* the digits of num, for t */
+			char d[24];
+			int nd = snprintf(d, sizeof(d), "%llu",
+					  (unsigned long long)o->num);
+			for (o->dexp = 0; nd && d[nd - 1] == '0'; nd--)
+				o->dexp++;
+			if (!(o->dig = lex_keep(L, d, (size_t)nd)))
+				return -1;
 			return 0;
 		}
 		if (in.kind == O_WORD)
@@ -1204,9 +1237,11 @@ static int mk_t(struct lex *L, int op, const struct operand *c)
 		return -1;
 	struct node *p = &L->e->nodes[nd];
 	p->op = op;
-	p->tmant = c->mant;
-	p->texp = c->exp10;
-	p->texact = c->exact;
+	if (!(p->tdig = strdup(c->dig))) {
+		fail_nomem(L, c->col);
+		return -1;
+	}
+	p->texp = c->dexp;
 	p->tval = c->dnum;
 	p->tunit = c->unit;
 	p->tcol = c->col;
@@ -1216,37 +1251,35 @@ static int mk_t(struct lex *L, int op, const struct operand *c)
 }
 
 /*
+ * Compares decimals @a * 10^@ea and @b * 10^@eb, -1, 0 or 1, from their
+ * significant digits ("" for 0).
+ */
+static int dec_cmp(const char *a, long ea, const char *b, long eb)
+{
+	if (!*a || !*b)
+		return (*a != 0) - (*b != 0);
+	/* the position of the leading digit decides, then the digits */
+	long ma = (long)strlen(a) + ea, mb = (long)strlen(b) + eb;
+	if (ma != mb)
+		return ma > mb ? 1 : -1;
+	int c = strcmp(a, b);
+	return (c > 0) - (c < 0);
+}
+
+/*
  * Compares two t constants, -1, 0 or 1, in seconds or both in raw ticks;
  * 0 also when they cannot be compared before the clock is known (one in
- * ticks, one with a unit: refused in ranges by the caller).
+ * ticks, one with a unit, neither 0: refused in ranges by the caller).
  */
 static int t_cmp(const struct operand *a, const struct operand *b)
 {
-	if (a->kind != O_NUM || b->kind != O_NUM || !a->unit != !b->unit)
+	if (a->kind != O_NUM || b->kind != O_NUM)
 		return 0;
-	if (!a->exact || !b->exact) {
-		double x = a->dnum * pow(10, unit_exp[a->unit]);
-		double y = b->dnum * pow(10, unit_exp[b->unit]);
-		return (x > y) - (x < y);
-	}
-	if (!a->mant || !b->mant)
-		return (a->mant != 0) - (b->mant != 0);
-	/* bring the larger exponent down to the other's; a mantissa that
-	 * passes 2^124 on the way is the larger, the other is below 2^64 */
-	unsigned __int128 x = a->mant, y = b->mant;
-	int ex = a->exp10 + unit_exp[a->unit];
-	int ey = b->exp10 + unit_exp[b->unit];
-	for (; ex > ey; ex--) {
-		if (x >> 124)
-			return 1;
-		x *= 10;
-	}
-	for (; ey > ex; ey--) {
-		if (y >> 124)
-			return -1;
-		y *= 10;
-	}
-	return (x > y) - (x < y);
+	/* 0 is 0 in any unit: "t in 1s..0" is an empty range */
+	if (*a->dig && *b->dig && !a->unit != !b->unit)
+		return 0;
+	return dec_cmp(a->dig, (long)a->dexp + unit_exp[a->unit], b->dig,
+		       (long)b->dexp + unit_exp[b->unit]);
 }
 
 /* t in items: or of (t == x) / (t >= lo and t <= hi). */
@@ -1262,7 +1295,7 @@ static int cmp_tset(struct lex *L, const struct item *it, size_t n, int neg)
 					  &it[i].lo;
 		if (it[i].range && it[i].lo.kind == O_NUM &&
 		    it[i].hi.kind == O_NUM && !it[i].lo.unit !=
-		    !it[i].hi.unit && (o->mant || !o->exact)) {
+		    !it[i].hi.unit && *o->dig) {
 			fail(L, o->col, "range %.*s..%.*s: %.*s has no time "
 			     "unit (a plain number is in raw time units); "
 			     "give both ends a unit, or neither",
@@ -1528,9 +1561,8 @@ static int parse_unary(struct lex *L)
 			z.dnum = 0;
 			z.integral = 1;
 			z.unit = 0;
-			z.mant = 0;
-			z.exp10 = 0;
-			z.exact = 1;
+			z.dig = "";
+			z.dexp = 0;
 			r = compare(L, &a, OP_NE, &z);
 		} else {
 			fail(L, a.col, "expected a comparison");
@@ -1567,6 +1599,7 @@ void pebs_expr_free(struct pebs_expr *e)
 		return;
 	for (size_t i = 0; i < e->nn; i++) {
 		free(e->nodes[i].iv);
+		free(e->nodes[i].tdig);
 		for (size_t j = 0; j < e->nodes[i].nnames; j++)
 			free(e->nodes[i].names[j]);
 		free(e->nodes[i].names);
@@ -1643,9 +1676,10 @@ int pebs_expr_clock_ready(const struct pebs_expr *e)
 
 /*
  * floor and ceiling of node @p's constant in ticks, at @ticks_per_sec
- * for a constant with a unit.  Exact whenever the literal was kept exactly
- * and the rate is an integer (ns files, an integral tsc.hz): then a
- * constant on a tick is that tick, not a double's neighbour of it.
+ * for a constant with a unit.  Exact whenever the rate is an integer (ns
+ * files, an integral tsc.hz), from the decimal as written, all its digits:
+ * a constant on a tick is that tick, not a double's neighbour of it, and
+ * one between two ticks, however close to one, is strictly between.
  */
 static void t_ticks(const struct node *p, double ticks_per_sec,
 		    __int128 *fl, __int128 *ce)
@@ -1653,27 +1687,45 @@ static void t_ticks(const struct node *p, double ticks_per_sec,
 	int u = p->tunit;
 	int rate_int = !u || (ticks_per_sec == floor(ticks_per_sec) &&
 			      ticks_per_sec <= 9.2e18);
-	if (p->texact && rate_int) {
-		/* tmant < 2^64 and rate < 2^63: the product fits */
-		unsigned __int128 n = (unsigned __int128)p->tmant *
-				      (u ? (uint64_t)ticks_per_sec : 1);
-		int e = p->texp + unit_exp[u], rem = 0;
-		for (; e > 0 && n < (unsigned __int128)T_INF; e--)
-			n *= 10;
-		for (; e < 0 && n; e++) {
-			rem |= n % 10 != 0;
-			n /= 10;
+	if (rate_int) {
+		/* tdig * r / 10^k, by long multiplication: the digits below
+		 * the point give the carry into the integer part, and
+		 * whether anything is left over */
+		const unsigned __int128 inf = (unsigned __int128)T_INF;
+		uint64_t r = u ? (uint64_t)ticks_per_sec : 1;
+		const char *d = p->tdig;
+		size_t nd = strlen(d), nint = nd;
+		long e = (long)p->texp + unit_exp[u];
+		unsigned __int128 c = 0, h = 0;	/* c < r at every step */
+		int rem = 0;
+		if (e < 0) {
+			size_t k = (size_t)-e;
+			nint = k < nd ? nd - k : 0;
+			for (size_t i = nd; i > nint; i--) {
+				unsigned __int128 x = (unsigned __int128)
+					(unsigned)(d[i - 1] - '0') * r + c;
+				rem |= x % 10 != 0;
+				c = x / 10;
+			}
+			/* the zeros between the point and the digits */
+			for (size_t i = nd; i < k && c; i++) {
+				rem |= c % 10 != 0;
+				c /= 10;
+			}
 		}
-		if (n > (unsigned __int128)T_INF)
-			n = (unsigned __int128)T_INF;
-		*fl = (__int128)n;
-		*ce = (__int128)n + rem;
+		for (size_t i = 0; i < nint && h < inf; i++)
+			h = h * 10 + (unsigned)(d[i] - '0');
+		for (; e > 0 && h && h < inf; e--)
+			h *= 10;
+		h = h >= inf || (h && r > inf / h) ? inf : h * r + c;
+		if (h > inf)
+			h = inf;
+		*fl = (__int128)h;
+		*ce = (__int128)h + rem;
 		return;
 	}
 	const double big = 1.8446744073709552e19;	/* 2^64 */
-	double x = p->tval;
-	if (u)
-		x *= ticks_per_sec * pow(10, unit_exp[u]);
+	double x = p->tval * ticks_per_sec * pow(10, unit_exp[u]);
 	double f = floor(x), c = ceil(x);
 	*fl = f >= big ? T_INF : (__int128)f;
 	*ce = c >= big ? T_INF : (__int128)c;
@@ -2493,24 +2545,21 @@ static const char *const opnames[] = { "==", "!=", "<", "<=", ">", ">=",
 /* The constant of N_T leaf @p as the decimal it was written as. */
 static void dump_dec(const struct node *p, struct sbuf *s)
 {
-	if (!p->texact) {
-		sb_printf(s, "%.17g", p->tval);
-		return;
-	}
-	char d[24];
-	int n = snprintf(d, sizeof(d), "%llu", (unsigned long long)p->tmant);
-	int point = n + p->texp;	/* digits before the decimal point */
+	const char *d = *p->tdig ? p->tdig : "0";
+	long n = (long)strlen(d);
+	long point = *p->tdig ? n + p->texp : 1;	/* digits before the
+							 * decimal point */
 	if (point <= 0) {
 		sb_printf(s, "0.");
-		for (int i = point; i < 0; i++)
+		for (long i = point; i < 0; i++)
 			sb_printf(s, "0");
 		sb_printf(s, "%s", d);
 	} else if (point >= n) {
 		sb_printf(s, "%s", d);
-		for (int i = n; i < point; i++)
+		for (long i = n; i < point; i++)
 			sb_printf(s, "0");
 	} else {
-		sb_printf(s, "%.*s.%s", point, d, d + point);
+		sb_printf(s, "%.*s.%s", (int)point, d, d + point);
 	}
 }
 

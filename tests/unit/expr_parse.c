@@ -63,6 +63,15 @@ Test(expr_parse, errors_point_at_the_column)
 		{ "t in (1s, 100ms..99999us)", 11, "empty range "
 		  "100ms..99999us" },
 		{ "t in 10..9", 6, "empty range 10..9" },
+		/* 0 is 0 in every unit: below 1s (or 1ns) as well */
+		{ "t in 1s..0", 6, "empty range 1s..0 (the low end comes "
+		  "first)" },
+		{ "t in 1ns..0.0", 6, "empty range 1ns..0.0" },
+		/* ordered by all their digits, past what 64 bits hold */
+		{ "t in 2.00000000000000000002s..2.00000000000000000001s", 6,
+		  "empty range 2.00000000000000000002s.." },
+		/* 2^64 as a fraction with a suffix is an integer, too large */
+		{ "lat <= 18446744073709551.616k", 8, "number too large" },
 		/* a string field is not a number's value */
 		{ "ip == comm", 7, "cannot compare a number with string "
 		  "field \"comm\"" },
@@ -214,6 +223,10 @@ Test(expr_parse, compiled_forms_name_classes_and_values)
 	cr_assert_str_eq(dump("t == 1.50k"), "time in {t == 1500}");
 	cr_assert_str_eq(dump("t >= 18446744073709551515"),
 			 "time in {t >= 18446744073709551515}");
+	/* all the digits, also more than 64 bits hold */
+	cr_assert_str_eq(dump("t == 1.000000000000000000010s"),
+			 "time in {t == 1.00000000000000000001s}");
+	cr_assert_str_eq(dump("t < 0.0k"), "time in {t < 0}");
 }
 
 /*
@@ -496,6 +509,55 @@ Test(expr_parse, time_constants_on_a_tick_are_exact)
 	/* a rate that is not an integer still works, in double: 0.3us is
 	 * 750.00000015 ticks, so t >= 0.3us starts at the next tick */
 	cr_expect_eq(count_at("t >= 0.3us", tsc, 4, 1000, 2.5e9 + 0.5), 1);
+}
+
+/*
+ * Constants with more digits than 64 bits hold are still exact: one a
+ * hair past a tick is between two ticks, at any integral rate, and a raw
+ * tick count keeps its integer part.
+ */
+Test(expr_parse, time_constants_past_64_bits_of_digits)
+{
+	static const uint64_t ns[] = { 1000, 1000001000, 1000001001 };
+	static const struct { const char *text; size_t want; } c[] = {
+		{ "t == 1.00000000000000000001s", 0 },
+		{ "t >= 1.00000000000000000001s", 1 },
+		{ "t > 1.00000000000000000001s", 1 },
+		{ "t <= 1.00000000000000000001s", 2 },
+		{ "t < 1.00000000000000000001s", 2 },
+		{ "t != 1.00000000000000000001s", 3 },
+		{ "t == 0.99999999999999999999999s", 0 },
+		{ "t <= 0.99999999999999999999999s", 1 },
+		{ "t >= 0.99999999999999999999999s", 2 },
+		{ "t == 1.000000000000000000000000s", 1 },
+		{ "t in 1s..1.00000000000000000001s", 1 },
+		{ "t == 1000000001.000000000000000000001ns", 0 },
+		{ "t <= 1000000001.000000000000000000001ns", 3 },
+		/* raw ticks: the integer part is the floor */
+		{ "t == 1000000000.000000000000000000001", 0 },
+		{ "t <= 1000000000.000000000000000000001", 2 },
+		{ "t >= 1000000000.999999999999999999999", 1 },
+		{ "t < 1000000000.999999999999999999999", 2 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		size_t got = count_at(c[i].text, ns, 3, 1000, 1e9);
+		cr_expect_eq(got, c[i].want, "%s: %zu, want %zu", c[i].text,
+			     got, c[i].want);
+	}
+	/* 3 GHz: 0.333...34s is just past tick 10^9, 0.333...33s just
+	 * before it, whatever digit the 64-bit part stops at */
+	static const uint64_t tsc[] = { 999999999, 1000000000, 1000000001 };
+	cr_expect_eq(count_at("t >= 0.33333333333333333334s", tsc, 3, 0,
+			      3e9), 1);
+	cr_expect_eq(count_at("t <= 0.33333333333333333334s", tsc, 3, 0,
+			      3e9), 2);
+	cr_expect_eq(count_at("t >= 0.33333333333333333333s", tsc, 3, 0,
+			      3e9), 2);
+	cr_expect_eq(count_at("t <= 0.33333333333333333333s", tsc, 3, 0,
+			      3e9), 1);
+	cr_expect_eq(count_at("t == 0.3333333333333333333333333333333333333"
+			      "33333333333333333333333333333333333333333333s",
+			      tsc, 3, 0, 3e9), 0);
 }
 
 /*
