@@ -309,6 +309,7 @@ struct vctx {
 	uint64_t *threads;	/* sorted keys */
 	size_t nt;
 	bmask *w, *a;		/* per thread: written / accessed bytes */
+	int pids;		/* threads of more than one process */
 };
 
 /*
@@ -345,7 +346,13 @@ static long line_threads(const struct pebs_c2c *c,
 	return (long)nt;
 }
 
-/* "tid 1, 2 and 3 more" for the threads with byte @b in mask set @m. */
+/*
+ * "tid 1, 2 and 3 more" for the threads with byte @b in mask set @m.  On a
+ * line of several processes a tid alone is ambiguous, so there each thread
+ * is named by (pid, tid), the order of the report's thread keys and
+ * columns: "pid 100 tid 7, pid 200 tid 7" (no parentheses: the list is
+ * inside some already).
+ */
 static void list_threads(struct sbuf *s, const struct vctx *v,
 			 const bmask *m, const bmask *not, unsigned b)
 {
@@ -353,7 +360,12 @@ static void list_threads(struct sbuf *s, const struct vctx *v,
 	for (size_t t = 0; t < v->nt; t++) {
 		if (!bit(m[t], b) || (not && bit(not[t], b)))
 			continue;
-		if (shown < 4)
+		if (shown < 4 && v->pids)
+			sb_printf(s, "%spid %" PRIu32 " tid %" PRIu32,
+				  shown ? ", " : "",
+				  (uint32_t)(v->threads[t] >> 32),
+				  (uint32_t)v->threads[t]);
+		else if (shown < 4)
 			sb_printf(s, "%s%" PRIu32, shown ? ", " : "tid ",
 				  (uint32_t)v->threads[t]);
 		else
@@ -610,6 +622,26 @@ static int fix_false(struct sbuf *fix, const struct vctx *v,
 }
 
 /*
+ * @s of @n (s <= n, n > 0) in whole percent, to nearest (a half to even,
+ * as printf's %.0f).  The verdict compares exact shares with @pct and
+ * 100 - @pct, so a share that is not exactly one of them is never printed
+ * as it: it goes to the next whole percent on its side (20.5% where 20%
+ * decides prints as 21%), and the printed shares explain the verdict.
+ * The two thresholds are at least 2 apart, so that step meets neither.
+ */
+static unsigned share_pct(uint64_t s, uint64_t n, unsigned pct)
+{
+	uint64_t r = s * 100 / n, rem = s * 100 % n;
+	if (rem > n - rem || (rem == n - rem && (r & 1)))
+		r++;
+	const unsigned th[2] = { pct, 100 - pct };
+	for (int i = 0; i < 2; i++)
+		if (r == th[i] && s * 100 != (uint64_t)th[i] * n)
+			r = s * 100 > (uint64_t)th[i] * n ? r + 1 : r - 1;
+	return (unsigned)r;
+}
+
+/*
  * Decides the verdict of line @l; with @text also its reason, evidence and
  * fix (kept for listed lines only: they cost time and memory).
  */
@@ -640,7 +672,10 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 	long ntl = line_threads(c, l, x);
 	if (ntl < 0)
 		return (int)ntl;
-	struct vctx v = { x->threads, (size_t)ntl, x->w, x->a };
+	struct vctx v = { x->threads, (size_t)ntl, x->w, x->a, 0 };
+	/* threads are sorted by (pid, tid): the first and last pid differ */
+	v.pids = ntl > 1 &&
+		 (x->threads[0] >> 32) != (x->threads[ntl - 1] >> 32);
 	memset(v.w, 0, v.nt * sizeof(bmask));
 	memset(v.a, 0, v.nt * sizeof(bmask));
 	uint64_t offld[C2C_MAX_LINE], offst[C2C_MAX_LINE];
@@ -742,7 +777,8 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 	for (size_t f = 0; f < nf; f++) {
 		const struct field *fx = &fields[f];
 		if (f == 8) {
-			sb_printf(&ev, "; and %zu more fields", nf - 8);
+			sb_printf(&ev, "; and %zu more field%s", nf - 8,
+				  nf - 8 == 1 ? "" : "s");
 			break;
 		}
 		sb_printf(&ev, "%s", f ? "; " : "");
@@ -769,7 +805,7 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 		sb_printf(&why, "only loads were sampled on this line (%"
 			  PRIu64 " by %zu threads) and none hit a modified "
 			  "line: read sharing, no conflict", N, v.nt);
-	} else if (!writers && c->totals.store) {
+	} else if (!writers && c->totals.store > c->totals.st_noadrs) {
 		/* a HITM says someone wrote the line: its stores are rare */
 		p->verdict = PEBS_C2C_V_UNKNOWN;
 		sb_printf(&why, "no store to this line was sampled (%" PRIu64
@@ -777,6 +813,19 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 			  "lines were: sample stores more often (a lower "
 			  "precise-store period) to tell false from true "
 			  "sharing", N, v.nt);
+	} else if (!writers && c->totals.store) {
+		/*
+		 * Stores were sampled, but a store without an address is on
+		 * no line: more of them would not help, an address would.
+		 */
+		p->verdict = PEBS_C2C_V_UNKNOWN;
+		sb_printf(&why, "no store to this line was sampled (%" PRIu64
+			  " loads by %zu threads), and no sampled store has a "
+			  "data address (%" PRIu64 " without, see --stats), so "
+			  "none is on a line: record stores with their address "
+			  "(a store event whose records carry one, see "
+			  "pebs-c2c(1)) to tell false from true sharing", N,
+			  v.nt, c->totals.st_noadrs);
 	} else if (!writers) {
 		p->verdict = PEBS_C2C_V_UNKNOWN;
 		sb_printf(&why, "no store to this line was sampled (%" PRIu64
@@ -798,13 +847,13 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 	}
 	if (p->verdict != PEBS_C2C_V_UNKNOWN && text)
 		sb_printf(&why, "of %" PRIu64 " samples in contention, %"
-			  PRIu64 " (%.0f%%) touch bytes that another thread "
+			  PRIu64 " (%u%%) touch bytes that another thread "
 			  "also uses, with a store (true sharing), and %"
-			  PRIu64 " (%.0f%%) share the line with a thread that "
+			  PRIu64 " (%u%%) share the line with a thread that "
 			  "writes other bytes of it (false sharing); "
 			  "%u%% decides", both,
-			  s_true, 100.0 * (double)s_true / (double)both,
-			  s_false, 100.0 * (double)s_false / (double)both,
+			  s_true, share_pct(s_true, both, pct),
+			  s_false, share_pct(s_false, both, pct),
 			  pct);
 	if (p->verdict != PEBS_C2C_V_UNKNOWN && text && !c->o.access_size &&
 	    A < 8)

@@ -319,16 +319,16 @@ static struct pebs_c2c *mk(const struct pebs_c2c_opts *o)
 	return c;
 }
 
-static void add(struct pebs_c2c *c, uint32_t cpu, uint32_t tid,
-		uint64_t ip, uint64_t addr, uint32_t lat, uint64_t dsrc,
-		unsigned n)
+static void add_pid(struct pebs_c2c *c, uint32_t cpu, uint32_t pid,
+		    uint32_t tid, uint64_t ip, uint64_t addr, uint32_t lat,
+		    uint64_t dsrc, unsigned n)
 {
-	struct pebs_batch *b = pebs_batch_new(64);
+	struct pebs_batch *b = pebs_batch_new(n > 64 ? n : 64);
 	cr_assert(b);
 	struct pebs_sample s;
 	memset(&s, 0, sizeof(s));
 	s.cpu = cpu;
-	s.pid = 100;
+	s.pid = pid;
 	s.tid = tid;
 	s.ip = ip;
 	s.addr = addr;
@@ -339,6 +339,14 @@ static void add(struct pebs_c2c *c, uint32_t cpu, uint32_t tid,
 		cr_assert_eq(pebs_batch_push(b, &s), 0);
 	cr_assert_eq(pebs_c2c_add_batch(c, b), 0);
 	pebs_batch_free(b);
+}
+
+/* @n samples of process 100 */
+static void add(struct pebs_c2c *c, uint32_t cpu, uint32_t tid,
+		uint64_t ip, uint64_t addr, uint32_t lat, uint64_t dsrc,
+		unsigned n)
+{
+	add_pid(c, cpu, 100, tid, ip, addr, lat, dsrc, n);
 }
 
 static const struct pebs_c2c_line *find(struct pebs_c2c *c, uint64_t la)
@@ -858,6 +866,126 @@ Test(c2c, verdict_unknown_reasons)
 			 "line (20 by 2 threads) and none hit a modified line"),
 		  "%s", find(c, B)->why);
 	pebs_c2c_free(c);
+}
+
+/*
+ * Stores were sampled, but none with an address: they are on no line, so
+ * sampling them more often would not help (the reason said so, counting
+ * stores without address as "stores to other lines"); an address would.
+ */
+Test(c2c, verdict_unknown_stores_without_address)
+{
+	struct pebs_c2c *c = mk(NULL);
+	add(c, 0, 1, 0x10, A + 0x00, 200, HITM_L, 6);
+	add(c, 1, 2, 0x10, A + 0x08, 200, HITM_L, 6);
+	add(c, 2, 3, 0x20, 0, 0, STORE, 5);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect_eq(pebs_c2c_totals(c)->st_noadrs, 5);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_assert(l);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_UNKNOWN);
+	cr_expect(!strstr(l->why, "stores to other lines"), "%s", l->why);
+	cr_expect(strstr(l->why, "no store to this line was sampled (12 loads "
+			 "by 2 threads), and no sampled store has a data "
+			 "address (5 without, see --stats)"), "%s", l->why);
+	cr_expect(strstr(l->why, "record stores with their address"), "%s",
+		  l->why);
+	pebs_c2c_free(c);
+	/* one store with an address elsewhere: then they are rare here */
+	c = mk(NULL);
+	add(c, 0, 1, 0x10, A + 0x00, 200, HITM_L, 6);
+	add(c, 1, 2, 0x10, A + 0x08, 200, HITM_L, 6);
+	add(c, 2, 3, 0x20, 0, 0, STORE, 5);
+	add(c, 2, 3, 0x20, A + 0x1000, 0, STORE, 1);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	cr_expect(strstr(find(c, A)->why, "though stores to other lines "
+			 "were"), "%s", find(c, A)->why);
+	pebs_c2c_free(c);
+}
+
+/*
+ * The shares printed in the reason explain the verdict: one that is not
+ * exactly a threshold is not printed as it (20.5% was "20%" on a mixed
+ * line where 80% decides, 79.5% was "80%").
+ */
+Test(c2c, verdict_shares_round_away_from_threshold)
+{
+	/*
+	 * tid 1 writes 0x00, tid 2 reads it; tid 3 writes 0x20 (all false),
+	 * or only reads it (then tid 2's loads are not false, tid 3's not
+	 * true: 51 true, 159 false of 200).  40 of 200 is exactly 20%.
+	 */
+	static const struct {
+		unsigned st1, ld2, n3;
+		int st3;
+		enum pebs_c2c_verdict v;
+		const char *tr, *fl;
+	} t[] = {
+		{ 20, 21, 159, 1, PEBS_C2C_V_MIXED, "41 (21%)", "200 (100%)" },
+		{ 10, 41, 149, 0, PEBS_C2C_V_MIXED, "51 (26%)", "159 (79%)" },
+		{ 20, 20, 160, 1, PEBS_C2C_V_FALSE, "40 (20%)", "200 (100%)" },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pebs_c2c *c = mk(NULL);
+		add(c, 0, 1, 0x10, A + 0x00, 0, STORE, t[i].st1);
+		add(c, 1, 2, 0x18, A + 0x00, 200, HITM_L, t[i].ld2);
+		add(c, 2, 3, 0x20, A + 0x20, t[i].st3 ? 0 : 200,
+		    t[i].st3 ? STORE : HITM_L, t[i].n3);
+		cr_assert_eq(pebs_c2c_finish(c), 0);
+		const struct pebs_c2c_line *l = find(c, A);
+		char want[160];
+		snprintf(want, sizeof(want), "of 200 samples in contention, "
+			 "%s touch", t[i].tr);
+		cr_expect_eq(l->verdict, t[i].v, "%s", l->why);
+		cr_expect(strstr(l->why, want), "%zu: %s", i, l->why);
+		snprintf(want, sizeof(want), "and %s share", t[i].fl);
+		cr_expect(strstr(l->why, want), "%zu: %s", i, l->why);
+		pebs_c2c_free(c);
+	}
+}
+
+/*
+ * A tid names a thread only within its process: on a line of several
+ * processes the texts name (pid, tid); on one process only the tid.
+ */
+Test(c2c, verdict_texts_name_pid_when_processes_differ)
+{
+	struct pebs_c2c *c = mk(NULL);
+	add_pid(c, 0, 100, 7, 0x10, A + 0x00, 0, STORE, 10);
+	add_pid(c, 1, 200, 7, 0x20, A + 0x20, 0, STORE, 10);
+	add_pid(c, 1, 200, 7, 0x28, A + 0x20, 200, HITM_L, 10);
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_expect_eq(l->verdict, PEBS_C2C_V_FALSE, "%s", l->why);
+	cr_expect(strstr(l->fix, "move offset 0x20-0x27 (written by pid 200 "
+			 "tid 7) away from 0x00-0x07 (written by pid 100 tid "
+			 "7)"), "%s", l->fix);
+	cr_expect(strstr(l->evidence, "0x00-0x07 (written by pid 100 tid 7): "
+			 "10 stores, 0 loads"), "%s", l->evidence);
+	pebs_c2c_free(c);
+}
+
+/*
+ * Evidence names 8 fields, then how many more: "field" for one.  Each
+ * thread writes its own 8 bytes of a 128-byte line.
+ */
+Test(c2c, verdict_evidence_more_fields)
+{
+	for (unsigned nf = 9; nf <= 10; nf++) {
+		struct pebs_c2c_opts o = { .line_size = 128 };
+		struct pebs_c2c *c = mk(&o);
+		for (uint32_t t = 0; t < nf; t++)
+			add(c, t, t + 1, 0x10, A + 8 * t, 0, STORE, 2);
+		add(c, 0, 1, 0x18, A, 200, HITM_L, 2);
+		cr_assert_eq(pebs_c2c_finish(c), 0);
+		const struct pebs_c2c_line *l = find(c, A);
+		cr_assert(l);
+		const char *want = nf == 9 ? "; and 1 more field" :
+			"; and 2 more fields";
+		const char *e = strstr(l->evidence, want);
+		cr_expect(e && !e[strlen(want)], "%s", l->evidence);
+		pebs_c2c_free(c);
+	}
 }
 
 /* ------------------------------------------------- display and listing */
