@@ -193,6 +193,16 @@ static int count_cb(void *ctx, unsigned worker, const struct pebs_batch *b)
 	return pebs_hist_add(w->h[worker], b);
 }
 
+/* pebs_hist_add() or _merge() failed with @r: out of memory, or more
+ * samples than a count holds. */
+static void count_failed(int r)
+{
+	if (r == -PEBS_E_RANGE)
+		util_die(EXIT_DATA, "more than 2^64-1 samples: a count would "
+			 "wrap");
+	util_die(EXIT_SYS, "out of memory");
+}
+
 /*
  * Counts the samples of the inputs into *@hp.  Returns the exit status;
  * *@readable is 1 when an input was a .pebs stream (a segment began).
@@ -288,8 +298,8 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 				util_die(EXIT_SYS, "out of memory");
 			b = sub;
 		}
-		if (!ro.consume && pebs_hist_add(*hp, b) < 0)
-			util_die(EXIT_SYS, "out of memory");
+		if (!ro.consume && (rc = pebs_hist_add(*hp, b)) < 0)
+			count_failed(rc);
 	}
 	util_progress_end(&pg);
 	util_evcheck_end(&ec, r, 1);
@@ -308,8 +318,8 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 			*hp = wk.h[i];
 			continue;
 		}
-		if (pebs_hist_merge(*hp, wk.h[i]) < 0)
-			util_die(EXIT_SYS, "out of memory");
+		if ((rc = pebs_hist_merge(*hp, wk.h[i])) < 0)
+			count_failed(rc);
 		pebs_hist_free(wk.h[i]);
 	}
 	pebs_batch_free(sub);

@@ -939,6 +939,9 @@ int pebs_hist_add(struct pebs_hist *h, const struct pebs_batch *b)
 	uint64_t mask = h->fmask;
 	if (!n)
 		return 0;
+	if (n > UINT64_MAX - h->added)
+		return -PEBS_E_RANGE;
+	h->added += n;	/* each sample counts once, in its group */
 	h->gen++;
 	if (h->bykind == BY_NONE) {
 		if (!h->ng && group_of(h, 0) < 0)
@@ -1022,10 +1025,15 @@ static long group_named(struct pebs_hist *h, const char *name)
 int pebs_hist_add_value(struct pebs_hist *h, const char *group,
 			uint64_t value, uint64_t count)
 {
+	if (count > UINT64_MAX - h->added)
+		return -PEBS_E_RANGE;
 	long g = group_named(h, group);
 	if (g < 0)
 		return (int)g;
-	return counter_add(h, (size_t)g, value, count);
+	int r = counter_add(h, (size_t)g, value, count);
+	if (!r)
+		h->added += count;
+	return r;
 }
 
 int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
@@ -1033,6 +1041,8 @@ int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
 	if (src->field != h->field || src->by != h->by ||
 	    !same_where(src->where, h->where))
 		return -PEBS_E_INVAL;
+	if (src->added > UINT64_MAX - h->added)
+		return -PEBS_E_RANGE;
 	/* every group first: making one may move h->g */
 	uint32_t *map = malloc((src->ng ? src->ng : 1) * sizeof(*map));
 	if (!map)
@@ -1079,6 +1089,9 @@ int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src)
 	}
 	free(map);
 	h->gen++;
+	/* after an error part of src is in: counting all of it errs on the
+	 * safe side */
+	h->added += src->added;
 	return r;
 }
 
@@ -1612,16 +1625,23 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 					ERRL(ln, "group %s: value %s has "
 					     "count 0", name, vs);
 				}
+				if (n > UINT64_MAX - sum)
+					ERRL(ln, "group %s: counts add up to "
+					     "more than 64 bits", name);
+				/* every count is part of the total: a bin
+				 * or group cannot wrap if it cannot */
+				if (n > UINT64_MAX - h->added)
+					ERRL(ln, "group %s: count %llu takes "
+					     "the samples merged past 2^64-1",
+					     name, (unsigned long long)n);
 				/* the group is made by its first value,
 				 * as the counting would */
 				if ((r = ys_make_group(y, h, name, nline,
 						       &g)) < 0)
 					goto out;
-				if (n > UINT64_MAX - sum)
-					ERRL(ln, "group %s: counts add up to "
-					     "more than 64 bits", name);
 				if ((r = counter_add(h, (size_t)g, v, n)) < 0)
 					goto out;
+				h->added += n;
 				sum += n;
 			}
 		} else if (key == 3 || (r = ys_skip(y)) < 0) {
@@ -1641,9 +1661,13 @@ static int ys_group(struct ys *y, struct pebs_hist *h)
 	if (unm > UINT64_MAX - sum)
 		ERRL(gline, "group %s: counts add up to more than 64 bits",
 		     name);
+	if (unm > UINT64_MAX - h->added)
+		ERRL(gline, "group %s: unmeasured %llu takes the samples "
+		     "merged past 2^64-1", name, (unsigned long long)unm);
 	if (unm && ((r = ys_make_group(y, h, name, nline, &g)) < 0 ||
 		    (r = counter_add(h, (size_t)g, 0, unm)) < 0))
 		goto out;
+	h->added += unm;
 	r = 0;
 out:
 	free(name);

@@ -85,6 +85,10 @@ struct pebs_hist {
 	int fcol, bycol;
 	uint64_t fmask, bymask;
 	uint64_t gen, sgen;	/* counts changed / sorted lists built */
+	/* every count added, unmeasured ones too: the entry points that add
+	 * large counts (merges, pebs_hist_add_value()) refuse what would take
+	 * it past 2^64-1, so that no count (value, bin, group, total) wraps */
+	uint64_t added;
 	size_t top;		/* pebs_hist_set_top(); 0: every group */
 	struct group *g;
 	size_t ng, gcap;

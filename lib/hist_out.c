@@ -407,10 +407,13 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 		if (pebs_hist_bins_of(h, i, bins, &bv, &nb) < 0)
 			goto nomem;
 		uint64_t mx = 1;
-		int wl = 2, wh = 2;
+		int wl = 2, wh = 2, wc = 12;	/* wc: 12 unless wider */
 		for (size_t k = 0; k < nb; k++) {
 			if (bv[k].count > mx)
 				mx = bv[k].count;
+			int lc = snprintf(a, sizeof(a), "%llu",
+					  (unsigned long long)bv[k].count);
+			wc = lc > wc ? lc : wc;
 			int l1 = (int)strlen(fmt_val(h, bv[k].lo, a,
 						     sizeof(a)));
 			int l2 = (int)strlen(text_edge(h, bv[k].hi, a,
@@ -418,12 +421,12 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 			wl = l1 > wl ? l1 : wl;
 			wh = l2 > wh ? l2 : wh;
 		}
-		fprintf(fp, "  %*s  %*s  %12s  %7s\n", wl, "lo", wh, "hi",
-			"count", "%");
+		fprintf(fp, "  %*s  %*s  %*s  %7s\n", wl, "lo", wh, "hi",
+			wc, "count", "%");
 		for (size_t k = 0; k < nb; k++) {
-			fprintf(fp, "  %*s  %*s  %12llu  %7.3f", wl,
+			fprintf(fp, "  %*s  %*s  %*llu  %7.3f", wl,
 				fmt_val(h, bv[k].lo, a, sizeof(a)), wh,
-				text_edge(h, bv[k].hi, b, sizeof(b)),
+				text_edge(h, bv[k].hi, b, sizeof(b)), wc,
 				(unsigned long long)bv[k].count,
 				st.count ? 100.0 * (double)bv[k].count /
 				(double)st.count : 0.0);

@@ -66,7 +66,11 @@ uint64_t pebs_hist_cols(const struct pebs_hist *h);
 int pebs_hist_field(const struct pebs_hist *h);
 int pebs_hist_by(const struct pebs_hist *h);
 
-/* Counts every sample of @b.  Returns 0 or -PEBS_E_NOMEM. */
+/*
+ * Counts every sample of @b.  Returns 0, -PEBS_E_NOMEM, or -PEBS_E_RANGE
+ * (nothing counted) when the histogram would hold more than 2^64-1
+ * samples: no count of it may wrap.
+ */
 int pebs_hist_add(struct pebs_hist *h, const struct pebs_batch *b);
 
 /*
@@ -87,8 +91,9 @@ const char *pebs_hist_where(const struct pebs_hist *h);
  * must have the same field, group-by and filter (pebs_hist_set_where():
  * the same text, or the same compiled expression, so "lat>100" is
  * "100 < lat"; else -PEBS_E_INVAL); groups are
- * matched by key, or by name for events and symbol texts.  Returns 0 or
- * -PEBS_E_NOMEM.
+ * matched by key, or by name for events and symbol texts.  Returns 0,
+ * -PEBS_E_NOMEM, or -PEBS_E_RANGE (nothing added) when both hold more
+ * than 2^64-1 samples together.
  */
 int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src);
 
@@ -96,7 +101,8 @@ int pebs_hist_merge(struct pebs_hist *h, const struct pebs_hist *src);
  * Adds @count samples of value @value to group @group (its printed name:
  * "L3", "load-latency", "17", "0x4005d0"; "all" without grouping).
  * Returns 0, -PEBS_E_PARSE when @group is not a value of the group-by
- * field, or -PEBS_E_NOMEM.
+ * field, -PEBS_E_RANGE (nothing added) when the histogram would hold more
+ * than 2^64-1 samples, or -PEBS_E_NOMEM.
  */
 int pebs_hist_add_value(struct pebs_hist *h, const char *group,
 			uint64_t value, uint64_t count);
@@ -107,7 +113,9 @@ int pebs_hist_add_value(struct pebs_hist *h, const char *group,
  * field and group-by must be @h's, their version (pebs_hist) 1, and their
  * numbers decimal or 0x hex within 64 bits; every group has values, each
  * a value its field can hold with a count of at least 1; a group's count
- * may be absent, and when present must be the sum of its values' counts.
+ * may be absent, and when present must be the sum of its values' counts;
+ * the counts must not take the samples of @h past 2^64-1 (-PEBS_E_PARSE,
+ * the pair that would is not added).
  * Their filter (key where, as pebs_hist_merge() compares them; absent,
  * as in YAML written before the key existed: every sample) must be @h's,
  * else -PEBS_E_INVAL with a message in @err naming both: counts of other

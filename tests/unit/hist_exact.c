@@ -402,6 +402,61 @@ Test(hist_exact, merge_same_where)
 	pebs_hist_free(h);
 }
 
+/*
+ * No count may wrap past 2^64-1: not a group's, and not the total of all
+ * groups (each bin and group is part of it), whether the counts come from
+ * one document, several, an in-memory merge or pebs_hist_add_value().
+ * The refused pair is not added, nor its group made.
+ */
+Test(hist_exact, counts_never_wrap)
+{
+	static const char one[] = HEAD "  values:\n"
+		"  - [5, 18446744073709551615]\n";
+	static const char two[] = "pebs_hist: 1\nfield: lat\nby: mem\n"
+		"groups:\n- group: L1\n  values: [[5, 9223372036854775808]]\n"
+		"- group: L2\n  values: [[5, 9223372036854775808]]\n";
+	static const char unm[] = "pebs_hist: 1\nfield: lat\nby: mem\n"
+		"groups:\n- group: L1\n  values: [[5, 9223372036854775808]]\n"
+		"- group: L2\n  unmeasured: 9223372036854775808\n"
+		"  values: []\n";
+	char err[256] = "";
+	struct pebs_hist *h, *g;
+	/* two documents of 2^64-1 each: the second is refused */
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, -1), 0);
+	cr_assert_eq(pebs_hist_merge_yaml(h, one, strlen(one), err,
+					  sizeof(err)), 0, "%s", err);
+	cr_assert_eq(pebs_hist_merge_yaml(h, one, strlen(one), err,
+					  sizeof(err)), -PEBS_E_PARSE);
+	cr_assert(strstr(err, "line 7: group all: count 18446744073709551615 "
+			 "takes the samples merged past 2^64-1"), "%s", err);
+	cr_assert_eq(pebs_hist_total(h), UINT64_MAX);
+	/* nor may pebs_hist_add_value() or an in-memory merge wrap it */
+	cr_assert_eq(pebs_hist_add_value(h, "all", 7, 1), -PEBS_E_RANGE);
+	cr_assert_eq(pebs_hist_new(&g, PEBS_COL_LAT, -1), 0);
+	cr_assert_eq(pebs_hist_add_value(g, "all", 7, 1), 0);
+	cr_assert_eq(pebs_hist_merge(h, g), -PEBS_E_RANGE);
+	cr_assert_eq(pebs_hist_merge(g, h), -PEBS_E_RANGE);
+	cr_assert_eq(pebs_hist_total(h), UINT64_MAX);
+	cr_assert_eq(pebs_hist_total(g), 1);
+	pebs_hist_free(g);
+	pebs_hist_free(h);
+	/* two groups of one document, each within 64 bits, not together;
+	 * the refused group is not made (it read "0 samples, 2 groups") */
+	for (int i = 0; i < 2; i++) {
+		const char *y = i ? unm : two;
+		cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, PEBS_F_MEM), 0);
+		cr_assert_eq(pebs_hist_merge_yaml(h, y, strlen(y), err,
+						  sizeof(err)), -PEBS_E_PARSE);
+		cr_assert(strstr(err, i ? "line 7: group L2: unmeasured "
+				 "9223372036854775808 takes the samples merged"
+				 : "line 8: group L2: count 9223372036854775808 "
+				 "takes the samples merged"), "%s", err);
+		cr_assert_eq(pebs_hist_total(h), 1ull << 63);
+		cr_assert_eq(pebs_hist_ngroups(h), 1);
+		pebs_hist_free(h);
+	}
+}
+
 static int valid_utf8(const char *s)
 {
 	size_t n = strlen(s);

@@ -17,3 +17,10 @@ printf -- '---\npebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n  val
 pebs-hist --merge -f csv --percentiles 50 nocount.yaml; echo "rc=$?"
 sed 's/^  values:/  count: 4\n  values:/' nocount.yaml >badcount.yaml
 pebs-hist --merge -f csv --percentiles 50 badcount.yaml; echo "rc=$?"
+# counts that add up past 2^64-1 over documents or groups are refused (they
+# wrapped: 18446744073709551614 samples, or "0 samples, 2 groups"), and
+# the text table's count column widens for counts of 13 digits and more
+printf -- '---\npebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n  values: [[5, 18446744073709551615]]\n' >max.yaml
+pebs-hist --merge -f text max.yaml max.yaml; echo "rc=$?"
+printf -- '---\npebs_hist: 1\nfield: lat\nby: mem\ngroups:\n- group: L1\n  values: [[5, 9223372036854775808]]\n- group: L2\n  values: [[5, 9223372036854775808]]\n' >half.yaml
+pebs-hist --merge -f csv half.yaml; echo "rc=$?"
