@@ -79,6 +79,15 @@ static void usage(FILE *fp)
 		util_prog, util_prog);
 }
 
+/* The items of comma-separated list @s, for a message. */
+static size_t list_len(const char *s)
+{
+	size_t n = 1;
+	for (; *s; s++)
+		n += *s == ',';
+	return n;
+}
+
 static int field_arg(const char *opt, const char *name, int numeric)
 {
 	const struct pebs_field *f = pebs_field_find(name);
@@ -389,6 +398,10 @@ int main(int argc, char **argv)
 				util_die(EXIT_USAGE, "--bins: \"%s\": number "
 					 "too large (more than 64 bits)",
 					 optarg);
+			if (r == -PEBS_E_UNSUPPORTED)
+				util_die(EXIT_USAGE, "--bins: %zu edges, more "
+					 "than the %d allowed", list_len(optarg),
+					 PEBS_HIST_MAX_EDGES);
 			if (r < 0)
 				util_die(EXIT_USAGE, "--bins: bad spec \"%s\" "
 					 "(log2, linear:WIDTH, or ascending "
@@ -402,6 +415,10 @@ int main(int argc, char **argv)
 					 "names a percentile twice (keys must "
 					 "be unique; 50 and 50.0 are the "
 					 "same)", optarg);
+			if (r == -PEBS_E_RANGE)
+				util_die(EXIT_USAGE, "--percentiles: %zu "
+					 "percentiles, more than the %d allowed",
+					 list_len(optarg), MAX_PCT);
 			if (r < 0)
 				util_die(EXIT_USAGE, "--percentiles: bad list "
 					 "\"%s\" (numbers in 0..100 of at most "

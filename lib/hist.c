@@ -1201,9 +1201,12 @@ int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
 			if (dot)
 				den *= 10;
 		}
-		if (!digits || n == cap || len >= sizeof(p[0].name) ||
+		if (!digits || len >= sizeof(p[0].name) ||
 		    num > (unsigned __int128)100 * den)
 			return -PEBS_E_PARSE;
+		/* apart from PARSE: the caller says why, naming its limit */
+		if (n == cap)
+			return -PEBS_E_RANGE;
 		/* each percentile names an output key (p50) and a column:
 		 * a repeat, even one written differently (50, 50.0),
 		 * would make duplicate keys or two equal columns */
@@ -1271,8 +1274,9 @@ int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b)
 	for (const char *s = spec;; s++) {
 		size_t n = strcspn(s, ",");
 		uint64_t e;
+		/* a limit, not a malformed spec: the caller says so */
 		if (b->nedges == PEBS_HIST_MAX_EDGES)
-			return -PEBS_E_PARSE;
+			return -PEBS_E_UNSUPPORTED;
 		int r = pebs_num_parse(s, n, &e);
 		if (r < 0)
 			return r;

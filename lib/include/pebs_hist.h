@@ -207,8 +207,9 @@ struct pebs_hist_pct {
 /*
  * Parses a comma-separated list of percentiles in [0, 100] ("50,90,99.9")
  * of at most 19 digits each (so that num and den are exact) into @p
- * (capacity @cap).  Returns the count, -PEBS_E_PARSE, or -PEBS_E_INVAL
- * when a percentile repeats (also written differently: 50 and 50.0).
+ * (capacity @cap).  Returns the count, -PEBS_E_PARSE, -PEBS_E_RANGE when
+ * the list holds more than @cap percentiles, or -PEBS_E_INVAL when a
+ * percentile repeats (also written differently: 50 and 50.0).
  */
 int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
 			size_t cap);
@@ -240,7 +241,8 @@ struct pebs_hist_bins {
  * written "edges:E0,E1,...") into @b.  Numbers are written as in pebs-filter(1): decimal (a leading zero
  * is not octal) or 0x hex, with an optional suffix k or K (x1000), M
  * (x10^6) or G (x10^9).  Returns 0, -PEBS_E_RANGE when a number exceeds
- * 64 bits, or -PEBS_E_PARSE.
+ * 64 bits, -PEBS_E_UNSUPPORTED for more than PEBS_HIST_MAX_EDGES edges, or
+ * -PEBS_E_PARSE.
  */
 int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b);
 

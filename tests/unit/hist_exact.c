@@ -145,6 +145,17 @@ Test(hist_exact, bins_numbers)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		cr_assert_eq(pebs_hist_bins_parse(bad[i], &b), -PEBS_E_PARSE,
 			     "%s", bad[i]);
+	/* PEBS_HIST_MAX_EDGES edges, and one more: a limit of its own, not
+	 * a malformed spec (the message names the limit) */
+	char spec[PEBS_HIST_MAX_EDGES * 6 + 16];
+	size_t o = 0;
+	for (int i = 1; i <= PEBS_HIST_MAX_EDGES; i++)
+		o += (size_t)snprintf(spec + o, sizeof(spec) - o, "%s%d",
+				      i > 1 ? "," : "", i);
+	cr_assert_eq(pebs_hist_bins_parse(spec, &b), 0);
+	cr_assert_eq(b.nedges, PEBS_HIST_MAX_EDGES);
+	snprintf(spec + o, sizeof(spec) - o, ",%d", PEBS_HIST_MAX_EDGES + 1);
+	cr_assert_eq(pebs_hist_bins_parse(spec, &b), -PEBS_E_UNSUPPORTED);
 }
 
 Test(hist_exact, percentiles_of_many_digits)
@@ -160,6 +171,9 @@ Test(hist_exact, percentiles_of_many_digits)
 	cr_assert_lt(pebs_hist_pct_parse("33.3333333333333333333", p, 3), 0);
 	cr_assert_lt(pebs_hist_pct_parse("100.00000000000000000", p, 3), 0);
 	cr_assert_lt(pebs_hist_pct_parse("100.0000000000000001", p, 3), 0);
+	/* more than @cap: a limit (RANGE), not a malformed list (PARSE) */
+	cr_assert_eq(pebs_hist_pct_parse("1,2,3,4", p, 3), -PEBS_E_RANGE);
+	cr_assert_eq(pebs_hist_pct_parse("1,2,3,x", p, 3), -PEBS_E_PARSE);
 	/* ranks: ceil(P/100 n) exactly, for n = 3 */
 	struct pebs_hist *h;
 	uint64_t v;

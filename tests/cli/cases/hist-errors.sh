@@ -9,6 +9,13 @@ pebs-hist --by mem,snoop $f; echo "rc=$?"
 pebs-hist --bins 10,5 $f; echo "rc=$?"
 pebs-hist --bins linear:0 $f; echo "rc=$?"
 pebs-hist --percentiles 50,101 $f; echo "rc=$?"
+# past the limits: a message naming the limit (it was "bad list ... of
+# at most 19 digits", or "bad spec"); at the limits: accepted
+pebs-hist --percentiles $(seq -s, 0 64) $f; echo "rc=$?"
+pebs-hist -f csv --percentiles $(seq -s, 1 64) $f | head -1 | cut -c1-32
+pebs-hist --bins $(seq -s, 1 1025) $f; echo "rc=$?"
+pebs-hist --bins edges:$(seq -s, 1 1025) $f; echo "rc=$?"
+pebs-hist -f csv --bins $(seq -s, 1 1024) $f | tail -1
 # a repeated percentile would write duplicate keys (p50 twice)
 pebs-hist -f yaml --percentiles 50,90,50 $f; echo "rc=$?"
 pebs-hist -f csv --percentiles 50,50.0 $f; echo "rc=$?"
