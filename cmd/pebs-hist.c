@@ -456,6 +456,14 @@ int main(int argc, char **argv)
 	if (o.top && o.fmt == PEBS_HIST_YAML)
 		util_die(EXIT_USAGE, "--top does not apply to yaml, which "
 			 "keeps every group for --merge");
+	/* as --top with yaml: an option the format cannot honour is an
+	 * error, not a plot that silently differs from what was asked */
+	if (o.fmt == PEBS_HIST_SVG && o.bins.kind != PEBS_BINS_LOG2)
+		util_die(EXIT_USAGE, "--bins does not apply to svg, which "
+			 "always plots log2 bins");
+	if (o.fmt == PEBS_HIST_SVG && o.npct)
+		util_die(EXIT_USAGE, "--percentiles does not apply to svg, "
+			 "which plots no percentiles");
 	const char *stdin_only[] = { "-" };
 	const char *const *paths = (const char *const *)argv + optind;
 	size_t n = (size_t)(argc - optind);
