@@ -463,11 +463,20 @@ static const char *const colors[SVG_MAXG] = {
 	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
 
+/*
+ * @v with three significant digits and an SI suffix: 999600 is "1M", not
+ * "1e+03k" (%.3g rounds 999.6 up to 1000, which it writes so), so scale
+ * while the rounded text would reach 1000.
+ */
 static void si(char *buf, size_t len, double v)
 {
 	static const char *const suf[] = { "", "k", "M", "G", "T", "P", "E" };
 	int k = 0;
-	while (v >= 1000 && k < 6) {
+	char t[32];
+	for (;;) {
+		snprintf(t, sizeof(t), "%.3g", v);
+		if (k == 6 || strtod(t, NULL) < 1000)
+			break;
 		v /= 1000;
 		k++;
 	}

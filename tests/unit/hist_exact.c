@@ -592,3 +592,34 @@ Test(hist_exact, top_groups)
 	free(c);
 	pebs_hist_free(h);
 }
+
+/*
+ * The svg legend's counts in three significant digits and an SI suffix:
+ * a count that rounds up to 1000 takes the next suffix ("1e+03k" was
+ * written for 999600).
+ */
+Test(hist_exact, svg_legend_counts)
+{
+	static const struct {
+		const char *name;
+		uint64_t n;
+		const char *want;
+	} t[] = {
+		{ "a", 999600, ">a (1M)<" },
+		{ "b", 999999999, ">b (1G)<" },
+		{ "c", 999, ">c (999)<" },
+		{ "d", 999499, ">d (999k)<" },
+		{ "e", 1000, ">e (1k)<" },
+		{ "f", 12345, ">f (12.3k)<" },
+		{ "g", UINT64_MAX / 2, ">g (9.22E)<" },
+	};
+	struct pebs_hist *h;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, PEBS_COL_EVENT), 0);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		cr_assert_eq(pebs_hist_add_value(h, t[i].name, 5, t[i].n), 0);
+	char *s = write_fmt(h, PEBS_HIST_SVG, NULL);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		cr_expect(strstr(s, t[i].want), "lacks %s:\n%s", t[i].want, s);
+	free(s);
+	pebs_hist_free(h);
+}
