@@ -361,8 +361,8 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 	long nl = listed_groups(h, 0, 0, &idx);
 	if (nl < 0)
 		return (int)nl;
-	fprintf(fp, ": %llu samples, %zu group%s", (unsigned long long)total,
-		h->ng, h->ng == 1 ? "" : "s");
+	fprintf(fp, ": %llu sample%s, %zu group%s", (unsigned long long)total,
+		total == 1 ? "" : "s", h->ng, h->ng == 1 ? "" : "s");
 	if (h->top && (size_t)nl < h->ng)
 		fprintf(fp, ", the %ld with the most samples", nl);
 	else if (h->top)
@@ -385,8 +385,9 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 						hist_group(h, i)->unmeasured);
 			continue;
 		}
-		fprintf(fp, ": %llu samples (%.2f%%)  min %s  max %s  "
+		fprintf(fp, ": %llu sample%s (%.2f%%)  min %s  max %s  "
 			"mean %s", (unsigned long long)st.count,
+			st.count == 1 ? "" : "s",
 			total ? 100.0 * (double)st.count / (double)total : 0.0,
 			fmt_val(h, st.min, a, sizeof(a)),
 			fmt_val(h, st.max, b, sizeof(b)),
@@ -490,10 +491,15 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	size_t nb[SVG_MAXG] = { 0 };
 	int r = 0;
 	/* the largest groups, then in output order for a stable legend */
-	size_t *idx = NULL, ng = h->ng;
+	size_t *idx = NULL, ng = 0;
 	long nl = listed_groups(h, 1, 1, &idx);
 	if (nl < 0)
 		goto nomem;
+	/* the groups that could be drawn: the note below must not count
+	 * those of only unmeasured samples (the title counts their
+	 * samples) as left out for room */
+	for (size_t i = 0; i < h->ng; i++)
+		ng += h->view[i].n != 0;
 	size_t shown = (size_t)nl < SVG_MAXG ? (size_t)nl : SVG_MAXG;
 	int kmin = 64, kmax = 0;
 	uint64_t cmax = 1;
@@ -531,7 +537,9 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 		"font-weight=\"bold\">%s distribution", ML, fname);
 	if (h->by >= 0)
 		fprintf(fp, " by %s", by_name(h));
-	fprintf(fp, " (%llu samples", (unsigned long long)pebs_hist_total(h));
+	uint64_t total = pebs_hist_total(h);
+	fprintf(fp, " (%llu sample%s", (unsigned long long)total,
+		total == 1 ? "" : "s");
 	uint64_t un = pebs_hist_unmeasured_total(h);
 	if (un)
 		fprintf(fp, "; %llu without a latency left out",

@@ -623,3 +623,40 @@ Test(hist_exact, svg_legend_counts)
 	free(s);
 	pebs_hist_free(h);
 }
+
+/*
+ * The svg note "(S of N groups)" counts the groups that could be drawn: a
+ * group of only unmeasured samples (latency 0) is none ("(6 of 7
+ * groups)" said one was left out for room when all were drawn).  One
+ * sample is "1 sample", in svg and text.
+ */
+Test(hist_exact, svg_note_and_singular)
+{
+	struct pebs_hist *h;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, PEBS_COL_EVENT), 0);
+	cr_assert_eq(pebs_hist_add_value(h, "one", 5, 1), 0);
+	char *s = write_fmt(h, PEBS_HIST_SVG, NULL);
+	char *t = write_fmt(h, PEBS_HIST_TEXT, NULL);
+	cr_expect(strstr(s, " (1 sample)</text>"), "%s", s);
+	cr_expect(strstr(t, "lat by event: 1 sample, 1 group\n"), "%s", t);
+	cr_expect(strstr(t, "\none: 1 sample (100.00%)"), "%s", t);
+	free(s);
+	free(t);
+	/* with a group of only unmeasured samples: all drawn, no note */
+	cr_assert_eq(pebs_hist_add_value(h, "stores", 0, 3), 0);
+	s = write_fmt(h, PEBS_HIST_SVG, NULL);
+	cr_expect(strstr(s, "(1 sample; 3 without a latency left out)"),
+		  "%s", s);
+	cr_expect_null(strstr(s, " groups)</text>"), "%s", s);
+	free(s);
+	/* twelve that could be drawn: ten are */
+	for (int i = 0; i < 11; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "g%02d", i);
+		cr_assert_eq(pebs_hist_add_value(h, name, 7, 2), 0);
+	}
+	s = write_fmt(h, PEBS_HIST_SVG, NULL);
+	cr_expect(strstr(s, ">(10 of 12 groups)</text>"), "%s", s);
+	free(s);
+	pebs_hist_free(h);
+}

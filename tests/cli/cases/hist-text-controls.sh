@@ -3,4 +3,4 @@
 cd $TMP
 printf 'time,event,lat\n1,"x\033[2J\ny",5\n2,"c1\302\233z",7\n' |
 	pebs-import -f csv -o n.pebs &&
-pebs-hist --by event -f text n.pebs | grep -a samples | cat -v
+pebs-hist --by event -f text n.pebs | grep -a sample | cat -v
