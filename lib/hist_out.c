@@ -458,6 +458,16 @@ nomem:
 #define MT 50
 #define MB 70
 #define SVG_MAXG 10
+/*
+ * Legend text: from ML + pw + 34 to the right edge, widened for long
+ * group names (paths, C++ symbols) up to LEG_MAXC characters, each
+ * counted LEG_CW px wide (12 px sans-serif runs narrower: an estimate
+ * that errs on the side of room); longer names are cut in the middle.
+ */
+#define LEG_X (SVG_W - MR + 34)
+#define LEG_CW 7.5
+#define LEG_PAD 6
+#define LEG_MAXC 48
 
 static const char *const colors[SVG_MAXG] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
@@ -482,6 +492,55 @@ static void si(char *buf, size_t len, double v)
 		k++;
 	}
 	snprintf(buf, len, "%.3g%s", v, suf[k]);
+}
+
+/* Characters (code points) of UTF-8 @s (group names are valid UTF-8). */
+static size_t u8_len(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The byte offset of character @k of UTF-8 @s (its length if fewer). */
+static size_t u8_off(const char *s, size_t k)
+{
+	size_t i = 0;
+	for (; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && !k--)
+			break;
+	return i;
+}
+
+/*
+ * The legend entry of group @name with count text @lab, in at most @maxc
+ * characters: a name too long keeps its start and end around an ellipsis
+ * (the count, written last, must stay visible), and its whole text goes
+ * in a <title> child, which browsers show on hover.
+ */
+static void svg_legend_label(FILE *fp, const char *name, const char *lab,
+			     size_t maxc)
+{
+	size_t len = strlen(name), nc = u8_len(name);
+	size_t room = maxc - 3 - strlen(lab);	/* " (", lab, ")" */
+	if (nc <= room) {
+		pebs_outfmt_xml_fputs(fp, name);
+		fprintf(fp, " (%s)", lab);
+		return;
+	}
+	/* head, U+2026, tail: at most LEG_MAXC characters of 4 bytes */
+	char cut[LEG_MAXC * 4 + 4];
+	size_t head = room / 2, tail = room - 1 - head;
+	size_t hb = u8_off(name, head), tb = u8_off(name, nc - tail);
+	memcpy(cut, name, hb);
+	memcpy(cut + hb, "\u2026", 3);
+	memcpy(cut + hb + 3, name + tb, len - tb + 1);
+	fputs("<title>", fp);
+	pebs_outfmt_xml_fputs(fp, name);
+	fprintf(fp, " (%s)</title>", lab);
+	pebs_outfmt_xml_fputs(fp, cut);
+	fprintf(fp, " (%s)", lab);
 }
 
 static int write_svg(struct pebs_hist *h, FILE *fp)
@@ -523,6 +582,25 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	if (ydec < 1)
 		ydec = 1;
 	double pw = SVG_W - ML - MR, ph = SVG_H - MT - MB;
+	/* the legend's counts, and the characters of its widest entry: the
+	 * image widens to fit it, up to LEG_MAXC */
+	char labs[SVG_MAXG][32];
+	size_t legc = 0;
+	for (size_t s = 0; s < shown; s++) {
+		const struct gview *g = hist_group(h, idx[s]);
+		si(labs[s], sizeof(labs[s]), (double)g->n);
+		size_t c = u8_len(g->name) + 3 + strlen(labs[s]);
+		legc = c > legc ? c : legc;
+	}
+	if (legc > LEG_MAXC)
+		legc = LEG_MAXC;
+	int svg_w = (int)ceil(LEG_X + LEG_CW * (double)legc + LEG_PAD);
+	if (svg_w < SVG_W)
+		svg_w = SVG_W;
+	/* what fits in svg_w: legc, or more in the narrowest image */
+	size_t maxc = (size_t)((svg_w - LEG_X - LEG_PAD) / LEG_CW);
+	if (maxc > LEG_MAXC)
+		maxc = LEG_MAXC;
 #define X(v) (ML + ((v) - x0) / (x1 - x0) * pw)
 #define Y(c) (MT + ph - ((c) > 0 ? (log10((double)(c)) + 0.3) / \
 			 (ydec + 0.3) * ph : 0))
@@ -532,7 +610,7 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\""
 		" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
-		"fill=\"white\"/>\n", SVG_W, SVG_H, SVG_W, SVG_H);
+		"fill=\"white\"/>\n", svg_w, SVG_H, svg_w, SVG_H);
 	fprintf(fp, "<text x=\"%d\" y=\"24\" font-size=\"16\" "
 		"font-weight=\"bold\">%s distribution", ML, fname);
 	if (h->by >= 0)
@@ -606,14 +684,12 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	for (size_t s = 0; s < shown; s++) {
 		const struct gview *g = hist_group(h, idx[s]);
 		double y = MT + 10 + 20.0 * (double)s;
-		char lab[32];
-		si(lab, sizeof(lab), (double)g->n);
 		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
 			"height=\"4\" fill=\"%s\"/>\n"
 			"<text x=\"%.1f\" y=\"%.1f\">",
 			ML + pw + 14, y - 4, colors[s], ML + pw + 34, y + 1);
-		pebs_outfmt_xml_fputs(fp, g->name);
-		fprintf(fp, " (%s)</text>\n", lab);
+		svg_legend_label(fp, g->name, labs[s], maxc);
+		fputs("</text>\n", fp);
 	}
 	if (shown < ng)
 		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">(%zu of %zu groups)"

@@ -660,3 +660,54 @@ Test(hist_exact, svg_note_and_singular)
 	free(s);
 	pebs_hist_free(h);
 }
+
+/*
+ * Long group names (paths, C++ symbols) overflowed the legend, and the
+ * count written after them was lost past the image's edge: the image
+ * widens for them up to 48 characters of legend, and a longer name is
+ * cut in the middle (at character boundaries), whole in a <title> shown
+ * on hover, its count kept.  Short names keep the 860 px image.
+ */
+Test(hist_exact, svg_legend_long_names)
+{
+	static const char cxx[] = "std::vector<std::basic_string<char>, "
+		"std::allocator<std::basic_string<char>>>::_M_realloc_insert";
+	char e[200] = "";
+	for (int i = 0; i < 60; i++)
+		strcat(e, "\xc3\xa9");	/* é: two bytes */
+	struct pebs_hist *h;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, PEBS_COL_EVENT), 0);
+	cr_assert_eq(pebs_hist_add_value(h, "short", 5, 3), 0);
+	char *s = write_fmt(h, PEBS_HIST_SVG, NULL);
+	cr_expect(strstr(s, " width=\"860\" "), "%s", s);
+	cr_expect(strstr(s, ">short (3)</text>"), "%s", s);
+	cr_expect_null(strstr(s, "<title>"), "%s", s);
+	free(s);
+	/* 35 characters and its count: widened, not cut */
+	cr_assert_eq(pebs_hist_add_value(h, "/usr/lib/x86_64-linux-gnu/libc.so.6",
+					 5, 12), 0);
+	s = write_fmt(h, PEBS_HIST_SVG, NULL);
+	cr_expect(strstr(s, " width=\"1000\" height=\"500\" "
+			 "viewBox=\"0 0 1000 500\""),
+		  "%s", s);
+	cr_expect(strstr(s, ">/usr/lib/x86_64-linux-gnu/libc.so.6 (12)<"),
+		  "%s", s);
+	free(s);
+	cr_assert_eq(pebs_hist_add_value(h, cxx, 5, 999600), 0);
+	cr_assert_eq(pebs_hist_add_value(h, e, 5, 1), 0);
+	s = write_fmt(h, PEBS_HIST_SVG, NULL);
+	cr_expect(strstr(s, " width=\"1060\" "), "%s", s);
+	cr_expect(strstr(s, "<title>std::vector&lt;std::basic_string&lt;char"
+			 "&gt;, std::allocator&lt;std::basic_string&lt;char"
+			 "&gt;&gt;&gt;::_M_realloc_insert (1M)</title>"
+			 "std::vector&lt;std::basi\xe2\x80\xa6&gt;&gt;::"
+			 "_M_realloc_insert (1M)</text>"), "%s", s);
+	/* 48 characters: 22 + ellipsis + 21, then " (1)" */
+	char want[256];
+	snprintf(want, sizeof(want), "</title>%.44s\xe2\x80\xa6%.42s (1)<",
+		 e, e);
+	cr_expect(strstr(s, want), "%s", s);
+	cr_assert(valid_utf8(s), "%s", s);
+	free(s);
+	pebs_hist_free(h);
+}
