@@ -14,6 +14,7 @@
 #include "pebs_format.h"
 #include "pebs_perf.h"
 #include "util.h"
+#include "util_progress.h"
 
 const char *util_prog = "pebs";
 
@@ -163,8 +164,12 @@ void util_check_out(const char *out, const char *const *paths, size_t n)
 
 void util_write_failed(const char *path)
 {
-	if (errno == EPIPE)
+	if (errno == EPIPE) {
+		/* quiet, but not with the progress line left on the
+		 * terminal (every other exit path erases it) */
+		util_progress_clear();
 		exit(EXIT_OK);
+	}
 	util_die(EXIT_SYS, "%s: write error:",
 		 path && strcmp(path, "-") ? path : "standard output");
 }
