@@ -213,15 +213,21 @@ static int do_plan(const char *uarch, const char **ev, size_t nev,
 
 /* ------------------------------------------------------------- capture */
 
-static volatile sig_atomic_t stop_flag;
-/* SIGINT and SIGTERM as inherited, for the -- COMMAND. */
-static struct sigaction int0, term0;
+static volatile sig_atomic_t stop_flag, stop_sig;
+/* SIGINT, SIGTERM and SIGHUP as inherited, for the -- COMMAND. */
+static struct sigaction int0, term0, hup0;
 
-/* Each request changes the flag: with -b sim -- COMMAND the first ends
- * the command's run, a later one the replay (pebs_capture.h). */
-static void on_signal(int sig)
+/*
+ * Each request changes the flag: with -b sim -- COMMAND the first ends
+ * the command's run, a later one the replay (pebs_capture.h).  The
+ * library passes it on to the -- COMMAND with its signal, unless the
+ * terminal sent it (SI_KERNEL: Ctrl-C, a hangup), to the whole foreground
+ * process group, the command included.
+ */
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-	(void)sig;
+	(void)uc;
+	stop_sig = si && si->si_code == SI_KERNEL ? 0 : sig;
 	stop_flag = stop_flag < SIG_ATOMIC_MAX ? stop_flag + 1 : 1;
 }
 
@@ -236,6 +242,7 @@ static void pre_exec(void *ctx)
 	(void)ctx;
 	sigaction(SIGINT, &int0, NULL);
 	sigaction(SIGTERM, &term0, NULL);
+	sigaction(SIGHUP, &hup0, NULL);
 	util_restore_signals();
 }
 
@@ -266,7 +273,8 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 		      int argc, char **argv)
 {
 	struct pebs_capture_stats st;
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_sigaction = on_signal,
+				.sa_flags = SA_SIGINFO };
 	char err[4096], line[256], cmdline[2048] = "";
 	int is_sim = !co->backend || !strcmp(co->backend, "sim"), r;
 
@@ -289,12 +297,18 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 		co->out = util_open_out(out, 1);
 	}
 	co->stop = &stop_flag;
+	co->stop_signal = &stop_sig;
 	co->progress_ctx = &is_sim;
 	if (util_progress_wanted(NULL))
 		co->progress = progress;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &int0);
 	sigaction(SIGTERM, &sa, &term0);
+	/* A hangup (the terminal closed) ends the capture as SIGTERM does,
+	 * the file complete, unless it was ignored (nohup). */
+	sigaction(SIGHUP, NULL, &hup0);
+	if (hup0.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	co->pre_exec = pre_exec;
 	r = pebs_capture_run(co, &st, err, sizeof(err));
 	util_progress_clear();

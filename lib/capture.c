@@ -3,12 +3,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -66,6 +69,10 @@ struct cap {
 	 * the command was interrupted before it wrote any trace. */
 	sig_atomic_t stop0;
 	int interrupted;
+	/* hardware -- COMMAND: it runs under ptrace; a stop request was
+	 * passed on to it (the writer is finished before it is waited
+	 * for) */
+	int traced, passed;
 	struct cmaps maps;		/* hardware -- COMMAND: its maps */
 	size_t maps_in_head;		/* of them, in the current HEAD */
 	struct pebs_writer_opts wo;
@@ -179,16 +186,74 @@ static int exec_errno(int fd)
 }
 
 /*
+ * A stop request not yet passed on to the -- COMMAND @pid (@seen: the
+ * flag's value last passed on): sent to it with the request's signal
+ * (pebs_capture_opts.stop_signal), so that a request made to the capture
+ * alone ends the command too.  Returns 1 when there was a request.
+ */
+static int pass_stop(struct cap *c, pid_t pid, sig_atomic_t *seen)
+{
+	const struct pebs_capture_opts *o = c->o;
+	int sig;
+
+	if (!o->stop || *o->stop == *seen)
+		return 0;
+	*seen = *o->stop;
+	sig = o->stop_signal ? *o->stop_signal : SIGTERM;
+	if (sig > 0 && pid > 0)
+		kill(pid, sig);
+	return 1;
+}
+
+/*
+ * sim: waits for the -- COMMAND @pid (started when the stop flag was
+ * @seen), passing the stop requests made meanwhile on to it.  The wait
+ * wakes when it exits (a pidfd, where the kernel has them), at a signal,
+ * or after WAIT_MS at most (10 ms without a pidfd): a request made just
+ * before the wait began is not missed.
+ */
+static int wait_traced(struct cap *c, pid_t pid, sig_atomic_t seen,
+		       int *status)
+{
+	int pfd = -1;
+	pid_t p;
+
+#ifdef SYS_pidfd_open
+	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	while ((p = waitpid(pid, status, WNOHANG)) != pid) {
+		if (p < 0 && errno != EINTR) {
+			cerr(c, "waitpid: %s", strerror(errno));
+			if (pfd >= 0)
+				close(pfd);
+			return -PEBS_E_IO;
+		}
+		pass_stop(c, pid, &seen);
+		if (pfd >= 0) {
+			struct pollfd pf = { .fd = pfd, .events = POLLIN };
+			poll(&pf, 1, WAIT_MS);
+		} else {
+			poll(NULL, 0, 10);
+		}
+	}
+	if (pfd >= 0)
+		close(pfd);
+	return 0;
+}
+
+/*
  * sim with -- COMMAND: run it to the end with the trace runtime's
  * PEBS_TRACE_OUT pointing at a temporary file, then replay the trace.  A
- * stop request while it runs (SIGINT to the process group, or to
- * pebs-capture alone) ends its run only: the trace, written at its exit,
- * is what it traced; without one, the capture is interrupted (empty).
+ * stop request while it runs (a signal to the process group, or to
+ * pebs-capture alone, passed on to it) ends its run only: the trace,
+ * written at its exit, is what it traced; without one, the capture is
+ * interrupted (empty).
  */
 static int run_traced(struct cap *c)
 {
 	const char *tmp = getenv("TMPDIR"), *cmd = c->o->command[0];
-	int fd, status, gate[2], e;
+	int fd, status, gate[2], e, r;
+	sig_atomic_t seen = c->o->stop ? *c->o->stop : 0;
 	struct stat sb;
 	char sig[32];
 	pid_t pid;
@@ -220,13 +285,12 @@ static int run_traced(struct cap *c)
 		exec_command(c, gate[1]);
 	}
 	c->cmd_pid = pid;
+	c->st->cmd_pid = pid;
 	close(gate[1]);
 	e = exec_errno(gate[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			cerr(c, "waitpid: %s", strerror(errno));
-			return -PEBS_E_IO;
-		}
+	r = wait_traced(c, pid, seen, &status);
+	if (r < 0)
+		return r;
 	c->st->cmd_status = status;
 	if (e) {
 		cerr(c, "%s: cannot run: %s", cmd, strerror(e));
@@ -1188,6 +1252,25 @@ static int loop(struct cap *c)
  * space still there) and at an exec its maps are read; any signal is
  * passed on as it came.  Returns 1 when it has ended (status kept).
  */
+/*
+ * The -- COMMAND's ptrace stop @status: at its exit or an exec, its maps
+ * are read.  Returns the signal it is to be resumed with: the one that
+ * stopped it, 0 for those events and a group stop.
+ */
+static int child_stopped(struct cap *c, int status)
+{
+	int sig = WSTOPSIG(status), ev = status >> 16;
+	siginfo_t si;
+
+	if (sig == SIGTRAP && (ev == PTRACE_EVENT_EXIT ||
+			       ev == PTRACE_EVENT_EXEC)) {
+		cmaps_read_proc(&c->maps, NULL, c->child);
+		return 0;
+	}
+	/* A group stop (SIGSTOP...) has no siginfo. */
+	return ptrace(PTRACE_GETSIGINFO, c->child, 0, &si) < 0 ? 0 : sig;
+}
+
 static int child_poll(struct cap *c, int flags)
 {
 	int status;
@@ -1196,7 +1279,6 @@ static int child_poll(struct cap *c, int flags)
 	while (c->child > 0 &&
 	       ((p = waitpid(c->child, &status, flags)) == c->child ||
 		(p < 0 && errno == EINTR))) {
-		int sig, ev;
 		if (p < 0)
 			continue;
 		if (!WIFSTOPPED(status)) {
@@ -1204,21 +1286,71 @@ static int child_poll(struct cap *c, int flags)
 			c->child = 0;
 			return 1;
 		}
-		sig = WSTOPSIG(status);
-		ev = status >> 16;
-		if (sig == SIGTRAP && (ev == PTRACE_EVENT_EXIT ||
-				       ev == PTRACE_EVENT_EXEC)) {
-			cmaps_read_proc(&c->maps, NULL, c->child);
-			sig = 0;
-		} else {
-			siginfo_t si;
-			/* A group stop (SIGSTOP...) has no siginfo. */
-			if (ptrace(PTRACE_GETSIGINFO, c->child, 0, &si) < 0)
-				sig = 0;
+		ptrace(PTRACE_CONT, c->child, 0,
+		       (void *)(long)child_stopped(c, status));
+	}
+	return 0;
+}
+
+/*
+ * Leaves the running -- COMMAND running, not waited for: under ptrace it
+ * is stopped (SIGSTOP) and detached at that stop, the SIGSTOP dropped;
+ * its other stops meanwhile are answered as child_poll() does.  Should it
+ * not stop within a second, the kernel detaches it at the capture's exit.
+ */
+static void leave_child(struct cap *c)
+{
+	double until = now_s() + 1.0;
+	int status, sig;
+	pid_t p;
+
+	while (c->traced && now_s() < until) {
+		if (c->traced == 1) {
+			if (kill(c->child, SIGSTOP) < 0)
+				break;
+			c->traced = 2;	/* the SIGSTOP is on its way */
+		}
+		p = waitpid(c->child, &status, WNOHANG);
+		if (p < 0 && errno == EINTR)
+			continue;
+		if (p < 0)
+			break;
+		if (p == 0) {
+			poll(NULL, 0, 5);
+			continue;
+		}
+		if (!WIFSTOPPED(status)) {
+			c->st->cmd_status = status;
+			c->child = 0;
+			return;
+		}
+		sig = child_stopped(c, status);
+		if (sig == SIGSTOP) {
+			ptrace(PTRACE_DETACH, c->child, 0, 0);
+			break;
 		}
 		ptrace(PTRACE_CONT, c->child, 0, (void *)(long)sig);
 	}
-	return 0;
+	c->st->cmd_left_running = 1;
+	c->child = 0;
+}
+
+/*
+ * Hardware -- COMMAND after a stop request passed on to it, the file
+ * finished: waits PEBS_CAPTURE_CMD_WAIT_MS at most for it to exit (its
+ * ptrace stops answered), less when a further request comes; a command
+ * still running then (it ignores or handles the signal) is left running.
+ */
+static void end_child(struct cap *c)
+{
+	double until = now_s() + PEBS_CAPTURE_CMD_WAIT_MS / 1e3;
+	sig_atomic_t seen = *c->o->stop;
+
+	while (c->child > 0 && now_s() < until && *c->o->stop == seen &&
+	       !child_poll(c, WNOHANG))
+		poll(NULL, 0, 10);
+	if (c->child > 0)
+		leave_child(c);
 }
 
 /*
@@ -1273,6 +1405,7 @@ static int hold_child(struct cap *c)
 		exec_command(c, gate[1]);
 	}
 	c->cmd_pid = c->child;
+	c->st->cmd_pid = c->child;
 	close(gate[1]);
 	close(hold[0]);
 	c->gate = gate[0];
@@ -1331,6 +1464,7 @@ static int start_child(struct cap *c)
 	 * only the reads at flushes then see its maps. */
 	ptrace(PTRACE_SETOPTIONS, c->child, 0,
 	       (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC));
+	c->traced = 1;
 	cmaps_read_proc(&c->maps, NULL, c->child);
 	ptrace(PTRACE_CONT, c->child, 0, 0);
 	return 0;
@@ -1508,6 +1642,11 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		r = start_child(&c);
 	if (r == 0)
 		r = loop(&c);
+	/* A stop request ended it while the command runs: passed on to the
+	 * command, which is waited for once the file is finished (end_child):
+	 * one that ignores the signal cannot hold the file back. */
+	if (!c.is_sim && c.child > 0)
+		c.passed = pass_stop(&c, c.child, &c.stop0);
 	/* Stop and restore every register, then take what is left. */
 	r2 = pebs_backend_restore(c.bk);
 	if (r2 < 0 && r == 0) {
@@ -1529,7 +1668,8 @@ int pebs_capture_run(const struct pebs_capture_opts *o,
 		r = r2;
 out:
 	unhold_child(&c);
-	child_poll(&c, 0);
+	if (!c.passed)
+		child_poll(&c, 0);
 	if (r == 0 && !c.w) {
 		/* A capture that ended before its first flush, without an
 		 * error: still a valid (empty) file.  After an error, nothing
@@ -1543,6 +1683,8 @@ out:
 			r = r2;
 		}
 	}
+	if (c.child > 0)
+		end_child(&c);
 	totals(&c);
 	if (c.w)
 		pebs_writer_close(c.w);
@@ -1609,5 +1751,9 @@ void pebs_capture_summary(const struct pebs_capture_stats *st, int is_sim,
 		else if (WIFEXITED(st->cmd_status))
 			snprintf(buf + n, len - (size_t)n, "; command exit "
 				 "status %d", WEXITSTATUS(st->cmd_status));
+	} else if (st->cmd_left_running && n > 0 && (size_t)n < len) {
+		snprintf(buf + n, len - (size_t)n, "; command (pid %d) still "
+			 "running after the stop request passed on to it: "
+			 "left running", st->cmd_pid);
 	}
 }

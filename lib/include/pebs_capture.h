@@ -33,6 +33,12 @@ extern "C" {
  * to a few thousand samples for each, without losses.
  */
 #define PEBS_CAPTURE_SIM_PERIOD 199ull
+/*
+ * Hardware -- COMMAND: how long (ms) the capture waits for the command
+ * to exit after a stop request passed on to it, the file finished; then
+ * it is left running (st->cmd_left_running).
+ */
+#define PEBS_CAPTURE_CMD_WAIT_MS 2000
 
 struct pebs_capture_stats {
 	uint64_t samples;	/* written */
@@ -58,6 +64,13 @@ struct pebs_capture_stats {
 	double sim_s;		/* sim: simulated seconds covered */
 	int lost_exceeded;	/* lost > max_lost (exit 4) */
 	int cmd_status;		/* -- COMMAND: wait status, else -1 */
+	int cmd_pid;		/* -- COMMAND: its pid, else 0 */
+	int cmd_left_running;	/* hardware -- COMMAND: still running
+				 * PEBS_CAPTURE_CMD_WAIT_MS after a stop
+				 * request was passed on to it (or at a
+				 * further request): left running, detached
+				 * from ptrace and not waited for (the
+				 * caller may reap cmd_pid); cmd_status -1 */
 	int write_errno;	/* errno of a failed output write, else 0 */
 	int input_bad;		/* the error is bad input data: the
 				 * --trace (or the trace the -- COMMAND
@@ -132,9 +145,20 @@ struct pebs_capture_opts {
 	 * sim and a command, a request made while the command runs ends
 	 * its run only: the trace it wrote is then replayed in full unless
 	 * the value changes again (and without a trace the capture ends
-	 * empty, as interrupted).
+	 * empty, as interrupted).  With a command, each request seen while
+	 * it runs is passed on to it (@stop_signal); on hardware the file
+	 * is then finished before the capture waits for the command, at
+	 * most PEBS_CAPTURE_CMD_WAIT_MS.
 	 */
 	volatile sig_atomic_t *stop;
+	/*
+	 * The signal a stop request is passed on to the -- COMMAND with
+	 * (kill(2)), read when the request is seen: the one that made it;
+	 * 0 passes nothing on (a signal the terminal sent to the whole
+	 * foreground process group reached the command already).  NULL:
+	 * SIGTERM.
+	 */
+	volatile sig_atomic_t *stop_signal;
 	pebs_capture_progress_fn progress;	/* about once a second */
 	void *progress_ctx;
 	/* Tests and benchmarks. */

@@ -4,8 +4,9 @@
 # replayed (127 is not taken for a failed exec: that comes through a
 # close-on-exec pipe); one killed by a signal before writing its trace
 # is named so (exit 2); a SIGINT to pebs-capture alone while the
-# command runs ends the command's run, not the capture: its trace is
-# replayed in full; a Ctrl-C to the process group that kills the
+# command runs is passed on to the command and ends the command's run,
+# not the capture: a command that handles it (here: exit status 5 once
+# it has the signal) has its trace replayed in full; a Ctrl-C to the process group that kills the
 # command before it traced anything is an interrupted capture (exit 0,
 # a valid empty file).  A command that cannot be run: one message, from
 # the tool.
@@ -18,11 +19,17 @@ cat >p.c <<'C'
 #include <string.h>
 #include <unistd.h>
 volatile long g[64];
+static volatile sig_atomic_t got;
+static void on_int(int s) { (void)s; got = 1; }
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
-	if (!strcmp(m, "int-capture"))
+	if (!strcmp(m, "int-capture")) {
+		signal(SIGINT, on_int);
 		kill(getppid(), SIGINT);
+		for (int n = 0; !got && n < 5000; n++)
+			usleep(1000);
+	}
 	for (int i = 0; i < 100000; i++)
 		g[i % 64] += i;
 	if (!strcmp(m, "abort"))
@@ -33,7 +40,7 @@ int main(int argc, char **argv)
 		kill(getppid(), SIGINT);
 		raise(SIGINT);
 	}
-	return !strcmp(m, "exit3") ? 3 : !strcmp(m, "exit127") ? 127 : 0;
+	return got ? 5 : !strcmp(m, "exit3") ? 3 : !strcmp(m, "exit127") ? 127 : 0;
 }
 C
 cc -O1 -g -fsanitize=thread -c -o p.o p.c && cc -o p p.o rt.o -pthread -ldl ||
