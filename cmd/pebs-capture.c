@@ -334,6 +334,10 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 		util_close_out(co->out ? co->out : out_fp, out);
 	if (r < 0)
 		util_die(EXIT_DATA, "%s", err);
+	/* The command was killed while writing its trace: an interrupted
+	 * capture (exit 0), what the trace holds replayed. */
+	if (st.trace_incomplete)
+		util_warn("%s", err);
 	pebs_capture_summary(&st, is_sim, line, sizeof(line));
 	util_warn("%s", line);
 	if (st.lost_exceeded) {

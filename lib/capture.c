@@ -119,9 +119,28 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static const char *source_name(const struct cap *c, char *buf, size_t len);
+
+/*
+ * The sim's source.  A -- COMMAND's trace cut short (PEBS_E_TRUNCATED: the
+ * command was killed while writing it) ends the replay where it ends, as
+ * an interrupted capture: what it holds is replayed, and the capture says
+ * that it is incomplete (st->trace_incomplete, the note in its message).
+ */
 static long wl_next(void *ctx, struct pebs_access *a, size_t max)
 {
-	return pebs_workload_next(ctx, a, max);
+	struct cap *c = ctx;
+	long n = pebs_workload_next(c->wl, a, max);
+	char name[512];
+
+	if (n != -PEBS_E_TRUNCATED || !c->o->command)
+		return n;
+	c->st->trace_incomplete = 1;
+	cerr(c, "%s: %s; what it holds was replayed (an interrupted "
+	     "capture)",
+	     source_name(c, name, sizeof(name)),
+	     pebs_workload_errmsg(c->wl));
+	return 0;
 }
 
 /* ------------------------------------------------------------- setup */
@@ -336,7 +355,8 @@ static const char *source_name(const struct cap *c, char *buf, size_t len)
 /*
  * The access source failed with @r: its message names the line, this
  * names the source.  Bad trace data is bad input (st->input_bad), a read
- * error or a lack of memory is not.
+ * error or a lack of memory is not (nor a trace whose program could not
+ * write it: its "error" line).
  */
 static void source_failed(struct cap *c, int r)
 {
@@ -1512,7 +1532,7 @@ static int open_backend(struct cap *c, unsigned ncpus, const int *cl,
 		}
 		bo.sim = c->sim;
 		bo.next = o->source ? o->source : wl_next;
-		bo.ctx = o->source ? o->source_ctx : c->wl;
+		bo.ctx = o->source ? o->source_ctx : (void *)c;
 		if (o->duration > 0) {
 			/* at least a cycle: 0 is "no limit" to the sim */
 			double cyc = o->duration * (double)PEBS_SIM_TSC_HZ;

@@ -2,10 +2,14 @@
  * trace.c - reader of the trace text format (formats/trace-format.md),
  * the output of libpebs-trace and a format people can write by hand.
  *
- * Line oriented: the first line is "pebs-trace 1"; then comments ('#'),
- * blank lines, directives (a word first) and accesses (a number first):
+ * Line oriented: the first line is "pebs-trace 1" or "pebs-trace 2"; then
+ * comments ('#'), blank lines, directives (a word first) and accesses (a
+ * number first):
  *   TIME TID CPU OP SIZE IP ADDR
- * Every error names its 1-based line.
+ * Version 2 ends with "end N" (N access lines): one that ends before it
+ * is incomplete (PEBS_E_TRUNCATED), so that a trace its writer was killed
+ * while writing is not taken for a whole one; "error TEXT" says that the
+ * writer failed (PEBS_E_IO).  Every error names its 1-based line.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -24,6 +28,9 @@ struct wtrace {
 	uint64_t line;
 	int cycles;		/* clock cycles (else ns) */
 	int started;		/* an access was read */
+	int version;		/* 1 or 2 (2: ends with "end N") */
+	int ended;		/* its "end" line was read */
+	uint64_t naccess;	/* access lines read */
 	uint32_t pid;
 	uint64_t last_time;
 	struct wtrace_map *maps;
@@ -330,6 +337,28 @@ static int directive(struct wtrace *t, char *p, char *msg, size_t cap)
 		return map_line(t, p, msg, cap);
 	if (strcmp(w, "build-id") == 0)
 		return bid_line(t, p, msg, cap);
+	if (strcmp(w, "end") == 0) {
+		if ((e = field(msg, cap, t->line, "end", word(&p), 0,
+			       UINT64_MAX, &v)))
+			return e;
+		if ((w = word(&p)))
+			return fail(msg, cap, t->line, PEBS_E_PARSE,
+				    "unexpected '%s' after end",
+				    excerpt(ex, sizeof(ex), w));
+		if (v != t->naccess)
+			return fail(msg, cap, t->line, PEBS_E_PARSE,
+				    "end says %llu access lines, the trace "
+				    "has %llu", (unsigned long long)v,
+				    (unsigned long long)t->naccess);
+		t->ended = 1;
+		return 0;
+	}
+	if (strcmp(w, "error") == 0) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		return fail(msg, cap, t->line, PEBS_E_IO, "incomplete: its "
+			    "program could not write it: %s", p);
+	}
 	if (strcmp(w, "command") == 0) {
 		while (*p == ' ' || *p == '\t')
 			p++;
@@ -349,15 +378,26 @@ static int directive(struct wtrace *t, char *p, char *msg, size_t cap)
 static int read_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
 		     size_t cap)
 {
-	for (;;) {
+	while (!t->ended) {
 		errno = 0;
 		ssize_t n = getline(&t->buf, &t->bufcap, t->fp);
 		if (n < 0) {
 			if (ferror(t->fp))
 				return read_error(msg, cap);
+			if (t->version >= 2)
+				return fail(msg, cap, t->line + 1,
+					    PEBS_E_TRUNCATED, "incomplete: "
+					    "no 'end' line (its program was "
+					    "probably killed while writing "
+					    "it)");
 			return 0;
 		}
 		t->line++;
+		if (t->version >= 2 && t->buf[n - 1] != '\n')
+			return fail(msg, cap, t->line, PEBS_E_TRUNCATED,
+				    "incomplete: cut short, no 'end' line "
+				    "(its program was probably killed while "
+				    "writing it)");
 		if ((size_t)n != strlen(t->buf))
 			return fail(msg, cap, t->line, PEBS_E_PARSE,
 				    "NUL byte in the line");
@@ -371,8 +411,11 @@ static int read_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
 			p++;
 		if (!*p || *p == '#')
 			continue;
-		if (*p >= '0' && *p <= '9')
-			return access_line(t, p, r, msg, cap);
+		if (*p >= '0' && *p <= '9') {
+			e = access_line(t, p, r, msg, cap);
+			t->naccess += e > 0;
+			return e;
+		}
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
 			e = directive(t, p, msg, cap);
 			if (e)
@@ -384,14 +427,17 @@ static int read_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
 			    "neither an access, a directive nor a comment: "
 			    "'%s'", excerpt(ex, sizeof(ex), p));
 	}
+	return 0;	/* what follows "end" is not read */
 }
 
 /*
- * The first line, @n bytes in @buf: exactly "pebs-trace 1" (one space),
- * then optional blanks, then the line end.  Errors in the line name their
- * column (1-based).
+ * The first line, @n bytes in @buf: exactly "pebs-trace 1" or
+ * "pebs-trace 2" (one space), then optional blanks, then the line end;
+ * the version in *@version.  Errors in the line name their column
+ * (1-based).
  */
-static int header(char *buf, size_t n, char *msg, size_t cap)
+static int header(char *buf, size_t n, int *version, char *msg,
+		  size_t cap)
 {
 	static const char magic[] = "pebs-trace";
 	const size_t m = sizeof(magic) - 1, v = m + 1;
@@ -435,10 +481,12 @@ static int header(char *buf, size_t n, char *msg, size_t cap)
 			 excerpt(ex, sizeof(ex), buf + v));
 		return -PEBS_E_FORMAT;
 	}
-	if (strcmp(buf + v, "1") != 0)
+	if (strcmp(buf + v, "1") != 0 && strcmp(buf + v, "2") != 0)
 		return fail(msg, cap, 1, PEBS_E_VERSION, "trace format "
 			    "version '%s' is not supported (this reader "
-			    "knows 1)", excerpt(ex, sizeof(ex), buf + v));
+			    "knows 1 and 2)", excerpt(ex, sizeof(ex),
+						      buf + v));
+	*version = buf[v] - '0';
 	return 0;
 }
 
@@ -477,7 +525,7 @@ int wtrace_open(struct wtrace **out, FILE *fp, int own, char *msg,
 			fail(msg, cap, 1, PEBS_E_FORMAT,
 			     "empty input, expected 'pebs-trace 1'");
 	} else {
-		e = header(t->buf, (size_t)n, msg, cap);
+		e = header(t->buf, (size_t)n, &t->version, msg, cap);
 	}
 	if (!e) {
 		e = read_next(t, &t->first, msg, cap);

@@ -29,9 +29,16 @@
  *   PEBS_TRACE_CLOCK  "wall": plain CLOCK_MONOTONIC times, no virtual clock
  *
  * Limits: accesses are recorded until exit() (or the return from main);
- * a process ending by _exit() or a signal writes nothing; a forked child
- * writes nothing (only the process that loaded the library does); 128-bit
- * atomics are not provided (they would need libatomic).
+ * a process ending by _exit() or a signal before exit() writes nothing; a
+ * forked child writes nothing (only the process that loaded the library
+ * does); 128-bit atomics are not provided (they would need libatomic).
+ *
+ * Completeness: the trace (version 2) ends with "end N", written only
+ * when all of it was written, so that a reader tells a cut trace from a
+ * whole one.  SIGINT, SIGTERM and SIGHUP that come while it is written
+ * are held until it is complete, then take their course (a Ctrl-C at
+ * exit no longer cuts it).  On a write error (a full disk) the file is
+ * emptied and says so ("error WHY"), or, where that fails too, removed.
  *
  * This file is not instrumented itself and never calls back into the
  * program.
@@ -39,14 +46,17 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -496,16 +506,31 @@ ATOMICS(64, uint64_t)
 /* ------------------------------------------------------------ output */
 
 struct out {
-	FILE *fp;
+	int fd;
 	char buf[1 << 16];
 	size_t n;
-	int err;
+	int err;		/* the first write error */
 };
+
+/* All of @s (@n bytes) to the file, unless a write failed before. */
+static void write_all(struct out *o, const char *s, size_t n)
+{
+	while (n && !o->err) {
+		ssize_t w = write(o->fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			o->err = w < 0 ? errno : EIO;
+			break;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+}
 
 static void flush(struct out *o)
 {
-	if (o->n && fwrite(o->buf, 1, o->n, o->fp) != o->n)
-		o->err = errno ? errno : EIO;
+	write_all(o, o->buf, o->n);
 	o->n = 0;
 }
 
@@ -514,12 +539,67 @@ static void put(struct out *o, const char *s, size_t n)
 	if (o->n + n > sizeof(o->buf))
 		flush(o);
 	if (n > sizeof(o->buf)) {
-		if (fwrite(s, 1, n, o->fp) != n)
-			o->err = errno ? errno : EIO;
+		write_all(o, s, n);
 		return;
 	}
 	memcpy(o->buf + o->n, s, n);
 	o->n += n;
+}
+
+/* The stop signals held while the trace is written (see the top). */
+static const int held_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NHELD (sizeof(held_sigs) / sizeof(held_sigs[0]))
+static volatile sig_atomic_t held_sig;
+
+static void hold_sig(int sig)
+{
+	held_sig = sig;
+}
+
+/* Holds the stop signals not ignored (@old: their actions). */
+static void hold_signals(struct sigaction *old)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = hold_sig;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	for (size_t i = 0; i < NHELD; i++)
+		if (sigaction(held_sigs[i], NULL, &old[i]) == 0 &&
+		    old[i].sa_handler != SIG_IGN)
+			sigaction(held_sigs[i], &sa, NULL);
+}
+
+/* Puts the actions back; a signal that came meanwhile takes its course
+ * now, the trace complete. */
+static void release_signals(const struct sigaction *old)
+{
+	for (size_t i = 0; i < NHELD; i++)
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(held_sigs[i], &old[i], NULL);
+	if (held_sig)
+		raise(held_sig);
+}
+
+/*
+ * A write of the trace at @path failed with @err: a regular file is
+ * emptied and says so in its place ("error WHY", formats/trace-format.md),
+ * so that no reader takes what was written for the trace; where even
+ * that fails, it is removed.
+ */
+static void mark_failed(struct out *o, const char *path, int err)
+{
+	struct stat sb;
+	char line[256];
+	int n;
+
+	if (fstat(o->fd, &sb) < 0 || !S_ISREG(sb.st_mode))
+		return;		/* a FIFO: the reader sees no end line */
+	n = snprintf(line, sizeof(line), "pebs-trace 2\nerror %s\n",
+		     strerror(err));
+	if (ftruncate(o->fd, 0) < 0 || n < 0 ||
+	    pwrite(o->fd, line, (size_t)n, 0) != n)
+		unlink(path);
 }
 
 static char *dec(char *p, uint64_t v)
@@ -602,7 +682,7 @@ static void put_header(struct out *o, uint64_t dropped)
 {
 	char line[512];
 	int n = snprintf(line, sizeof(line),
-			 "pebs-trace 1\n"
+			 "pebs-trace 2\n"
 			 "# written by libpebs-trace (pebs-tools)\n"
 			 "# TIME(ns) TID CPU OP SIZE IP ADDR\n"
 			 "clock ns\n");
@@ -695,14 +775,18 @@ static void write_trace(void)
 	}
 	struct cur *k = calloc(nt ? nt : 1, sizeof(*k));
 	static struct out o;
-	o.fp = fopen(path, "w");
-	if (!k || !o.fp) {
+	struct sigaction old[NHELD];
+	uint64_t nacc = 0;
+	hold_signals(old);
+	o.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (!k || o.fd < 0) {
 		fprintf(stderr, "pebs-trace: %s: %s\n", path,
 			strerror(k ? errno : ENOMEM));
 		pthread_mutex_unlock(&reg_lock);
 		free(k);
-		if (o.fp)
-			fclose(o.fp);
+		if (o.fd >= 0)
+			close(o.fd);
+		release_signals(old);
 		return;
 	}
 	size_t i = 0;
@@ -738,13 +822,23 @@ static void write_trace(void)
 		p = hex(p, r->addr);
 		*p++ = '\n';
 		put(&o, line, (size_t)(p - line));
+		nacc++;
 	}
 	pthread_mutex_unlock(&reg_lock);
+	/* Last, so that a trace cut short has none. */
+	char end[48], *q = end;
+	memcpy(q, "end ", 4);
+	q = dec(q + 4, nacc);
+	*q++ = '\n';
+	put(&o, end, (size_t)(q - end));
 	flush(&o);
-	if (fclose(o.fp) != 0 && !o.err)
+	if (o.err)
+		mark_failed(&o, path, o.err);
+	if (close(o.fd) != 0 && !o.err)
 		o.err = errno ? errno : EIO;
 	if (o.err)
 		fprintf(stderr, "pebs-trace: %s: %s\n", path,
 			strerror(o.err));
 	free(k);
+	release_signals(old);
 }

@@ -75,6 +75,12 @@ struct pebs_capture_stats {
 	int input_bad;		/* the error is bad input data: the
 				 * --trace (or the trace the -- COMMAND
 				 * wrote) is not a valid trace */
+	int trace_incomplete;	/* sim -- COMMAND: its trace was cut short
+				 * (it was killed while writing it): what
+				 * it holds was replayed, the capture ended
+				 * there and returned 0 with the note
+				 * "trace of CMD: line N: incomplete: ..."
+				 * in its message buffer */
 };
 
 typedef void (*pebs_capture_progress_fn)(void *ctx,
@@ -188,8 +194,10 @@ struct pebs_capture_opts {
  *          device, no kernel module, unknown CPU, the probe's reasons
  *          against msr without force: exit 3);
  *   -PEBS_E_IO, -PEBS_E_NOMEM, others: system errors (exit 3), such as
- *          a trace that cannot be opened ("FILE: cannot open: WHY") or
- *          read ("FILE: read error: WHY").
+ *          a trace that cannot be opened ("FILE: cannot open: WHY"), read
+ *          ("FILE: read error: WHY") or that its program could not write
+ *          ("FILE: line N: incomplete: its program could not write it:
+ *          WHY").
  * Whatever was captured before an error is in the file, finished; an
  * error before the capture started leaves the output untouched
  * (open_out).

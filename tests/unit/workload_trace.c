@@ -104,6 +104,15 @@ Test(wtrace, empty_with_crlf)
 	cr_assert_eq(all("testdata/good/trace-empty.txt", a, 1, NULL), 0);
 }
 
+/* Version 2 (libpebs-trace's): complete up to its "end N" line, which
+ * counts the access lines; nothing after it is read. */
+Test(wtrace, version2_end)
+{
+	struct pebs_access a[4];
+	cr_assert_eq(all("testdata/good/trace-v2.txt", a, 4, NULL), 2);
+	cr_assert_eq(a[1].addr, 0x80);
+}
+
 /* Blanks after the header's version and the fields, one CR before each
  * LF: all allowed (formats/trace-format.md section 1). */
 Test(wtrace, blanks_and_crlf)
@@ -152,8 +161,8 @@ static const struct bad bads[] = {
 	{ "trace-no-header", 0, PEBS_E_FORMAT,
 	  "line 1: not a pebs-trace file (expected 'pebs-trace 1')" },
 	{ "trace-version", 0, PEBS_E_VERSION,
-	  "line 1: trace format version '2' is not supported "
-	  "(this reader knows 1)" },
+	  "line 1: trace format version '3' is not supported "
+	  "(this reader knows 1 and 2)" },
 	{ "trace-bad-op", 1, PEBS_E_PARSE,
 	  "line 3: OP 'X' is not R, W or U" },
 	{ "trace-time-backwards", 1, PEBS_E_PARSE,
@@ -198,6 +207,18 @@ static const struct bad bads[] = {
 	  "'pebs-trace 1')" },
 	{ "trace-clock-junk", 0, PEBS_E_PARSE,
 	  "line 2: unexpected 'junk' after clock ns" },
+	/* version 2 without its end line: cut while being written */
+	{ "trace-v2-no-end", 1, PEBS_E_TRUNCATED,
+	  "line 3: incomplete: no 'end' line (its program was probably "
+	  "killed while writing it)" },
+	{ "trace-v2-cut", 1, PEBS_E_TRUNCATED,
+	  "line 3: incomplete: cut short, no 'end' line (its program was "
+	  "probably killed while writing it)" },
+	{ "trace-v2-error", 0, PEBS_E_IO,
+	  "line 2: incomplete: its program could not write it: No space "
+	  "left on device" },
+	{ "trace-end-count", 1, PEBS_E_PARSE,
+	  "line 3: end says 2 access lines, the trace has 1" },
 	{ "trace-second-cr", 0, PEBS_E_PARSE,
 	  "line 2, column 9: a second CR before the line's end (one CR "
 	  "before the LF is allowed)" },
