@@ -60,9 +60,9 @@ struct cap {
 	pid_t child;
 	pid_t cmd_pid;			/* -- COMMAND: its pid, even reaped */
 	/* hardware -- COMMAND forked, not yet released (hold_child): the
-	 * write end of the pipe it waits on before its exec, and the read
-	 * end of the one that says whether it is traced, then its exec's
-	 * errno (exec_errno); -1 otherwise */
+	 * write end of the socket it waits on before its exec, and the read
+	 * end of the pipe that says whether it is traced, then its exec's
+	 * errno (await_exec); -1 otherwise */
 	int hold, gate;
 	/* sim -- COMMAND: the stop flag when the command ended (a request
 	 * made while it ran ended its run, not the replay), and whether
@@ -1374,13 +1374,14 @@ static void end_child(struct cap *c)
 }
 
 /*
- * Hardware backends: forks the command, which gets ready (pre_exec,
- * PTRACE_TRACEME where allowed: only its exit and exec stop it, for its
- * maps; the capture's loop answers within WAIT_MS) and then waits before
- * its exec until start_child() releases it, so that the perf backend can
- * open its events on the process first (enable_on_exec: they start at
- * the exec).  When the capture fails before, closing c->hold makes it
- * exit 127 without its exec.
+ * Hardware backends: forks the command, which gets ready (pre_exec) and
+ * then waits before its exec until start_child() releases it, so that
+ * the perf backend can open its events on the process first
+ * (enable_on_exec: they start at the exec).  Released, it asks for
+ * PTRACE_TRACEME where allowed (only its exit and exec stop it, for its
+ * maps; the capture's loop answers within WAIT_MS) and execs.  When the
+ * capture fails before, closing c->hold makes it exit 127 without its
+ * exec.
  */
 static int hold_child(struct cap *c)
 {
@@ -1415,13 +1416,16 @@ static int hold_child(struct cap *c)
 		close(hold[1]);
 		close(gate[0]);
 		child_pre_exec(c);
-		ok = ptrace(PTRACE_TRACEME, 0, 0, 0) == 0;
-		if (write(gate[1], &ok, 1) != 1)
-			_exit(127);
 		while ((n = read(hold[0], &go, 1)) < 0 && errno == EINTR)
 			;
 		if (n != 1)
 			_exit(127);	/* the capture gave up */
+		/* Traced only now: a signal while it was held (Ctrl-C,
+		 * SIGWINCH, which a tracee does not discard) stopped it
+		 * for a tracer not yet waiting for it. */
+		ok = ptrace(PTRACE_TRACEME, 0, 0, 0) == 0;
+		if (write(gate[1], &ok, 1) != 1)
+			_exit(127);
 		exec_command(c, gate[1]);
 	}
 	c->cmd_pid = c->child;
@@ -1443,6 +1447,74 @@ static void unhold_child(struct cap *c)
 	c->hold = c->gate = -1;
 }
 
+/* Reads what the gate @fd has now into @buf (@len, *@got read so far;
+ * more is dropped).  Returns 1 at its EOF. */
+static int gate_read(int fd, unsigned char *buf, size_t len, size_t *got)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	unsigned char x;
+	ssize_t n;
+
+	while (poll(&pf, 1, 0) > 0) {
+		n = *got < len ? read(fd, buf + *got, len - *got) :
+				 read(fd, &x, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return 1;
+		if (*got < len)
+			*got += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Hardware -- COMMAND released: reads the gate (close-on-exec) to its
+ * EOF, the command's exec or exit: first whether it is traced (@ok),
+ * then the errno of a failed exec (@e, else 0).  It does not block on
+ * the gate alone: a traced command stopped at a signal before its exec
+ * would never get there, so its stops meanwhile are answered, the
+ * signal passed on (none for a group stop), and its exit is kept.
+ * Returns 1 with @status when a stop came with the EOF: the exec's (the
+ * exec closes the gate before it stops).
+ */
+static int await_exec(struct cap *c, char *ok, int *e, int *status)
+{
+	unsigned char buf[1 + sizeof(int)] = { 0 };
+	size_t got = 0;
+	int stopped = 0;
+	siginfo_t si;
+	pid_t p;
+
+	while (!gate_read(c->gate, buf, sizeof(buf), &got)) {
+		p = c->child > 0 ? waitpid(c->child, status,
+					   WNOHANG | __WALL) : 0;
+		if (p == c->child && !WIFSTOPPED(*status)) {
+			c->st->cmd_status = *status;
+			c->child = 0;		/* its EOF follows */
+		} else if (p == c->child) {
+			if (gate_read(c->gate, buf, sizeof(buf), &got)) {
+				stopped = 1;
+				break;
+			}
+			/* Before the exec; a group stop has no siginfo. */
+			ptrace(PTRACE_CONT, c->child, 0, (void *)(long)
+			       (ptrace(PTRACE_GETSIGINFO, c->child, 0,
+				       &si) < 0 ? 0 : WSTOPSIG(*status)));
+		} else {
+			struct pollfd pf = { .fd = c->gate, .events = POLLIN };
+			poll(&pf, 1, 10);
+		}
+	}
+	close(c->gate);
+	c->gate = -1;
+	*ok = (char)buf[0];
+	*e = 0;
+	if (got == sizeof(buf))
+		memcpy(e, buf + 1, sizeof(*e));
+	return stopped;
+}
+
 /*
  * Hardware backends: lets the command that hold_child() forked (forking
  * it now when it was not) go on to its exec, under ptrace where it was
@@ -1451,34 +1523,48 @@ static void unhold_child(struct cap *c)
  */
 static int start_child(struct cap *c)
 {
-	int status, e, r;
-	char ok = 0, go = 1;
+	int status, e, r, stopped;
+	char ok, go = 1;
 
 	if (c->hold < 0 && (r = hold_child(c)) < 0)
 		return r;
-	if (read(c->gate, &ok, 1) != 1)
-		ok = 0;
-	if (send(c->hold, &go, 1, MSG_NOSIGNAL) != 1)
-		ok = 0;		/* it is gone: exec_errno() reads 0 */
+	/* None sent: it is gone, and the gate reaches its EOF. */
+	(void)send(c->hold, &go, 1, MSG_NOSIGNAL);
 	close(c->hold);
 	c->hold = -1;
-	e = exec_errno(c->gate);
-	c->gate = -1;
+	stopped = await_exec(c, &ok, &e, &status);
 	if (e) {
+		if (stopped)
+			ptrace(PTRACE_CONT, c->child, 0, 0);
 		child_poll(c, 0);
 		cerr(c, "%s: cannot run: %s", c->o->command[0], strerror(e));
 		return -PEBS_E_INVAL;
 	}
-	if (!ok)
+	if (!ok || c->child <= 0)
 		return 0;
-	/* The exec's SIGTRAP stop (or the exit of a failed exec). */
-	while (waitpid(c->child, &status, 0) < 0)
-		if (errno != EINTR)
+	/*
+	 * The exec's SIGTRAP stop (or its exit).  A signal that came
+	 * before it may stop it first (lower signals are delivered
+	 * first): passed on, not taken for the exec's.
+	 */
+	for (;;) {
+		siginfo_t si;
+		if (!stopped) {
+			while (waitpid(c->child, &status, __WALL) < 0)
+				if (errno != EINTR)
+					return 0;
+		}
+		stopped = 0;
+		if (!WIFSTOPPED(status)) {
+			c->st->cmd_status = status;
+			c->child = 0;
 			return 0;
-	if (!WIFSTOPPED(status)) {
-		c->st->cmd_status = status;
-		c->child = 0;
-		return 0;
+		}
+		if (WSTOPSIG(status) == SIGTRAP)
+			break;
+		ptrace(PTRACE_CONT, c->child, 0, (void *)(long)
+		       (ptrace(PTRACE_GETSIGINFO, c->child, 0, &si) < 0 ? 0 :
+			WSTOPSIG(status)));
 	}
 	/* Without these options (an old kernel) it still runs, traced:
 	 * only the reads at flushes then see its maps. */

@@ -10,6 +10,8 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1302,6 +1304,7 @@ Test(capture_pipe, msr_capture_fake_root)
  * and fails as told, else gives a memfd as large as a ring. */
 static struct fake_perf {
 	int fail2, fail1;	/* errno for precise_ip 2 / 1 (0: opens) */
+	int sig;		/* sent to the process at its open (0: none) */
 	size_t n;
 	struct perf_event_attr a[16];
 	int pid[16], cpu[16];
@@ -1328,6 +1331,10 @@ static long fake_perf_open(struct perf_event_attr *a, int pid, int cpu,
 				       sizeof(fp_.exe[0]) - 1) : -1;
 		fp_.exe[fp_.n][k > 0 ? k : 0] = 0;
 		fp_.n++;
+	}
+	if (fp_.sig && pid > 0) {
+		kill(pid, fp_.sig);
+		usleep(100000);		/* it has it */
 	}
 	if (e) {
 		errno = e;
@@ -1419,24 +1426,42 @@ Test(capture_pipe, perf_process_opens)
 	cr_assert_eq(fp_.a[0].enable_on_exec, 0);
 }
 
-/* perf with -- COMMAND samples the command alone: its events are opened
- * on its process before its exec (still this program then), and the
- * file's metadata claims no counter or MSR writes the kernel made. */
-Test(capture_pipe, perf_command_opens_before_exec)
+/* Captures sh -c 'exit 3' (-b perf, load-latency on CPU 0) through the
+ * stand-in into a new file, named from the mkstemp(3) template @out:
+ * pebs_capture_run()'s result. */
+static int fake_perf_command(char *out, struct pebs_capture_stats *st,
+			     char *err, size_t errlen)
 {
-	char err[512], out[] = "/tmp/pebs-perfcmd-XXXXXX", self[256];
 	char *const cmd[] = { (char *)"/bin/sh", (char *)"-c",
 			      (char *)"exit 3", NULL };
 	static const char *const ev[] = { "load-latency" };
 	struct pebs_capture_opts o = { .backend = "perf", .uarch = "skx",
 				       .cpus = "0", .events = ev,
 				       .nevents = 1, .command = cmd };
+	int fd = mkstemp(out), r;
+
+	cr_assert(fd >= 0);
+	o.out = fdopen(fd, "w");
+	cr_assert_not_null(o.out);
+	bk_perf_syscall = fake_perf_open;
+	r = pebs_capture_run(&o, st, err, errlen);
+	bk_perf_syscall = NULL;
+	cr_assert_eq(fclose(o.out), 0);
+	return r;
+}
+
+/* perf with -- COMMAND samples the command alone: its events are opened
+ * on its process before its exec (still this program then), and the
+ * file's metadata claims no counter or MSR writes the kernel made. */
+Test(capture_pipe, perf_command_opens_before_exec)
+{
+	char err[512], out[] = "/tmp/pebs-perfcmd-XXXXXX", self[256];
 	struct pebs_capture_stats st;
 	struct pebs_reader *rd;
 	struct pebs_batch *b;
 	const char *path = out;
 	ssize_t k;
-	int fd, r;
+	int r;
 
 	tu_deadline(30);
 	if (access("/bin/sh", X_OK) != 0)
@@ -1444,14 +1469,8 @@ Test(capture_pipe, perf_command_opens_before_exec)
 	k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	cr_assert(k > 0);
 	self[k] = 0;
-	fd = mkstemp(out);
-	cr_assert(fd >= 0);
-	o.out = fdopen(fd, "w");
 	memset(&fp_, 0, sizeof(fp_));
-	bk_perf_syscall = fake_perf_open;
-	r = pebs_capture_run(&o, &st, err, sizeof(err));
-	bk_perf_syscall = NULL;
-	fclose(o.out);
+	r = fake_perf_command(out, &st, err, sizeof(err));
 	cr_assert_eq(r, 0, "%s", err);
 	cr_assert_eq(fp_.n, 1);
 	cr_assert(fp_.pid[0] > 0);
@@ -1469,6 +1488,57 @@ Test(capture_pipe, perf_command_opens_before_exec)
 	cr_assert_null(pebs_meta_get(m, "plan.0.msr"));
 	pebs_reader_close(rd);
 	unlink(out);
+}
+
+/* Sends SIGWINCH to the -- COMMAND of the capture whose stats are @arg,
+ * every millisecond from its fork until cmd_status is set. */
+static void *winch_burst(void *arg)
+{
+	volatile struct pebs_capture_stats *st = arg;
+
+	while (st->cmd_pid <= 0)
+		usleep(100);
+	for (int i = 0; i < 3000 && st->cmd_status == -1; i++) {
+		kill(st->cmd_pid, SIGWINCH);
+		usleep(1000);
+	}
+	return NULL;
+}
+
+/* A signal to the -- COMMAND held before its exec while perf opens its
+ * events (Ctrl-C, even SIGWINCH to the process group) does not hang the
+ * capture: the command was traced while held, stopped at the signal,
+ * and the capture waited for its exec without answering the stop.  Its
+ * stops from its release to its exec are answered too (the burst). */
+Test(capture_pipe, perf_command_signalled_while_held)
+{
+	char err[512], out[32];
+	struct pebs_capture_stats st;
+	pthread_t t;
+	int r;
+
+	tu_deadline(20);
+	if (access("/bin/sh", X_OK) != 0)
+		cr_skip_test("no sh(1)");
+	for (int k = 0; k < 2; k++) {
+		strcpy(out, "/tmp/pebs-perfsig-XXXXXX");
+		memset(&fp_, 0, sizeof(fp_));
+		memset(&st, 0, sizeof(st));
+		st.cmd_status = -1;
+		fp_.sig = SIGWINCH;
+		if (k)
+			cr_assert_eq(pthread_create(&t, NULL, winch_burst,
+						    &st), 0);
+		r = fake_perf_command(out, &st, err, sizeof(err));
+		if (k)
+			pthread_join(t, NULL);
+		unlink(out);
+		cr_assert_eq(r, 0, "%s", err);
+		cr_assert_eq(fp_.n, 1);
+		cr_assert(WIFEXITED(st.cmd_status) &&
+			  WEXITSTATUS(st.cmd_status) == 3, "status 0x%x",
+			  st.cmd_status);
+	}
 }
 
 /* -b perf refuses pmc= (the kernel assigns the counters) before it looks
