@@ -1316,7 +1316,8 @@ static int child_poll(struct cap *c, int flags)
  * Leaves the running -- COMMAND running, not waited for: under ptrace it
  * is stopped (SIGSTOP) and detached at that stop, the SIGSTOP dropped;
  * its other stops meanwhile are answered as child_poll() does.  Should it
- * not stop within a second, the kernel detaches it at the capture's exit.
+ * not stop within a second, the SIGSTOP is withdrawn (SIGCONT) and the
+ * kernel detaches it at the capture's exit.
  */
 static void leave_child(struct cap *c)
 {
@@ -1347,9 +1348,27 @@ static void leave_child(struct cap *c)
 		sig = child_stopped(c, status);
 		if (sig == SIGSTOP) {
 			ptrace(PTRACE_DETACH, c->child, 0, 0);
+			c->traced = 0;
 			break;
 		}
 		ptrace(PTRACE_CONT, c->child, 0, (void *)(long)sig);
+	}
+	if (c->traced == 2) {
+		/* Not stopped in time (a vfork parent, a wait in the
+		 * kernel): its SIGSTOP, still pending, would stop it for
+		 * good once it can; SIGCONT discards it.  One taken just
+		 * now is at its stop: detached there, dropped. */
+		kill(c->child, SIGCONT);
+		if (waitpid(c->child, &status, WNOHANG) == c->child) {
+			if (!WIFSTOPPED(status)) {
+				c->st->cmd_status = status;
+				c->child = 0;
+				return;
+			}
+			sig = child_stopped(c, status);
+			ptrace(PTRACE_DETACH, c->child, 0,
+			       (void *)(long)(sig == SIGSTOP ? 0 : sig));
+		}
 	}
 	c->st->cmd_left_running = 1;
 	c->child = 0;

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,4 +124,86 @@ Test(capture_stop, msr_command_ignoring_it_is_left_running)
 	cr_assert_not_null(strstr(line, want), "%s", line);
 	kill(st.cmd_pid, SIGKILL);
 	cr_assert_eq(waitpid(st.cmd_pid, &status, 0), st.cmd_pid);
+}
+
+/* The scheduling state of process @pid ('R', 'S', 't'...), '?' if gone. */
+static char proc_state(pid_t pid)
+{
+	char p[64], buf[512], *e;
+	FILE *f;
+	size_t n;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	f = fopen(p, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	e = strrchr(buf, ')');
+	return e && e[1] == ' ' ? e[2] : '?';
+}
+
+/*
+ * A command that cannot stop within leave_child()'s second (a vfork
+ * parent waits for its child killably only) is left running without the
+ * SIGSTOP still pending: before, that SIGSTOP stopped it once its child
+ * was done, for good (under pebs-capture, which has exited by then:
+ * the signal its tracer's exit delivers).
+ */
+Test(capture_stop, msr_command_not_stopping_is_not_left_stopped)
+{
+	static const char src[] =
+		"#define _GNU_SOURCE\n#include <signal.h>\n"
+		"#include <time.h>\n#include <unistd.h>\n"
+		"int main(void) {\n"
+		"	struct timespec t = { 5, 0 };\n"
+		"	signal(SIGTERM, SIG_IGN);\n"
+		"	if (vfork() == 0) {\n"
+		"		nanosleep(&t, 0);\n"
+		"		_exit(0);\n"
+		"	}\n"
+		"	for (int i = 0; i < 60; i++)\n"
+		"		sleep(1);\n"
+		"	return 0;\n"
+		"}\n";
+	char dir[] = "/tmp/pebs-vfork-XXXXXX", script[128];
+	struct pebs_capture_stats st;
+	int status;
+	FILE *f;
+
+	tu_deadline(60);
+	if (access("/bin/sh", X_OK) != 0 || tu_sh("command -v cc >/dev/null"))
+		cr_skip_test("no sh(1) or cc(1)");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(script, sizeof(script), "%s/vf.c", dir);
+	f = fopen(script, "w");
+	cr_assert_not_null(f);
+	fputs(src, f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(tu_sh("cc -o %s/vf %s/vf.c", dir, dir), 0);
+	snprintf(script, sizeof(script), "exec %s/vf", dir);
+	double t0 = mono_s();
+	stopped_capture(script, 500000, &st);
+	cr_assert_eq(st.cmd_left_running, 1);
+	cr_assert_gt(st.cmd_pid, 0);
+	/* its vfork child done (5 s from the start), it runs on */
+	usleep((useconds_t)((6.0 - (mono_s() - t0)) * 1e6));
+	char s = proc_state(st.cmd_pid);
+	int sig = 0;
+	if (s == 't') {
+		/* Still traced by this thread, as pebs-capture's command is
+		 * until pebs-capture exits: stopped at a signal, which its
+		 * exit would deliver: what it does now. */
+		siginfo_t si;
+		cr_assert_eq(ptrace(PTRACE_GETSIGINFO, st.cmd_pid, 0, &si), 0);
+		sig = si.si_signo;
+		ptrace(PTRACE_DETACH, st.cmd_pid, 0, (void *)(long)sig);
+		usleep(200000);
+		s = proc_state(st.cmd_pid);
+	}
+	kill(st.cmd_pid, SIGKILL);
+	cr_assert_eq(waitpid(st.cmd_pid, &status, 0), st.cmd_pid);
+	cr_assert(s == 'S' || s == 'R', "state %c (at signal %d)", s, sig);
+	cr_assert_eq(tu_sh("rm -rf %s", dir), 0);
 }
