@@ -35,10 +35,13 @@
  *
  * Completeness: the trace (version 2) ends with "end N", written only
  * when all of it was written, so that a reader tells a cut trace from a
- * whole one.  SIGINT, SIGTERM and SIGHUP that come while it is written
- * are held until it is complete, then take their course (a Ctrl-C at
- * exit no longer cuts it).  On a write error (a full disk) the file is
- * emptied and says so ("error WHY"), or, where that fails too, removed.
+ * whole one.  SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1 and
+ * SIGUSR2 that come while it is written are held until it is complete,
+ * then take their course (a Ctrl-C at exit no longer cuts it); SIGXFSZ
+ * and SIGPIPE are ignored meanwhile, so that the write fails instead.
+ * Any other signal that ends the program (SIGKILL...) cuts it.  On a
+ * write error (a full disk, a file size limit) the file is emptied and
+ * says so ("error WHY"), or, where that fails too, removed.
  *
  * This file is not instrumented itself and never calls back into the
  * program.
@@ -546,28 +549,39 @@ static void put(struct out *o, const char *s, size_t n)
 	o->n += n;
 }
 
-/* The stop signals held while the trace is written (see the top). */
-static const int held_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+/*
+ * The signals held while the trace is written (see the top): those that
+ * end a program by default and are sent to it from outside (a stop
+ * request, a timer); then those the trace's own write raises (a file
+ * size limit, a FIFO without reader), ignored meanwhile: the write fails
+ * instead (EFBIG, EPIPE) and says so, the program not killed for it.
+ */
+static const int held_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM,
+				 SIGUSR1, SIGUSR2, SIGXFSZ, SIGPIPE };
 #define NHELD (sizeof(held_sigs) / sizeof(held_sigs[0]))
-static volatile sig_atomic_t held_sig;
+#define NRAISED 7	/* the first ones: taking their course after */
+static volatile sig_atomic_t held[NHELD];
 
 static void hold_sig(int sig)
 {
-	held_sig = sig;
+	for (size_t i = 0; i < NRAISED; i++)
+		if (held_sigs[i] == sig)
+			held[i] = 1;
 }
 
-/* Holds the stop signals not ignored (@old: their actions). */
+/* Holds the signals not ignored (@old: their actions). */
 static void hold_signals(struct sigaction *old)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = hold_sig;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
-	for (size_t i = 0; i < NHELD; i++)
+	for (size_t i = 0; i < NHELD; i++) {
+		sa.sa_handler = i < NRAISED ? hold_sig : SIG_IGN;
 		if (sigaction(held_sigs[i], NULL, &old[i]) == 0 &&
 		    old[i].sa_handler != SIG_IGN)
 			sigaction(held_sigs[i], &sa, NULL);
+	}
 }
 
 /* Puts the actions back; a signal that came meanwhile takes its course
@@ -577,8 +591,11 @@ static void release_signals(const struct sigaction *old)
 	for (size_t i = 0; i < NHELD; i++)
 		if (old[i].sa_handler != SIG_IGN)
 			sigaction(held_sigs[i], &old[i], NULL);
-	if (held_sig)
-		raise(held_sig);
+	for (size_t i = 0; i < NRAISED; i++)
+		if (held[i]) {
+			held[i] = 0;
+			raise(held_sigs[i]);
+		}
 }
 
 /*

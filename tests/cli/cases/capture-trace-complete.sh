@@ -1,7 +1,8 @@
 # libpebs-trace's trace says whether it is complete (version 2: it ends
-# with "end N", formats/trace-format.md).  SIGTERM while the trace is
-# being written is held until the trace is complete, then kills the
-# program; a write error (here a file size limit, as a full disk) empties
+# with "end N", formats/trace-format.md).  SIGTERM, SIGALRM, SIGUSR1
+# while the trace is being written are held until the trace is complete,
+# then kill the program; a write error (here a file size limit, as a
+# full disk; its SIGXFSZ is ignored while the trace is written) empties
 # the file but for an "error" line: pebs-capture says the trace is
 # incomplete, exit 3, instead of replaying a cut trace (before: "line N:
 # missing TID", exit 1); a trace cut short (the program killed while
@@ -23,16 +24,22 @@ int main(int argc, char **argv)
 C
 cc -O1 -fsanitize=thread -c -o p.o p.c && cc -o p p.o rt.o -pthread -ldl ||
 	exit 9
-PEBS_TRACE_OUT=t.txt ./p 600000 &
-pid=$!
-while [ ! -s t.txt ]; do sleep 0.01; done
-kill -TERM $pid
-wait $pid
-echo "SIGTERM while writing: rc $?"
-head -1 t.txt
-tail -1 t.txt | sed "s/[0-9]*$/N/"
-pebs-capture -b sim -o x.pebs -- sh -c 'trap "" XFSZ; ulimit -f 8; exec ./p' \
-	2>&1 | sed -E 's|/[^ ]*/pebs-trace-[A-Za-z0-9]*|TRACE|'
+for sig in TERM ALRM USR1; do
+	rm -f t.txt
+	PEBS_TRACE_OUT=t.txt ./p 600000 &
+	pid=$!
+	while [ ! -s t.txt ]; do sleep 0.01; done
+	kill -$sig $pid
+	{ wait $pid; } 2>/dev/null	# not bash's own report of the signal
+	echo "SIG$sig while writing: rc $?"
+	head -1 t.txt
+	tail -1 t.txt | sed "s/[0-9]*$/N/"
+done
+# The file size limit's SIGXFSZ, not ignored by the program, does not
+# kill it mid-write (before: a cut trace, replayed, exit 0): the write
+# fails and says so.
+pebs-capture -b sim -o x.pebs -- sh -c 'ulimit -f 8; exec ./p' 2>&1 |
+	sed -E 's|/[^ ]*/pebs-trace-[A-Za-z0-9]*|TRACE|'
 echo "write error: rc $?"
 pebs-capture -b sim -o x.pebs -- sh -c 'printf "pebs-trace 2\n1 1 - R 8 0x1 0x40\n2 1 - W 8 0x1 0x4" >"$PEBS_TRACE_OUT"; kill -KILL $$' \
 	2>&1 | sed 's/[0-9.]* s, [0-9]* samples\/s/S s, R samples\/s/; s/[0-9]* bytes/N bytes/'
