@@ -221,8 +221,10 @@ static struct sigaction int0, term0, hup0;
  * Each request changes the flag: with -b sim -- COMMAND the first ends
  * the command's run, a later one the replay (pebs_capture.h).  The
  * library passes it on to the -- COMMAND with its signal, unless the
- * terminal sent it (SI_KERNEL: Ctrl-C, a hangup), to the whole foreground
- * process group, the command included.
+ * kernel sent it (SI_KERNEL: Ctrl-C, a hangup), to the whole foreground
+ * process group, the command included.  A kill(2) to our whole process
+ * group (SI_USER, like one to our pid alone: siginfo does not tell them
+ * apart) reaches the command twice; the man page says so.
  */
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {

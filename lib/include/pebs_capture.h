@@ -160,9 +160,9 @@ struct pebs_capture_opts {
 	/*
 	 * The signal a stop request is passed on to the -- COMMAND with
 	 * (kill(2)), read when the request is seen: the one that made it;
-	 * 0 passes nothing on (a signal the terminal sent to the whole
-	 * foreground process group reached the command already).  NULL:
-	 * SIGTERM.
+	 * 0 passes nothing on (for a signal the caller knows reached the
+	 * command already, such as one the terminal sent to the whole
+	 * foreground process group).  NULL: SIGTERM.
 	 */
 	volatile sig_atomic_t *stop_signal;
 	pebs_capture_progress_fn progress;	/* about once a second */
