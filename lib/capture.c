@@ -1267,12 +1267,6 @@ static int loop(struct cap *c)
 }
 
 /*
- * Waits for the -- COMMAND (@flags: WNOHANG or 0).  Under ptrace its
- * stops are answered here: at its exit (PTRACE_EVENT_EXIT, the address
- * space still there) and at an exec its maps are read; any signal is
- * passed on as it came.  Returns 1 when it has ended (status kept).
- */
-/*
  * The -- COMMAND's ptrace stop @status: at its exit or an exec, its maps
  * are read.  Returns the signal it is to be resumed with: the one that
  * stopped it, 0 for those events and a group stop.
@@ -1291,6 +1285,19 @@ static int child_stopped(struct cap *c, int status)
 	return ptrace(PTRACE_GETSIGINFO, c->child, 0, &si) < 0 ? 0 : sig;
 }
 
+/* Resumes the -- COMMAND from its ptrace stop @status (child_stopped). */
+static void child_resume(struct cap *c, int status)
+{
+	ptrace(PTRACE_CONT, c->child, 0,
+	       (void *)(long)child_stopped(c, status));
+}
+
+/*
+ * Waits for the -- COMMAND (@flags: WNOHANG or 0).  Under ptrace its
+ * stops are answered here: at its exit (PTRACE_EVENT_EXIT, the address
+ * space still there) and at an exec its maps are read; any signal is
+ * passed on as it came.  Returns 1 when it has ended (status kept).
+ */
 static int child_poll(struct cap *c, int flags)
 {
 	int status;
@@ -1306,8 +1313,7 @@ static int child_poll(struct cap *c, int flags)
 			c->child = 0;
 			return 1;
 		}
-		ptrace(PTRACE_CONT, c->child, 0,
-		       (void *)(long)child_stopped(c, status));
+		child_resume(c, status);
 	}
 	return 0;
 }
@@ -1502,7 +1508,6 @@ static int await_exec(struct cap *c, char *ok, int *e, int *status)
 	unsigned char buf[1 + sizeof(int)] = { 0 };
 	size_t got = 0;
 	int stopped = 0;
-	siginfo_t si;
 	pid_t p;
 
 	while (!gate_read(c->gate, buf, sizeof(buf), &got)) {
@@ -1516,10 +1521,8 @@ static int await_exec(struct cap *c, char *ok, int *e, int *status)
 				stopped = 1;
 				break;
 			}
-			/* Before the exec; a group stop has no siginfo. */
-			ptrace(PTRACE_CONT, c->child, 0, (void *)(long)
-			       (ptrace(PTRACE_GETSIGINFO, c->child, 0,
-				       &si) < 0 ? 0 : WSTOPSIG(*status)));
+			/* Before the exec: a signal, passed on. */
+			child_resume(c, *status);
 		} else {
 			struct pollfd pf = { .fd = c->gate, .events = POLLIN };
 			poll(&pf, 1, 10);
@@ -1567,7 +1570,6 @@ static int start_child(struct cap *c)
 	 * first): passed on, not taken for the exec's.
 	 */
 	for (;;) {
-		siginfo_t si;
 		if (!stopped) {
 			while (waitpid(c->child, &status, __WALL) < 0)
 				if (errno != EINTR)
@@ -1581,9 +1583,7 @@ static int start_child(struct cap *c)
 		}
 		if (WSTOPSIG(status) == SIGTRAP)
 			break;
-		ptrace(PTRACE_CONT, c->child, 0, (void *)(long)
-		       (ptrace(PTRACE_GETSIGINFO, c->child, 0, &si) < 0 ? 0 :
-			WSTOPSIG(status)));
+		child_resume(c, status);
 	}
 	/* Without these options (an old kernel) it still runs, traced:
 	 * only the reads at flushes then see its maps. */
