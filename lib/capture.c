@@ -1389,9 +1389,13 @@ static void leave_child(struct cap *c)
 static void end_child(struct cap *c)
 {
 	double until = now_s() + PEBS_CAPTURE_CMD_WAIT_MS / 1e3;
-	sig_atomic_t seen = *c->o->stop;
+	/* Also reached without a stop flag, when waiting for the command
+	 * failed (waitpid: ECHILD where the caller ignores SIGCHLD). */
+	volatile sig_atomic_t none = 0;
+	volatile sig_atomic_t *stop = c->o->stop ? c->o->stop : &none;
+	sig_atomic_t seen = *stop;
 
-	while (c->child > 0 && now_s() < until && *c->o->stop == seen &&
+	while (c->child > 0 && now_s() < until && *stop == seen &&
 	       !child_poll(c, WNOHANG))
 		poll(NULL, 0, 10);
 	if (c->child > 0)
