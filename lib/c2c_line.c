@@ -631,13 +631,16 @@ static int fix_false(struct sbuf *fix, const struct vctx *v,
  */
 static unsigned share_pct(uint64_t s, uint64_t n, unsigned pct)
 {
-	uint64_t r = s * 100 / n, rem = s * 100 % n;
+	/* counts may reach C2C_MAX_SAMPLES (2^60): times 100 in 128 bits */
+	typedef unsigned __int128 u128;
+	u128 s100 = (u128)s * 100;
+	uint64_t r = (uint64_t)(s100 / n), rem = (uint64_t)(s100 % n);
 	if (rem > n - rem || (rem == n - rem && (r & 1)))
 		r++;
 	const unsigned th[2] = { pct, 100 - pct };
 	for (int i = 0; i < 2; i++)
-		if (r == th[i] && s * 100 != (uint64_t)th[i] * n)
-			r = s * 100 > (uint64_t)th[i] * n ? r + 1 : r - 1;
+		if (r == th[i] && s100 != (u128)th[i] * n)
+			r = s100 > (u128)th[i] * n ? r + 1 : r - 1;
 	return (unsigned)r;
 }
 

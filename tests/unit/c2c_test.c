@@ -1947,3 +1947,36 @@ Test(c2c, stats_shared_lines_as_perf)
 		pebs_c2c_free(c);
 	}
 }
+
+/*
+ * Merged counts may reach C2C_MAX_SAMPLES (2^60): the verdict's shares
+ * are printed from counts times 100, which must not wrap.  The first case
+ * of verdict_shares_round_away_from_threshold with every count times 2^52
+ * (HITM loads without latency, so that latencies times counts fit).
+ */
+Test(c2c, verdict_shares_of_huge_counts)
+{
+	const uint64_t k = (uint64_t)1 << 52;
+	struct pebs_c2c *c = mk(NULL);
+	const struct c2c_cell cells[] = {
+		{ A + 0x00, 0x10, STORE, 100, 1, 0, 0, 20 * k },
+		{ A + 0x00, 0x18, HITM_L, 100, 2, 1, 0, 21 * k },
+		{ A + 0x20, 0x20, STORE, 100, 3, 2, 0, 159 * k },
+	};
+	for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++)
+		cr_assert_eq(c2c_add_cell(c, &cells[i], cells[i].count), 0,
+			     "%s", pebs_c2c_errmsg(c));
+	cr_assert_eq(pebs_c2c_finish(c), 0);
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_assert(l);
+	char want[160];
+	snprintf(want, sizeof(want), "of %llu samples in contention, %llu "
+		 "(21%%) touch", (unsigned long long)(200 * k),
+		 (unsigned long long)(41 * k));
+	cr_expect_eq(l->verdict, PEBS_C2C_V_MIXED, "%s", l->why);
+	cr_expect(strstr(l->why, want), "%s", l->why);
+	snprintf(want, sizeof(want), "and %llu (100%%) share",
+		 (unsigned long long)(200 * k));
+	cr_expect(strstr(l->why, want), "%s", l->why);
+	pebs_c2c_free(c);
+}
