@@ -83,18 +83,27 @@ static uint64_t field_cols(const struct opts *o)
 	return cols;
 }
 
+/* The csv, yaml, jsonl or text output of @o to @fp. */
+static struct pebs_output *text_open(const struct opts *o, FILE *fp)
+{
+	struct pebs_output *out = pebs_output_open(o->fmt, o->fields,
+						   o->nfields, o->flags, fp);
+	if (!out)
+		util_die(EXIT_SYS, "out of memory");
+	return out;
+}
+
 static int run_text(const struct opts *o, const char *const *paths,
 		    size_t n, FILE *fp)
 {
 	struct util_input in;
 	struct pebs_batch *b;
+	struct pebs_output *out = NULL;
 	util_input_open(&in, &o->in, paths, n, field_cols(o));
-	struct pebs_output *out = pebs_output_open(o->fmt, o->fields,
-						   o->nfields, o->flags, fp);
-	if (!out)
-		util_die(EXIT_SYS, "out of memory");
 	int sym = util_sym_fields(o->fields, o->nfields);
 	while (util_input_next(&in, &b) > 0) {
+		if (!out)
+			out = text_open(o, fp);
 		if (sym)
 			pebs_output_set_sym(out, util_sym_get(
 				util_input_meta(&in), util_input_file(&in, b)));
@@ -104,6 +113,11 @@ static int run_text(const struct opts *o, const char *const *paths,
 		if (r < 0)
 			util_die(EXIT_SYS, "%s", pebs_strerror(r));
 	}
+	/* No batch: the header (yaml: the empty sequence) only when some
+	 * input was read, so that one that could not be is not taken for a
+	 * capture of no samples (its message says what happened). */
+	if (!out && util_input_readable(&in))
+		out = text_open(o, fp);
 	int r = pebs_output_close(out);
 	util_sym_close();
 	if (r == -PEBS_E_IO)
@@ -149,14 +163,17 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 					  st.lost - lost), o->out);
 		lost = st.lost;
 	}
-	if (!w)		/* no samples at all: a valid, empty file */
+	/* No samples at all: a valid, empty file, but only from an input
+	 * that was read (util_input_readable()) */
+	if (!w && util_input_readable(&in))
 		util_writer_check(NULL, pebs_writer_open(&w, fp,
 				  util_input_meta(&in), &wo), o->out);
 	util_input_stats(&in, &st);
-	if (st.lost > lost)
+	if (w && st.lost > lost)
 		util_writer_check(w, pebs_writer_lost(w, 0, 0, st.lost - lost),
 				  o->out);
-	util_writer_check(NULL, pebs_writer_close(w), o->out);
+	if (w)
+		util_writer_check(NULL, pebs_writer_close(w), o->out);
 	return util_input_close(&in);
 }
 
@@ -198,7 +215,8 @@ static int run_perf(const struct opts *o, const char *const *paths,
 						  [b->n - 1], st.lost - lost);
 		lost = st.lost;
 	}
-	if (!w && r >= 0)	/* no samples: still a valid perf.data */
+	/* no samples: still a valid perf.data, from an input that was read */
+	if (!w && r >= 0 && util_input_readable(&in))
 		r = pebs_perf_writer_open(&w, fp, util_input_meta(&in), NULL);
 	if (r < 0 && w)
 		snprintf(err, sizeof(err), "%s", pebs_perf_writer_errmsg(w));

@@ -92,6 +92,15 @@ void util_input_stats(const struct util_input *in,
 	pebs_reader_stats(in->r, st);
 }
 
+int util_input_readable(const struct util_input *in)
+{
+	struct pebs_read_stats st;
+	util_input_stats(in, &st);
+	/* an empty dump is a valid one of no records */
+	return in->raw ? st.bytes > 0 || in->status < EXIT_SYS :
+	       st.segments > 0;
+}
+
 int util_input_close(struct util_input *in)
 {
 	struct pebs_raw_stats rs;

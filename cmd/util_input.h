@@ -58,6 +58,15 @@ const char *util_input_file(const struct util_input *in,
 void util_input_stats(const struct util_input *in,
 		      struct pebs_read_stats *st);
 
+/*
+ * Whether some input was read, as far as the reader has gone: the head of
+ * a .pebs segment (its MAGIC), or for raw dumps, which have no head, a
+ * byte, or no input that failed to open or read.  An output that shows
+ * "no samples" (a csv header, an empty yaml sequence) is written only
+ * then: for inputs none of which could be read, the messages are all.
+ */
+int util_input_readable(const struct util_input *in);
+
 /* Closes @in and returns its exit status (0, 1 bad data, 3 I/O). */
 int util_input_close(struct util_input *in);
 
