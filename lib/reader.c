@@ -153,6 +153,14 @@ static int slot_err(struct slot *s, int code, uint32_t src, const char *fmt,
 	return P_ERROR;
 }
 
+/*
+ * What an input that does not start with a MAGIC shows of itself for
+ * bad_magic(): a chunk header's bytes, or of text, its first line up to
+ * HEAD_LOOK bytes, read HEAD_STEP bytes at a time.
+ */
+#define HEAD_LOOK 1024
+#define HEAD_STEP 64
+
 /* Whether the @n bytes at @head are printable text (CSV, YAML). */
 static int is_text(const uint8_t *head, size_t n)
 {
@@ -186,18 +194,27 @@ static int starts_nocase(const uint8_t *head, size_t n, const char *prefix)
  * Whether the first line of @head (@n bytes of text, perhaps only its
  * start) looks like a CSV header: names (letters, digits, "_-. ",
  * perhaps quoted) separated by commas, at least one comma among them.
+ * The names may be of any length (up to HEAD_LOOK in all), but one of
+ * more than three words, unquoted, is a sentence, not a name: prose with
+ * a comma ("These are the notes of the run, kept ...") is text, not CSV.
  */
 static int csv_header(const uint8_t *head, size_t n)
 {
-	int commas = 0;
+	int commas = 0, spaces = 0, quoted = 0;
 	if (n == 0 || !(isalpha(head[0]) || head[0] == '_' || head[0] == '"'))
 		return 0;
 	for (size_t i = 0; i < n && head[i] != '\n' && head[i] != '\r'; i++) {
 		int c = head[i];
-		if (c == ',')
+		if (c == '"') {
+			quoted = !quoted;
+		} else if (c == ',' && !quoted) {
 			commas++;
-		else if (!isalnum(c) && !strchr("_-. \"", c))
+			spaces = 0;
+		} else if (c == ' ' && !quoted && ++spaces > 3) {
 			return 0;
+		} else if (!isalnum(c) && !strchr("_-. \"", c)) {
+			return 0;
+		}
 	}
 	return commas > 0;
 }
@@ -209,12 +226,26 @@ static int csv_header(const uint8_t *head, size_t n)
  * and pebs-hist are merged with their --merge; a memory-access trace
  * (formats/trace-format.md) is replayed by pebs-capture --trace; the SVG
  * and HTML reports are outputs only, which no tool reads.  @head holds
- * up to CHUNK_HDR bytes, enough for each of these prefixes.
+ * up to CHUNK_HDR bytes, enough for each of these prefixes, or of text
+ * more, to the end of its first line (head_line()): a CSV header is told
+ * by its first line, however long its first name.
  */
 static void bad_magic(struct slot *sl, uint32_t si, const uint8_t *head,
 		      size_t n)
 {
-	int text = is_text(head, n);
+	/* Text by its first CHUNK_HDR bytes and first line only: the step
+	 * that read the line's end may hold bytes of the next lines, which
+	 * a CSV may have in UTF-8. */
+	size_t tn = n;
+	if (n > CHUNK_HDR) {
+		const uint8_t *nl = memchr(head, '\n', n);
+		const uint8_t *cr = memchr(head, '\r', n);
+		if (cr && (!nl || cr < nl))
+			nl = cr;
+		if (nl)
+			tn = (size_t)(nl - head) + 1;
+	}
+	int text = is_text(head, tn);
 	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
 		       !memcmp(head, "2ELIFREP", 8)))
 		slot_err(sl, PEBS_E_FORMAT, si, "a perf.data file, not a "
@@ -1006,21 +1037,42 @@ static int unknown_critical(struct slot *sl, uint32_t si, uint32_t tag,
 }
 
 /*
- * Reads the rest of a chunk header after the *@nhead bytes at @head (of
- * CHUNK_HDR), as far as the input has them, for a look at what follows
- * where a MAGIC was expected; they go back with after_damage().
+ * Reads on after the *@nhead bytes at @head up to @to bytes in all (the
+ * rest of a chunk header: CHUNK_HDR), as far as the input has them, for a
+ * look at what follows where a MAGIC was expected; they go back with
+ * after_damage().  Returns how many it read.
  */
-static void head_more(struct pebs_reader *r, struct src *s, uint8_t *head,
-		      size_t *nhead)
+static size_t head_more(struct pebs_reader *r, struct src *s, uint8_t *head,
+			size_t *nhead, size_t to)
 {
 	const uint8_t *p;
 	uint8_t *own;
-	ssize_t m = src_take(r, s, CHUNK_HDR - *nhead, &p, &own);
+	ssize_t m = src_take(r, s, to - *nhead, &p, &own);
 	if (m > 0) {
 		memcpy(head + *nhead, p, (size_t)m);
 		*nhead += (size_t)m;
 	}
 	free(own);
+	return m > 0 ? (size_t)m : 0;
+}
+
+/*
+ * An input's first line of text, read on after its first CHUNK_HDR bytes
+ * in steps to its end, up to HEAD_LOOK bytes in all: a CSV header's first
+ * name may be longer than a chunk header (bad_magic() needs its comma).
+ * Steps, not one read: a pipe would wait for bytes past the line.
+ */
+static void head_line(struct pebs_reader *r, struct src *s, uint8_t *head,
+		      size_t *nhead)
+{
+	while (*nhead < HEAD_LOOK && is_text(head, *nhead) &&
+	       !memchr(head, '\n', *nhead) && !memchr(head, '\r', *nhead)) {
+		size_t to = *nhead + HEAD_STEP < HEAD_LOOK ?
+			    *nhead + HEAD_STEP : HEAD_LOOK;
+		head_more(r, s, head, nhead, to);
+		if (*nhead < to)	/* the input ends */
+			break;
+	}
 }
 
 /*
@@ -1111,7 +1163,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			int magic = n == FMT_MAGIC_LEN &&
 				    memcmp(p, FMT_MAGIC, FMT_MAGIC_LEN) == 0;
 			/* what was read here, for salvage to give back */
-			uint8_t head[CHUNK_HDR];
+			uint8_t head[HEAD_LOOK];
 			size_t nhead = (size_t)n;
 			memcpy(head, p, nhead);
 			free(own);
@@ -1126,7 +1178,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			}
 			if (s->state == ST_AFTER_END && n == FMT_MAGIC_LEN) {
 				/* A trailing chunk (index, tail) follows. */
-				head_more(r, s, head, &nhead);
+				head_more(r, s, head, &nhead, CHUNK_HDR);
 				uint32_t tag = get32(head);
 				uint64_t len = get64(head + FMT_MAGIC_LEN);
 				if (nhead == CHUNK_HDR &&
@@ -1193,7 +1245,9 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			if (!s->segments && nhead == FMT_MAGIC_LEN &&
 			    is_text(head, nhead)) {
 				/* enough to tell YAML results apart */
-				head_more(r, s, head, &nhead);
+				head_more(r, s, head, &nhead, CHUNK_HDR);
+				if (nhead == CHUNK_HDR)
+					head_line(r, s, head, &nhead);
 			}
 			if (!s->segments)
 				bad_magic(sl, si, head, nhead);
