@@ -40,8 +40,11 @@
  * then take their course (a Ctrl-C at exit no longer cuts it); SIGXFSZ
  * and SIGPIPE are ignored meanwhile, so that the write fails instead.
  * Any other signal that ends the program (SIGKILL...) cuts it.  On a
- * write error (a full disk, a file size limit) the file is emptied and
- * says so ("error WHY"), or, where that fails too, removed.
+ * write error (a full disk, a file size limit), also one that only the
+ * fsync() before the close, or the close() itself, reports (NFS), the
+ * file is emptied and says so ("error WHY"), or, where that fails too,
+ * removed; the message goes to standard error, and the program's exit
+ * status stays its own.
  *
  * This file is not instrumented itself and never calls back into the
  * program.
@@ -599,23 +602,41 @@ static void release_signals(const struct sigaction *old)
 }
 
 /*
- * A write of the trace at @path failed with @err: a regular file is
- * emptied and says so in its place ("error WHY", formats/trace-format.md),
- * so that no reader takes what was written for the trace; where even
- * that fails, it is removed.
+ * A write of the trace at @path, open as @fd, failed with @err: a regular
+ * file is emptied and says so in its place ("error WHY",
+ * formats/trace-format.md), so that no reader takes what was written for
+ * the trace; where even that fails, it is removed.
  */
-static void mark_failed(struct out *o, const char *path, int err)
+static void mark_failed(int fd, const char *path, int err)
 {
 	struct stat sb;
 	char line[256];
 	int n;
 
-	if (fstat(o->fd, &sb) < 0 || !S_ISREG(sb.st_mode))
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))
 		return;		/* a FIFO: the reader sees no end line */
 	n = snprintf(line, sizeof(line), "pebs-trace 2\nerror %s\n",
 		     strerror(err));
-	if (ftruncate(o->fd, 0) < 0 || n < 0 ||
-	    pwrite(o->fd, line, (size_t)n, 0) != n)
+	if (ftruncate(fd, 0) < 0 || n < 0 ||
+	    pwrite(fd, line, (size_t)n, 0) != n)
+		unlink(path);
+}
+
+/*
+ * The close() of the regular file @path, the trace, failed with @err (a
+ * file system that says only then that a write was lost): its descriptor
+ * is gone, so the file is opened again by its name to be marked as
+ * mark_failed() does, or removed.
+ */
+static void mark_failed_closed(const char *path, int err)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		unlink(path);
+		return;
+	}
+	mark_failed(fd, path, err);
+	if (close(fd) != 0)
 		unlink(path);
 }
 
@@ -849,10 +870,24 @@ static void write_trace(void)
 	*q++ = '\n';
 	put(&o, end, (size_t)(q - end));
 	flush(&o);
-	if (o.err)
-		mark_failed(&o, path, o.err);
-	if (close(o.fd) != 0 && !o.err)
+	/*
+	 * A regular file is synced before it stands complete: a file system
+	 * that reports a lost write late (NFS, a full disk under delayed
+	 * allocation, a quota) does so here, while the file can still be
+	 * marked through its descriptor; a FIFO has nothing to sync.
+	 */
+	struct stat sb;
+	int reg = fstat(o.fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	if (!o.err && reg && fsync(o.fd) != 0)
 		o.err = errno ? errno : EIO;
+	if (o.err)
+		mark_failed(o.fd, path, o.err);
+	/* and where only close() says so, the file is marked by its name */
+	if (close(o.fd) != 0 && !o.err) {
+		o.err = errno ? errno : EIO;
+		if (reg)
+			mark_failed_closed(path, o.err);
+	}
 	if (o.err)
 		fprintf(stderr, "pebs-trace: %s: %s\n", path,
 			strerror(o.err));
