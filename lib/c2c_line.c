@@ -71,6 +71,20 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The index of the first of sorted @a[0..n) that is not below @k. */
+static size_t lower_u64(const uint64_t *a, size_t n, uint64_t k)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (a[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static uint64_t mix64(uint64_t x)
 {
 	x ^= x >> 33;
@@ -263,7 +277,20 @@ struct work {
 	uint64_t *threads;	/* sorted thread keys */
 	uint32_t *perm;
 	bmask *w, *a;
+	struct addrix *byaddr;	/* the lines by address (line_before()),
+				 * only when accesses can cross a line end */
 };
+
+struct addrix {
+	uint64_t addr;
+	size_t line;		/* index in c->lines */
+};
+
+static int cmp_addrix(const void *a, const void *b)
+{
+	const struct addrix *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
 
 static void work_free(struct work *x)
 {
@@ -279,6 +306,7 @@ static void work_free(struct work *x)
 	free(x->perm);
 	free(x->w);
 	free(x->a);
+	free(x->byaddr);
 	/* a failed work_init() frees, then pebs_c2c_finish() frees again */
 	memset(x, 0, sizeof(*x));
 }
@@ -331,15 +359,7 @@ static long line_threads(const struct pebs_c2c *c,
 	/* insertion index -> sorted index */
 	for (size_t t = 0; t < nt; t++) {
 		uint64_t key = c->threads.keys[x->set.list[t]];
-		size_t lo = 0, hi = nt;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (x->threads[mid] < key)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		x->perm[t] = (uint32_t)lo;
+		x->perm[t] = (uint32_t)lower_u64(x->threads, nt, key);
 	}
 	for (size_t i = 0; i < l->n; i++)
 		x->tix[i] = x->perm[x->tix[i]];
@@ -622,6 +642,94 @@ static int fix_false(struct sbuf *fix, const struct vctx *v,
 }
 
 /*
+ * The samples of a line whose accesses, taken as @A bytes, run past its
+ * end (cross_scan()).  A sample counts only on the line of its address,
+ * clipped there, so the bytes past the end are judged on no line.
+ */
+struct cross {
+	uint64_t n;		/* such samples */
+	uint64_t nother;	/* of them, by threads not on the line judged */
+	uint64_t thr;		/* a thread of them, one not on it if any */
+	int several;		/* more threads like thr */
+	unsigned lo;		/* lowest offset of them */
+	unsigned past;		/* most bytes past the line end */
+};
+
+/* Is thread key @k one of @v's (sorted) threads? */
+static int vctx_has(const struct vctx *v, uint64_t k)
+{
+	size_t i = lower_u64(v->threads, v->nt, k);
+	return i < v->nt && v->threads[i] == k;
+}
+
+/*
+ * The samples of line @l that cross its end with accesses of @A bytes,
+ * into @x; threads not among @v's are preferred as x->thr, as they are
+ * what a line with one thread of its own did not see.
+ */
+static void cross_scan(const struct pebs_c2c *c, const struct c2c_line_int *l,
+		       unsigned A, const struct vctx *v, struct cross *x)
+{
+	const unsigned L = c->o.line_size;
+	const struct c2c_rec *rec = c->recs + l->first;
+	int have = 0, member = 0;
+	memset(x, 0, sizeof(*x));
+	x->lo = L;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct c2c_rec *k = &rec[i];
+		if (k->off + A <= L)
+			continue;
+		uint64_t key = c->threads.keys[k->thr];
+		int in = vctx_has(v, key);
+		x->n += k->count;
+		if (!in)
+			x->nother += k->count;
+		if (k->off < x->lo)
+			x->lo = k->off;
+		if (k->off + A - L > x->past)
+			x->past = k->off + A - L;
+		if (!have || (member && !in)) {
+			x->thr = key;
+			x->several = 0;
+			member = in;
+			have = 1;
+		} else if (key != x->thr && in == member) {
+			x->several = 1;
+		}
+	}
+}
+
+/* The line at address @addr - line size, or NULL (not sampled, or no
+ * results: no HITM without --show-all). */
+static const struct c2c_line_int *line_before(const struct pebs_c2c *c,
+					      const struct work *x,
+					      uint64_t addr)
+{
+	if (!x->byaddr || addr < c->o.line_size)
+		return NULL;
+	uint64_t want = addr - c->o.line_size;
+	size_t lo = 0, hi = c->nlines;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (x->byaddr[mid].addr < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->nlines && x->byaddr[lo].addr == want)
+		return &c->lines[x->byaddr[lo].line];
+	return NULL;
+}
+
+/* "tid 7", or "pid 200 tid 7" when @k's process is not @pid's. */
+static void thread_name(struct sbuf *s, uint64_t k, uint32_t pid)
+{
+	if ((uint32_t)(k >> 32) != pid)
+		sb_printf(s, "pid %" PRIu32 " ", (uint32_t)(k >> 32));
+	sb_printf(s, "tid %" PRIu32, (uint32_t)k);
+}
+
+/*
  * @s of @n (s <= n, n > 0) in whole percent, to nearest (a half to even,
  * as printf's %.0f).  The verdict compares exact shares with @pct and
  * 100 - @pct, so a share that is not exactly one of them is never printed
@@ -699,6 +807,19 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 			offld[off] += k->count;
 		}
 		N += k->count;
+	}
+	/*
+	 * Accesses that cross a line end (only a given --access-size can
+	 * make them: auto sizes divide their offsets): this line's run past
+	 * its end, the line before's run into it.  Each counts, clipped, on
+	 * the line of its address only.
+	 */
+	struct cross out = { 0 }, in = { 0 };
+	const struct c2c_line_int *before = NULL;
+	if (text && c->o.access_size) {
+		cross_scan(c, l, A, &v, &out);
+		if ((before = line_before(c, x, p->addr)))
+			cross_scan(c, before, A, &v, &in);
 	}
 	unsigned nw[C2C_MAX_LINE] = { 0 }, na[C2C_MAX_LINE] = { 0 };
 	size_t writers = 0;
@@ -790,6 +911,21 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 			  fx->stores, fx->loads,
 			  fx->contended ? ", shared" : "");
 	}
+	if (out.n)
+		sb_printf(&ev, "; %" PRIu64 " sample%s (%u-byte accesses from "
+			  "0x%02x) run%s up to %u bytes past the line end "
+			  "into line 0x%" PRIx64 ": %s here up to 0x%02x, "
+			  "and on no line past it", out.n, out.n == 1 ? "" : "s",
+			  A, out.lo, out.n == 1 ? "s" : "", out.past,
+			  p->addr + L, out.n == 1 ? "it counts" : "they count",
+			  L - 1);
+	if (in.n)
+		sb_printf(&ev, "; %" PRIu64 " sample%s of line 0x%" PRIx64
+			  " run%s into 0x00-0x%02x of this one: %s counted "
+			  "there, clipped, not here", in.n,
+			  in.n == 1 ? "" : "s", before->pub.addr,
+			  in.n == 1 ? "s" : "", in.past - 1,
+			  in.n == 1 ? "it is" : "they are");
 
 	/* The decision. */
 	uint64_t both = s_any;
@@ -801,8 +937,37 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 	} else if (v.nt < 2) {
 		p->verdict = PEBS_C2C_V_UNKNOWN;
 		sb_printf(&why, "all %" PRIu64 " samples come from one thread "
-			  "(tid %" PRIu32 "): the other side of the sharing "
-			  "was not sampled", N, (uint32_t)v.threads[0]);
+			  "(tid %" PRIu32 ")", N, (uint32_t)v.threads[0]);
+		/* the other side may have been sampled across a line end */
+		if (in.nother) {
+			sb_printf(&why, ", but %" PRIu64 " sample%s of ",
+				  in.nother, in.nother == 1 ? "" : "s");
+			thread_name(&why, in.thr, (uint32_t)(v.threads[0] >>
+							     32));
+			sb_printf(&why, "%s on the line before (0x%" PRIx64
+				  ") %s %u-byte accesses that run into "
+				  "0x00-0x%02x of this one: a sample counts "
+				  "only on the line of its address, clipped "
+				  "at its end, so sharing across the line end "
+				  "is judged on neither line",
+				  in.several ? " and other threads" : "",
+				  before->pub.addr, in.nother == 1 ? "is an" :
+				  "are", A, in.past - 1);
+		} else if (out.n) {
+			sb_printf(&why, "; %" PRIu64 " of them %s %u-byte "
+				  "access%s from 0x%02x that run%s up to %u "
+				  "bytes into the next line (0x%" PRIx64 "), "
+				  "counted only up to 0x%02x here: sharing "
+				  "with a thread that uses those bytes is "
+				  "judged on neither line",
+				  out.n, out.n == 1 ? "is a" : "are", A,
+				  out.n == 1 ? "" : "es", out.lo,
+				  out.n == 1 ? "s" : "", out.past,
+				  p->addr + L, L - 1);
+		} else {
+			sb_printf(&why, ": the other side of the sharing "
+				  "was not sampled");
+		}
 	} else if (!writers && !(p->st.lcl_hitm + p->st.rmt_hitm)) {
 		p->verdict = PEBS_C2C_V_UNKNOWN;
 		sb_printf(&why, "only loads were sampled on this line (%"
@@ -1369,6 +1534,15 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 		listed += (size_t)l->listed;
 	}
 	c->nlisted = listed;
+	if (c->o.access_size > 1 && listed) {
+		/* for the texts of accesses that cross a line end */
+		x.byaddr = malloc(c->nlines * sizeof(*x.byaddr));
+		if (!x.byaddr)
+			goto nomem;
+		for (size_t i = 0; i < c->nlines; i++)
+			x.byaddr[i] = (struct addrix){ c->lines[i].pub.addr, i };
+		qsort(x.byaddr, c->nlines, sizeof(*x.byaddr), cmp_addrix);
+	}
 	for (size_t i = 0; i < c->nlines; i++) {
 		struct c2c_line_int *l = &c->lines[i];
 		if (verdict(c, l, &x, l->listed) || keep_texts(c, l))
@@ -1623,15 +1797,8 @@ int c2c_line_heat(const struct pebs_c2c *c, const struct c2c_line_int *l,
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		const struct c2c_rec *k = &rec[i];
-		uint64_t key = c->threads.keys[k->thr];
-		size_t lo = 0, hi = h->nthreads;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (h->thread[mid] < key)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		size_t lo = lower_u64(h->thread, h->nthreads,
+				      c->threads.keys[k->thr]);
 		size_t cell = lo * h->nwords + k->off / 8;
 		if (k->cls & PEBS_C2C_STORE)
 			h->stores[cell] += k->count;
