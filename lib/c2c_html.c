@@ -21,19 +21,45 @@ static void esc(FILE *fp, const char *s)
 	pebs_outfmt_xml_fputs(fp, s);
 }
 
-/* Heat map geometry: cell size, room for labels. */
+/* Heat map geometry: cell size, room for labels, pixels a character of
+ * the 11-pixel monospace font takes, about. */
 #define HEAT_CW 76u
 #define HEAT_CH 22u
 #define HEAT_LEFT 150u
 #define HEAT_TOP 34u
+#define HEAT_CHAR_W 7u
+
+/*
+ * The two lines under heat map @h that say which threads have no row and
+ * why those drawn were chosen, into @a and @b; 0 when every thread has a
+ * row.
+ */
+static int heat_left_out(const struct c2c_heat *h, char *a, size_t alen,
+			 char *b, size_t blen)
+{
+	if (h->nall <= h->nthreads)
+		return 0;
+	snprintf(a, alen, "%" PRIu32 " more threads not drawn (%" PRIu64
+		 " HITM loads, %" PRIu64 " stores, %" PRIu64 " loads): the %"
+		 PRIu32 " drawn", h->nall - h->nthreads, h->left_hitm,
+		 h->left_stores, h->left_loads, h->nthreads);
+	snprintf(b, blen, "are the busiest: most HITM loads + stores, then "
+		 "stores, then loads (ties by pid, tid)");
+	return 1;
+}
 
 /* Width and height of the heat map of @h. */
 static void heat_size(const struct c2c_heat *h, unsigned *wd, unsigned *ht)
 {
-	uint32_t rows = h->nthreads < HTML_MAX_ROWS ? h->nthreads :
-						      HTML_MAX_ROWS;
+	char a[160], b[160];
 	*wd = HEAT_LEFT + h->nwords * HEAT_CW + 10;
-	*ht = HEAT_TOP + rows * HEAT_CH + 30;
+	*ht = HEAT_TOP + h->nthreads * HEAT_CH + 30;
+	if (heat_left_out(h, a, sizeof(a), b, sizeof(b))) {
+		size_t n = strlen(a) > strlen(b) ? strlen(a) : strlen(b);
+		if (n * HEAT_CHAR_W + 8 > *wd)
+			*wd = (unsigned)n * HEAT_CHAR_W + 8;
+		*ht += 2 * 16;
+	}
 }
 
 /*
@@ -44,8 +70,7 @@ static unsigned heat_svg(FILE *fp, const struct c2c_heat *h, int y0)
 {
 	const unsigned cw = HEAT_CW, ch = HEAT_CH, left = HEAT_LEFT,
 		       top = HEAT_TOP;
-	uint32_t rows = h->nthreads < HTML_MAX_ROWS ? h->nthreads :
-						       HTML_MAX_ROWS;
+	uint32_t rows = h->nthreads;
 	uint64_t max = 1;
 	for (size_t i = 0; i < (size_t)h->nthreads * h->nwords; i++)
 		if (h->loads[i] + h->stores[i] > max)
@@ -99,15 +124,14 @@ static unsigned heat_svg(FILE *fp, const struct c2c_heat *h, int y0)
 			fprintf(fp, "</text>\n");
 		}
 	}
-	if (h->nthreads > rows)
-		fprintf(fp, "<text x=\"4\" y=\"%u\">%" PRIu32 " more threads "
-			"not drawn</text>\n", top + rows * ch + 16,
-			h->nthreads - rows);
-	else
-		fprintf(fp, "<text x=\"4\" y=\"%u\">W n: n stores, R n: n "
-			"loads; red: stored to, blue: loads only; darker = "
-			"more samples</text>\n",
-			top + rows * ch + 16);
+	fprintf(fp, "<text x=\"4\" y=\"%u\">W n: n stores, R n: n loads; "
+		"red: stored to, blue: loads only; darker = more samples"
+		"</text>\n", top + rows * ch + 16);
+	char la[160], lb[160];
+	if (heat_left_out(h, la, sizeof(la), lb, sizeof(lb)))
+		fprintf(fp, "<text x=\"4\" y=\"%u\">%s</text>\n<text x=\"4\" "
+			"y=\"%u\">%s</text>\n", top + rows * ch + 32, la,
+			top + rows * ch + 48, lb);
 	fprintf(fp, "</svg>\n");
 	return ht;
 }
@@ -254,7 +278,7 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 		}
 		/* a map or table left out would pass for no data */
 		struct c2c_heat h;
-		int r = c2c_line_heat(c, l, &h);
+		int r = c2c_line_heat(c, l, HTML_MAX_ROWS, &h);
 		if (r < 0)
 			return r;
 		heat_svg(fp, &h, -1);
@@ -360,7 +384,8 @@ int c2c_write_svg(struct pebs_c2c *c, FILE *fp)
 	for (size_t i = 0; i < c->nlines && nm < HTML_MAX_MAPS; i++) {
 		if (!c->lines[i].listed)
 			continue;
-		int r = c2c_line_heat(c, &c->lines[i], &heat[nm]);
+		int r = c2c_line_heat(c, &c->lines[i], HTML_MAX_ROWS,
+					  &heat[nm]);
 		if (r < 0) {
 			/* only out of memory: a map left out would pass
 			 * for a line without one */

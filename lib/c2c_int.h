@@ -328,14 +328,24 @@ struct c2c_row {
 long c2c_line_rows(const struct pebs_c2c *c, const struct c2c_line_int *l,
 		   struct c2c_row **rows);
 
-/* Heat map cells: per (thread, 8-byte word) loads and stores. */
+/*
+ * Heat map cells: per (thread, 8-byte word) loads and stores, for at most
+ * max_rows of the line's threads.  When it has more, the rows are its
+ * busiest: most HITM loads plus stores (the samples of the contention, on
+ * both sides: a thread that only writes has no HITM of its own), then most
+ * stores, then most loads, ties by (pid, tid); not its first threads by
+ * (pid, tid), which may all be idle readers.
+ */
 struct c2c_heat {
-	uint32_t nthreads, nwords;
-	uint64_t *thread;	/* pid << 32 | tid, sorted */
+	uint32_t nthreads, nwords;	/* rows drawn, words per row */
+	uint32_t nall;			/* threads of the line */
+	uint64_t *thread;	/* pid << 32 | tid of each row, sorted */
 	uint64_t *loads, *stores;	/* [thread * nwords + word] */
+	/* samples of the threads without a row */
+	uint64_t left_hitm, left_stores, left_loads;
 };
 int c2c_line_heat(const struct pebs_c2c *c, const struct c2c_line_int *l,
-		  struct c2c_heat *h);
+		  uint32_t max_rows, struct c2c_heat *h);
 void c2c_heat_free(struct c2c_heat *h);
 
 /* "mean 1.5 p50 1 p99 3" of @n latencies, or "n/a" when @n is 0. */

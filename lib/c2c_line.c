@@ -1175,21 +1175,21 @@ static int line_stats(struct pebs_c2c *c, struct c2c_line_int *l,
 	return 0;
 }
 
+/* A rank: three counts, the larger first, then a tie-break, the smaller
+ * first (lines: cycles lost, HITM, records, address; heat map threads:
+ * see c2c_line_heat()). */
 struct rankkey {
-	uint64_t hitm_cycles, sort_hitm, recs, addr;
-	uint32_t line;
+	uint64_t most[3], tie;
+	uint32_t at;		/* what is ranked: its index */
 };
 
 static int cmp_rank(const void *a, const void *b)
 {
 	const struct rankkey *x = a, *y = b;
-	if (x->hitm_cycles != y->hitm_cycles)
-		return x->hitm_cycles > y->hitm_cycles ? -1 : 1;
-	if (x->sort_hitm != y->sort_hitm)
-		return x->sort_hitm > y->sort_hitm ? -1 : 1;
-	if (x->recs != y->recs)
-		return x->recs > y->recs ? -1 : 1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	for (int i = 0; i < 3; i++)
+		if (x->most[i] != y->most[i])
+			return x->most[i] > y->most[i] ? -1 : 1;
+	return x->tie < y->tie ? -1 : x->tie > y->tie;
 }
 
 static void fill_rec(const struct pebs_c2c *c, struct c2c_rec *rc,
@@ -1498,25 +1498,25 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 		goto nomem;
 	for (size_t i = 0; i < c->nlines; i++) {
 		const struct pebs_c2c_line *p = &c->lines[i].pub;
-		rk[i] = (struct rankkey){ p->hitm_cycles, p->sort_hitm,
-					  pebs_c2c_tot_recs(&p->st), p->addr,
-					  (uint32_t)i };
+		rk[i] = (struct rankkey){ { p->hitm_cycles, p->sort_hitm,
+					    pebs_c2c_tot_recs(&p->st) },
+					  p->addr, (uint32_t)i };
 	}
 	qsort(rk, c->nlines, sizeof(*rk), cmp_rank);
 	/*
-	 * The lines into report order, in place (cycle by cycle, rk[j].line
+	 * The lines into report order, in place (cycle by cycle, rk[j].at
 	 * marked j once line j is in place), so that the verdict and every
 	 * writer read them in order: with --show-all they are hundreds of
 	 * thousands of 400-byte records, met at random otherwise.
 	 */
 	for (size_t i = 0; i < c->nlines; i++) {
-		if (rk[i].line == i)
+		if (rk[i].at == i)
 			continue;
 		struct c2c_line_int tmp = c->lines[i];
 		size_t j = i;
 		for (;;) {
-			size_t k = rk[j].line;
-			rk[j].line = (uint32_t)j;
+			size_t k = rk[j].at;
+			rk[j].at = (uint32_t)j;
 			if (k == i) {
 				c->lines[j] = tmp;
 				break;
@@ -1769,43 +1769,106 @@ out:
 
 /* ------------------------------------------------------------ heat map */
 
+/* Heat map threads are ranked (struct rankkey) by most[]: */
+enum { HEAT_BUSY, HEAT_STORES, HEAT_LOADS };	/* busy: HITM loads + stores */
+
+/*
+ * Which of the @n threads @r (in key order) get rows: all, or the
+ * @max_rows busiest; @row[t] gets thread t's row or UINT32_MAX, in key
+ * order, and the totals of the others go to @h.  Returns the rows, or
+ * <0 when memory is short.
+ */
+static long heat_choose(struct rankkey *r, size_t n, uint32_t max_rows,
+			uint32_t *row, struct c2c_heat *h)
+{
+	if (n > max_rows) {
+		qsort(r, n, sizeof(*r), cmp_rank);
+		for (size_t i = 0; i < n; i++)
+			row[r[i].at] = i < max_rows ? 0 : UINT32_MAX;
+		for (size_t i = max_rows; i < n; i++) {
+			const uint64_t *m = r[i].most;
+			h->left_hitm += m[HEAT_BUSY] - m[HEAT_STORES];
+			h->left_stores += m[HEAT_STORES];
+			h->left_loads += m[HEAT_LOADS];
+		}
+	} else {
+		memset(row, 0, n * sizeof(*row));
+	}
+	uint32_t k = 0;
+	for (size_t t = 0; t < n; t++)
+		if (row[t] != UINT32_MAX)
+			row[t] = k++;
+	return k;
+}
+
 int c2c_line_heat(const struct pebs_c2c *c, const struct c2c_line_int *l,
-		  struct c2c_heat *h)
+		  uint32_t max_rows, struct c2c_heat *h)
 {
 	const struct c2c_rec *rec = c->recs + l->first;
+	const unsigned hitm = PEBS_C2C_LCL_HITM | PEBS_C2C_RMT_HITM;
 	struct sset ts = { 0 };
+	size_t m = l->n ? l->n : 1;
+	uint64_t *all = malloc(m * sizeof(*all));
+	struct rankkey *r = malloc(m * sizeof(*r));
+	uint32_t *row = malloc(m * sizeof(*row));
+	int ret = -PEBS_E_NOMEM;
 	memset(h, 0, sizeof(*h));
 	h->nwords = c->o.line_size / 8;
-	h->thread = malloc((l->n ? l->n : 1) * sizeof(uint64_t));
-	if (!h->thread || sset_begin(&ts, l->n)) {
-		sset_free(&ts);
-		c2c_heat_free(h);
-		return -PEBS_E_NOMEM;
-	}
+	if (!all || !r || !row || sset_begin(&ts, l->n))
+		goto out;
 	for (size_t i = 0; i < l->n; i++)
 		sset_add(&ts, rec[i].thr, NULL);
-	for (size_t t = 0; t < ts.n; t++)
-		h->thread[t] = c->threads.keys[ts.list[t]];
-	h->nthreads = (uint32_t)ts.n;
-	sset_free(&ts);
-	qsort(h->thread, h->nthreads, sizeof(uint64_t), cmp_u64);
-	h->loads = calloc((size_t)h->nthreads * h->nwords, sizeof(uint64_t));
-	h->stores = calloc((size_t)h->nthreads * h->nwords, sizeof(uint64_t));
-	if (!h->loads || !h->stores) {
-		c2c_heat_free(h);
-		return -PEBS_E_NOMEM;
-	}
+	size_t n = ts.n;
+	for (size_t t = 0; t < n; t++)
+		all[t] = c->threads.keys[ts.list[t]];
+	qsort(all, n, sizeof(*all), cmp_u64);
+	for (size_t t = 0; t < n; t++)
+		r[t] = (struct rankkey){ { 0, 0, 0 }, all[t], (uint32_t)t };
+	/* per thread: its HITM loads, stores and loads, to rank it */
 	for (size_t i = 0; i < l->n; i++) {
 		const struct c2c_rec *k = &rec[i];
-		size_t lo = lower_u64(h->thread, h->nthreads,
-				      c->threads.keys[k->thr]);
-		size_t cell = lo * h->nwords + k->off / 8;
+		size_t t = lower_u64(all, n, c->threads.keys[k->thr]);
+		uint64_t *most = r[t].most;
+		if (k->cls & PEBS_C2C_STORE) {
+			most[HEAT_STORES] += k->count;
+			most[HEAT_BUSY] += k->count;
+		} else {
+			most[HEAT_LOADS] += k->count;
+			if (k->cls & hitm)
+				most[HEAT_BUSY] += k->count;
+		}
+	}
+	h->nall = (uint32_t)n;
+	long rows = heat_choose(r, n, max_rows, row, h);
+	h->nthreads = (uint32_t)rows;
+	h->thread = malloc((rows ? (size_t)rows : 1) * sizeof(uint64_t));
+	h->loads = calloc((size_t)rows * h->nwords + 1, sizeof(uint64_t));
+	h->stores = calloc((size_t)rows * h->nwords + 1, sizeof(uint64_t));
+	if (!h->thread || !h->loads || !h->stores)
+		goto out;
+	for (size_t t = 0; t < n; t++)
+		if (row[t] != UINT32_MAX)
+			h->thread[row[t]] = all[t];
+	for (size_t i = 0; i < l->n; i++) {
+		const struct c2c_rec *k = &rec[i];
+		size_t t = lower_u64(all, n, c->threads.keys[k->thr]);
+		if (row[t] == UINT32_MAX)
+			continue;
+		size_t cell = (size_t)row[t] * h->nwords + k->off / 8;
 		if (k->cls & PEBS_C2C_STORE)
 			h->stores[cell] += k->count;
 		else
 			h->loads[cell] += k->count;
 	}
-	return 0;
+	ret = 0;
+out:
+	sset_free(&ts);
+	free(all);
+	free(r);
+	free(row);
+	if (ret)
+		c2c_heat_free(h);
+	return ret;
 }
 
 void c2c_heat_free(struct c2c_heat *h)
