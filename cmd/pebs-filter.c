@@ -44,8 +44,6 @@ struct opts {
 /* Shared with the block callback, which runs in reader threads. */
 struct ctx {
 	struct pebs_expr *e;
-	uint64_t t0;
-	int have_t0;		/* atomic */
 	int fast_count;		/* --count may count whole blocks unread */
 	uint64_t counted;	/* atomic: samples of blocks counted unread */
 	/* --count on the decode threads: each its own copy of the program */
@@ -93,12 +91,8 @@ static void usage(FILE *fp)
 static int block_cb(void *vctx, const struct pebs_block_info *bi)
 {
 	struct ctx *c = vctx;
-	/* the input starts at the smallest time of its first block */
-	if (!__atomic_load_n(&c->have_t0, __ATOMIC_ACQUIRE)) {
-		c->t0 = bi->min[PEBS_COL_TIME];
-		__atomic_store_n(&c->have_t0, 1, __ATOMIC_RELEASE);
-	}
-	enum pebs_expr_match m = pebs_expr_block(c->e, bi);
+	/* `t` on the clock of the block's own segment, from its start */
+	enum pebs_expr_match m = pebs_expr_block_segment(c->e, bi);
 	if (m == PEBS_MATCH_NONE)
 		return 0;
 	if (m == PEBS_MATCH_ALL && c->fast_count) {
@@ -110,7 +104,8 @@ static int block_cb(void *vctx, const struct pebs_block_info *bi)
 }
 
 /*
- * --count without `t`, symbols, --head or --sample: the decode thread
+ * --count without `t` (whose clock comes from each segment's metadata, in
+ * input order), symbols, --head or --sample: the decode thread
  * evaluates and counts (pebs_reader_opts.consume), with its own parse of
  * the expression, since evaluation keeps scratch in the program.
  */
@@ -133,26 +128,6 @@ static int count_cb(void *vctx, unsigned worker, const struct pebs_batch *b)
 		return -PEBS_E_NOMEM;
 	w->n += n;
 	return 0;
-}
-
-/* Fixes the clock of `t` from the first batch's metadata. */
-static void set_clock(struct ctx *c, struct pebs_reader *r,
-		      const struct pebs_batch *b)
-{
-	if (!__atomic_load_n(&c->have_t0, __ATOMIC_ACQUIRE)) {
-		c->t0 = b->n ? b->c64[PEBS_COL_TIME][0] : 0;
-		for (size_t i = 1; i < b->n; i++)
-			if (b->c64[PEBS_COL_TIME][i] < c->t0)
-				c->t0 = b->c64[PEBS_COL_TIME][i];
-	}
-	struct pebs_expr_error err;
-	int e = pebs_expr_set_clock_meta(c->e, c->t0, pebs_reader_meta(r),
-					 &err);
-	if (e == -PEBS_E_NOMEM)
-		util_die(EXIT_SYS, "out of memory");
-	if (e < 0)
-		util_die(EXIT_USAGE, "expression: col %zu: %s", err.col,
-			 err.msg);
 }
 
 struct sink {
@@ -264,7 +239,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		.raw_chunks = !text && !o->level,
 	};
 	c->o = o;
-	if (c->fast_count && pebs_expr_clock_ready(c->e) &&
+	if (c->fast_count && !pebs_expr_uses_t(c->e) &&
 	    !pebs_expr_uses_sym(c->e)) {
 		ro.consume = count_cb;
 		ro.consume_ctx = c;
@@ -279,7 +254,8 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	int osym = text && need_out && util_sym_fields(o->fields, o->nfields);
 	struct pebs_sym *sym = NULL;
 	/*
-	 * Static: the loop can die on a bad expression clock (set_clock);
+	 * Static: the loop can die on a bad expression clock
+	 * (util_expr_segment);
 	 * scratch held from file scope is not a leak to LeakSanitizer then.
 	 */
 	static struct pebs_batch *sub;
@@ -312,8 +288,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		util_evcheck_batch(&ec, r, b);
 		if (ro.consume)
 			continue;	/* counted on the decode thread */
-		if (!pebs_expr_clock_ready(c->e))
-			set_clock(c, r, b);
+		util_expr_segment(c->e, r, b, "expression");
 		if (esym || osym) {
 			sym = util_sym_get(pebs_reader_meta(r), b->source <
 					   npaths ? paths[b->source] : "-");

@@ -163,22 +163,11 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 	return status;
 }
 
-/* --where: blocks that cannot match are skipped undecoded. */
-struct where {
-	struct pebs_expr *e;
-	uint64_t t0;
-	int have_t0;		/* atomic: set by the reader's thread */
-};
-
+/* --where: blocks that cannot match are skipped undecoded, with `t` on
+ * the clock of the block's own segment. */
 static int where_cb(void *ctx, const struct pebs_block_info *bi)
 {
-	struct where *w = ctx;
-	/* `t` counts from the smallest time of the input's first block */
-	if (!__atomic_load_n(&w->have_t0, __ATOMIC_ACQUIRE)) {
-		w->t0 = bi->min[PEBS_COL_TIME];
-		__atomic_store_n(&w->have_t0, 1, __ATOMIC_RELEASE);
-	}
-	return pebs_expr_block(w->e, bi) != PEBS_MATCH_NONE;
+	return pebs_expr_block_segment(ctx, bi) != PEBS_MATCH_NONE;
 }
 
 /*
@@ -221,7 +210,6 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 {
 	struct pebs_expr *e = NULL;
 	struct pebs_expr_error xe;
-	struct where w = { 0 };
 	if (o->where) {
 		int r = pebs_expr_parse(o->where, &e, &xe);
 		if (r == -PEBS_E_NOMEM)
@@ -235,9 +223,8 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 	struct pebs_reader_opts ro = {
 		.threads = o->threads, .salvage = o->salvage,
 		.cols = pebs_hist_cols(*hp) | (e ? pebs_expr_cols(e) : 0),
-		.filter = e ? where_cb : NULL, .filter_ctx = &w,
+		.filter = e ? where_cb : NULL, .filter_ctx = e,
 	};
-	w.e = e;
 	int hsym = pebs_field_is_sym(o->by), esym = e && pebs_expr_uses_sym(e);
 	struct workers wk = { .field = o->field, .by = o->by };
 	if (!e && !hsym) {
@@ -279,18 +266,8 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 			continue;
 		}
 		util_evcheck_batch(&ec, r, b);
-		if (e && !pebs_expr_clock_ready(e)) {
-			if (!__atomic_load_n(&w.have_t0, __ATOMIC_ACQUIRE))
-				w.t0 = b->n ? b->c64[PEBS_COL_TIME][0] : 0;
-			int ce = pebs_expr_set_clock_meta(e, w.t0,
-							  pebs_reader_meta(r),
-							  &xe);
-			if (ce == -PEBS_E_NOMEM)
-				util_die(EXIT_SYS, "out of memory");
-			if (ce < 0)
-				util_die(EXIT_USAGE, "--where: col %zu: %s",
-					 xe.col, xe.msg);
-		}
+		if (e)
+			util_expr_segment(e, r, b, "--where");
 		if (hsym || esym) {
 			struct pebs_sym *s = util_sym_get(pebs_reader_meta(r),
 				b->source < n ? paths[b->source] : "-");

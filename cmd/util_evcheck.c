@@ -141,3 +141,20 @@ void util_evcheck_end(struct util_evcheck *c, struct pebs_reader *r,
 	free((void *)c->warned);
 	memset(c, 0, sizeof(*c));
 }
+
+void util_expr_segment(struct pebs_expr *e, struct pebs_reader *r,
+		       const struct pebs_batch *b, const char *what)
+{
+	struct pebs_expr_error err;
+	int rc = pebs_expr_set_segment(e, pebs_reader_meta(r), b, &err);
+	if (rc == -PEBS_E_NOMEM)
+		util_die(EXIT_SYS, "out of memory");
+	if (rc < 0 && b->segment)
+		util_die(EXIT_USAGE, "%s: segment %u: %s: col %zu: %s",
+			 pebs_reader_name(r, b->source), b->segment + 1, what,
+			 err.col, err.msg);
+	if (rc < 0)
+		util_die(EXIT_USAGE, "%s: %s: col %zu: %s",
+			 pebs_reader_name(r, b->source), what, err.col,
+			 err.msg);
+}

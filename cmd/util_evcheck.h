@@ -48,4 +48,13 @@ void util_evcheck_batch(struct util_evcheck *c, struct pebs_reader *r,
 void util_evcheck_end(struct util_evcheck *c, struct pebs_reader *r,
 		      int complete);
 
+/*
+ * Puts `t` of @e on the clock of batch @b's segment, just read from @r
+ * (pebs_expr_set_segment(): each segment has its own).  A segment that
+ * cannot convert a unit of @e is a usage error (exit 2) naming the input,
+ * the segment when it is not the input's first, and "@what: col N".
+ */
+void util_expr_segment(struct pebs_expr *e, struct pebs_reader *r,
+		       const struct pebs_batch *b, const char *what);
+
 #endif

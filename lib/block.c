@@ -1247,6 +1247,7 @@ int pebs_block_info(const void *chunk, size_t len, int verify,
 	info->nsamples = v.n;
 	info->present = 0;
 	info->chunk_len = len;
+	info->meta = NULL;
 	for (unsigned i = 0; i < v.nknown; i++) {
 		info->present |= 1ull << v.cd[i].col;
 		info->min[v.cd[i].col] = v.cd[i].min;

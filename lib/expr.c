@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,20 @@ struct pebs_expr {
 	uint64_t cols;
 	int uses_t;
 	int clock_ready;	/* atomic; published by set_clock */
+	/* the segment whose clock the `t` leaves are lowered for
+	 * (pebs_expr_set_segment), NULL after pebs_expr_set_clock() */
+	const struct pebs_meta *seg;
+	/*
+	 * Each segment's start, by its metadata: recorded by the reader's
+	 * filter callback (pebs_expr_block_segment) or the first batch
+	 * (pebs_expr_set_segment), whichever comes first, read by both.
+	 */
+	pthread_mutex_t smu;
+	struct segstart {
+		const struct pebs_meta *m;
+		uint64_t t0;
+	} *segs;
+	size_t nsegs, segcap;
 	/* scratch for evaluation */
 	uint32_t **pool;
 	size_t npool, pool_used, pool_cap;	/* pool_cap: elements each */
@@ -1613,6 +1628,8 @@ void pebs_expr_free(struct pebs_expr *e)
 		free(e->pool[i]);
 	free(e->pool);
 	free(e->evmatch);
+	free(e->segs);
+	pthread_mutex_destroy(&e->smu);
 	free(e);
 }
 
@@ -1627,6 +1644,7 @@ int pebs_expr_parse(const char *text, struct pebs_expr **out,
 	struct pebs_expr *e = calloc(1, sizeof(*e));
 	if (!e)
 		return -PEBS_E_NOMEM;
+	pthread_mutex_init(&e->smu, NULL);
 	struct lex L = { .src = text, .p = text, .colp = text, .e = e,
 			 .err = err };
 	lex_next(&L);
@@ -1758,65 +1776,91 @@ static int t_interval(int op, __int128 f, __int128 c, __int128 *lo,
 }
 
 /*
+ * The intervals of the time column that `t` leaf @p stands for on the
+ * clock (@t0, @ticks_per_sec), into @v (room for 2): returns how many,
+ * or -1 when the constant has a unit and the rate is unknown.
+ */
+static int t_lower(const struct node *p, uint64_t t0, double ticks_per_sec,
+		   struct ival *v)
+{
+	if (p->tunit && !(ticks_per_sec > 0))
+		return -1;
+	__int128 tf, tc, lo, hi;
+	int ne;
+	t_ticks(p, ticks_per_sec, &tf, &tc);
+	int k = t_interval(p->op, tf, tc, &lo, &hi, &ne);
+	if (k == 2) {
+		v[0] = (struct ival){ 0, U64MAX };
+		return 1;
+	}
+	if (k == 0)
+		return 0;
+	size_t n = 0;
+	lo += t0;
+	hi += t0;
+	if (lo < 0)
+		lo = 0;
+	if (hi > (__int128)U64MAX)
+		hi = U64MAX;
+	if (lo <= hi)
+		v[n++] = (struct ival){ (uint64_t)lo, (uint64_t)hi };
+	if (ne) {
+		struct ival c[2];
+		n = ival_not(v, n, c);
+		memcpy(v, c, n * sizeof(*v));
+	}
+	return (int)n;
+}
+
+/* A `t` leaf of @e with a unit that @ticks_per_sec cannot convert, or
+ * NULL. */
+static const struct node *t_unconvertible(const struct pebs_expr *e,
+					  double ticks_per_sec)
+{
+	if (ticks_per_sec > 0)
+		return NULL;
+	for (size_t i = 0; i < e->nn; i++)
+		if (e->nodes[i].kind == N_T && e->nodes[i].tunit)
+			return &e->nodes[i];
+	return NULL;
+}
+
+/*
  * pebs_expr_set_clock(); @bad_hz is a tsc.hz of the metadata that gave no
  * frequency, or NULL: the message then says the key is there but wrong
  * rather than missing, which would send the user looking for nothing.
+ * Nothing changes on failure.
  */
 static int set_clock(struct pebs_expr *e, uint64_t t0, double ticks_per_sec,
 		     const char *bad_hz, struct pebs_expr_error *err)
 {
-	if (pebs_expr_clock_ready(e))
-		return 0;
+	const struct node *bad = t_unconvertible(e, ticks_per_sec);
+	if (bad) {
+		if (err && bad_hz) {
+			err->col = bad->tcol;
+			snprintf(err->msg, sizeof(err->msg),
+				 "t in %s needs the time frequency, but "
+				 "metadata tsc.hz is malformed: \"%.40s\"",
+				 units[bad->tunit], bad_hz);
+		} else if (err) {
+			err->col = bad->tcol;
+			snprintf(err->msg, sizeof(err->msg),
+				 "t in %s needs the time frequency "
+				 "(metadata tsc.hz)", units[bad->tunit]);
+		}
+		return -PEBS_E_PARSE;
+	}
 	for (size_t i = 0; i < e->nn; i++) {
 		struct node *p = &e->nodes[i];
 		if (p->kind != N_T)
 			continue;
-		if (p->tunit && ticks_per_sec <= 0) {
-			if (err && bad_hz) {
-				err->col = p->tcol;
-				snprintf(err->msg, sizeof(err->msg),
-					 "t in %s needs the time frequency, "
-					 "but metadata tsc.hz is malformed: "
-					 "\"%.40s\"", units[p->tunit], bad_hz);
-			} else if (err) {
-				err->col = p->tcol;
-				snprintf(err->msg, sizeof(err->msg),
-					 "t in %s needs the time frequency "
-					 "(metadata tsc.hz)", units[p->tunit]);
-			}
-			return -PEBS_E_PARSE;
-		}
-		__int128 tf, tc, lo, hi;
-		int ne;
-		t_ticks(p, ticks_per_sec, &tf, &tc);
-		int k = t_interval(p->op, tf, tc, &lo, &hi, &ne);
-		struct ival *v = calloc(2, sizeof(*v));
-		if (!v)
+		/* room for two, once: a later segment's clock rewrites
+		 * them in place */
+		if (!p->iv && !(p->iv = calloc(2, sizeof(*p->iv))))
 			return -PEBS_E_NOMEM;
-		size_t n = 0;
-		if (k == 2) {
-			v[n++] = (struct ival){ 0, U64MAX };
-		} else if (k == 1) {
-			lo += t0;
-			hi += t0;
-			if (lo < 0)
-				lo = 0;
-			if (hi > (__int128)U64MAX)
-				hi = U64MAX;
-			if (lo <= hi) {
-				v[n++] = (struct ival){ (uint64_t)lo,
-							(uint64_t)hi };
-			}
-			if (ne) {
-				struct ival c[2];
-				n = ival_not(v, n, c);
-				memcpy(v, c, n * sizeof(*v));
-			}
-		}
-		free(p->iv);
-		p->iv = v;
-		p->niv = n;
+		p->niv = (size_t)t_lower(p, t0, ticks_per_sec, p->iv);
 	}
+	e->seg = NULL;
 	__atomic_store_n(&e->clock_ready, 1, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -1827,9 +1871,12 @@ int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
 	return set_clock(e, t0, ticks_per_sec, NULL, err);
 }
 
-int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
-			     const struct pebs_meta *m,
-			     struct pebs_expr_error *err)
+/*
+ * Ticks per second of the segment with metadata @m: time.unit ns gives
+ * 1e9, otherwise tsc.hz when present, else 0.  *@bad (when non-NULL)
+ * becomes a tsc.hz that is there but gives no frequency, else NULL.
+ */
+static double meta_rate(const struct pebs_meta *m, const char **bad)
 {
 	const char *unit = m ? pebs_meta_get(m, "time.unit") : NULL;
 	const char *hz = m ? pebs_meta_get(m, "tsc.hz") : NULL;
@@ -1839,8 +1886,78 @@ int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
 	else if (hz)
 		tps = strtod(hz, NULL);
 	/* 0 or NaN from a value that is there */
-	const char *bad = hz && !(tps > 0) ? hz : NULL;
+	if (bad)
+		*bad = hz && !(tps > 0) ? hz : NULL;
+	return tps > 0 ? tps : 0;
+}
+
+int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
+			     const struct pebs_meta *m,
+			     struct pebs_expr_error *err)
+{
+	const char *bad;
+	double tps = meta_rate(m, &bad);
 	return set_clock(e, t0, tps, bad, err);
+}
+
+/*
+ * The start of the segment with metadata @m: the one recorded, else @t0,
+ * which becomes its start (*@nomem is set when it cannot be recorded).
+ */
+static uint64_t seg_start(struct pebs_expr *e, const struct pebs_meta *m,
+			  uint64_t t0, int *nomem)
+{
+	pthread_mutex_lock(&e->smu);
+	/* from the last: segments come in order, so this is the one asked
+	 * for, or one of the few the reader is ahead by */
+	for (size_t i = e->nsegs; i-- > 0;) {
+		if (e->segs[i].m == m) {
+			t0 = e->segs[i].t0;
+			goto out;
+		}
+	}
+	if (e->nsegs == e->segcap) {
+		size_t nc = e->segcap ? 2 * e->segcap : 16;
+		struct segstart *ns = realloc(e->segs, nc * sizeof(*ns));
+		if (!ns) {
+			*nomem = 1;
+			goto out;
+		}
+		e->segs = ns;
+		e->segcap = nc;
+	}
+	e->segs[e->nsegs++] = (struct segstart){ m, t0 };
+out:
+	pthread_mutex_unlock(&e->smu);
+	return t0;
+}
+
+int pebs_expr_set_segment(struct pebs_expr *e, const struct pebs_meta *m,
+			  const struct pebs_batch *b,
+			  struct pebs_expr_error *err)
+{
+	if (!e->uses_t || (e->seg == m && pebs_expr_clock_ready(e)))
+		return 0;
+	uint64_t t0 = 0;
+	const uint64_t *t = b ? b->c64[PEBS_COL_TIME] : NULL;
+	if (t && b->n) {
+		t0 = t[0];
+		for (size_t i = 1; i < b->n; i++)
+			t0 = t[i] < t0 ? t[i] : t0;
+	}
+	int nomem = 0;
+	t0 = seg_start(e, m, t0, &nomem);
+	if (nomem) {
+		if (err) {
+			err->col = 0;
+			snprintf(err->msg, sizeof(err->msg), "out of memory");
+		}
+		return -PEBS_E_NOMEM;
+	}
+	int r = pebs_expr_set_clock_meta(e, t0, m, err);
+	if (r == 0)
+		e->seg = m;
+	return r;
 }
 
 /* ----------------------------------------------------------- evaluation */
@@ -2444,11 +2561,24 @@ static enum pebs_expr_match iv_match(const struct ival *iv, size_t niv,
 	return PEBS_MATCH_NONE;
 }
 
+/* A clock of `t` for block analysis: the block's segment's. */
+struct tclock {
+	uint64_t t0;
+	double tps;
+};
+
+/*
+ * @clk: the clock of the block's segment, or NULL for the one the leaves
+ * were lowered for (pebs_expr_set_clock()).
+ */
 static enum pebs_expr_match blk(const struct pebs_expr *e, int ni,
-				const struct pebs_block_info *bi)
+				const struct pebs_block_info *bi,
+				const struct tclock *clk)
 {
 	const struct node *p = &e->nodes[ni];
 	enum pebs_expr_match x, y;
+	struct ival tv[2];
+	int ntv;
 	switch (p->kind) {
 	case N_TRUE: return PEBS_MATCH_ALL;
 	case N_FALSE: return PEBS_MATCH_NONE;
@@ -2456,7 +2586,15 @@ static enum pebs_expr_match blk(const struct pebs_expr *e, int ni,
 		return iv_match(p->iv, p->niv, bi->min[p->col],
 				bi->max[p->col]);
 	case N_T:
-		return iv_match(p->iv, p->niv, bi->min[PEBS_COL_TIME],
+		if (!clk)
+			return iv_match(p->iv, p->niv, bi->min[PEBS_COL_TIME],
+					bi->max[PEBS_COL_TIME]);
+		/* lowered here, not read from p->iv, which the thread that
+		 * evaluates rewrites for its own segment meanwhile */
+		ntv = t_lower(p, clk->t0, clk->tps, tv);
+		if (ntv < 0)
+			return PEBS_MATCH_SOME;
+		return iv_match(tv, (size_t)ntv, bi->min[PEBS_COL_TIME],
 				bi->max[PEBS_COL_TIME]);
 	case N_DSRC:
 		if (bi->min[PEBS_COL_DSRC] != bi->max[PEBS_COL_DSRC])
@@ -2469,19 +2607,19 @@ static enum pebs_expr_match blk(const struct pebs_expr *e, int ni,
 	case N_SYM:
 		return PEBS_MATCH_SOME;
 	case N_AND:
-		x = blk(e, p->a, bi);
+		x = blk(e, p->a, bi, clk);
 		if (x == PEBS_MATCH_NONE)
 			return x;
-		y = blk(e, p->b, bi);
+		y = blk(e, p->b, bi, clk);
 		return x < y ? x : y;
 	case N_OR:
-		x = blk(e, p->a, bi);
+		x = blk(e, p->a, bi, clk);
 		if (x == PEBS_MATCH_ALL)
 			return x;
-		y = blk(e, p->b, bi);
+		y = blk(e, p->b, bi, clk);
 		return x > y ? x : y;
 	case N_NOT:
-		return PEBS_MATCH_ALL - blk(e, p->a, bi);
+		return PEBS_MATCH_ALL - blk(e, p->a, bi, clk);
 	}
 	return PEBS_MATCH_SOME;
 }
@@ -2500,7 +2638,32 @@ enum pebs_expr_match pebs_expr_block(const struct pebs_expr *e,
 	 */
 	if (!pebs_expr_clock_ready(e))
 		return PEBS_MATCH_SOME;
-	return blk(e, e->root, info);
+	return blk(e, e->root, info, NULL);
+}
+
+enum pebs_expr_match pebs_expr_block_segment(struct pebs_expr *e,
+					     const struct pebs_block_info *info)
+{
+	if (info->nsamples == 0)
+		return PEBS_MATCH_NONE;
+	if (!e->uses_t)
+		return blk(e, e->root, info, NULL);
+	if (!info->meta)
+		return pebs_expr_block(e, info);
+	int nomem = 0;
+	struct tclock c;
+	c.t0 = seg_start(e, info->meta, info->min[PEBS_COL_TIME], &nomem);
+	c.tps = meta_rate(info->meta, NULL);
+	/*
+	 * A unit this segment's metadata cannot convert is decoded, as
+	 * before the clock (pebs_expr_block()): pebs_expr_set_segment() on
+	 * its first batch then reports it, in input order, whatever the
+	 * rest of the expression says.  Without the start recorded, the
+	 * block cannot be placed on the segment's time line.
+	 */
+	if (nomem || t_unconvertible(e, c.tps))
+		return PEBS_MATCH_SOME;
+	return blk(e, e->root, info, &c);
 }
 
 /* ------------------------------------------------------------------ dump */

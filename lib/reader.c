@@ -1684,6 +1684,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		s->seg_blocks++;
 		bi.offset = off;
 		bi.index = bno;
+		bi.meta = s->meta;
 		/*
 		 * The filter decides from the directory, so it sees only a
 		 * verified one: damage is reported, never skipped unseen, and

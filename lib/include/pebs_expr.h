@@ -70,20 +70,24 @@ uint64_t pebs_expr_cols(const struct pebs_expr *e);
  */
 int pebs_expr_invert(struct pebs_expr *e);
 
-/* Non-zero when the expression uses `t` (time since the input start). */
+/*
+ * Non-zero when the expression uses `t`: the time since the start of the
+ * sample's segment, on that segment's clock (pebs_expr_set_segment()).
+ */
 int pebs_expr_uses_t(const struct pebs_expr *e);
 
 /*
- * Fixes the clock for `t`: @t0 is the input start in the time column's
- * unit; @ticks_per_sec is how many time units make a second (tsc.hz for
+ * Fixes the clock for `t`: @t0 is the start in the time column's unit; @ticks_per_sec is how many time units make a second (tsc.hz for
  * time.unit tsc, 1e9 for ns, 0 when unknown: then only unit-less `t`
  * constants are allowed, counted in raw time units).  Constants convert
  * exactly when @ticks_per_sec is an integer (a constant on a tick is that
  * tick), through a double otherwise.  Must be called before evaluating an
  * expression that uses `t` (else `t` leaves match nothing and block
- * analysis answers "some").  Call once; later calls are ignored.
- * Returns 0, -PEBS_E_PARSE with @err when a constant has a unit that
- * cannot be converted, or -PEBS_E_NOMEM.
+ * analysis answers "some").  A later call replaces the clock (another
+ * segment's); it must not run while another thread is in
+ * pebs_expr_block().  Returns 0, -PEBS_E_PARSE with @err when a constant
+ * has a unit that cannot be converted (the clock is then unchanged), or
+ * -PEBS_E_NOMEM.
  */
 int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
 			double ticks_per_sec, struct pebs_expr_error *err);
@@ -97,6 +101,23 @@ int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
 int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
 			     const struct pebs_meta *m,
 			     struct pebs_expr_error *err);
+
+/*
+ * Several segments (inputs read as one, concatenated files): each has its
+ * own clock, its metadata's time.unit and tsc.hz, and its own start, the
+ * smallest time stamp of its first block; `t` of a sample counts from
+ * its segment's start on its segment's clock.  Call before evaluating
+ * each batch (cheap while @m stays the same) with @m the metadata of
+ * the batch's segment, as pebs_reader_meta() gives it (the pointer tells
+ * the segments apart) and @b the batch: the segment's start is the one
+ * pebs_expr_block_segment() recorded for @m, else the smallest time of
+ * @b (then the segment's first batch).  Returns 0 (also when `t` is not
+ * used), or as pebs_expr_set_clock_meta(): -PEBS_E_PARSE with @err when
+ * this segment cannot convert a unit of the expression.
+ */
+int pebs_expr_set_segment(struct pebs_expr *e, const struct pebs_meta *m,
+			  const struct pebs_batch *b,
+			  struct pebs_expr_error *err);
 
 /* Non-zero once pebs_expr_set_clock() succeeded (or `t` is unused). */
 int pebs_expr_clock_ready(const struct pebs_expr *e);
@@ -169,6 +190,20 @@ enum pebs_expr_match { PEBS_MATCH_NONE = 0, PEBS_MATCH_SOME = 1,
  */
 enum pebs_expr_match pebs_expr_block(const struct pebs_expr *e,
 				     const struct pebs_block_info *info);
+
+/*
+ * pebs_expr_block() for a reader's filter callback over inputs of several
+ * segments: `t` is placed on the clock of the block's segment
+ * (@info->meta, its time.unit and tsc.hz; NULL: pebs_expr_block()), from
+ * that segment's start, which the first call for a segment records as
+ * @info->min[time] (callbacks come in input order).  "Possibly some" for
+ * a block whose segment cannot convert a unit of the expression, so that
+ * pebs_expr_set_segment() reports it on the block's batch.  Independent
+ * of the clock set for evaluation: safe to call from the reader's thread
+ * while another thread evaluates and calls pebs_expr_set_segment().
+ */
+enum pebs_expr_match pebs_expr_block_segment(struct pebs_expr *e,
+					     const struct pebs_block_info *info);
 
 /*
  * Makes @dst (reset first) hold the samples @sel[0..@n) of @src, in that

@@ -27,6 +27,13 @@ struct pebs_block_info {
 	uint64_t offset;		/* of the block chunk in its source */
 	uint64_t index;			/* block number in the whole input */
 	size_t chunk_len;		/* bytes of the whole chunk */
+	/*
+	 * Metadata of the block's segment, for a reader's filter callback
+	 * (pebs_reader_opts.filter): the same pointer pebs_reader_meta()
+	 * gives with the segment's batches, one per segment while the
+	 * reader is open.  NULL from pebs_block_info().
+	 */
+	const struct pebs_meta *meta;
 };
 
 /*

@@ -460,9 +460,8 @@ Test(expr_parse, clock_from_metadata)
 	}
 }
 
-/* Count of the samples at times @ts (t0 @t0, clock @hz) matching @text. */
-static size_t count_at(const char *text, const uint64_t *ts, size_t n,
-		       uint64_t t0, double hz)
+/* A batch of the samples at times @ts. */
+static struct pebs_batch *time_batch(const uint64_t *ts, size_t n)
 {
 	struct pebs_batch *b = pebs_batch_new(16);
 	struct pebs_sample s;
@@ -471,6 +470,14 @@ static size_t count_at(const char *text, const uint64_t *ts, size_t n,
 		s.time = ts[i];
 		pebs_batch_push(b, &s);
 	}
+	return b;
+}
+
+/* Count of the samples at times @ts (t0 @t0, clock @hz) matching @text. */
+static size_t count_at(const char *text, const uint64_t *ts, size_t n,
+		       uint64_t t0, double hz)
+{
+	struct pebs_batch *b = time_batch(ts, n);
 	struct pebs_expr *e;
 	struct pebs_expr_error err;
 	uint32_t sel[16];
@@ -589,6 +596,117 @@ Test(expr_parse, block_analysis_waits_for_the_clock)
 		cr_expect_eq(pebs_expr_block(e, &bi), after[i], "%s", text[i]);
 		pebs_expr_free(e);
 	}
+}
+
+/* Metadata of a segment with clock @unit (and @hz, when not NULL). */
+static struct pebs_meta *clock_meta(const char *unit, const char *hz)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert(m);
+	cr_assert_eq(pebs_meta_set(m, "time.unit", unit), 0);
+	if (hz)
+		cr_assert_eq(pebs_meta_set(m, "tsc.hz", hz), 0);
+	return m;
+}
+
+/*
+ * Each segment's `t` counts from its own start on its own clock: a 1 kHz
+ * segment, then a 1 MHz one whose ticks the first clock would put
+ * hundreds of seconds in, then the first again (its clock and start come
+ * back).
+ */
+Test(expr_parse, each_segment_has_its_own_clock)
+{
+	struct pebs_meta *ma = clock_meta("tsc", "1000");
+	struct pebs_meta *mb = clock_meta("tsc", "1000000");
+	static const uint64_t ta[] = { 1000, 2000, 3000 };
+	static const uint64_t tb[] = { 500000, 501000, 502000, 1500000 };
+	struct pebs_batch *a = time_batch(ta, 3), *b = time_batch(tb, 4);
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	uint32_t sel[16];
+	cr_assert_eq(pebs_expr_parse("t >= 1ms and t < 1.5s", &e, &err), 0);
+	cr_assert_eq(pebs_expr_set_segment(e, ma, a, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(pebs_expr_eval(e, a, sel), 1);	/* t = 1s */
+	cr_expect_eq(sel[0], 1);
+	cr_assert_eq(pebs_expr_set_segment(e, mb, b, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(pebs_expr_eval(e, b, sel), 3);	/* 1ms, 2ms, 1s */
+	cr_expect_eq(sel[0], 1);
+	/* a later batch of the first segment: its start stays 1000, not
+	 * this batch's smallest time */
+	static const uint64_t ta2[] = { 2000, 2600 };
+	struct pebs_batch *a2 = time_batch(ta2, 2);
+	cr_assert_eq(pebs_expr_set_segment(e, ma, a2, &err), 0);
+	cr_expect_eq(pebs_expr_eval(e, a2, sel), 1);
+	cr_expect_eq(sel[0], 0);
+	/* a segment without a frequency: the clock of `t` in units is an
+	 * error there, and stays the last good one */
+	struct pebs_meta *mc = clock_meta("tsc", NULL);
+	cr_expect_eq(pebs_expr_set_segment(e, mc, a, &err), -PEBS_E_PARSE);
+	cr_expect_str_eq(err.msg, "t in ms needs the time frequency "
+			 "(metadata tsc.hz)");
+	cr_expect_eq(pebs_expr_eval(e, a2, sel), 1);
+	pebs_expr_free(e);
+	pebs_batch_free(a);
+	pebs_batch_free(a2);
+	pebs_batch_free(b);
+	pebs_meta_free(ma);
+	pebs_meta_free(mb);
+	pebs_meta_free(mc);
+}
+
+/*
+ * Block analysis places a block on its own segment's clock, from the
+ * start its segment's first block gave, whatever clock evaluation is on
+ * meanwhile (the reader runs ahead of it).
+ */
+Test(expr_parse, block_analysis_on_the_segment_clock)
+{
+	struct pebs_meta *ma = clock_meta("tsc", "1000");
+	struct pebs_meta *mb = clock_meta("ns", NULL);
+	struct pebs_meta *mc = clock_meta("tsc", NULL);
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	cr_assert_eq(pebs_expr_parse("t >= 1s", &e, &err), 0);
+	struct pebs_block_info bi;
+	memset(&bi, 0, sizeof(bi));
+	bi.nsamples = 10;
+	/* segment a's first block: t 0 to 0.5s; its second: 2s to 3s */
+	bi.meta = ma;
+	bi.min[PEBS_COL_TIME] = 1000;
+	bi.max[PEBS_COL_TIME] = 1500;
+	cr_expect_eq(pebs_expr_block_segment(e, &bi), PEBS_MATCH_NONE);
+	bi.min[PEBS_COL_TIME] = 3000;
+	bi.max[PEBS_COL_TIME] = 4000;
+	cr_expect_eq(pebs_expr_block_segment(e, &bi), PEBS_MATCH_ALL);
+	/* segment b (ns) starts at 5000: 1000 ticks of a's clock would be
+	 * a second, here they are a microsecond */
+	bi.meta = mb;
+	bi.min[PEBS_COL_TIME] = 5000;
+	bi.max[PEBS_COL_TIME] = 6000;
+	cr_expect_eq(pebs_expr_block_segment(e, &bi), PEBS_MATCH_NONE);
+	bi.min[PEBS_COL_TIME] = 5000 + 999999999ull;
+	bi.max[PEBS_COL_TIME] = 5000 + 1000000000ull;
+	cr_expect_eq(pebs_expr_block_segment(e, &bi), PEBS_MATCH_SOME);
+	/* evaluation on segment b's clock does not move a's blocks */
+	static const uint64_t tb[] = { 5000 };
+	struct pebs_batch *b = time_batch(tb, 1);
+	cr_assert_eq(pebs_expr_set_segment(e, mb, b, &err), 0, "%s",
+		     err.msg);
+	bi.meta = ma;
+	bi.min[PEBS_COL_TIME] = 1500;
+	bi.max[PEBS_COL_TIME] = 1900;
+	cr_expect_eq(pebs_expr_block_segment(e, &bi), PEBS_MATCH_NONE);
+	/* no frequency: decoded, so that set_segment says so in order */
+	bi.meta = mc;
+	cr_expect_eq(pebs_expr_block_segment(e, &bi), PEBS_MATCH_SOME);
+	pebs_expr_free(e);
+	pebs_batch_free(b);
+	pebs_meta_free(ma);
+	pebs_meta_free(mb);
+	pebs_meta_free(mc);
 }
 
 Test(expr_parse, raw_tick_constants_are_exact_past_2_53)

@@ -9,6 +9,6 @@ done
 pebs-hist -f csv --percentiles 50,99 --where 't in 0.5ms..1ms' $f
 # without a known frequency, t takes raw time units only
 pebs-import $TD/good/filter-hist-nohz.csv >$TMP/nohz.pebs
-pebs-hist --where 't > 1s' $TMP/nohz.pebs; echo "rc=$?"
-pebs-filter --count 't > 1s' $TMP/nohz.pebs; echo "rc=$?"
+pebs-hist --where 't > 1s' <$TMP/nohz.pebs; echo "rc=$?"
+pebs-filter --count 't > 1s' <$TMP/nohz.pebs; echo "rc=$?"
 pebs-filter --count 't > 0' $TMP/nohz.pebs; echo "rc=$?"
