@@ -468,6 +468,17 @@ nomem:
 #define LEG_CW 7.5
 #define LEG_PAD 6
 #define LEG_MAXC 48
+/* the widest image: the longest legend entry fits it */
+#define SVG_WMAX (LEG_X + LEG_CW * LEG_MAXC + LEG_PAD)
+/*
+ * The title, from ML to LEG_PAD short of the right edge, each character
+ * counted TITLE_CW px wide (16 px bold: 12 px's LEG_CW scaled, and a
+ * little more for bold); a title too long widens the image up to
+ * SVG_WMAX, then is cut in the middle like a legend entry.
+ */
+#define TITLE_CW 10.5
+/* the most characters of a text cut to fit: the title's, in SVG_WMAX */
+#define SVG_MAXC 96
 
 static const char *const colors[SVG_MAXG] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
@@ -514,33 +525,57 @@ static size_t u8_off(const char *s, size_t k)
 }
 
 /*
- * The legend entry of group @name with count text @lab, in at most @maxc
- * characters: a name too long keeps its start and end around an ellipsis
- * (the count, written last, must stay visible), and its whole text goes
- * in a <title> child, which browsers show on hover.
+ * @text then @keep in at most @maxc characters (SVG_MAXC at most), for
+ * the legend (a group's name, then its count) and the title: a @text too
+ * long keeps its start and end around an ellipsis (@keep, written last,
+ * must stay visible), and the whole of both goes in a <title> child,
+ * which browsers show on hover.  @keep is short: it leaves @text at least
+ * two characters.
  */
-static void svg_legend_label(FILE *fp, const char *name, const char *lab,
-			     size_t maxc)
+static void svg_text_fit(FILE *fp, const char *text, const char *keep,
+			 size_t maxc)
 {
-	size_t len = strlen(name), nc = u8_len(name);
-	size_t room = maxc - 3 - strlen(lab);	/* " (", lab, ")" */
+	size_t len = strlen(text), nc = u8_len(text), kc = u8_len(keep);
+	if (maxc > SVG_MAXC)
+		maxc = SVG_MAXC;
+	size_t room = maxc > kc + 2 ? maxc - kc : 2;
 	if (nc <= room) {
-		pebs_outfmt_xml_fputs(fp, name);
-		fprintf(fp, " (%s)", lab);
+		pebs_outfmt_xml_fputs(fp, text);
+		pebs_outfmt_xml_fputs(fp, keep);
 		return;
 	}
-	/* head, U+2026, tail: at most LEG_MAXC characters of 4 bytes */
-	char cut[LEG_MAXC * 4 + 4];
+	/* head, U+2026, tail: at most SVG_MAXC characters of 4 bytes */
+	char cut[SVG_MAXC * 4 + 4];
 	size_t head = room / 2, tail = room - 1 - head;
-	size_t hb = u8_off(name, head), tb = u8_off(name, nc - tail);
-	memcpy(cut, name, hb);
+	size_t hb = u8_off(text, head), tb = u8_off(text, nc - tail);
+	memcpy(cut, text, hb);
 	memcpy(cut + hb, "\u2026", 3);
-	memcpy(cut + hb + 3, name + tb, len - tb + 1);
+	memcpy(cut + hb + 3, text + tb, len - tb + 1);
 	fputs("<title>", fp);
-	pebs_outfmt_xml_fputs(fp, name);
-	fprintf(fp, " (%s)</title>", lab);
+	pebs_outfmt_xml_fputs(fp, text);
+	pebs_outfmt_xml_fputs(fp, keep);
+	fputs("</title>", fp);
 	pebs_outfmt_xml_fputs(fp, cut);
-	fprintf(fp, " (%s)", lab);
+	pebs_outfmt_xml_fputs(fp, keep);
+}
+
+/*
+ * The plot's title into @buf: the field, the grouping and the samples
+ * (those without a latency too).  Its parts are bounded (field names,
+ * two 20-digit counts): 256 bytes hold it.
+ */
+static void svg_title(struct pebs_hist *h, char *buf, size_t len)
+{
+	char un[64] = "";
+	uint64_t total = pebs_hist_total(h);
+	uint64_t n = pebs_hist_unmeasured_total(h);
+	if (n)
+		snprintf(un, sizeof(un), "; %llu without a latency left out",
+			 (unsigned long long)n);
+	snprintf(buf, len, "%s distribution%s%s (%llu sample%s%s)",
+		 pebs_field_by_id(h->field)->name, h->by >= 0 ? " by " : "",
+		 h->by >= 0 ? by_name(h) : "", (unsigned long long)total,
+		 total == 1 ? "" : "s", un);
 }
 
 static int write_svg(struct pebs_hist *h, FILE *fp)
@@ -595,6 +630,14 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	if (legc > LEG_MAXC)
 		legc = LEG_MAXC;
 	int svg_w = (int)ceil(LEG_X + LEG_CW * (double)legc + LEG_PAD);
+	/* the title: the image widens for it too, up to SVG_WMAX */
+	char title[256];
+	svg_title(h, title, sizeof(title));
+	double tw = ML + TITLE_CW * (double)u8_len(title) + LEG_PAD;
+	if (tw > SVG_WMAX)
+		tw = SVG_WMAX;
+	if (tw > svg_w)
+		svg_w = (int)ceil(tw);
 	if (svg_w < SVG_W)
 		svg_w = SVG_W;
 	/* what fits in svg_w: legc, or more in the narrowest image */
@@ -612,17 +655,10 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 		" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
 		"fill=\"white\"/>\n", svg_w, SVG_H, svg_w, SVG_H);
 	fprintf(fp, "<text x=\"%d\" y=\"24\" font-size=\"16\" "
-		"font-weight=\"bold\">%s distribution", ML, fname);
-	if (h->by >= 0)
-		fprintf(fp, " by %s", by_name(h));
-	uint64_t total = pebs_hist_total(h);
-	fprintf(fp, " (%llu sample%s", (unsigned long long)total,
-		total == 1 ? "" : "s");
-	uint64_t un = pebs_hist_unmeasured_total(h);
-	if (un)
-		fprintf(fp, "; %llu without a latency left out",
-			(unsigned long long)un);
-	fprintf(fp, ")</text>\n");
+		"font-weight=\"bold\">", ML);
+	svg_text_fit(fp, title, "",
+		     (size_t)((svg_w - ML - LEG_PAD) / TITLE_CW));
+	fprintf(fp, "</text>\n");
 	/* grid and ticks */
 	int step = (int)ceil((x1 - x0) / 16);
 	for (int k = (int)x0; k <= (int)x1; k++) {
@@ -688,7 +724,9 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 			"height=\"4\" fill=\"%s\"/>\n"
 			"<text x=\"%.1f\" y=\"%.1f\">",
 			ML + pw + 14, y - 4, colors[s], ML + pw + 34, y + 1);
-		svg_legend_label(fp, g->name, labs[s], maxc);
+		char keep[40];
+		snprintf(keep, sizeof(keep), " (%s)", labs[s]);
+		svg_text_fit(fp, g->name, keep, maxc);
 		fputs("</text>\n", fp);
 	}
 	if (shown < ng)

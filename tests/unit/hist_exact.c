@@ -711,3 +711,50 @@ Test(hist_exact, svg_legend_long_names)
 	free(s);
 	pebs_hist_free(h);
 }
+
+/*
+ * The title ("FIELD distribution by KEY (N samples; M without a latency
+ * left out)") ran past the image's right edge with long field and key
+ * names and large counts: the image widens for it like for the legend,
+ * up to 1060 px, and a longer title is cut in the middle by the legend's
+ * rule, whole in a <title> shown on hover.
+ */
+Test(hist_exact, svg_title_fits)
+{
+	static const char head[] = "ins_lat distribution by applicable (";
+	struct pebs_hist *h;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_INS_LAT, PEBS_COL_APPLICABLE),
+		     0);
+	cr_assert_eq(pebs_hist_add_value(h, "0x1", 5, 1000000005), 0);
+	cr_assert_eq(pebs_hist_add_value(h, "0x1", 0, 5), 0);
+	/* 85 characters at 10.5 px from x = 80, and 6 px: 979 px */
+	char *s = write_fmt(h, PEBS_HIST_SVG, NULL);
+	cr_expect(strstr(s, " width=\"979\" height=\"500\" "
+			 "viewBox=\"0 0 979 500\""), "%s", s);
+	cr_expect(strstr(s, "font-weight=\"bold\">ins_lat distribution by "
+			 "applicable (1000000005 samples; 5 without a latency "
+			 "left out)</text>"), "%s", s);
+	cr_expect_null(strstr(s, "<title>"), "%s", s);
+	free(s);
+	pebs_hist_free(h);
+	/* 112 characters: the widest image, 46 + ellipsis + 45 of them, the
+	 * whole title on hover */
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_INS_LAT, PEBS_COL_APPLICABLE),
+		     0);
+	cr_assert_eq(pebs_hist_add_value(h, "0x1", 5, 9000000000000000000ull),
+		     0);
+	cr_assert_eq(pebs_hist_add_value(h, "0x1", 0, 8000000000000000000ull),
+		     0);
+	s = write_fmt(h, PEBS_HIST_SVG, NULL);
+	cr_expect(strstr(s, " width=\"1060\" "), "%s", s);
+	char want[512];
+	snprintf(want, sizeof(want), "font-weight=\"bold\"><title>%s"
+		 "9000000000000000000 samples; 8000000000000000000 without a "
+		 "latency left out)</title>%s9000000000\xe2\x80\xa6"
+		 "00000000000000000 without a latency left out)</text>", head,
+		 head);
+	cr_expect(strstr(s, want), "%s", s);
+	cr_assert(valid_utf8(s), "%s", s);
+	free(s);
+	pebs_hist_free(h);
+}
