@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pebs_dsrc.h"
 #include "pebs_field.h"
 #include "pebs_hist.h"
 
 #include "hist_int.h"
 #include "output_fmt.h"
+#include "strhash.h"
 
 static const struct pebs_hist_pct default_pct[] = {
 	{ 50, 1, "50" }, { 90, 1, "90" }, { 99, 1, "99" },
@@ -480,10 +482,81 @@ nomem:
 /* the most characters of a text cut to fit: the title's, in SVG_WMAX */
 #define SVG_MAXC 96
 
+/* as many colours as drawn groups: no two of a plot need share one */
 static const char *const colors[SVG_MAXG] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
 	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
+
+/*
+ * The colours of the common data-source levels (--by mem), the same in
+ * every plot whatever else is drawn, grey for NA; the rarer levels take
+ * colours by their names like any group.
+ */
+static const struct {
+	enum pebs_mem mem;
+	int color;
+} mem_colors[] = {
+	{ PEBS_MEM_L1, 0 }, { PEBS_MEM_LFB, 9 }, { PEBS_MEM_L2, 2 },
+	{ PEBS_MEM_L3, 3 }, { PEBS_MEM_LOCAL_RAM, 1 },
+	{ PEBS_MEM_REMOTE_RAM, 4 }, { PEBS_MEM_REMOTE_CACHE, 5 },
+	{ PEBS_MEM_PMEM, 6 }, { PEBS_MEM_L3_MISS, 8 }, { PEBS_MEM_NA, 7 },
+};
+
+static int mem_color(const char *name)
+{
+	for (size_t i = 0; i < sizeof(mem_colors) / sizeof(mem_colors[0]); i++)
+		if (strcmp(name, pebs_dsrc_mem_name(mem_colors[i].mem)) == 0)
+			return mem_colors[i].color;
+	return -1;
+}
+
+/*
+ * The colours of the @n (at most SVG_MAXG) drawn groups @idx into @col,
+ * from their names, not their ranks, so that a group keeps its colour in
+ * plots of other runs where it has more or fewer samples than the others:
+ * a data-source level its own (mem_colors), then every other group, in
+ * byte order of names, the colour its name hashes to where no group has
+ * taken it, and then those left, in the same order, the next colour after
+ * theirs that is free.  The same drawn groups get the same colours
+ * whatever their counts, and a group keeps its colour in a plot of other
+ * groups unless one of them had it first.
+ */
+static void svg_colors(struct pebs_hist *h, const size_t *idx, size_t n,
+		       int *col)
+{
+	unsigned used = 0;
+	const char *name[SVG_MAXG];
+	size_t ord[SVG_MAXG], no = 0;
+	for (size_t s = 0; s < n; s++) {
+		name[s] = hist_group(h, idx[s])->name;
+		col[s] = h->by == PEBS_F_MEM ? mem_color(name[s]) : -1;
+		if (col[s] >= 0) {
+			used |= 1u << col[s];
+			continue;
+		}
+		/* insertion into byte order of names: ten at most */
+		size_t k = no++;
+		for (; k && strcmp(name[ord[k - 1]], name[s]) > 0; k--)
+			ord[k] = ord[k - 1];
+		ord[k] = s;
+	}
+	/* each its own colour where free, then those left the next free:
+	 * a group keeps its colour unless one before it has taken it */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < no; k++) {
+			size_t s = ord[k];
+			if (col[s] >= 0)
+				continue;
+			int c = (int)(lib_str_hash(name[s]) % SVG_MAXG);
+			while (pass && used & 1u << c)
+				c = (c + 1) % SVG_MAXG;
+			if (used & 1u << c)
+				continue;
+			used |= 1u << c;
+			col[s] = c;
+		}
+}
 
 /*
  * @v with three significant digits and an SI suffix: 999600 is "1M", not
@@ -595,6 +668,8 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	for (size_t i = 0; i < h->ng; i++)
 		ng += h->view[i].n != 0;
 	size_t shown = (size_t)nl < SVG_MAXG ? (size_t)nl : SVG_MAXG;
+	int col[SVG_MAXG];
+	svg_colors(h, idx, shown, col);
 	int kmin = 64, kmax = 0;
 	uint64_t cmax = 1;
 	for (size_t s = 0; s < shown; s++) {
@@ -702,7 +777,7 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	/* one step line per group */
 	for (size_t s = 0; s < shown; s++) {
 		fprintf(fp, "<polyline fill=\"none\" stroke=\"%s\" "
-			"stroke-width=\"2\" points=\"", colors[s]);
+			"stroke-width=\"2\" points=\"", colors[col[s]]);
 		for (size_t k = 0; k < nb[s]; k++) {
 			int b = bv[s][k].lo ? 64 - __builtin_clzll(bv[s][k].lo)
 				: 0;
@@ -723,7 +798,7 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
 			"height=\"4\" fill=\"%s\"/>\n"
 			"<text x=\"%.1f\" y=\"%.1f\">",
-			ML + pw + 14, y - 4, colors[s], ML + pw + 34, y + 1);
+			ML + pw + 14, y - 4, colors[col[s]], ML + pw + 34, y + 1);
 		char keep[40];
 		snprintf(keep, sizeof(keep), " (%s)", labs[s]);
 		svg_text_fit(fp, g->name, keep, maxc);
