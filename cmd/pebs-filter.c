@@ -20,6 +20,7 @@
 #include "pebs_output.h"
 #include "util.h"
 #include "util_evcheck.h"
+#include "util_input.h"
 #include "util_progress.h"
 #include "util_sym.h"
 
@@ -370,13 +371,21 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	util_evcheck_end(&ec, r, !o->head || done < o->head);
 	if (need_out && !text)
 		keep_lost(&s, r, NULL, &lost);
+	/*
+	 * With no match, a count of 0 or an empty output (a .pebs segment of
+	 * the metadata, a csv header, yaml's empty sequence), but only when
+	 * some input was read: inputs none of which could be (missing, not
+	 * .pebs) must not pass for a capture with no match, as pebs-decode.
+	 */
+	int readable = util_reader_readable(r);
 	if (o->count) {
 		done += __atomic_load_n(&c->counted, __ATOMIC_RELAXED);
 		for (unsigned i = 0; i < PEBS_READER_MAX_THREADS; i++)
 			done += c->w[i].n;
-		if (fprintf(fp, "%llu\n", (unsigned long long)done) < 0)
+		if (readable &&
+		    fprintf(fp, "%llu\n", (unsigned long long)done) < 0)
 			util_write_failed(o->out);
-	} else {
+	} else if (readable) {
 		sink_close(&s, pebs_reader_meta(r));
 	}
 	util_sym_close();

@@ -95,10 +95,18 @@ void util_input_stats(const struct util_input *in,
 int util_input_readable(const struct util_input *in)
 {
 	struct pebs_read_stats st;
+	if (!in->raw)
+		return util_reader_readable(in->r);
 	util_input_stats(in, &st);
 	/* an empty dump is a valid one of no records */
-	return in->raw ? st.bytes > 0 || in->status < EXIT_SYS :
-	       st.segments > 0;
+	return st.bytes > 0 || in->status < EXIT_SYS;
+}
+
+int util_reader_readable(const struct pebs_reader *r)
+{
+	struct pebs_read_stats st;
+	pebs_reader_stats(r, &st);
+	return st.segments > 0;
 }
 
 int util_input_close(struct util_input *in)

@@ -67,6 +67,13 @@ void util_input_stats(const struct util_input *in,
  */
 int util_input_readable(const struct util_input *in);
 
+/*
+ * util_input_readable() for a reader opened by the tool itself (one that
+ * needs reader options util_input does not pass, as pebs-filter's block
+ * filter): whether @r has read the head of a .pebs segment.
+ */
+int util_reader_readable(const struct pebs_reader *r);
+
 /* Closes @in and returns its exit status (0, 1 bad data, 3 I/O). */
 int util_input_close(struct util_input *in);
 
