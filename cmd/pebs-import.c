@@ -185,6 +185,7 @@ struct imp {
 	const char *input;		/* for messages */
 	uint64_t comm_changes;
 	int werr;	/* a writer error, told apart from bad input */
+	int readable;	/* an input was CSV: its header, or empty */
 };
 
 /* An unnamed temporary file in $TMPDIR (tmpfile() ignores it), or NULL. */
@@ -317,7 +318,11 @@ static int import_csv(struct imp *m, char **paths, size_t n)
 			status = EXIT_SYS;
 			continue;
 		}
+		uint64_t headers = pebs_csvin_headers(m->c);
 		int r = pebs_csvin_read(m->c, fp);
+		/* read: its header, or all of it (an empty input is fine) */
+		if (r == 0 || pebs_csvin_headers(m->c) > headers)
+			m->readable = 1;
 		if (m->werr)
 			util_writer_check(m->w, m->werr, m->spool ? SPOOL :
 					  m->outname);
@@ -376,12 +381,18 @@ static void import_end(struct imp *m, struct pebs_meta *meta)
 			  "earlier row", (unsigned long long)m->comm_changes);
 	if (m->w && !m->spool) {
 		util_writer_check(m->w, pebs_writer_close(m->w), m->outname);
-	} else if (!m->w) {	/* no sample: the metadata alone */
+	} else if (!m->w && m->readable) {
+		/*
+		 * No sample: the metadata alone, but only when an input was
+		 * read, so that inputs none of which could be (missing, not
+		 * CSV) do not pass for a capture of no samples (pebs-decode's
+		 * rule): their messages are all.
+		 */
 		struct pebs_writer *w;
 		util_writer_check(NULL, pebs_writer_open(&w, m->out, meta,
 							 m->wo), m->outname);
 		util_writer_check(w, pebs_writer_close(w), m->outname);
-	} else {
+	} else if (m->w) {	/* spooled, for the comm names */
 		util_writer_check(m->w, pebs_writer_close(m->w), SPOOL);
 		/* a key given with --meta is the user's word and stays */
 		for (size_t i = 0; i < pebs_meta_count(m->comms); i++) {

@@ -50,6 +50,7 @@ struct pebs_csvin {
 	int q;			/* Q_*: inside a quoted field? */
 	uint64_t q_line;	/* the line where that field opened */
 	uint64_t samples;
+	uint64_t headers;	/* headers read whole, over all inputs */
 	int in_header;		/* the header row is being read */
 	int bom_checked;
 	int *col;		/* column index -> field id or IGNORED(id) */
@@ -513,6 +514,7 @@ static void cb_row(int term, void *data)
 	if (c->in_header) {
 		c->in_header = 0;
 		header_done(c);
+		c->headers++;
 	} else if (c->field != c->ncol) {
 		fail(c, -PEBS_E_PARSE, "%zu fields, but the header has %zu",
 		     c->field, c->ncol);
@@ -778,6 +780,11 @@ const char *pebs_csvin_errmsg(const struct pebs_csvin *c)
 uint64_t pebs_csvin_samples(const struct pebs_csvin *c)
 {
 	return c->samples;
+}
+
+uint64_t pebs_csvin_headers(const struct pebs_csvin *c)
+{
+	return c->headers;
 }
 
 void pebs_csvin_close(struct pebs_csvin *c)

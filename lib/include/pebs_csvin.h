@@ -113,6 +113,14 @@ const char *pebs_csvin_errmsg(const struct pebs_csvin *c);
 /* Samples passed to the sink so far, over all inputs. */
 uint64_t pebs_csvin_samples(const struct pebs_csvin *c);
 
+/*
+ * Headers read whole and without error so far, over all inputs: an input
+ * whose count it raised was CSV of samples, even when a later row was bad
+ * (its error then names a line past the header), and one that failed
+ * without raising it (a binary file, an unknown column) was none.
+ */
+uint64_t pebs_csvin_headers(const struct pebs_csvin *c);
+
 /* Frees @c.  NULL is fine. */
 void pebs_csvin_close(struct pebs_csvin *c);
 

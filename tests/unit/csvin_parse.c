@@ -433,6 +433,39 @@ Test(csvin, errors_stop_the_input_but_not_the_next)
 	pebs_batch_free(b);
 }
 
+/* Headers count when read whole: not a binary file's nor a bad one. */
+Test(csvin, headers_read)
+{
+	struct pebs_batch *b = pebs_batch_new(64);
+	struct pebs_csvin_sink sk = { b_event, b_sample, b };
+	struct pebs_csvin *c;
+	static const struct {
+		const char *text;
+		int rc;
+		uint64_t headers;	/* after it */
+	} in[] = {
+		{ "", 0, 0 },
+		{ "foo,lat\n1,2\n", -PEBS_E_PARSE, 0 },
+		{ "\x89PEBS\n", -PEBS_E_FORMAT, 0 },
+		{ "time,lat", 0, 1 },		/* no line end */
+		{ "time,lat\nx,2\n", -PEBS_E_PARSE, 2 },
+		{ "\"time,lat\n", -PEBS_E_PARSE, 2 },	/* never ends */
+		{ "cpu\n1\n", 0, 3 },
+	};
+	cr_assert_eq(pebs_csvin_open(&c, &sk), 0);
+	cr_assert_eq(pebs_csvin_headers(c), 0);
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		int r = pebs_csvin_feed(c, in[i].text, strlen(in[i].text));
+		int e = pebs_csvin_end(c);
+		cr_assert_eq(r ? r : e, in[i].rc, "input %zu: %d", i, r ? r : e);
+		cr_assert_eq(pebs_csvin_headers(c), in[i].headers,
+			     "input %zu", i);
+	}
+	cr_assert_eq(pebs_csvin_samples(c), 1);
+	pebs_csvin_close(c);
+	pebs_batch_free(b);
+}
+
 static int fail_sample(void *ctx, const struct pebs_sample *s)
 {
 	(void)ctx;
