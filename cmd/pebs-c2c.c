@@ -11,6 +11,7 @@
 #include "pebs_format.h"
 #include "pebs_sym.h"
 #include "util.h"
+#include "util_input.h"
 #include "util_progress.h"
 #include "util_sym.h"
 
@@ -164,9 +165,7 @@ static int read_samples(struct pebs_c2c *c, char **paths, size_t n,
 			util_die(EXIT_SYS, "out of memory");
 	}
 	util_progress_end(&pg);
-	struct pebs_read_stats rs;
-	pebs_reader_stats(r, &rs);
-	*readable = rs.segments > 0;
+	*readable = util_reader_readable(r);
 	pebs_reader_close(r);
 	return status;
 }

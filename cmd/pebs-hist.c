@@ -13,6 +13,7 @@
 #include "pebs_hist.h"
 #include "util.h"
 #include "util_evcheck.h"
+#include "util_input.h"
 #include "util_progress.h"
 #include "util_sym.h"
 
@@ -290,9 +291,7 @@ static int run_read(struct opts *o, const char *const *paths, size_t n,
 	util_progress_end(&pg);
 	util_evcheck_end(&ec, r, 1);
 	util_sym_close();
-	struct pebs_read_stats rs;
-	pebs_reader_stats(r, &rs);
-	*readable = rs.segments > 0;
+	*readable = util_reader_readable(r);
 	pebs_reader_close(r);
 	for (unsigned i = 0; i < PEBS_READER_MAX_THREADS; i++) {
 		if (!wk.h[i])
