@@ -302,25 +302,33 @@ int pebs_batch_push(struct pebs_batch *b, const struct pebs_sample *s)
 	uint64_t regs = 0;
 	for (unsigned r = 0; r < PEBS_REG_COUNT; r++)
 		regs |= s->regs[r];
-	/* Mark only what this sample makes non-zero (see dirty). */
-	b->dirty |= (uint64_t)!!s->time << PEBS_COL_TIME |
-		    (uint64_t)!!s->cpu << PEBS_COL_CPU |
-		    (uint64_t)!!s->pid << PEBS_COL_PID |
-		    (uint64_t)!!s->tid << PEBS_COL_TID |
-		    (uint64_t)!!s->event << PEBS_COL_EVENT |
-		    (uint64_t)!!s->ip << PEBS_COL_IP |
-		    (uint64_t)!!s->addr << PEBS_COL_ADDR |
-		    (uint64_t)!!s->lat << PEBS_COL_LAT |
-		    (uint64_t)!!s->ins_lat << PEBS_COL_INS_LAT |
-		    (uint64_t)!!s->dsrc << PEBS_COL_DSRC |
-		    (uint64_t)!!s->raw_dse << PEBS_COL_RAW_DSE |
-		    (uint64_t)!!s->fmt << PEBS_COL_FMT |
-		    (uint64_t)!!s->applicable << PEBS_COL_APPLICABLE |
-		    (uint64_t)!!s->tsx << PEBS_COL_TSX |
-		    (uint64_t)!!s->phys_addr << PEBS_COL_PHYS_ADDR |
-		    (uint64_t)!!s->flags << PEBS_COL_FLAGS |
-		    (regs ? ((1ull << PEBS_REG_COUNT) - 1) << PEBS_COL_REG0 :
-		     0);
+	/*
+	 * Mark only what this sample makes non-zero (see dirty).  Those
+	 * columns are present too: a batch built in memory has no source
+	 * block to say so, and pebs_expr_select() copies only present
+	 * columns.  The event column is present with a dictionary, where
+	 * event 0 names something, as in pebs_batch_update_present().
+	 */
+	uint64_t nz = (uint64_t)!!s->time << PEBS_COL_TIME |
+		      (uint64_t)!!s->cpu << PEBS_COL_CPU |
+		      (uint64_t)!!s->pid << PEBS_COL_PID |
+		      (uint64_t)!!s->tid << PEBS_COL_TID |
+		      (uint64_t)!!s->event << PEBS_COL_EVENT |
+		      (uint64_t)!!s->ip << PEBS_COL_IP |
+		      (uint64_t)!!s->addr << PEBS_COL_ADDR |
+		      (uint64_t)!!s->lat << PEBS_COL_LAT |
+		      (uint64_t)!!s->ins_lat << PEBS_COL_INS_LAT |
+		      (uint64_t)!!s->dsrc << PEBS_COL_DSRC |
+		      (uint64_t)!!s->raw_dse << PEBS_COL_RAW_DSE |
+		      (uint64_t)!!s->fmt << PEBS_COL_FMT |
+		      (uint64_t)!!s->applicable << PEBS_COL_APPLICABLE |
+		      (uint64_t)!!s->tsx << PEBS_COL_TSX |
+		      (uint64_t)!!s->phys_addr << PEBS_COL_PHYS_ADDR |
+		      (uint64_t)!!s->flags << PEBS_COL_FLAGS |
+		      (regs ? ((1ull << PEBS_REG_COUNT) - 1) << PEBS_COL_REG0 :
+		       0);
+	b->dirty |= nz;
+	b->present |= nz | (uint64_t)!!b->nnames << PEBS_COL_EVENT;
 	b->c64[PEBS_COL_TIME][i] = s->time;
 	b->c32[PEBS_COL_CPU][i] = s->cpu;
 	b->c32[PEBS_COL_PID][i] = s->pid;

@@ -142,7 +142,14 @@ struct pebs_batch {
 	size_t cap;			/* allocated capacity */
 	uint32_t *c32[PEBS_COL_COUNT];	/* non-NULL for u32/str columns */
 	uint64_t *c64[PEBS_COL_COUNT];	/* non-NULL for u64 columns */
-	uint64_t present;		/* bit per column (< 64) present in source */
+	/*
+	 * Bit per column (< 64) present in the source block; for a batch
+	 * built in memory, pebs_batch_push() and pebs_batch_append() add the
+	 * columns each sample makes non-zero (and the event column once the
+	 * dictionary holds a name).  pebs_expr_select() copies only present
+	 * columns.
+	 */
+	uint64_t present;
 	/*
 	 * Event dictionary: event column values index names[].  Code that
 	 * fills it directly (not by pebs_batch_intern()) may only append to
@@ -218,7 +225,8 @@ int pebs_batch_intern(struct pebs_batch *b, const char *name);
  */
 int pebs_batch_find(struct pebs_batch *b, const char *name);
 /*
- * Appends @s to @b; s->event must already index @b's dictionary.  Returns 0,
+ * Appends @s to @b; s->event must already index @b's dictionary.  Sets the
+ * present (and dirty) bits of the columns @s makes non-zero.  Returns 0,
  * or -PEBS_E_RANGE when the batch is full.
  */
 int pebs_batch_push(struct pebs_batch *b, const struct pebs_sample *s);

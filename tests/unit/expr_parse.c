@@ -808,6 +808,52 @@ Test(expr_parse, select_copies_the_selected_samples)
 }
 
 /*
+ * A batch built in memory (pebs_batch_push(), pebs_batch_append()) has no
+ * source block to set its present mask: the push does, so that selecting
+ * from it copies its samples (it gave zeros in every column).
+ */
+Test(expr_parse, select_from_pushed_and_appended_batches)
+{
+	struct pebs_batch *src = pebs_batch_new(100), *dst = pebs_batch_new(8);
+	struct pebs_batch *app = pebs_batch_new(100);
+	struct pebs_sample s;
+	int ev = pebs_batch_intern(src, "x");
+	for (uint32_t i = 0; i < 100; i++) {
+		memset(&s, 0, sizeof(s));
+		s.event = (uint32_t)ev;
+		s.time = i;
+		s.lat = i + 1;
+		s.regs[PEBS_REG_RAX] = i * 7;
+		cr_assert_eq(pebs_batch_push(src, &s), 0);
+		cr_assert_eq(pebs_batch_append(app, src, i), 0);
+	}
+	uint64_t want = 1ull << PEBS_COL_TIME | 1ull << PEBS_COL_LAT |
+			1ull << PEBS_COL_EVENT | 1ull << PEBS_COL_REG0;
+	cr_assert_eq(src->present & want, want, "present %llx",
+		     (unsigned long long)src->present);
+	cr_assert_eq(src->present >> PEBS_COL_ADDR & 1, 0);
+	uint32_t sel[] = { 5, 6, 7 };
+	struct pebs_batch *from[] = { src, app };
+	for (size_t k = 0; k < 2; k++) {
+		cr_assert_eq(pebs_expr_select(dst, from[k], sel, 3, 0), 0);
+		cr_assert_eq(dst->n, 3);
+		for (size_t i = 0; i < 3; i++) {
+			struct pebs_sample a, b;
+			pebs_batch_get(dst, i, &a);
+			pebs_batch_get(from[k], sel[i], &b);
+			cr_assert(memcmp(&a, &b, sizeof(a)) == 0,
+				  "batch %zu sample %zu: lat %u", k, i, a.lat);
+			cr_assert_str_eq(pebs_batch_event(dst, i), "x");
+		}
+	}
+	pebs_batch_reset(src);
+	cr_assert_eq(src->present, 0);
+	pebs_batch_free(src);
+	pebs_batch_free(app);
+	pebs_batch_free(dst);
+}
+
+/*
  * The portable names match the events they stand for, whatever name the
  * input recorded: a capture the profile's (MEM_TRANS_RETIRED.LOAD_LATENCY),
  * pebs-gen the portable one, a perf import perf's string or raw code.
