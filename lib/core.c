@@ -26,11 +26,12 @@ const char *pebs_strerror(int err)
 		[PEBS_E_RULE] = "forbidden by a hardware rule",
 		[PEBS_E_AGAIN] = "try again",
 	};
-	if (err < 0)
-		err = -err;
-	if ((size_t)err >= sizeof(msg) / sizeof(msg[0]) || !msg[err])
+	/* unsigned: -INT_MIN overflows (and stayed negative: an index
+	 * before the table) */
+	unsigned e = err < 0 ? 0u - (unsigned)err : (unsigned)err;
+	if (e >= sizeof(msg) / sizeof(msg[0]) || !msg[e])
 		return "unknown error";
-	return msg[err];
+	return msg[e];
 }
 
 #define REG(n, nm) { PEBS_COL_REG0 + (n), PEBS_T_U64, 1, nm, "" }

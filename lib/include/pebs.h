@@ -35,7 +35,10 @@ enum pebs_error {
 	PEBS_E_AGAIN = 13,	/* nothing yet; try again */
 };
 
-/* Returns a static string naming error code @err (positive or negative). */
+/*
+ * Returns a static string naming error code @err (positive or negative);
+ * "unknown error" for any other int, INT_MIN and INT_MAX included.
+ */
 const char *pebs_strerror(int err);
 
 /*
