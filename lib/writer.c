@@ -268,8 +268,17 @@ int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s)
 {
 	if (w->err)
 		return w->err;
-	if (s->event >= w->nnames && w->nnames)
-		return set_err(w, PEBS_E_INVAL, "sample with unknown event");
+	/*
+	 * The caller's bad input, as a name over a limit in
+	 * pebs_writer_event(): refused, the writer left usable (not
+	 * sticky), so that the samples pending and the end marker are
+	 * still written.
+	 */
+	if (s->event >= w->nnames && w->nnames) {
+		snprintf(w->msg, sizeof(w->msg), "sample with unknown event "
+			 "id %u (%u names)", s->event, w->nnames);
+		return -PEBS_E_INVAL;
+	}
 	int r = pebs_batch_push(w->pending, s);
 	if (r)
 		return set_err(w, PEBS_E_INVAL, "batch full");

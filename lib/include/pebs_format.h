@@ -124,7 +124,10 @@ int pebs_writer_event(struct pebs_writer *w, const char *name);
 
 /*
  * Appends sample @s whose s->event came from pebs_writer_event().  A full
- * block is encoded and written.  Returns 0 or a negative error.
+ * block is encoded and written.  Returns 0, -PEBS_E_INVAL for an event id
+ * the writer did not hand out (with names interned; the sample is
+ * skipped, the writer stays usable and pebs_writer_errmsg() says why), or
+ * another negative error when the writer failed.
  */
 int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s);
 

@@ -115,6 +115,19 @@ Test(batch_names, relayout_and_append)
 	pebs_batch_free(b);
 }
 
+/* A reader of what a writer wrote to @fp (a tmpfile()). */
+static struct pebs_reader *read_back(FILE *fp)
+{
+	char path[64];
+	fflush(fp);
+	rewind(fp);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(fp));
+	const char *paths[] = { path };
+	struct pebs_reader *r;
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, NULL), 0);
+	return r;
+}
+
 /*
  * The writer finds its names through its pending batch: every one keeps
  * its id, and the 65,536th distinct name is refused while known ones are
@@ -139,13 +152,7 @@ Test(batch_names, writer_names_to_the_limit)
 	cr_expect_eq(pebs_writer_event(w, "name-00000"), 0);
 	cr_expect_eq(pebs_writer_event(w, "name-65534"), N - 1);
 	cr_assert_eq(pebs_writer_close(w), 0);
-	fflush(fp);
-	rewind(fp);
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(fp));
-	const char *paths[] = { path };
-	struct pebs_reader *r;
-	cr_assert_eq(pebs_reader_open(&r, paths, 1, NULL), 0);
+	struct pebs_reader *r = read_back(fp);
 	struct pebs_batch *b;
 	size_t n = 0;
 	while (pebs_reader_next(r, &b) > 0)
@@ -154,6 +161,48 @@ Test(batch_names, writer_names_to_the_limit)
 			cr_assert_str_eq(pebs_batch_event(b, i), name);
 		}
 	cr_expect_eq(n, N);
+	pebs_reader_close(r);
+	fclose(fp);
+}
+
+/*
+ * An event id the writer did not hand out is the caller's bad input: that
+ * sample is refused with -PEBS_E_INVAL and a message, and the writer goes
+ * on (it was a sticky error: the samples pending were never written, nor
+ * the end marker).
+ */
+Test(batch_names, writer_bad_event_id_is_not_sticky)
+{
+	FILE *fp = tmpfile();
+	cr_assert_not_null(fp);
+	struct pebs_writer *w;
+	cr_assert_eq(pebs_writer_open(&w, fp, NULL, NULL), 0);
+	int id = pebs_writer_event(w, "x");
+	cr_assert_eq(id, 0);
+	struct pebs_sample s = { .time = 1, .event = 0 };
+	cr_assert_eq(pebs_writer_add(w, &s), 0);
+	s.event = 100000;
+	cr_assert_eq(pebs_writer_add(w, &s), -PEBS_E_INVAL);
+	cr_assert(strstr(pebs_writer_errmsg(w), "unknown event id 100000"),
+		  "%s", pebs_writer_errmsg(w));
+	s.event = 1;
+	cr_assert_eq(pebs_writer_add(w, &s), -PEBS_E_INVAL);
+	s.event = 0;
+	s.time = 2;
+	cr_assert_eq(pebs_writer_add(w, &s), 0);
+	cr_assert_eq(pebs_writer_event(w, "y"), 1);
+	cr_assert_eq(pebs_writer_close(w), 0);
+	struct pebs_reader *r = read_back(fp);
+	struct pebs_batch *b;
+	size_t n = 0;
+	int rc;
+	while ((rc = pebs_reader_next(r, &b)) > 0)
+		for (size_t i = 0; i < b->n; i++, n++) {
+			cr_assert_str_eq(pebs_batch_event(b, i), "x");
+			cr_assert_eq(b->c64[PEBS_COL_TIME][i], n + 1);
+		}
+	cr_expect_eq(rc, 0, "%s", pebs_reader_errmsg(r));
+	cr_expect_eq(n, 2);
 	pebs_reader_close(r);
 	fclose(fp);
 }
