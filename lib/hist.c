@@ -1159,12 +1159,25 @@ const struct gview *hist_group(struct pebs_hist *h, size_t i)
 	return &h->view[i];
 }
 
+/*
+ * hist_group() for the public functions, which tell the caller's index out
+ * of range (-PEBS_E_INVAL) from memory short (-PEBS_E_NOMEM).
+ */
+static int group_at(struct pebs_hist *h, size_t i, const struct gview **c)
+{
+	if (i >= h->ng)
+		return -PEBS_E_INVAL;
+	*c = hist_group(h, i);
+	return *c ? 0 : -PEBS_E_NOMEM;
+}
+
 int pebs_hist_group_stats(struct pebs_hist *h, size_t i,
 			  struct pebs_hist_stats *st)
 {
-	const struct gview *c = hist_group(h, i);
-	if (!c)
-		return -PEBS_E_NOMEM;
+	const struct gview *c;
+	int r = group_at(h, i, &c);
+	if (r)
+		return r;
 	memset(st, 0, sizeof(*st));
 	st->group = c->name;
 	st->count = c->n;
@@ -1229,9 +1242,10 @@ int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
 int pebs_hist_percentile(struct pebs_hist *h, size_t i,
 			 const struct pebs_hist_pct *p, uint64_t *v)
 {
-	const struct gview *c = hist_group(h, i);
-	if (!c)
-		return -PEBS_E_NOMEM;
+	const struct gview *c;
+	int r = group_at(h, i, &c);
+	if (r)
+		return r;
 	if (!c->n)
 		return -PEBS_E_RANGE;
 	/* rank = ceil(P * n / 100) exactly, at least 1 */
@@ -1318,17 +1332,17 @@ int pebs_hist_bins_of(struct pebs_hist *h, size_t i,
 		      const struct pebs_hist_bins *bins,
 		      struct pebs_hist_bin **out, size_t *nout)
 {
-	const struct gview *c = hist_group(h, i);
+	const struct gview *c;
 	struct binv bv = { 0 };
 	*out = NULL;
 	*nout = 0;
-	if (!c)
-		return -PEBS_E_NOMEM;
+	int r = group_at(h, i, &c);
+	if (r)
+		return r;
 	if (!c->sn)
 		return 0;
 	const unsigned __int128 top = (unsigned __int128)1 << 64;
 	size_t k = 0;
-	int r = 0;
 	if (bins->kind == PEBS_BINS_LOG2) {
 		unsigned b0 = log2_bin(c->sv[0]);
 		unsigned b1 = log2_bin(c->sv[c->sn - 1]);

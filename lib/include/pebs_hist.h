@@ -186,7 +186,8 @@ struct pebs_hist_stats {
 /*
  * Fills @st for group @g (groups sorted by key): count, min, max, sum and
  * mean of the samples in the histogram (not the unmeasured ones; all 0
- * for a group of only those).  0 or -PEBS_E_NOMEM.
+ * for a group of only those).  0, -PEBS_E_INVAL when @g is not below
+ * pebs_hist_ngroups(), or -PEBS_E_NOMEM.
  */
 int pebs_hist_group_stats(struct pebs_hist *h, size_t g,
 			  struct pebs_hist_stats *st);
@@ -217,7 +218,8 @@ int pebs_hist_pct_parse(const char *list, struct pebs_hist_pct *p,
 /*
  * Nearest-rank percentile of group @g: the smallest value v such that at
  * least ceil(P/100 * count) samples are <= v (rank at least 1).  Returns 0
- * with *@v, or -PEBS_E_RANGE for an empty group.
+ * with *@v, -PEBS_E_RANGE for an empty group, -PEBS_E_INVAL when @g is
+ * not below pebs_hist_ngroups(), or -PEBS_E_NOMEM.
  */
 int pebs_hist_percentile(struct pebs_hist *h, size_t g,
 			 const struct pebs_hist_pct *p, uint64_t *v);
@@ -259,7 +261,8 @@ struct pebs_hist_bin {
  * minimum to the one holding the maximum (linear spans of more than 10000
  * bins: the non-empty ones only); edges: every [e_i, e_i+1) plus the
  * under/overflow bins [0, e_0) and [e_last, 2^64) when not empty.
- * Returns 0 or -PEBS_E_NOMEM.
+ * Returns 0, -PEBS_E_INVAL when @g is not below pebs_hist_ngroups(), or
+ * -PEBS_E_NOMEM.
  */
 int pebs_hist_bins_of(struct pebs_hist *h, size_t g,
 		      const struct pebs_hist_bins *bins,

@@ -758,3 +758,35 @@ Test(hist_exact, svg_title_fits)
 	free(s);
 	pebs_hist_free(h);
 }
+
+/*
+ * A group index out of range is the caller's error, -PEBS_E_INVAL; it read
+ * as -PEBS_E_NOMEM, which a caller takes for memory short.
+ */
+Test(hist_exact, group_index_out_of_range)
+{
+	static const uint64_t vc[] = { 7, 3 };
+	struct pebs_hist *h = hist_of(vc, 2);
+	struct pebs_hist_stats st;
+	struct pebs_hist_pct p[1];
+	struct pebs_hist_bins lg = { .kind = PEBS_BINS_LOG2 };
+	struct pebs_hist_bin *bins;
+	size_t nb;
+	uint64_t v;
+	cr_assert_eq(pebs_hist_ngroups(h), 1);
+	cr_assert_eq(pebs_hist_pct_parse("50", p, 1), 1);
+	cr_assert_eq(pebs_hist_group_stats(h, 0, &st), 0);
+	cr_assert_eq(st.count, 3);
+	cr_assert_eq(pebs_hist_percentile(h, 0, p, &v), 0);
+	cr_assert_eq(v, 7);
+	cr_assert_eq(pebs_hist_bins_of(h, 0, &lg, &bins, &nb), 0);
+	free(bins);
+	cr_assert_eq(pebs_hist_group_stats(h, 1, &st), -PEBS_E_INVAL);
+	cr_assert_eq(pebs_hist_percentile(h, 1, p, &v), -PEBS_E_INVAL);
+	cr_assert_eq(pebs_hist_bins_of(h, 1, &lg, &bins, &nb),
+		     -PEBS_E_INVAL);
+	cr_assert_null(bins);
+	cr_assert_eq(nb, 0);
+	cr_assert_eq(pebs_hist_group_stats(h, SIZE_MAX, &st), -PEBS_E_INVAL);
+	pebs_hist_free(h);
+}
