@@ -13,6 +13,7 @@
 
 #include "htab.h"
 #include "pebs_perf.h"
+#include "pebs_sym.h"
 
 #define ATTR_SIZE 128u		/* PERF_ATTR_SIZE_VER7 */
 #define ID_BASE 1000u
@@ -662,9 +663,16 @@ static int put_side(struct pebs_perf_writer *w)
 			continue;
 		int32_t pid = (int32_t)strtol(mp[i].pid ? mp[i].pid : "0",
 					     NULL, 0);
-		uint64_t start = num(mp[i].start, 0);
-		uint64_t end = num(mp[i].end, start);
-		uint64_t pgoff = num(mp[i].pgoff, 0);
+		/* Hex, as the symbolizer reads them, which leaves out a map
+		 * of a value that does not parse (base 0 took 7f3a... as 7,
+		 * a leading 0 as octal). */
+		uint64_t start = 0, end = 0, pgoff = 0;
+		if ((mp[i].start && pebs_sym_map_num(mp[i].start, &start)) ||
+		    (mp[i].end && pebs_sym_map_num(mp[i].end, &end)) ||
+		    (mp[i].pgoff && pebs_sym_map_num(mp[i].pgoff, &pgoff)))
+			continue;
+		if (!mp[i].end)
+			end = start;
 		int kernel = pid == -1;
 		int r = map_note(w, pid, start, end, pgoff, path);
 		if (r < 0) {

@@ -359,9 +359,40 @@ static int map_cmp(const void *a, const void *b)
 	return r ? r : ucmp(x->seq, y->seq);
 }
 
-static uint64_t num(const char *v)
+int pebs_sym_map_num(const char *v, uint64_t *out)
 {
-	return v ? strtoull(v, NULL, 0) : 0;
+	/*
+	 * Base 16 whatever the prefix: with base 0, strtoull() read the
+	 * 7f3a... of /proc/PID/maps as 7 and a leading 0 as octal, silently.
+	 * strtoull() alone also takes spaces, a sign and a second 0x.
+	 */
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+		v += 2;
+	size_t len = strspn(v, "0123456789abcdefABCDEF");
+	if (!len || v[len])
+		return -PEBS_E_PARSE;
+	errno = 0;
+	uint64_t x = strtoull(v, NULL, 16);
+	if (errno)
+		return -PEBS_E_PARSE;
+	*out = x;
+	return 0;
+}
+
+/*
+ * Map field @f of @v into *@out: 0 when absent (as before), else
+ * pebs_sym_map_num(); a value that does not parse makes the map unusable,
+ * said in a note (1 returned), rather than put it at a wrong address.
+ */
+static int map_num(struct pebs_sym *s, const char *const *v, int f,
+		   uint64_t *out)
+{
+	*out = 0;
+	if (!v[f] || pebs_sym_map_num(v[f], out) == 0)
+		return 0;
+	note(s, "%s: map with %s '%s' in the metadata (hex expected): not "
+	     "used", v[PEBS_SYM_MAP_PATH], pebs_sym_map_field_name(f), v[f]);
+	return 1;
 }
 
 /*
@@ -496,9 +527,10 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 		struct smap *m = &s->maps[s->nmaps];
 		const char *pid = v[PEBS_SYM_MAP_PID];
 		m->pid = pid ? (uint32_t)strtol(pid, NULL, 0) : 0;
-		m->start = num(v[PEBS_SYM_MAP_START]);
-		m->end = num(v[PEBS_SYM_MAP_END]);
-		m->pgoff = num(v[PEBS_SYM_MAP_PGOFF]);
+		if (map_num(s, v, PEBS_SYM_MAP_START, &m->start) ||
+		    map_num(s, v, PEBS_SYM_MAP_END, &m->end) ||
+		    map_num(s, v, PEBS_SYM_MAP_PGOFF, &m->pgoff))
+			continue;
 		m->path = v[PEBS_SYM_MAP_PATH];
 		m->bid = v[PEBS_SYM_MAP_BUILD_ID];
 		m->seq = s->nmaps;

@@ -157,6 +157,15 @@ enum pebs_sym_map_field {
 	PEBS_SYM_MAP_FIELDS
 };
 
+/*
+ * Parses the text @v of a map's start, end or pgoff: hex, with or without
+ * 0x (as /proc/PID/maps prints it; a leading 0 is not octal), at most 64
+ * bits, nothing else (no spaces or sign).  0 with *@out, or -PEBS_E_PARSE
+ * (*@out unchanged).  pebs_sym_open() leaves out a map whose value does
+ * not parse, with a note (pebs_sym_notes()).
+ */
+int pebs_sym_map_num(const char *v, uint64_t *out);
+
 /* The key suffix of map field @f ("pid", ... "build_id"), or NULL. */
 const char *pebs_sym_map_field_name(int f);
 

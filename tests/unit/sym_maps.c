@@ -172,3 +172,67 @@ Test(sym_maps, many_maps_set_up_fast)
 	pebs_c2c_free(c);
 	pebs_meta_free(m);
 }
+
+/*
+ * start, end and pgoff are hex with or without 0x, as /proc/PID/maps
+ * prints them: strtoull(v, NULL, 0) read "7f0000001000" as 7 and a
+ * leading 0 as octal, silently.  A value that does not parse leaves the
+ * map out, with a note.
+ */
+Test(sym_maps, map_values_are_hex)
+{
+	uint64_t x = 42;
+	cr_assert_eq(pebs_sym_map_num("7f0000001000", &x), 0);
+	cr_expect_eq(x, 0x7f0000001000ull);
+	cr_assert_eq(pebs_sym_map_num("0x10", &x), 0);
+	cr_expect_eq(x, 0x10);
+	cr_assert_eq(pebs_sym_map_num("0X0400000", &x), 0);
+	cr_expect_eq(x, 0x400000);
+	cr_assert_eq(pebs_sym_map_num("010", &x), 0);
+	cr_expect_eq(x, 0x10);
+	cr_assert_eq(pebs_sym_map_num("ffffffffffffffff", &x), 0);
+	cr_expect_eq(x, UINT64_MAX);
+	static const char *const bad[] = {
+		"", "0x", "zz", "10 ", " 10", "-1", "+1", "0x0x1", "1g",
+		"10000000000000000",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		x = 42;
+		cr_expect_eq(pebs_sym_map_num(bad[i], &x), -PEBS_E_PARSE,
+			     "'%s'", bad[i]);
+		cr_expect_eq(x, 42, "'%s'", bad[i]);
+	}
+
+	/* map, field, value */
+	static const char *const maps[][3] = {
+		/* as /proc/PID/maps prints them */
+		{ "0", "pid", "5" }, { "0", "start", "7f0000001000" },
+		{ "0", "end", "7f0000002000" }, { "0", "pgoff", "00001000" },
+		{ "0", "path", "/a" },
+		/* leading zeros: hex, not octal */
+		{ "1", "pid", "5" }, { "1", "start", "0400000" },
+		{ "1", "end", "0401000" }, { "1", "path", "/b" },
+		/* not a number: left out, with a note */
+		{ "2", "pid", "5" }, { "2", "start", "0x900000" },
+		{ "2", "end", "nine" }, { "2", "path", "/c" },
+	};
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_not_null(m);
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		char k[64];
+		snprintf(k, sizeof(k), "maps.%s.%s", maps[i][0], maps[i][1]);
+		pebs_meta_set(m, k, maps[i][2]);
+	}
+	struct pebs_sym *s;
+	cr_assert_eq(pebs_sym_open(&s, m, NULL), 0);
+	cr_expect_eq(pebs_sym_nmaps(s), 2);
+	cr_expect_str_eq(pebs_sym_dso(s, 5, 0x7f0000001800ull), "/a");
+	cr_expect_str_eq(pebs_sym_dso(s, 5, 0x400800), "/b");
+	cr_expect_null(pebs_sym_dso(s, 5, 0x900000));
+	const char *note = NULL;
+	cr_assert_eq(pebs_sym_notes(s, 0, &note), 1);
+	cr_expect_str_eq(note, "/c: map with end 'nine' in the metadata (hex "
+			 "expected): not used");
+	pebs_sym_close(s);
+	pebs_meta_free(m);
+}

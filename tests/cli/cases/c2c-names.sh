@@ -49,8 +49,10 @@ pb=$(printf '0x%x' $((pa + 8))) &&
 		echo $i,3,200,4,precise-store,0x400200,0x7008,0,0x80144
 	done
 } > $TMP/s.csv &&
-pebs-import -f csv --meta maps.0.pid=100 --meta maps.0.start=$base \
-	--meta maps.0.end=$((base + 0x5000)) --meta maps.0.pgoff=0x0 \
+pebs-import -f csv --meta maps.0.pid=100 \
+	--meta maps.0.start=$(printf 0x%x $base) \
+	--meta maps.0.end=$(printf 0x%x $((base + 0x5000))) \
+	--meta maps.0.pgoff=0x0 \
 	--meta "maps.0.path=$dir/prog" --meta maps.1.pid=200 \
 	--meta maps.1.start=0x400000 --meta maps.1.end=0x401000 \
 	--meta maps.1.pgoff=0 \
