@@ -52,7 +52,8 @@ struct pebs_csvin {
 	uint64_t samples;
 	uint64_t headers;	/* headers read whole, over all inputs */
 	int in_header;		/* the header row is being read */
-	int bom_checked;
+	int bom_checked;	/* the input's start is past the BOM */
+	unsigned bom_held;	/* bytes of a BOM's start held back */
 	int *col;		/* column index -> field id or IGNORED(id) */
 	size_t ncol, col_cap;
 	size_t field;		/* field index within the current row */
@@ -573,6 +574,7 @@ static int reset(struct pebs_csvin *c)
 	c->q = Q_OUT;
 	c->in_header = 1;
 	c->bom_checked = 0;
+	c->bom_held = 0;
 	c->ncol = 0;
 	c->field = 0;
 	c->have_event = 0;
@@ -690,17 +692,11 @@ static void row_too_long(struct pebs_csvin *c)
 		PEBS_CSVIN_ROW_MAX);
 }
 
-int pebs_csvin_feed(struct pebs_csvin *c, const void *buf, size_t len)
+static const char bom[3] = "\xef\xbb\xbf";
+
+/* Parses [@p, @end) of the input. */
+static void parse(struct pebs_csvin *c, const char *p, const char *end)
 {
-	const char *p = buf, *end = p + len;
-	if (c->err)
-		return c->err;
-	if (!c->bom_checked && len) {
-		/* A BOM split across feeds is not worth handling. */
-		c->bom_checked = 1;
-		if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
-			p += 3;
-	}
 	while (p < end && !c->err) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
@@ -735,12 +731,50 @@ int pebs_csvin_feed(struct pebs_csvin *c, const void *buf, size_t len)
 			c->row_bytes++;
 		}
 	}
+}
+
+/*
+ * The bytes a BOM's start held back were not one: they are the input's
+ * first, parsed now.
+ */
+static void bom_release(struct pebs_csvin *c)
+{
+	unsigned held = c->bom_held;
+	c->bom_checked = 1;
+	c->bom_held = 0;
+	parse(c, bom, bom + held);
+}
+
+int pebs_csvin_feed(struct pebs_csvin *c, const void *buf, size_t len)
+{
+	const char *p = buf, *end = p + len;
+	if (c->err)
+		return c->err;
+	/*
+	 * A BOM may come split across feeds (a pipe, a caller feeding a
+	 * byte at a time): its start is held back until the bytes that
+	 * follow tell.
+	 */
+	while (!c->bom_checked && p < end) {
+		if (*p != bom[c->bom_held]) {
+			bom_release(c);
+			break;
+		}
+		p++;
+		if (++c->bom_held == sizeof(bom)) {
+			c->bom_checked = 1;
+			c->bom_held = 0;
+		}
+	}
+	parse(c, p, end);
 	return c->err;
 }
 
 int pebs_csvin_end(struct pebs_csvin *c)
 {
 	char lab[48];
+	if (!c->err && c->bom_held)	/* an input of a BOM's start only */
+		bom_release(c);
 	/* Named where the quote opened, not at the line after the last. */
 	if (!c->err && csv_fini(&c->p, cb_field, cb_row, c))
 		fail_at(c, c->q_line, -PEBS_E_PARSE, "%s: unterminated quoted "

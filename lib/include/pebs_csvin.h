@@ -12,7 +12,7 @@
  * are decimal or 0x-hex numbers, the event column any string.  Columns a file lacks are 0 (the event "").  Quoting
  * follows RFC 4180 (libcsv, strict mode); lines may end in LF or CRLF;
  * spaces around unquoted fields are ignored; a UTF-8 byte order mark at the
- * start is skipped.  A row is at most PEBS_CSVIN_ROW_MAX bytes.
+ * start is skipped, also one split across pebs_csvin_feed() calls.  A row is at most PEBS_CSVIN_ROW_MAX bytes.
  */
 #ifndef PEBS_CSVIN_H
 #define PEBS_CSVIN_H
