@@ -23,6 +23,8 @@ B ?= build
 PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
+LD ?= ld
+OBJCOPY ?= objcopy
 VERSION := 0.1.0
 # libpebs.so.0.1.0 with soname libpebs.so.0: programs record the soname
 # and keep working with any 0.x.y build installed under it.
@@ -76,7 +78,10 @@ $(B)/cmd/%.o: cmd/%.c $(wildcard lib/include/*.h cmd/*.h)
 	$(CC) $(CFLAGS_ALL) -Ilib/include -DPEBS_VERSION='"$(VERSION)"' \
 		-c -o $@ $<
 
-$(B)/libpebs.a: $(LIB_OBJ)
+# Every object as it is, its internal functions global: for the unit
+# tests and fuzz replayers, which call them, and the tools (each takes
+# only the objects it uses).  Not installed.
+$(B)/libpebs-internal.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -85,6 +90,25 @@ $(B)/libpebs.map: $(LIB_OBJ) $(wildcard lib/include/*.h) \
 		scripts/libpebs-map.sh
 	scripts/libpebs-map.sh '$(CC)' lib/include $(LIB_OBJ) > $@.tmp
 	mv $@.tmp $@
+$(B)/libpebs.syms: $(LIB_OBJ) $(wildcard lib/include/*.h) \
+		scripts/libpebs-map.sh
+	scripts/libpebs-map.sh --syms '$(CC)' lib/include $(LIB_OBJ) > $@.tmp
+	mv $@.tmp $@
+
+# The installed static library shows what the .so exports, and no more:
+# its objects linked into one (ld -r), whose every global but the public
+# ones objcopy makes local.  With the objects as they are, a program
+# defining a name of the library's internals (fmt_checksum) failed to
+# link statically (multiple definition), or, in another order, replaced
+# the library's own.  One object: a program gets all of the library.
+$(B)/libpebs.o: $(LIB_OBJ) $(B)/libpebs.syms
+	$(LD) -r -o $@.tmp $(LIB_OBJ)
+	$(OBJCOPY) --keep-global-symbols=$(B)/libpebs.syms $@.tmp $@
+	@rm -f $@.tmp
+
+$(B)/libpebs.a: $(B)/libpebs.o
+	@rm -f $@
+	ar rcs $@ $^
 
 $(B)/libpebs.so.$(VERSION): $(LIB_OBJ) $(B)/libpebs.map
 	$(CC) -shared $(LDSAN) -Wl,-soname,$(SONAME) \
@@ -94,9 +118,10 @@ $(B)/libpebs.so.$(VERSION): $(LIB_OBJ) $(B)/libpebs.map
 $(B)/$(SONAME) $(B)/libpebs.so: $(B)/libpebs.so.$(VERSION)
 	ln -sf libpebs.so.$(VERSION) $@
 
-$(B)/bin/%: $(B)/cmd/%.o $(CMD_UTIL_OBJ) $(B)/libpebs.a
+$(B)/bin/%: $(B)/cmd/%.o $(CMD_UTIL_OBJ) $(B)/libpebs-internal.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDSAN) -pthread -o $@ $< $(CMD_UTIL_OBJ) $(B)/libpebs.a $(LIBS)
+	$(CC) $(LDSAN) -pthread -o $@ $< $(CMD_UTIL_OBJ) \
+		$(B)/libpebs-internal.a $(LIBS)
 
 # No sanitizer flags on purpose: this goes into the user's program.
 $(B)/trace/%.o: trace/%.c
@@ -131,16 +156,17 @@ trace: $(B)/libpebs-trace.a $(B)/libpebs-trace.so
 examples: $(EXAMPLES)
 
 # Unit tests: one Criterion binary; tests may include internal headers.
-$(B)/tests/unit-tests: $(UNIT_SRC) $(B)/libpebs.a $(wildcard tests/unit/*.h)
+$(B)/tests/unit-tests: $(UNIT_SRC) $(B)/libpebs-internal.a \
+		$(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -Ilib -Ilib/include \
-		-o $@ $(UNIT_SRC) $(B)/libpebs.a -lcriterion $(LIBS)
+		-o $@ $(UNIT_SRC) $(B)/libpebs-internal.a -lcriterion $(LIBS)
 
 # Fuzz targets built as corpus replayers (a main() that feeds each file).
-$(B)/fuzz/%-replay: fuzz/%.c fuzz/replay.c $(B)/libpebs.a
+$(B)/fuzz/%-replay: fuzz/%.c fuzz/replay.c $(B)/libpebs-internal.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -Ilib -Ilib/include \
-		-o $@ $< fuzz/replay.c $(B)/libpebs.a $(LIBS)
+		-o $@ $< fuzz/replay.c $(B)/libpebs-internal.a $(LIBS)
 
 deps:
 	@scripts/deps.sh
@@ -192,11 +218,11 @@ replay-clang: deps-test
 # so it is a plain program (tests/tsan/reader_stress.c).
 tsan:
 	$(MAKE) B=build-tsan OPT=-O1 CFLAGS=-fsanitize=thread \
-		build-tsan/libpebs.a
+		build-tsan/libpebs-internal.a
 	@mkdir -p build-tsan/tests
 	$(CC) -std=gnu11 -O1 -g -fsanitize=thread $(WARN) -D_GNU_SOURCE \
 		-Ilib/include -o build-tsan/tests/reader-stress \
-		tests/tsan/reader_stress.c build-tsan/libpebs.a $(LIBS)
+		tests/tsan/reader_stress.c build-tsan/libpebs-internal.a $(LIBS)
 	@d=$$(mktemp -d) && \
 		TSAN_OPTIONS=halt_on_error=1 build-tsan/tests/reader-stress $$d; \
 		rc=$$?; rm -rf "$$d"; exit $$rc

@@ -5,7 +5,10 @@
  * own calls to this fmt_checksum, and every block failed its checksum
  * ("checksum mismatch").  The library's version script (scripts/
  * libpebs-map.sh) keeps its internals local, so the program's function
- * stays the program's.
+ * stays the program's.  Linked with the installed libpebs.a, it failed
+ * to link (multiple definition of fmt_checksum) while the archive's
+ * internals were global; they are local now, as in the .so (run.sh
+ * links it both ways).
  *   interpose FILE.pebs     prints the sample count, exits 0; 1 on error
  */
 #include <stdint.h>

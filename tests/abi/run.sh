@@ -1,10 +1,13 @@
 #!/bin/sh
-# Checks of libpebs.so as other programs see it (make abi, part of make
-# check):
-#   - it exports only pebs_* names of the public headers, none of its
+# Checks of libpebs.so and libpebs.a as other programs see them (make
+# abi, part of make check):
+#   - the .so exports only pebs_* names of the public headers, none of its
 #     internals (pebs_outfmt_* included), and has the soname libpebs.so.0;
+#   - the installed libpebs.a defines as global exactly the names the .so
+#     exports (its internals were global: fmt_checksum, hist_sort, ...);
 #   - a program defining one of the internal names (fmt_checksum) still
-#     reads a valid file through it (interpose.c);
+#     reads a valid file through the .so and linked with the installed
+#     libpebs.a (interpose.c; it failed to link: multiple definition);
 #   - every public header compiles as C++ (-Wpedantic) and a C++ program
 #     links against the library (cxx_main.cc), built with the flags of the
 #     pkg-config file of a `make install PREFIX=...`;
@@ -81,4 +84,22 @@ $CXX -std=c++11 -Wall -Wextra -Wpedantic -Werror -I"$tmp" \
 LD_LIBRARY_PATH=$tmp/p/lib "$tmp/cxx" >"$tmp/out" || fail "C++ program failed"
 grep -qx "C++: $(wc -l <"$tmp/exp") symbols" "$tmp/out" ||
 	fail "C++ program: $(cat "$tmp/out")"
-echo "abi: libpebs.so $ver ($(wc -l <"$tmp/exp") symbols): all checks passed"
+
+# The installed static library: the .so's names global, nothing else.
+a=$tmp/p/lib/libpebs.a
+[ -f "$a" ] || fail "$a not installed"
+nm -g --defined-only "$a" | awk 'NF == 3 { print $3 }' | sort >"$tmp/exp_a"
+cmp -s "$tmp/exp" "$tmp/exp_a" || fail "$a: global names differ from" \
+	"$so's:" $(diff "$tmp/exp" "$tmp/exp_a" | sed -n 's/^[<>] //p')
+# ... so a program with a function of an internal name links with it (by
+# the installed pkg-config file's flags for a static link), keeps its own
+# function and reads through the library's.
+$CC -std=gnu11 -Wall -Wextra -Werror -Ilib/include -o "$tmp/interpose_a" \
+	tests/abi/interpose.c $(pkg-config --static --libs libpebs |
+	sed "s|-lpebs|$a|") ||
+	fail "interpose: cannot link statically with $a"
+"$tmp/interpose_a" testdata/good/filter-hist-2k.pebs >"$tmp/out" ||
+	fail "interpose: reading through $a failed"
+grep -qx '2000 samples' "$tmp/out" ||
+	fail "interpose ($a): $(cat "$tmp/out"), not 2000 samples"
+echo "abi: libpebs.so $ver and libpebs.a ($(wc -l <"$tmp/exp") symbols): all checks passed"
