@@ -919,6 +919,9 @@ static void enc_key_init(void)
 int pebs_block_encode(const struct pebs_batch *b, int level, void **out,
 		      size_t *len)
 {
+	/* the writer's range: a level it refuses is not encoded here */
+	if (level < PEBS_LEVEL_MIN || level > PEBS_LEVEL_MAX)
+		return -PEBS_E_RANGE;
 	pthread_once(&enc_once, enc_key_init);
 	struct fmt_enc *e = pthread_getspecific(enc_key);
 	if (!e) {

@@ -125,7 +125,11 @@ static int batch_columns(struct pebs_batch *b, uint64_t first)
 
 struct pebs_batch *pebs_batch_new_cols(size_t cap, uint64_t first)
 {
-	if (cap == 0 || cap > PEBS_BATCH_MAX)
+	/* More is refused, not cut: a caller that pushes @cap samples
+	 * would find the batch full early. */
+	if (cap > PEBS_BATCH_MAX)
+		return NULL;
+	if (cap == 0)
 		cap = PEBS_BATCH_MAX;
 	struct pebs_batch *b = calloc(1, sizeof(*b));
 	if (!b)
@@ -157,7 +161,7 @@ struct pebs_batch *pebs_batch_new(size_t cap)
 int pebs_batch_fit(struct pebs_batch **b, size_t n, uint64_t first)
 {
 	if (n > PEBS_BATCH_MAX)
-		n = PEBS_BATCH_MAX;
+		return -PEBS_E_RANGE;
 	if (*b && (*b)->cap >= n)
 		return 0;
 	struct pebs_batch *nb = pebs_batch_new_cols(lib_big_pow2(n, 1024),

@@ -185,7 +185,10 @@ struct pebs_batch {
 	uint32_t name_indexed;
 };
 
-/* Allocates an empty batch with capacity @cap (<= PEBS_BATCH_MAX). */
+/*
+ * Allocates an empty batch with capacity @cap (0: PEBS_BATCH_MAX).  NULL
+ * when memory is short or @cap is over PEBS_BATCH_MAX.
+ */
 struct pebs_batch *pebs_batch_new(size_t cap);
 /*
  * The same, with the arrays of columns @first (bit per column id) placed
@@ -206,8 +209,9 @@ int pebs_batch_relayout(struct pebs_batch *b, uint64_t first);
  * clean one a power of two large, laid out as by pebs_batch_new_cols()
  * with @first (*@b may be NULL).  For batches that receive blocks of
  * varying sizes or a varying part of others (pebs_expr_select()): a full
- * one is on huge pages, which a few samples would spread over.  0, or
- * -PEBS_E_NOMEM with *@b unchanged.
+ * one is on huge pages, which a few samples would spread over.  0,
+ * -PEBS_E_RANGE for @n over PEBS_BATCH_MAX, or -PEBS_E_NOMEM; *@b is
+ * unchanged on error.
  */
 int pebs_batch_fit(struct pebs_batch **b, size_t n, uint64_t first);
 /* Frees @b and all arrays it owns.  NULL is fine. */

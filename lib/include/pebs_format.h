@@ -40,7 +40,9 @@ struct pebs_block_info {
  * Encodes @b (n <= PEBS_BATCH_MAX) as one complete block chunk, compressed
  * with zstd @level (0 = the default, 1).  Thread-safe; the output depends
  * only on @b and @level.  On success *@out is a malloc'd buffer of *@len bytes
- * owned by the caller.  Returns 0 or a negative error.
+ * owned by the caller.  Returns 0, -PEBS_E_RANGE for a level outside
+ * PEBS_LEVEL_MIN to PEBS_LEVEL_MAX (as pebs_writer_open()), or another
+ * negative error.
  */
 int pebs_block_encode(const struct pebs_batch *b, int level, void **out,
 		      size_t *len);

@@ -1,6 +1,9 @@
 /*
  * The public API at the edges of its arguments: error codes that are no
- * code (pebs_strerror(INT_MIN) negated an int, undefined, and crashed).
+ * code (pebs_strerror(INT_MIN) negated an int, undefined, and crashed),
+ * batch capacities over PEBS_BATCH_MAX (cut silently, so a caller filling
+ * what it asked for found the batch full early), and zstd levels outside
+ * the range the writer takes (encoded by pebs_block_encode() anyway).
  */
 #include <criterion/criterion.h>
 #include <limits.h>
@@ -19,4 +22,67 @@ Test(api_limits, strerror_of_any_int)
 	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
 		cr_assert_str_eq(pebs_strerror(odd[i]), "unknown error",
 				 "%d", odd[i]);
+}
+
+Test(api_limits, batch_capacity_over_the_maximum)
+{
+	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+	cr_assert_not_null(b);
+	cr_assert_eq(b->cap, PEBS_BATCH_MAX);
+	pebs_batch_free(b);
+	b = pebs_batch_new(0);
+	cr_assert_not_null(b);
+	cr_assert_eq(b->cap, PEBS_BATCH_MAX);
+	pebs_batch_free(b);
+	cr_assert_null(pebs_batch_new(PEBS_BATCH_MAX + 1));
+	cr_assert_null(pebs_batch_new_cols(SIZE_MAX, 0));
+
+	b = NULL;
+	cr_assert_eq(pebs_batch_fit(&b, PEBS_BATCH_MAX + 1, 0),
+		     -PEBS_E_RANGE);
+	cr_assert_null(b);
+	cr_assert_eq(pebs_batch_fit(&b, 100, 0), 0);
+	cr_assert_not_null(b);
+	struct pebs_batch *kept = b;
+	cr_assert_eq(pebs_batch_fit(&b, SIZE_MAX, 0), -PEBS_E_RANGE);
+	cr_assert_eq(b, kept);
+	cr_assert_eq(pebs_batch_fit(&b, PEBS_BATCH_MAX, 0), 0);
+	cr_assert_eq(b->cap, PEBS_BATCH_MAX);
+	pebs_batch_free(b);
+}
+
+Test(api_limits, block_encode_levels_as_the_writer)
+{
+	struct pebs_batch *b = pebs_batch_new(16);
+	cr_assert_not_null(b);
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	s.time = 5;
+	cr_assert_eq(pebs_batch_push(b, &s), 0);
+	static const int ok[] = { PEBS_LEVEL_MIN, 0, 1, PEBS_LEVEL_MAX };
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		void *out = NULL;
+		size_t len = 0;
+		cr_assert_eq(pebs_block_encode(b, ok[i], &out, &len), 0,
+			     "level %d", ok[i]);
+		cr_assert(len > 0);
+		free(out);
+	}
+	static const int bad[] = { PEBS_LEVEL_MIN - 1, PEBS_LEVEL_MAX + 1,
+				   INT_MIN, INT_MAX };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		void *out = NULL;
+		size_t len = 0;
+		cr_assert_eq(pebs_block_encode(b, bad[i], &out, &len),
+			     -PEBS_E_RANGE, "level %d", bad[i]);
+		cr_assert_null(out);
+		/* the writer refuses the same levels */
+		struct pebs_writer_opts o = { .level = bad[i] };
+		struct pebs_writer *w;
+		FILE *fp = tmpfile();
+		cr_assert_eq(pebs_writer_open(&w, fp, NULL, &o),
+			     -PEBS_E_RANGE);
+		fclose(fp);
+	}
+	pebs_batch_free(b);
 }

@@ -275,11 +275,17 @@ Test(format, batch_layouts_and_fit)
 		  (first >> PEBS_COL_TIME & 1));
 	cr_assert_eq(pebs_block_decode(c1, l1, 0, f, NULL, 0), 0);
 	cr_assert_eq(f->c32[PEBS_COL_LAT][4999], b1->c32[PEBS_COL_LAT][4999]);
-	/* more than a batch holds (a block's claim): a full one, kept */
-	cr_assert_eq(pebs_batch_fit(&f, (size_t)PEBS_BATCH_MAX + 5, first), 0);
+	/* more than a batch holds is refused, the batch kept (it was cut
+	 * to a full one: room for fewer than asked); a full one fits */
+	keep = f;
+	cr_assert_eq(pebs_batch_fit(&f, (size_t)PEBS_BATCH_MAX + 5, first),
+		     -PEBS_E_RANGE);
+	cr_assert_eq(f, keep);
+	cr_assert_eq(pebs_batch_fit(&f, PEBS_BATCH_MAX, first), 0);
 	cr_assert_eq(f->cap, PEBS_BATCH_MAX);
 	keep = f;
-	cr_assert_eq(pebs_batch_fit(&f, (size_t)PEBS_BATCH_MAX * 4, 0), 0);
+	cr_assert_eq(pebs_batch_fit(&f, (size_t)PEBS_BATCH_MAX * 4, 0),
+		     -PEBS_E_RANGE);
 	cr_assert_eq(f, keep);
 	free(c1);
 	pebs_batch_free(b1);
