@@ -98,10 +98,21 @@ struct bk_perf_tally {
 };
 
 /*
+ * Whether the kernel's PERF_SAMPLE_WEIGHT of a PEBS event of kind @k is
+ * the record's latency: only for load and store latency events (Linux
+ * ds.c sets it from the latency field for those alone); for every other
+ * PEBS event of format 2 on it is the TSX weight, intel_get_tsx_weight():
+ * cycles of the last transactional block.
+ */
+int bk_perf_wlat(enum pebs_uarch_kind k);
+
+/*
  * perf ring parsing (backend_perf.c; exposed for unit tests): walks the
  * records of the ring @data (@size bytes, a power of two) from *@tail to
  * @head, appends every sample (sample_type IP|TID|TIME|ADDR|CPU|WEIGHT|
- * DATA_SRC) to @out with event id @ev, adds the counts of
+ * DATA_SRC) to @out with event id @ev, its WEIGHT as `lat` when @wlat
+ * (bk_perf_wlat()) and else as the cycles of `tsx` (bits 31:0, `lat`
+ * 0), adds the counts of
  * PERF_RECORD_LOST (ring full) and PERF_RECORD_LOST_SAMPLES (PEBS
  * records the kernel dropped) to @t->lost, counts PERF_RECORD_THROTTLE
  * and the time until the matching PERF_RECORD_UNTHROTTLE in @t, and
@@ -109,7 +120,7 @@ struct bk_perf_tally {
  * record is incomplete.  Returns the samples appended.
  */
 size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
-		     uint64_t head, struct pebs_batch *out, int ev,
+		     uint64_t head, struct pebs_batch *out, int ev, int wlat,
 		     struct bk_perf_tally *t);
 
 /* One perf_event_open() of the perf backend on each CPU. */

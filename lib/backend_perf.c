@@ -44,6 +44,7 @@ struct pf_ev {
 	size_t ringlen;
 	size_t cpu_i;		/* CPU index */
 	const char *name;	/* plan event name */
+	int wlat;		/* its WEIGHT is a latency (bk_perf_wlat) */
 	struct bk_perf_tally tally;
 };
 
@@ -62,8 +63,13 @@ static uint64_t rec_u64(const uint8_t *rec, size_t size, size_t off)
 	return v;
 }
 
+int bk_perf_wlat(enum pebs_uarch_kind k)
+{
+	return k == PEBS_EVK_LOAD_LATENCY || k == PEBS_EVK_STORE_LATENCY;
+}
+
 size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
-		     uint64_t head, struct pebs_batch *out, int ev,
+		     uint64_t head, struct pebs_batch *out, int ev, int wlat,
 		     struct bk_perf_tally *t)
 {
 	size_t n = 0;
@@ -93,7 +99,15 @@ size_t bk_perf_parse(const uint8_t *data, size_t size, uint64_t *tail,
 			s.time = v[2];
 			s.addr = v[3];
 			s.cpu = (uint32_t)v[4];
-			s.lat = (uint32_t)v[5];
+			/* The kernel's WEIGHT is the record's latency only
+			 * for latency events; of the others (PEBS format 2
+			 * on) it is intel_get_tsx_weight(): the cycles of
+			 * the last transactional block, bits 31:0 of the
+			 * TSX tuning field, which the tsx column holds. */
+			if (wlat)
+				s.lat = (uint32_t)v[5];
+			else
+				s.tsx = v[5] & 0xffffffffu;
 			s.dsrc = v[6];
 			s.event = (uint32_t)ev;
 			/* The kernel's word that ip is the instruction
@@ -275,6 +289,8 @@ static int p_program(struct pebs_backend *b, const struct pebs_plan *p)
 			if (op[j].plan_ev < 0)
 				continue;	/* counts only: no ring */
 			fe->name = name;
+			fe->wlat = bk_perf_wlat(pebs_plan_event(p,
+				(size_t)op[j].plan_ev)->ev.kind);
 			fe->ringlen = (size_t)page * (RING_PAGES + 1);
 			fe->ring = mmap(NULL, fe->ringlen,
 					PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -336,7 +352,7 @@ static long p_read(struct pebs_backend *b, size_t ci, struct pebs_batch *o)
 		tail = mp->data_tail;
 		n += (long)bk_perf_parse((uint8_t *)mp + page,
 					 (size_t)page * RING_PAGES, &tail,
-					 head, o, ev, &fe->tally);
+					 head, o, ev, fe->wlat, &fe->tally);
 		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 	}
 	return n;

@@ -30,6 +30,7 @@ struct pattr {
 	uint32_t type, size;
 	uint64_t config, config1, period, sample_type, read_format, flags;
 	uint64_t branch_type, regs_user, regs_intr;
+	int wlat;	/* WEIGHT is a latency, else TSX cycles (weight_lat) */
 	/* freq events: the PERIOD of their samples, summed (pass 1) */
 	unsigned __int128 psum;
 	uint64_t pcount;
@@ -267,6 +268,34 @@ static struct flay fixed_layout(const struct pattr *a)
 #undef SK
 	l.size = (uint16_t)o;
 	return l;
+}
+
+/*
+ * Whether the WEIGHT of attr @a's samples is a memory latency (`lat`,
+ * `ins_lat`), given the recording CPU's vendor in perf's CPUID string
+ * @cpuid (NULL: unknown).  Linux ds.c gives a PEBS event the record's
+ * latency only for the load and store latency events (flags PEBS_LDLAT,
+ * PEBS_STLAT: event codes 0x100B on nhm/wsm, 0x01CD, 0x02CD, and
+ * Gracemont's 0x05D0 and 0x06D0); from PEBS format 2 on, every other PEBS
+ * event gets the TSX weight (intel_get_tsx_weight(): cycles of the last
+ * transactional block).  Not precise (no PEBS), another vendor's PMU, a
+ * software, tracepoint or breakpoint event, or a raw event of event
+ * select 0 (no event on Intel: what our writer names samples without an
+ * event by) keep WEIGHT as the latency it is elsewhere.
+ */
+static int weight_lat(const struct pattr *a, const char *cpuid)
+{
+	uint64_t code = a->config & 0xffff;
+
+	if (cpuid && strncmp(cpuid, "GenuineIntel,", 13) != 0)
+		return 1;
+	if (!(a->flags >> 15 & 3) || a->type == 1 || a->type == 2 ||
+	    a->type == 5)
+		return 1;
+	if (a->type == 0 || a->type == 3)	/* generic: never latency */
+		return 0;
+	return (code & 0xff) == 0 || code == 0x100b || code == 0x01cd ||
+	       code == 0x02cd || code == 0x05d0 || code == 0x06d0;
 }
 
 static int add_attr(struct pebs_perf_reader *r, const struct pattr *a)
@@ -606,6 +635,7 @@ static int parse_sample(const struct pebs_perf_reader *r, const uint8_t *p,
 {
 	uint64_t st = a->sample_type;
 	size_t off = 0;
+	uint64_t cyc = 0;	/* a TSX weight: tsx bits 31:0 */
 #define NEED(k) do { if ((uint64_t)(k) > n - off) return -1; } while (0)
 #define U64(dst) do { NEED(8); dst = rd64(r, p + off); off += 8; } while (0)
 #define SKIP(k) do { NEED(k); off += (k); } while (0)
@@ -675,7 +705,9 @@ static int parse_sample(const struct pebs_perf_reader *r, const uint8_t *p,
 	}
 	if (st & (PEBS_PERF_S_WEIGHT | PEBS_PERF_S_WEIGHT_STRUCT)) {
 		U64(tmp);
-		if (st & PEBS_PERF_S_WEIGHT_STRUCT) {
+		if (!a->wlat) {
+			cyc = (uint32_t)tmp;
+		} else if (st & PEBS_PERF_S_WEIGHT_STRUCT) {
 			s->lat = (uint32_t)tmp;
 			s->ins_lat = (uint16_t)(tmp >> 32);
 		} else {
@@ -691,6 +723,7 @@ static int parse_sample(const struct pebs_perf_reader *r, const uint8_t *p,
 		if (txn)
 			*txn = tmp;
 	}
+	s->tsx |= cyc;
 	if (st & PEBS_PERF_S_REGS_INTR) {
 		U64(tmp);
 		if (tmp)
@@ -1691,6 +1724,9 @@ static int start(struct pebs_perf_reader *r)
 		seterr(r, "%s", r->stop_msg);
 		e = -PEBS_E_UNSUPPORTED;
 	}
+	/* Pass 2 only: the vendor may come in band, before any sample. */
+	for (size_t i = 0; e == 0 && i < r->nattrs; i++)
+		r->attrs[i].wlat = weight_lat(&r->attrs[i], f.cpuid);
 	if (e == 0)
 		e = build_meta(r, &f);
 	feat_free(&f);
@@ -1992,7 +2028,10 @@ static void fast_sample(const struct pebs_perf_reader *r, const uint8_t *q,
 	b->c64[PEBS_COL_ADDR][i] = l->addr >= 0 ? rd64(r, q + l->addr) : 0;
 	b->c32[PEBS_COL_CPU][i] = l->cpu >= 0 ? rd32(r, q + l->cpu) : 0;
 	uint64_t w = l->weight >= 0 ? rd64(r, q + l->weight) : 0;
-	if (a->sample_type & PEBS_PERF_S_WEIGHT_STRUCT) {
+	if (!a->wlat) {
+		b->c32[PEBS_COL_LAT][i] = 0;
+		b->c32[PEBS_COL_INS_LAT][i] = 0;
+	} else if (a->sample_type & PEBS_PERF_S_WEIGHT_STRUCT) {
 		b->c32[PEBS_COL_LAT][i] = (uint32_t)w;
 		b->c32[PEBS_COL_INS_LAT][i] = (uint16_t)(w >> 32);
 	} else {
@@ -2004,6 +2043,8 @@ static void fast_sample(const struct pebs_perf_reader *r, const uint8_t *q,
 	pebs_perf_txn_to_tuning(l->tsx >= 0 ? rd64(r, q + l->tsx) : 0,
 				&b->c64[PEBS_COL_TSX][i],
 				&b->c64[PEBS_COL_REG0 + PEBS_REG_RAX][i]);
+	if (!a->wlat)
+		b->c64[PEBS_COL_TSX][i] |= (uint32_t)w;
 	b->c64[PEBS_COL_PHYS_ADDR][i] = l->phys >= 0 ?
 					rd64(r, q + l->phys) : 0;
 	b->c32[PEBS_COL_FLAGS][i] = l->phys >= 0 ? PEBS_SF_PHYS : 0;
@@ -2020,9 +2061,13 @@ static uint64_t attr_cols(const struct pattr *a)
 	m |= (st & PEBS_PERF_S_TIME) ? 1ull << PEBS_COL_TIME : 0;
 	m |= (st & PEBS_PERF_S_ADDR) ? 1ull << PEBS_COL_ADDR : 0;
 	m |= (st & PEBS_PERF_S_CPU) ? 1ull << PEBS_COL_CPU : 0;
-	m |= (st & PEBS_PERF_S_WEIGHT_STRUCT) ?
-	     1ull << PEBS_COL_LAT | 1ull << PEBS_COL_INS_LAT : 0;
-	m |= (st & PEBS_PERF_S_WEIGHT) ? 1ull << PEBS_COL_LAT : 0;
+	if (!a->wlat)
+		m |= (st & (PEBS_PERF_S_WEIGHT | PEBS_PERF_S_WEIGHT_STRUCT)) ?
+		     1ull << PEBS_COL_TSX : 0;
+	else
+		m |= (st & PEBS_PERF_S_WEIGHT_STRUCT) ?
+		     1ull << PEBS_COL_LAT | 1ull << PEBS_COL_INS_LAT :
+		     (st & PEBS_PERF_S_WEIGHT) ? 1ull << PEBS_COL_LAT : 0;
 	m |= (st & PEBS_PERF_S_DATA_SRC) ? 1ull << PEBS_COL_DSRC : 0;
 	m |= (st & PEBS_PERF_S_TRANSACTION) ? 1ull << PEBS_COL_TSX |
 	     1ull << (PEBS_COL_REG0 + PEBS_REG_RAX) : 0;

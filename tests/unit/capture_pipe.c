@@ -899,9 +899,9 @@ Test(capture_pipe, perf_ring_parse_wraps)
 	ring_put(ring, sizeof(ring), head, &s, sizeof(s));
 	head += sizeof(s);
 	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head - 4, b, 0,
-				   &t), 1);	/* last incomplete */
-	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head, b, 0, &t),
-		     1);
+				   1, &t), 1);	/* last incomplete */
+	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head, b, 0, 1,
+				   &t), 1);
 	cr_assert_eq(tail, head);
 	cr_assert_eq(t.lost, 17);
 	cr_assert_eq(b->n, 2);
@@ -960,8 +960,8 @@ Test(capture_pipe, perf_ring_lost_samples_throttle)
 		ring_put(ring, sizeof(ring), head, &th, sizeof(th));
 		head += sizeof(th);
 	}
-	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head, b, 0, &t),
-		     0);
+	cr_assert_eq(bk_perf_parse(ring, sizeof(ring), &tail, head, b, 0, 1,
+				   &t), 0);
 	cr_assert_eq(tail, head);
 	cr_assert_eq(t.lost, 8);
 	cr_assert_eq(t.throttles, 2);
@@ -1307,7 +1307,7 @@ static struct fake_perf {
 	int sig;		/* sent to the process at its open (0: none) */
 	size_t n;
 	struct perf_event_attr a[16];
-	int pid[16], cpu[16];
+	int pid[16], cpu[16], fd[16];
 	char exe[16][256];	/* the process's program at its open */
 } fp_;
 
@@ -1317,11 +1317,13 @@ static long fake_perf_open(struct perf_event_attr *a, int pid, int cpu,
 	int e = a->precise_ip == 2 ? fp_.fail2 : a->precise_ip == 1 ?
 		fp_.fail1 : 0;
 	long fd;
+	int slot = -1;
 
 	(void)group_fd;
 	(void)flags;
 	if (fp_.n < 16) {
 		char p[64];
+		slot = (int)fp_.n;
 		ssize_t k;
 		fp_.a[fp_.n] = *a;
 		fp_.pid[fp_.n] = pid;
@@ -1343,6 +1345,8 @@ static long fake_perf_open(struct perf_event_attr *a, int pid, int cpu,
 	fd = memfd_create("fake-perf", MFD_CLOEXEC);
 	cr_assert(fd >= 0);
 	cr_assert_eq(ftruncate((int)fd, 17 * sysconf(_SC_PAGESIZE)), 0);
+	if (slot >= 0)
+		fp_.fd[slot] = (int)fd;
 	return fd;
 }
 
@@ -1424,6 +1428,73 @@ Test(capture_pipe, perf_process_opens)
 	cr_assert_eq(fp_.pid[0], -1);
 	cr_assert_eq(fp_.a[0].inherit, 0);
 	cr_assert_eq(fp_.a[0].enable_on_exec, 0);
+}
+
+/* A sample with WEIGHT @w into the ring of the stand-in's open @i (a
+ * memfd, the backend's MAP_SHARED ring): page 0 the control page, whose
+ * data_head says where the data pages' records end. */
+static void fake_perf_sample(size_t i, uint64_t w)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct { struct perf_event_header h; uint64_t v[7]; } s;
+	uint64_t head = sizeof(s);
+
+	memset(&s, 0, sizeof(s));
+	s.h.type = PERF_RECORD_SAMPLE;
+	s.h.size = sizeof(s);
+	s.v[0] = 0x401000;
+	s.v[5] = w;
+	cr_assert_eq(pwrite(fp_.fd[i], &s, sizeof(s), page), sizeof(s));
+	cr_assert_eq(pwrite(fp_.fd[i], &head, 8,
+			    offsetof(struct perf_event_mmap_page, data_head)),
+		     8);
+}
+
+/* From PEBS format 2 on the kernel gives a PEBS event that is not a load
+ * (or store) latency event the TSX weight as WEIGHT (ds.c: "Only set the
+ * TSX weight when no memory weight"): cycles of the last transactional
+ * block, no latency.  It goes to the cycles of `tsx`, `lat` stays 0; a
+ * load-latency event's WEIGHT is its latency. */
+Test(capture_pipe, perf_tsx_weight_not_latency)
+{
+	static const int cpu0 = 0;
+	static const char *const ev[] = { "precise-store", "load-latency" };
+	struct pebs_plan_opts po = { .uarch = pebs_uarch_by_name("skx") };
+	struct pebs_batch *out = pebs_batch_new(16);
+	struct pebs_backend *b;
+	struct pebs_plan *p;
+	char err[512];
+
+	memset(&fp_, 0, sizeof(fp_));
+	cr_assert_eq(pebs_plan_build(&p, &po, ev, 2, NULL, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(pebs_backend_open_perf(&b, po.uarch, &cpu0, 1, 0, err,
+					    sizeof(err)), 0, "%s", err);
+	bk_perf_syscall = fake_perf_open;
+	cr_assert_eq(pebs_backend_program(b, p, 0), 0, "%s",
+		     pebs_backend_errmsg(b));
+	bk_perf_syscall = NULL;
+	cr_assert_eq(fp_.n, 2);
+	fake_perf_sample(0, 1234);	/* precise-store: TSX cycles */
+	fake_perf_sample(1, 77);	/* load-latency: its latency */
+	cr_assert_eq(pebs_backend_read(b, 0, out), 2);
+	cr_assert_str_eq(out->names[out->c32[PEBS_COL_EVENT][0]],
+			 pebs_plan_event(p, 0)->ev.name);
+	cr_assert_eq(out->c32[PEBS_COL_LAT][0], 0);
+	cr_assert_eq(out->c64[PEBS_COL_TSX][0], 1234);
+	cr_assert_eq(out->c32[PEBS_COL_LAT][1], 77);
+	cr_assert_eq(out->c64[PEBS_COL_TSX][1], 0);
+	pebs_backend_close(b);
+	pebs_plan_free(p);
+	pebs_batch_free(out);
+	/* The kinds whose WEIGHT is a latency. */
+	cr_assert(bk_perf_wlat(PEBS_EVK_LOAD_LATENCY));
+	cr_assert(bk_perf_wlat(PEBS_EVK_STORE_LATENCY));
+	cr_assert_not(bk_perf_wlat(PEBS_EVK_DATALA_STORE));
+	cr_assert_not(bk_perf_wlat(PEBS_EVK_PRECISE_STORE));
+	cr_assert_not(bk_perf_wlat(PEBS_EVK_LOAD));
+	cr_assert_not(bk_perf_wlat(PEBS_EVK_FRONTEND));
+	cr_assert_not(bk_perf_wlat(PEBS_EVK_OTHER));
 }
 
 /* Captures sh -c 'exit 3' (-b perf, load-latency on CPU 0) through the

@@ -820,9 +820,10 @@ static void end_rec(struct sbuf *s, size_t at)
 	memcpy(s->b + at + 6, &sz, 2);
 }
 
-/* A pipe-layout HEADER_ATTR of a raw event (64-byte attr, one id). */
-static void put_attr(struct sbuf *s, uint64_t config, uint64_t st,
-		     uint64_t id)
+/* A pipe-layout HEADER_ATTR of a raw event (64-byte attr, one id) of
+ * precise_ip @precise. */
+static void put_attr_precise(struct sbuf *s, uint64_t config, uint64_t st,
+			     uint64_t id, unsigned precise)
 {
 	size_t at = begin_rec(s, 64);
 	put32x2(s, 4, 64);		/* type raw, attr size */
@@ -830,11 +831,19 @@ static void put_attr(struct sbuf *s, uint64_t config, uint64_t st,
 	put64(s, 1);			/* sample_period */
 	put64(s, st);
 	put64(s, 0);			/* read_format */
-	put64(s, 1ull << 18);		/* flags: sample_id_all */
+	/* flags: sample_id_all, precise_ip */
+	put64(s, 1ull << 18 | (uint64_t)(precise & 3) << 15);
 	put64(s, 0);			/* wakeup, bp_type */
 	put64(s, 0);			/* config1 */
 	put64(s, id);
 	end_rec(s, at);
+}
+
+/* The same, not precise. */
+static void put_attr(struct sbuf *s, uint64_t config, uint64_t st,
+		     uint64_t id)
+{
+	put_attr_precise(s, config, st, id, 0);
 }
 
 #define S(x) PEBS_PERF_S_##x
@@ -1048,6 +1057,78 @@ Test(perf_roundtrip, per_event_sample_types)
 		cr_expect_eq(got[n].phys_addr, want.phys_addr);
 		cr_expect_eq(got[n].cpu, want.cpu);
 		cr_expect_eq(got[n].tsx, want.tsx);
+	}
+}
+
+/*
+ * From PEBS format 2 on, Linux (ds.c) gives every PEBS event that is not a
+ * load or store latency event the TSX weight as WEIGHT: cycles of the
+ * last transactional block, bits 31:0 of the TSX tuning field, not a
+ * latency.  The import keeps them there, in `tsx` (beside TRANSACTION's
+ * flags), with `lat` and `ins_lat` 0; a latency event's WEIGHT stays
+ * `lat`.  Both reader paths (item and bulk) agree.
+ */
+Test(perf_roundtrip, tsx_weight_of_non_latency_events)
+{
+#define S(x) PEBS_PERF_S_##x
+	static const struct {
+		uint64_t config, st;
+	} ev[] = {
+		/* MEM_INST_RETIRED.ALL_STORES: TSX weight */
+		{ 0x82d0, S(IDENTIFIER) | S(TIME) | S(WEIGHT) },
+		/* the same with TRANSACTION's flags and WEIGHT_STRUCT */
+		{ 0x82d0, S(IDENTIFIER) | S(TIME) | S(WEIGHT_STRUCT) |
+			  S(TRANSACTION) },
+		/* MEM_TRANS_RETIRED.LOAD_LATENCY: a latency */
+		{ 0x01cd, S(IDENTIFIER) | S(TIME) | S(WEIGHT_STRUCT) },
+	};
+	static const uint64_t weight[] = { 1234, 7ull << 32 | 555,
+					   9ull << 32 | 77 };
+	static const uint32_t lat[] = { 0, 0, 77 }, ins_lat[] = { 0, 0, 9 };
+	static const uint64_t tsx[] = { 1234, 0x2ull << 32 | 555, 0 };
+	static struct sbuf b;
+	memcpy(b.b, "PERFILE2", 8);
+	b.n = 8;
+	put64(&b, 16);				/* pipe header size */
+	for (size_t e = 0; e < 3; e++)
+		put_attr_precise(&b, ev[e].config, ev[e].st, 1 + e, 2);
+	for (size_t e = 0; e < 3; e++) {
+		size_t at = begin_rec(&b, 9);
+		put64(&b, 1 + e);		/* IDENTIFIER */
+		put64(&b, 100 + e);		/* TIME */
+		put64(&b, weight[e]);
+		if (ev[e].st & S(TRANSACTION))
+			put64(&b, 0x2);		/* PERF_TXN_TRANSACTION */
+		end_rec(&b, at);
+	}
+#undef S
+	struct pebs_perf_reader *r;
+	cr_assert_eq(pebs_perf_reader_open_mem(&r, b.b, b.n, NULL), 0, "%s",
+		     pebs_perf_reader_errmsg(r));
+	struct pebs_perf_item it;
+	size_t n = 0;
+	while (pebs_perf_reader_next(r, &it) > 0) {
+		cr_assert_lt(n, 3);
+		cr_expect_eq(it.s.lat, lat[n], "item %zu: lat %u", n,
+			     it.s.lat);
+		cr_expect_eq(it.s.ins_lat, ins_lat[n], "item %zu", n);
+		cr_expect_eq(it.s.tsx, tsx[n], "item %zu: tsx 0x%llx", n,
+			     (unsigned long long)it.s.tsx);
+		n++;
+	}
+	cr_expect_eq(n, 3);
+	pebs_perf_reader_close(r);
+
+	struct pebs_sample got[4];
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_eq(import_pebs(b.b, b.n, got, 4, m), 3);
+	pebs_meta_free(m);
+	for (n = 0; n < 3; n++) {
+		cr_expect_eq(got[n].lat, lat[n], "bulk %zu: lat %u", n,
+			     got[n].lat);
+		cr_expect_eq(got[n].ins_lat, ins_lat[n], "bulk %zu", n);
+		cr_expect_eq(got[n].tsx, tsx[n], "bulk %zu: tsx 0x%llx", n,
+			     (unsigned long long)got[n].tsx);
 	}
 }
 
