@@ -135,6 +135,8 @@ static void usage(int code)
 		"counters in use, NMI\n"
 		"                  watchdog, ...); without it such a capture "
 		"is refused (exit 3)\n"
+		"                  msr, perf: take a --uarch other than this "
+		"CPU's (else exit 2)\n"
 		"  --level N       zstd level 1-22 (default 1), or -1 to -7 "
 		"for larger files\n"
 		"                  that read faster\n"
@@ -466,8 +468,10 @@ int main(int argc, char **argv)
 			 "perf)", backend);
 	if (plan && probe)
 		util_die(EXIT_USAGE, "--plan and --probe exclude each other");
-	if (co.force && !plan && !probe && (!backend || strcmp(backend, "msr")))
-		util_die(EXIT_USAGE, "--force applies to -b msr only");
+	if (co.force && !plan && !probe &&
+	    (!backend || (strcmp(backend, "msr") && strcmp(backend, "perf"))))
+		util_die(EXIT_USAGE, "--force applies to -b msr and -b perf "
+			 "only");
 	if ((plan || probe) && cap_opt)
 		util_die(EXIT_USAGE, "%s applies to a capture, not to %s",
 			 opt_name(lo, cap_opt, cap_name, sizeof(cap_name)),

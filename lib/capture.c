@@ -483,6 +483,25 @@ static int msr_allowed(struct cap *c, const struct pebs_probe_result *pr)
 	return -PEBS_E_UNSUPPORTED;
 }
 
+/*
+ * A --uarch profile @u other than the one of the CPU the probe @pr
+ * identified: the events would be opened with @u's encodings and their
+ * records (msr) or data sources (perf) decoded by @u's tables, silently
+ * wrong.  A usage error unless o->force; a CPU without a profile (no
+ * Intel PEBS profile, hybrid parts) is what --uarch is for.
+ */
+static int uarch_matches(struct cap *c, const struct pebs_probe_result *pr)
+{
+	if (!pr->uarch || pr->uarch == c->u || c->o->force)
+		return 0;
+	cerr(c, "--uarch %s: this CPU (family %u model 0x%02x) is %s; -b %s "
+	     "would use %s's event encodings and data-source decoding on "
+	     "it (--force to use %s anyway)", c->u->name, pr->family,
+	     pr->model, pr->uarch->name, c->o->backend, c->u->name,
+	     c->u->name);
+	return -PEBS_E_INVAL;
+}
+
 static int pick_uarch(struct cap *c)
 {
 	const struct pebs_capture_opts *o = c->o;
@@ -499,9 +518,9 @@ static int pick_uarch(struct cap *c)
 			     name);
 			return -PEBS_E_INVAL;
 		}
-		/* msr: the profile is given, the machine's hazards are
-		 * still the probe's to find */
-		if (!msr)
+		/* hardware: the profile is given, the machine (and for msr
+		 * its hazards) still the probe's to find */
+		if (c->is_sim)
 			return 0;
 	}
 	/* The msr backend's device root stands in for the machine's
@@ -515,6 +534,11 @@ static int pick_uarch(struct cap *c)
 		cerr(c, "no PEBS profile for this CPU: %s (see pebs-capture "
 		     "--probe; -b sim runs anywhere)", pr.uarch_why);
 		return -PEBS_E_UNSUPPORTED;
+	}
+	if (c->u) {
+		r = uarch_matches(c, &pr);
+		if (r < 0)
+			return r;
 	}
 	if (msr) {
 		r = msr_allowed(c, &pr);

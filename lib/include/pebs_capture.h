@@ -103,6 +103,9 @@ struct pebs_capture_opts {
 	 * without it such a capture is refused (-PEBS_E_UNSUPPORTED, the
 	 * reasons in the message).  Errata that break PEBS and a record
 	 * format that contradicts the detected profile stay refused.
+	 * msr and perf: use a uarch other than the profile of the CPU the
+	 * probe identifies; without it that is refused (-PEBS_E_INVAL,
+	 * both names in the message).
 	 */
 	int force;
 	const char *workload;	/* sim: scenario name */
@@ -169,7 +172,7 @@ struct pebs_capture_opts {
 	void *progress_ctx;
 	/* Tests and benchmarks. */
 	const char *devroot;	/* msr: device root, see backend_msr; also
-				 * the probe's root when uarch is NULL and
+				 * the probe's root (msr, perf) and
 				 * the sysfs root of the online CPUs
 				 * (pebs_backend_online_cpus) without -C */
 	size_t buf_size;	/* DS buffer bytes, 0 = default */
@@ -189,7 +192,9 @@ struct pebs_capture_opts {
  *          -PEBS_E_RANGE, -PEBS_E_FORMAT, -PEBS_E_VERSION; the message is
  *          "FILE: line N: WHY"; bad input, exit 1);
  *   -PEBS_E_INVAL / -PEBS_E_PARSE / -PEBS_E_RULE  bad options, events or
- *          a configuration the SDM forbids (usage errors, exit 2);
+ *          a configuration the SDM forbids, a hardware capture's uarch
+ *          that is not the probed CPU's without force (usage errors,
+ *          exit 2);
  *   -PEBS_E_UNSUPPORTED  the backend cannot run here (no PMU, no msr
  *          device, no kernel module, unknown CPU, the probe's reasons
  *          against msr without force: exit 3);

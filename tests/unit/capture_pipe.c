@@ -1189,6 +1189,15 @@ Test(capture_pipe, perf_spr_ldlat_group)
 	pebs_plan_free(p);
 }
 
+/* A copy of the stand-in machine testdata/probe/@name in a new directory,
+ * whose path goes to @root (@len bytes). */
+static void probe_root_copy(char *root, size_t len, const char *name)
+{
+	snprintf(root, len, "/tmp/pebs-%s-XXXXXX", name);
+	cr_assert_not_null(mkdtemp(root));
+	cr_assert_eq(tu_sh("cp -a testdata/probe/%s/. %s", name, root), 0);
+}
+
 /* An msr capture on a processor whose PEBS Linux disables for errata
  * (Core 2 06_0F) is refused before anything is programmed. */
 Test(capture_pipe, msr_refuses_pebs_errata)
@@ -1198,9 +1207,7 @@ Test(capture_pipe, msr_refuses_pebs_errata)
 	struct pebs_capture_stats st;
 	FILE *fp = fopen("/dev/null", "w");
 
-	snprintf(root, sizeof(root), "/tmp/pebs-merom-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-	cr_assert_eq(tu_sh("cp -a testdata/probe/merom-root/. %s", root), 0);
+	probe_root_copy(root, sizeof(root), "merom-root");
 	tu_msr_opts(&o, root);
 	o.uarch = NULL;
 	o.events = NULL;
@@ -1495,6 +1502,58 @@ Test(capture_pipe, perf_tsx_weight_not_latency)
 	cr_assert_not(bk_perf_wlat(PEBS_EVK_LOAD));
 	cr_assert_not(bk_perf_wlat(PEBS_EVK_FRONTEND));
 	cr_assert_not(bk_perf_wlat(PEBS_EVK_OTHER));
+}
+
+/* A hardware capture's --uarch other than the profile of the CPU the
+ * probe identifies (the skx stand-in root) is a usage error naming both,
+ * for perf as for msr, before anything is opened or written; --force
+ * takes it, and the CPU's own profile needs none. */
+Test(capture_pipe, uarch_other_than_host_refused)
+{
+	char root[64], err[1024];
+	static const char *const ev[] = { "load-latency" };
+	static const char *const be[] = { "perf", "msr" };
+	struct pebs_capture_opts o;
+	struct pebs_capture_stats st;
+	FILE *fp = fopen("/dev/null", "w");
+
+	probe_root_copy(root, sizeof(root), "skx-root");
+	for (size_t k = 0; k < 2; k++) {
+		memset(&o, 0, sizeof(o));
+		o.backend = be[k];
+		o.uarch = "icl";
+		o.devroot = root;
+		o.cpus = "0";
+		o.events = ev;
+		o.nevents = 1;
+		o.duration = 0.05;
+		o.out = fp;
+		memset(&fp_, 0, sizeof(fp_));
+		bk_perf_syscall = fake_perf_open;
+		cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)),
+			     -PEBS_E_INVAL, "%s: %s", be[k], err);
+		cr_assert(strstr(err, "--uarch icl: this CPU (family 6 model "
+				 "0x55) is skx; -b "), "%s", err);
+		cr_assert(strstr(err, "would use icl's event encodings and "
+				 "data-source decoding on it (--force to use "
+				 "icl anyway)"), "%s", err);
+		cr_assert_eq(fp_.n, 0, "nothing opened");
+		bk_perf_syscall = NULL;
+	}
+	/* perf: --force, or the CPU's own profile, opens it */
+	o.backend = "perf";
+	for (size_t k = 0; k < 2; k++) {
+		o.uarch = k ? "skx" : "icl";
+		o.force = !k;
+		memset(&fp_, 0, sizeof(fp_));
+		bk_perf_syscall = fake_perf_open;
+		cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)), 0,
+			     "%s", err);
+		bk_perf_syscall = NULL;
+		cr_assert_eq(fp_.n, 1);
+	}
+	fclose(fp);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
 
 /* Captures sh -c 'exit 3' (-b perf, load-latency on CPU 0) through the

@@ -7,12 +7,12 @@ pebs-capture -b sim --workload false-sharing -c 997 -o $TMP/keep.pebs \
 	2>/dev/null || exit 9
 cp $TMP/keep.pebs $TMP/out.pebs
 # CPU 4095 is not online: refused (exit 2) on any machine, after the
-# options were accepted.
-pebs-capture -b perf --uarch skx -e load-latency -C 4095 -d 0.1 \
+# options were accepted (--force: skx's profile on any CPU).
+pebs-capture -b perf --uarch skx --force -e load-latency -C 4095 -d 0.1 \
 	-o $TMP/out.pebs 2>/dev/null
 echo "perf: rc $?"
 cmp -s $TMP/keep.pebs $TMP/out.pebs && echo "perf: file unchanged"
-n=$(pebs-capture -b perf --uarch skx -e load-latency -C 4095 -d 0.1 \
+n=$(pebs-capture -b perf --uarch skx --force -e load-latency -C 4095 -d 0.1 \
 	2>/dev/null | wc -c)
 echo "perf: $n bytes on standard output"
 : >$TMP/empty.txt
