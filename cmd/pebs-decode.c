@@ -128,21 +128,36 @@ static int run_text(const struct opts *o, const char *const *paths,
 }
 
 /*
+ * Options of the -f pebs and -f perf conversions: lost-sample records
+ * come in order (util_input_lost()), each in its own segment, so where
+ * they go does not depend on how far the decode threads read ahead.
+ */
+static struct util_input_opts lost_in_order(const struct opts *o)
+{
+	struct util_input_opts io = o->in;
+	io.lost_batches = 1;
+	return io;
+}
+
+/*
  * Re-encodes: one output segment per input segment, with its metadata.
- * Lost-sample counts are carried over as totals per batch (their CPU and
- * exact position are not visible through the reader).
+ * Lost-sample records are copied as they are (CPU, time, count), in
+ * order, into their own segment's output: a segment of lost records and
+ * no samples is written too.  Raw dumps, which have none, carry their
+ * collisions over as totals per batch.
  */
 static int run_pebs(const struct opts *o, const char *const *paths,
 		    size_t n, FILE *fp)
 {
 	struct util_input in;
+	struct util_input_opts io = lost_in_order(o);
 	struct pebs_batch *b;
 	struct pebs_writer *w = NULL;
 	struct pebs_read_stats st;
-	uint64_t lost = 0;
-	uint32_t src = 0, seg = 0;
+	uint64_t lost = 0, lt, lc;
+	uint32_t src = 0, seg = 0, lcpu;
 	struct pebs_writer_opts wo = { .level = o->level };
-	util_input_open(&in, &o->in, paths, n, 0);
+	util_input_open(&in, &io, paths, n, 0);
 	while (util_input_next(&in, &b) > 0) {
 		if (w && (b->source != src || b->segment != seg)) {
 			util_writer_check(NULL, pebs_writer_close(w), o->out);
@@ -155,9 +170,14 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 							   &wo), o->out);
 		src = b->source;
 		seg = b->segment;
+		if ((lc = util_input_lost(&in, &lcpu, &lt))) {
+			util_writer_check(w, pebs_writer_lost(w, lcpu, lt, lc),
+					  o->out);
+			continue;
+		}
 		util_writer_check(w, pebs_writer_add_batch(w, b), o->out);
 		util_input_stats(&in, &st);
-		if (st.lost > lost && b->n)
+		if (in.raw && st.lost > lost && b->n)
 			util_writer_check(w, pebs_writer_lost(w, 0,
 					  b->c64[PEBS_COL_TIME][b->n - 1],
 					  st.lost - lost), o->out);
@@ -169,7 +189,7 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 		util_writer_check(NULL, pebs_writer_open(&w, fp,
 				  util_input_meta(&in), &wo), o->out);
 	util_input_stats(&in, &st);
-	if (w && st.lost > lost)
+	if (w && in.raw && st.lost > lost)
 		util_writer_check(w, pebs_writer_lost(w, 0, 0, st.lost - lost),
 				  o->out);
 	if (w)
@@ -187,15 +207,16 @@ static int run_perf(const struct opts *o, const char *const *paths,
 		    size_t n, FILE *fp)
 {
 	struct util_input in;
+	struct util_input_opts io = lost_in_order(o);
 	struct pebs_batch *b;
 	struct pebs_perf_writer *w = NULL;
 	struct pebs_read_stats st;
-	uint64_t lost = 0;
-	uint32_t src = 0, seg = 0;
+	uint64_t lost = 0, lt, lc;
+	uint32_t src = 0, seg = 0, lcpu;
 	const char *refused = NULL;	/* the input of a refused segment */
 	char err[512] = "";
 	int r = 0;
-	util_input_open(&in, &o->in, paths, n, 0);
+	util_input_open(&in, &io, paths, n, 0);
 	while (r >= 0 && util_input_next(&in, &b) > 0) {
 		if (!w) {
 			r = pebs_perf_writer_open(&w, fp, util_input_meta(&in),
@@ -207,10 +228,14 @@ static int run_perf(const struct opts *o, const char *const *paths,
 		}
 		src = b->source;
 		seg = b->segment;
+		if (r >= 0 && (lc = util_input_lost(&in, &lcpu, &lt))) {
+			r = pebs_perf_writer_lost(w, lcpu, lt, lc);
+			continue;
+		}
 		if (r >= 0)
 			r = pebs_perf_writer_add_batch(w, b);
 		util_input_stats(&in, &st);
-		if (r >= 0 && st.lost > lost && b->n)
+		if (r >= 0 && in.raw && st.lost > lost && b->n)
 			r = pebs_perf_writer_lost(w, 0, b->c64[PEBS_COL_TIME]
 						  [b->n - 1], st.lost - lost);
 		lost = st.lost;

@@ -185,22 +185,40 @@ static void sink_close(struct sink *s, const struct pebs_meta *meta)
 }
 
 /*
- * The input's lost-sample counts read so far (past *@lost) go to the .pebs
- * output, as pebs-decode -f pebs keeps them: a filtered capture still says
- * that the capture lost samples.  At the time of @b's last sample, or 0.
+ * Each input segment's output goes under its own metadata (clock,
+ * topology, maps), as pebs-decode -f pebs keeps them: a new segment is
+ * started for @b of another input segment than the last one (*@src,
+ * *@seg).
  */
-static void keep_lost(struct sink *s, struct pebs_reader *r,
-		      const struct pebs_batch *b, uint64_t *lost)
+static void sink_segment(struct sink *s, struct pebs_reader *r,
+			 const struct pebs_batch *b, uint32_t *src,
+			 uint32_t *seg)
 {
-	struct pebs_read_stats st;
-	pebs_reader_stats(r, &st);
-	if (st.lost <= *lost)
-		return;
+	if (s->w && (b->source != *src || b->segment != *seg)) {
+		sink_check(s, pebs_writer_close(s->w));
+		s->w = NULL;
+	}
+	*src = b->source;
+	*seg = b->segment;
 	sink_open(s, pebs_reader_meta(r));
-	uint64_t t = b && b->n && b->c64[PEBS_COL_TIME] ?
-		     b->c64[PEBS_COL_TIME][b->n - 1] : 0;
-	sink_check(s, pebs_writer_lost(s->w, 0, t, st.lost - *lost));
-	*lost = st.lost;
+}
+
+/*
+ * A lost-sample record of the input (@b, an empty batch: lost_batches)
+ * goes to the .pebs output as it is, in order and in its own segment's
+ * output, as pebs-decode -f pebs keeps them: a filtered capture still
+ * says that the capture lost samples.  Returns 1 when @b was one.
+ */
+static int keep_lost(struct sink *s, struct pebs_reader *r,
+		     const struct pebs_batch *b, uint32_t *src, uint32_t *seg)
+{
+	uint32_t cpu;
+	uint64_t t, c = pebs_reader_lost(r, &cpu, &t);
+	if (!c)
+		return 0;
+	sink_segment(s, r, b, src, seg);
+	sink_check(s, pebs_writer_lost(s->w, cpu, t, c));
+	return 1;
 }
 
 /* Columns the text output's fields need. */
@@ -238,6 +256,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		/* blocks that match whole are copied as they are, unless
 		 * the output asks for a level of its own */
 		.raw_chunks = !text && !o->level,
+		.lost_batches = need_out && !text,
 	};
 	c->o = o;
 	if (c->fast_count && !pebs_expr_uses_t(c->e) &&
@@ -265,7 +284,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	sel = malloc(PEBS_BATCH_MAX * sizeof(*sel));
 	if (!sel)
 		util_die(EXIT_SYS, "out of memory");
-	uint64_t done = 0, lost = 0;
+	uint64_t done = 0;
 	uint32_t src = 0, seg = 0;
 	int status = EXIT_OK;
 	unsigned shown = 0;
@@ -286,6 +305,8 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 					  pebs_reader_errmsg(r));
 			continue;
 		}
+		if (ro.lost_batches && keep_lost(&s, r, b, &src, &seg))
+			continue;
 		util_evcheck_batch(&ec, r, b);
 		if (ro.consume)
 			continue;	/* counted on the decode thread */
@@ -316,16 +337,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		if (n && need_out) {
 			size_t len;
 			const void *raw = pebs_reader_raw(r, &len);
-			/* each input segment's samples stay under its own
-			 * metadata (clock, topology, maps), as pebs-decode
-			 * -f pebs keeps them */
-			if (s.w && (b->source != src || b->segment != seg)) {
-				sink_check(&s, pebs_writer_close(s.w));
-				s.w = NULL;
-			}
-			src = b->source;
-			seg = b->segment;
-			sink_open(&s, pebs_reader_meta(r));
+			sink_segment(&s, r, b, &src, &seg);
 			if (osym)
 				pebs_output_set_sym(s.out, sym);
 			int copy = n == b->n && !text && raw ?
@@ -361,16 +373,12 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 					   pebs_writer_add_batch(s.w, sub));
 			}
 		}
-		if (need_out && !text)
-			keep_lost(&s, r, b, &lost);
 		if (o->head && done >= o->head)
 			break;
 	}
 	util_progress_end(&pg);
 	/* an input cut short by --head may have its events further on */
 	util_evcheck_end(&ec, r, !o->head || done < o->head);
-	if (need_out && !text)
-		keep_lost(&s, r, NULL, &lost);
 	/*
 	 * With no match, a count of 0 or an empty output (a .pebs segment of
 	 * the metadata, a csv header, yaml's empty sequence), but only when

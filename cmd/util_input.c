@@ -11,7 +11,7 @@ void util_input_open(struct util_input *in, const struct util_input_opts *o,
 {
 	struct pebs_reader_opts ro = {
 		.threads = o->threads, .salvage = o->salvage, .cols = cols,
-		.verify_all = o->verify_all,
+		.verify_all = o->verify_all, .lost_batches = o->lost_batches,
 	};
 	memset(in, 0, sizeof(*in));
 	in->paths = paths;
@@ -73,6 +73,14 @@ const char *util_input_file(const struct util_input *in,
 {
 	return b->source < in->npaths && in->paths[b->source] ?
 	       in->paths[b->source] : "-";
+}
+
+uint64_t util_input_lost(const struct util_input *in, uint32_t *cpu,
+			 uint64_t *time)
+{
+	*cpu = 0;
+	*time = 0;
+	return in->r ? pebs_reader_lost(in->r, cpu, time) : 0;
 }
 
 void util_input_stats(const struct util_input *in,

@@ -25,6 +25,8 @@ struct util_input_opts {
 	const char *uarch, *raw_event;	/* raw: their format and events */
 	FILE *out;		/* the tool's output, for the progress line */
 	int verify_all;		/* check every column (--info) */
+	int lost_batches;	/* LOST chunks as empty batches, in order
+				 * (pebs_reader_opts.lost_batches) */
 };
 
 struct util_input {
@@ -53,6 +55,15 @@ const struct pebs_meta *util_input_meta(const struct util_input *in);
 /* The input file batch @b came from ("-" for standard input). */
 const char *util_input_file(const struct util_input *in,
 			    const struct pebs_batch *b);
+
+/*
+ * With lost_batches, the lost-sample record the last batch (empty) stands
+ * for: its count, CPU and time (pebs_reader_lost()); 0 for a batch of
+ * samples.  Raw dumps have no such records (their collisions are counted
+ * in the statistics): always 0.
+ */
+uint64_t util_input_lost(const struct util_input *in, uint32_t *cpu,
+			 uint64_t *time);
 
 /* Reader statistics (raw dumps: collisions count as lost samples). */
 void util_input_stats(const struct util_input *in,

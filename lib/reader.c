@@ -31,13 +31,30 @@
 #include "pebs_format.h"
 
 enum { S_FREE, S_BUSY, S_READY };
-enum { K_BATCH, K_ERROR };
-enum { P_BLOCK, P_ERROR, P_EOF };
+/* K_MARK: no block, only what was read since the slot before (a LOST
+ * chunk, headers, the end of a source): see struct rdelta. */
+enum { K_BATCH, K_ERROR, K_MARK };
+enum { P_BLOCK, P_ERROR, P_EOF, P_MARK };
 /* Source states. */
 enum { ST_MAGIC, ST_CHUNKS, ST_AFTER_END, ST_DONE };
 
 #define MSG_LEN 256
 #define MAX_THREADS PEBS_READER_MAX_THREADS
+
+/*
+ * What reading a source counted between two slots: the producer reads
+ * ahead of what is delivered, and past damage that stops a source
+ * without salvage, so these go to the statistics only when their slot is
+ * delivered (deliver()), and never for slots dropped after such damage.
+ * The statistics then say what the batches returned so far came from,
+ * the same with any number of threads.  Bytes may go back (a chunk given
+ * back): unsigned wrap-around adds up right.
+ */
+struct rdelta {
+	uint64_t bytes, segments, skipped, damaged, lost;
+	unsigned minor_min, minor_max;
+	int have_minor;
+};
 
 struct src {
 	char *name;		/* for messages, kept until the reader closes */
@@ -73,6 +90,11 @@ struct src {
 	 */
 	uint8_t *pb;
 	size_t pb_off, pb_len, pb_cap;
+	struct rdelta pend;	/* counted since the last slot (slot.d) */
+	/* the LOST chunk read last, delivered by the next slot (a mark) */
+	uint32_t lost_cpu;
+	uint64_t lost_time, lost_off, lost_count;
+	int lost_due;
 };
 
 struct slot {
@@ -97,6 +119,11 @@ struct slot {
 	struct pebs_batch *batch;
 	int err;
 	int decoded;		/* decode finished (consume may still run) */
+	struct rdelta d;	/* read since the slot before, in its source */
+	/* a mark for a LOST chunk (lost_due): its record */
+	int lost;
+	uint32_t lost_cpu;
+	uint64_t lost_time, lost_count;
 	char msg[MSG_LEN];
 };
 
@@ -115,6 +142,9 @@ struct pebs_reader {
 	size_t nmetas;
 	struct pebs_meta *empty;
 	const struct pebs_meta *cur_meta;
+	/* of the last slot delivered that had one (batch, error or mark) */
+	const struct pebs_meta *last_meta;
+	struct pebs_batch *lost_batch;	/* returned for a LOST (lost_batches) */
 
 	struct slot *slots;
 	size_t nslots;
@@ -645,11 +675,11 @@ static int parse_head(struct pebs_reader *r, struct src *s, struct slot *sl,
 				"required features 0x%llx unknown to this "
 				"reader", (unsigned long long)
 				(required & ~FMT_REQ_KNOWN));
-	if (!r->st.have_minor || minor < r->st.minor_min)
-		r->st.minor_min = minor;
-	if (!r->st.have_minor || minor > r->st.minor_max)
-		r->st.minor_max = minor;
-	r->st.have_minor = 1;
+	if (!s->pend.have_minor || minor < s->pend.minor_min)
+		s->pend.minor_min = minor;
+	if (!s->pend.have_minor || minor > s->pend.minor_max)
+		s->pend.minor_max = minor;
+	s->pend.have_minor = 1;
 	p += 24;
 	uint32_t ncols = get32(p);
 	p += 4;
@@ -701,11 +731,11 @@ bad:
 }
 
 /* A segment starts at @at (its MAGIC, or where that would be). */
-static void seg_begin(struct pebs_reader *r, struct src *s, uint64_t at)
+static void seg_begin(struct src *s, uint64_t at)
 {
 	s->state = ST_CHUNKS;
 	s->segments++;
-	r->st.segments++;
+	s->pend.segments++;
 	s->seg_samples = s->seg_blocks = s->seg_lost = 0;
 	s->seg_damaged = s->seg_lost_bad = s->trail = 0;
 	s->seg_start = at;
@@ -898,7 +928,7 @@ static int resync(struct pebs_reader *r, struct src *s, uint64_t from)
 		s->state = ST_MAGIC;
 	} else if (get32(s->map ? s->map + o : s->pb + s->pb_off) ==
 		   TAG_HEAD) {
-		seg_begin(r, s, o >= FMT_MAGIC_LEN ? o - FMT_MAGIC_LEN : 0);
+		seg_begin(s, o >= FMT_MAGIC_LEN ? o - FMT_MAGIC_LEN : 0);
 	} else {
 		s->state = ST_CHUNKS;
 	}
@@ -920,7 +950,7 @@ static void after_damage(struct pebs_reader *r, struct src *s, uint64_t at,
 		s->state = ST_DONE;
 		return;
 	}
-	r->st.damaged++;
+	s->pend.damaged++;
 	s->seg_damaged = 1;
 	if (!s->meta)
 		s->hdr_lost = 1;
@@ -1097,11 +1127,6 @@ static int headless_meta(struct pebs_reader *r, struct src *s)
 }
 
 /*
- * Produces the next block of the input into @sl (P_BLOCK), an error
- * (P_ERROR, in order), or the end of all input (P_EOF).  Called with the
- * lock held.
- */
-/*
  * Closes the sources read to their end that no slot uses any more: a
  * block being decoded (S_BUSY; the inline reader decodes between two
  * produce calls) may still copy its bytes from its source's file
@@ -1121,7 +1146,13 @@ static void src_close_done(struct pebs_reader *r)
 	}
 }
 
-static int produce(struct pebs_reader *r, struct slot *sl)
+/*
+ * Produces the next block of the input into @sl (P_BLOCK), an error
+ * (P_ERROR, in order), a mark (P_MARK: a LOST chunk, or a source's end
+ * with counts no slot took yet), or the end of all input (P_EOF).
+ * Called with the lock held, through produce().
+ */
+static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 {
 	sl->owned = NULL;
 	sl->kind = K_BATCH;
@@ -1136,6 +1167,10 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			s->end_lost = 0;
 			return truncated(sl, s, si, s->pos, NULL, 0, s->pos);
 		}
+		if (s->state == ST_DONE && (s->pend.bytes ||
+		    s->pend.segments || s->pend.skipped ||
+		    s->pend.damaged || s->pend.have_minor))
+			return P_MARK;	/* delivered before the next source's */
 		if (s->state == ST_DONE) {
 			r->cur++;
 			src_close_done(r);
@@ -1172,8 +1207,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 				continue;
 			}
 			if (magic) {
-				r->st.bytes += FMT_MAGIC_LEN;
-				seg_begin(r, s, off);
+				s->pend.bytes += FMT_MAGIC_LEN;
+				seg_begin(s, off);
 				continue;
 			}
 			if (s->state == ST_AFTER_END && n == FMT_MAGIC_LEN) {
@@ -1193,7 +1228,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 					    fmt_checksum(tag, p, len) ==
 					    get64(p + len)) {
 						free(own);
-						r->st.bytes += CHUNK_HDR + len +
+						s->pend.bytes += CHUNK_HDR + len +
 							       CHUNK_TRL;
 						if (trail_order(sl, s, si, tag,
 								off))
@@ -1291,8 +1326,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			int refused = s->refused;
 			if (!refused)
 				truncated(sl, s, si, off, hdr, 0, off);
-			r->st.bytes += FMT_MAGIC_LEN;
-			seg_begin(r, s, off);
+			s->pend.bytes += FMT_MAGIC_LEN;
+			seg_begin(s, off);
 			if (refused)
 				continue;	/* reported at its header */
 			return P_ERROR;
@@ -1381,7 +1416,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 				s->state = ST_DONE;
 				return P_ERROR;
 			}
-			r->st.damaged++;
+			s->pend.damaged++;
 			s->seg_damaged = 1;
 			if (tag == TAG_BLCK) {
 				s->blocks = bno + 1;
@@ -1395,7 +1430,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 					"bad chunk header at offset 0x%llx",
 					(unsigned long long)off);
 		}
-		r->st.bytes += CHUNK_HDR + len + CHUNK_TRL;
+		s->pend.bytes += CHUNK_HDR + len + CHUNK_TRL;
 		/*
 		 * Blocks are verified by the decoding workers, in parallel and
 		 * outside this lock (or below, before a skip); the rest here.
@@ -1415,7 +1450,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		    s->hdr_lost) {
 			/* Reported as the header's damage already. */
 			if (!s->segments)
-				seg_begin(r, s, off);
+				seg_begin(s, off);
 			s->hdr_lost = 1;
 			if (headless_meta(r, s)) {
 				free(own);
@@ -1445,7 +1480,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 				s->state = ST_DONE;
 				return P_ERROR;
 			}
-			r->st.bytes -= CHUNK_HDR + len + CHUNK_TRL;
+			s->pend.bytes -= CHUNK_HDR + len + CHUNK_TRL;
 			return P_ERROR;
 		}
 		switch (tag) {
@@ -1468,8 +1503,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 				int bad = src_unread(s, off, own, CHUNK_HDR +
 						     len + CHUNK_TRL);
 				free(own);
-				r->st.bytes -= CHUNK_HDR + len + CHUNK_TRL;
-				seg_begin(r, s, off - FMT_MAGIC_LEN);
+				s->pend.bytes -= CHUNK_HDR + len + CHUNK_TRL;
+				seg_begin(s, off - FMT_MAGIC_LEN);
 				if (bad)
 					s->state = ST_DONE;
 				return P_ERROR;
@@ -1494,7 +1529,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			 * of the first HEAD, when this is a second one).
 			 */
 			if (r->o.salvage && sl->err == -PEBS_E_CORRUPT) {
-				r->st.damaged++;
+				s->pend.damaged++;
 				if (!s->meta)
 					s->hdr_lost = 1;
 				return rc;
@@ -1511,9 +1546,19 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			 * even without salvage: nothing is lost by it.
 			 */
 			uint64_t c = len >= 24 ? get64(p + 16) : 0;
+			/* delivered in order, as a mark slot of its own: the
+			 * next call of produce() (lost_due) */
+			if (c) {
+				s->lost_cpu = get32(p);
+				s->lost_time = get64(p + 8);
+				s->lost_off = off;
+				s->lost_count = c;
+				s->lost_due = 1;
+			}
 			free(own);
-			r->st.lost += c;
 			s->seg_lost += c;
+			if (len == 24 && c)
+				return P_MARK;
 			if (len == 24)
 				continue;
 			s->seg_lost_bad = 1;
@@ -1577,7 +1622,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			if (!r->o.salvage)
 				s->state = ST_DONE;
 			else
-				r->st.damaged++;
+				s->pend.damaged++;
 			return P_ERROR;
 		}
 
@@ -1711,7 +1756,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 			}
 		}
 		if (r->o.filter && !r->o.filter(r->o.filter_ctx, &bi)) {
-			r->st.skipped++;
+			s->pend.skipped++;
 			free(whole);
 			continue;
 		}
@@ -1726,6 +1771,45 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		sl->meta = s->meta;
 		return P_BLOCK;
 	}
+}
+
+/*
+ * produce_chunks() into @sl, and what the source counted up to it
+ * (rdelta), for deliver() to add to the statistics in order; a LOST chunk
+ * just read is a mark slot of its own first, so that its count is
+ * delivered where it lies (opts.lost_batches), the same whatever was
+ * read ahead.  Called with the lock held.
+ */
+static int produce(struct pebs_reader *r, struct slot *sl)
+{
+	int k = P_MARK;
+	sl->lost = 0;
+	if (r->cur >= r->nsrc || !r->srcs[r->cur].lost_due)
+		k = produce_chunks(r, sl);
+	if (k == P_EOF)
+		return k;
+	struct src *s = &r->srcs[r->cur];
+	sl->d = s->pend;
+	memset(&s->pend, 0, sizeof(s->pend));
+	if (k == P_MARK) {
+		sl->kind = K_MARK;
+		sl->src = (uint32_t)r->cur;
+		sl->segment = s->segments ? s->segments - 1 : 0;
+		sl->block = s->blocks;
+		sl->offset = s->pos;
+	}
+	if (k == P_MARK && s->lost_due) {
+		s->lost_due = 0;
+		sl->lost = 1;
+		sl->lost_cpu = s->lost_cpu;
+		sl->lost_time = s->lost_time;
+		sl->lost_count = s->lost_count;
+		sl->offset = s->lost_off;
+		sl->d.lost = s->lost_count;
+	}
+	if (sl->kind != K_BATCH)
+		sl->meta = s->meta;
+	return k;
 }
 
 /* Decodes the block of @sl (no lock needed). */
@@ -1858,7 +1942,7 @@ static int work_one(struct pebs_reader *r, struct fmt_dec *dec, unsigned wid)
 		return 1;
 	}
 	sl->seq = r->next_seq++;
-	if (k == P_ERROR) {
+	if (k != P_BLOCK) {
 		sl->state = S_READY;
 		signal_ready(r);
 		return 0;
@@ -1972,6 +2056,10 @@ int pebs_reader_open(struct pebs_reader **rp, const char *const *paths,
 		}
 	}
 	r->cur_meta = r->empty;
+	if (r->o.lost_batches && !(r->lost_batch = pebs_batch_new(0))) {
+		pebs_reader_close(r);
+		return -PEBS_E_NOMEM;
+	}
 	if (!(r->dec = fmt_dec_new())) {
 		pebs_reader_close(r);
 		return -PEBS_E_NOMEM;
@@ -2014,12 +2102,49 @@ static void release(struct slot *sl)
 	sl->state = S_FREE;
 }
 
-/* Takes a finished slot: an error to report, or a batch to return. */
+/* Adds what a delivered slot counted (rdelta) to @st. */
+static void add_delta(struct pebs_read_stats *st, const struct rdelta *d)
+{
+	st->bytes += d->bytes;
+	st->segments += d->segments;
+	st->skipped += d->skipped;
+	st->damaged += d->damaged;
+	st->lost += d->lost;
+	if (!d->have_minor)
+		return;
+	if (!st->have_minor || d->minor_min < st->minor_min)
+		st->minor_min = d->minor_min;
+	if (!st->have_minor || d->minor_max > st->minor_max)
+		st->minor_max = d->minor_max;
+	st->have_minor = 1;
+}
+
+/*
+ * Takes a finished slot: an error to report, a batch to return, or a
+ * mark (returned as an empty batch for a LOST chunk with lost_batches);
+ * 2 for one that returns nothing.
+ */
 static int deliver(struct pebs_reader *r, struct slot *sl,
 		   struct pebs_batch **out)
 {
 	if (r->dropped && sl->src == r->dropped_src)
 		return 2;	/* the rest of a source abandoned after damage */
+	add_delta(&r->st, &sl->d);
+	if (sl->meta)
+		r->last_meta = sl->meta;
+	if (sl->kind == K_MARK) {
+		if (!sl->lost || !r->o.lost_batches)
+			return 2;
+		struct pebs_batch *lb = r->lost_batch;
+		pebs_batch_reset(lb);
+		lb->block_index = sl->block;
+		lb->offset = sl->offset;
+		lb->source = sl->src;
+		lb->segment = sl->segment;
+		r->cur_meta = sl->meta ? sl->meta : r->empty;
+		*out = lb;
+		return 1;
+	}
 	if (sl->kind == K_ERROR) {
 		snprintf(r->errfile, sizeof(r->errfile), "%s",
 			 r->srcs[sl->src].name ? r->srcs[sl->src].name : "?");
@@ -2118,8 +2243,9 @@ int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out)
 	}
 	pthread_mutex_unlock(&r->mu);
 done:
-	if (rc == 0 && r->cur_meta == r->empty && r->nmetas)
-		r->cur_meta = r->metas[r->nmetas - 1];
+	/* the last segment delivered, not the last one read ahead */
+	if (rc == 0 && r->cur_meta == r->empty && r->last_meta)
+		r->cur_meta = r->last_meta;
 	return rc;
 }
 
@@ -2133,6 +2259,19 @@ const void *pebs_reader_raw(const struct pebs_reader *r, size_t *len)
 	*len = sl->len;
 	/* A mapped block's copy (img_fetch copies it whole for this). */
 	return sl->img_have ? sl->img : sl->chunk;
+}
+
+uint64_t pebs_reader_lost(const struct pebs_reader *r, uint32_t *cpu,
+			  uint64_t *time)
+{
+	const struct slot *sl = r->nthreads == 1 ? &r->slots[0] : r->held;
+	int is = sl && sl->kind == K_MARK && sl->lost &&
+		 r->o.lost_batches;
+	if (cpu)
+		*cpu = is ? sl->lost_cpu : 0;
+	if (time)
+		*time = is ? sl->lost_time : 0;
+	return is ? sl->lost_count : 0;
 }
 
 const char *pebs_reader_errmsg(const struct pebs_reader *r)
@@ -2199,6 +2338,7 @@ void pebs_reader_close(struct pebs_reader *r)
 		pebs_meta_free(r->metas[i]);
 	free(r->metas);
 	pebs_meta_free(r->empty);
+	pebs_batch_free(r->lost_batch);
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->ready);
 	pthread_cond_destroy(&r->freed);

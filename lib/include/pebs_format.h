@@ -237,6 +237,17 @@ struct pebs_reader_opts {
 	int (*consume)(void *ctx, unsigned worker,
 		       const struct pebs_batch *b);
 	void *consume_ctx;
+	/*
+	 * Return each LOST chunk (a count of samples lost) in input order,
+	 * as an empty batch (n = 0) of its segment: source, segment, the
+	 * chunk's offset, and block_index the number of the block after it;
+	 * pebs_reader_lost() gives its record and pebs_reader_meta() its
+	 * segment's metadata.  The counts then stay where they were in the
+	 * input, in their own segment even when it has no samples, however
+	 * far the decode threads read ahead.  Such batches are not passed
+	 * to consume.  0: LOST chunks are only counted (stats.lost).
+	 */
+	int lost_batches;
 };
 
 /*
@@ -261,6 +272,15 @@ int pebs_reader_open(struct pebs_reader **r, const char *const *paths,
  */
 int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out);
 
+/*
+ * The lost-sample record of the last batch when it was a LOST chunk
+ * (opts.lost_batches): returns its count (never 0) and, where non-NULL,
+ * its CPU in *@cpu and time in *@time.  0 (and zeros) for a batch of
+ * samples, or without lost_batches.
+ */
+uint64_t pebs_reader_lost(const struct pebs_reader *r, uint32_t *cpu,
+			  uint64_t *time);
+
 /* The raw chunk bytes of the last batch (opts.raw_chunks), else NULL. */
 const void *pebs_reader_raw(const struct pebs_reader *r, size_t *len);
 
@@ -280,12 +300,19 @@ const char *pebs_reader_name(const struct pebs_reader *r, uint32_t source);
 /* Metadata of the segment the last batch came from (never NULL). */
 const struct pebs_meta *pebs_reader_meta(const struct pebs_reader *r);
 
+/*
+ * Counts as far as reading has delivered, the same whatever the number of
+ * threads: what the decode threads read ahead of the last batch returned
+ * (or error reported) is counted only once the reader gets there, and
+ * what they read past damage that stops a source (without salvage) never.
+ * At the end of input, all that was read.
+ */
 struct pebs_read_stats {
 	uint64_t samples;	/* samples in returned batches */
 	uint64_t blocks;	/* blocks returned */
 	uint64_t skipped;	/* blocks skipped by the filter callback */
 	uint64_t damaged;	/* blocks skipped because damaged (salvage) */
-	uint64_t lost;		/* in-band lost-sample counts */
+	uint64_t lost;		/* in-band lost-sample counts (LOST) */
 	uint64_t segments;
 	uint64_t bytes;		/* input bytes consumed */
 	uint64_t tmin, tmax;	/* time range of returned samples */

@@ -4,8 +4,9 @@
  * callbacks on the decoding threads and damage reported in order, for 1
  * to 5 threads, with and without salvage, from files and from a pipe.
  * Every configuration must deliver the same samples (count and a checksum
- * of two columns) and the same errors as one thread; TSan aborts on a
- * data race.  Criterion's runner does not work under TSan, hence a plain
+ * of two columns), lost records (lost_batches: where they lie) and errors
+ * as one thread, and end with the same statistics; TSan aborts on a data
+ * race.  Criterion's runner does not work under TSan, hence a plain
  * program.  Exit 0 when all agree, 1 otherwise.
  *   reader-stress DIR     (scratch files are written to DIR)
  */
@@ -25,6 +26,9 @@
 
 struct result {
 	unsigned long long n, sum;
+	/* the lost records in order with the sample count before each;
+	 * stats at the end: segments, bytes, lost */
+	unsigned long long lsum, segs, bytes, lost;
 	int errors;
 	char first_err[256];
 };
@@ -57,8 +61,14 @@ static int write_file(const char *path)
 	struct pebs_writer *w = NULL;
 	int rc = !g || !b || !m || !fp || pebs_gen_meta(g, m) ||
 		 pebs_writer_open(&w, fp, m, &wo);
-	for (size_t done = 0; !rc && done < NSAMPLES; done += BLOCK)
+	for (size_t done = 0; !rc && done < NSAMPLES; done += BLOCK) {
 		rc = pebs_gen_batch(g, b, BLOCK) || pebs_writer_add_batch(w, b);
+		/* lost records between some blocks, where the threads read
+		 * ahead */
+		if (!rc && done / BLOCK % 5 == 2)
+			rc = pebs_writer_lost(w, (uint32_t)(done % 7), done,
+					      done / BLOCK + 1) != 0;
+	}
 	if (w && pebs_writer_close(w))
 		rc = 1;
 	if (fp && fclose(fp))
@@ -118,6 +128,7 @@ static int run(const char *const *paths, size_t np, int piped,
 		.threads = threads, .salvage = salvage,
 		.cols = 1ull << PEBS_COL_LAT | 1ull << PEBS_COL_ADDR |
 			1ull << PEBS_COL_IP,
+		.lost_batches = 1,
 	};
 	if (consume)
 		ro.consume = count_cb;
@@ -152,12 +163,22 @@ static int run(const char *const *paths, size_t np, int piped,
 					 "%s", pebs_reader_errmsg(r));
 			continue;
 		}
+		uint32_t cpu;
+		uint64_t t, lc = pebs_reader_lost(r, &cpu, &t);
+		if (lc)
+			res->lsum = res->lsum * 1000003 + lc * 31 + cpu + t +
+				    res->n + b->source;
 		res->n += b->n;
 		if (!consume)
 			res->sum += mix(b);
 	}
 	for (unsigned i = 0; consume && i < PEBS_READER_MAX_THREADS; i++)
 		res->sum += part[i];
+	struct pebs_read_stats st;
+	pebs_reader_stats(r, &st);
+	res->segs = st.segments;
+	res->bytes = st.bytes;
+	res->lost = st.lost;
 	pebs_reader_close(r);
 	if (piped) {
 		/* closing the read end ends a feeder the reader stopped on */
@@ -204,6 +225,10 @@ int main(int argc, char **argv)
 						runs++;
 						if (got.n == ref.n &&
 						    got.sum == ref.sum &&
+						    got.lsum == ref.lsum &&
+						    got.segs == ref.segs &&
+						    got.bytes == ref.bytes &&
+						    got.lost == ref.lost &&
 						    got.errors == ref.errors &&
 						    !strcmp(got.first_err,
 							    ref.first_err))
@@ -212,16 +237,25 @@ int main(int argc, char **argv)
 						printf("DIFFER: input set %zu%s "
 						       "salvage %d threads %u "
 						       "consume %d: %llu samples "
-						       "(%llu), %d errors (%d)\n",
+						       "(%llu), %d errors (%d), "
+						       "%llu segments (%llu), "
+						       "%llu bytes (%llu), lost "
+						       "%llu (%llu) %s\n",
 						       s, piped ? " piped" : "",
 						       salvage, t, c, got.n,
 						       ref.n, got.errors,
-						       ref.errors);
+						       ref.errors, got.segs,
+						       ref.segs, got.bytes,
+						       ref.bytes, got.lost,
+						       ref.lost,
+						       got.lsum == ref.lsum ?
+						       "" : "(in other places)");
 					}
 				printf("input set %zu%s salvage %d: %llu samples, "
-				       "%d errors%s%s\n", s,
+				       "%llu lost, %d errors%s%s\n", s,
 				       piped ? " piped" : "", salvage, ref.n,
-				       ref.errors, ref.errors ? ": " : "",
+				       ref.lost, ref.errors,
+				       ref.errors ? ": " : "",
 				       ref.first_err);
 			}
 		}

@@ -893,6 +893,169 @@ Test(format, empty_stream_has_metadata)
 	free(p);
 }
 
+/*
+ * One segment of @n generated samples (blocks of 100, host @host), with
+ * the lost records @lost[0..@nl) written after the sample numbered
+ * @at[i] (0: before any).
+ */
+static void write_lossy(FILE *fp, const char *host, size_t n,
+			const size_t *at, const uint64_t (*lost)[3], size_t nl)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	pebs_meta_set(m, "host", host);
+	struct pebs_writer_opts o = { .block_samples = 100 };
+	struct pebs_writer *w;
+	cr_assert_eq(pebs_writer_open(&w, fp, m, &o), 0);
+	struct pebs_gen_opts go = { .seed = 7 };
+	struct pebs_gen *g = pebs_gen_new(&go);
+	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
+	size_t done = 0, k = 0;
+	for (;;) {
+		for (; k < nl && at[k] == done; k++)
+			cr_assert_eq(pebs_writer_lost(w, (uint32_t)lost[k][0],
+						      lost[k][1], lost[k][2]),
+				     0);
+		if (done == n)
+			break;
+		size_t step = k < nl ? at[k] - done : n - done;
+		cr_assert_eq(pebs_gen_batch(g, b, step), 0);
+		cr_assert_eq(pebs_writer_add_batch(w, b), 0);
+		done += step;
+	}
+	cr_assert_eq(pebs_writer_close(w), 0);
+	pebs_gen_free(g);
+	pebs_batch_free(b);
+	pebs_meta_free(m);
+}
+
+/*
+ * Lost records come in input order, each in its own segment, with any
+ * number of threads (lost_batches): an empty batch each, its record from
+ * pebs_reader_lost(), the metadata its segment's; that of a segment of no
+ * samples too.  Without lost_batches, stats.lost counts those before the
+ * last batch returned, not what the threads read ahead.
+ */
+Test(format, lost_batches_in_order)
+{
+	static const size_t at_a[] = { 100, 250, 250 };
+	static const uint64_t lost_a[][3] = { { 3, 99, 5 }, { 1, 7, 6 },
+					      { 2, 8, 1 } };
+	static const size_t at_b[] = { 0 };
+	static const uint64_t lost_b[][3] = { { 4, 9, 11 } };
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_lossy(fp, "a", 250, at_a, lost_a, 3);
+	write_lossy(fp, "b", 0, at_b, lost_b, 1);
+	write_lossy(fp, "c", 150, NULL, NULL, 0);
+	fclose(fp);
+	const char *paths[] = { p };
+	static const char want[] =
+		"0a100 0aL3,99,5 0a100 0a50 0aL1,7,6 0aL2,8,1 1bL4,9,11 "
+		"2c100 2c50 ";
+	/* stats.lost after each batch, without lost_batches */
+	static const uint64_t want_lost[] = { 0, 5, 5, 23, 23 };
+	for (unsigned t = 1; t <= PEBS_READER_MAX_THREADS; t++) {
+		for (int lb = 0; lb < 2; lb++) {
+			struct pebs_reader *r;
+			struct pebs_reader_opts o = { .threads = t,
+						      .lost_batches = lb };
+			cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+			struct pebs_batch *b;
+			char got[256] = "";
+			size_t k = 0;
+			while (pebs_reader_next(r, &b) > 0) {
+				uint32_t cpu;
+				uint64_t time, c = pebs_reader_lost(r, &cpu,
+								    &time);
+				const char *h = pebs_meta_get(
+					pebs_reader_meta(r), "host");
+				size_t l = strlen(got);
+				if (c)
+					snprintf(got + l, sizeof(got) - l,
+						 "%u%sL%u,%llu,%llu ",
+						 b->segment, h, cpu,
+						 (unsigned long long)time,
+						 (unsigned long long)c);
+				else
+					snprintf(got + l, sizeof(got) - l,
+						 "%u%s%zu ", b->segment, h,
+						 b->n);
+				cr_assert(!c || b->n == 0);
+				struct pebs_read_stats st;
+				pebs_reader_stats(r, &st);
+				if (!lb) {
+					cr_assert(k < 5);
+					cr_assert_eq(st.lost, want_lost[k],
+						     "-j%u batch %zu: lost "
+						     "%llu", t, k,
+						     (unsigned long long)
+						     st.lost);
+				}
+				k++;
+			}
+			if (lb)
+				cr_assert_str_eq(got, want, "-j%u", t);
+			struct pebs_read_stats st;
+			pebs_reader_stats(r, &st);
+			cr_assert_eq(st.lost, 23);
+			cr_assert_eq(st.segments, 3);
+			pebs_reader_close(r);
+		}
+	}
+	unlink(p);
+	free(p);
+}
+
+/*
+ * Without salvage, a source ends at a damaged block: what the threads
+ * read past it (more segments, their headers, bytes) is not counted, and
+ * the metadata at the end is that of the damaged block's segment.
+ */
+Test(format, damage_stops_counts_too)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 1, 300, 100, "a", 0);
+	write_stream(fp, 2, 0, 100, "z", 0);
+	write_stream(fp, 3, 300, 100, "b", 0);
+	fclose(fp);
+	size_t len, offs[8];
+	char *d = slurp(p, &len);
+	cr_assert_geq(block_offsets(d, len, offs), 2);
+	/* in the last column of block 0: found by the decoding thread */
+	d[offs[1] - 40] ^= 0x55;
+	char *q = dump(d, len);
+	const char *paths[] = { q };
+	for (unsigned t = 1; t <= PEBS_READER_MAX_THREADS; t++) {
+		for (int rep = 0; rep < 3; rep++) {
+			struct pebs_reader *r;
+			struct pebs_reader_opts o = { .threads = t };
+			cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+			struct pebs_batch *b;
+			int rc, errs = 0, got = 0;
+			while ((rc = pebs_reader_next(r, &b)) != 0)
+				rc < 0 ? errs++ : got++;
+			struct pebs_read_stats st;
+			pebs_reader_stats(r, &st);
+			cr_assert_eq(errs, 1);
+			cr_assert_eq(got, 0);
+			cr_assert_eq(st.segments, 1, "-j%u: %llu segments", t,
+				     (unsigned long long)st.segments);
+			/* up to the end of the damaged block */
+			cr_assert_eq(st.bytes, offs[0] + 24 +
+				     get64((const uint8_t *)d + offs[0] + 8));
+			cr_assert_str_eq(pebs_meta_get(pebs_reader_meta(r),
+						       "host"), "a");
+			pebs_reader_close(r);
+		}
+	}
+	unlink(q);
+	unlink(p);
+	free(q);
+	free(d);
+	free(p);
+}
+
 /* Generated data selects the KEYED encoding; all decoders must agree. */
 Test(format, block_keyed_generated_matches_reference)
 {
