@@ -223,8 +223,6 @@ static int run_perf(const struct opts *o, const char *const *paths,
 						  NULL);
 		} else if (b->source != src || b->segment != seg) {
 			r = pebs_perf_writer_segment(w, util_input_meta(&in));
-			if (r == -PEBS_E_UNSUPPORTED)
-				refused = util_input_file(&in, b);
 		}
 		src = b->source;
 		seg = b->segment;
@@ -239,21 +237,21 @@ static int run_perf(const struct opts *o, const char *const *paths,
 			r = pebs_perf_writer_lost(w, 0, b->c64[PEBS_COL_TIME]
 						  [b->n - 1], st.lost - lost);
 		lost = st.lost;
+		/* a segment, or a sample, the file cannot hold */
+		if (r == -PEBS_E_UNSUPPORTED)
+			refused = util_input_file(&in, b);
 	}
 	/* no samples: still a valid perf.data, from an input that was read */
 	if (!w && r >= 0 && util_input_readable(&in))
 		r = pebs_perf_writer_open(&w, fp, util_input_meta(&in), NULL);
-	if (r < 0 && w)
-		snprintf(err, sizeof(err), "%s", pebs_perf_writer_errmsg(w));
-	int c = w ? pebs_perf_writer_close(w, r < 0 ? NULL : err,
-					   sizeof(err)) : r;
-	if (r >= 0)
-		r = c;
-	if (refused)	/* segments counted from 1, as the reader does */
+	/* a refused writer still finishes the file before what it refused */
+	if (w)
+		r = pebs_perf_writer_close(w, err, sizeof(err));
+	if (r == -PEBS_E_UNSUPPORTED)	/* segments counted from 1 */
 		util_die(EXIT_USAGE, "%s: segment %" PRIu32 ": %s (the "
 			 "output stops before it: incomplete)",
-			 strcmp(refused, "-") ? refused : "standard input",
-			 seg + 1, err);
+			 !refused ? "perf.data" : strcmp(refused, "-") ?
+			 refused : "standard input", seg + 1, err);
 	if (r == -PEBS_E_IO)
 		util_write_failed(o->out);
 	if (r < 0)

@@ -17,7 +17,7 @@
 
 #define ATTR_SIZE 128u		/* PERF_ATTR_SIZE_VER7 */
 #define ID_BASE 1000u
-#define MAX_EVENTS 4096u
+#define MAX_EVENTS PEBS_PERF_MAX_EVENTS
 #define MAX_PATH 4095u		/* longer paths are cut (PATH_MAX) */
 #define MAX_NAME 4095u
 #define KERNEL_DSO "[kernel.kallsyms]"
@@ -90,6 +90,7 @@ struct pebs_perf_writer {
 	size_t nbid;
 	size_t bid_out;		/* pipe: entries already written in band */
 	int err;
+	int refused;		/* err is a refusal: the output so far is whole */
 	char msg[512];
 };
 
@@ -186,18 +187,44 @@ static void b_flags(struct buf *b, uint64_t v)
 
 /* ------------------------------------------------------------ helpers */
 
+static int vfail(struct pebs_perf_writer *w, int err, const char *fmt,
+		 va_list ap)
+{
+	if (!w->err) {
+		vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+		w->err = err;
+	}
+	return -err;
+}
+
 static int fail(struct pebs_perf_writer *w, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int fail(struct pebs_perf_writer *w, int err, const char *fmt, ...)
 {
-	if (!w->err) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
-		va_end(ap);
-		w->err = err;
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(w, err, fmt, ap);
+	va_end(ap);
 	return -err;
+}
+
+/*
+ * Fails the writer with PEBS_E_UNSUPPORTED for what one perf.data cannot
+ * hold, called before anything of it is written: what was written before
+ * is whole, and pebs_perf_writer_close() still finishes the file with it
+ * (a header of zeros made the samples before unreadable too).
+ */
+static int refuse(struct pebs_perf_writer *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int refuse(struct pebs_perf_writer *w, const char *fmt, ...)
+{
+	if (!w->err)
+		w->refused = 1;
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(w, PEBS_E_UNSUPPORTED, fmt, ap);
+	va_end(ap);
+	return -PEBS_E_UNSUPPORTED;
 }
 
 static const char *mget(const struct pebs_meta *m, const char *fmt, ...)
@@ -426,8 +453,14 @@ static int ev_attrs(const struct pebs_meta *m, const char *name,
 /* Declares event @name with the current segment's attributes. */
 static int add_event(struct pebs_perf_writer *w, const char *name)
 {
+	/* the metadata's events were counted before (check_nevents()): this
+	 * is a sample's, refused before anything of it is written */
 	if (w->nev >= MAX_EVENTS)
-		return fail(w, PEBS_E_RANGE, "more than %u events", MAX_EVENTS);
+		return refuse(w, "a sample of event \"%.256s\", a %uth event "
+			      "name: one perf.data holds at most %u events "
+			      "here; export them separately",
+			      *name ? name : PEBS_PERF_ANON_EVENT,
+			      MAX_EVENTS + 1, MAX_EVENTS);
 	struct wevent *ne = realloc(w->ev, (w->nev + 1) * sizeof(*ne));
 	if (!ne)
 		return fail(w, PEBS_E_NOMEM, "out of memory");
@@ -1143,12 +1176,11 @@ static int check_clock(struct pebs_perf_writer *w, const struct pebs_meta *m)
 	if (w->raw_clock && !ok && (u0 && u1 ? strcmp(u0, u1) == 0 : u0 == u1))
 		return 0;
 	char here[64], before[64];
-	return fail(w, PEBS_E_UNSUPPORTED, "times in %s, but in %s before "
-		    "it: a perf.data has one time base, nanoseconds, and "
-		    "times of unknown rate cannot be converted to it; export "
-		    "them separately",
-		    clock_desc(m, here, sizeof(here)),
-		    clock_desc(w->meta, before, sizeof(before)));
+	return refuse(w, "times in %s, but in %s before it: a perf.data "
+		      "has one time base, nanoseconds, and times of unknown "
+		      "rate cannot be converted to it; export them "
+		      "separately", clock_desc(m, here, sizeof(here)),
+		      clock_desc(w->meta, before, sizeof(before)));
 }
 
 /* "type T config C config1 C1 precise P [freq F]" of @e, for messages. */
@@ -1184,16 +1216,59 @@ static int check_events(struct pebs_perf_writer *w,
 			    n.precise == e->precise && n.freq == e->freq)
 				break;
 			char here[96], before[96];
-			return fail(w, PEBS_E_UNSUPPORTED, "event \"%s\" has "
-				    "%s, in the inputs before it %s: a "
-				    "perf.data has one attribute per event "
-				    "name; export them separately",
-				    perf_name(e),
-				    attr_desc(&n, here, sizeof(here)),
-				    attr_desc(e, before, sizeof(before)));
+			return refuse(w, "event \"%s\" has %s, in the "
+				      "inputs before it %s: a perf.data has "
+				      "one attribute per event name; export "
+				      "them separately", perf_name(e),
+				      attr_desc(&n, here, sizeof(here)),
+				      attr_desc(e, before, sizeof(before)));
 		}
 	}
 	return 0;
+}
+
+/*
+ * Whether the events segment metadata @m names fit in the event table
+ * with those declared before.  Fails the writer with PEBS_E_UNSUPPORTED
+ * if not.
+ */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int check_nevents(struct pebs_perf_writer *w,
+			 const struct pebs_meta *m)
+{
+	size_t n = 0, add = 0;
+	while (mget(m, "events.%zu.name", n))
+		n++;
+	if (w->nev + n <= MAX_EVENTS)
+		return 0;
+	/* the names not declared yet, each once (sorted: dupes adjacent) */
+	const char **v = malloc(n * sizeof(*v));
+	if (!v)
+		return fail(w, PEBS_E_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		v[i] = mget(m, "events.%zu.name", i);
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (size_t i = 0; i < n && w->nev + add <= MAX_EVENTS; i++) {
+		size_t k = 0;
+		while (k < w->nev && strcmp(w->ev[k].name, v[i]) != 0)
+			k++;
+		if (k == w->nev && (!i || strcmp(v[i - 1], v[i]) != 0))
+			add++;
+	}
+	free(v);
+	if (w->nev + add <= MAX_EVENTS)
+		return 0;
+	if (!w->nev)
+		return refuse(w, "the metadata declares %zu events: one "
+			      "perf.data holds at most %u here; export them "
+			      "separately", n, MAX_EVENTS);
+	return refuse(w, "the metadata declares %zu events, with the %zu "
+		      "before more than the %u that one perf.data holds "
+		      "here; export them separately", n, w->nev, MAX_EVENTS);
 }
 
 /*
@@ -1223,10 +1298,10 @@ static int merge_bids(struct pebs_perf_writer *w, struct wbid *list,
 					 w->bid[k].id[j]);
 			}
 			here[2 * e->n] = before[2 * w->bid[k].n] = '\0';
-			fail(w, PEBS_E_UNSUPPORTED, "%s has build-id %s, in "
-			     "the inputs before it %s: a perf.data has one "
-			     "build-id per object; export them separately",
-			     e->path, here, before);
+			refuse(w, "%s has build-id %s, in the inputs before "
+			       "it %s: a perf.data has one build-id per "
+			       "object; export them separately", e->path,
+			       here, before);
 			/* list[keep, i) were moved or freed */
 			for (size_t j = 0; j < n; j++)
 				if (j < keep || j >= i)
@@ -1286,11 +1361,6 @@ int pebs_perf_writer_open(struct pebs_perf_writer **wp, FILE *fp,
 	if ((st & PEBS_PERF_S_WEIGHT) && (st & PEBS_PERF_S_WEIGHT_STRUCT))
 		return fail(w, PEBS_E_INVAL, "WEIGHT and WEIGHT_STRUCT are "
 			    "exclusive");
-	/* Declare the metadata's events first, in order. */
-	const char *name;
-	for (size_t i = 0; (name = mget(w->meta, "events.%zu.name", i)); i++)
-		if (find_event(w, name) < 0)
-			return -w->err;
 	struct stat sb;
 	int fd = fileno(fp);
 	if (!w->o.pipe && (fd < 0 || fstat(fd, &sb) < 0 ||
@@ -1302,21 +1372,33 @@ int pebs_perf_writer_open(struct pebs_perf_writer **wp, FILE *fp,
 	if (w->o.pipe) {
 		b_u64(b, 16);
 		w->data_off = 0;
-		return flush_out(w);
+		if (flush_out(w) < 0)
+			return -w->err;
+	} else {
+		/* file mode: a placeholder header, rewritten by close */
+		b_zero(b, 96);
+		long pos = ftell(fp);
+		if (pos < 0)
+			return fail(w, PEBS_E_IO, "cannot tell position: %s",
+				    strerror(errno));
+		w->data_off = (uint64_t)pos + 104;
+		if (flush_out(w) < 0)
+			return -w->err;
+		w->data_len = 0;
+		w->started = 0;
+		if (put_side(w) < 0)
+			return -w->err;
 	}
-	/* file mode: a placeholder header, rewritten by close */
-	b_zero(b, 96);
-	long pos = ftell(fp);
-	if (pos < 0)
-		return fail(w, PEBS_E_IO, "cannot tell position: %s",
-			    strerror(errno));
-	w->data_off = (uint64_t)pos + 104;
-	if (flush_out(w) < 0)
+	/*
+	 * Declare the metadata's events first, in order; after the start of
+	 * the file, so that close can finish it when they are refused.
+	 */
+	if (check_nevents(w, w->meta) < 0)
 		return -w->err;
-	w->data_len = 0;
-	w->started = 0;
-	if (put_side(w) < 0)
-		return -w->err;
+	const char *name;
+	for (size_t i = 0; (name = mget(w->meta, "events.%zu.name", i)); i++)
+		if (find_event(w, name) < 0)
+			return -w->err;
 	return 0;
 }
 
@@ -1339,7 +1421,8 @@ int pebs_perf_writer_segment(struct pebs_perf_writer *w,
 	 * segment is written; a pipe's header goes out first, with the side
 	 * records of the segment before (its attributes are the metadata's).
 	 */
-	if (check_clock(w, m) < 0 || check_events(w, m) < 0) {
+	if (check_clock(w, m) < 0 || check_events(w, m) < 0 ||
+	    check_nevents(w, m) < 0) {
 		free_bids(bl, nbl);	/* merge_bids() would have taken them */
 		pebs_meta_free(m);
 		return -w->err;
@@ -1387,11 +1470,26 @@ int pebs_perf_writer_segment(struct pebs_perf_writer *w,
 	return b->oom ? fail(w, PEBS_E_NOMEM, "out of memory") : 0;
 }
 
-static uint64_t to_ns(const struct pebs_perf_writer *w, uint64_t t)
+/*
+ * Time @t of the segment's clock in ns, into *@ns: ticks exactly (integer
+ * arithmetic, rounded down).  perf's times are 64-bit ns: a later time
+ * (ticks of a slow clock near 2^64) is refused, not wrapped to an early
+ * one; @what says whose time it is, for the message.
+ */
+static int to_ns(struct pebs_perf_writer *w, uint64_t t, uint64_t *ns,
+		 const char *what)
 {
-	if (!w->tsc_hz)
-		return t;
-	return (uint64_t)((unsigned __int128)t * 1000000000u / w->tsc_hz);
+	if (!w->tsc_hz) {
+		*ns = t;
+		return 0;
+	}
+	unsigned __int128 v = (unsigned __int128)t * 1000000000u / w->tsc_hz;
+	if (v > UINT64_MAX)
+		return refuse(w, "%s at %" PRIu64 " TSC ticks of %" PRIu64
+			      " Hz: 2^64 ns or later, which the 64-bit times "
+			      "of perf.data cannot hold", what, t, w->tsc_hz);
+	*ns = (uint64_t)v;
+	return 0;
 }
 
 /*
@@ -1451,7 +1549,11 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 	if (w->err)
 		return -w->err;
 	fix_st(w, has_phys(s));
-	/* the event first: a pipe's header records then declare it */
+	/* what may refuse the sample first, the event before the pipe's
+	 * header records (they then declare it) */
+	uint64_t t = 0;	/* set unless refused */
+	if (to_ns(w, s->time, &t, "a sample") < 0)
+		return -w->err;
 	int k = find_event(w, event);
 	if (k < 0)
 		return k;
@@ -1460,7 +1562,6 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 	const struct wevent *e = &w->ev[k];
 	uint64_t st = sample_type(w), id = ev_id((size_t)k);
 	struct buf *b = &w->out;
-	uint64_t t = to_ns(w, s->time);
 	/* before keep_order(): perf then takes the COMM with the records it
 	 * holds (not counted out of order), and the sample after it */
 	if ((st & PEBS_PERF_S_TID) &&
@@ -1569,15 +1670,18 @@ int pebs_perf_writer_lost(struct pebs_perf_writer *w, uint32_t cpu,
 	if (w->err)
 		return -w->err;
 	fix_st(w, 0);
+	uint64_t t = 0;	/* set unless refused */
+	if (to_ns(w, time, &t, "lost samples") < 0)
+		return -w->err;
 	if (w->o.pipe && !w->started && pipe_start(w) < 0)
 		return -w->err;
 	if (!w->nev && find_event(w, NULL) < 0)
 		return -w->err;
 	struct buf *b = &w->out;
-	keep_order(w, to_ns(w, time));
+	keep_order(w, t);
 	size_t at = rec_begin(b, 13, 0);	/* LOST_SAMPLES */
 	b_u64(b, count);
-	put_sample_id(w, b, 0, 0, to_ns(w, time), cpu);
+	put_sample_id(w, b, 0, 0, t, cpu);
 	return rec_end(w, b, at);
 }
 
@@ -1588,6 +1692,15 @@ static int finish_file(struct pebs_perf_writer *w)
 	fix_st(w, 0);
 	if (!w->nev && find_event(w, NULL) < 0)
 		return -w->err;
+	/*
+	 * A data size of 0 is perf's mark of a file never finished (readers
+	 * then take what follows for records): no samples and no side
+	 * records, or all refused, still get one record, a round.
+	 */
+	if (!w->data_len && !b->n) {
+		size_t r = rec_begin(b, 68, 0);		/* FINISHED_ROUND */
+		rec_end(w, b, r);
+	}
 	if (flush_out(w) < 0)
 		return -w->err;
 	uint64_t pos = w->data_off + w->data_len;
@@ -1667,6 +1780,17 @@ int pebs_perf_writer_close(struct pebs_perf_writer *w, char *err,
 {
 	if (!w)
 		return -PEBS_E_INVAL;
+	/*
+	 * A refusal came before anything of what it refused: the rest is
+	 * finished as without it.  An error in finishing is the one to
+	 * report then (the file is not whole); else the refusal.
+	 */
+	int refused = w->refused ? w->err : 0;
+	char msg[sizeof(w->msg)];
+	if (refused) {
+		memcpy(msg, w->msg, sizeof(msg));
+		w->err = 0;
+	}
 	if (!w->err) {
 		if (w->o.pipe) {
 			if (!w->started)
@@ -1677,6 +1801,10 @@ int pebs_perf_writer_close(struct pebs_perf_writer *w, char *err,
 		}
 		if (!w->err && fflush(w->fp) == EOF)
 			fail(w, PEBS_E_IO, "write error: %s", strerror(errno));
+	}
+	if (refused && !w->err) {
+		w->err = refused;
+		memcpy(w->msg, msg, sizeof(msg));
 	}
 	int e = w->err;
 	if (err && errlen)

@@ -60,6 +60,13 @@ extern "C" {
  */
 #define PEBS_PERF_MAX_CPUS 16384u
 
+/*
+ * Events (distinct names) one perf.data of the writer holds.  The limit
+ * is the writer's, not perf's: it bounds the event table, which is
+ * searched name by name; more are refused (pebs_perf_writer_add()).
+ */
+#define PEBS_PERF_MAX_EVENTS 4096u
+
 /* ---------------------------------------------------------------- parser */
 
 struct pebs_perf_reader;
@@ -209,8 +216,11 @@ struct pebs_perf_writer_opts {
  * features (host, kernel, CPU, topology, command line) of the whole file.
  * A seekable @fp gets the normal file layout (header rewritten at
  * close); otherwise (or with opts->pipe) pipe mode.  Events are declared as
- * samples name them.  @fp is not closed.  Returns 0 and *@w or a negative
- * error.
+ * samples name them, those of @meta first; one file holds at most
+ * PEBS_PERF_MAX_EVENTS.  @fp is not closed.  Returns 0 and *@w or a
+ * negative error (*@w is then still to be closed); -PEBS_E_UNSUPPORTED
+ * when @meta declares more events than a file holds (refused: see
+ * pebs_perf_writer_close()).
  */
 int pebs_perf_writer_open(struct pebs_perf_writer **w, FILE *fp,
 			  const struct pebs_meta *meta,
@@ -237,7 +247,8 @@ int pebs_perf_writer_open(struct pebs_perf_writer **w, FILE *fp,
  * written) when the segment cannot share the file with those before: a
  * clock that the rule above rules out, an event of the same name with
  * other perf attributes (type, config, config1, precise_ip, frequency;
- * periods may differ), or an object (path) with another build-id;
+ * periods may differ), an object (path) with another build-id, or events
+ * that with those before are more than PEBS_PERF_MAX_EVENTS;
  * pebs_perf_writer_errmsg() says which.
  */
 int pebs_perf_writer_segment(struct pebs_perf_writer *w,
@@ -249,12 +260,15 @@ int pebs_perf_writer_segment(struct pebs_perf_writer *w,
  * really called so).  A new
  * name declares a new event (in pipe mode after the start, with an in-band
  * attribute and name record).  With WEIGHT_STRUCT, an s->ins_lat above
- * 65535 is written as 65535 (perf keeps 16 bits).  Returns 0 or a
- * negative error, with pebs_perf_writer_errmsg(): -PEBS_E_IO when writing
- * fails (errno kept), -PEBS_E_NOMEM, -PEBS_E_RANGE (a record over 64 KiB,
- * too many events), -PEBS_E_INVAL (a sample_type perf cannot read), or the
- * error that made the writer fail before (a writer that failed stays
- * failed).
+ * 65535 is written as 65535 (perf keeps 16 bits).  The time is converted
+ * to ns exactly (integers, rounded down).  Returns 0 or a negative error,
+ * with pebs_perf_writer_errmsg(): -PEBS_E_IO when writing fails (errno
+ * kept), -PEBS_E_NOMEM, -PEBS_E_RANGE (a record over 64 KiB),
+ * -PEBS_E_INVAL (a sample_type perf cannot read), -PEBS_E_UNSUPPORTED
+ * (refused, nothing of the sample written: a new event name past
+ * PEBS_PERF_MAX_EVENTS, or a time of 2^64 ns or later, which perf's 64-bit
+ * times cannot hold), or the error that made the writer fail before (a
+ * writer that failed stays failed).
  */
 int pebs_perf_writer_add(struct pebs_perf_writer *w,
 			 const struct pebs_sample *s, const char *event);
@@ -284,9 +298,12 @@ int pebs_perf_writer_lost(struct pebs_perf_writer *w, uint32_t cpu,
 
 /*
  * Writes the attributes and header features (file mode), rewrites the
- * header, flushes and frees @w (@fp stays open).  Returns 0 or the first
- * error of the writer's life, with its message copied into @err (@errlen
- * bytes) when non-NULL.
+ * header, flushes and frees @w (@fp stays open).  A writer that failed
+ * with -PEBS_E_UNSUPPORTED (a refusal: nothing of the refused segment or
+ * sample written) is still finished so: a valid perf.data of what came
+ * before.  Returns 0 or the first error of the writer's life (an error
+ * in finishing after a refusal), with its message copied into @err
+ * (@errlen bytes) when non-NULL.
  */
 int pebs_perf_writer_close(struct pebs_perf_writer *w, char *err,
 			   size_t errlen);
