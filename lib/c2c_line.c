@@ -911,14 +911,22 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 			  fx->stores, fx->loads,
 			  fx->contended ? ", shared" : "");
 	}
-	if (out.n)
+	/* the last line of the address space has no line after it: its
+	 * end + L wrapped to 0, shown as "line 0x0" */
+	int top = p->addr > UINT64_MAX - L;
+	if (out.n) {
 		sb_printf(&ev, "; %" PRIu64 " sample%s (%u-byte accesses from "
-			  "0x%02x) run%s up to %u bytes past the line end "
-			  "into line 0x%" PRIx64 ": %s here up to 0x%02x, "
-			  "and on no line past it", out.n, out.n == 1 ? "" : "s",
-			  A, out.lo, out.n == 1 ? "s" : "", out.past,
-			  p->addr + L, out.n == 1 ? "it counts" : "they count",
-			  L - 1);
+			  "0x%02x) run%s up to %u byte%s past the line end ",
+			  out.n, out.n == 1 ? "" : "s", A, out.lo,
+			  out.n == 1 ? "s" : "", out.past,
+			  out.past == 1 ? "" : "s");
+		if (top)
+			sb_printf(&ev, "and the end of the address space");
+		else
+			sb_printf(&ev, "into line 0x%" PRIx64, p->addr + L);
+		sb_printf(&ev, ": %s here up to 0x%02x, and on no line past "
+			  "it", out.n == 1 ? "it counts" : "they count", L - 1);
+	}
 	if (in.n)
 		sb_printf(&ev, "; %" PRIu64 " sample%s of line 0x%" PRIx64
 			  " run%s into 0x00-0x%02x of this one: %s counted "
@@ -956,14 +964,20 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 		} else if (out.n) {
 			sb_printf(&why, "; %" PRIu64 " of them %s %u-byte "
 				  "access%s from 0x%02x that run%s up to %u "
-				  "bytes into the next line (0x%" PRIx64 "), "
-				  "counted only up to 0x%02x here: sharing "
-				  "with a thread that uses those bytes is "
-				  "judged on neither line",
-				  out.n, out.n == 1 ? "is a" : "are", A,
-				  out.n == 1 ? "" : "es", out.lo,
+				  "byte%s ", out.n, out.n == 1 ? "is a" : "are",
+				  A, out.n == 1 ? "" : "es", out.lo,
 				  out.n == 1 ? "s" : "", out.past,
-				  p->addr + L, L - 1);
+				  out.past == 1 ? "" : "s");
+			if (top)
+				sb_printf(&why, "past the end of the address "
+					  "space, counted only up to 0x%02x "
+					  "here: no line is past it", L - 1);
+			else
+				sb_printf(&why, "into the next line (0x%"
+					  PRIx64 "), counted only up to "
+					  "0x%02x here: sharing with a thread "
+					  "that uses those bytes is judged on "
+					  "neither line", p->addr + L, L - 1);
 		} else {
 			sb_printf(&why, ": the other side of the sharing "
 				  "was not sampled");
