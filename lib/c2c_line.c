@@ -707,18 +707,11 @@ static const struct c2c_line_int *line_before(const struct pebs_c2c *c,
 {
 	if (!x->byaddr || addr < c->o.line_size)
 		return NULL;
-	uint64_t want = addr - c->o.line_size;
-	size_t lo = 0, hi = c->nlines;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (x->byaddr[mid].addr < want)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < c->nlines && x->byaddr[lo].addr == want)
-		return &c->lines[x->byaddr[lo].line];
-	return NULL;
+	/* addresses are unique: an exact match, by the sort's comparison */
+	struct addrix want = { addr - c->o.line_size, 0 };
+	const struct addrix *f = bsearch(&want, x->byaddr, c->nlines,
+					 sizeof(*x->byaddr), cmp_addrix);
+	return f ? &c->lines[f->line] : NULL;
 }
 
 /* "tid 7", or "pid 200 tid 7" when @k's process is not @pid's. */
