@@ -14,6 +14,7 @@
 #include "htab.h"
 #include "pebs_perf.h"
 #include "pebs_sym.h"
+#include "errbuf.h"
 
 #define ATTR_SIZE 128u		/* PERF_ATTR_SIZE_VER7 */
 #define ID_BASE 1000u
@@ -188,10 +189,12 @@ static void b_flags(struct buf *b, uint64_t v)
 /* ------------------------------------------------------------ helpers */
 
 static int vfail(struct pebs_perf_writer *w, int err, const char *fmt,
+		 va_list ap) __attribute__((format(printf, 3, 0)));
+static int vfail(struct pebs_perf_writer *w, int err, const char *fmt,
 		 va_list ap)
 {
 	if (!w->err) {
-		vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+		lib_verrf(w->msg, sizeof(w->msg), fmt, ap);
 		w->err = err;
 	}
 	return -err;
