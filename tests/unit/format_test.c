@@ -1118,7 +1118,8 @@ static size_t col_dir_at(const uint8_t *c, unsigned col)
  * thread's CPU: the decoder's lookup-only loop) and whose values often do
  * (the address: the full loop), read with their key columns decoded into
  * the batch (u32 tid, u64 ip) or only as keys, in every combination of
- * the columns asked for: the same values as written.
+ * the columns asked for (30005 rows: a tail after the runs of eight):
+ * the same values as written.
  */
 Test(format, keyed_key_sources_and_unchanged_runs)
 {
@@ -1133,7 +1134,7 @@ Test(format, keyed_key_sources_and_unchanged_runs)
 		for (unsigned t = 0; t < 16; t++)
 			cpu_of[t] = t * 3;
 		pebs_batch_reset(b);
-		for (size_t i = 0; i < 30000; i++) {
+		for (size_t i = 0; i < 30005; i++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			unsigned t = (unsigned)(x % 16);
 			if (x / 16 % every[round] == 0)
