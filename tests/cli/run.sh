@@ -6,6 +6,7 @@
 #   run.sh BINDIR [NAME...]            compare (all cases, or those named)
 #   run.sh --update BINDIR [NAME...]   rewrite the expected files (review
 #                                      the diff)
+# CLI_JOBS=N runs N cases at a time (default: the number of CPUs).
 set -u
 update=0
 if [ "${1:-}" = "--update" ]; then update=1; shift; fi
@@ -13,15 +14,18 @@ bindir=$(cd "${1:?usage: run.sh [--update] BINDIR [NAME...]}" && pwd)
 shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-pass=0 fail=0 failed=""
 cases=()
 if [ $# -gt 0 ]; then
 	for n in "$@"; do cases+=("tests/cli/cases/${n%.sh}.sh"); done
 else
 	cases=(tests/cli/cases/*.sh)
 fi
-for t in "${cases[@]}"; do
-	name=${t%.sh}
+
+# One case: runs it and compares (or, with --update, rewrites its expected
+# files); the report, if any, goes to $2 so that cases run side by side
+# report in order.
+run_case() {
+	local t=$1 rep=$2 name=${1%.sh} tmp x ok=1
 	tmp=$(mktemp -d)
 	PATH="$bindir:$PATH" TMP="$tmp" TD="testdata" LC_ALL=C \
 		bash -o pipefail "$t" >"$tmp/.out" 2>"$tmp/.err" </dev/null
@@ -30,17 +34,42 @@ for t in "${cases[@]}"; do
 		cp "$tmp/.out" "$name.out"; cp "$tmp/.err" "$name.err"
 		cp "$tmp/.rc" "$name.rc"
 	fi
-	ok=1
 	for x in out err rc; do
 		if [ ! -f "$name.$x" ] || ! cmp -s "$tmp/.$x" "$name.$x"; then
 			ok=0
-			echo "--- $name.$x differs:"
-			diff -u "$name.$x" "$tmp/.$x" 2>&1 | head -20
+			{ echo "--- $name.$x differs:"
+			  diff -u "$name.$x" "$tmp/.$x" 2>&1 | head -20
+			} >>"$rep"
 		fi
 	done
-	if [ $ok = 1 ]; then pass=$((pass+1)); else
-		fail=$((fail+1)); failed="$failed $name"; fi
+	[ $ok = 1 ] || echo "$name" >>"$rep.failed"
 	rm -rf "$tmp"
+}
+
+# Cases run CLI_JOBS at a time (default: the number of CPUs; make test on
+# 2 cores spent a minute here one at a time).  Each has its own scratch
+# directory, and none depends on another.
+jobs=${CLI_JOBS:-$(nproc 2>/dev/null || echo 1)}
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+i=0
+for t in "${cases[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	run_case "$t" "$reports/$(printf %05d $i)" &
+	i=$((i+1))
+done
+wait
+pass=0 fail=0 failed=""
+for ((k = 0; k < i; k++)); do
+	r=$reports/$(printf %05d $k)
+	[ -f "$r" ] && cat "$r"
+	if [ -f "$r.failed" ]; then
+		fail=$((fail+1)); failed="$failed $(cat "$r.failed")"
+	else
+		pass=$((pass+1))
+	fi
 done
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ] || { echo "failed:$failed"; exit 1; }
