@@ -279,11 +279,21 @@ struct work {
 	bmask *w, *a;
 	struct addrix *byaddr;	/* the lines by address (line_before()),
 				 * only when accesses can cross a line end */
+	struct spill *spill;	/* by line (spill_scan()) */
+	size_t nspill;
 };
 
 struct addrix {
 	uint64_t addr;
 	size_t line;		/* index in c->lines */
+};
+
+/* A sample of a line without results that runs into a listed line. */
+struct spill {
+	uint64_t line;		/* address of the line it is on */
+	uint64_t key;		/* thread key */
+	uint64_t count;
+	unsigned off;
 };
 
 static int cmp_addrix(const void *a, const void *b)
@@ -307,6 +317,7 @@ static void work_free(struct work *x)
 	free(x->w);
 	free(x->a);
 	free(x->byaddr);
+	free(x->spill);
 	/* a failed work_init() frees, then pebs_c2c_finish() frees again */
 	memset(x, 0, sizeof(*x));
 }
@@ -650,6 +661,7 @@ struct cross {
 	uint64_t n;		/* such samples */
 	uint64_t nother;	/* of them, by threads not on the line judged */
 	uint64_t thr;		/* a thread of them, one not on it if any */
+	int member;		/* thr is one of the line's threads */
 	int several;		/* more threads like thr */
 	unsigned lo;		/* lowest offset of them */
 	unsigned past;		/* most bytes past the line end */
@@ -663,55 +675,158 @@ static int vctx_has(const struct vctx *v, uint64_t k)
 }
 
 /*
+ * Adds @count samples of thread @key at offset @off that cross the line
+ * end with accesses of @A bytes to @x (cleared, x->lo = L, before the
+ * first).  Threads not among @v's are preferred as x->thr, as they are
+ * what a line with one thread of its own did not see; among those the
+ * lowest key, so that the text does not depend on the order the samples
+ * come in (merged parts give the text of the whole).
+ */
+static void cross_add(struct cross *x, const struct vctx *v, uint64_t key,
+		      unsigned off, uint64_t count, unsigned A, unsigned L)
+{
+	int in = vctx_has(v, key), had = x->lo < L;	/* off < L */
+	x->n += count;
+	if (!in)
+		x->nother += count;
+	if (off < x->lo)
+		x->lo = off;
+	if (off + A - L > x->past)
+		x->past = off + A - L;
+	if (!had || (x->member && !in)) {
+		/* a first thread, or the first one not on the line */
+		x->thr = key;
+		x->member = in;
+		x->several = 0;
+	} else if (key != x->thr && in == x->member) {
+		x->several = 1;
+		if (key < x->thr)
+			x->thr = key;
+	}
+}
+
+/*
  * The samples of line @l that cross its end with accesses of @A bytes,
- * into @x; threads not among @v's are preferred as x->thr, as they are
- * what a line with one thread of its own did not see.
+ * into @x.
  */
 static void cross_scan(const struct pebs_c2c *c, const struct c2c_line_int *l,
 		       unsigned A, const struct vctx *v, struct cross *x)
 {
 	const unsigned L = c->o.line_size;
 	const struct c2c_rec *rec = c->recs + l->first;
-	int have = 0, member = 0;
 	memset(x, 0, sizeof(*x));
 	x->lo = L;
-	for (size_t i = 0; i < l->n; i++) {
-		const struct c2c_rec *k = &rec[i];
-		if (k->off + A <= L)
-			continue;
-		uint64_t key = c->threads.keys[k->thr];
-		int in = vctx_has(v, key);
-		x->n += k->count;
-		if (!in)
-			x->nother += k->count;
-		if (k->off < x->lo)
-			x->lo = k->off;
-		if (k->off + A - L > x->past)
-			x->past = k->off + A - L;
-		if (!have || (member && !in)) {
-			x->thr = key;
-			x->several = 0;
-			member = in;
-			have = 1;
-		} else if (key != x->thr && in == member) {
-			x->several = 1;
-		}
-	}
+	for (size_t i = 0; i < l->n; i++)
+		if (rec[i].off + A > L)
+			cross_add(x, v, c->threads.keys[rec[i].thr],
+				  rec[i].off, rec[i].count, A, L);
 }
 
-/* The line at address @addr - line size, or NULL (not sampled, or no
- * results: no HITM without --show-all). */
+static int cmp_spill(const void *a, const void *b)
+{
+	const struct spill *x = a, *y = b;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The line at address @addr, or NULL (not sampled, or no results: no
+ * HITM without --show-all). */
+static const struct c2c_line_int *line_at(const struct pebs_c2c *c,
+					  const struct work *x, uint64_t addr)
+{
+	if (!x->byaddr)
+		return NULL;
+	/* addresses are unique: an exact match, by the sort's comparison */
+	struct addrix want = { addr, 0 };
+	const struct addrix *f = bsearch(&want, x->byaddr, c->nlines,
+					 sizeof(*x->byaddr), cmp_addrix);
+	return f ? &c->lines[f->line] : NULL;
+}
+
+/* The line at address @addr - line size, or NULL (as line_at()). */
 static const struct c2c_line_int *line_before(const struct pebs_c2c *c,
 					      const struct work *x,
 					      uint64_t addr)
 {
-	if (!x->byaddr || addr < c->o.line_size)
-		return NULL;
-	/* addresses are unique: an exact match, by the sort's comparison */
-	struct addrix want = { addr - c->o.line_size, 0 };
-	const struct addrix *f = bsearch(&want, x->byaddr, c->nlines,
-					 sizeof(*x->byaddr), cmp_addrix);
-	return f ? &c->lines[f->line] : NULL;
+	return addr < c->o.line_size ? NULL :
+	       line_at(c, x, addr - c->o.line_size);
+}
+
+/*
+ * The samples that run, as accesses of --access-size bytes, from a line
+ * without results into a listed line, into x->spill sorted by line, so
+ * that the listed line's texts say what runs into it (cross_before())
+ * though the line they start on is not in the report.  A pass over every
+ * sample, made only when a listed line has no line with results before
+ * it.  0 or -PEBS_E_NOMEM.
+ */
+static int spill_scan(const struct pebs_c2c *c, struct work *x)
+{
+	const unsigned L = c->o.line_size, A = c->o.access_size;
+	const uint64_t lmask = L - 1;
+	size_t cap = 0;
+	int need = 0;
+	for (size_t i = 0; i < c->nlines && !need; i++) {
+		uint64_t a = c->lines[i].pub.addr;
+		need = c->lines[i].listed && a >= L && !line_before(c, x, a);
+	}
+	for (size_t b = 0; need && c->bk && b < (size_t)1 << C2C_BUCKET_BITS;
+	     b++) {
+		C2C_BUCKET_CELLS(c, b, q, {
+			uint64_t addr = c->ls[q].addr, la = addr & ~lmask;
+			const struct c2c_line_int *nx;
+			if ((addr & lmask) + A <= L || la > UINT64_MAX - L ||
+			    line_at(c, x, la) ||
+			    !(nx = line_at(c, x, la + L)) || !nx->listed)
+				continue;
+			if (x->nspill == cap) {
+				size_t nc = cap ? 2 * cap : 64;
+				struct spill *p = realloc(x->spill,
+							  nc * sizeof(*p));
+				if (!p)
+					return -PEBS_E_NOMEM;
+				x->spill = p;
+				cap = nc;
+			}
+			x->spill[x->nspill++] = (struct spill){
+				la, c->threads.keys[c->ls[q].thr],
+				c2c_count(c, q), (unsigned)(addr & lmask) };
+		});
+	}
+	if (x->nspill)
+		qsort(x->spill, x->nspill, sizeof(*x->spill), cmp_spill);
+	return 0;
+}
+
+/*
+ * The samples of the line before line @addr that run into it with
+ * accesses of @A bytes, into @x: from its records when it has results,
+ * else from x->spill (spill_scan()).  So a line says what runs into it
+ * whether or not the line they start on is in the report.
+ */
+static void cross_before(const struct pebs_c2c *c, const struct work *w,
+			 uint64_t addr, unsigned A, const struct vctx *v,
+			 struct cross *x)
+{
+	const unsigned L = c->o.line_size;
+	const struct c2c_line_int *before = line_before(c, w, addr);
+	memset(x, 0, sizeof(*x));
+	x->lo = L;
+	if (before) {
+		cross_scan(c, before, A, v, x);
+		return;
+	}
+	if (!w->nspill || addr < L)
+		return;
+	struct spill want = { addr - L, 0, 0, 0 };
+	const struct spill *s = bsearch(&want, w->spill, w->nspill,
+					sizeof(*w->spill), cmp_spill);
+	if (!s)
+		return;
+	/* bsearch finds any of the run: back to its first */
+	while (s > w->spill && s[-1].line == want.line)
+		s--;
+	for (; s < w->spill + w->nspill && s->line == want.line; s++)
+		cross_add(x, v, s->key, s->off, s->count, A, L);
 }
 
 /* "tid 7", or "pid 200 tid 7" when @k's process is not @pid's. */
@@ -808,11 +923,9 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 	 * the line of its address only.
 	 */
 	struct cross out = { 0 }, in = { 0 };
-	const struct c2c_line_int *before = NULL;
 	if (text && c->o.access_size) {
 		cross_scan(c, l, A, &v, &out);
-		if ((before = line_before(c, x, p->addr)))
-			cross_scan(c, before, A, &v, &in);
+		cross_before(c, x, p->addr, A, &v, &in);
 	}
 	unsigned nw[C2C_MAX_LINE] = { 0 }, na[C2C_MAX_LINE] = { 0 };
 	size_t writers = 0;
@@ -924,7 +1037,7 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 		sb_printf(&ev, "; %" PRIu64 " sample%s of line 0x%" PRIx64
 			  " run%s into 0x00-0x%02x of this one: %s counted "
 			  "there, clipped, not here", in.n,
-			  in.n == 1 ? "" : "s", before->pub.addr,
+			  in.n == 1 ? "" : "s", p->addr - L,
 			  in.n == 1 ? "s" : "", in.past - 1,
 			  in.n == 1 ? "it is" : "they are");
 
@@ -952,7 +1065,7 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 				  "at its end, so sharing across the line end "
 				  "is judged on neither line",
 				  in.several ? " and other threads" : "",
-				  before->pub.addr, in.nother == 1 ? "is an" :
+				  p->addr - L, in.nother == 1 ? "is an" :
 				  "are", A, in.past - 1);
 		} else if (out.n) {
 			sb_printf(&why, "; %" PRIu64 " of them %s %u-byte "
@@ -1549,6 +1662,8 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 		for (size_t i = 0; i < c->nlines; i++)
 			x.byaddr[i] = (struct addrix){ c->lines[i].pub.addr, i };
 		qsort(x.byaddr, c->nlines, sizeof(*x.byaddr), cmp_addrix);
+		if (spill_scan(c, &x))
+			goto nomem;
 	}
 	for (size_t i = 0; i < c->nlines; i++) {
 		struct c2c_line_int *l = &c->lines[i];
