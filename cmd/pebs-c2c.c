@@ -358,6 +358,7 @@ int main(int argc, char **argv)
 		pebs_c2c_set_sym(c, sym);
 	}
 	FILE *fp = util_open_out(out, 0);
+	util_out_keep();	/* some input was read: a result */
 	/* like pebs-decode's, ignored by the formats without a header */
 	FILE *w = nohdr && (fmt == PEBS_C2C_F_CSV ||
 			    fmt == PEBS_C2C_F_STATS_CSV) ?

@@ -90,6 +90,8 @@ static struct pebs_output *text_open(const struct opts *o, FILE *fp)
 						   o->nfields, o->flags, fp);
 	if (!out)
 		util_die(EXIT_SYS, "out of memory");
+	/* a result even without a byte (no header, no sample) */
+	util_out_keep();
 	return out;
 }
 

@@ -151,6 +151,8 @@ static void sink_open(struct sink *s, const struct pebs_meta *meta)
 {
 	if (s->w || s->out)
 		return;
+	/* a result even without a byte (no header, no match) */
+	util_out_keep();
 	if (s->o->fmt != FMT_PEBS) {
 		s->out = pebs_output_open(s->o->fmt, s->o->fields,
 					  s->o->nfields, s->o->flags, s->fp);

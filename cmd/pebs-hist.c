@@ -463,6 +463,7 @@ int main(int argc, char **argv)
 		return status;
 	}
 	FILE *fp = util_open_out(o.out, 0);
+	util_out_keep();	/* some input was read: a result */
 	if (o.fmt < 0)
 		o.fmt = isatty(fileno(fp)) ? PEBS_HIST_TEXT : PEBS_HIST_CSV;
 	pebs_hist_set_top(h, o.top);

@@ -116,7 +116,10 @@ FILE *util_open_out(const char *path, int binary)
 				 binary_name(binary));
 		return stdout;
 	}
-	FILE *fp = util_create_out(path, binary);
+	/* a regular FILE is written beside it, then renamed (util_out.c) */
+	FILE *fp = util_out_tmp(path);
+	if (!fp)
+		fp = util_create_out(path, binary);
 	if (!fp)
 		util_out_failed(path);
 	return fp;
@@ -164,6 +167,8 @@ void util_check_out(const char *out, const char *const *paths, size_t n)
 
 void util_write_failed(const char *path)
 {
+	/* an output cut short does not replace -o's FILE */
+	util_out_bad();
 	if (errno == EPIPE) {
 		/* quiet, but not with the progress line left on the
 		 * terminal (every other exit path erases it) */
@@ -229,6 +234,8 @@ void util_close_out(FILE *fp, const char *path)
 			errno = EIO;
 		util_write_failed(path);
 	}
+	if (util_out_close(fp, path))
+		return;
 	if (fp != stdout) {
 		if (fclose(fp) == EOF)
 			util_write_failed(path);

@@ -49,11 +49,45 @@ void util_die(int code, const char *fmt, ...)
 enum { UTIL_OUT_TEXT = 0, UTIL_OUT_PEBS = 1, UTIL_OUT_PERF = 2 };
 
 /*
- * Opens the output: @path (NULL or "-" = stdout).  When @binary (not
+ * Opens the output: @path (NULL or "-" = stdout); a regular or missing
+ * FILE as a temporary beside it (util_out_tmp() below).  When @binary (not
  * UTIL_OUT_TEXT), refuses a terminal with exit 2 and a hint.  Exits 3
  * when the file cannot be created.
  */
 FILE *util_open_out(const char *path, int binary);
+
+/*
+ * -o FILE (util_out.c).  util_open_out() writes a regular or missing FILE
+ * as a temporary in its directory (new: mode 0666 less the umask; else
+ * FILE's mode), renamed over it by util_close_out() when it holds output,
+ * or at exit: an output that is empty replaces FILE only when the exit
+ * status is 0, one that holds bytes (partial output before damage, a late
+ * util_die()) always, one cut short by a write error never.  A fatal
+ * signal (SIGINT, SIGTERM, SIGHUP at their default) removes it.  So a run
+ * that read nothing leaves FILE as it was, and creates none.  Anything
+ * else (a device, a FIFO, a file with other links or another owner, an
+ * unwritable directory) is written in place, as a stream.
+ */
+
+/* The temporary's stream for FILE @path, or NULL: open @path itself. */
+FILE *util_out_tmp(const char *path);
+
+/*
+ * For util_close_out(), after @fp was flushed without error: 0 when @fp
+ * is not the temporary; else closes it, renames it over FILE when it holds
+ * output, and returns 1.  Exits 3 when that fails.
+ */
+int util_out_close(FILE *fp, const char *path);
+
+/*
+ * The output holds a result even when it is empty (a CSV without header
+ * of no rows): it then replaces FILE whatever the exit status.  Call it
+ * where the tool decides to write its output.
+ */
+void util_out_keep(void);
+
+/* A write failed: the temporary is removed at exit, FILE kept. */
+void util_out_bad(void);
 
 /*
  * util_open_out() of a file @path, without exiting: the stream, or NULL

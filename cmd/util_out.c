@@ -1,0 +1,217 @@
+/*
+ * util_out.c - -o FILE written as a temporary beside it and renamed over
+ * it, so that a run that read nothing leaves FILE as it was (util.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/*
+ * The one output pending: fixed storage, as the signal handler reads the
+ * temporary's name.  tmp[0] is 0 when none is.
+ */
+static struct {
+	FILE *fp;		/* the temporary's stream; NULL once closed */
+	char tmp[PATH_MAX];
+	char dst[PATH_MAX];	/* FILE, or the file its symbolic link names */
+	pid_t owner;		/* a forked child's exit or signal: not ours */
+	int keep;		/* util_out_keep() */
+	int bad;		/* a write failed: never renamed */
+} pend;
+
+/* Fatal signals that were at their default when the temporary was made. */
+static const int fatal[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_fatal(int sig)
+{
+	int saved = errno;
+	if (pend.tmp[0] && getpid() == pend.owner)
+		unlink(pend.tmp);
+	errno = saved;
+	/* SA_RESETHAND restored the default: the same death as without us */
+	raise(sig);
+}
+
+static void discard(void)
+{
+	unlink(pend.tmp);
+	pend.tmp[0] = '\0';
+}
+
+/* Renames the closed temporary over FILE; 0, or -1 with errno. */
+static int commit(void)
+{
+	if (rename(pend.tmp, pend.dst) < 0) {
+		int saved = errno;
+		discard();
+		errno = saved;
+		return -1;
+	}
+	pend.tmp[0] = '\0';
+	return 0;
+}
+
+/* Whether the temporary holds a result: bytes, or util_out_keep(). */
+static int has_output(int fd)
+{
+	struct stat st;
+	return pend.keep || (fstat(fd, &st) == 0 && st.st_size > 0);
+}
+
+/*
+ * At exit (util_die() included): what was written stays, unless a write
+ * failed; an empty output replaces FILE only after a success.
+ */
+static void at_exit(int status, void *arg)
+{
+	(void)arg;
+	if (!pend.tmp[0] || getpid() != pend.owner)
+		return;
+	int out = pend.keep;
+	if (pend.fp) {
+		FILE *fp = pend.fp;
+		pend.fp = NULL;
+		if (fflush(fp) == EOF || ferror(fp))
+			pend.bad = 1;
+		out = has_output(fileno(fp));
+		if (fclose(fp) == EOF)
+			pend.bad = 1;
+	}
+	if (pend.bad || (status != EXIT_OK && !out)) {
+		discard();
+		return;
+	}
+	if (commit() < 0) {
+		util_warn("%s: cannot replace:", pend.dst);
+		if (status == EXIT_OK) {
+			fflush(stdout);
+			_exit(EXIT_SYS);
+		}
+	}
+}
+
+/* FILE's directory and name, a dot and six random letters. */
+static int tmp_name(char *buf, size_t cap, const char *dst, unsigned salt)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	const char *slash = strrchr(dst, '/');
+	int dir = slash ? (int)(slash + 1 - dst) : 0;
+	char rnd[7];
+	for (int i = 0; i < 6; i++, salt /= 36)
+		rnd[i] = abc[salt % 36];
+	rnd[6] = '\0';
+	int n = snprintf(buf, cap, "%.*s.%s.%s", dir, dst, dst + dir, rnd);
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+FILE *util_out_tmp(const char *path)
+{
+	struct stat st, lst;
+	int exists = stat(path, &st) == 0;
+	/*
+	 * Written in place, as before: a device, a FIFO (/dev/stdout,
+	 * /dev/null), a file shared with other names or owned by someone
+	 * else (a rename would cut the links or take it over), and a
+	 * second output (one is pending).
+	 */
+	if (pend.tmp[0] || (exists ? !S_ISREG(st.st_mode) ||
+			    st.st_nlink > 1 || st.st_uid != geteuid() :
+			    errno != ENOENT))
+		return NULL;
+	int is_link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+	if (is_link && !exists)
+		return NULL;	/* a dangling link: created through it */
+	if (is_link) {
+		/* the file the link names is replaced, the link kept */
+		char *real = realpath(path, NULL);
+		size_t len = real ? strlen(real) : 0;
+		if (real && len < sizeof(pend.dst))
+			memcpy(pend.dst, real, len + 1);
+		free(real);
+		if (!len || len >= sizeof(pend.dst))
+			return NULL;
+	} else if (snprintf(pend.dst, sizeof(pend.dst), "%s", path) >=
+		   (int)sizeof(pend.dst)) {
+		return NULL;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	unsigned salt = (unsigned)ts.tv_nsec ^ (unsigned)getpid() << 12;
+	int fd = -1;
+	/* a new FILE gets 0666 less the umask, as fopen() gives it; an
+	 * existing one keeps its mode, as when it was overwritten */
+	for (int i = 0; fd < 0 && i < 100; i++) {
+		salt = salt * 1103515245u + 12345u;
+		if (tmp_name(pend.tmp, sizeof(pend.tmp), pend.dst, salt) < 0)
+			break;
+		fd = open(pend.tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			  exists ? 0600 : 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	/* an unwritable directory: FILE itself may still be writable */
+	if (fd < 0) {
+		pend.tmp[0] = '\0';
+		return NULL;
+	}
+	FILE *fp = NULL;
+	if ((exists && fchmod(fd, st.st_mode & 07777) < 0) ||
+	    !(fp = fdopen(fd, "wb"))) {
+		close(fd);
+		discard();
+		return NULL;
+	}
+	static int armed;
+	if (!armed) {
+		armed = 1;
+		on_exit(at_exit, NULL);
+		for (size_t i = 0; i < sizeof(fatal) / sizeof(*fatal); i++) {
+			struct sigaction old, sa = { .sa_handler = on_fatal,
+						     .sa_flags = SA_RESETHAND };
+			sigemptyset(&sa.sa_mask);
+			if (sigaction(fatal[i], NULL, &old) == 0 &&
+			    !(old.sa_flags & SA_SIGINFO) &&
+			    old.sa_handler == SIG_DFL)
+				sigaction(fatal[i], &sa, NULL);
+		}
+	}
+	pend.fp = fp;
+	pend.owner = getpid();
+	pend.keep = 0;
+	pend.bad = 0;
+	return fp;
+}
+
+int util_out_close(FILE *fp, const char *path)
+{
+	if (!pend.tmp[0] || fp != pend.fp)
+		return 0;
+	pend.fp = NULL;
+	int out = has_output(fileno(fp));
+	if (fclose(fp) == EOF) {
+		pend.bad = 1;
+		util_write_failed(path);
+	}
+	/* an empty output waits for the exit status (at_exit) */
+	if (out && commit() < 0)
+		util_die(EXIT_SYS, "%s: cannot replace:", path);
+	return 1;
+}
+
+void util_out_keep(void)
+{
+	pend.keep = 1;
+}
+
+void util_out_bad(void)
+{
+	pend.bad = 1;
+}
