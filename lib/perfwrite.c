@@ -697,13 +697,13 @@ static int put_side(struct pebs_perf_writer *w)
 		const char *path = mp[i].path;
 		if (!path)
 			continue;
-		int32_t pid = (int32_t)strtol(mp[i].pid ? mp[i].pid : "0",
-					     NULL, 0);
-		/* Hex, as the symbolizer reads them, which leaves out a map
-		 * of a value that does not parse (base 0 took 7f3a... as 7,
-		 * a leading 0 as octal). */
+		/* The pid decimal, the others hex, as the symbolizer reads
+		 * them, which leaves out a map of a value that does not parse
+		 * (base 0 took 7f3a... as 7, a leading 0 as octal). */
+		int32_t pid = 0;
 		uint64_t start = 0, end = 0, pgoff = 0;
-		if ((mp[i].start && pebs_sym_map_num(mp[i].start, &start)) ||
+		if ((mp[i].pid && pebs_sym_map_pid(mp[i].pid, &pid)) ||
+		    (mp[i].start && pebs_sym_map_num(mp[i].start, &start)) ||
 		    (mp[i].end && pebs_sym_map_num(mp[i].end, &end)) ||
 		    (mp[i].pgoff && pebs_sym_map_num(mp[i].pgoff, &pgoff)))
 			continue;

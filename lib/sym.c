@@ -379,6 +379,41 @@ int pebs_sym_map_num(const char *v, uint64_t *out)
 	return 0;
 }
 
+int pebs_sym_map_pid(const char *v, int32_t *out)
+{
+	/*
+	 * Decimal, as a pid is everywhere else: strtol(v, NULL, 0) read
+	 * "010" as 8 and "0x10" as 16, and took junk after the digits.
+	 * -1 is the kernel's maps (perf's pid of them); no other sign.
+	 */
+	if (strcmp(v, "-1") == 0) {
+		*out = -1;
+		return 0;
+	}
+	size_t len = strspn(v, "0123456789");
+	if (!len || v[len])
+		return -PEBS_E_PARSE;
+	int32_t x = 0;
+	for (; *v; v++) {
+		int d = *v - '0';
+		if (x > (INT32_MAX - d) / 10)
+			return -PEBS_E_PARSE;
+		x = x * 10 + d;
+	}
+	*out = x;
+	return 0;
+}
+
+/* A note that map field @f of @v is not "@what": the map is not used. */
+static int map_bad(struct pebs_sym *s, const char *const *v, int f,
+		   const char *what)
+{
+	note(s, "%s: map with %s '%s' in the metadata (%s expected): not "
+	     "used", v[PEBS_SYM_MAP_PATH], pebs_sym_map_field_name(f), v[f],
+	     what);
+	return 1;
+}
+
 /*
  * Map field @f of @v into *@out: 0 when absent (as before), else
  * pebs_sym_map_num(); a value that does not parse makes the map unusable,
@@ -390,9 +425,18 @@ static int map_num(struct pebs_sym *s, const char *const *v, int f,
 	*out = 0;
 	if (!v[f] || pebs_sym_map_num(v[f], out) == 0)
 		return 0;
-	note(s, "%s: map with %s '%s' in the metadata (hex expected): not "
-	     "used", v[PEBS_SYM_MAP_PATH], pebs_sym_map_field_name(f), v[f]);
-	return 1;
+	return map_bad(s, v, f, "hex");
+}
+
+/* The pid of map @v into *@out, as map_num(): 0 when absent, decimal. */
+static int map_pid(struct pebs_sym *s, const char *const *v, uint32_t *out)
+{
+	int32_t pid = 0;
+	const char *p = v[PEBS_SYM_MAP_PID];
+	if (p && pebs_sym_map_pid(p, &pid))
+		return map_bad(s, v, PEBS_SYM_MAP_PID, "decimal");
+	*out = (uint32_t)pid;	/* -1, the kernel's, is UINT32_MAX */
+	return 0;
 }
 
 /*
@@ -525,9 +569,8 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 		goto nomem;
 	for (it = 0; pebs_sym_map_next(s->meta, &it, v);) {
 		struct smap *m = &s->maps[s->nmaps];
-		const char *pid = v[PEBS_SYM_MAP_PID];
-		m->pid = pid ? (uint32_t)strtol(pid, NULL, 0) : 0;
-		if (map_num(s, v, PEBS_SYM_MAP_START, &m->start) ||
+		if (map_pid(s, v, &m->pid) ||
+		    map_num(s, v, PEBS_SYM_MAP_START, &m->start) ||
 		    map_num(s, v, PEBS_SYM_MAP_END, &m->end) ||
 		    map_num(s, v, PEBS_SYM_MAP_PGOFF, &m->pgoff))
 			continue;

@@ -166,6 +166,15 @@ enum pebs_sym_map_field {
  */
 int pebs_sym_map_num(const char *v, uint64_t *out);
 
+/*
+ * Parses the text @v of a map's pid: decimal digits (a leading 0 is not
+ * octal, 0x is not hex) up to INT32_MAX, or -1 for the kernel's maps;
+ * nothing else (no spaces, no other sign).  0 with *@out, or
+ * -PEBS_E_PARSE (*@out unchanged).  pebs_sym_open() leaves out a map
+ * whose pid does not parse, with a note, as for pebs_sym_map_num().
+ */
+int pebs_sym_map_pid(const char *v, int32_t *out);
+
 /* The key suffix of map field @f ("pid", ... "build_id"), or NULL. */
 const char *pebs_sym_map_field_name(int f);
 

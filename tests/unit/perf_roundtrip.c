@@ -1660,3 +1660,58 @@ Test(perf_roundtrip, segment_conflicts)
 	pebs_meta_free(t1);
 	pebs_meta_free(t2);
 }
+
+/*
+ * A map's pid is decimal, as the symbolizer reads it: strtol(v, NULL, 0)
+ * wrote maps.N.pid "010" as an MMAP2 of pid 8 and "0x10" as pid 16.  A
+ * map whose pid does not parse is left out, as one whose start does not.
+ */
+Test(perf_roundtrip, map_pid_is_decimal)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_not_null(m);
+	static const char *const maps[][2] = {
+		{ "010", "/bin/ten" }, { "0x10", "/bin/hex" },
+	};
+	for (size_t i = 0; i < 2; i++) {
+		char k[32];
+		snprintf(k, sizeof(k), "maps.%zu.pid", i);
+		pebs_meta_set(m, k, maps[i][0]);
+		snprintf(k, sizeof(k), "maps.%zu.start", i);
+		pebs_meta_set(m, k, "400000");
+		snprintf(k, sizeof(k), "maps.%zu.end", i);
+		pebs_meta_set(m, k, "401000");
+		snprintf(k, sizeof(k), "maps.%zu.path", i);
+		pebs_meta_set(m, k, maps[i][1]);
+	}
+	/* a sample in each process either reading could give the maps */
+	static const uint32_t pids[] = { 8, 10, 16 };
+	struct pebs_sample s[3];
+	for (size_t i = 0; i < 3; i++) {
+		make_sample(&s[i], 0, 100 + i);
+		s[i].pid = s[i].tid = pids[i];
+	}
+	FILE *out = tmpfile();
+	cr_assert_not_null(out);
+	struct pebs_perf_writer *w;
+	char err[512];
+	cr_assert_eq(pebs_perf_writer_open(&w, out, m, NULL), 0);
+	pebs_meta_free(m);
+	for (size_t i = 0; i < 3; i++)
+		cr_assert_eq(pebs_perf_writer_add(w, &s[i], "ev"), 0);
+	cr_assert_eq(pebs_perf_writer_close(w, err, sizeof(err)), 0, "%s",
+		     err);
+	fflush(out);
+	rewind(out);
+	struct pebs_perf_reader *r;
+	cr_assert_eq(pebs_perf_reader_open(&r, out, "t", NULL), 0);
+	struct pebs_perf_item it;
+	while (pebs_perf_reader_next(r, &it) > 0)
+		;
+	const struct pebs_meta *rm = pebs_perf_reader_meta(r);
+	cr_expect_str_eq(pebs_meta_get(rm, "maps.0.pid"), "10");
+	cr_expect_str_eq(pebs_meta_get(rm, "maps.0.path"), "/bin/ten");
+	cr_expect_null(pebs_meta_get(rm, "maps.1.path"));
+	pebs_perf_reader_close(r);
+	fclose(out);
+}

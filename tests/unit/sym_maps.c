@@ -236,3 +236,59 @@ Test(sym_maps, map_values_are_hex)
 	pebs_sym_close(s);
 	pebs_meta_free(m);
 }
+
+/*
+ * pid is decimal, as everywhere else: strtol(v, NULL, 0) read "010" as
+ * pid 8 and "0x10" as 16, and "12 " as 12.  -1 is the kernel's maps.  A
+ * pid that does not parse leaves the map out, with a note, as a start
+ * that does not.
+ */
+Test(sym_maps, map_pid_is_decimal)
+{
+	int32_t x = 42;
+	cr_assert_eq(pebs_sym_map_pid("010", &x), 0);
+	cr_expect_eq(x, 10);
+	cr_assert_eq(pebs_sym_map_pid("-1", &x), 0);
+	cr_expect_eq(x, -1);
+	cr_assert_eq(pebs_sym_map_pid("0", &x), 0);
+	cr_expect_eq(x, 0);
+	cr_assert_eq(pebs_sym_map_pid("2147483647", &x), 0);
+	cr_expect_eq(x, INT32_MAX);
+	static const char *const bad[] = {
+		"", "0x10", "0X10", "a", "12 ", " 12", "+1", "-2", "-01",
+		"--1", "-", "1e3", "2147483648", "99999999999999999999",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		x = 42;
+		cr_expect_eq(pebs_sym_map_pid(bad[i], &x), -PEBS_E_PARSE,
+			     "'%s'", bad[i]);
+		cr_expect_eq(x, 42, "'%s'", bad[i]);
+	}
+
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_not_null(m);
+	set_map(m, "0", 8, 0x1000, 0x2000, "/a");
+	pebs_meta_set(m, "maps.0.pid", "010");
+	set_map(m, "1", 8, 0x3000, 0x4000, "/b");
+	pebs_meta_set(m, "maps.1.pid", "0x10");
+	set_map(m, "2", 8, 0x5000, 0x6000, "/c");
+	set_map(m, "3", 8, 0x7000, 0x8000, "/d");
+	pebs_meta_set(m, "maps.3.pid", "12 ");
+	struct pebs_sym *s;
+	cr_assert_eq(pebs_sym_open(&s, m, NULL), 0);
+	cr_expect_eq(pebs_sym_nmaps(s), 2);
+	cr_expect_str_eq(pebs_sym_dso(s, 10, 0x1800), "/a");
+	cr_expect_null(pebs_sym_dso(s, 8, 0x1800), "010 is not octal");
+	cr_expect_null(pebs_sym_dso(s, 16, 0x3800), "0x10 is not hex");
+	cr_expect_null(pebs_sym_dso(s, 12, 0x7800));
+	cr_expect_str_eq(pebs_sym_dso(s, 8, 0x5800), "/c");
+	const char *note = NULL;
+	cr_assert_eq(pebs_sym_notes(s, 0, &note), 2);
+	cr_expect_str_eq(note, "/b: map with pid '0x10' in the metadata "
+			 "(decimal expected): not used");
+	cr_assert_eq(pebs_sym_notes(s, 1, &note), 2);
+	cr_expect_str_eq(note, "/d: map with pid '12 ' in the metadata "
+			 "(decimal expected): not used");
+	pebs_sym_close(s);
+	pebs_meta_free(m);
+}
