@@ -135,8 +135,14 @@ int pebs_writer_open(struct pebs_writer **wp, FILE *fp,
 		     const struct pebs_meta *meta,
 		     const struct pebs_writer_opts *opts)
 {
+	/*
+	 * A block size over the format's maximum is refused, as a level out
+	 * of range is: capped, a caller asking for larger blocks got
+	 * smaller ones without being told.
+	 */
 	if (opts && (opts->level < PEBS_LEVEL_MIN ||
-		     opts->level > PEBS_LEVEL_MAX))
+		     opts->level > PEBS_LEVEL_MAX ||
+		     opts->block_samples > PEBS_BATCH_MAX))
 		return -PEBS_E_RANGE;
 	struct pebs_writer *w = calloc(1, sizeof(*w));
 	if (!w)
@@ -145,8 +151,6 @@ int pebs_writer_open(struct pebs_writer **wp, FILE *fp,
 	w->level = opts && opts->level ? opts->level : FMT_DEFAULT_LEVEL;
 	w->block_samples = opts && opts->block_samples ?
 			   opts->block_samples : PEBS_BATCH_MAX;
-	if (w->block_samples > PEBS_BATCH_MAX)
-		w->block_samples = PEBS_BATCH_MAX;
 	w->no_index = opts ? opts->no_index : 0;
 	w->enc = fmt_enc_new();
 	w->pending = pebs_batch_new(w->block_samples);

@@ -95,7 +95,8 @@ struct pebs_writer;
 struct pebs_writer_opts {
 	int level;		/* zstd level (PEBS_LEVEL_MIN to _MAX);
 				 * 0 = default (1) */
-	unsigned block_samples;	/* samples per block; 0 = 65536 */
+	unsigned block_samples;	/* samples per block, at most
+				 * PEBS_BATCH_MAX; 0 = PEBS_BATCH_MAX */
 	int no_index;		/* do not write the footer index */
 };
 
@@ -103,8 +104,8 @@ struct pebs_writer_opts {
  * Starts a segment on @fp (a pipe is fine: nothing is ever sought) with
  * metadata @meta (copied; may be NULL).  The stream is not closed by the
  * writer.  Returns 0 and *@w, -PEBS_E_RANGE for a level outside
- * PEBS_LEVEL_MIN to PEBS_LEVEL_MAX (nothing written), or another negative
- * error.
+ * PEBS_LEVEL_MIN to PEBS_LEVEL_MAX or a block_samples over PEBS_BATCH_MAX
+ * (nothing written, *@w untouched), or another negative error.
  */
 int pebs_writer_open(struct pebs_writer **w, FILE *fp,
 		     const struct pebs_meta *meta,

@@ -2,11 +2,13 @@
  * The public API at the edges of its arguments: error codes that are no
  * code (pebs_strerror(INT_MIN) negated an int, undefined, and crashed),
  * batch capacities over PEBS_BATCH_MAX (cut silently, so a caller filling
- * what it asked for found the batch full early), and zstd levels outside
- * the range the writer takes (encoded by pebs_block_encode() anyway).
+ * what it asked for found the batch full early), zstd levels outside
+ * the range the writer takes (encoded by pebs_block_encode() anyway), and
+ * writer block sizes over PEBS_BATCH_MAX (cut silently as well).
  */
 #include <criterion/criterion.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,4 +87,44 @@ Test(api_limits, block_encode_levels_as_the_writer)
 		fclose(fp);
 	}
 	pebs_batch_free(b);
+}
+
+/* A block size over the maximum is refused, nothing written; up to it
+ * (0: the maximum) blocks are as asked. */
+Test(api_limits, writer_block_samples_over_the_maximum)
+{
+	static const unsigned bad[] = { PEBS_BATCH_MAX + 1, UINT_MAX };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct pebs_writer_opts o = { .block_samples = bad[i] };
+		struct pebs_writer *w = NULL;
+		FILE *fp = tmpfile();
+		cr_assert_not_null(fp);
+		cr_expect_eq(pebs_writer_open(&w, fp, NULL, &o),
+			     -PEBS_E_RANGE, "block_samples %u", bad[i]);
+		cr_expect_null(w);
+		cr_expect_eq(ftell(fp), 0, "nothing written");
+		if (w)
+			pebs_writer_close(w);
+		fclose(fp);
+	}
+	static const unsigned ok[] = { 0, 1, PEBS_BATCH_MAX };
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct pebs_writer_opts o = { .block_samples = ok[i] };
+		struct pebs_writer *w;
+		FILE *fp = tmpfile();
+		cr_assert_not_null(fp);
+		cr_assert_eq(pebs_writer_open(&w, fp, NULL, &o), 0,
+			     "block_samples %u", ok[i]);
+		struct pebs_sample s;
+		memset(&s, 0, sizeof(s));
+		for (s.time = 1; s.time <= 3; s.time++)
+			cr_assert_eq(pebs_writer_add(w, &s), 0);
+		struct pebs_write_stats st;
+		cr_assert_eq(pebs_writer_finish(w), 0);
+		pebs_writer_stats(w, &st);
+		cr_expect_eq(st.blocks, ok[i] == 1 ? 3 : 1, "block_samples %u",
+			     ok[i]);
+		pebs_writer_close(w);
+		fclose(fp);
+	}
 }
