@@ -276,7 +276,9 @@ int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s)
 	 * The caller's bad input, as a name over a limit in
 	 * pebs_writer_event(): refused, the writer left usable (not
 	 * sticky), so that the samples pending and the end marker are
-	 * still written.
+	 * still written.  Without names any id goes: the format reads an
+	 * id without a name as the empty name, and a writer that never
+	 * names events writes event 0 throughout.
 	 */
 	if (s->event >= w->nnames && w->nnames) {
 		snprintf(w->msg, sizeof(w->msg), "sample with unknown event "

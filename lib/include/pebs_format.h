@@ -131,6 +131,13 @@ int pebs_writer_event(struct pebs_writer *w, const char *name);
  * the writer did not hand out (with names interned; the sample is
  * skipped, the writer stays usable and pebs_writer_errmsg() says why), or
  * another negative error when the writer failed.
+ *
+ * While no name is interned, s->event is not checked: the format reads an
+ * id without a name as the empty name (pebs-format.md, Events), so a
+ * writer that never names its events (event 0 throughout) is valid.  Such
+ * an id is written as is: a name interned before its block is written
+ * (pebs_writer_flush()) names it, and from then on ids past the names are
+ * refused.
  */
 int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s);
 

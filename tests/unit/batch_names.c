@@ -206,3 +206,47 @@ Test(batch_names, writer_bad_event_id_is_not_sticky)
 	pebs_reader_close(r);
 	fclose(fp);
 }
+
+/*
+ * With no name interned, ids are not checked: the format reads an index
+ * without a name as the empty name (pebs-format.md, Events), and writers
+ * that never name events (every sample event 0) are valid.  Once names
+ * exist, an id past them is refused, as above.
+ */
+Test(batch_names, writer_without_names_takes_any_id)
+{
+	FILE *fp = tmpfile();
+	cr_assert_not_null(fp);
+	struct pebs_writer *w;
+	cr_assert_eq(pebs_writer_open(&w, fp, NULL, NULL), 0);
+	struct pebs_sample s = { .time = 1, .event = 0 };
+	cr_assert_eq(pebs_writer_add(w, &s), 0);
+	s.time = 2;
+	s.event = 7;
+	cr_assert_eq(pebs_writer_add(w, &s), 0, "%s", pebs_writer_errmsg(w));
+	/* the block written before a name gets id 0 */
+	cr_assert_eq(pebs_writer_flush(w), 0);
+	cr_assert_eq(pebs_writer_event(w, "x"), 0);
+	s.time = 3;
+	cr_assert_eq(pebs_writer_add(w, &s), -PEBS_E_INVAL);
+	s.event = 0;
+	cr_assert_eq(pebs_writer_add(w, &s), 0);
+	cr_assert_eq(pebs_writer_close(w), 0);
+	struct pebs_reader *r = read_back(fp);
+	static const char *const want[] = { "", "", "x" };
+	static const uint32_t ids[] = { 0, 7, 0 };
+	struct pebs_batch *b;
+	size_t n = 0;
+	int rc;
+	while ((rc = pebs_reader_next(r, &b)) > 0)
+		for (size_t i = 0; i < b->n && n < 3; i++, n++) {
+			cr_expect_str_eq(pebs_batch_event(b, i), want[n],
+					 "sample %zu", n);
+			cr_expect_eq(b->c32[PEBS_COL_EVENT][i], ids[n],
+				     "sample %zu", n);
+		}
+	cr_expect_eq(rc, 0, "%s", pebs_reader_errmsg(r));
+	cr_expect_eq(n, 3);
+	pebs_reader_close(r);
+	fclose(fp);
+}
