@@ -275,13 +275,21 @@ static int run_traced(struct cap *c)
 	sig_atomic_t seen = c->o->stop ? *c->o->stop : 0;
 	struct stat sb;
 	char sig[32];
+	int env = tmp && *tmp;
+	size_t n;
 	pid_t pid;
 
-	snprintf(c->tracepath, sizeof(c->tracepath), "%s/pebs-trace-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemp(c->tracepath);
+	n = (size_t)snprintf(c->tracepath, sizeof(c->tracepath),
+			     "%s/pebs-trace-XXXXXX", env ? tmp : "/tmp");
+
+	/* The file's random name is no name the user typed: say what
+	 * failed, and where the directory came from. */
+	errno = ENAMETOOLONG;
+	fd = n < sizeof(c->tracepath) ? mkstemp(c->tracepath) : -1;
 	if (fd < 0) {
-		cerr(c, "%s: %s", c->tracepath, strerror(errno));
+		cerr(c, "cannot create the trace file in %s%s%s: %s",
+		     env ? "$TMPDIR (" : "", env ? tmp : "/tmp",
+		     env ? ")" : "", strerror(errno));
 		c->tracepath[0] = 0;
 		return -PEBS_E_IO;
 	}
