@@ -23,3 +23,9 @@ echo "end"
 # Output streaming to the same terminal: no line to garble it.
 script -qec "PEBS_PROGRESS_AFTER=0 pebs-decode -f csv --fields cpu $TMP/a.pebs" \
 	/dev/null | grep -c 'pebs-decode:'
+# A report or a count, written at the end after the line is cleared,
+# does not turn it off (pebs-hist(1), pebs-c2c(1), pebs-filter(1)).
+for t in "pebs-hist -f csv" "pebs-c2c -f csv" "pebs-filter --count load"; do
+	script -qec "PEBS_PROGRESS_AFTER=0 $t $TMP/a.pebs" /dev/null |
+		grep -c "${t%% *}: .* samples"
+done
