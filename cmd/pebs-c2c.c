@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 			break;
 		case O_COMPAT: o.perf_compat = 1; break;
 		case O_MERGE: merge = 1; break;
-		case O_SYMFS: so.symfs = optarg; break;
+		case O_SYMFS: util_symfs = optarg; break;
 		case O_NOSYM: nosym = 1; break;
 		case O_SALVAGE: salvage = 1; break;
 		case O_NOHDR: nohdr = 1; break;
@@ -334,6 +334,9 @@ int main(int argc, char **argv)
 		util_die(EXIT_SYS, "out of memory");
 	char **paths = argv + optind;
 	size_t n = (size_t)(argc - optind);
+	if (!merge)	/* accepted and unused there (pebs-c2c(1)) */
+		util_symfs_check();
+	so.symfs = util_symfs;
 	util_check_out(out, (const char *const *)paths, n);
 	int readable = 0;
 	int status = merge ? read_results(c, paths, n, &readable) :

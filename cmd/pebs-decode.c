@@ -450,6 +450,7 @@ int main(int argc, char **argv)
 		paths = stdin_only;
 		n = 1;
 	}
+	util_symfs_check();
 	util_check_out(o.out, paths, n);
 	FILE *fp = util_open_out(o.out, o.info ? UTIL_OUT_TEXT :
 				 o.fmt == FMT_PEBS ? UTIL_OUT_PEBS :

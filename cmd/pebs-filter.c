@@ -531,6 +531,7 @@ int main(int argc, char **argv)
 		util_die(EXIT_SYS, "out of memory");
 	if (r < 0)
 		util_die(EXIT_USAGE, "expression: too large to invert");
+	util_symfs_check();
 	if (o.explain) {
 		/* the length it needs, then the whole program: a long
 		 * expression must not come out cut */

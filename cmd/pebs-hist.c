@@ -447,6 +447,8 @@ int main(int argc, char **argv)
 		paths = stdin_only;
 		n = 1;
 	}
+	if (!o.merge)	/* accepted and unused there (pebs-hist(1)) */
+		util_symfs_check();
 	util_check_out(o.out, paths, n);
 	struct pebs_hist *h = NULL;
 	int readable = 0;

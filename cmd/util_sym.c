@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pebs_field.h"
 #include "util.h"
@@ -56,6 +57,20 @@ static void flush_notes(void)
 		say(cur_file, note);
 		shown++;
 	}
+}
+
+void util_symfs_check(void)
+{
+	struct stat st;
+
+	if (!util_symfs || !*util_symfs)
+		return;
+	if (stat(util_symfs, &st) < 0)
+		util_die(EXIT_SYS, "--symfs %s: %s", util_symfs,
+			 strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		util_die(EXIT_SYS, "--symfs %s: %s", util_symfs,
+			 strerror(ENOTDIR));
 }
 
 struct pebs_sym *util_sym_open(const struct pebs_meta *meta,

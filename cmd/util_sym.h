@@ -15,6 +15,14 @@
 /* --symfs DIR: look the binaries up under DIR (NULL: where they were). */
 extern const char *util_symfs;
 
+/*
+ * Checks --symfs once its options are read, so that a typo is reported
+ * before any input is, not only when a symbol field happens to be used:
+ * exits 3 naming util_symfs when it is not a directory.  Nothing to do
+ * without one (or with "", which means none).
+ */
+void util_symfs_check(void);
+
 /* The usage line of --symfs, for the tools' help texts. */
 #define UTIL_SYMFS_HELP \
 	"  --symfs DIR     look binaries up under DIR for sym, dso, srcline, " \
