@@ -18,3 +18,11 @@ script -qec "pebs-decode; echo rc=\$?
 { sleep 1; printf 'time,cpu\n1,2\n\004'; sleep 2; } |
 	script -qec "pebs-import | pebs-decode -f csv; echo rc=\$?" /dev/null |
 	tr -d '\r' | grep -vx -e 'time,cpu' -e '1,2'
+# pebs-hist --merge reads a result typed or pasted on the terminal, as
+# pebs-c2c --merge does (pebs-hist(1), --merge)
+pebs-gen -n 100 --seed 1 -o a.pebs && pebs-hist -f yaml a.pebs >a.yaml &&
+	pebs-hist --merge -f csv a.yaml >want.csv || exit 9
+{ sleep 1; cat a.yaml; printf '\004'; sleep 2; } |
+	script -qec "pebs-hist --merge -f csv >got.csv; echo rc=\$?" /dev/null |
+	tr -d '\r' | grep -e '^pebs-hist' -e '^rc='
+cmp got.csv want.csv && echo "pebs-hist --merge: the typed result read"
