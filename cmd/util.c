@@ -64,6 +64,9 @@ void util_restore_signals(void)
 
 int util_progress_shown;
 
+/* The format attribute: clang's -Wformat-nonliteral refused vfprintf()
+ * of a format it could not check (make CC=clang failed here). */
+__attribute__((format(printf, 1, 0)))
 static void vwarn(const char *fmt, va_list ap)
 {
 	int saved = errno;
