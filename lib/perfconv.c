@@ -1,9 +1,10 @@
 /*
  * perfconv.c - perf.data -> .pebs glue used by pebs-import -f perf (the
  * other way, pebs_perf_writer_add_batch(), is the writer's: perfwrite.c),
- * and the TSX conversion both directions share: the `tsx` column is the
+ * and the TSX conversions both directions share: the `tsx` column is the
  * PEBS TSX tuning field, perf's PERF_SAMPLE_TRANSACTION what the kernel
- * derives from it and AX.
+ * derives from it and AX, and perf's WEIGHT of a non-latency event its
+ * cycles (bits 31:0).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,32 @@ int pebs_perf_txn_to_tuning(uint64_t txn, uint64_t *tuning, uint64_t *ax)
 	if (code && code <= 0xff && (txn & PEBS_PERF_TXN_TRANSACTION))
 		*ax = code << 24 | 1;
 	return pebs_perf_txn_from_tuning(*tuning, *ax) == txn;
+}
+
+/*
+ * Linux ds.c gives a PEBS event the record's latency only for the load and
+ * store latency events (flags PEBS_LDLAT, PEBS_STLAT: event codes 0x100B
+ * on nhm/wsm, 0x01CD, 0x02CD, and Gracemont's 0x05D0 and 0x06D0); from
+ * PEBS format 2 on, every other PEBS event gets the TSX weight
+ * (intel_get_tsx_weight(): cycles of the last transactional block).  Not
+ * precise (no PEBS), another vendor's PMU, a software, tracepoint or
+ * breakpoint event, or a raw event of event select 0 (no event on Intel:
+ * what our writer names samples without an event by) keep WEIGHT as the
+ * latency it is elsewhere.
+ */
+int pebs_perf_weight_is_lat(uint32_t type, uint64_t config, unsigned precise,
+			    const char *cpuid)
+{
+	uint64_t code = config & 0xffff;
+
+	if (cpuid && strncmp(cpuid, "GenuineIntel,", 13) != 0)
+		return 1;
+	if (!(precise & 3) || type == 1 || type == 2 || type == 5)
+		return 1;
+	if (type == 0 || type == 3)	/* generic: never latency */
+		return 0;
+	return (code & 0xff) == 0 || code == 0x100b || code == 0x01cd ||
+	       code == 0x02cd || code == 0x05d0 || code == 0x06d0;
 }
 
 int pebs_perf_import(FILE *in, const char *name, FILE *out,

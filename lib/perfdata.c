@@ -30,7 +30,8 @@ struct pattr {
 	uint32_t type, size;
 	uint64_t config, config1, period, sample_type, read_format, flags;
 	uint64_t branch_type, regs_user, regs_intr;
-	int wlat;	/* WEIGHT is a latency, else TSX cycles (weight_lat) */
+	int wlat;	/* WEIGHT is a latency, else TSX cycles
+			 * (pebs_perf_weight_is_lat()) */
 	/* freq events: the PERIOD of their samples, summed (pass 1) */
 	unsigned __int128 psum;
 	uint64_t pcount;
@@ -268,34 +269,6 @@ static struct flay fixed_layout(const struct pattr *a)
 #undef SK
 	l.size = (uint16_t)o;
 	return l;
-}
-
-/*
- * Whether the WEIGHT of attr @a's samples is a memory latency (`lat`,
- * `ins_lat`), given the recording CPU's vendor in perf's CPUID string
- * @cpuid (NULL: unknown).  Linux ds.c gives a PEBS event the record's
- * latency only for the load and store latency events (flags PEBS_LDLAT,
- * PEBS_STLAT: event codes 0x100B on nhm/wsm, 0x01CD, 0x02CD, and
- * Gracemont's 0x05D0 and 0x06D0); from PEBS format 2 on, every other PEBS
- * event gets the TSX weight (intel_get_tsx_weight(): cycles of the last
- * transactional block).  Not precise (no PEBS), another vendor's PMU, a
- * software, tracepoint or breakpoint event, or a raw event of event
- * select 0 (no event on Intel: what our writer names samples without an
- * event by) keep WEIGHT as the latency it is elsewhere.
- */
-static int weight_lat(const struct pattr *a, const char *cpuid)
-{
-	uint64_t code = a->config & 0xffff;
-
-	if (cpuid && strncmp(cpuid, "GenuineIntel,", 13) != 0)
-		return 1;
-	if (!(a->flags >> 15 & 3) || a->type == 1 || a->type == 2 ||
-	    a->type == 5)
-		return 1;
-	if (a->type == 0 || a->type == 3)	/* generic: never latency */
-		return 0;
-	return (code & 0xff) == 0 || code == 0x100b || code == 0x01cd ||
-	       code == 0x02cd || code == 0x05d0 || code == 0x06d0;
 }
 
 static int add_attr(struct pebs_perf_reader *r, const struct pattr *a)
@@ -1726,7 +1699,9 @@ static int start(struct pebs_perf_reader *r)
 	}
 	/* Pass 2 only: the vendor may come in band, before any sample. */
 	for (size_t i = 0; e == 0 && i < r->nattrs; i++)
-		r->attrs[i].wlat = weight_lat(&r->attrs[i], f.cpuid);
+		r->attrs[i].wlat = pebs_perf_weight_is_lat(r->attrs[i].type,
+				r->attrs[i].config, r->attrs[i].flags >> 15 & 3,
+				f.cpuid);
 	if (e == 0)
 		e = build_meta(r, &f);
 	feat_free(&f);

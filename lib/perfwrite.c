@@ -44,6 +44,7 @@ struct wevent {
 	uint64_t attr_period;	/* the attr's sample_period if !freq */
 	uint64_t freq;		/* sample_freq; 0: a fixed period */
 	unsigned precise;
+	int wlat;		/* WEIGHT is `lat`, else `tsx` cycles */
 };
 
 /* A map an MMAP2 record gave perf (dead: a later one overlapped it). */
@@ -453,6 +454,9 @@ static int ev_attrs(const struct pebs_meta *m, const char *name,
 	return 1;
 }
 
+static const char *cpuid_string(const struct pebs_perf_writer *w, char *buf,
+				size_t len);
+
 /* Declares event @name with the current segment's attributes. */
 static int add_event(struct pebs_perf_writer *w, const char *name)
 {
@@ -475,6 +479,10 @@ static int add_event(struct pebs_perf_writer *w, const char *name)
 		return fail(w, PEBS_E_NOMEM, "out of memory");
 	ev_attrs(w->seg, name, e);
 	e->attr_period = e->period;
+	/* as the import will read the CPUID feature written (w->meta's) */
+	char tmp[128];
+	e->wlat = pebs_perf_weight_is_lat(e->type, e->config, e->precise,
+					  cpuid_string(w, tmp, sizeof(tmp)));
 	w->nev++;
 	return (int)(w->nev - 1);
 }
@@ -1496,16 +1504,22 @@ static int to_ns(struct pebs_perf_writer *w, uint64_t t, uint64_t *ns,
 }
 
 /*
- * perf's weight structure: var1_dw (u32) the latency, var2_w (u16) the
- * instruction latency, var3_w (u16) unused.  An instruction latency that
- * does not fit 16 bits is saturated: masking it made 65536 read 0, a
- * short latency instead of a very long one.  s->lat is a u32, as var1_dw
- * is: it always fits.
+ * The WEIGHT or WEIGHT_STRUCT (per @st) of sample @s of event @e, the
+ * inverse of the import's reading (pebs_perf_weight_is_lat()).  The weight
+ * structure: var1_dw (u32) the latency, or of a non-latency event the TSX
+ * weight, cycles of the last transaction (`tsx` bits 31:0), as the kernel
+ * writes it; var2_w (u16) the instruction latency, which the kernel gives
+ * every event; var3_w (u16) unused.  An instruction latency that does not
+ * fit 16 bits is saturated: masking it made 65536 read 0, a short latency
+ * instead of a very long one.  s->lat is a u32, as var1_dw is: it always
+ * fits, and as a WEIGHT (u64) there is nothing to clamp.
  */
-static uint64_t weight_struct(const struct pebs_sample *s)
+static uint64_t weight(const struct wevent *e, const struct pebs_sample *s,
+		       uint64_t st)
 {
+	uint64_t v1 = e->wlat ? s->lat : (uint32_t)s->tsx;
 	uint64_t ins = s->ins_lat > UINT16_MAX ? UINT16_MAX : s->ins_lat;
-	return (uint64_t)s->lat | ins << 32;
+	return st & PEBS_PERF_S_WEIGHT_STRUCT ? v1 | ins << 32 : v1;
 }
 
 /*
@@ -1610,10 +1624,8 @@ int pebs_perf_writer_add(struct pebs_perf_writer *w,
 		b_u64(b, 0);		/* abi NONE: no registers */
 	if (st & PEBS_PERF_S_STACK_USER)
 		b_u64(b, 0);
-	if (st & PEBS_PERF_S_WEIGHT_STRUCT)
-		b_u64(b, weight_struct(s));
-	else if (st & PEBS_PERF_S_WEIGHT)
-		b_u64(b, s->lat);	/* u32 in a u64: nothing to clamp */
+	if (st & (PEBS_PERF_S_WEIGHT | PEBS_PERF_S_WEIGHT_STRUCT))
+		b_u64(b, weight(e, s, st));
 	if (st & PEBS_PERF_S_DATA_SRC)
 		b_u64(b, s->dsrc);
 	if (st & PEBS_PERF_S_TRANSACTION)	/* the kernel's, from tuning */

@@ -341,6 +341,19 @@ uint64_t pebs_perf_txn_from_tuning(uint64_t tuning, uint64_t ax);
 int pebs_perf_txn_to_tuning(uint64_t txn, uint64_t *tuning, uint64_t *ax);
 
 /*
+ * Whether perf's WEIGHT (WEIGHT_STRUCT var1/var2) of the samples of an
+ * event with perf attr type @type, config @config and precise_ip @precise,
+ * recorded on a CPU of perf CPUID string @cpuid (feature CPUID; NULL:
+ * unknown, taken as Intel), is a memory latency (`lat`, `ins_lat`): 1;
+ * 0 when it is the TSX weight the kernel (ds.c) gives every other PEBS
+ * event, the cycles that `tsx` bits 31:0 hold.  The import reads WEIGHT
+ * by it and the export writes it by it, so that each is the other's
+ * inverse (formats/perf-import.md, section 1.1).
+ */
+int pebs_perf_weight_is_lat(uint32_t type, uint64_t config, unsigned precise,
+			    const char *cpuid);
+
+/*
  * Imports the perf.data on @in (@name for messages) into one .pebs segment
  * on @out written with options @wo (may be NULL): metadata from the file
  * plus @extra (may be NULL; its keys win), samples in time order, lost

@@ -1308,8 +1308,10 @@ Test(perf_roundtrip, written_order_kept)
 /* ------------------------------------------------ TSX and TRANSACTION */
 
 /*
- * Writes @n samples of event @ev with metadata @m and @st (0: the
- * default) as a pipe-layout perf.data; returns it (*@len bytes; free it).
+ * Writes @n samples of event @ev (NULL: each of its own event, the
+ * events.N.name of @m that its `event` id names) with metadata @m and
+ * @st (0: the default) as a pipe-layout perf.data; returns it (*@len
+ * bytes; free it).
  */
 static uint8_t *export_perf(const struct pebs_sample *s, size_t n,
 			    const struct pebs_meta *m, uint64_t st,
@@ -1321,8 +1323,17 @@ static uint8_t *export_perf(const struct pebs_sample *s, size_t n,
 	char err[256];
 	cr_assert_not_null(out);
 	cr_assert_eq(pebs_perf_writer_open(&w, out, m, &o), 0);
-	for (size_t i = 0; i < n; i++)
-		cr_assert_eq(pebs_perf_writer_add(w, &s[i], ev), 0);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = ev;
+		if (!name) {	/* the events.N.name its event id names */
+			snprintf(err, sizeof(err), "events.%u.name",
+				 s[i].event);
+			name = pebs_meta_get(m, err);
+			cr_assert_not_null(name, "sample %zu: no %s", i, err);
+		}
+		cr_assert_eq(pebs_perf_writer_add(w, &s[i], name), 0, "%s",
+			     pebs_perf_writer_errmsg(w));
+	}
 	cr_assert_eq(pebs_perf_writer_close(w, err, sizeof(err)), 0, "%s",
 		     err);
 	fflush(out);
@@ -1474,6 +1485,124 @@ Test(perf_roundtrip, transaction_conversions)
 			cr_assert_eq(pebs_perf_txn_from_tuning(tun, ax2), txn);
 		}
 	}
+}
+
+/*
+ * The export writes WEIGHT as the import reads it (section 1.1 of
+ * formats/perf-import.md): a load latency event's `lat` (and `ins_lat` in
+ * WEIGHT_STRUCT var2), a precise store's (any non-latency PEBS event's)
+ * TSX weight, `tsx` bits 31:0, so that both come back from an import.
+ * A decoded .pebs (events with evtsel, no perf attributes) on an Intel
+ * CPU, with WEIGHT_STRUCT and with WEIGHT; and perf -> .pebs -> perf ->
+ * .pebs of a file that recorded both events with TRANSACTION.  On
+ * another vendor's CPU every weight is a latency, both ways.
+ */
+Test(perf_roundtrip, weight_round_trips_lat_and_tsx)
+{
+	static const uint64_t sts[] = {
+		0,	/* the default: WEIGHT_STRUCT */
+		PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_TIME | PEBS_PERF_S_WEIGHT,
+	};
+	static const char *const vendor[] = { "GenuineIntel", "AuthenticAMD" };
+	for (size_t v = 0; v < 2; v++) {
+		for (size_t k = 0; k < 2; k++) {
+			struct pebs_meta *m = pebs_meta_new();
+			pebs_meta_set(m, "cpu.vendor", vendor[v]);
+			pebs_meta_set(m, "cpu.family", v ? "25" : "6");
+			pebs_meta_set(m, "cpu.model", v ? "1" : "106");
+			pebs_meta_set(m, "events.0.name",
+				      "MEM_TRANS_RETIRED.LOAD_LATENCY");
+			pebs_meta_set(m, "events.0.evtsel", "0x4301cd");
+			pebs_meta_set(m, "events.0.ldlat", "3");
+			pebs_meta_set(m, "events.1.name",
+				      "MEM_INST_RETIRED.ALL_STORES");
+			pebs_meta_set(m, "events.1.evtsel", "0x4382d0");
+			struct pebs_sample s[2] = { 0 };
+			s[0].time = 100;
+			s[0].lat = 77;
+			s[0].ins_lat = 9;
+			s[1].time = 200;
+			s[1].event = 1;
+			s[1].lat = v ? 66 : 0;	/* AMD: a latency */
+			s[1].tsx = v ? 0 : 1234;
+			size_t len;
+			uint8_t *p = export_perf(s, 2, m, sts[k], NULL,
+						 &len);
+			pebs_meta_free(m);
+			struct pebs_sample got[3];
+			m = pebs_meta_new();
+			cr_assert_eq(import_pebs(p, len, got, 3, m), 2);
+			pebs_meta_free(m);
+			free(p);
+			for (size_t i = 0; i < 2; i++) {
+				cr_expect_eq(got[i].lat, s[i].lat,
+					     "%s st %zu sample %zu: lat %u",
+					     vendor[v], k, i, got[i].lat);
+				cr_expect_eq(got[i].ins_lat,
+					     k ? 0 : s[i].ins_lat,
+					     "%s st %zu sample %zu", vendor[v],
+					     k, i);
+				cr_expect_eq(got[i].tsx, s[i].tsx,
+					     "%s st %zu sample %zu: tsx 0x%llx",
+					     vendor[v], k, i,
+					     (unsigned long long)got[i].tsx);
+			}
+		}
+	}
+
+	/* perf.data with both events, TRANSACTION and WEIGHT_STRUCT */
+#define S(x) PEBS_PERF_S_##x
+	const uint64_t st = S(IDENTIFIER) | S(TIME) | S(WEIGHT_STRUCT) |
+			    S(TRANSACTION);
+#undef S
+	static const uint64_t config[] = { 0x01cd, 0x82d0 };
+	static const uint64_t weight[] = { 9ull << 32 | 77, 555 };
+	static const uint64_t txn[] = { 0, 0x2a00000006 };
+	static struct sbuf b;
+	memcpy(b.b, "PERFILE2", 8);
+	b.n = 8;
+	put64(&b, 16);				/* pipe header size */
+	for (size_t e = 0; e < 2; e++)
+		put_attr_precise(&b, config[e], st, 1 + e, 2);
+	for (size_t e = 0; e < 2; e++) {
+		size_t at = begin_rec(&b, 9);
+		put64(&b, 1 + e);		/* IDENTIFIER */
+		put64(&b, 100 + e);		/* TIME */
+		put64(&b, weight[e]);
+		put64(&b, txn[e]);
+		end_rec(&b, at);
+	}
+	struct pebs_sample one[3], two[3];
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_eq(import_pebs(b.b, b.n, one, 3, m), 2);
+	cr_expect_eq(one[0].lat, 77);
+	cr_expect_eq(one[0].ins_lat, 9);
+	cr_expect_eq(one[1].tsx, 0x600000000ull | 555);
+	cr_expect_eq(one[1].regs[PEBS_REG_RAX], 0x2a000001);
+	size_t len;
+	uint8_t *p = export_perf(one, 2, m, 0, NULL, &len);
+	pebs_meta_free(m);
+	m = pebs_meta_new();
+	cr_assert_eq(import_pebs(p, len, two, 3, m), 2);
+	pebs_meta_free(m);
+	for (size_t i = 0; i < 2; i++) {
+		cr_expect_eq(two[i].lat, one[i].lat, "sample %zu: lat %u", i,
+			     two[i].lat);
+		cr_expect_eq(two[i].ins_lat, one[i].ins_lat, "sample %zu", i);
+		cr_expect_eq(two[i].tsx, one[i].tsx, "sample %zu: tsx 0x%llx",
+			     i, (unsigned long long)two[i].tsx);
+		cr_expect_eq(two[i].regs[PEBS_REG_RAX],
+			     one[i].regs[PEBS_REG_RAX], "sample %zu", i);
+	}
+	/* and perf gets the kernel's weights back (default layout:
+	 * WEIGHT_STRUCT at byte 64 of the body) */
+	const uint8_t *rec[3];
+	cr_assert_eq(pipe_records(p, len, 9, rec, 3), 2);
+	for (size_t i = 0; i < 2; i++)
+		cr_expect_eq(rec_u64(rec[i], 64), weight[i], "record %zu: "
+			     "0x%llx", i,
+			     (unsigned long long)rec_u64(rec[i], 64));
+	free(p);
 }
 
 /* ------------------------------------------------- several segments */
