@@ -495,12 +495,25 @@ static int msr_allowed(struct cap *c, const struct pebs_probe_result *pr)
  * A --uarch profile @u other than the one of the CPU the probe @pr
  * identified: the events would be opened with @u's encodings and their
  * records (msr) or data sources (perf) decoded by @u's tables, silently
- * wrong.  A usage error unless o->force; a CPU without a profile (no
- * Intel PEBS profile, hybrid parts) is what --uarch is for.
+ * wrong.  A usage error unless o->force; so is any --uarch (every profile
+ * is Intel's) on a CPU of another vendor, whose PMU would be programmed
+ * with Intel event encodings.  An Intel CPU without a profile (a model
+ * this build does not know, hybrid parts) is what --uarch is for, and so
+ * is one the probe could not identify at all.
  */
 static int uarch_matches(struct cap *c, const struct pebs_probe_result *pr)
 {
-	if (!pr->uarch || pr->uarch == c->u || c->o->force)
+	if (c->o->force)
+		return 0;
+	if (pr->vendor[0] && strcmp(pr->vendor, "GenuineIntel") != 0) {
+		cerr(c, "--uarch %s: this CPU (%s family %u model 0x%02x) is "
+		     "not Intel; -b %s would use %s's event encodings and "
+		     "data-source decoding on it (--force to use %s anyway)",
+		     c->u->name, pr->vendor, pr->family, pr->model,
+		     c->o->backend, c->u->name, c->u->name);
+		return -PEBS_E_INVAL;
+	}
+	if (!pr->uarch || pr->uarch == c->u)
 		return 0;
 	cerr(c, "--uarch %s: this CPU (family %u model 0x%02x) is %s; -b %s "
 	     "would use %s's event encodings and data-source decoding on "

@@ -727,10 +727,13 @@ void pebs_probe_analyze(const struct pebs_probe_facts *f,
 				f->cap_eff >> CAP_SYS_ADMIN & 1)))
 		addf(perf, "perf_event_paranoid %d > 0: per-CPU events need "
 		     "0 or less, or root/CAP_PERFMON", f->paranoid);
-	/* Without --uarch the capture refuses a CPU without a profile. */
+	/* Without --uarch the capture refuses a CPU without a profile;
+	 * another vendor's CPU --uarch too, unless --force (every profile
+	 * programs Intel event encodings). */
 	if (!r->uarch)
 		addf(perf, "no PEBS profile for this CPU: %s (a perf capture "
-		     "needs --uarch NAME)", r->uarch_why);
+		     "needs --uarch NAME%s)", r->uarch_why,
+		     intel ? "" : " and --force");
 	if (f->perf_cycles_errno < 0)
 		addf(perf, "perf_event_open not tried");
 	else if (f->perf_cycles_errno > 0)

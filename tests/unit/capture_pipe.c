@@ -1504,6 +1504,51 @@ Test(capture_pipe, perf_tsx_weight_not_latency)
 	cr_assert_not(bk_perf_wlat(PEBS_EVK_OTHER));
 }
 
+/* pebs_capture_run() of a one-CPU load-latency capture, -b @be --uarch
+ * @ua (--force when @force), over stand-in root @root and through the
+ * perf stand-in (fp_ counts what it opened); its message in @err. */
+static int uarch_capture(const char *root, const char *be, const char *ua,
+			 int force, char *err, size_t errlen)
+{
+	static const char *const ev[] = { "load-latency" };
+	struct pebs_capture_opts o = { .backend = be, .uarch = ua,
+				       .force = force, .devroot = root,
+				       .cpus = "0", .events = ev,
+				       .nevents = 1, .duration = 0.05 };
+	struct pebs_capture_stats st;
+	int r;
+
+	o.out = fopen("/dev/null", "w");
+	cr_assert_not_null(o.out);
+	memset(&fp_, 0, sizeof(fp_));
+	bk_perf_syscall = fake_perf_open;
+	r = pebs_capture_run(&o, &st, err, errlen);
+	bk_perf_syscall = NULL;
+	fclose(o.out);
+	return r;
+}
+
+/* Over @root, perf and msr both refuse --uarch @ua as a usage error
+ * before anything is opened, the message beginning @head then saying
+ * what -b would do and that --force overrides. */
+static void uarch_refused(const char *root, const char *ua, const char *head)
+{
+	static const char *const be[] = { "perf", "msr" };
+	char err[1024], tail[160];
+
+	snprintf(tail, sizeof(tail), "would use %s's event encodings and "
+		 "data-source decoding on it (--force to use %s anyway)", ua,
+		 ua);
+	for (size_t k = 0; k < 2; k++) {
+		cr_assert_eq(uarch_capture(root, be[k], ua, 0, err,
+					   sizeof(err)),
+			     -PEBS_E_INVAL, "%s: %s", be[k], err);
+		cr_assert(strncmp(err, head, strlen(head)) == 0, "%s", err);
+		cr_assert(strstr(err, tail), "%s", err);
+		cr_assert_eq(fp_.n, 0, "nothing opened");
+	}
+}
+
 /* A hardware capture's --uarch other than the profile of the CPU the
  * probe identifies (the skx stand-in root) is a usage error naming both,
  * for perf as for msr, before anything is opened or written; --force
@@ -1511,54 +1556,45 @@ Test(capture_pipe, perf_tsx_weight_not_latency)
 Test(capture_pipe, uarch_other_than_host_refused)
 {
 	char root[64], err[1024];
-	static const char *const ev[] = { "load-latency" };
-	static const char *const be[] = { "perf", "msr" };
-	struct pebs_capture_opts o;
-	struct pebs_capture_stats st;
-	FILE *fp = fopen("/dev/null", "w");
 
 	probe_root_copy(root, sizeof(root), "skx-root");
-	for (size_t k = 0; k < 2; k++) {
-		memset(&o, 0, sizeof(o));
-		o.backend = be[k];
-		o.uarch = "icl";
-		o.devroot = root;
-		o.cpus = "0";
-		o.events = ev;
-		o.nevents = 1;
-		o.duration = 0.05;
-		o.out = fp;
-		memset(&fp_, 0, sizeof(fp_));
-		bk_perf_syscall = fake_perf_open;
-		cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)),
-			     -PEBS_E_INVAL, "%s: %s", be[k], err);
-		cr_assert(strstr(err, "--uarch icl: this CPU (family 6 model "
-				 "0x55) is skx; -b "), "%s", err);
-		cr_assert(strstr(err, "would use icl's event encodings and "
-				 "data-source decoding on it (--force to use "
-				 "icl anyway)"), "%s", err);
-		cr_assert_eq(fp_.n, 0, "nothing opened");
-		bk_perf_syscall = NULL;
-	}
+	uarch_refused(root, "icl", "--uarch icl: this CPU (family 6 model "
+		      "0x55) is skx; -b ");
 	/* perf: --force, or the CPU's own profile, opens it */
-	o.backend = "perf";
-	for (size_t k = 0; k < 2; k++) {
-		o.uarch = k ? "skx" : "icl";
-		o.force = !k;
-		memset(&fp_, 0, sizeof(fp_));
-		bk_perf_syscall = fake_perf_open;
-		cr_assert_eq(pebs_capture_run(&o, &st, err, sizeof(err)), 0,
-			     "%s", err);
-		bk_perf_syscall = NULL;
+	for (int k = 0; k < 2; k++) {
+		cr_assert_eq(uarch_capture(root, "perf", k ? "skx" : "icl", !k,
+					   err, sizeof(err)), 0, "%s", err);
 		cr_assert_eq(fp_.n, 1);
 	}
-	fclose(fp);
+	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
+}
+
+/* On a CPU of another vendor (the AMD stand-in root, identified by its
+ * CPUID or, without one, by /proc/cpuinfo) every --uarch is Intel's: a
+ * usage error naming the vendor, for perf as for msr, before anything is
+ * opened; --force takes it (perf). */
+Test(capture_pipe, uarch_on_other_vendor_refused)
+{
+	char root[64], err[1024];
+
+	probe_root_copy(root, sizeof(root), "amd");
+	for (int src = 0; src < 2; src++) {
+		if (src)	/* /proc/cpuinfo alone */
+			cr_assert_eq(tu_sh("rm %s/fake/cpuid", root), 0);
+		uarch_refused(root, "skx", "--uarch skx: this CPU "
+			      "(AuthenticAMD family 25 model 0x01) is not "
+			      "Intel; -b ");
+	}
+	cr_assert_eq(uarch_capture(root, "perf", "skx", 1, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(fp_.n, 1);
 	cr_assert_eq(tu_sh("rm -rf %s", root), 0);
 }
 
 /* Captures sh -c 'exit 3' (-b perf, load-latency on CPU 0) through the
  * stand-in into a new file, named from the mkstemp(3) template @out:
- * pebs_capture_run()'s result. */
+ * pebs_capture_run()'s result.  --force: skx's profile on whatever CPU
+ * runs the tests (another Intel profile, another vendor). */
 static int fake_perf_command(char *out, struct pebs_capture_stats *st,
 			     char *err, size_t errlen)
 {
@@ -1566,7 +1602,7 @@ static int fake_perf_command(char *out, struct pebs_capture_stats *st,
 			      (char *)"exit 3", NULL };
 	static const char *const ev[] = { "load-latency" };
 	struct pebs_capture_opts o = { .backend = "perf", .uarch = "skx",
-				       .cpus = "0", .events = ev,
+				       .force = 1, .cpus = "0", .events = ev,
 				       .nevents = 1, .command = cmd };
 	int fd = mkstemp(out), r;
 
