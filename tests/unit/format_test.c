@@ -3355,3 +3355,59 @@ Test(format, delta_range_check_fast_and_slow)
 	}
 	pebs_batch_free(d);
 }
+
+/*
+ * After END a segment may hold only INDX then TAIL (format section 2):
+ * any other chunk there, known or not, critical or not, well framed or
+ * not, is garbage after the segment, wherever it stands (before the INDX,
+ * between INDX and TAIL, after the TAIL at the end of input or before the
+ * next MAGIC).  A file and a stream read it alike: the message names its
+ * offset; without salvage the input ends there (the segment after it is
+ * not read), with salvage reading goes on at the next MAGIC.
+ */
+Test(format, chunk_after_end_is_garbage)
+{
+	size_t len, offs[64];
+	char *b = ten_blocks(13, &len, offs);
+	size_t e = end_at(b, offs);
+	size_t ia = e + CHUNK_HDR + 24 + CHUNK_TRL;
+	cr_assert_eq(get32((const uint8_t *)b + ia), TAG_INDX);
+	size_t ta = ia + CHUNK_HDR + get64((const uint8_t *)b + ia + 8) +
+		    CHUNK_TRL;
+	cr_assert_eq(get32((const uint8_t *)b + ta), TAG_TAIL);
+	const size_t at[] = { ia, ta, len };	/* before INDX, TAIL; last */
+	char *bb = malloc(2 * len + 64);
+	for (int crit = 0; crit < 2; crit++)
+	for (size_t pl = 0; pl < 3; pl++)
+	for (int next = 0; next < 2; next++) {
+		memcpy(bb, b, at[pl]);
+		size_t k = make_chunk((uint8_t *)bb + at[pl],
+				      FMT_TAG('X', 'T', 'R', 'A'),
+				      crit ? CHUNK_CRITICAL : 0, "hello", 5);
+		memcpy(bb + at[pl] + k, b + at[pl], len - at[pl]);
+		size_t tot = len + k;
+		if (next) {	/* and a second segment */
+			memcpy(bb + tot, b, len);
+			tot += len;
+		}
+		char want[128];
+		snprintf(want, sizeof(want), "garbage after segment 1 at "
+			 "offset 0x%zx\n", at[pl]);
+		for (int salvage = 0; salvage < 2; salvage++)
+			for (int fifo = 0; fifo < 2; fifo++) {
+				char msgs[1024];
+				size_t got = read_msgs(bb, tot, fifo, salvage,
+						       msgs, sizeof(msgs));
+				cr_expect_eq(got, next && salvage ? 20000 :
+					     10000, "crit %d at %zu next %d "
+					     "salvage %d fifo %d: %zu", crit,
+					     pl, next, salvage, fifo, got);
+				cr_expect_str_eq(msgs, want, "crit %d at %zu "
+						 "next %d salvage %d fifo %d",
+						 crit, pl, next, salvage,
+						 fifo);
+			}
+	}
+	free(bb);
+	free(b);
+}
