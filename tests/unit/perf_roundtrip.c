@@ -1719,6 +1719,70 @@ Test(perf_roundtrip, segment_change)
 }
 
 /*
+ * Segments that call the same process by other names (alpha, beta, then
+ * alpha again): each segment's samples go out after its own COMM and
+ * before the next segment's, with rounds in between, so that perf (which
+ * sorts a round's records by time, and a side record's time is 0) names
+ * every sample by its own segment's comm.PID, not the last one.
+ */
+Test(perf_roundtrip, segments_rename_a_process)
+{
+	static const char *const names[] = { "alpha", "beta", "alpha" };
+	struct pebs_meta *m[3];
+	struct pebs_sample s[3];
+	for (size_t i = 0; i < 3; i++) {
+		m[i] = seg_meta(100, names[i], "/bin/a", BID_A, 3, "ns",
+				NULL);
+		make_sample(&s[i], i, 1000 * (i + 1));
+		s[i].pid = s[i].tid = 100;
+	}
+	FILE *out = tmpfile();
+	struct pebs_perf_writer_opts o = { .pipe = 1 };
+	struct pebs_perf_writer *w;
+	char err[512];
+	cr_assert_not_null(out);
+	cr_assert_eq(pebs_perf_writer_open(&w, out, m[0], &o), 0);
+	for (size_t i = 0; i < 3; i++) {
+		if (i)
+			cr_assert_eq(pebs_perf_writer_segment(w, m[i]), 0,
+				     "%s", pebs_perf_writer_errmsg(w));
+		cr_assert_eq(pebs_perf_writer_add(w, &s[i], "ev"), 0);
+	}
+	cr_assert_eq(pebs_perf_writer_close(w, err, sizeof(err)), 0, "%s",
+		     err);
+	fflush(out);
+	size_t len;
+	uint8_t *p = slurp(out, &len);
+	const uint8_t *comm[8], *smp[8], *round[64];
+	cr_assert_eq(pipe_records(p, len, 3, comm, 8), 3, "a COMM each");
+	cr_assert_eq(pipe_records(p, len, 9, smp, 8), 3);
+	size_t nr = pipe_records(p, len, 68, round, 64);
+	for (size_t i = 0; i < 3; i++) {
+		uint32_t pid, tid;
+		memcpy(&pid, comm[i] + 8, 4);
+		memcpy(&tid, comm[i] + 12, 4);
+		cr_expect_eq(pid, 100);
+		cr_expect_eq(tid, 100);
+		cr_expect_str_eq((const char *)comm[i] + 16, names[i]);
+		cr_expect(comm[i] < smp[i], "COMM %zu before its sample", i);
+		if (i == 0)
+			continue;
+		cr_expect(smp[i - 1] < comm[i], "sample %zu before COMM %zu",
+			  i - 1, i);
+		/* a round between: perf is done with the sample before */
+		size_t k = 0;
+		for (size_t j = 0; j < nr; j++)
+			k += round[j] > smp[i - 1] && round[j] < comm[i];
+		cr_expect_geq(k, 1, "no round between sample %zu and COMM "
+			      "%zu", i - 1, i);
+	}
+	free(p);
+	fclose(out);
+	for (size_t i = 0; i < 3; i++)
+		pebs_meta_free(m[i]);
+}
+
+/*
  * What one perf.data cannot hold is refused (-PEBS_E_UNSUPPORTED, nothing
  * of the segment written): an event of the same name with other
  * attributes, an object with another build-id, times on no common base.
