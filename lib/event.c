@@ -442,10 +442,24 @@ static int perf_terms_ours(const char *text, const char *p, const char *end,
 				 (int)t.nlen, t.name);
 			return -PEBS_E_PARSE;
 		}
+		/*
+		 * perf sets attr.config from config= before any field term
+		 * and then ORs event=, umask=, ... into it whatever their
+		 * order (tools/perf/util/pmu.c: hardcoded terms skipped in
+		 * pmu_config_term(), pmu_format_value() with zero false for
+		 * the cpu PMU): config=0x1cd,umask=0x2 is 0x3cd to perf, not
+		 * 0x2cd.  Neither reading is safe to guess; both terms are
+		 * named instead.
+		 */
 		if ((t.have & 1u << PT_CONFIG) && (sel & 1u << i)) {
 			lib_errf(err, errlen, "'%s': perf term '%s' cannot go "
-				 "with config=, which gives all the selection "
-				 "bits", text, perf_term_keys[i].key);
+				 "with 'config=0x%llx', which gives all the "
+				 "selection bits (perf would OR %s into it, in "
+				 "either order); give config= alone or the "
+				 "field terms alone", text,
+				 perf_term_keys[i].key,
+				 (unsigned long long)t.v[PT_CONFIG],
+				 perf_term_keys[i].key);
 			return -PEBS_E_PARSE;
 		}
 	}
@@ -482,7 +496,17 @@ static int perf_terms_ours(const char *text, const char *p, const char *end,
 			 * raw value, as perf's config has them */
 			r = out_add(out, len, &n, "r%llx",
 				    (unsigned long long)s);
-		} else if ((s & 0xffff) != 0x01c6) {
+		} else if ((s & 0xffff) == PEBS_FE_EVTSEL_RWC) {
+			/* perf's JSON for Redwood Cove and later gives this;
+			 * turning it into 0x01C6 would reprogram what was
+			 * asked for, so it is named and refused */
+			lib_errf(err, errlen, "'%s': event=0xc6,umask=0x3 is "
+				 "FRONTEND_RETIRED on Redwood Cove and later "
+				 "(Meteor Lake, Granite Rapids); on every uarch "
+				 "pebs-capture has (skl to spr) it is "
+				 "event=0xc6,umask=0x1", text);
+			return -PEBS_E_PARSE;
+		} else if ((s & 0xffff) != PEBS_FE_EVTSEL) {
 			lib_errf(err, errlen, "'%s': perf term 'frontend' "
 				 "goes with FRONTEND_RETIRED (event=0xc6,"
 				 "umask=0x1) only; event 0x%02llx umask 0x%02llx "
@@ -1117,6 +1141,18 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 			 (unsigned long long)s->raw);
 		t = pebs_uarch_event_by_code(u, (unsigned)(s->raw & 0xff),
 					     (unsigned)(s->raw >> 8 & 0xff));
+		/* Redwood Cove's FRONTEND_RETIRED encoding (perf's later
+		 * event lists) on a profile whose own is 0x01C6: an
+		 * undocumented umask here, and without MSR_PEBS_FRONTEND
+		 * anyway */
+		if (!t && (s->raw & 0xffff) == PEBS_FE_EVTSEL_RWC &&
+		    (u->features & PEBS_UF_FRONTEND)) {
+			lib_errf(err, errlen, "'%s': 0x03C6 is FRONTEND_RETIRED "
+			       "on Redwood Cove and later; on %s it is 0x01C6 "
+			       "and needs MSR_PEBS_FRONTEND: use "
+			       "frontend:sub=NAME", s->text, u->name);
+			return -PEBS_E_INVAL;
+		}
 		if (t) {
 			/* Known code: the SDM name, unless edge/inv/any/
 			 * cmask make it a different event. */

@@ -20,6 +20,7 @@
 #include "fileio.h"
 #include "htab.h"
 #include "pebs_perf.h"
+#include "pebs_plan.h"
 #include "pebs_uarch.h"
 
 #define MAGIC_LE 0x32454c4946524550ull	/* "PERFILE2" read little-endian */
@@ -1476,6 +1477,13 @@ static int build_meta(struct pebs_perf_reader *r, struct feat_ctx *f)
 		    (unsigned)(a->flags >> 15 & 3));
 		if (a->type == 4 && (a->config & 0xffff) == 0x1cd)
 			SET(EK("ldlat"), "%llu",
+			    (unsigned long long)a->config1);
+		/* FRONTEND_RETIRED in either encoding a file can come
+		 * from (0x01C6 to Golden Cove, 0x03C6 from Redwood Cove:
+		 * pebs_plan.h): config1 is its MSR_PEBS_FRONTEND value */
+		if (a->type == 4 && ((a->config & 0xffff) == PEBS_FE_EVTSEL ||
+				     (a->config & 0xffff) == PEBS_FE_EVTSEL_RWC))
+			SET(EK("frontend"), "0x%llx",
 			    (unsigned long long)a->config1);
 		if (a->nids) {
 			size_t cap = a->nids * 21 + 1, o = 0;

@@ -79,6 +79,19 @@ extern "C" {
 #define PEBS_FE_LATENCY_SHIFT	8		/* 19:8, cycles */
 #define PEBS_FE_WIDTH_SHIFT	20		/* 22:20, slots */
 
+/*
+ * FRONTEND_RETIRED's event select and umask (IA32_PERFEVTSELx 15:0), the
+ * event whose MSR_PEBS_FRONTEND value perf carries in attr.config1.
+ * 0x01C6 on Skylake through Golden Cove (every profile here: skl, skx,
+ * icl, icx, spr; perf's skylake, icelake, alderlake and sapphirerapids
+ * frontend.json give UMask 0x1, the kernel's intel_{skl,icl,spr}_extra_regs
+ * 0x01c6).  0x03C6 on Redwood Cove and later (perf's meteorlake
+ * frontend.json UMask 0x3; intel_rwc/gnr/lnc_extra_regs 0x03c6), which
+ * no profile here has: met in perf.data files from such machines.
+ */
+#define PEBS_FE_EVTSEL		0x01C6u
+#define PEBS_FE_EVTSEL_RWC	0x03C6u
+
 /* Largest MSR_PEBS_LD_LAT_THRESHOLD (bits 15:0). */
 #define PEBS_LDLAT_MAX		65535u
 

@@ -226,6 +226,27 @@ Test(event_resolve, frontend)
 	/* FRONTEND_RETIRED by name has no way to say the sub-event */
 	resolve_bad("skl", "FRONTEND_RETIRED", -PEBS_E_INVAL,
 		    PEBS_RULE_NONE, "use frontend:sub=NAME");
+	/* each front-end profile's own encoding, umask 0x01 (perf's
+	 * skylake, icelake, sapphirerapids frontend.json: UMask 0x1) */
+	const char *fe[] = { "skl", "skx", "icl", "icx", "spr" };
+	for (size_t i = 0; i < sizeof(fe) / sizeof(fe[0]); i++) {
+		e = resolve_ok(fe[i], "frontend:sub=l2_miss");
+		cr_assert_eq(e.select, PEBS_FE_EVTSEL, "%s", fe[i]);
+		cr_assert_eq(e.kind, PEBS_EVK_FRONTEND, "%s", fe[i]);
+		e = resolve_ok(fe[i], "cpu/event=0xc6,umask=0x1,"
+			       "frontend=0x13/P");
+		cr_assert_eq(e.select, 0x1c6, "%s", fe[i]);
+		/* 0x03C6, Redwood Cove's, is no raw event here */
+		resolve_bad(fe[i], "r3c6", -PEBS_E_INVAL, PEBS_RULE_NONE,
+			    "0x03C6 is FRONTEND_RETIRED on Redwood Cove and "
+			    "later");
+	}
+	resolve_bad("spr", "r3c6", -PEBS_E_INVAL, PEBS_RULE_NONE,
+		    "on spr it is 0x01C6 and needs MSR_PEBS_FRONTEND");
+	/* where there is no FRONTEND_RETIRED, 0x03C6 stays a raw event */
+	e = resolve_ok("hsw", "r3c6");
+	cr_assert_eq(e.select, 0x3c6);
+	cr_assert_eq(e.kind, PEBS_EVK_OTHER);
 }
 
 Test(event_resolve, names_raw_libpfm)
@@ -426,12 +447,34 @@ Test(event_parse, perf_raw_terms)
 	parse_bad("cpu/mem-loads,event=0xcd/", "cannot go with the event "
 		  "name");
 	parse_bad("cpu/mem-loads,mem-stores/", "two event names");
+	/* config= beside field terms: perf ORs the fields into config=
+	 * whatever the order (config=0x1cd,umask=0x2 is 0x3cd there);
+	 * refused in both orders, naming both terms */
 	parse_bad("cpu/config=0x1cd,umask=0x1/", "perf term 'umask' cannot "
-		  "go with config=");
+		  "go with 'config=0x1cd'");
+	parse_bad("cpu/config=0x1cd,umask=0x2/P", "perf term 'umask' cannot "
+		  "go with 'config=0x1cd', which gives all the selection bits "
+		  "(perf would OR umask into it, in either order)");
+	parse_bad("cpu/umask=0x2,config=0x1cd/P", "perf term 'umask' cannot "
+		  "go with 'config=0x1cd'");
+	parse_bad("cpu/event=0xd0,config=0x82d0/", "perf term 'event' cannot "
+		  "go with 'config=0x82d0'");
+	parse_bad("cpu/config=0x82d0,edge/", "perf term 'edge' cannot go "
+		  "with 'config=0x82d0'");
+	parse_bad("cpu/config=0x1cd,config=0x2cd/", "perf term 'config' "
+		  "given twice");
+	parse_bad("cpu/event=0xd0,umask=0x82,event=0xd1/", "perf term "
+		  "'event' given twice");
 	parse_bad("cpu/config=0x301cd/", "bits 0x30000 are not event "
 		  "selection bits");
 	parse_bad("cpu/config=0x1001cd/", "bits 0x100000");
-	parse_bad("cpu/event=0xc6,umask=0x3,frontend=0x11/", "goes with "
+	/* Redwood Cove's encoding (perf's meteorlake JSON): named, not
+	 * taken for 0x01C6 */
+	parse_bad("cpu/event=0xc6,umask=0x3,frontend=0x11/", "event=0xc6,"
+		  "umask=0x3 is FRONTEND_RETIRED on Redwood Cove and later");
+	parse_bad("cpu/config=0x3c6,frontend=0x11/", "on every uarch "
+		  "pebs-capture has (skl to spr) it is event=0xc6,umask=0x1");
+	parse_bad("cpu/event=0xc6,umask=0x2,frontend=0x9/", "goes with "
 		  "FRONTEND_RETIRED (event=0xc6,umask=0x1) only");
 	parse_bad("cpu/event=0xc6,umask=0x1,frontend=0x1/", "sub-event 0x01 "
 		  "(bits 7:0) is none");

@@ -1908,3 +1908,54 @@ Test(perf_roundtrip, map_pid_is_decimal)
 	pebs_perf_reader_close(r);
 	fclose(out);
 }
+
+/*
+ * FRONTEND_RETIRED in either encoding a perf.data can carry: 0x01C6 (skl
+ * to spr) and 0x03C6 (Redwood Cove and later, perf's meteorlake JSON);
+ * config1 is the MSR_PEBS_FRONTEND value and is read as events.N.frontend
+ * beside perf.config1.  Other events have no such key.
+ */
+Test(perf_roundtrip, frontend_retired_either_umask)
+{
+	static const struct {
+		const char *config, *config1, *want;
+	} c[] = {
+		{ "0x1c6", "0x11", "0x11" },
+		{ "0x3c6", "0x600106", "0x600106" },
+		{ "0x2c6", "0x9", NULL },	/* MISP_ANT, not it */
+		{ "0x1cd", "0x1e", NULL },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pebs_meta *m = pebs_meta_new();
+		pebs_meta_set(m, "events.0.name", "fe");
+		pebs_meta_set(m, "events.0.perf.type", "4");
+		pebs_meta_set(m, "events.0.perf.config", c[i].config);
+		pebs_meta_set(m, "events.0.perf.config1", c[i].config1);
+		FILE *fp = tmpfile();
+		cr_assert_not_null(fp);
+		struct pebs_perf_writer_opts o = { 0 };
+		struct pebs_perf_writer *w;
+		cr_assert_eq(pebs_perf_writer_open(&w, fp, m, &o), 0);
+		struct pebs_sample s;
+		make_sample(&s, 0, 100);
+		cr_assert_eq(pebs_perf_writer_add(w, &s, "fe"), 0);
+		cr_assert_eq(pebs_perf_writer_close(w, NULL, 0), 0);
+		pebs_meta_free(m);
+		rewind(fp);
+		struct pebs_perf_reader *r;
+		cr_assert_eq(pebs_perf_reader_open(&r, fp, "t", NULL), 0);
+		const struct pebs_meta *rm = pebs_perf_reader_meta(r);
+		cr_expect_str_eq(pebs_meta_get(rm, "events.0.perf.config"),
+				 c[i].config);
+		const char *fe = pebs_meta_get(rm, "events.0.frontend");
+		if (c[i].want)
+			cr_expect(fe && strcmp(fe, c[i].want) == 0,
+				  "config %s: frontend %s", c[i].config,
+				  fe ? fe : "(none)");
+		else
+			cr_expect_null(fe, "config %s: frontend %s",
+				       c[i].config, fe);
+		pebs_perf_reader_close(r);
+		fclose(fp);
+	}
+}

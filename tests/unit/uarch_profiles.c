@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "pebs_plan.h"
 #include "pebs_uarch.h"
 
 static const char *const contract_names[] = {
@@ -162,6 +163,19 @@ Test(uarch, facts_per_profile)
 		PEBS_EVK_DATALA_STORE)->name, "MEM_INST_RETIRED.ALL_STORES");
 	cr_assert_eq(pebs_uarch_event_by_kind(u, PEBS_EVK_FRONTEND)->event,
 		     0xc6);
+	/* FRONTEND_RETIRED is umask 0x01 on every profile with it (perf's
+	 * skylake, icelake, sapphirerapids frontend.json; the kernel's
+	 * intel_spr_extra_regs 0x01c6); 0x03 is Redwood Cove's */
+	const char *fe[] = { "skl", "skx", "icl", "icx", "spr" };
+	for (size_t i = 0; i < sizeof(fe) / sizeof(fe[0]); i++) {
+		const struct pebs_uarch_event *f =
+			pebs_uarch_event_by_kind(U(fe[i]), PEBS_EVK_FRONTEND);
+		cr_assert_not_null(f, "%s", fe[i]);
+		cr_assert_eq((unsigned)(f->umask << 8 | f->event),
+			     PEBS_FE_EVTSEL, "%s", fe[i]);
+		cr_assert_null(pebs_uarch_event_by_code(U(fe[i]), 0xc6, 0x03),
+			       "%s", fe[i]);
+	}
 	cr_assert_eq(u->dsrc, PEBS_UDSRC_SKL);
 	cr_assert_eq(U("skx")->dsrc, PEBS_UDSRC_SKX);
 	cr_assert_eq(U("skx")->models[0], 0x55);

@@ -24,6 +24,12 @@ for e in 'cpu/event=0xcd,umask=0x1,umask=0x1/' 'cpu/umask=0x1,ldlat=30/P' \
 	'cpu/mem-loads:u,ldlat=3/k'; do
 	pebs-capture --plan --uarch skl -e "$e" >/dev/null; echo rc=$?
 done
+# config= beside field terms, in either order (perf would OR them into
+# config=), and FRONTEND_RETIRED's Redwood Cove umask 0x3 on spr
+for e in 'cpu/config=0x1cd,umask=0x2/P' 'cpu/umask=0x2,config=0x1cd/P' \
+	'cpu/event=0xc6,umask=0x3,frontend=0x11/' r3c6; do
+	pebs-capture --plan --uarch spr -e "$e" >/dev/null; echo rc=$?
+done
 # an import whose events are named in perf's raw terms: event ==
 # load-latency and precise-store match them
 printf '%s\n' 'time,cpu,pid,tid,event,ip,addr,lat' \
