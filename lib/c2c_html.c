@@ -183,7 +183,12 @@ static int rows_table(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 		if (r->nips > 3)
 			fprintf(fp, " +%" PRIu32, r->nips - 3);
 		char *sym, *src;
-		if (c2c_sym_code(c, r->ip_pid, r->ip, &sym, &src)) {
+		int k = c2c_sym_code(c, r->ip_pid, r->ip, &sym, &src);
+		if (k < 0) {
+			free(rows);
+			return k;
+		}
+		if (k) {
 			fprintf(fp, " <i>");
 			esc(fp, sym);
 			if (src) {
@@ -269,8 +274,11 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 			c2c_fmt_lat(b2, sizeof(b2), p->lat_mean, p->lat_p50,
 				    p->lat_p99, p->nloads),
 			p->ncpus, p->nthreads, p->npids);
-		char *ds = c2c_sym_data(c, l);
-		if (ds) {
+		char *ds;
+		int r = c2c_sym_data(c, l, &ds);
+		if (r < 0)
+			return r;
+		if (r) {
 			fprintf(fp, "<p><b>Data:</b> ");
 			esc(fp, ds);
 			fprintf(fp, "</p>\n");
@@ -278,7 +286,7 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 		}
 		/* a map or table left out would pass for no data */
 		struct c2c_heat h;
-		int r = c2c_line_heat(c, l, HTML_MAX_ROWS, &h);
+		r = c2c_line_heat(c, l, HTML_MAX_ROWS, &h);
 		if (r < 0)
 			return r;
 		heat_svg(fp, &h, -1);

@@ -290,16 +290,19 @@ long c2c_ip_list(const struct pebs_c2c *c, struct c2c_ip **out);
 /*
  * Symbol of the instruction @ip of process @pid ("work+0x1a") into *@sym
  * and its source line ("prog.c:8", NULL without debug info) into *@src,
- * full length, to free.  Returns 1 when found, else 0 (and NULLs; also
- * when memory is short: the report goes without the symbol).
+ * full length, to free.  Returns 1 when found, 0 when not, or
+ * -PEBS_E_NOMEM (both NULL then): a report without the name would pass
+ * for one whose instruction has no symbol.
  */
 int c2c_sym_code(const struct pebs_c2c *c, uint32_t pid, uint64_t ip,
 		 char **sym, char **src);
 /*
- * Data symbol of line @l ("counter+0x8"), full length, to free; NULL when
- * not found or memory is short.
+ * Data symbol of line @l ("counter+0x8"), full length, into *@out, to
+ * free.  Returns 1 when found, 0 when not, or -PEBS_E_NOMEM (*@out NULL
+ * then).
  */
-char *c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l);
+int c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l,
+		 char **out);
 
 /* Writers (c2c_out.c, c2c_yaml.c, c2c_html.c). */
 int c2c_write_text(struct pebs_c2c *c, FILE *fp);

@@ -196,7 +196,12 @@ static int text_rows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 		if (r->nips > 3)
 			fprintf(fp, ",+%" PRIu32, r->nips - 3);
 		char *sym, *src;
-		if (c2c_sym_code(c, r->ip_pid, r->ip, &sym, &src)) {
+		int k = c2c_sym_code(c, r->ip_pid, r->ip, &sym, &src);
+		if (k < 0) {
+			free(rows);
+			return k;
+		}
+		if (k) {
 			fputs("  ", fp);
 			pebs_outfmt_text_fputs(fp, sym, 0);
 			if (src) {
@@ -314,14 +319,17 @@ int c2c_write_text(struct pebs_c2c *c, FILE *fp)
 				    p->lat_p99, p->nloads), p->st.store,
 			p->ncpus, p->nthreads, p->npids,
 			nodes_str(b3, sizeof(b3), p->nnodes));
-		char *ds = c2c_sym_data(c, l);
-		if (ds) {
+		char *ds;
+		int r = c2c_sym_data(c, l, &ds);
+		if (r < 0)
+			return r;
+		if (r) {
 			fputs("  data: ", fp);
 			pebs_outfmt_text_fputs(fp, ds, 0);
 			fputc('\n', fp);
 			free(ds);
 		}
-		int r = text_rows(c, fp, l);
+		r = text_rows(c, fp, l);
 		if (r < 0)
 			return r;
 		fprintf(fp, "  verdict: %s: %s\n",
@@ -439,9 +447,12 @@ int c2c_write_csv(struct pebs_c2c *c, FILE *fp)
 		csv_str(fp, p->fix);
 		if (c->sym) {
 			/* only with symbols: the contract's columns stay */
-			char *ds = c2c_sym_data(c, l);
+			char *ds;
+			int r = c2c_sym_data(c, l, &ds);
+			if (r < 0)
+				return r;
 			putc(',', fp);
-			if (ds)
+			if (r)
 				csv_str(fp, ds);
 			free(ds);
 		}

@@ -196,9 +196,13 @@ int c2c_sym_code(const struct pebs_c2c *c, uint32_t pid, uint64_t ip,
 {
 	struct pebs_sym_info in;
 	*sym = *src = NULL;
-	if (!c->sym || pebs_sym_lookup(c->sym, pid, ip, 0, &in) <= 0 ||
-	    !in.name || !(*sym = name_off(&in)))
+	if (!c->sym)
 		return 0;
+	int r = pebs_sym_lookup(c->sym, pid, ip, 0, &in);
+	if (r <= 0 || !in.name)
+		return r < 0 ? r : 0;
+	if (!(*sym = name_off(&in)))
+		return -PEBS_E_NOMEM;
 	if (in.file) {
 		const char *base = strrchr(in.file, '/');
 		/* no dso: a workload's instruction, what it does */
@@ -208,17 +212,19 @@ int c2c_sym_code(const struct pebs_c2c *c, uint32_t pid, uint64_t ip,
 			*src = NULL;
 			free(*sym);
 			*sym = NULL;
-			return 0;
+			return -PEBS_E_NOMEM;
 		}
 	}
 	return 1;
 }
 
-char *c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l)
+int c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l,
+		 char **out)
 {
 	struct pebs_sym_info in;
+	*out = NULL;
 	if (!c->sym || !l->n)
-		return NULL;
+		return 0;
 	const struct c2c_rec *r = c->recs + l->first;
 	uint32_t pid = (uint32_t)(c->threads.keys[r->thr] >> 32);
 	/*
@@ -229,11 +235,15 @@ char *c2c_sym_data(const struct pebs_c2c *c, const struct c2c_line_int *l)
 	for (size_t i = 0; i < l->n; i++)
 		if (r[i].off < lo)
 			lo = r[i].off;
-	if (pebs_sym_lookup(c->sym, pid, l->pub.addr, 1, &in) <= 0 ||
-	    !in.name) {
-		if (!lo || pebs_sym_lookup(c->sym, pid, l->pub.addr + lo, 1,
-					   &in) <= 0 || !in.name)
-			return NULL;
+	int k = pebs_sym_lookup(c->sym, pid, l->pub.addr, 1, &in);
+	if (k == 0 || (k > 0 && !in.name)) {
+		if (!lo)
+			return 0;
+		k = pebs_sym_lookup(c->sym, pid, l->pub.addr + lo, 1, &in);
+		if (k == 0 || (k > 0 && !in.name))
+			return 0;
 	}
-	return name_off(&in);
+	if (k < 0)
+		return k;
+	return (*out = name_off(&in)) ? 1 : -PEBS_E_NOMEM;
 }

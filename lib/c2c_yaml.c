@@ -147,7 +147,12 @@ static int yrows(struct pebs_c2c *c, FILE *fp, struct c2c_line_int *l)
 			fprintf(fp, "%s0x%" PRIx64, k ? ", " : "", r->ips[k]);
 		fprintf(fp, "], nips: %" PRIu32, r->nips);
 		char *sym, *src;
-		if (c2c_sym_code(c, r->ip_pid, r->ip, &sym, &src)) {
+		int k = c2c_sym_code(c, r->ip_pid, r->ip, &sym, &src);
+		if (k < 0) {
+			free(rows);
+			return k;
+		}
+		if (k) {
 			fprintf(fp, ", sym: ");
 			ystr(fp, sym);
 			if (src) {
@@ -653,14 +658,17 @@ int c2c_write_yaml(struct pebs_c2c *c, FILE *fp)
 			fprintf(fp, "    nodes: %d\n", p->nnodes);
 		else
 			fprintf(fp, "    nodes: null\n");
-		char *ds = c2c_sym_data(c, l);
-		if (ds) {
+		char *ds;
+		int r = c2c_sym_data(c, l, &ds);
+		if (r < 0)
+			return c2c_fail(c, -r, "out of memory");
+		if (r) {
 			fprintf(fp, "    data_sym: ");
 			ystr(fp, ds);
 			fputc('\n', fp);
 			free(ds);
 		}
-		int r = yrows(c, fp, l);
+		r = yrows(c, fp, l);
 		if (r < 0)
 			return c2c_fail(c, -r, "out of memory");
 	}

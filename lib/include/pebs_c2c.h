@@ -237,8 +237,9 @@ enum pebs_c2c_format { PEBS_C2C_F_TEXT = 0, PEBS_C2C_F_CSV, PEBS_C2C_F_YAML,
 /*
  * Writes the finished report to @fp in format @fmt.  Returns 0, or
  * -PEBS_E_IO when a write failed (errno kept), -PEBS_E_NOMEM when a part
- * of the report (a line's offset rows, heat map) could not be built (what
- * was written is incomplete), -PEBS_E_INVAL before pebs_c2c_finish().
+ * of the report (a line's offset rows, heat map, a symbol name of
+ * pebs_c2c_set_sym()) could not be built (what was written is
+ * incomplete), -PEBS_E_INVAL before pebs_c2c_finish().
  */
 int pebs_c2c_write(struct pebs_c2c *c, FILE *fp, enum pebs_c2c_format fmt);
 

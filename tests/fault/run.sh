@@ -54,6 +54,7 @@ Q hist-merge|raw|-|pebs-hist --merge -f csv @IN@/h1.yaml @IN@/h2.yaml
 Q c2c-text|raw|-|pebs-c2c -f text @TD@/good/filter-hist-2k.pebs
 F c2c-yaml|raw|-|pebs-c2c -f yaml -o out.yaml @IN@/gen.pebs
 Q c2c-merge|raw|-|pebs-c2c --merge -f text @IN@/c1.yaml @IN@/c2.yaml
+F c2c-sym|raw|-|pebs-c2c -f text @IN@/ws.pebs
 Q import-csv|raw|-|pebs-import -f csv -o out.pebs @TD@/good/decode-basic.csv
 F import-csv-pipe|raw|cat:@TD@/good/import-quoting.csv|pebs-import -f csv
 Q import-perf|raw|-|pebs-import -o out.pebs @IN@/gen.perf.data
@@ -74,6 +75,9 @@ mk pebs-hist -f yaml -o "$IN/h1.yaml" "$IN/gen.pebs"
 mk pebs-hist -f yaml -o "$IN/h2.yaml" "$TD/good/filter-hist-2k.pebs"
 mk pebs-c2c -f yaml -o "$IN/c1.yaml" "$IN/gen.pebs"
 mk pebs-c2c -f yaml -o "$IN/c2.yaml" "$TD/good/filter-hist-2k.pebs"
+# a workload's capture: its instructions named (workload.ips)
+mk pebs-capture -b sim --uarch skx --workload false-sharing --accesses 200k \
+	--seed 1 -o "$IN/ws.pebs"
 
 # run_tool DIR SPEC: runs the current case ($tool, $args, $stdin) in DIR
 # with PEBS_FAULT=SPEC ("" for none); DIR/.out .err .rc .report.

@@ -7,11 +7,13 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pebs_c2c.h"
 #include "pebs_dsrc.h"
 #include "pebs_expr.h"
 #include "pebs_perf.h"
+#include "pebs_sym.h"
 #include "testutil.h"
 
 #define MAX_POINTS 10000
@@ -69,11 +71,16 @@ Test(nomem, expr_parse_reports_no_memory_not_a_parse_error)
 	cr_assert_gt(n, 3, "the parse allocates more than that");
 }
 
-/* Two threads writing one line each at their own offset, and HITM loads:
- * a listed line with offset rows and a heat map. */
-static struct pebs_c2c *c2c_false_sharing(void)
+/*
+ * Two threads of process @pid writing line @line each at their own offset
+ * (0x00, 0x20), and HITM loads, at instructions @ip + k * @step (k < 4),
+ * with maps @maps (NULL: none): a listed line with offset rows and a heat
+ * map.
+ */
+static struct pebs_c2c *c2c_two_writers(uint32_t pid, uint64_t line,
+					uint64_t ip, unsigned step,
+					const struct pebs_meta *maps)
 {
-	static const uint64_t line = 0x7f0000001000;
 	uint64_t st = pebs_dsrc_make(PEBS_DS_OP_STORE, PEBS_DS_LVL_HIT |
 				     PEBS_DS_LVL_L1, 1, 0, 0, 0, 0, 0);
 	uint64_t hitm = pebs_dsrc_make(PEBS_DS_OP_LOAD, PEBS_DS_LVL_HIT |
@@ -81,17 +88,19 @@ static struct pebs_c2c *c2c_false_sharing(void)
 				       0, 0, 0, 0);
 	struct pebs_c2c *c;
 	cr_assert_eq(pebs_c2c_new(&c, NULL, NULL, 0), 0);
+	if (maps)
+		cr_assert_eq(pebs_c2c_add_maps(c, maps), 0);
 	struct pebs_batch *b = pebs_batch_new(64);
 	cr_assert(b);
 	struct pebs_sample s;
 	memset(&s, 0, sizeof(s));
-	s.pid = 100;
+	s.pid = pid;
 	s.event = (uint32_t)pebs_batch_intern(b, "load-latency");
 	for (unsigned i = 0; i < 40; i++) {
 		s.cpu = i & 1;
 		s.tid = 1001 + (i & 1);
 		s.addr = line + (i & 1) * 0x20;
-		s.ip = 0x10 + (i & 3) * 8;
+		s.ip = ip + (i & 3) * step;
 		s.dsrc = i & 2 ? hitm : st;
 		s.lat = i & 2 ? 200 : 0;
 		cr_assert_eq(pebs_batch_push(b, &s), 0);
@@ -100,6 +109,11 @@ static struct pebs_c2c *c2c_false_sharing(void)
 	pebs_batch_free(b);
 	cr_assert_eq(pebs_c2c_finish(c), 0);
 	return c;
+}
+
+static struct pebs_c2c *c2c_false_sharing(void)
+{
+	return c2c_two_writers(100, 0x7f0000001000, 0x10, 8, NULL);
 }
 
 Test(nomem, c2c_write_reports_no_memory_not_a_shorter_report)
@@ -136,6 +150,127 @@ Test(nomem, c2c_write_reports_no_memory_not_a_shorter_report)
 	}
 	fclose(fp);
 	pebs_c2c_free(c);
+}
+
+/* What the symbol test's samples point at: a variable and a function of
+ * this binary, found through its own maps. */
+static long sym_shared[16] __attribute__((aligned(64)));
+
+static __attribute__((noinline)) long sym_worker(long x)
+{
+	return sym_shared[x & 15] + x;
+}
+
+/*
+ * A c2c whose line is sym_shared, written by two threads at sym_worker's
+ * instructions, with symbols from this process's maps: each row names an
+ * instruction (function+offset and source line) and the line its
+ * variable.
+ */
+static struct pebs_c2c *c2c_with_symbols(struct pebs_sym **sym,
+					 struct pebs_meta **meta)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	cr_assert_gt(n, 0);
+	exe[n] = 0;
+	FILE *maps = fopen("/proc/self/maps", "r");
+	cr_assert(maps);
+	uint32_t pid = (uint32_t)getpid();
+	*meta = pebs_meta_new();
+	cr_assert(*meta);
+	cr_assert_gt(tu_maps_meta(maps, exe, pid, *meta), 0);
+	fclose(maps);
+	struct pebs_c2c *c = c2c_two_writers(pid, (uintptr_t)sym_shared,
+					     (uintptr_t)sym_worker, 1, *meta);
+	cr_assert_eq(pebs_sym_open(sym, pebs_c2c_maps(c), NULL), 0);
+	pebs_c2c_set_sym(c, *sym);
+	return c;
+}
+
+/*
+ * Report @fmt of @c into @buf (NUL-terminated) with the @n-th allocation
+ * failing (0: none); its length in *@len, whether the failure was
+ * injected in *@injected.  The stream has a buffer of its own: stdio
+ * allocates none while armed.
+ */
+static int c2c_write_buf(struct pebs_c2c *c, enum pebs_c2c_format fmt,
+			 long n, char *buf, size_t size, long *len,
+			 int *injected)
+{
+	static char iobuf[1 << 12];
+	FILE *fp = fmemopen(buf, size, "w");
+	cr_assert(fp);
+	setvbuf(fp, iobuf, _IOFBF, sizeof(iobuf));
+	if (n)
+		arm(n);
+	int r = pebs_c2c_write(c, fp, fmt);
+	*injected = n && tu_alloc_failed();
+	fflush(fp);
+	*len = ftell(fp);
+	fclose(fp);
+	return r;
+}
+
+/*
+ * The names of instructions and of the line's variable are part of the
+ * report: an allocation failing while they are looked up or formatted
+ * is -PEBS_E_NOMEM, or the whole report all the same (asprintf() only
+ * shrinking its buffer), never one that shows a bare address instead.
+ */
+Test(nomem, c2c_symbols_no_memory_not_a_bare_address)
+{
+	static const enum pebs_c2c_format fmts[] = {
+		PEBS_C2C_F_TEXT, PEBS_C2C_F_CSV, PEBS_C2C_F_YAML,
+		PEBS_C2C_F_HTML,
+	};
+	static const char *const want[] = {
+		"sym_worker+0x", "sym_shared", "nomem.c:",
+	};
+	struct pebs_sym *sym;
+	struct pebs_meta *meta;
+	struct pebs_c2c *c = c2c_with_symbols(&sym, &meta);
+	static char whole[1 << 16], buf[1 << 16];
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+		/* unarmed first: the names are there (the CSV has no
+		 * instructions), and the binary's symbols are loaded, so
+		 * that the armed runs fail only the report's allocations */
+		long wlen, len;
+		int injected;
+		cr_assert_eq(c2c_write_buf(c, fmts[f], 0, whole, sizeof(whole),
+					   &wlen, &injected), 0, "%s",
+			     pebs_c2c_errmsg(c));
+		cr_assert_lt(wlen, (long)sizeof(whole) - 1);
+		for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++)
+			if (fmts[f] != PEBS_C2C_F_CSV || w == 1)
+				cr_assert(strstr(whole, want[w]), "format %d:"
+					  " no %s in\n%s", fmts[f], want[w],
+					  whole);
+		long n;
+		for (n = 1; n < MAX_POINTS; n++) {
+			int r = c2c_write_buf(c, fmts[f], n, buf, sizeof(buf),
+					      &len, &injected);
+			if (r == 0) {
+				cr_assert(len == wlen && !memcmp(buf, whole,
+								 (size_t)len),
+					  "format %d, allocation %ld: a "
+					  "report short of\n%s\nwas\n%s",
+					  fmts[f], n, whole, buf);
+				if (!injected)
+					break;
+				continue;
+			}
+			cr_assert(injected, "format %d: %s", fmts[f],
+				  pebs_c2c_errmsg(c));
+			cr_assert_eq(r, -PEBS_E_NOMEM, "format %d, allocation "
+				     "%ld: %d", fmts[f], n, r);
+			cr_assert_str_eq(pebs_c2c_errmsg(c), "out of memory");
+		}
+		cr_assert_gt(n, 1, "format %d allocates", fmts[f]);
+	}
+	pebs_c2c_free(c);
+	pebs_sym_close(sym);
+	pebs_meta_free(meta);
 }
 
 /* Opens perf.data file @path with the @n-th allocation failing (0: none):
