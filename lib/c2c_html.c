@@ -29,6 +29,30 @@ static void esc(FILE *fp, const char *s)
 #define HEAT_TOP 34u
 #define HEAT_CHAR_W 7u
 
+/* The key under each heat map: the map is at least as wide (at the
+ * smallest --line-size, 16, two columns are far narrower). */
+static const char heat_key[] = "W n: n stores, R n: n loads; red: stored "
+			       "to, blue: loads only; darker = more samples";
+
+/*
+ * Left edge of the cells of heat map @h: room for the longest thread
+ * label ("tid N (pid N)", right-aligned before the cells), which with
+ * 7-digit pids is wider than HEAT_LEFT.
+ */
+static unsigned heat_left(const struct c2c_heat *h)
+{
+	unsigned left = HEAT_LEFT;
+	for (uint32_t t = 0; t < h->nthreads; t++) {
+		uint64_t key = h->thread[t];
+		int n = snprintf(NULL, 0, "tid %" PRIu32 " (pid %" PRIu32 ")",
+				 (uint32_t)key, (uint32_t)(key >> 32));
+		/* 6 between label and cells, 4 before the label */
+		if ((unsigned)n * HEAT_CHAR_W + 10 > left)
+			left = (unsigned)n * HEAT_CHAR_W + 10;
+	}
+	return left;
+}
+
 /*
  * The two lines under heat map @h that say which threads have no row and
  * why those drawn were chosen, into @a and @b; 0 when every thread has a
@@ -48,18 +72,25 @@ static int heat_left_out(const struct c2c_heat *h, char *a, size_t alen,
 	return 1;
 }
 
-/* Width and height of the heat map of @h. */
+/*
+ * Width and height of the heat map of @h: the cells and their labels, and
+ * the texts under them (written at x 4), which may be wider.
+ */
 static void heat_size(const struct c2c_heat *h, unsigned *wd, unsigned *ht)
 {
 	char a[160], b[160];
-	*wd = HEAT_LEFT + h->nwords * HEAT_CW + 10;
+	size_t n = strlen(heat_key);
+	*wd = heat_left(h) + h->nwords * HEAT_CW + 10;
 	*ht = HEAT_TOP + h->nthreads * HEAT_CH + 30;
 	if (heat_left_out(h, a, sizeof(a), b, sizeof(b))) {
-		size_t n = strlen(a) > strlen(b) ? strlen(a) : strlen(b);
-		if (n * HEAT_CHAR_W + 8 > *wd)
-			*wd = (unsigned)n * HEAT_CHAR_W + 8;
+		if (strlen(a) > n)
+			n = strlen(a);
+		if (strlen(b) > n)
+			n = strlen(b);
 		*ht += 2 * 16;
 	}
+	if (n * HEAT_CHAR_W + 8 > *wd)
+		*wd = (unsigned)n * HEAT_CHAR_W + 8;
 }
 
 /*
@@ -68,7 +99,7 @@ static void heat_size(const struct c2c_heat *h, unsigned *wd, unsigned *ht)
  */
 static unsigned heat_svg(FILE *fp, const struct c2c_heat *h, int y0)
 {
-	const unsigned cw = HEAT_CW, ch = HEAT_CH, left = HEAT_LEFT,
+	const unsigned cw = HEAT_CW, ch = HEAT_CH, left = heat_left(h),
 		       top = HEAT_TOP;
 	uint32_t rows = h->nthreads;
 	uint64_t max = 1;
@@ -124,9 +155,8 @@ static unsigned heat_svg(FILE *fp, const struct c2c_heat *h, int y0)
 			fprintf(fp, "</text>\n");
 		}
 	}
-	fprintf(fp, "<text x=\"4\" y=\"%u\">W n: n stores, R n: n loads; "
-		"red: stored to, blue: loads only; darker = more samples"
-		"</text>\n", top + rows * ch + 16);
+	fprintf(fp, "<text x=\"4\" y=\"%u\">%s</text>\n",
+		top + rows * ch + 16, heat_key);
 	char la[160], lb[160];
 	if (heat_left_out(h, la, sizeof(la), lb, sizeof(lb)))
 		fprintf(fp, "<text x=\"4\" y=\"%u\">%s</text>\n<text x=\"4\" "
