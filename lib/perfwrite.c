@@ -13,6 +13,7 @@
 
 #include "htab.h"
 #include "pebs_perf.h"
+#include "pebs_plan.h"
 #include "pebs_sym.h"
 #include "errbuf.h"
 
@@ -438,7 +439,15 @@ static int ev_attrs(const struct pebs_meta *m, const char *name,
 			"events.%zu.perf.precise_ip", mi), 2);
 	} else {
 		e->config = num(mget(m, "events.%zu.evtsel", mi), 0) & 0xffff;
-		e->config1 = num(mget(m, "events.%zu.ldlat", mi), 0);
+		/* FRONTEND_RETIRED (either encoding: pebs_plan.h) carries
+		 * its MSR_PEBS_FRONTEND value in config1, as perf's format
+		 * "frontend" does; without it perf sees no selector */
+		if (e->config == PEBS_FE_EVTSEL ||
+		    e->config == PEBS_FE_EVTSEL_RWC)
+			e->config1 = num(mget(m, "events.%zu.frontend", mi),
+					 0);
+		else
+			e->config1 = num(mget(m, "events.%zu.ldlat", mi), 0);
 	}
 	e->period = num(mget(m, "events.%zu.period", mi), e->period);
 	/*

@@ -1444,6 +1444,13 @@ int pebs_plan_to_meta(const struct pebs_plan *p, struct pebs_meta *m)
 			snprintf(k, sizeof(k), "events.%zu.ldlat", i);
 			r |= pebs_meta_setf(m, k, "%u", e->ldlat);
 		}
+		/* hex, as pebs-import -f perf writes it from config1: the
+		 * perf export puts it back into config1 of FRONTEND_RETIRED */
+		if (e->ev.kind == PEBS_EVK_FRONTEND) {
+			snprintf(k, sizeof(k), "events.%zu.frontend", i);
+			r |= pebs_meta_setf(m, k, "0x%llx",
+					    (unsigned long long)e->frontend);
+		}
 	}
 	for (size_t i = 0; i < p->nw && !r; i++) {
 		const struct pebs_msr_write *w = &p->w[i];

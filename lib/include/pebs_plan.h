@@ -402,8 +402,10 @@ uint64_t pebs_plan_data_cfg(const struct pebs_plan *p);
 
 /*
  * Adds the plan to metadata @m as the well-known keys events.N.name,
- * events.N.evtsel, events.N.counter, events.N.period, events.N.ldlat,
- * plan.N.msr, plan.N.name, plan.N.cpu, plan.N.value and "uarch", "period".
+ * events.N.evtsel, events.N.counter, events.N.period, events.N.ldlat (a
+ * load-latency event), events.N.frontend (a front-end event: its
+ * MSR_PEBS_FRONTEND value, hex), plan.N.msr, plan.N.name, plan.N.cpu,
+ * plan.N.value and "uarch", "period".
  * Returns 0 or -PEBS_E_NOMEM.
  */
 int pebs_plan_to_meta(const struct pebs_plan *p, struct pebs_meta *m);

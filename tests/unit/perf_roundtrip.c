@@ -1910,6 +1910,40 @@ Test(perf_roundtrip, map_pid_is_decimal)
 }
 
 /*
+ * One sample of event "fe" with metadata @m, exported as a perf.data file
+ * (*@fp) and opened again: close the reader, then the file.
+ */
+static struct pebs_perf_reader *fe_export(const struct pebs_meta *m,
+					  FILE **fp)
+{
+	struct pebs_perf_writer_opts o = { 0 };
+	struct pebs_perf_writer *w;
+	struct pebs_perf_reader *r;
+	struct pebs_sample s;
+	*fp = tmpfile();
+	cr_assert_not_null(*fp);
+	cr_assert_eq(pebs_perf_writer_open(&w, *fp, m, &o), 0);
+	make_sample(&s, 0, 100);
+	cr_assert_eq(pebs_perf_writer_add(w, &s, "fe"), 0);
+	cr_assert_eq(pebs_perf_writer_close(w, NULL, 0), 0);
+	rewind(*fp);
+	cr_assert_eq(pebs_perf_reader_open(&r, *fp, "t", NULL), 0);
+	return r;
+}
+
+/* Key @key of @m is @want (NULL: absent); @ctx names the case. */
+static void expect_key(const struct pebs_meta *m, const char *key,
+		       const char *want, const char *ctx)
+{
+	const char *v = pebs_meta_get(m, key);
+	if (want)
+		cr_expect(v && strcmp(v, want) == 0, "%s: %s %s, want %s",
+			  ctx, key, v ? v : "(none)", want);
+	else
+		cr_expect_null(v, "%s: %s %s, want none", ctx, key, v);
+}
+
+/*
  * FRONTEND_RETIRED in either encoding a perf.data can carry: 0x01C6 (skl
  * to spr) and 0x03C6 (Redwood Cove and later, perf's meteorlake JSON);
  * config1 is the MSR_PEBS_FRONTEND value and is read as events.N.frontend
@@ -1931,30 +1965,62 @@ Test(perf_roundtrip, frontend_retired_either_umask)
 		pebs_meta_set(m, "events.0.perf.type", "4");
 		pebs_meta_set(m, "events.0.perf.config", c[i].config);
 		pebs_meta_set(m, "events.0.perf.config1", c[i].config1);
-		FILE *fp = tmpfile();
-		cr_assert_not_null(fp);
-		struct pebs_perf_writer_opts o = { 0 };
-		struct pebs_perf_writer *w;
-		cr_assert_eq(pebs_perf_writer_open(&w, fp, m, &o), 0);
-		struct pebs_sample s;
-		make_sample(&s, 0, 100);
-		cr_assert_eq(pebs_perf_writer_add(w, &s, "fe"), 0);
-		cr_assert_eq(pebs_perf_writer_close(w, NULL, 0), 0);
+		FILE *fp;
+		struct pebs_perf_reader *r = fe_export(m, &fp);
 		pebs_meta_free(m);
-		rewind(fp);
-		struct pebs_perf_reader *r;
-		cr_assert_eq(pebs_perf_reader_open(&r, fp, "t", NULL), 0);
 		const struct pebs_meta *rm = pebs_perf_reader_meta(r);
-		cr_expect_str_eq(pebs_meta_get(rm, "events.0.perf.config"),
-				 c[i].config);
-		const char *fe = pebs_meta_get(rm, "events.0.frontend");
-		if (c[i].want)
-			cr_expect(fe && strcmp(fe, c[i].want) == 0,
-				  "config %s: frontend %s", c[i].config,
-				  fe ? fe : "(none)");
-		else
-			cr_expect_null(fe, "config %s: frontend %s",
-				       c[i].config, fe);
+		expect_key(rm, "events.0.perf.config", c[i].config,
+			   c[i].config);
+		expect_key(rm, "events.0.frontend", c[i].want, c[i].config);
+		pebs_perf_reader_close(r);
+		fclose(fp);
+	}
+}
+
+/*
+ * A captured FRONTEND_RETIRED (events.N.evtsel, no perf.* keys) is
+ * exported with its MSR_PEBS_FRONTEND value, events.N.frontend, in
+ * attr.config1, in either encoding (0x01C6, 0x03C6): it was exported
+ * with config1 0 (the absent ldlat), so perf saw no selector.  Other
+ * events keep config1 = ldlat (or 0) whatever a stray frontend key says.
+ * The export read back (import) and exported again keeps config1: a
+ * perf.data -> import -> export round trip.
+ */
+Test(perf_roundtrip, capture_frontend_in_config1)
+{
+	static const struct {
+		const char *evtsel, *ldlat, *frontend, *want, *fe;
+	} c[] = {	/* fe: the import's events.0.frontend */
+		{ "0x4301c6", NULL, "0x11", "0x11", "0x11" },
+		{ "0x5303c6", NULL, "0x600106", "0x600106", "0x600106" },
+		{ "0x4301c6", NULL, NULL, "0x0", "0x0" },
+		{ "0x4301cd", "30", "0x11", "0x1e", NULL },
+		{ "0x4302c6", NULL, "0x11", "0x0", NULL }, /* not FE_RETIRED */
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pebs_meta *m = pebs_meta_new();
+		pebs_meta_set(m, "events.0.name", "fe");
+		pebs_meta_set(m, "events.0.evtsel", c[i].evtsel);
+		if (c[i].ldlat)
+			pebs_meta_set(m, "events.0.ldlat", c[i].ldlat);
+		if (c[i].frontend)
+			pebs_meta_set(m, "events.0.frontend", c[i].frontend);
+		FILE *fp, *fp2;
+		struct pebs_perf_reader *r = fe_export(m, &fp);
+		pebs_meta_free(m);
+		const struct pebs_meta *rm = pebs_perf_reader_meta(r);
+		expect_key(rm, "events.0.perf.config1", c[i].want,
+			   c[i].evtsel);
+		/* and again from what the import made of it */
+		struct pebs_perf_reader *r2 = fe_export(rm, &fp2);
+		const struct pebs_meta *rm2 = pebs_perf_reader_meta(r2);
+		expect_key(rm2, "events.0.perf.config1", c[i].want,
+			   c[i].evtsel);
+		expect_key(rm2, "events.0.perf.config",
+			   pebs_meta_get(rm, "events.0.perf.config"), c[i].evtsel);
+		expect_key(rm2, "events.0.frontend", c[i].fe, c[i].evtsel);
+		pebs_perf_reader_close(r2);
+		fclose(fp2);
 		pebs_perf_reader_close(r);
 		fclose(fp);
 	}

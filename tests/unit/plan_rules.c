@@ -183,6 +183,25 @@ Test(plan, frontend_value)
 	pebs_plan_free(p);
 }
 
+/*
+ * The metadata of a front-end event carries its MSR_PEBS_FRONTEND value
+ * as events.N.frontend, in hex as pebs-import -f perf writes it from
+ * config1 (the perf export puts it back there); other events have none.
+ */
+Test(plan, frontend_meta)
+{
+	struct pebs_plan *p = OK("skl", "load-latency",
+				 "frontend:sub=idq_bubbles,latency=2,width=1");
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_eq(pebs_plan_to_meta(p, m), 0);
+	cr_expect_null(pebs_meta_get(m, "events.0.frontend"));
+	cr_expect_str_eq(pebs_meta_get(m, "events.1.evtsel"), "0x4301c6");
+	cr_expect_str_eq(pebs_meta_get(m, "events.1.frontend"), "0x100206");
+	cr_expect_null(pebs_meta_get(m, "events.1.ldlat"));
+	pebs_meta_free(m);
+	pebs_plan_free(p);
+}
+
 Test(plan, privilege_and_period)
 {
 	struct pebs_plan *p = build("skl", 1000,
