@@ -19,7 +19,7 @@
 const char *util_prog = "pebs";
 
 /* What the tool inherited, for the commands it runs (util_restore_signals). */
-static struct sigaction sigpipe0;
+static struct sigaction sigpipe0, sigxfsz0;
 static sigset_t mask0;
 static struct rlimit nofile0;
 static int nofile_raised;
@@ -35,6 +35,9 @@ void util_init(const char *prog)
 	util_prog = s ? s + 1 : prog;
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &sigpipe0);
+	/* A file size limit (ulimit -f) is a write error (EFBIG), said and
+	 * exit 3, not a silent death that leaves -o's temporary behind. */
+	sigaction(SIGXFSZ, &ign, &sigxfsz0);
 	sigprocmask(SIG_SETMASK, NULL, &mask0);
 	/*
 	 * The symbolizer holds a descriptor per module with a separate
@@ -57,6 +60,7 @@ void util_init(const char *prog)
 void util_restore_signals(void)
 {
 	sigaction(SIGPIPE, &sigpipe0, NULL);
+	sigaction(SIGXFSZ, &sigxfsz0, NULL);
 	sigprocmask(SIG_SETMASK, &mask0, NULL);
 	if (nofile_raised)
 		setrlimit(RLIMIT_NOFILE, &nofile0);

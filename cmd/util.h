@@ -63,10 +63,14 @@ FILE *util_open_out(const char *path, int binary);
  * or at exit: an output that is empty replaces FILE only when the exit
  * status is 0, one that holds bytes (partial output before damage, a late
  * util_die()) always, one cut short by a write error never.  A fatal
- * signal (SIGINT, SIGTERM, SIGHUP at their default) removes it.  So a run
- * that read nothing leaves FILE as it was, and creates none.  Anything
- * else (a device, a FIFO, a file with other links or another owner, an
- * unwritable directory) is written in place, as a stream.
+ * signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT at their default) removes it;
+ * SIGXFSZ is ignored (util_init), so a file size limit is a write error.
+ * So a run that read nothing leaves FILE as it was, and creates none.
+ * Anything else (a device, a FIFO, a file with other links, another
+ * owner, an ACL, one we cannot write, on another file system than its
+ * directory, or in an unwritable directory) is written in place, as a
+ * stream; a FILE that rename() cannot replace (EBUSY, EXDEV: a bind
+ * mount) is copied into.
  */
 
 /* The temporary's stream for FILE @path, or NULL: open @path itself. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,7 +29,7 @@ static struct {
 } pend;
 
 /* Fatal signals that were at their default when the temporary was made. */
-static const int fatal[] = { SIGINT, SIGTERM, SIGHUP };
+static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 static void on_fatal(int sig)
 {
@@ -46,13 +47,57 @@ static void discard(void)
 	pend.tmp[0] = '\0';
 }
 
-/* Renames the closed temporary over FILE; 0, or -1 with errno. */
+/*
+ * The temporary's bytes copied into FILE in place, the temporary removed:
+ * for a FILE that rename() cannot replace though it is on the same file
+ * system as its directory (a file bind-mounted over another, EBUSY, as
+ * containers' -v out.csv:/out.csv).  0, or -1 with errno (the temporary
+ * kept).
+ */
+static int copy_over(void)
+{
+	char buf[65536];
+	int in = open(pend.tmp, O_RDONLY | O_CLOEXEC), out = -1, saved;
+	ssize_t n = 0;
+	if (in >= 0)
+		out = open(pend.dst, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0) {
+		ssize_t o = 0, w = 0;
+		while (o < n && (w = write(out, buf + o, (size_t)(n - o))) > 0)
+			o += w;
+		if (w <= 0) {
+			n = -1;
+			break;
+		}
+	}
+	saved = errno;
+	if (out >= 0 && close(out) < 0 && n == 0) {
+		n = -1;
+		saved = errno;
+	}
+	if (in >= 0)
+		close(in);
+	if (out < 0 || n < 0) {
+		errno = saved;
+		return -1;
+	}
+	unlink(pend.tmp);
+	return 0;
+}
+
+/*
+ * Renames the closed temporary over FILE; 0, or -1 with errno after a
+ * message: the output then stays in the temporary, which it names (a
+ * whole run's output is not thrown away because FILE could not be
+ * replaced).
+ */
 static int commit(void)
 {
-	if (rename(pend.tmp, pend.dst) < 0) {
-		int saved = errno;
-		discard();
-		errno = saved;
+	if (rename(pend.tmp, pend.dst) < 0 &&
+	    ((errno != EBUSY && errno != EXDEV) || copy_over() < 0)) {
+		util_warn("%s: cannot replace it with the output, left in "
+			  "%s:", pend.dst, pend.tmp);
+		pend.tmp[0] = '\0';
 		return -1;
 	}
 	pend.tmp[0] = '\0';
@@ -90,7 +135,6 @@ static void at_exit(int status, void *arg)
 		return;
 	}
 	if (commit() < 0) {
-		util_warn("%s: cannot replace:", pend.dst);
 		if (status == EXIT_OK) {
 			fflush(stdout);
 			_exit(EXIT_SYS);
@@ -98,18 +142,57 @@ static void at_exit(int status, void *arg)
 	}
 }
 
-/* FILE's directory and name, a dot and six random letters. */
+/*
+ * FILE's directory, a dot, its name and a dot and six random letters; the
+ * name cut so that the whole fits NAME_MAX (and @cap): a name of 248 to
+ * 255 bytes made the temporary's too long, and FILE was written in place.
+ */
 static int tmp_name(char *buf, size_t cap, const char *dst, unsigned salt)
 {
 	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	const char *slash = strrchr(dst, '/');
-	int dir = slash ? (int)(slash + 1 - dst) : 0;
+	size_t dir = slash ? (size_t)(slash + 1 - dst) : 0;
+	size_t base = strlen(dst + dir), extra = 8;	/* ".", ".xxxxxx" */
+	if (base > NAME_MAX - extra)
+		base = NAME_MAX - extra;
+	if (dir + extra >= cap)
+		return -1;
+	if (dir + base + extra >= cap)
+		base = cap - 1 - dir - extra;
 	char rnd[7];
 	for (int i = 0; i < 6; i++, salt /= 36)
 		rnd[i] = abc[salt % 36];
 	rnd[6] = '\0';
-	int n = snprintf(buf, cap, "%.*s.%s.%s", dir, dst, dst + dir, rnd);
-	return n < 0 || (size_t)n >= cap ? -1 : 0;
+	snprintf(buf, cap, "%.*s.%.*s.%s", (int)dir, dst, (int)base,
+		 dst + dir, rnd);
+	return 0;
+}
+
+/*
+ * Whether FILE @path (@st, existing) must be written in place: replacing
+ * it would change what it is to others.  Not writable by us (a
+ * write-protected file is refused, as before, not replaced); an access
+ * control list (the temporary would not have it); on another file system
+ * than its directory (a bind mount, where rename() fails with EBUSY or
+ * EXDEV after the whole run).
+ */
+static int keep_in_place(const char *path, const struct stat *st)
+{
+	if (access(path, W_OK) < 0)
+		return 1;
+	if (getxattr(path, "system.posix_acl_access", NULL, 0) >= 0)
+		return 1;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+	if (n >= sizeof(dir))
+		return 1;
+	if (slash && n == 0)
+		n = 1;	/* "/name": the root */
+	memcpy(dir, slash ? path : ".", slash ? n : 1);
+	dir[slash ? n : 1] = '\0';
+	struct stat ds;
+	return stat(dir, &ds) < 0 || ds.st_dev != st->st_dev;
 }
 
 FILE *util_out_tmp(const char *path)
@@ -142,6 +225,9 @@ FILE *util_out_tmp(const char *path)
 		   (int)sizeof(pend.dst)) {
 		return NULL;
 	}
+	/* (a link's file judged where it lies) */
+	if (exists && keep_in_place(pend.dst, &st))
+		return NULL;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	unsigned salt = (unsigned)ts.tv_nsec ^ (unsigned)getpid() << 12;
@@ -163,7 +249,10 @@ FILE *util_out_tmp(const char *path)
 		return NULL;
 	}
 	FILE *fp = NULL;
-	if ((exists && fchmod(fd, st.st_mode & 07777) < 0) ||
+	/* an existing FILE's group and mode (fchown: the group only, which
+	 * its owner, us, may give) */
+	if ((exists && (fchown(fd, (uid_t)-1, st.st_gid) < 0 ||
+			fchmod(fd, st.st_mode & 07777) < 0)) ||
 	    !(fp = fdopen(fd, "wb"))) {
 		close(fd);
 		discard();
@@ -202,7 +291,7 @@ int util_out_close(FILE *fp, const char *path)
 	}
 	/* an empty output waits for the exit status (at_exit) */
 	if (out && commit() < 0)
-		util_die(EXIT_SYS, "%s: cannot replace:", path);
+		exit(EXIT_SYS);
 	return 1;
 }
 

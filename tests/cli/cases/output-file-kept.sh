@@ -3,8 +3,9 @@
 # expression refused at the first segment) exits with its error and leaves
 # an existing FILE as it was, bytes and mode, and creates none; a damaged
 # input's readable part is written (exit 1); a FILE that is not a regular
-# file (/dev/stdout) is written as a stream; a write error keeps FILE; no
-# temporary is left behind.
+# file (/dev/stdout) is written as a stream; a write error keeps FILE, as
+# does a failed run on a FILE with a name near NAME_MAX; no temporary is
+# left behind.
 cd $TMP || exit 9
 pebs-gen -n 3000 --block 1000 -o good.pebs || exit 9
 printf 'time,lat\n1000,5\n' | pebs-import -f csv -o tsc.pebs || exit 9
@@ -44,9 +45,19 @@ echo "rc=$? import bad row: $(pebs-decode -f csv --no-header res | wc -l) sample
 pebs-gen -n 0 -o none.pebs && pebs-decode --no-header none.pebs -o res
 echo "rc=$? no samples: $(wc -c <res) bytes"
 cp -p keep res
-# a write error (here past a file size limit) leaves FILE as it was
-(trap '' XFSZ; ulimit -f 8; pebs-decode -f csv good.pebs -o res) 2>&1
+# a write error (here past a file size limit: SIGXFSZ is not left to
+# kill the tool, which said nothing and left its temporary) keeps FILE
+(ulimit -f 8; pebs-decode -f csv good.pebs -o res) 2>&1
 echo "rc=$? write error: $(cmp -s res keep && stat -c %a res || echo REPLACED)"
+# a name of 250 bytes: the temporary's name is cut to fit NAME_MAX (it was
+# too long, and FILE was written in place, so truncated by a failed run)
+long=$(printf 'x%.0s' $(seq 250))
+cp -p keep $long
+pebs-decode -f csv missing.pebs -o $long 2>/dev/null
+echo "rc=$? long name: $(cmp -s $long keep && echo kept || echo REPLACED)"
+pebs-decode -f csv --fields time good.pebs -o $long
+echo "rc=$? long name: $(wc -l <$long) lines"
+rm -f $long
 # streams
 pebs-filter -f csv --fields lat 'lat > 0' good.pebs -o /dev/stdout | wc -l
 pebs-decode -f pebs good.pebs -o /dev/stdout | pebs-decode --fields lat | wc -l
