@@ -1788,6 +1788,9 @@ long c2c_line_rows(const struct pebs_c2c *c, const struct c2c_line_int *l,
 					rec_pid(c, &rec[i]), rec[i].ip) : NULL;
 			dso[i] = d ? d : PEBS_SYM_UNKNOWN;
 		}
+		/* NULL for want of memory is no "[unknown]" */
+		if (pebs_sym_error(c->sym) < 0)
+			goto out;
 	}
 	/* counting sort by offset (stable), then keys within each offset */
 	memset(start, 0, sizeof(start));

@@ -2344,6 +2344,8 @@ static size_t ev_sym(struct pebs_expr *e, struct node *p,
 		uint32_t x = in ? in[i] : (uint32_t)i;
 		const char *str = e->sym ? pebs_sym_str(e->sym, b, x, p->symf) :
 				  PEBS_SYM_UNKNOWN;
+		if (!str)
+			return (size_t)-1;	/* out of memory */
 		/* neighbours often share a symbol: skip the cache then */
 		if (str != last) {
 			lastm = sym_match(p, str);

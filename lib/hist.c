@@ -854,6 +854,8 @@ static int group_batch(struct pebs_hist *h, const struct pebs_batch *b)
 		for (size_t i = 0; i < n; i++) {
 			const char *s = h->sym ? pebs_sym_key(h->sym, b, i,
 					h->symf) : PEBS_SYM_UNKNOWN;
+			if (!s)
+				return -PEBS_E_NOMEM;
 			if (s != last) {
 				g = sym_group(h, s);
 				if (g < 0)

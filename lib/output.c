@@ -401,6 +401,8 @@ static int render_syms(struct pebs_output *o, const struct pebs_batch *b)
 		for (size_t i = 0; i < b->n; i++) {
 			const char *str = o->sym ? pebs_sym_str(o->sym, b, i,
 					  (int)x->deriv) : PEBS_SYM_UNKNOWN;
+			if (!str)
+				return -PEBS_E_NOMEM;
 			if (str != last) {
 				lr = sym_render(o, str);
 				if (!lr)
@@ -854,9 +856,10 @@ static int rows_yaml(struct pebs_output *o, const struct pebs_batch *b)
 			if (r)
 				return r;
 			if (x->emit == E_SYM) {
-				r = yaml_string(o, o->sym ? pebs_sym_str(o->sym,
+				const char *str = o->sym ? pebs_sym_str(o->sym,
 						b, i, (int)x->deriv) :
-						PEBS_SYM_UNKNOWN);
+						PEBS_SYM_UNKNOWN;
+				r = str ? yaml_string(o, str) : -PEBS_E_NOMEM;
 			} else if (x->kind == PEBS_FK_STR) {
 				r = yaml_string(o, pebs_field_str(b, i, x->id));
 			} else {

@@ -126,6 +126,12 @@ struct pebs_sym {
 	struct wip *ips;	/* sorted by ip, one per ip */
 	size_t nips;
 	int nomaps_noted;
+	/*
+	 * An allocation failed (ours, or one inside libelf/libdw that
+	 * libdwfl reported): what was built since may be missing a
+	 * module, a name or a note, so every later call fails too.
+	 */
+	int nomem;
 };
 
 static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
@@ -234,16 +240,67 @@ int pebs_sym_ip_next(const struct pebs_meta *m, size_t *i, const char **ip,
 	return 0;
 }
 
-/* Keeps @str (malloc'd) until close; returns it, or NULL (freed). */
+/* Marks @s out of memory (see nomem); returns -PEBS_E_NOMEM. */
+static int oom(struct pebs_sym *s)
+{
+	s->nomem = 1;
+	return -PEBS_E_NOMEM;
+}
+
+/*
+ * Whether libdwfl's error @e is an allocation that failed (in libdwfl,
+ * libelf, libdw or a system call): its codes are not public, their
+ * messages are, in whatever language the others are.
+ */
+enum { DWFL_NOMEM = 2, ELF_NOMEM = 8 };	/* their message tables' */
+
+static int dw_is_nomem(int e)
+{
+	const char *m = e ? dwfl_errmsg(e) : NULL;
+	if (!m)
+		return 0;
+	const char *own = dwfl_errmsg(DWFL_NOMEM), *elf = elf_errmsg(ELF_NOMEM);
+	return (own && !strcmp(m, own)) || (elf && !strcmp(m, elf)) ||
+	       !strcmp(m, strerror(ENOMEM));
+}
+
+/*
+ * After a libdwfl call that gave nothing: marks @s out of memory when
+ * that was why (not a missing symbol or line), and clears the error.
+ */
+static void dw_check(struct pebs_sym *s)
+{
+	if (dw_is_nomem(dwfl_errno()))
+		s->nomem = 1;
+}
+
+/*
+ * After a libelf call that failed: marks @s out of memory when that was
+ * why (not a file that is no ELF), clears the error; returns 1 then.
+ */
+static int elf_check(struct pebs_sym *s)
+{
+	int e = elf_errno();
+	if (!e || strcmp(elf_errmsg(e), elf_errmsg(ELF_NOMEM)))
+		return 0;
+	s->nomem = 1;
+	return 1;
+}
+
+/* Keeps @str (malloc'd) until close; returns it, or NULL (freed: @s is
+ * out of memory then). */
 static const char *keep(struct pebs_sym *s, char *str)
 {
-	if (!str)
+	if (!str) {
+		oom(s);
 		return NULL;
+	}
 	if (s->nstrs == s->capstrs) {
 		size_t nc = s->capstrs ? s->capstrs * 2 : 64;
 		char **np = realloc(s->strs, nc * sizeof(*np));
 		if (!np) {
 			free(str);
+			oom(s);
 			return NULL;
 		}
 		s->strs = np;
@@ -263,8 +320,10 @@ static void note(struct pebs_sym *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	int r = vasprintf(&raw, fmt, ap);
 	va_end(ap);
-	if (r < 0)
+	if (r < 0) {
+		oom(s);	/* a note lost is a partial result */
 		return;
+	}
 	/* The paths come from the metadata, untrusted: a note goes to a
 	 * terminal, escaped as the text reports escape names (never
 	 * longer). */
@@ -276,6 +335,7 @@ static void note(struct pebs_sym *s, const char *fmt, ...)
 		    NULL;
 	if (!np) {
 		free(n);
+		oom(s);
 		return;
 	}
 	s->notes = np;
@@ -331,6 +391,7 @@ static struct obj *obj_add(struct pebs_sym *s, const char *path, int usable,
 	return &s->objs[s->nobjs - 1];
 nomem:
 	free(why);
+	oom(s);
 	return NULL;
 }
 
@@ -580,6 +641,8 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 		if (m->end > m->start)
 			s->nmaps++;
 	}
+	if (s->nomem)	/* a note about a map not used */
+		goto nomem;
 	qsort(s->maps, s->nmaps, sizeof(*s->maps), map_cmp);
 	size_t *stack = malloc((s->nmaps + 1) * sizeof(*stack));
 	if (!stack)
@@ -602,7 +665,7 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 	}
 	return 0;
 nomem:
-	return -PEBS_E_NOMEM;
+	return oom(s);
 }
 
 void pebs_sym_close(struct pebs_sym *s)
@@ -721,7 +784,10 @@ static int try_debug(struct pebs_sym *s, const struct obj *o,
 	else if (stat(o->file, &own) == 0 && own.st_dev == st.st_dev &&
 		 own.st_ino == st.st_ino)
 		why = "";	/* the binary itself: quietly not */
-	else if (nid > 0 && (!(elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) ||
+	else if (nid > 0 && !(elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) &&
+		 elf_check(s))
+		why = "";	/* out of memory: the lookup fails */
+	else if (nid > 0 && (!elf ||
 			     dwelf_elf_gnu_build_id(elf, &fid) != nid ||
 			     memcmp(fid, id, (size_t)nid)))
 		why = "its build-id differs";
@@ -738,12 +804,15 @@ static int try_debug(struct pebs_sym *s, const struct obj *o,
 }
 
 /* The name of section @name's data in @file, its bytes in *@n, or NULL. */
-static const char *altlink(const char *file, char **buf, size_t *n)
+static const char *altlink(struct pebs_sym *s, const char *file, char **buf,
+			   size_t *n)
 {
 	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	size_t shstr;
 	*buf = NULL;
+	if (fd >= 0 && !elf)
+		elf_check(s);
 	if (elf && elf_getshdrstrndx(elf, &shstr) == 0)
 		for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 			GElf_Shdr sh;
@@ -756,6 +825,8 @@ static const char *altlink(const char *file, char **buf, size_t *n)
 				continue;
 			if ((*buf = malloc(d->d_size)))
 				memcpy(*buf, d->d_buf, d->d_size);
+			else
+				oom(s);
 			*n = d->d_size;
 			break;
 		}
@@ -781,8 +852,11 @@ static int find_elf(Dwfl_Module *mod, void **ud, const char *modname,
 	if (!ref)
 		return -1;
 	const struct obj *o = &ref->s->objs[ref->obj];
-	if (o->elf && (*file_name = strdup(o->file)))
-		*elfp = elf_begin(-1, ELF_C_READ_MMAP, o->elf);
+	if (o->elf && !(*file_name = strdup(o->file)))
+		oom(ref->s);	/* else a module without symbols */
+	else if (o->elf && !(*elfp = elf_begin(-1, ELF_C_READ_MMAP, o->elf)) &&
+		 !strcmp(elf_errmsg(-1), elf_errmsg(8)))
+		oom(ref->s);	/* one more reference: no I/O */
 	return -1;
 }
 
@@ -815,19 +889,21 @@ static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
 	char *alt = NULL, *path[4] = { NULL, NULL, NULL, NULL }, hex[41];
 	size_t nalt = 0, np = 0, nl = link ? strlen(link) : 0;
 	int nid = dwfl_module_build_id(mod, &id, &va), fd = -1;
-	if (link && file_name && altlink(file_name, &alt, &nalt) &&
+	if (link && file_name && altlink(s, file_name, &alt, &nalt) &&
 	    nl + 1 < nalt && memcmp(alt, link, nl + 1) == 0) {
 		id = (const unsigned char *)alt + nl + 1;
 		nid = (int)(nalt - nl - 1);
 		if (link[0] == '/' && !strstr(link, "/../"))
-			path[1] = fmt("%s%s", root, link);
+			if (!(path[1] = fmt("%s%s", root, link)))
+				oom(s);
 		link = NULL;
 	}
 	for (int i = 1; i < nid && i <= 20; i++)
 		snprintf(hex + 2 * (i - 1), 3, "%02x", id[i]);
-	if (nid > 1)
-		path[0] = fmt("%s/usr/lib/debug/.build-id/%02x/%.*s.debug",
-			      root, id[0], 2 * (nid > 21 ? 20 : nid - 1), hex);
+	if (nid > 1 && !(path[0] = fmt("%s/usr/lib/debug/.build-id/%02x/"
+				       "%.*s.debug", root, id[0],
+				       2 * (nid > 21 ? 20 : nid - 1), hex)))
+		oom(s);
 	np = 2;
 	if (link && (!*link || strchr(link, '/') || !strcmp(link, ".") ||
 		     !strcmp(link, ".."))) {
@@ -845,8 +921,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
 		path[3] = fmt("%s/usr/lib/debug%.*s/%s", root, od, o->path,
 			      link);
 		np = 4;
+		if (!path[1] || !path[2] || !path[3])
+			oom(s);
 	}
-	for (size_t i = 0; i < np && fd < 0; i++)
+	/* out of memory: no candidate is tried, the lookup fails */
+	for (size_t i = 0; i < np && fd < 0 && !s->nomem; i++)
 		if (path[i] && (fd = try_debug(s, o, path[i], id, nid,
 					       crc)) >= 0) {
 			*name = path[i];
@@ -917,7 +996,8 @@ static struct obj *obj_get(struct pebs_sym *s, const struct smap *m)
 		why = fmt("%s: not a regular file", m->path);
 	else if (!(elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) ||
 		 !gelf_getehdr(elf, &eh))
-		why = fmt("%s: not an ELF file", m->path);
+		why = elf_check(s) ? NULL : fmt("%s: not an ELF file",
+						m->path);
 	else if (m->bid && !s->nocheck && (elf_bid(elf, hex),
 					   !bid_match(hex, m->bid)))
 		why = fmt("%s: build-id differs (file %s, capture %s): not "
@@ -925,7 +1005,10 @@ static struct obj *obj_get(struct pebs_sym *s, const struct smap *m)
 			  *hex ? hex : "none", m->bid);
 	else
 		usable = 1;
-	o = obj_add(s, m->path, usable, why);
+	/* a reason that could not be written would go without a note */
+	o = usable || why ? obj_add(s, m->path, usable, why) : NULL;
+	if (!o)
+		oom(s);
 	if (o && usable) {
 		o->file = file;
 		file = NULL;
@@ -935,9 +1018,13 @@ static struct obj *obj_get(struct pebs_sym *s, const struct smap *m)
 		if (elf_cntl(elf, ELF_C_FDREAD) == 0) {
 			o->elf = elf;
 			elf = NULL;
+		} else if (elf_check(s)) {
+			o = NULL;	/* reading it needed memory */
 		}
-		if (read_segs(o, elf ? elf : o->elf) < 0)
+		if (o && read_segs(o, elf ? elf : o->elf) < 0) {
+			oom(s);
 			o = NULL;
+		}
 	}
 	free(file);
 	if (elf)
@@ -1107,8 +1194,10 @@ static int build_proc(struct pebs_sym *s, struct proc *p)
 	struct load **by = calloc(2 * (p->n + 1), sizeof(*by));
 	int r = -PEBS_E_NOMEM;
 	size_t n = 0;
-	if (!l || !of || !by)
+	if (!l || !of || !by) {
+		oom(s);
 		goto out;
+	}
 	for (size_t i = 0; i < p->n; i++)
 		of[i] = NONE;
 	for (size_t i = p->first; i < p->first + p->n; i++) {
@@ -1163,12 +1252,11 @@ static int build_proc(struct pebs_sym *s, struct proc *p)
 		m->over = s->objs[w ? w->obj : l[of[i]].won_by].path;
 	}
 	p->refs = calloc(nl + 1, sizeof(*p->refs));
-	if (!p->refs)
+	if (!p->refs || !(p->dwfl = dwfl_begin(&s->cb))) {
+		oom(s);	/* dwfl_begin() fails for memory only */
 		goto out;
-	r = 0;
-	p->dwfl = dwfl_begin(&s->cb);
-	if (!p->dwfl)
-		goto out;
+	}
+	dwfl_errno();	/* what an earlier call left */
 	dwfl_report_begin(p->dwfl);
 	int any = 0;
 	for (size_t i = 0; i < nl; i++) {
@@ -1187,9 +1275,16 @@ static int build_proc(struct pebs_sym *s, struct proc *p)
 					   (g->vaddr & ~(al - 1)) + l[i].bias,
 					   l[i].hi);
 		if (!mod) {
+			int e = o->elf && g ? dwfl_errno() : 0;
+			const char *why = !o->elf ? elf_errmsg(-1) :
+					  e ? dwfl_errmsg(e) :
+					  "no loadable segment";
+			if (dw_is_nomem(e)) {
+				oom(s);
+				goto out;
+			}
 			note(s, "%s: cannot be reported to libdwfl (%s): its "
-			     "symbols read " PEBS_SYM_UNKNOWN, o->path,
-			     o->elf ? dwfl_errmsg(-1) : elf_errmsg(-1));
+			     "symbols read " PEBS_SYM_UNKNOWN, o->path, why);
 			continue;
 		}
 		void **ud;
@@ -1198,7 +1293,11 @@ static int build_proc(struct pebs_sym *s, struct proc *p)
 		*ud = &p->refs[i];
 		any = 1;
 	}
-	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (dwfl_report_end(p->dwfl, NULL, NULL) != 0) {
+		oom(s);	/* it only allocates */
+		goto out;
+	}
+	r = s->nomem ? -PEBS_E_NOMEM : 0;	/* a note, as well */
 	if (!any) {
 		dwfl_end(p->dwfl);
 		p->dwfl = NULL;
@@ -1293,17 +1392,19 @@ static void check_stripped(struct pebs_sym *s, Dwfl_Module *mod)
 		return;
 	o->noted = 1;
 	/* the symbol table search looks for the debug file too */
-	dwfl_module_getsymtab(mod);
+	if (dwfl_module_getsymtab(mod) < 0)
+		dw_check(s);
 	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug);
 	if (!debug)
 		note(s, "%s: no symbol table (stripped) and no debug file "
 		     "found: only its dynamic symbols resolve", o->path);
 }
 
-int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
-		    int data, struct pebs_sym_info *out)
+/* pebs_sym_lookup(), but an allocation failing may go unsaid but in
+ * s->nomem. */
+static int lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr, int data,
+		  struct pebs_sym_info *out)
 {
-	memset(out, 0, sizeof(*out));
 	if (pid == 0 && s->only_pid)
 		pid = s->only_pid;
 	struct smap *m = find_map(s, pid, addr);
@@ -1325,11 +1426,13 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	if (m && (m->pid == UINT32_MAX || strncmp(m->path, "[kernel", 7) ==
 		  0)) {
 		struct obj *o = obj_find(s, m->path);
-		if (!o)
-			o = obj_add(s, m->path, 0, fmt("%s: kernel symbols are "
-						       "not resolved",
-						       m->path));
-		if (o && !o->noted && o->why) {
+		if (!o) {
+			char *why = fmt("%s: kernel symbols are not resolved",
+					m->path);
+			if (!why || !(o = obj_add(s, m->path, 0, why)))
+				return oom(s);
+		}
+		if (!o->noted && o->why) {
 			note(s, "%s", o->why);
 			o->noted = 1;
 		}
@@ -1364,9 +1467,17 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	}
 	if (!p->dwfl)
 		return 0;
-	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
-	if (!mod)
+	/*
+	 * dwfl_addrmodule() is this call, but returns its module
+	 * uninitialised when the segment table cannot be allocated
+	 * (elfutils 0.188): NULL here, and the error says so.
+	 */
+	Dwfl_Module *mod = NULL;
+	dwfl_addrsegment(p->dwfl, addr, &mod);
+	if (!mod) {
+		dw_check(s);
 		return 0;
+	}
 	/*
 	 * The map decides: a module of another object reaching over it
 	 * (this object could not be used, so its own module is missing)
@@ -1385,6 +1496,8 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 	GElf_Sym sym;
 	const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL,
 						NULL, NULL);
+	if (!name)
+		dw_check(s);
 	/*
 	 * A data address must fall inside a sized object, not just after
 	 * one nor on a marker such as _end or __bss_start (size 0).
@@ -1400,12 +1513,35 @@ int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 		int line = 0;
 		const char *f = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL,
 						   NULL) : NULL;
+		if (!f)
+			dw_check(s);
 		if (f) {
 			out->file = f;
 			out->line = line;
 		}
 	}
 	return name != NULL;
+}
+
+int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
+		    int data, struct pebs_sym_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (s->nomem)
+		return -PEBS_E_NOMEM;
+	dwfl_errno();	/* what an earlier call left */
+	int r = lookup(s, pid, addr, data, out);
+	if (s->nomem) {
+		/* a name or note may be missing: nothing is the answer */
+		memset(out, 0, sizeof(*out));
+		return -PEBS_E_NOMEM;
+	}
+	return r;
+}
+
+int pebs_sym_error(const struct pebs_sym *s)
+{
+	return s && s->nomem ? -PEBS_E_NOMEM : 0;
 }
 
 /* ------------------------------------------------------------ strings */
@@ -1424,8 +1560,10 @@ static struct centry *cache_slot(struct pebs_sym *s, uint32_t pid,
 	if ((s->cn + 1) * 2 > s->ccap) {
 		size_t nc = s->ccap ? s->ccap * 2 : 1024;
 		struct centry *t = malloc(nc * sizeof(*t));
-		if (!t)
+		if (!t) {
+			oom(s);
 			return NULL;
+		}
 		for (size_t i = 0; i < nc; i++)
 			t[i].field = -1;
 		for (size_t i = 0; i < s->ccap; i++) {
@@ -1526,26 +1664,27 @@ static const char *strip_off(struct pebs_sym *s, const char *str)
 static const char *cached(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 			  int f)
 {
+	if (s->nomem)
+		return NULL;
 	struct centry *e = cache_slot(s, pid, addr, f);
 	if (e && e->field >= 0)
 		return e->str;
-	const char *str;
+	const char *str = NULL;
 	if (f >= PEBS_SYM_COUNT) {
 		int base = f - PEBS_SYM_COUNT;
 		str = cached(s, pid, addr, base);
-		if (base == PEBS_SYM_SYM || base == PEBS_SYM_DATA_SYM)
+		if (str && (base == PEBS_SYM_SYM || base == PEBS_SYM_DATA_SYM))
 			str = strip_off(s, str);
-	} else {
+	} else if (e) {
 		str = format(s, pid, addr, f);
 	}
-	if (!str)
-		return PEBS_SYM_UNKNOWN;	/* out of memory: not cached */
 	/* the lookup may have grown the cache: find the slot again */
-	e = cache_slot(s, pid, addr, f);
-	if (e) {
-		*e = (struct centry){ addr, pid, f, str };
-		s->cn++;
+	if (!str || !(e = cache_slot(s, pid, addr, f))) {
+		oom(s);	/* not "[unknown]": the name was there */
+		return NULL;
 	}
+	*e = (struct centry){ addr, pid, f, str };
+	s->cn++;
 	return str;
 }
 
@@ -1563,7 +1702,7 @@ const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
 			 size_t i, int f)
 {
 	if (f < 0 || f >= PEBS_SYM_COUNT || i >= b->n)
-		return PEBS_SYM_UNKNOWN;
+		return s->nomem ? NULL : PEBS_SYM_UNKNOWN;
 	return cached(s, b->c32[PEBS_COL_PID][i], sample_key(b, i, f), f);
 }
 
@@ -1571,7 +1710,7 @@ const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
 			 size_t i, int f)
 {
 	if (f < 0 || f >= PEBS_SYM_COUNT || i >= b->n)
-		return PEBS_SYM_UNKNOWN;
+		return s->nomem ? NULL : PEBS_SYM_UNKNOWN;
 	return cached(s, b->c32[PEBS_COL_PID][i], sample_key(b, i, f),
 		      f + PEBS_SYM_COUNT);
 }
@@ -1580,6 +1719,8 @@ const char *pebs_sym_dso(struct pebs_sym *s, uint32_t pid, uint64_t addr)
 {
 	if (pid == 0 && s->only_pid)
 		pid = s->only_pid;
+	if (s->nomem)
+		return NULL;
 	struct smap *m = find_map(s, pid, addr);
 	int err;
 	/* a lost map (see used_map()) is known once the process is built */
@@ -1587,7 +1728,8 @@ const char *pebs_sym_dso(struct pebs_sym *s, uint32_t pid, uint64_t addr)
 		struct smap *w = used_map(s, m, addr);
 		return (w ? w : m)->path;
 	}
-	return m ? m->path : NULL;
+	/* not built for want of memory: whether m lost is not known */
+	return m && !s->nomem ? m->path : NULL;
 }
 
 size_t pebs_sym_nmaps(const struct pebs_sym *s)

@@ -126,8 +126,9 @@ int pebs_expr_clock_ready(const struct pebs_expr *e);
  * Evaluates @e on every sample of @b.  Writes the indices of matching
  * samples, ascending, into @sel (capacity b->n) and returns their count.
  * Columns outside pebs_expr_cols() are not read.  Not thread-safe for one
- * @e (it owns scratch buffers); returns (size_t)-1 only when scratch memory
- * cannot be allocated.
+ * @e (it owns scratch buffers); returns (size_t)-1 only when memory
+ * cannot be allocated: scratch, or a symbol's name (pebs_sym_str()),
+ * never a filter on sym, srcline or data_sym that read [unknown] for it.
  */
 size_t pebs_expr_eval(struct pebs_expr *e, const struct pebs_batch *b,
 		      uint32_t *sel);

@@ -103,16 +103,21 @@ struct pebs_sym_info {
  * Pid 0 stands for the one user process of the maps when there is exactly
  * one: raw PEBS records (the msr backend) carry no pid, and the maps are
  * those of the captured command.  Returns 1 when a symbol was found, 0
- * when not (dso may still be set), or a negative error.
+ * when not (dso may still be set), or -PEBS_E_NOMEM when an allocation
+ * failed on the way (ours, or one libelf/libdw reported), never "not
+ * found" for it: loading an object, its symbols, lines or debug file, or
+ * a note about it.  After that @s is spent: every later lookup, string
+ * and dso fails too (pebs_sym_error()); close it.
  */
 int pebs_sym_lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr,
 		    int data, struct pebs_sym_info *out);
 
 /*
  * The derived field @f (enum pebs_sym_field) of sample @i of batch @b, as
- * text: uses its pid and ip (addr for data_sym, tid for comm).  Never
- * NULL: unknown values are PEBS_SYM_UNKNOWN (srcline "??:0").  One pointer
- * per distinct text and key; results are cached.
+ * text: uses its pid and ip (addr for data_sym, tid for comm).  Unknown
+ * values are PEBS_SYM_UNKNOWN (srcline "??:0"); NULL only when out of
+ * memory (-PEBS_E_NOMEM, see pebs_sym_lookup()).  One pointer per
+ * distinct text and key; results are cached.
  */
 const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
 			 size_t i, int f);
@@ -121,7 +126,7 @@ const char *pebs_sym_str(struct pebs_sym *s, const struct pebs_batch *b,
  * The value of field @f of sample @i of @b by which samples are grouped and
  * filtered: for sym and data_sym the symbol name alone ("function", no
  * "+0x1a"), for dso, srcline and comm the same text as pebs_sym_str().
- * Never NULL; cached; owned by @s.
+ * NULL only when out of memory, as there; cached; owned by @s.
  */
 const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
 			 size_t i, int f);
@@ -129,8 +134,16 @@ const char *pebs_sym_key(struct pebs_sym *s, const struct pebs_batch *b,
 /*
  * The object (map path) that covers @addr in process @pid, or NULL: the
  * dso of pebs_sym_lookup() without resolving a symbol.  Owned by @s.
+ * NULL also when out of memory: pebs_sym_error() tells which.
  */
 const char *pebs_sym_dso(struct pebs_sym *s, uint32_t pid, uint64_t addr);
+
+/*
+ * -PEBS_E_NOMEM when an allocation of @s failed (a lookup, string or dso
+ * call then failed too, and so will every later one), else 0.  @s may be
+ * NULL.
+ */
+int pebs_sym_error(const struct pebs_sym *s);
 
 /*
  * Number of process maps (with an address range) @s was built from.  With

@@ -55,6 +55,9 @@ Q c2c-text|raw|-|pebs-c2c -f text @TD@/good/filter-hist-2k.pebs
 F c2c-yaml|raw|-|pebs-c2c -f yaml -o out.yaml @IN@/gen.pebs
 Q c2c-merge|raw|-|pebs-c2c --merge -f text @IN@/c1.yaml @IN@/c2.yaml
 F c2c-sym|raw|-|pebs-c2c -f text @IN@/ws.pebs
+F decode-sym|raw|-|pebs-decode -f csv --fields ip,sym,srcline,dso @IN@/ws.pebs
+F hist-sym|raw|-|pebs-hist -f text --by sym @IN@/ws.pebs
+F filter-sym|raw|-|pebs-filter~-f~csv~sym == "fs_worker"~@IN@/ws.pebs
 Q import-csv|raw|-|pebs-import -f csv -o out.pebs @TD@/good/decode-basic.csv
 F import-csv-pipe|raw|cat:@TD@/good/import-quoting.csv|pebs-import -f csv
 Q import-perf|raw|-|pebs-import -o out.pebs @IN@/gen.perf.data

@@ -21,6 +21,7 @@
  * test runner's own threads are left alone) */
 static __thread long fail_in = -1;
 static __thread int failed;
+static __thread const void *failed_at;
 
 int tu_alloc_fail(long n)
 {
@@ -28,7 +29,13 @@ int tu_alloc_fail(long n)
 		return -1;
 	fail_in = n > 0 ? n - 1 : -1;
 	failed = 0;
+	failed_at = NULL;
 	return 0;
+}
+
+const void *tu_alloc_failed_at(void)
+{
+	return failed_at;
 }
 
 int tu_alloc_failed(void)
@@ -44,29 +51,33 @@ void *__libc_malloc(size_t n);
 void *__libc_calloc(size_t k, size_t n);
 void *__libc_realloc(void *p, size_t n);
 
-/* Whether this allocation is the one to fail. */
-static int fail_now(void)
+/* Whether this allocation, returning to @at, is the one to fail. */
+static int fail_now(const void *at)
 {
 	if (fail_in < 0)
 		return 0;
 	if (fail_in-- > 0)
 		return 0;
 	failed = 1;
+	failed_at = at;
 	return 1;
 }
 
 void *malloc(size_t n)
 {
-	return fail_now() ? NULL : __libc_malloc(n);
+	return fail_now(__builtin_return_address(0)) ? NULL :
+	       __libc_malloc(n);
 }
 
 void *calloc(size_t k, size_t n)
 {
-	return fail_now() ? NULL : __libc_calloc(k, n);
+	return fail_now(__builtin_return_address(0)) ? NULL :
+	       __libc_calloc(k, n);
 }
 
 void *realloc(void *p, size_t n)
 {
-	return fail_now() ? NULL : __libc_realloc(p, n);
+	return fail_now(__builtin_return_address(0)) ? NULL :
+	       __libc_realloc(p, n);
 }
 #endif

@@ -5,8 +5,14 @@
  * to fail in turn, until the call makes fewer.
  */
 #include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pebs_c2c.h"
@@ -161,6 +167,22 @@ static __attribute__((noinline)) long sym_worker(long x)
 	return sym_shared[x & 15] + x;
 }
 
+/* New metadata with this binary's maps (maps.N.*) as process @pid's. */
+static struct pebs_meta *own_maps_meta(uint32_t pid)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	cr_assert_gt(n, 0);
+	exe[n] = 0;
+	FILE *maps = fopen("/proc/self/maps", "r");
+	cr_assert(maps);
+	struct pebs_meta *meta = pebs_meta_new();
+	cr_assert(meta);
+	cr_assert_gt(tu_maps_meta(maps, exe, pid, meta), 0);
+	fclose(maps);
+	return meta;
+}
+
 /*
  * A c2c whose line is sym_shared, written by two threads at sym_worker's
  * instructions, with symbols from this process's maps: each row names an
@@ -170,17 +192,8 @@ static __attribute__((noinline)) long sym_worker(long x)
 static struct pebs_c2c *c2c_with_symbols(struct pebs_sym **sym,
 					 struct pebs_meta **meta)
 {
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	cr_assert_gt(n, 0);
-	exe[n] = 0;
-	FILE *maps = fopen("/proc/self/maps", "r");
-	cr_assert(maps);
 	uint32_t pid = (uint32_t)getpid();
-	*meta = pebs_meta_new();
-	cr_assert(*meta);
-	cr_assert_gt(tu_maps_meta(maps, exe, pid, *meta), 0);
-	fclose(maps);
+	*meta = own_maps_meta(pid);
 	struct pebs_c2c *c = c2c_two_writers(pid, (uintptr_t)sym_shared,
 					     (uintptr_t)sym_worker, 1, *meta);
 	cr_assert_eq(pebs_sym_open(sym, pebs_c2c_maps(c), NULL), 0);
@@ -270,6 +283,207 @@ Test(nomem, c2c_symbols_no_memory_not_a_bare_address)
 	}
 	pebs_c2c_free(c);
 	pebs_sym_close(sym);
+	pebs_meta_free(meta);
+}
+
+/* What sym_fields_buf() ran into: a NULL string without an error, no
+ * room for the fields; the child ended (see sym_fields_child()) after
+ * an allocation of elfutils failed, or after another. */
+enum { SYM_NO_ERROR = 1000, SYM_NO_ROOM, SYM_ELFUTILS_ENDED, SYM_ENDED };
+
+/*
+ * Symbolizes a sample of sym_worker touching sym_shared with a new
+ * symbolizer over @meta, with the @n-th allocation failing (0: none), so
+ * that opening and loading (the binary, its symbols, lines, debug file)
+ * are tried too: every field as text, the lookups and the notes, into
+ * @buf.  0, or the first error; the failure injected in *@injected.
+ */
+static int sym_fields_buf(const struct pebs_meta *meta,
+			  const struct pebs_batch *b, long n, char *buf,
+			  size_t size, int *injected)
+{
+	struct pebs_sym *s = NULL;
+	struct pebs_sym_info in;
+	size_t len = 0;
+	int r;
+	buf[0] = 0;
+	if (n)
+		tu_alloc_fail(n);
+	r = pebs_sym_open(&s, meta, NULL);
+	for (int f = 0; r == 0 && f < PEBS_SYM_COUNT; f++) {
+		const char *str = pebs_sym_str(s, b, 0, f);
+		const char *key = pebs_sym_key(s, b, 0, f);
+		if (!str || !key)
+			r = pebs_sym_error(s) ? pebs_sym_error(s) : SYM_NO_ERROR;
+		else
+			len += (size_t)snprintf(buf + len, size - len,
+						"%s=%s key %s\n",
+						pebs_sym_field_name(f), str,
+						key);
+	}
+	for (int data = 0; r == 0 && data < 2; data++) {
+		uint64_t a = data ? b->c64[PEBS_COL_ADDR][0] :
+			     b->c64[PEBS_COL_IP][0] + 1;
+		r = pebs_sym_lookup(s, b->c32[PEBS_COL_PID][0], a, data, &in);
+		if (r >= 0)
+			len += (size_t)snprintf(buf + len, size - len,
+						"%d %s+%llu %s %s:%d\n", r,
+						in.name ? in.name : "-",
+						(unsigned long long)in.off,
+						in.dso ? in.dso : "-",
+						in.file ? in.file : "-",
+						in.line);
+	}
+	if (r == 0) {
+		const char *d = pebs_sym_dso(s, b->c32[PEBS_COL_PID][0],
+					     b->c64[PEBS_COL_IP][0]);
+		r = d ? 0 : pebs_sym_error(s);
+		len += (size_t)snprintf(buf + len, size - len, "dso %s\n",
+					d ? d : "-");
+	}
+	const char *note;
+	for (size_t i = 0; r >= 0 && i < pebs_sym_notes(s, 0, &note); i++) {
+		pebs_sym_notes(s, i, &note);
+		len += (size_t)snprintf(buf + len, size - len, "%s\n", note);
+	}
+	*injected = n && tu_alloc_failed();
+	pebs_sym_close(s);
+	return len >= size ? SYM_NO_ROOM : r < 0 || r >= SYM_NO_ERROR ? r : 0;
+}
+
+/* The pipe of sym_fields_child()'s child. */
+static int sym_child_fd = -1;
+
+/* The child ends (exit() or a signal) before it wrote its answer: says
+ * whose allocation had failed. */
+static void sym_child_ended(void)
+{
+	Dl_info di;
+	const void *at = tu_alloc_failed_at();
+	int hdr[2] = { SYM_ENDED, 1 };
+	if (at && dladdr(at, &di) && di.dli_fname &&
+	    (strstr(di.dli_fname, "/libdw") || strstr(di.dli_fname, "/libelf")))
+		hdr[0] = SYM_ELFUTILS_ENDED;
+	if (write(sym_child_fd, hdr, sizeof(hdr)) != sizeof(hdr) ||
+	    write(sym_child_fd, "", 1) != 1)
+		_exit(2);
+}
+
+static void sym_child_signal(int sig)
+{
+	sym_child_ended();
+	_exit(128 + sig);
+}
+
+/*
+ * sym_fields_buf() in a child process, for elfutils: libdw's own
+ * allocator of DWARF data ends the process (error(EXIT_FAILURE, ENOMEM,
+ * "libdw")) rather than return NULL, and a failure while libdw 0.188
+ * reads a CU's aranges makes it crash in dwarf_getsrclines(): no caller
+ * can turn those into -PEBS_E_NOMEM.  They are SYM_ELFUTILS_ENDED, the
+ * process ending after any other failed allocation SYM_ENDED.
+ */
+static int sym_fields_child(const struct pebs_meta *meta,
+			    const struct pebs_batch *b, long n, char *buf,
+			    size_t size, int *injected)
+{
+	int fds[2];
+	cr_assert_eq(pipe(fds), 0);
+	fflush(NULL);
+	pid_t child = fork();
+	cr_assert_geq(child, 0);
+	if (child == 0) {
+		int hdr[2];
+		close(fds[0]);
+		/* stderr is libdw's message: not the test's output */
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, 2);
+		sym_child_fd = fds[1];
+		atexit(sym_child_ended);
+		signal(SIGSEGV, sym_child_signal);
+		signal(SIGBUS, sym_child_signal);
+		signal(SIGABRT, sym_child_signal);
+		hdr[0] = sym_fields_buf(meta, b, n, buf, size, &hdr[1]);
+		size_t len = strlen(buf) + 1;
+		if (write(fds[1], hdr, sizeof(hdr)) != sizeof(hdr) ||
+		    write(fds[1], buf, len) != (ssize_t)len)
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	int hdr[2], st;
+	ssize_t got = read(fds[0], hdr, sizeof(hdr)), k;
+	size_t len = 0;
+	while (got == sizeof(hdr) && len + 1 < size &&
+	       (k = read(fds[0], buf + len, size - 1 - len)) > 0)
+		len += (size_t)k;
+	buf[len] = 0;
+	close(fds[0]);
+	cr_assert_eq(waitpid(child, &st, 0), child);
+	cr_assert_eq(got, sizeof(hdr), "allocation %ld: the child died "
+		     "(%#x)", n, st);
+	cr_assert(hdr[0] != SYM_ENDED, "allocation %ld: the child ended "
+		  "(%#x)", n, st);
+	cr_assert(WIFEXITED(st) && (WEXITSTATUS(st) == 0 ||
+				    hdr[0] == SYM_ELFUTILS_ENDED));
+	*injected = hdr[1];
+	return hdr[0];
+}
+
+/*
+ * An allocation failing while a symbolizer loads the binary or looks an
+ * address up (ours, or one in libelf/libdw: this binary's allocator is
+ * the one they use) is -PEBS_E_NOMEM or the whole answer, never
+ * "[unknown]", "??:0" or a note gone missing.  Nothing is looked up
+ * before, so that loading is covered.
+ */
+Test(nomem, sym_lookup_no_memory_not_unknown)
+{
+	uint32_t pid = (uint32_t)getpid();
+	struct pebs_meta *meta = own_maps_meta(pid);
+	char ck[32];
+	snprintf(ck, sizeof(ck), "comm.%u", (unsigned)pid);
+	cr_assert_eq(pebs_meta_set(meta, ck, "sym-test"), 0);
+	struct pebs_batch *b = pebs_batch_new(4);
+	struct pebs_sample x = { .pid = pid, .tid = pid,
+				 .ip = (uintptr_t)sym_worker + 1,
+				 .addr = (uintptr_t)&sym_shared[3] };
+	cr_assert(b);
+	pebs_batch_push(b, &x);
+	static char whole[1 << 14], buf[1 << 14];
+	int injected;
+	if (tu_alloc_fail(0) < 0)
+		cr_skip_test("allocation faults need a build without "
+			     "sanitizer");
+	cr_assert_eq(sym_fields_child(meta, b, 0, whole, sizeof(whole),
+				      &injected), 0);
+	cr_assert(strstr(whole, "sym=sym_worker+0x1 key sym_worker\n") &&
+		  strstr(whole, "data_sym=sym_shared+0x18 key sym_shared\n") &&
+		  strstr(whole, "srcline=nomem.c:"), "%s", whole);
+	long n, elfutils_ended = 0;
+	for (n = 1; n < 10 * MAX_POINTS; n++) {
+		int r = sym_fields_child(meta, b, n, buf, sizeof(buf),
+					 &injected);
+		if (r == SYM_ELFUTILS_ENDED) {
+			elfutils_ended++;
+			continue;
+		}
+		if (r == 0) {
+			cr_assert_str_eq(buf, whole, "allocation %ld:\n%s\nnot\n%s", n,
+					 buf, whole);
+			if (!injected)
+				break;
+			continue;
+		}
+		cr_assert(injected, "allocation %ld: %d", n, r);
+		cr_assert_eq(r, -PEBS_E_NOMEM, "allocation %ld", n);
+	}
+	cr_assert_lt(n, 10 * MAX_POINTS, "the end was reached");
+	cr_assert_gt(n, 20, "it allocates");
+	cr_log_info("sym: %ld allocations, %ld of elfutils's ended the "
+		    "process", n - 1, elfutils_ended);
+	pebs_batch_free(b);
 	pebs_meta_free(meta);
 }
 

@@ -87,4 +87,12 @@ char *tu_render(int fmt, const char *list, struct pebs_sym *s,
 int tu_alloc_fail(long n);
 int tu_alloc_failed(void);
 
+/*
+ * The code address the failed allocation returned to (the caller of
+ * malloc, calloc or realloc), or NULL when none failed since
+ * tu_alloc_fail().  For a test to tell a library's own failures (libdw's)
+ * from the code under test's.
+ */
+const void *tu_alloc_failed_at(void);
+
 #endif
