@@ -35,6 +35,72 @@ static const char heat_key[] = "W n: n stores, R n: n loads; red: stored "
 			       "to, blue: loads only; darker = more samples";
 
 /*
+ * Count @n in at most 4 characters, for a cell: 999, then 1.2k, 123k,
+ * 1.2M ... (cut, not rounded: 1.2k is 1200 to 1299).  The end of the
+ * text written at @p.
+ */
+static char *heat_num(char *p, uint64_t n)
+{
+	static const char unit[] = "kMGTPE";
+	int u = 0;
+	if (n < 1000)
+		return p + sprintf(p, "%" PRIu64, n);
+	while (n >= 1000000) {	/* UINT64_MAX is 18446E */
+		n /= 1000;
+		u++;
+	}
+	if (n < 10000)
+		return p + sprintf(p, "%" PRIu64 ".%" PRIu64 "%c", n / 1000,
+				   n % 1000 / 100, unit[u]);
+	return p + sprintf(p, "%" PRIu64 "%c", n / 1000, unit[u]);
+}
+
+/*
+ * The text of a cell with @st stores and @ld loads, into @buf (32
+ * bytes): "W12 R345", exact while it fits a HEAT_CW cell with 3 pixels
+ * each side, else both counts short ("W123k R1.2M"); the cell's title
+ * has them exact.  Returns its length.
+ */
+static unsigned heat_text(char *buf, uint64_t st, uint64_t ld)
+{
+	for (int exact = 1;; exact = 0) {
+		char *p = buf;
+		if (st) {
+			*p++ = 'W';
+			p = exact ? p + sprintf(p, "%" PRIu64, st) :
+				    heat_num(p, st);
+		}
+		if (st && ld)
+			*p++ = ' ';
+		if (ld) {
+			*p++ = 'R';
+			p = exact ? p + sprintf(p, "%" PRIu64, ld) :
+				    heat_num(p, ld);
+		}
+		*p = 0;
+		unsigned n = (unsigned)(p - buf);
+		if (!exact || n * HEAT_CHAR_W + 6 <= HEAT_CW)
+			return n;
+	}
+}
+
+/*
+ * Width of the cells of heat map @h: HEAT_CW, or wider for the widest
+ * cell text (short counts: "W1.2k R1.2k" is 11 characters).
+ */
+static unsigned heat_cw(const struct c2c_heat *h)
+{
+	unsigned cw = HEAT_CW;
+	char buf[32];
+	for (size_t i = 0; i < (size_t)h->nthreads * h->nwords; i++) {
+		unsigned n = heat_text(buf, h->stores[i], h->loads[i]);
+		if (n * HEAT_CHAR_W + 6 > cw)
+			cw = n * HEAT_CHAR_W + 6;
+	}
+	return cw;
+}
+
+/*
  * Left edge of the cells of heat map @h: room for the longest thread
  * label ("tid N (pid N)", right-aligned before the cells), which with
  * 7-digit pids is wider than HEAT_LEFT.
@@ -80,7 +146,7 @@ static void heat_size(const struct c2c_heat *h, unsigned *wd, unsigned *ht)
 {
 	char a[160], b[160];
 	size_t n = strlen(heat_key);
-	*wd = heat_left(h) + h->nwords * HEAT_CW + 10;
+	*wd = heat_left(h) + h->nwords * heat_cw(h) + 10;
 	*ht = HEAT_TOP + h->nthreads * HEAT_CH + 30;
 	if (heat_left_out(h, a, sizeof(a), b, sizeof(b))) {
 		if (strlen(a) > n)
@@ -99,7 +165,7 @@ static void heat_size(const struct c2c_heat *h, unsigned *wd, unsigned *ht)
  */
 static unsigned heat_svg(FILE *fp, const struct c2c_heat *h, int y0)
 {
-	const unsigned cw = HEAT_CW, ch = HEAT_CH, left = heat_left(h),
+	const unsigned cw = heat_cw(h), ch = HEAT_CH, left = heat_left(h),
 		       top = HEAT_TOP;
 	uint32_t rows = h->nthreads;
 	uint64_t max = 1;
@@ -144,15 +210,12 @@ static unsigned heat_svg(FILE *fp, const struct c2c_heat *h, int y0)
 				"tid %" PRIu32 ": %" PRIu64 " stores, %" PRIu64
 				" loads</title></rect>\n", x, y, cw, ch, col, a,
 				w * 8, w * 8 + 7, (uint32_t)key, st, ld);
+			char txt[32];
+			heat_text(txt, st, ld);
 			fprintf(fp, "<text x=\"%u\" y=\"%u\" text-anchor="
-				"\"middle\" fill=\"%s\">", x + cw / 2,
-				y + ch / 2 + 4, a > 0.6 ? "#fff" : "#000");
-			if (st)
-				fprintf(fp, "W%" PRIu64 "%s", st,
-					ld ? " " : "");
-			if (ld)
-				fprintf(fp, "R%" PRIu64, ld);
-			fprintf(fp, "</text>\n");
+				"\"middle\" fill=\"%s\">%s</text>\n",
+				x + cw / 2, y + ch / 2 + 4,
+				a > 0.6 ? "#fff" : "#000", txt);
 		}
 	}
 	fprintf(fp, "<text x=\"4\" y=\"%u\">%s</text>\n",
