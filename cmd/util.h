@@ -67,10 +67,9 @@ FILE *util_open_out(const char *path, int binary);
  * SIGXFSZ is ignored (util_init), so a file size limit is a write error.
  * So a run that read nothing leaves FILE as it was, and creates none.
  * Anything else (a device, a FIFO, a file with other links, another
- * owner, an ACL, one we cannot write, on another file system than its
- * directory, or in an unwritable directory) is written in place, as a
- * stream; a FILE that rename() cannot replace (EBUSY, EXDEV: a bind
- * mount) is copied into.
+ * owner, an ACL, one we cannot write, or in an unwritable directory) is
+ * written in place, as a stream; a FILE that rename() cannot replace
+ * (EBUSY, EXDEV: a bind mount) is copied into.
  */
 
 /* The temporary's stream for FILE @path, or NULL: open @path itself. */

@@ -49,10 +49,9 @@ static void discard(void)
 
 /*
  * The temporary's bytes copied into FILE in place, the temporary removed:
- * for a FILE that rename() cannot replace though it is on the same file
- * system as its directory (a file bind-mounted over another, EBUSY, as
- * containers' -v out.csv:/out.csv).  0, or -1 with errno (the temporary
- * kept).
+ * for a FILE that rename() cannot replace (a file bind-mounted over
+ * another, EBUSY, as containers' -v out.csv:/out.csv; EXDEV).  0, or -1
+ * with errno (the temporary kept).
  */
 static int copy_over(void)
 {
@@ -169,30 +168,16 @@ static int tmp_name(char *buf, size_t cap, const char *dst, unsigned salt)
 }
 
 /*
- * Whether FILE @path (@st, existing) must be written in place: replacing
- * it would change what it is to others.  Not writable by us (a
+ * Whether FILE @path (existing) must be written in place: replacing it
+ * would change what it is to others.  Not writable by us (a
  * write-protected file is refused, as before, not replaced); an access
- * control list (the temporary would not have it); on another file system
- * than its directory (a bind mount, where rename() fails with EBUSY or
- * EXDEV after the whole run).
+ * control list (the temporary would not have it).  A FILE that rename()
+ * cannot replace (a bind mount) is copied into at the end (commit()).
  */
-static int keep_in_place(const char *path, const struct stat *st)
+static int keep_in_place(const char *path)
 {
-	if (access(path, W_OK) < 0)
-		return 1;
-	if (getxattr(path, "system.posix_acl_access", NULL, 0) >= 0)
-		return 1;
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	size_t n = slash ? (size_t)(slash - path) : 0;
-	if (n >= sizeof(dir))
-		return 1;
-	if (slash && n == 0)
-		n = 1;	/* "/name": the root */
-	memcpy(dir, slash ? path : ".", slash ? n : 1);
-	dir[slash ? n : 1] = '\0';
-	struct stat ds;
-	return stat(dir, &ds) < 0 || ds.st_dev != st->st_dev;
+	return access(path, W_OK) < 0 ||
+	       getxattr(path, "system.posix_acl_access", NULL, 0) >= 0;
 }
 
 FILE *util_out_tmp(const char *path)
@@ -226,7 +211,7 @@ FILE *util_out_tmp(const char *path)
 		return NULL;
 	}
 	/* (a link's file judged where it lies) */
-	if (exists && keep_in_place(pend.dst, &st))
+	if (exists && keep_in_place(pend.dst))
 		return NULL;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
