@@ -1481,8 +1481,7 @@ static int build_meta(struct pebs_perf_reader *r, struct feat_ctx *f)
 		/* FRONTEND_RETIRED in either encoding a file can come
 		 * from (0x01C6 to Golden Cove, 0x03C6 from Redwood Cove:
 		 * pebs_plan.h): config1 is its MSR_PEBS_FRONTEND value */
-		if (a->type == 4 && ((a->config & 0xffff) == PEBS_FE_EVTSEL ||
-				     (a->config & 0xffff) == PEBS_FE_EVTSEL_RWC))
+		if (a->type == 4 && pebs_fe_evtsel_any(a->config))
 			SET(EK("frontend"), "0x%llx",
 			    (unsigned long long)a->config1);
 		if (a->nids) {

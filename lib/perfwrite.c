@@ -442,8 +442,7 @@ static int ev_attrs(const struct pebs_meta *m, const char *name,
 		/* FRONTEND_RETIRED (either encoding: pebs_plan.h) carries
 		 * its MSR_PEBS_FRONTEND value in config1, as perf's format
 		 * "frontend" does; without it perf sees no selector */
-		if (e->config == PEBS_FE_EVTSEL ||
-		    e->config == PEBS_FE_EVTSEL_RWC)
+		if (pebs_fe_evtsel_any(e->config))
 			e->config1 = num(mget(m, "events.%zu.frontend", mi),
 					 0);
 		else

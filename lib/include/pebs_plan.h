@@ -92,6 +92,14 @@ extern "C" {
 #define PEBS_FE_EVTSEL		0x01C6u
 #define PEBS_FE_EVTSEL_RWC	0x03C6u
 
+/* Whether perf config (or event select) @config is FRONTEND_RETIRED in
+ * either encoding, as a perf.data file may carry. */
+static inline int pebs_fe_evtsel_any(uint64_t config)
+{
+	return (config & 0xffff) == PEBS_FE_EVTSEL ||
+	       (config & 0xffff) == PEBS_FE_EVTSEL_RWC;
+}
+
 /* Largest MSR_PEBS_LD_LAT_THRESHOLD (bits 15:0). */
 #define PEBS_LDLAT_MAX		65535u
 
