@@ -110,7 +110,8 @@ static void check(int r, const char *out)
 
 /*
  * Merges YAML results into *@hp.  Returns the exit status; *@readable is 1
- * when a result could be read (its counts, or some of them, are in).
+ * when a result merged without error or some counts of one are in (as
+ * pebs-c2c: a document refused before any count leaves nothing to write).
  */
 static int run_merge(struct opts *o, const char *const *paths, size_t n,
 		     struct pebs_hist **hp, int *readable)
@@ -156,9 +157,13 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 			util_warn("%s: %s", util_name(paths[i]), err);
 			if (status < EXIT_DATA)
 				status = EXIT_DATA;
+		} else {
+			*readable = 1;
 		}
 	}
-	*readable = *hp != NULL;
+	/* what was read before an error stays merged (pebs_hist.h) */
+	if (*hp && (pebs_hist_total(*hp) || pebs_hist_unmeasured_total(*hp)))
+		*readable = 1;
 	if (!*hp && pebs_hist_new(hp, o->field, o->by) < 0)
 		util_die(EXIT_SYS, "out of memory");
 	return status;

@@ -5,7 +5,9 @@ printf -- '---\npebs_hist: 1\nfield: mem\nby: none\ngroups: []\n' >mem.yaml
 pebs-hist --merge mem.yaml; echo "rc=$?"
 printf -- '---\npebs_hist: 1\nfield: bogus\nby: none\ngroups: []\n' >bogus.yaml
 pebs-hist --merge bogus.yaml; echo "rc=$?"
-# a count of zero makes up a group of no samples; lat is a u32 field
+# a count of zero makes up a group of no samples; lat is a u32 field.  A
+# result refused before any of its counts is no input read: nothing is
+# written (it was a CSV header alone), as pebs-c2c --merge does
 printf -- '---\npebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n  count: 0\n  values:\n  - [1, 0]\n' >zero.yaml
 pebs-hist --merge -f csv --percentiles 50 zero.yaml; echo "rc=$?"
 printf -- '---\npebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n  count: 0\n  values: []\n' >empty.yaml
@@ -24,3 +26,7 @@ printf -- '---\npebs_hist: 1\nfield: lat\nby: none\ngroups:\n- group: all\n  val
 pebs-hist --merge -f text max.yaml max.yaml; echo "rc=$?"
 printf -- '---\npebs_hist: 1\nfield: lat\nby: mem\ngroups:\n- group: L1\n  values: [[5, 9223372036854775808]]\n- group: L2\n  values: [[5, 9223372036854775808]]\n' >half.yaml
 pebs-hist --merge -f csv half.yaml; echo "rc=$?"
+# -o's file stays as it was when every result was refused before a count
+echo keep >keep.csv
+pebs-hist --merge -f csv -o keep.csv wide.yaml zero.yaml; echo "rc=$?"
+cat keep.csv
