@@ -50,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pebs_batch_reset(b);
 		eb = pebs_perf_reader_read(r, b, &it);
 		nb += b->n;
-	} while (eb > 0 || it.kind == PEBS_PERF_LOST);
+	} while (eb > 0 || it.kind == PEBS_PERF_LOST ||
+		 it.kind == PEBS_PERF_SEGMENT);
 	if (nb != n || (eb < 0) != (e < 0))
 		abort();
 	pebs_batch_free(b);

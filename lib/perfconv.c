@@ -65,6 +65,36 @@ int pebs_perf_weight_is_lat(uint32_t type, uint64_t config, unsigned precise,
 	       code == 0x02cd || code == 0x05d0 || code == 0x06d0;
 }
 
+/*
+ * Starts a segment on @out with the metadata of @r's current segment plus
+ * @extra, its events interned in file order so their ids are stable.
+ * 0, or a negative error: *@w NULL when it could not be opened.
+ */
+static int seg_open(struct pebs_writer **w, struct pebs_perf_reader *r,
+		    FILE *out, const struct pebs_writer_opts *wo,
+		    const struct pebs_meta *extra)
+{
+	*w = NULL;
+	struct pebs_meta *m = pebs_meta_new();
+	if (!m || pebs_meta_copy(m, pebs_perf_reader_meta(r)) < 0 ||
+	    (extra && pebs_meta_copy(m, extra) < 0)) {
+		pebs_meta_free(m);
+		return -PEBS_E_NOMEM;
+	}
+	int we = pebs_writer_open(w, out, m, wo);
+	pebs_meta_free(m);
+	if (we < 0) {
+		*w = NULL;
+		return we;
+	}
+	for (unsigned i = 0; i < pebs_perf_reader_nevents(r); i++) {
+		int id = pebs_writer_event(*w, pebs_perf_reader_event(r, i));
+		if (id < 0)
+			return id;
+	}
+	return 0;
+}
+
 int pebs_perf_import(FILE *in, const char *name, FILE *out,
 		     const struct pebs_writer_opts *wo,
 		     const struct pebs_meta *extra, char *err, size_t errlen,
@@ -82,27 +112,15 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 		pebs_perf_reader_close(r);
 		return e;
 	}
-	struct pebs_meta *m = pebs_meta_new();
-	if (!m || pebs_meta_copy(m, pebs_perf_reader_meta(r)) < 0 ||
-	    (extra && pebs_meta_copy(m, extra) < 0)) {
-		pebs_meta_free(m);
+	we = seg_open(&w, r, out, wo, extra);
+	if (we == -PEBS_E_NOMEM && !w) {
 		pebs_perf_reader_close(r);
 		snprintf(err, errlen, "out of memory");
-		return -PEBS_E_NOMEM;
+		return we;
 	}
-	we = pebs_writer_open(&w, out, m, wo);
-	pebs_meta_free(m);
-	if (we < 0) {
+	if (we < 0 && !w) {
 		pebs_perf_reader_close(r);
 		return wfail(NULL, we, err, errlen, write_failed);
-	}
-	/* Intern the events in file order so their ids are stable. */
-	for (unsigned i = 0; i < pebs_perf_reader_nevents(r); i++) {
-		int id = pebs_writer_event(w, pebs_perf_reader_event(r, i));
-		if (id < 0) {
-			we = id;
-			break;
-		}
 	}
 	struct pebs_batch *b = we ? NULL : pebs_batch_new(PEBS_BATCH_MAX);
 	if (!we && !b)
@@ -114,7 +132,14 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 			we = pebs_writer_add_batch(w, b);
 		if (!we && it.kind == PEBS_PERF_LOST)
 			we = pebs_writer_lost(w, it.cpu, it.time, it.lost);
-		if (e <= 0 && it.kind != PEBS_PERF_LOST)
+		if (!we && it.kind == PEBS_PERF_SEGMENT) {
+			we = pebs_writer_close(w);
+			w = NULL;
+			if (!we)
+				we = seg_open(&w, r, out, wo, extra);
+		}
+		if (e <= 0 && it.kind != PEBS_PERF_LOST &&
+		    it.kind != PEBS_PERF_SEGMENT)
 			break;
 	}
 	pebs_batch_free(b);

@@ -70,6 +70,28 @@ struct pend {
 	uint32_t attr;
 };
 
+/*
+ * Where a record lies in the order pass 2 emits samples: the flush that
+ * releases it (a FINISHED_ROUND's, or the last), then time, then file
+ * offset (pend_cmp()).  A flush past the last round is the last one
+ * (okey_cmp()).
+ */
+struct okey {
+	uint64_t flush, time, off;
+};
+
+/* The first and last sample of a thread (or of a process's name). */
+struct orange {
+	struct okey lo, hi;
+};
+
+/* A name given at @k: to thread @id by COMM or FORK, or to process @id. */
+struct cev {
+	struct okey k;
+	uint32_t id, name;	/* name: string pool index */
+	uint32_t proc;
+};
+
 struct pebs_perf_reader {
 	const uint8_t *b;	/* whole input */
 	size_t len;
@@ -91,6 +113,24 @@ struct pebs_perf_reader {
 	/* Threads have their own names (perf script shows them): */
 	struct htab threads;	/* tids with samples -> pid + 1 */
 	struct htab tcomm;	/* tid -> string pool index + 1 */
+	/*
+	 * Names change (pthread_setname_np, exec): each sample is named as
+	 * it was at its time, as perf script names it (it processes records
+	 * in time order).  The names given, the samples' span per thread
+	 * and per process name, and the renames inside such a span, where
+	 * a new segment starts (pebs_perf_reader_next()).
+	 */
+	struct cev *cev;
+	size_t ncev, capcev;
+	struct orange *rng;
+	size_t nrng, caprng;
+	struct htab trng;	/* tid -> rng index + 1 */
+	struct htab prng;	/* pid -> rng index + 1 (comm.PID's span) */
+	struct okey *bounds;	/* keys of renames that start a segment */
+	size_t nbounds, seg;	/* seg: bounds passed */
+	uint64_t nrounds;	/* FINISHED_ROUNDs before the end */
+	uint64_t cur_flush;	/* pass 2: the flush being emitted */
+	uint64_t nflush;	/* pass 2: FINISHED_ROUNDs read */
 	char **pool;
 	size_t npool, cappool;
 	struct pbid *bids;
@@ -855,6 +895,72 @@ static void maps_exec(struct pebs_perf_reader *r, uint32_t pid)
 		r->maps[i].dead = 1;
 }
 
+/* Orders record keys as pass 2 emits them. */
+static int okey_cmp(const struct pebs_perf_reader *r, const struct okey *a,
+		    const struct okey *b)
+{
+	/* records after the last round go out in the last flush */
+	uint64_t fa = a->flush < r->nrounds ? a->flush : r->nrounds;
+	uint64_t fb = b->flush < r->nrounds ? b->flush : r->nrounds;
+	if (fa != fb)
+		return fa < fb ? -1 : 1;
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/* Notes that thread or process @id (@proc) is called pool entry @name
+ * from @k on.  0 or -PEBS_E_NOMEM. */
+static int cev_add(struct pebs_perf_reader *r, const struct okey *k,
+		   uint32_t id, int proc, size_t name)
+{
+	if (r->ncev == r->capcev) {
+		size_t nc = r->capcev ? r->capcev * 2 : 64;
+		struct cev *n = realloc(r->cev, nc * sizeof(*n));
+		if (!n)
+			return -PEBS_E_NOMEM;
+		r->cev = n;
+		r->capcev = nc;
+	}
+	r->cev[r->ncev++] = (struct cev){ *k, id, (uint32_t)name,
+					   (uint32_t)proc };
+	return 0;
+}
+
+/* The span of @h's entry @id, created empty (lo after hi) when absent:
+ * its index, or -1 (out of memory). */
+static long rng_get(struct pebs_perf_reader *r, struct htab *h, uint64_t id)
+{
+	uint64_t *v = ht_slot(h, id, 1);
+	if (!v)
+		return -1;
+	if (*v)
+		return (long)(*v - 1);
+	if (r->nrng == r->caprng) {
+		size_t nc = r->caprng ? r->caprng * 2 : 64;
+		struct orange *n = realloc(r->rng, nc * sizeof(*n));
+		if (!n)
+			return -1;
+		r->rng = n;
+		r->caprng = nc;
+	}
+	r->rng[r->nrng].lo = (struct okey){ UINT64_MAX, UINT64_MAX,
+					    UINT64_MAX };
+	r->rng[r->nrng].hi = (struct okey){ 0, 0, 0 };
+	*v = ++r->nrng;
+	return (long)(*v - 1);
+}
+
+/* Widens span @i to hold @k. */
+static void rng_add(struct pebs_perf_reader *r, size_t i, const struct okey *k)
+{
+	struct orange *g = &r->rng[i];
+	if (okey_cmp(r, k, &g->lo) < 0)
+		g->lo = *k;
+	if (okey_cmp(r, k, &g->hi) > 0)
+		g->hi = *k;
+}
+
 static void stop_at(struct pebs_perf_reader *r, uint64_t off, int err,
 		    const char *what)
 {
@@ -1056,6 +1162,11 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 {
 	uint64_t pos = r->data_off, end = r->data_end;
 	uint32_t last_pid = 0, last_tid = 0;
+	/* pass 2's flushes, for the keys of records (struct okey) */
+	uint64_t cur_max = 0, prev_max = 0, time;
+	size_t cur_rng = 0;
+	uint32_t cpu;
+	struct okey key;
 	while (pos < end) {
 		if (end - pos < 8) {
 			stop_at(r, pos, PEBS_E_TRUNCATED,
@@ -1100,6 +1211,8 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				s.pid = l->tid >= 0 ? rd32(r, q + l->tid) : 0;
 				s.tid = l->tid >= 0 ? rd32(r, q + l->tid + 4) :
 						      0;
+				s.time = l->time >= 0 ? rd64(r, q + l->time) :
+						       0;
 				txn = l->tsx >= 0 ? rd64(r, q + l->tsx) : 0;
 			} else if (k < 0 || parse_sample(r, q, n,
 							 &r->attrs[ai],
@@ -1129,9 +1242,22 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 					return -PEBS_E_NOMEM;
 				if (t != v)
 					*t = (uint64_t)s.pid + 1;
+				long g = rng_get(r, &r->trng, s.tid);
+				if (g < 0)
+					return -PEBS_E_NOMEM;
+				cur_rng = (size_t)g;
 				last_pid = s.pid;
 				last_tid = s.tid;
 			}
+			/* released by this round's flush, or the next's
+			 * (flush_until()); pass 2 reads the time so too */
+			if (l->time < 0 || (size_t)l->time + 8 > n)
+				s.time = 0;
+			key = (struct okey){ r->nrounds + (s.time > prev_max),
+					     s.time, pos };
+			rng_add(r, cur_rng, &key);
+			if (s.time > cur_max)
+				cur_max = s.time;
 			/* bits no tuning field and AX give: counted, lost */
 			if (!pebs_perf_txn_to_tuning(txn, &tun, &ax))
 				r->txn_lost++;
@@ -1169,10 +1295,17 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				if (!c || !t)
 					return -PEBS_E_NOMEM;
 				*t = (uint64_t)(r->npool - 1) + 1;
+				sample_id(r, q, n, &time, &cpu);
+				key = (struct okey){ r->nrounds +
+						     (time > prev_max), time,
+						     pos };
+				if (cev_add(r, &key, tid, 0, r->npool - 1) < 0)
+					return -PEBS_E_NOMEM;
 				if (pid != tid && ht_slot(&r->comm, pid, 0))
 					break;
 				uint64_t *v = ht_slot(&r->comm, pid, 1);
-				if (!v)
+				if (!v || cev_add(r, &key, pid, 1,
+						  r->npool - 1) < 0)
 					return -PEBS_E_NOMEM;
 				*v = *t;
 			}
@@ -1193,8 +1326,18 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 					if (!t)
 						return -PEBS_E_NOMEM;
 					*t = name;
+					sample_id(r, q, n, &time, &cpu);
+					key = (struct okey){ r->nrounds +
+						(time > prev_max), time, pos };
+					if (cev_add(r, &key, rd32(r, q + 8), 0,
+						    name - 1) < 0)
+						return -PEBS_E_NOMEM;
 				}
 			}
+			break;
+		case 68:	/* FINISHED_ROUND: as advance() flushes */
+			r->nrounds++;
+			prev_max = cur_max;
 			break;
 		case 2:		/* LOST */
 			if (n >= 16)
@@ -1315,6 +1458,178 @@ static int kernel_bid(const char *bid_path, const struct pmap *p)
 	       strncmp(p->path, kdso, sizeof(kdso) - 1) == 0;
 }
 
+static int cev_cmp(const void *a, const void *b)
+{
+	const struct cev *x = a, *y = b;
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	/* flushes clamped already (plan_segments()): as okey_cmp() */
+	if (x->k.flush != y->k.flush)
+		return x->k.flush < y->k.flush ? -1 : 1;
+	if (x->k.time != y->k.time)
+		return x->k.time < y->k.time ? -1 : 1;
+	return x->k.off < y->k.off ? -1 : x->k.off > y->k.off;
+}
+
+/*
+ * The name of thread or process @id (@proc) at key @at (NULL: its last):
+ * the last one given at or before it, else the first (a sample before any
+ * name); string pool index + 1, or 0 when it has none.
+ */
+static size_t name_at(const struct pebs_perf_reader *r, uint32_t id,
+		      uint32_t proc, const struct okey *at)
+{
+	size_t lo = 0, hi = r->ncev;
+	while (lo < hi) {	/* the first event of @id */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct cev *c = &r->cev[mid];
+		if (c->proc < proc || (c->proc == proc && c->id < id))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == r->ncev || r->cev[lo].proc != proc || r->cev[lo].id != id)
+		return 0;
+	size_t i = lo;
+	while (i + 1 < r->ncev && r->cev[i + 1].proc == proc &&
+	       r->cev[i + 1].id == id &&
+	       (!at || okey_cmp(r, &r->cev[i + 1].k, at) <= 0))
+		i++;
+	return (size_t)r->cev[i].name + 1;
+}
+
+/*
+ * After pass 1: sorts the names given, finds the span of samples that
+ * each process name (comm.PID) serves (its main thread's, and those of
+ * its threads without a name of their own: sym.c falls back to it), and
+ * the renames inside a span, where a segment must start.  A rename before
+ * a thread's first sample or after its last, or of a thread without
+ * samples, starts none.  0 or -PEBS_E_NOMEM.
+ */
+static int plan_segments(struct pebs_perf_reader *r)
+{
+	if (!r->ncev)
+		return 0;
+	/* the sort below must order as okey_cmp() does */
+	for (size_t i = 0; i < r->ncev; i++)
+		if (r->cev[i].k.flush > r->nrounds)
+			r->cev[i].k.flush = r->nrounds;
+	for (size_t i = 0; i < r->nrng; i++) {
+		if (r->rng[i].lo.flush > r->nrounds)
+			r->rng[i].lo.flush = r->nrounds;
+		if (r->rng[i].hi.flush > r->nrounds)
+			r->rng[i].hi.flush = r->nrounds;
+	}
+	qsort(r->cev, r->ncev, sizeof(*r->cev), cev_cmp);
+	for (size_t i = 0; i < r->trng.cap; i++) {
+		if (!r->trng.k[i])
+			continue;
+		uint64_t tid = r->trng.k[i] - 1;
+		uint64_t *p = ht_slot(&r->threads, tid, 0);
+		uint64_t pid = p ? *p - 1 : tid;
+		if (pid != tid && ht_slot(&r->tcomm, tid, 0))
+			continue;	/* named apart: comm.PID.TID */
+		long g = rng_get(r, &r->prng, pid);
+		if (g < 0)
+			return -PEBS_E_NOMEM;
+		/* rng_get() may move r->rng: index both anew */
+		size_t t = (size_t)(r->trng.v[i] - 1);
+		rng_add(r, (size_t)g, &r->rng[t].lo);
+		rng_add(r, (size_t)g, &r->rng[t].hi);
+	}
+	for (size_t i = 1; i < r->ncev; i++) {
+		const struct cev *c = &r->cev[i], *b = &r->cev[i - 1];
+		if (b->proc != c->proc || b->id != c->id ||
+		    strcmp(r->pool[b->name], r->pool[c->name]) == 0)
+			continue;
+		uint64_t *g = ht_slot(c->proc ? &r->prng : &r->trng, c->id,
+				      0);
+		if (!g || okey_cmp(r, &r->rng[*g - 1].lo, &c->k) >= 0 ||
+		    okey_cmp(r, &c->k, &r->rng[*g - 1].hi) >= 0)
+			continue;
+		struct okey *nb = realloc(r->bounds, (r->nbounds + 1) *
+					  sizeof(*nb));
+		if (!nb)
+			return -PEBS_E_NOMEM;
+		r->bounds = nb;
+		r->bounds[r->nbounds++] = c->k;
+	}
+	/* in emission order, once each */
+	for (size_t i = 1; i < r->nbounds; i++)
+		for (size_t j = i; j > 0 && okey_cmp(r, &r->bounds[j],
+						     &r->bounds[j - 1]) < 0; j--) {
+			struct okey t = r->bounds[j];
+			r->bounds[j] = r->bounds[j - 1];
+			r->bounds[j - 1] = t;
+		}
+	size_t k = 0;
+	for (size_t i = 0; i < r->nbounds; i++)
+		if (!k || okey_cmp(r, &r->bounds[i], &r->bounds[k - 1]) != 0)
+			r->bounds[k++] = r->bounds[i];
+	r->nbounds = k;
+	return 0;
+}
+
+/*
+ * The name of @id at the start @at of a segment (NULL: the first), for
+ * its samples in it: span @g (index + 1; 0: none, its last name) clamps
+ * @at, so that a thread without samples in the segment keeps the name of
+ * its nearest samples.
+ */
+static size_t seg_name(const struct pebs_perf_reader *r, uint32_t id,
+		       uint32_t proc, uint64_t g, const struct okey *at)
+{
+	if (!g)
+		return name_at(r, id, proc, NULL);
+	const struct orange *s = &r->rng[g - 1];
+	if (!at || okey_cmp(r, at, &s->lo) < 0)
+		at = &s->lo;
+	else if (okey_cmp(r, at, &s->hi) > 0)
+		at = &s->hi;
+	return name_at(r, id, proc, at);
+}
+
+/*
+ * Sets comm.PID of each sampled process and comm.PID.TID of each sampled
+ * thread (pebs-perf(7)) in @m to their names in the segment that starts at
+ * @at (NULL: the first).  0 or -PEBS_E_NOMEM.
+ */
+static int set_comms(struct pebs_perf_reader *r, struct pebs_meta *m,
+		     const struct okey *at)
+{
+	for (size_t i = 0; i < r->sampled.cap; i++) {
+		if (!r->sampled.k[i])
+			continue;
+		uint64_t pid = r->sampled.k[i] - 1;
+		uint64_t *g = ht_slot(&r->prng, pid, 0);
+		size_t c = seg_name(r, (uint32_t)pid, 1, g ? *g : 0, at);
+		if (c) {
+			char k[48];
+			snprintf(k, sizeof(k), "comm.%llu",
+				 (unsigned long long)pid);
+			SET(k, "%s", r->pool[c - 1]);
+		}
+	}
+	for (size_t i = 0; i < r->threads.cap; i++) {
+		if (!r->threads.k[i])
+			continue;
+		uint64_t tid = r->threads.k[i] - 1;
+		uint64_t pid = r->threads.v[i] - 1;
+		uint64_t *g = ht_slot(&r->trng, tid, 0);
+		size_t c = seg_name(r, (uint32_t)tid, 0, g ? *g : 0, at);
+		if (c) {
+			char k[48];
+			snprintf(k, sizeof(k), "comm.%llu.%llu",
+				 (unsigned long long)pid,
+				 (unsigned long long)tid);
+			SET(k, "%s", r->pool[c - 1]);
+		}
+	}
+	return 0;
+}
+
 static int meta_maps(struct pebs_perf_reader *r, struct pebs_meta *m)
 {
 	size_t kept = 0;
@@ -1354,35 +1669,7 @@ static int meta_maps(struct pebs_perf_reader *r, struct pebs_meta *m)
 	}
 	if (kept == MAX_KEPT_MAPS)
 		SET("perf.maps_truncated", "%d", 1);
-	/* comm of each sampled process, for writers and symbol notes */
-	for (size_t i = 0; i < r->sampled.cap; i++) {
-		if (!r->sampled.k[i])
-			continue;
-		uint64_t pid = r->sampled.k[i] - 1;
-		uint64_t *c = ht_slot(&r->comm, pid, 0);
-		if (c && *c) {
-			char k[48];
-			snprintf(k, sizeof(k), "comm.%llu",
-				 (unsigned long long)pid);
-			SET(k, "%s", r->pool[*c - 1]);
-		}
-	}
-	/* and of each sampled thread, as comm.PID.TID (pebs-perf(7)) */
-	for (size_t i = 0; i < r->threads.cap; i++) {
-		if (!r->threads.k[i])
-			continue;
-		uint64_t tid = r->threads.k[i] - 1;
-		uint64_t pid = r->threads.v[i] - 1;
-		uint64_t *c = ht_slot(&r->tcomm, tid, 0);
-		if (c && *c) {
-			char k[48];
-			snprintf(k, sizeof(k), "comm.%llu.%llu",
-				 (unsigned long long)pid,
-				 (unsigned long long)tid);
-			SET(k, "%s", r->pool[*c - 1]);
-		}
-	}
-	return 0;
+	return set_comms(r, m, NULL);
 }
 
 static int build_meta(struct pebs_perf_reader *r, struct feat_ctx *f)
@@ -1710,6 +1997,8 @@ static int start(struct pebs_perf_reader *r)
 				r->attrs[i].config, r->attrs[i].flags >> 15 & 3,
 				f.cpuid);
 	if (e == 0)
+		e = plan_segments(r);
+	if (e == 0)
 		e = build_meta(r, &f);
 	feat_free(&f);
 	if (e < 0 && !r->err[0])
@@ -1895,6 +2184,27 @@ static uint32_t exact_flag(const struct pebs_perf_reader *r,
 	return rd16(r, rec + 4) & (1u << 14) ? PEBS_SF_EVENTING_IP : 0;
 }
 
+/*
+ * Whether the next sample to emit, @e, lies past the next rename that
+ * starts a segment: then the segments it passes are passed, the metadata
+ * is the new segment's, and 1 is returned (0: not; or -PEBS_E_NOMEM).
+ */
+static int new_segment(struct pebs_perf_reader *r, const struct pend *e)
+{
+	struct okey k = { r->cur_flush, e->time, e->off };
+	size_t s = r->seg;
+	while (s < r->nbounds && okey_cmp(r, &k, &r->bounds[s]) > 0)
+		s++;
+	if (s == r->seg)
+		return 0;
+	r->seg = s;
+	if (set_comms(r, r->meta, &r->bounds[s - 1]) < 0) {
+		seterr(r, "out of memory");
+		return -PEBS_E_NOMEM;
+	}
+	return 1;
+}
+
 static int emit(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 {
 	const struct pend *e = &r->pend[r->emit++];
@@ -1927,6 +2237,7 @@ static int advance(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 		uint64_t end = r->stop_err ? r->stop : r->data_end;
 		if (r->pos >= end) {
 			r->done = 1;
+			r->cur_flush = r->nflush;
 			if (flush_until(r, 0, 1) < 0)
 				return -PEBS_E_NOMEM;
 			continue;
@@ -1969,6 +2280,7 @@ static int advance(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 			if (time > r->cur_max)
 				r->cur_max = time;
 		} else if (type == 68) {	/* FINISHED_ROUND */
+			r->cur_flush = r->nflush++;
 			if (flush_until(r, r->prev_max, 0) < 0)
 				return -PEBS_E_NOMEM;
 			r->prev_max = r->cur_max;
@@ -1990,6 +2302,16 @@ int pebs_perf_reader_next(struct pebs_perf_reader *r,
 			  struct pebs_perf_item *it)
 {
 	int e = advance(r, it);
+	if (e == 0 && r->seg < r->nbounds) {
+		int k = new_segment(r, &r->pend[r->emit]);
+		if (k < 0)
+			return k;
+		if (k) {
+			memset(it, 0, sizeof(*it));
+			it->kind = PEBS_PERF_SEGMENT;
+			return 1;
+		}
+	}
 	if (e == 0)
 		return emit(r, it);
 	return e == 2 ? 0 : e;
@@ -2090,6 +2412,16 @@ int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 		if (lim > b->cap - b->n)
 			lim = b->cap - b->n;
 		for (size_t k = 0; k < lim; k++) {
+			if (r->seg < r->nbounds) {
+				int g = new_segment(r, &r->pend[r->emit]);
+				if (g < 0)
+					return g;
+				if (g) {
+					memset(it, 0, sizeof(*it));
+					it->kind = PEBS_PERF_SEGMENT;
+					return (int)b->n;
+				}
+			}
 			const struct pend *pe = &r->pend[r->emit++];
 			const uint8_t *p = r->b + pe->off;
 			uint16_t sz = rd16(r, p + 6);
@@ -2167,6 +2499,11 @@ void pebs_perf_reader_close(struct pebs_perf_reader *r)
 	ht_free(&r->threads);
 	ht_free(&r->tcomm);
 	ht_free(&r->comm);
+	ht_free(&r->trng);
+	ht_free(&r->prng);
+	free(r->cev);
+	free(r->rng);
+	free(r->bounds);
 	free(r->maps);
 	for (size_t i = 0; i < r->npool; i++)
 		free(r->pool[i]);

@@ -75,6 +75,13 @@ struct pebs_perf_reader;
 enum pebs_perf_kind {
 	PEBS_PERF_SAMPLE = 1,	/* s and event are valid */
 	PEBS_PERF_LOST = 2,	/* lost, cpu and time are valid */
+	/*
+	 * The samples after this one are of a new segment, whose metadata
+	 * pebs_perf_reader_meta() now gives: a thread or process was
+	 * renamed (a COMM record) between samples it has, and its comm.*
+	 * keys change (formats/perf-import.md, section 1.2).
+	 */
+	PEBS_PERF_SEGMENT = 3,
 };
 
 struct pebs_perf_item {
@@ -126,8 +133,11 @@ int pebs_perf_reader_open_mem(struct pebs_perf_reader **r, const void *buf,
 
 /*
  * Metadata gathered from the file (source, host, os.release, cmdline,
- * cpu.*, uarch, time.unit, topology.*, events.N.*, maps.N.*): owned by @r,
- * valid until pebs_perf_reader_close().
+ * cpu.*, uarch, time.unit, topology.*, events.N.*, maps.N.*, comm.*):
+ * owned by @r, valid until pebs_perf_reader_close().  The comm.* values
+ * are those of the current segment: they change when
+ * pebs_perf_reader_next() or pebs_perf_reader_read() returns a
+ * PEBS_PERF_SEGMENT item (the same keys, other values).
  */
 const struct pebs_meta *pebs_perf_reader_meta(const struct pebs_perf_reader *r);
 
@@ -136,7 +146,9 @@ const struct pebs_meta *pebs_perf_reader_meta(const struct pebs_perf_reader *r);
  * or a negative error (PEBS_E_TRUNCATED, PEBS_E_CORRUPT, ...) once every
  * complete record before the damage has been returned.  Samples come out in
  * time order, sorted within the reordering window of
- * PERF_RECORD_FINISHED_ROUND (memory is bounded by two rounds).
+ * PERF_RECORD_FINISHED_ROUND (memory is bounded by two rounds).  A
+ * PEBS_PERF_SEGMENT item comes before the first sample of each segment
+ * after the first.
  */
 int pebs_perf_reader_next(struct pebs_perf_reader *r,
 			  struct pebs_perf_item *it);
@@ -153,7 +165,9 @@ int pebs_perf_reader_next(struct pebs_perf_reader *r,
  * in @b, with @it->kind PEBS_PERF_LOST when a lost record stopped it (the
  * samples in @b come before it) and 0 otherwise; 0 samples and kind 0 at
  * the end; or a negative error as pebs_perf_reader_next() returns it, the
- * samples read before it being in @b.
+ * samples read before it being in @b.  A new segment stops it as a lost
+ * record does: @it->kind PEBS_PERF_SEGMENT, the samples in @b being of
+ * the segment before (there may be none).
  */
 int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 			  struct pebs_perf_item *it);
@@ -354,10 +368,12 @@ int pebs_perf_weight_is_lat(uint32_t type, uint64_t config, unsigned precise,
 			    const char *cpuid);
 
 /*
- * Imports the perf.data on @in (@name for messages) into one .pebs segment
+ * Imports the perf.data on @in (@name for messages) into .pebs segments
  * on @out written with options @wo (may be NULL): metadata from the file
  * plus @extra (may be NULL; its keys win), samples in time order, lost
- * counts in band.  On damage every complete record before it is written
+ * counts in band.  One segment, and one more for each rename that the
+ * reader starts a segment at (PEBS_PERF_SEGMENT), so that every sample's
+ * segment names its thread as it was called at the sample's time.  On damage every complete record before it is written
  * and the segment closed properly.
  *
  * Returns 0 or a negative error with a message in @err (@errlen bytes).

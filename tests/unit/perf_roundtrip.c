@@ -191,11 +191,20 @@ static size_t check_bulk(const void *buf, size_t len, size_t cap)
 	pebs_batch_reset(b);
 	while ((e1 = pebs_perf_reader_next(r1, &it)) > 0) {
 		/* refill the bulk side once its batch is used up */
-		while (j == b->n && bit.kind != PEBS_PERF_LOST && more) {
+		while (j == b->n && bit.kind != PEBS_PERF_LOST &&
+		       bit.kind != PEBS_PERF_SEGMENT && more) {
 			pebs_batch_reset(b);
 			j = 0;
 			e2 = pebs_perf_reader_read(r2, b, &bit);
-			more = e2 > 0 || bit.kind == PEBS_PERF_LOST;
+			more = e2 > 0 || bit.kind == PEBS_PERF_LOST ||
+			       bit.kind == PEBS_PERF_SEGMENT;
+		}
+		if (it.kind == PEBS_PERF_SEGMENT) {
+			cr_assert_eq(j, b->n, "segment %zu early", n);
+			cr_assert_eq(bit.kind, PEBS_PERF_SEGMENT, "sample %zu",
+				     n);
+			bit.kind = 0;
+			continue;
 		}
 		if (it.kind == PEBS_PERF_LOST) {
 			cr_assert_eq(j, b->n, "lost record %zu early", n);
@@ -945,12 +954,15 @@ static void put_lost(struct sbuf *b, size_t e, uint64_t lost, uint64_t time,
 #undef S
 
 /*
- * pebs-import's path for the perf.data @p (@n bytes): the .pebs segment,
- * read back into @got (at most @max samples) and @m (its metadata).
- * Returns the number of samples.
+ * pebs-import's path for the perf.data @p (@n bytes): the .pebs segments,
+ * read back into @got (at most @max samples) and @m (the first one's
+ * metadata); with @key, each sample's segment into @segs and the value
+ * of @key in its segment's metadata into @vals.  Returns the number of
+ * samples.
  */
-static size_t import_pebs(const void *p, size_t n, struct pebs_sample *got,
-			  size_t max, struct pebs_meta *m)
+static size_t import_segs(const void *p, size_t n, struct pebs_sample *got,
+			  size_t max, struct pebs_meta *m, const char *key,
+			  char (*vals)[16], uint32_t *segs)
 {
 	FILE *in = mem_file(p, n), *pebs = tmpfile();
 	char err[256], path[64];
@@ -970,13 +982,27 @@ static size_t import_pebs(const void *p, size_t n, struct pebs_sample *got,
 		if (!k)		/* the metadata comes with the first batch */
 			cr_assert_eq(pebs_meta_copy(m, pebs_reader_meta(rd)),
 				     0);
-		for (size_t j = 0; j < bt->n && k < max; j++)
+		const char *v = key ? pebs_meta_get(pebs_reader_meta(rd),
+						    key) : NULL;
+		for (size_t j = 0; j < bt->n && k < max; j++) {
+			if (key) {
+				segs[k] = bt->segment;
+				snprintf(vals[k], sizeof(vals[k]), "%s",
+					 v ? v : "");
+			}
 			pebs_batch_get(bt, j, &got[k++]);
+		}
 	}
 	cr_expect_eq(e, 0);
 	pebs_reader_close(rd);
 	fclose(pebs);
 	return k;
+}
+
+static size_t import_pebs(const void *p, size_t n, struct pebs_sample *got,
+			  size_t max, struct pebs_meta *m)
+{
+	return import_segs(p, n, got, max, m, NULL, NULL, NULL);
 }
 
 /*
@@ -1778,6 +1804,105 @@ Test(perf_roundtrip, segments_rename_a_process)
 	}
 	free(p);
 	fclose(out);
+	for (size_t i = 0; i < 3; i++)
+		pebs_meta_free(m[i]);
+}
+
+/*
+ * A thread renamed between its samples (pthread_setname_np: a COMM after
+ * some of them) is named at each sample as it was then, as perf script
+ * names it: the import starts a segment at the rename, whose comm.PID.TID
+ * is the new name.  A rename after a thread's last sample (102) or of a
+ * process with no samples of its own under its name (100: its threads
+ * are named) starts none, and the first segment has the names of the
+ * samples' time, not the last ones.
+ */
+Test(perf_roundtrip, rename_between_samples)
+{
+	static const char *const n101[] = { "alpha", "beta", "beta" };
+	static const char *const n102[] = { "x", "y", "z" };
+	static const char *const n100[] = { "main", "main", "main2" };
+	static const uint64_t t[] = { 1000, 1500, 2000, 2500, 3000 };
+	static const uint32_t tid[] = { 101, 102, 101, 101, 101 };
+	static const size_t seg[] = { 0, 0, 1, 1, 2 };	/* written in */
+	static const char *const want101[] = { "alpha", "alpha", "beta",
+					       "beta", "beta" };
+	struct pebs_meta *m[3];
+	for (size_t i = 0; i < 3; i++) {
+		m[i] = pebs_meta_new();
+		cr_assert_not_null(m[i]);
+		pebs_meta_set(m[i], "comm.100", n100[i]);
+		pebs_meta_set(m[i], "comm.100.101", n101[i]);
+		pebs_meta_set(m[i], "comm.100.102", n102[i]);
+	}
+	for (int pipe = 0; pipe < 2; pipe++) {
+		FILE *out = tmpfile();
+		struct pebs_perf_writer_opts o = { .pipe = pipe };
+		struct pebs_perf_writer *w;
+		char err[512];
+		cr_assert_not_null(out);
+		cr_assert_eq(pebs_perf_writer_open(&w, out, m[0], &o), 0);
+		for (size_t i = 0; i < 5; i++) {
+			struct pebs_sample s;
+			if (i && seg[i] != seg[i - 1])
+				cr_assert_eq(pebs_perf_writer_segment(w,
+					     m[seg[i]]), 0, "%s",
+					     pebs_perf_writer_errmsg(w));
+			make_sample(&s, i, t[i]);
+			s.pid = 100;
+			s.tid = tid[i];
+			cr_assert_eq(pebs_perf_writer_add(w, &s, "ev"), 0);
+		}
+		cr_assert_eq(pebs_perf_writer_close(w, err, sizeof(err)), 0,
+			     "%s", err);
+		size_t len;
+		uint8_t *p = slurp(out, &len);
+		fclose(out);
+		/* the item reader */
+		struct pebs_perf_reader *r;
+		cr_assert_eq(pebs_perf_reader_open_mem(&r, p, len, NULL), 0);
+		struct pebs_perf_item it;
+		size_t n = 0, nseg = 0;
+		while (pebs_perf_reader_next(r, &it) > 0) {
+			const struct pebs_meta *rm = pebs_perf_reader_meta(r);
+			if (it.kind == PEBS_PERF_SEGMENT) {
+				cr_expect_eq(n, 2, "pipe %d: segment before "
+					     "sample %zu", pipe, n);
+				nseg++;
+				continue;
+			}
+			cr_assert_lt(n, 5);
+			cr_expect_eq(it.s.tid, tid[n]);
+			cr_expect_str_eq(pebs_meta_get(rm, "comm.100.101"),
+					 want101[n], "pipe %d sample %zu", pipe,
+					 n);
+			cr_expect_str_eq(pebs_meta_get(rm, "comm.100.102"),
+					 "x", "pipe %d sample %zu", pipe, n);
+			cr_expect_str_eq(pebs_meta_get(rm, "comm.100"),
+					 "main2");
+			n++;
+		}
+		cr_expect_eq(n, 5);
+		cr_expect_eq(nseg, 1, "pipe %d: %zu new segments", pipe, nseg);
+		pebs_perf_reader_close(r);
+		/* the bulk reader, a batch at a time */
+		cr_expect_eq(check_bulk(p, len, 1), 5);
+		cr_expect_eq(check_bulk(p, len, 100), 5);
+		/* and the import: two .pebs segments */
+		struct pebs_sample got[6];
+		char vals[6][16];
+		uint32_t segs[6];
+		struct pebs_meta *im = pebs_meta_new();
+		cr_assert_eq(import_segs(p, len, got, 6, im, "comm.100.101",
+					 vals, segs), 5);
+		for (size_t k = 0; k < 5; k++) {
+			cr_expect_eq(segs[k], k < 2 ? 0 : 1, "sample %zu", k);
+			cr_expect_str_eq(vals[k], want101[k],
+					 "import: sample %zu", k);
+		}
+		pebs_meta_free(im);
+		free(p);
+	}
 	for (size_t i = 0; i < 3; i++)
 		pebs_meta_free(m[i]);
 }
