@@ -194,7 +194,8 @@ static uint32_t pctl(struct latc *v, size_t n, uint64_t total, unsigned p)
 {
 	if (!total || !n)
 		return 0;
-	uint64_t rank = (total * p + 99) / 100;
+	/* total may reach C2C_MAX_SAMPLES (2^60): times p in 128 bits */
+	uint64_t rank = (uint64_t)(((unsigned __int128)total * p + 99) / 100);
 	if (!rank)
 		rank = 1;
 	size_t lo = 0, hi = n;
@@ -838,6 +839,18 @@ static void thread_name(struct sbuf *s, uint64_t k, uint32_t pid)
 }
 
 /*
+ * The share @s of @n against @pct percent: <0, 0 or >0 as s / n is below,
+ * at or above it.  Counts may reach C2C_MAX_SAMPLES (2^60), so the
+ * products are taken in 128 bits: in 64 they wrap above about 1.8e17.
+ */
+static int share_cmp(uint64_t s, uint64_t n, unsigned pct)
+{
+	unsigned __int128 a = (unsigned __int128)s * 100;
+	unsigned __int128 b = (unsigned __int128)n * pct;
+	return a < b ? -1 : a > b;
+}
+
+/*
  * @s of @n (s <= n, n > 0) in whole percent, to nearest (a half to even,
  * as printf's %.0f).  The verdict compares exact shares with @pct and
  * 100 - @pct, so a share that is not exactly one of them is never printed
@@ -854,9 +867,11 @@ static unsigned share_pct(uint64_t s, uint64_t n, unsigned pct)
 	if (rem > n - rem || (rem == n - rem && (r & 1)))
 		r++;
 	const unsigned th[2] = { pct, 100 - pct };
-	for (int i = 0; i < 2; i++)
-		if (r == th[i] && s100 != (u128)th[i] * n)
-			r = s100 > (u128)th[i] * n ? r + 1 : r - 1;
+	for (int i = 0; i < 2; i++) {
+		int side = share_cmp(s, n, th[i]);
+		if (r == th[i] && side)
+			r = side > 0 ? r + 1 : r - 1;
+	}
 	return (unsigned)r;
 }
 
@@ -1124,11 +1139,11 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 		p->verdict = PEBS_C2C_V_UNKNOWN;
 		sb_printf(&why, "no sampled access meets another thread's "
 			  "store on this line");
-	} else if (s_false * 100 >= both * pct &&
-		   s_true * 100 <= both * (100 - pct)) {
+	} else if (share_cmp(s_false, both, pct) >= 0 &&
+		   share_cmp(s_true, both, 100 - pct) <= 0) {
 		p->verdict = PEBS_C2C_V_FALSE;
-	} else if (s_true * 100 >= both * pct &&
-		   s_false * 100 <= both * (100 - pct)) {
+	} else if (share_cmp(s_true, both, pct) >= 0 &&
+		   share_cmp(s_false, both, 100 - pct) <= 0) {
 		p->verdict = PEBS_C2C_V_TRUE;
 	} else {
 		p->verdict = PEBS_C2C_V_MIXED;

@@ -16,3 +16,10 @@ pebs-c2c --merge -f csv max.yaml | cut -d, -f1-6,16; echo "rc ${PIPESTATUS[0]}"
 printf -- "$head"'  - "7f0000001000,0,0,0,1,1,576460752303423488"\n' >half.yaml
 pebs-c2c --merge -f csv half.yaml half.yaml | cut -d, -f1-6,16; echo "rc ${PIPESTATUS[0]}"
 pebs-c2c --merge -f csv half.yaml half.yaml max.yaml | wc -l; echo "rc ${PIPESTATUS[0]}"
+# products of counts in 128 bits: 2^58 stores by each of two threads to
+# their own 8 bytes are false sharing (was "mixed": counts times 100
+# wrapped); 2^58 loads of latency 1 and 2^58 of 2 have p99 2 (was 1)
+printf 'pebs_c2c: 2\ndsrc: [0x144]\nthreads: [[100, 1], [100, 2]]\nips: [0x401010]\nother: []\ncells:\n  - "10000,0,0,0,1,0,288230376151711744 8,0,0,1,2,0,288230376151711744"\n' >big.yaml
+pebs-c2c --merge --show-all -f csv big.yaml | cut -d, -f1,5,15
+printf 'pebs_c2c: 2\ndsrc: [0x200100142]\nthreads: [[100, 1], [100, 2]]\nips: [0x401010]\nother: []\ncells:\n  - "10000,0,0,0,1,1,288230376151711744 0,0,0,1,2,2,288230376151711744"\n' >big2.yaml
+pebs-c2c --merge --show-all -f csv big2.yaml | cut -d, -f1,6,27-29
