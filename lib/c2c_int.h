@@ -36,9 +36,11 @@ struct c2c_cell {
 /*
  * A sample outside lines (neither load nor store) with an address and a
  * LOCK or BLK bit: perf files every sample under the line of its address,
- * so it counts in "Locked/Blocked Access on shared lines" when that line
- * is shared.  Only these are kept with their address; no other counter
- * of a line reads samples that are not loads or stores.
+ * so it counts on that line's own counters (nr_entries, locks, blk_*,
+ * noparse: line_xs()) and in "Locked/Blocked Access on shared lines" when
+ * that line is shared.  Only these are kept with their address; nothing
+ * else of a line (its loads, stores, offsets, threads, verdict) reads
+ * samples that are not loads or stores.
  */
 struct c2c_xs {
 	uint64_t addr, count;

@@ -1597,6 +1597,53 @@ static void line0_noaddr(struct pebs_c2c *c)
 	}
 }
 
+static int cmp_xs_addr(const void *a, const void *b)
+{
+	const struct c2c_xs *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * The samples of c->xs (neither load nor store, locked or blocked, with
+ * an address) on the own counters of the line of their address, when it
+ * has results: perf files every sample with an address under its line
+ * and counts it there (nr_entries, locks, blk_data, blk_addr, noparse),
+ * as the shared-line table of --stats does (shared_lines()).  They are
+ * no load or store, so none of the line's loads, stores, records, HITM,
+ * latencies, offset rows, threads or CPUs change (struct c2c_xs keeps
+ * neither instruction nor thread), nor the verdict, which is about the
+ * accesses.  0 or -PEBS_E_NOMEM.
+ */
+static int line_xs(struct pebs_c2c *c)
+{
+	if (!c->nxs || !c->nlines)
+		return 0;
+	struct c2c_xs *v = malloc(c->nxs * sizeof(*v));
+	if (!v)
+		return -PEBS_E_NOMEM;
+	/* a sorted copy: c->xs stays in the order the samples came */
+	memcpy(v, c->xs, c->nxs * sizeof(*v));
+	qsort(v, c->nxs, sizeof(*v), cmp_xs_addr);
+	for (size_t i = 0; i < c->nlines; i++) {
+		struct pebs_c2c_line *p = &c->lines[i].pub;
+		uint64_t ln = p->addr >> c->line_shift;
+		size_t lo = 0, hi = c->nxs;
+		while (lo < hi) {	/* the first at or after the line */
+			size_t m = lo + (hi - lo) / 2;
+			if (v[m].addr < p->addr)
+				lo = m + 1;
+			else
+				hi = m;
+		}
+		for (; lo < c->nxs && v[lo].addr >> c->line_shift == ln; lo++)
+			pebs_c2c_classify(&p->st, c->kinds.keys[v[lo].kind],
+					  v[lo].addr, v[lo].count,
+					  c->o.perf_compat);
+	}
+	free(v);
+	return 0;
+}
+
 int pebs_c2c_finish(struct pebs_c2c *c)
 {
 	struct work x;
@@ -1626,6 +1673,8 @@ int pebs_c2c_finish(struct pebs_c2c *c)
 	for (size_t i = 0; i < c->nlines; i++)
 		if (line_stats(c, &c->lines[i], &x))
 			goto nomem;
+	if (line_xs(c))
+		goto nomem;
 	if (c->o.perf_compat)
 		line0_noaddr(c);
 	rk = malloc((c->nlines ? c->nlines : 1) * sizeof(*rk));

@@ -189,6 +189,9 @@ int pebs_c2c_finish(struct pebs_c2c *c);
 /* One cache line's result. */
 struct pebs_c2c_line {
 	uint64_t addr;			/* line address */
+	/* its loads and stores, and the samples neither load nor store
+	 * with a LOCK or BLK bit at an address on it (as perf files them;
+	 * they add to nr_entries, locks, blk_*, noparse only) */
 	struct pebs_c2c_stats st;
 	uint64_t hitm_cycles;		/* sum of HITM latencies (display) */
 	uint64_t sort_hitm;		/* HITMs of the display kind */

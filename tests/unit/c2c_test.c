@@ -1891,6 +1891,36 @@ static uint64_t stat_row(struct pebs_c2c *c, const char *name)
 }
 
 /*
+ * The lines of stats_shared_lines_as_perf take the locked or blocked
+ * samples that are neither load nor store at their addresses on their own
+ * counters, as perf files them (nr_entries, locks, blk_data, noparse),
+ * shared or not; their loads, records and the verdict stay the accesses'.
+ */
+static void expect_line_xs(struct pebs_c2c *c)
+{
+	static const struct {
+		uint64_t off, nr_entries, locks, blk_data, noparse, recs;
+	} want[] = {
+		{ 0x0000, 4, 3, 0, 3, 1 },	/* HITM load + 3 locked */
+		{ 0x1000, 3, 0, 2, 2, 1 },	/* peer load + 2 blocked */
+		{ 0x2000, 7, 5, 0, 5, 2 },	/* 2 L1 loads + 5 locked */
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct pebs_c2c_line *l = find(c, A + want[i].off);
+		cr_assert(l, "line %zu", i);
+		cr_expect_eq(l->st.nr_entries, want[i].nr_entries, "%zu", i);
+		cr_expect_eq(l->st.locks, want[i].locks, "%zu", i);
+		cr_expect_eq(l->st.blk_data, want[i].blk_data, "%zu", i);
+		cr_expect_eq(l->st.noparse, want[i].noparse, "%zu", i);
+		cr_expect_eq(pebs_c2c_tot_recs(&l->st), want[i].recs, "%zu", i);
+		cr_expect_eq(l->nloads, want[i].recs, "%zu", i);
+		cr_expect_eq(l->st.load, want[i].recs, "%zu", i);
+	}
+	const struct pebs_c2c_line *l = find(c, A);
+	cr_expect(strstr(l->why, "1 samples on this line"), "%s", l->why);
+}
+
+/*
  * perf 6.1 (checked by running it on these samples): a line is shared
  * with a HITM or a peer hit, and the locked or blocked samples that are
  * neither load nor store count on the line of their address; with
@@ -1906,7 +1936,8 @@ Test(c2c, stats_shared_lines_as_perf)
 	const uint64_t blk = 1ull | (uint64_t)PEBS_DS_BLK_DATA <<
 				    PEBS_DS_BLK_SHIFT;
 	for (int compat = 0; compat < 2; compat++) {
-		struct pebs_c2c_opts o = { .perf_compat = compat };
+		struct pebs_c2c_opts o = { .perf_compat = compat,
+					   .show_all = 1 };
 		struct pebs_c2c *c = mk(&o);
 		add(c, 0, 1, 0x401000, A, 100, HITM_L, 1);
 		add(c, 1, 2, 0x401010, A + 0x1000, 50, peer, 1);
@@ -1928,6 +1959,7 @@ Test(c2c, stats_shared_lines_as_perf)
 		cr_expect_eq(stat_row(c, "shared_blocked"), 2);
 		cr_expect_eq(stat_row(c, "shared_store"), compat ? 6 : 0);
 		cr_expect_eq(stat_row(c, "shared_merged"), compat ? 8 : 2);
+		expect_line_xs(c);
 		/* the same after a YAML round trip (other_at) */
 		char *y = NULL;
 		size_t ylen = 0;
@@ -1942,6 +1974,7 @@ Test(c2c, stats_shared_lines_as_perf)
 		cr_expect_eq(stat_row(m, "shared_locks"), compat ? 7 : 3);
 		cr_expect_eq(stat_row(m, "shared_blocked"), 2);
 		cr_expect_eq(stat_row(m, "shared_loads"), compat ? 7 : 3);
+		expect_line_xs(m);
 		free(y);
 		pebs_c2c_free(m);
 		pebs_c2c_free(c);
