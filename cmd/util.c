@@ -151,7 +151,8 @@ void util_out_failed(const char *path)
 		util_die(EXIT_USAGE, "%s: refusing to write binary %s "
 			 "to a terminal: use a file or a pipe", path,
 			 binary_name(last_binary));
-	util_die(EXIT_SYS, "%s: cannot create:", path);
+	/* -o "": fopen() said ENOENT; the empty name alone reads as none */
+	util_die(EXIT_SYS, "%s: cannot create:", *path ? path : "-o \"\"");
 }
 
 void util_check_out(const char *out, const char *const *paths, size_t n)

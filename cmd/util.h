@@ -52,7 +52,7 @@ enum { UTIL_OUT_TEXT = 0, UTIL_OUT_PEBS = 1, UTIL_OUT_PERF = 2 };
  * Opens the output: @path (NULL or "-" = stdout); a regular or missing
  * FILE as a temporary beside it (util_out_tmp() below).  When @binary (not
  * UTIL_OUT_TEXT), refuses a terminal with exit 2 and a hint.  Exits 3
- * when the file cannot be created.
+ * when the file cannot be created (as "", which names none).
  */
 FILE *util_open_out(const char *path, int binary);
 

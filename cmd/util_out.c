@@ -183,6 +183,10 @@ static int keep_in_place(const char *path)
 FILE *util_out_tmp(const char *path)
 {
 	struct stat st, lst;
+	/* "" names no file, though stat() says ENOENT as of a missing one:
+	 * the temporary would be "..XXXXXX" here, FILE never replaced */
+	if (!*path)
+		return NULL;
 	int exists = stat(path, &st) == 0;
 	/*
 	 * Written in place, as before: a device, a FIFO (/dev/stdout,
