@@ -122,31 +122,27 @@ static void close_in(FILE *fp)
 }
 
 /*
- * Opens the first input @path into first_in and says whether it starts
- * as a perf.data file does (`perf record -o - | pebs-import` included):
- * a regular file is looked at in place, anything else (a pipe, a FIFO)
- * through a struct peek.  A terminal is not looked at: perf.data is not
- * typed, and CSV is read from it as it comes.  0 when it cannot be
- * opened: the import reports that.
+ * Opens input @path ("-": standard input) and says in *@perf whether it
+ * starts as a perf.data file does (`perf record -o - | pebs-import`
+ * included): a regular file is looked at in place, anything else (a pipe,
+ * a FIFO) through a struct peek, whose bytes are read again.  A terminal
+ * is not looked at: perf.data is not typed, and CSV is read from it as it
+ * comes.  NULL with errno when it cannot be opened.
  */
-static int first_is_perf(const char *path)
+static FILE *open_probe(const char *path, int *perf)
 {
-	int is_stdin = strcmp(path, "-") == 0;
 	unsigned char head[8];
 	struct stat st;
-	FILE *fp = is_stdin ? stdin : fopen(path, "rb");
-	if (!fp)
-		return 0;
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	*perf = 0;
+	if (!fp || isatty(fileno(fp)))
+		return fp;
 	int fd = fileno(fp);
-	if (isatty(fd)) {
-		first_in = fp;
-		return 0;
-	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		off_t at = lseek(fd, 0, SEEK_CUR);
 		ssize_t k = pread(fd, head, sizeof(head), at < 0 ? 0 : at);
-		first_in = fp;
-		return k > 0 && pebs_perf_probe(head, (size_t)k);
+		*perf = k > 0 && pebs_perf_probe(head, (size_t)k);
+		return fp;
 	}
 	struct peek *pk = calloc(1, sizeof(*pk));
 	cookie_io_functions_t io = { .read = peek_read, .close = peek_close };
@@ -154,10 +150,22 @@ static int first_is_perf(const char *path)
 		util_die(EXIT_SYS, "out of memory");
 	pk->in = fp;
 	pk->n = fread(pk->head, 1, sizeof(pk->head), fp);
-	first_in = fopencookie(pk, "rb", io);
-	if (!first_in)
+	*perf = pebs_perf_probe(pk->head, pk->n);
+	if (!(fp = fopencookie(pk, "rb", io)))
 		util_die(EXIT_SYS, "out of memory");
-	return pebs_perf_probe(pk->head, pk->n);
+	return fp;
+}
+
+/*
+ * Opens the first input @path into first_in (open_probe()) and says
+ * whether it is perf.data.  0 when it cannot be opened: the import
+ * reports that.
+ */
+static int first_is_perf(const char *path)
+{
+	int perf;
+	first_in = open_probe(path, &perf);
+	return perf;
 }
 
 /* Messages about the temporary file of a CSV import. */
@@ -186,6 +194,7 @@ struct imp {
 	uint64_t comm_changes;
 	int werr;	/* a writer error, told apart from bad input */
 	int readable;	/* an input was CSV: its header, or empty */
+	int fmt_csv;	/* -f csv was given, not taken from the first input */
 };
 
 /* An unnamed temporary file in $TMPDIR (tmpfile() ignores it), or NULL. */
@@ -311,11 +320,29 @@ static int import_csv(struct imp *m, char **paths, size_t n)
 	pebs_csvin_set_comm(m->c, sink_comm);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = paths[i];
-		FILE *fp = open_in(i, name);
+		int perf = 0;
+		/* the first input without -f was looked at: CSV */
+		FILE *fp = i == 0 && first_in ? first_in :
+			   open_probe(name, &perf);
 		m->input = name;
 		if (!fp) {
 			util_warn("%s: cannot open:", name);
 			status = EXIT_SYS;
+			continue;
+		}
+		/*
+		 * Told here, not by csvin, which cannot say how the format
+		 * was chosen: the hint named a -f csv never given.
+		 */
+		if (perf) {
+			util_warn("%s: a perf.data file, not CSV %s", 
+				  util_name(name), m->fmt_csv ?
+				  "as -f csv says (import it without -f csv, "
+				  "in a run of its own)" :
+				  "as the first input, which chose the format "
+				  "(import a perf.data in a run of its own)");
+			status = status > EXIT_DATA ? status : EXIT_DATA;
+			close_in(fp);
 			continue;
 		}
 		uint64_t headers = pebs_csvin_headers(m->c);
@@ -544,7 +571,7 @@ int main(int argc, char **argv)
 		util_die(EXIT_SYS, "out of memory");
 	pebs_meta_free(user);
 	struct imp m = { .out = fp, .outname = out, .meta = meta, .wo = &wo,
-			 .comms = pebs_meta_new() };
+			 .comms = pebs_meta_new(), .fmt_csv = fmt != NULL };
 	if (!m.comms)
 		util_die(EXIT_SYS, "out of memory");
 	int status = import_csv(&m, paths, n);

@@ -177,8 +177,7 @@ static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 				     pebs_field_find(name) : NULL;
 	/* binary input given as CSV: say what it is, not "unknown column" */
 	if (!f && c->ncol == 0 && pebs_perf_probe(name, len)) {
-		fail(c, -PEBS_E_FORMAT, "a perf.data file, not CSV (import it "
-		     "without -f csv, in a run of its own)");
+		fail(c, -PEBS_E_FORMAT, "a perf.data file, not CSV");
 		return;
 	}
 	if (!f && c->ncol == 0 && len >= 5 && !memcmp(name, "\x89PEBS", 5)) {

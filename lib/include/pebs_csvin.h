@@ -85,7 +85,9 @@ int pebs_csvin_open_writer(struct pebs_csvin **c, struct pebs_writer *w);
  * 'line 12: field "lat": not a number: "x"' (-PEBS_E_PARSE for bad text,
  * -PEBS_E_RANGE for a number too large for its field or a row over
  * PEBS_CSVIN_ROW_MAX, named by the line where the row starts,
- * -PEBS_E_FORMAT for a perf.data file given as CSV, or the sink's error).
+ * -PEBS_E_FORMAT for a perf.data or .pebs file given as CSV, "line 1: a
+ * perf.data file, not CSV": how the format was chosen is the caller's to
+ * say; or the sink's error).
  * The rows before the error have gone to the sink.  After an error, the
  * rest of this input is ignored and the same error returned until
  * pebs_csvin_end().

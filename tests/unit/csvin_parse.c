@@ -273,6 +273,10 @@ Test(csvin, errors)
 	expect_error("time,weight\n", -PEBS_E_PARSE,
 		     "line 1: unknown column \"weight\" (perf's weight is "
 		     "\"lat\")");
+	/* what the input is; how its format was chosen is the caller's to
+	 * say (the hint named a -f csv not given) */
+	expect_error("PERFILE2\n", -PEBS_E_FORMAT,
+		     "line 1: a perf.data file, not CSV");
 	expect_error("time,bogus_column\n", -PEBS_E_PARSE,
 		     "line 1: unknown column \"bogus_column\"");
 	expect_error("lat,time,lat\n1,2,3\n", -PEBS_E_PARSE,

@@ -21,3 +21,9 @@ done
 pebs-import <"$f" -f csv >/dev/null; echo "exit $?"
 cp "$f" p.data
 pebs-import x.csv p.data >/dev/null; echo "exit $?"
+# the hint says how the format was chosen: -f csv, or the first input
+# (it named a -f csv never given); a later input is looked at as the
+# first is, through a pipe too, and a CSV one read whole
+cat "$f" | pebs-import x.csv - >/dev/null; echo "exit $?"
+printf 'time,cpu\n3,4\n' | pebs-import x.csv - | pebs-decode -f csv --fields time,cpu
+pebs-import -f csv x.csv p.data >/dev/null; echo "exit $?"
