@@ -262,6 +262,9 @@ static void progress(void *ctx, const struct pebs_capture_stats *st)
 	util_progress_shown = 1;
 }
 
+/* --workload mixed was not given but taken: said (on_stage). */
+static int default_workload;
+
 /* The -o file, opened by the capture when its first byte is due. */
 static FILE *out_fp;
 static int out_errno;		/* why it could not be opened, 0 */
@@ -271,6 +274,24 @@ static FILE *open_out(void *path)
 	out_fp = util_create_out(path, 1);
 	out_errno = out_fp ? 0 : errno;
 	return out_fp;
+}
+
+/*
+ * The notes on standard error, each once the options that could refuse
+ * the capture were accepted (a note followed by a usage error misled):
+ * the sim's default workload when it starts, a --trace read from a
+ * terminal before it is read.
+ */
+static void on_stage(void *ctx, int stage)
+{
+	const struct pebs_capture_opts *co = ctx;
+	if (stage == PEBS_CAPTURE_READ_TRACE)
+		util_note_tty(co->trace, "the trace");
+	/* said once, so that nobody takes its samples for this machine's */
+	if (stage == PEBS_CAPTURE_STARTED && default_workload)
+		util_warn("simulating the built-in workload \"mixed\" (name "
+			  "another with --workload, or --trace FILE, or -- "
+			  "COMMAND)");
 }
 
 /* All logic is in lib/capture.c; this wires options, signals and the
@@ -316,6 +337,8 @@ static int do_capture(struct pebs_capture_opts *co, const char *out,
 	if (hup0.sa_handler != SIG_IGN)
 		sigaction(SIGHUP, &sa, NULL);
 	co->pre_exec = pre_exec;
+	co->stage = on_stage;
+	co->stage_ctx = co;
 	r = pebs_capture_run(co, &st, err, sizeof(err));
 	util_progress_clear();
 	if (r < 0 && st.write_errno) {
@@ -512,14 +535,12 @@ int main(int argc, char **argv)
 	/*
 	 * The simulated PMU with nothing to run simulates a busy machine,
 	 * so that `pebs-capture -d 10 | pebs-hist` shows something; said
-	 * once, so that nobody takes its samples for this machine's.
+	 * when the capture starts (on_stage).
 	 */
 	if ((!backend || !strcmp(backend, "sim")) && !co.workload &&
 	    !co.trace && !co.command) {
 		co.workload = "mixed";
-		util_warn("simulating the built-in workload \"mixed\" (name "
-			  "another with --workload, or --trace FILE, or -- "
-			  "COMMAND)");
+		default_workload = 1;
 	}
 	if (co.command && strchr(co.command[0], '/'))
 		util_check_out(out, (const char *const *)co.command, 1);

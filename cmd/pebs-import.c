@@ -551,15 +551,16 @@ int main(int argc, char **argv)
 	int perf = fmt ? strcmp(fmt, "perf") == 0 : first_is_perf(paths[0]);
 	if (perf)
 		util_check_in((const char *const *)paths, n, "perf.data");
+	if (perf && pebs_meta_count(user))
+		util_die(EXIT_USAGE, "--meta: only with -f csv (perf.data "
+			 "carries its own metadata)");
+	FILE *fp = util_open_out(out, 1);
+	/* after every refusal: the note followed by one misled */
 	for (size_t i = 0; !perf && i < n; i++)
 		if (strcmp(paths[i], "-") == 0) {
 			util_note_tty(paths[i], "CSV");
 			break;
 		}
-	if (perf && pebs_meta_count(user))
-		util_die(EXIT_USAGE, "--meta: only with -f csv (perf.data "
-			 "carries its own metadata)");
-	FILE *fp = util_open_out(out, 1);
 	if (perf) {
 		pebs_meta_free(user);
 		int st = import_perf(paths, n, fp, out, &wo, argc, argv);

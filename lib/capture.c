@@ -37,6 +37,7 @@ struct cap {
 	char *err;
 	size_t errlen;
 	int is_sim;
+	int stage;		/* the last o->stage called */
 	const struct pebs_uarch *u;
 	struct pebs_plan *plan;
 	struct pebs_workload *wl;
@@ -375,6 +376,15 @@ static void source_failed(struct cap *c, int r)
 	     pebs_workload_errmsg(c->wl));
 }
 
+/* o->stage(@stage), once. */
+static void tell_stage(struct cap *c, int stage)
+{
+	if (c->o->stage && c->stage < stage) {
+		c->stage = stage;
+		c->o->stage(c->o->stage_ctx, stage);
+	}
+}
+
 static int setup_sim(struct cap *c, unsigned *ncpus)
 {
 	const struct pebs_capture_opts *o = c->o;
@@ -410,6 +420,7 @@ static int setup_sim(struct cap *c, unsigned *ncpus)
 			r = workload_open_trace_fp(&c->wl, fp, 1,
 						   c->tracepath, &wo);
 	} else if (o->trace) {
+		tell_stage(c, PEBS_CAPTURE_READ_TRACE);
 		r = pebs_workload_open_trace(&c->wl, o->trace, &wo);
 	} else if (!o->workload) {
 		cerr(c, "-b sim needs --workload NAME, --trace FILE or -- "
@@ -801,6 +812,7 @@ static int open_writer(struct cap *c)
 		cerr(c, "cannot open the output: %s", strerror(errno));
 		return -PEBS_E_IO;
 	}
+	tell_stage(c, PEBS_CAPTURE_STARTED);
 	r = pebs_writer_open(&c->w, fp, c->meta, &c->wo);
 	if (r < 0)
 		cerr(c, "cannot start the output: %s", pebs_strerror(r));

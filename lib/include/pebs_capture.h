@@ -83,6 +83,18 @@ struct pebs_capture_stats {
 				 * in its message buffer */
 };
 
+/* The stages of pebs_capture_opts.stage. */
+enum pebs_capture_stage {
+	/* the sim's --trace is about to be read: the backend, uarch,
+	 * events, period and the CPU list's syntax were accepted (a CPU
+	 * beyond the trace's machine is refused later, the trace read) */
+	PEBS_CAPTURE_READ_TRACE = 1,
+	/* the capture has started and its output is open (@out, or
+	 * open_out's), nothing written yet: after every refusal of the
+	 * options, workload, trace or backend */
+	PEBS_CAPTURE_STARTED = 2,
+};
+
 typedef void (*pebs_capture_progress_fn)(void *ctx,
 					 const struct pebs_capture_stats *st);
 
@@ -148,6 +160,14 @@ struct pebs_capture_opts {
 	 */
 	FILE *(*open_out)(void *ctx);
 	void *open_ctx;
+	/*
+	 * Called once at each stage that @stage reaches (enum
+	 * pebs_capture_stage), so that a note about the capture comes only
+	 * after the options, events and uarch were accepted, not before a
+	 * usage error.  NULL: none.
+	 */
+	void (*stage)(void *ctx, int stage);
+	void *stage_ctx;
 	const char *cmdline;	/* metadata "cmdline" */
 	/*
 	 * Set (made nonzero, or changed) asynchronously to stop.  With the
