@@ -22,6 +22,10 @@ static void usage(int code)
 		"(loads with latencies and data sources, stores, contended "
 		"lines) as .pebs.\n"
 		"The same seed gives the same samples.  See pebs-gen(1).\n"
+		"  --threads N     threads of the simulated workload, 1-64 "
+		"(default 16):\n"
+		"                  they change the samples; not decode threads "
+		"(-j elsewhere)\n"
 		"  -h, --help      this help; --version: the version\n");
 	if (!code)
 		util_close_out(stdout, NULL);
@@ -49,7 +53,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	int c;
 	util_init(argv[0]);
-	while ((c = util_getopt_long(argc, argv, "n:o:h", lo, NULL)) != -1) {
+	while ((c = util_getopt_long(argc, argv, "n:o:j:h", lo, NULL)) != -1) {
 		unsigned long long *dst = NULL;
 		switch (c) {
 		case 'n': dst = &count; break;
@@ -58,6 +62,13 @@ int main(int argc, char **argv)
 		case 'b': dst = &block; break;
 		case 'l': level = util_level_arg(optarg); break;
 		case 'o': out = optarg; break;
+		case 'j':
+			/* the readers' decode threads: pebs-gen decodes
+			 * nothing, and its --threads is something else */
+			util_die(EXIT_USAGE, "-j: pebs-gen decodes nothing; "
+				 "--threads N sets the threads of the "
+				 "simulated workload (1 to 64), which change "
+				 "the samples");
 		case 'h': usage(0); break;
 		case 'V': util_version(); break;
 		default: usage(EXIT_USAGE);
@@ -87,8 +98,17 @@ int main(int argc, char **argv)
 	struct pebs_batch *b = pebs_batch_new(PEBS_BATCH_MAX);
 	if (!g || !m || !b || pebs_gen_meta(g, m))
 		util_die(EXIT_SYS, "out of memory");
-	char cmd[96];
-	snprintf(cmd, sizeof(cmd), "pebs-gen -n %llu --seed %llu", count, seed);
+	/* every option that changes the file's bytes, so that running the
+	 * command line again writes the same file (-o does not) */
+	char cmd[160];
+	int len = snprintf(cmd, sizeof(cmd), "pebs-gen -n %llu --seed %llu "
+			   "--threads %llu", count, seed, threads);
+	if (block)
+		len += snprintf(cmd + len, sizeof(cmd) - (size_t)len,
+				" --block %llu", block);
+	if (level)
+		snprintf(cmd + len, sizeof(cmd) - (size_t)len, " --level %d",
+			 level);
 	if (pebs_meta_set(m, "cmdline", cmd))
 		util_die(EXIT_SYS, "out of memory");
 	struct pebs_writer_opts wo = { .level = level,

@@ -269,6 +269,7 @@ int pebs_gen_meta(const struct pebs_gen *g, struct pebs_meta *m)
 	r |= pebs_meta_set(m, "source", "gen");
 	r |= pebs_meta_setf(m, "gen.seed", "%llu",
 			    (unsigned long long)g->o.seed);
+	r |= pebs_meta_setf(m, "gen.threads", "%u", g->o.threads);
 	r |= pebs_meta_set(m, "uarch", "skx");
 	r |= pebs_meta_set(m, "cpu.vendor", "GenuineIntel");
 	r |= pebs_meta_set(m, "cpu.family", "6");

@@ -37,7 +37,8 @@ void pebs_gen_free(struct pebs_gen *g);
 int pebs_gen_batch(struct pebs_gen *g, struct pebs_batch *b, size_t n);
 
 /*
- * Adds the metadata describing a generated stream (source: gen, cpu,
+ * Adds the metadata describing a generated stream (source: gen, the
+ * options that decide the samples, gen.seed and gen.threads, cpu,
  * topology) to @m.  Returns 0 or -PEBS_E_NOMEM.
  */
 int pebs_gen_meta(const struct pebs_gen *g, struct pebs_meta *m);

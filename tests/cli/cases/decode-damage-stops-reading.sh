@@ -11,7 +11,7 @@ printf 'time,cpu\n' > h.csv
 pebs-import -f csv -o z.pebs h.csv || exit 9
 cat a.pebs z.pebs b.pebs > t.pebs
 # inside block 0 of a.pebs
-printf Z | dd of=t.pebs bs=1 seek=2001 conv=notrunc 2>/dev/null
+printf Z | dd of=t.pebs bs=1 seek=2048 conv=notrunc 2>/dev/null
 for J in 1 2 8; do
 	for k in 1 2 3; do
 		seed=$(pebs-decode -f pebs -j$J t.pebs 2>/dev/null |
