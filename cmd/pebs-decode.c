@@ -439,8 +439,13 @@ int main(int argc, char **argv)
 			 "\"%s\"", o.in.uarch);
 	if (o.level && (o.fmt != FMT_PEBS || o.info))
 		util_die(EXIT_USAGE, "--level applies to -f pebs only");
-	if (o.fmt == FMT_PEBS && o.fields_set && !o.info)
-		util_die(EXIT_USAGE, "--fields does not apply to -f pebs");
+	/* options that would change nothing are refused, not ignored, as
+	 * pebs-filter does; --info documents that it ignores them */
+	if ((o.fmt == FMT_PEBS || o.fmt == FMT_PERF) && !o.info &&
+	    (o.fields_set || o.flags))
+		util_die(EXIT_USAGE, "--fields and --no-header do not apply "
+			 "to -f %s (they are for csv, yaml, jsonl and text)",
+			 o.fmt == FMT_PEBS ? "pebs" : "perf");
 	if (!o.info)
 		util_check_fields(o.fmt, o.fields, o.nfields);
 	const char *stdin_only[] = { "-" };

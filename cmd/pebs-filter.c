@@ -495,6 +495,9 @@ int main(int argc, char **argv)
 	if (o.count && (fmt_set || fields_set || o.flags))
 		util_die(EXIT_USAGE, "--count prints a number: -f, --fields "
 			 "and --no-header do not apply");
+	if (o.explain && (fmt_set || fields_set || o.flags || o.level))
+		util_die(EXIT_USAGE, "--explain prints the program: -f, "
+			 "--fields, --no-header and --level do not apply");
 	if (o.level && (o.count || o.fmt != FMT_PEBS))
 		util_die(EXIT_USAGE, "--level applies to .pebs output only "
 			 "(the default, without --count)");

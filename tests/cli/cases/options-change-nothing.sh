@@ -1,0 +1,15 @@
+# Options that would change nothing are refused (exit 2) alike in
+# pebs-decode and pebs-filter: the text options with binary output, and
+# the output options with --count and --explain
+pebs-gen -n 10 -o $TMP/x.pebs || exit 9
+pebs-decode -f pebs --no-header $TMP/x.pebs >/dev/null; echo "rc=$?"
+pebs-decode -f perf --no-header $TMP/x.pebs >/dev/null; echo "rc=$?"
+pebs-decode -f perf --fields lat $TMP/x.pebs >/dev/null; echo "rc=$?"
+pebs-filter --no-header 'lat>0' $TMP/x.pebs >/dev/null; echo "rc=$?"
+pebs-filter -c --level 3 'lat>0' $TMP/x.pebs; echo "rc=$?"
+pebs-filter --explain --level 3 'lat>0'; echo "rc=$?"
+pebs-filter --explain -f csv 'lat>0'; echo "rc=$?"
+pebs-filter --explain --no-header 'lat>0'; echo "rc=$?"
+pebs-filter --explain --fields lat 'lat>0'; echo "rc=$?"
+# --info ignores them, as it says
+pebs-decode --info -f pebs --no-header $TMP/x.pebs | head -1; echo "rc=$?"
