@@ -343,18 +343,7 @@ static int run_info(const struct opts *o, const char *const *paths,
 {
 	int status = 0;
 	if (o->in.raw) {
-		size_t len = 1;
-		for (size_t i = 0; i < n; i++)
-			len += strlen(paths[i] ? paths[i] : "-") + 2;
-		char *name = malloc(len);
-		if (!name)
-			util_die(EXIT_SYS, "out of memory");
-		name[0] = '\0';
-		for (size_t i = 0; i < n; i++) {
-			if (i)
-				strcat(name, ", ");
-			strcat(name, paths[i] ? paths[i] : "-");
-		}
+		char *name = util_input_names(paths, n, 0);
 		status = info_one(o, paths, n, name, fp);
 		free(name);
 		return status;

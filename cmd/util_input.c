@@ -1,6 +1,7 @@
 /*
  * util_input.c - batches from .pebs files or raw PEBS dumps (util_input.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -49,6 +50,8 @@ int util_input_next(struct util_input *in, struct pebs_batch **b)
 		if (r == -PEBS_E_NOMEM)
 			util_die(EXIT_SYS, "out of memory");
 		int st = r == -PEBS_E_IO ? EXIT_SYS : EXIT_DATA;
+		/* a .pebs or perf.data file given to --raw: not read */
+		in->refused |= in->raw && r == -PEBS_E_FORMAT;
 		if (st > in->status)
 			in->status = st;
 		if (in->shown++ < UTIL_INPUT_MAX_SHOWN)
@@ -106,8 +109,9 @@ int util_input_readable(const struct util_input *in)
 	if (!in->raw)
 		return util_reader_readable(in->r);
 	util_input_stats(in, &st);
-	/* an empty dump is a valid one of no records */
-	return st.bytes > 0 || in->status < EXIT_SYS;
+	/* an empty dump is a valid one of no records; a refused input
+	 * (a .pebs or perf.data file) is none */
+	return st.bytes > 0 || (in->status < EXIT_SYS && !in->refused);
 }
 
 int util_reader_readable(const struct pebs_reader *r)
@@ -115,6 +119,22 @@ int util_reader_readable(const struct pebs_reader *r)
 	struct pebs_read_stats st;
 	pebs_reader_stats(r, &st);
 	return st.segments > 0;
+}
+
+char *util_input_names(const char *const *paths, size_t n, int message)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(message ? util_name(paths[i]) :
+			      paths[i] ? paths[i] : "-") + 2;
+	char *name = malloc(len), *p = name;
+	if (!name)
+		util_die(EXIT_SYS, "out of memory");
+	*p = '\0';
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "%s%s", i ? ", " : "", message ?
+			     util_name(paths[i]) : paths[i] ? paths[i] : "-");
+	return name;
 }
 
 int util_input_close(struct util_input *in)
@@ -125,15 +145,20 @@ int util_input_close(struct util_input *in)
 	 * damage; but a dump where nothing matches usually means the wrong
 	 * --raw-event, so it is said once. */
 	pebs_raw_reader_stats(in->raw, &rs);
-	if (in->raw && rs.unattributed)
-		util_warn("%llu record%s matched no configured counter "
-			  "(applicable bits 0x%llx)",
+	if (in->raw && rs.unattributed) {
+		/* of the dump all the inputs make together */
+		char *name = util_input_names(in->paths, in->npaths, 1);
+		util_warn("%s: %llu record%s matched no configured counter "
+			  "(applicable bits 0x%llx)", name,
 			  (unsigned long long)rs.unattributed,
 			  rs.unattributed == 1 ? "" : "s",
 			  (unsigned long long)rs.unattributed_bits);
+		free(name);
+	}
 	pebs_reader_close(in->r);
 	pebs_raw_reader_close(in->raw);
 	in->r = NULL;
 	in->raw = NULL;
+
 	return in->status;
 }

@@ -35,6 +35,7 @@ struct util_input {
 	const char *const *paths;
 	size_t npaths;
 	int status;		/* worst exit status of the damage seen */
+	int refused;		/* raw: an input that is no dump was met */
 	unsigned shown;
 	struct util_progress pg;	/* .pebs inputs on a terminal */
 };
@@ -77,6 +78,14 @@ void util_input_stats(const struct util_input *in,
  * then: for inputs none of which could be read, the messages are all.
  */
 int util_input_readable(const struct util_input *in);
+
+/*
+ * The names of @paths[0..@n) joined with ", ": the name of the one dump
+ * that raw inputs make together (formats/raw-records.md section 5).
+ * @message: standard input as "standard input", as messages name it (else
+ * "-", as --info's file: does).  Allocated; exits 3 when it cannot be.
+ */
+char *util_input_names(const char *const *paths, size_t n, int message);
 
 /*
  * util_input_readable() for a reader opened by the tool itself (one that

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
+#include "pebs_perf.h"
 #include "pebs_uarch.h"
 
 #define MAX_SAMPLES_PER_RECORD	64
@@ -619,6 +621,7 @@ struct pebs_raw_reader {
 	size_t npaths, cur;	/* next input to open */
 	const char *curname;	/* input being read (STDIN_NAME for -) */
 	FILE *fp;
+	int fresh;		/* nothing read yet from fp */
 	int eof_all;		/* every input read */
 	int dead;		/* damaged record: framing lost */
 	int pending;		/* error to return after the batch */
@@ -715,6 +718,26 @@ static void close_cur(struct pebs_raw_reader *r)
 }
 
 /*
+ * Whether the first @n bytes @p of an input are those of a file that is
+ * surely no dump: a .pebs stream or a perf.data file (a file or perf's
+ * pipe output, which starts with the same magic), whose bytes would
+ * otherwise decode as thousands of nonsense records.  Sets the message.
+ */
+static int not_a_dump(struct pebs_raw_reader *r, const unsigned char *p,
+		      size_t n)
+{
+	if (n >= FMT_MAGIC_LEN && memcmp(p, FMT_MAGIC, FMT_MAGIC_LEN) == 0)
+		snprintf(r->err, sizeof(r->err), "a .pebs stream, not a raw "
+			 "PEBS dump (read it without --raw)");
+	else if (pebs_perf_probe(p, n))
+		snprintf(r->err, sizeof(r->err), "a perf.data file, not a raw "
+			 "PEBS dump (convert it with pebs-import -f perf)");
+	else
+		return 0;
+	return 1;
+}
+
+/*
  * Appends the next bytes of the input stream to buf.  Returns 0 (maybe
  * setting eof_all) or -PEBS_E_IO / -PEBS_E_NOMEM with the message set.
  */
@@ -764,8 +787,19 @@ static int refill(struct pebs_raw_reader *r)
 			r->in_name[r->nin] = r->curname;
 			r->in_start[r->nin++] = r->read_total;
 		}
+		r->fresh = 1;
 	}
 	got = fread(r->buf + r->len, 1, r->cap - r->len, r->fp);
+	if (r->fresh && got && not_a_dump(r, r->buf + r->len, got)) {
+		/* its bytes are not taken: the input is passed over, as one
+		 * that cannot be read, and the next starts a record */
+		r->errfile = r->curname;
+		close_cur(r);
+		r->fresh = 0;
+		r->gap = r->len > 0;
+		return -PEBS_E_FORMAT;
+	}
+	r->fresh = 0;
 	r->len += got;
 	r->read_total += got;
 	if (got == 0) {

@@ -407,7 +407,10 @@ int pebs_raw_reader_open(struct pebs_raw_reader **r,
  * pebs_raw_reader_errmsg() / _errfile() saying what and where: the input
  * where the damaged record starts, with its offset in that input.  After
  * a damaged record the rest of the input cannot be framed: the following
- * call returns 0.  After an I/O error it goes on with the next file; a
+ * call returns 0.  An input that starts as a .pebs stream or a perf.data
+ * file is no dump: -PEBS_E_FORMAT, its bytes unread, and reading goes on
+ * as after an unreadable file.  After an I/O error it goes on with the
+ * next file; a
  * record begun before the unreadable file is dropped and reported
  * (-PEBS_E_TRUNCATED) by the next call, and the next file starts a record.
  */

@@ -1,0 +1,16 @@
+# --raw refuses an input that starts as a .pebs stream or a perf.data file
+# (exit 1, with where it goes) instead of decoding its bytes as records;
+# the other inputs are read, and nothing is written when none is a dump
+td=$PWD/$TD; cd $TMP || exit 9
+pebs-gen -n 100 -o x.pebs || exit 9
+cp $td/perf/cpu-clock-zstd.perf.data p.data && cp $td/good/raw-core2.bin r.bin ||
+	exit 9
+pebs-decode --raw --uarch skx x.pebs | wc -l; echo "rc=${PIPESTATUS[0]}"
+pebs-decode --raw --uarch skx p.data | wc -l; echo "rc=${PIPESTATUS[0]}"
+pebs-decode --raw --uarch skx <p.data | wc -l; echo "rc=${PIPESTATUS[0]}"
+pebs-decode --raw --uarch core2 r.bin x.pebs r.bin | wc -l
+echo "rc=${PIPESTATUS[0]}"
+# the warning of records no counter takes names the dump (its inputs)
+cp $td/good/raw-skl-ldlat.bin s.bin || exit 9
+pebs-decode --raw --uarch skl --raw-event load-latency@PMC2 s.bin - <s.bin |
+	wc -l
