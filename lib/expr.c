@@ -24,6 +24,7 @@
 #include "pebs_field.h"
 #include "pebs_plan.h"
 #include "pebs_sym.h"
+#include "meta_int.h"
 
 #define MAXDEPTH 48
 #define MAXNODES 4096
@@ -1873,22 +1874,20 @@ int pebs_expr_set_clock(struct pebs_expr *e, uint64_t t0,
 
 /*
  * Ticks per second of the segment with metadata @m: time.unit ns gives
- * 1e9, otherwise tsc.hz when present, else 0.  *@bad (when non-NULL)
- * becomes a tsc.hz that is there but gives no frequency, else NULL.
+ * 1e9, otherwise tsc.hz when it is a decimal integer above 0, else 0.
+ * *@bad (when non-NULL) becomes a tsc.hz that is there but gives no
+ * frequency, else NULL.  Read as pebs_meta_check() checks it: "inf",
+ * "0x10" or "25e8junk" are malformed, not a rate strtod() makes of them.
  */
 static double meta_rate(const struct pebs_meta *m, const char **bad)
 {
 	const char *unit = m ? pebs_meta_get(m, "time.unit") : NULL;
-	const char *hz = m ? pebs_meta_get(m, "tsc.hz") : NULL;
-	double tps = 0;
-	if (unit && strcmp(unit, "ns") == 0)
-		tps = 1e9;
-	else if (hz)
-		tps = strtod(hz, NULL);
-	/* 0 or NaN from a value that is there */
-	if (bad)
-		*bad = hz && !(tps > 0) ? hz : NULL;
-	return tps > 0 ? tps : 0;
+	if (unit && strcmp(unit, "ns") == 0) {
+		if (bad)
+			*bad = NULL;
+		return 1e9;
+	}
+	return (double)meta_tsc_hz(m, bad);
 }
 
 int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,

@@ -10,6 +10,7 @@
 
 #include "cpulist.h"
 #include "fmt.h"
+#include "meta_int.h"
 #include "pebs.h"
 #include "strhash.h"
 
@@ -193,8 +194,8 @@ int meta_parse_cpulist(const char *s, int (*cb)(void *, unsigned),
 	}
 }
 
-/* Whether @s is a decimal integer from 1 to @max: digits only. */
-static int dec_positive(const char *s, uint64_t max)
+/* @s as a decimal integer from 1 to @max (digits only), else 0. */
+static uint64_t dec_positive(const char *s, uint64_t max)
 {
 	uint64_t v = 0;
 	if (!*s)
@@ -205,7 +206,16 @@ static int dec_positive(const char *s, uint64_t max)
 			return 0;
 		v = v * 10 + d;
 	}
-	return v > 0;
+	return v;
+}
+
+uint64_t meta_tsc_hz(const struct pebs_meta *m, const char **bad)
+{
+	const char *hz = m ? pebs_meta_get(m, "tsc.hz") : NULL;
+	uint64_t v = hz ? dec_positive(hz, UINT64_MAX) : 0;
+	if (bad)
+		*bad = hz && !v ? hz : NULL;
+	return v;
 }
 
 static int cpu_ok(void *ctx, unsigned cpu)

@@ -10,6 +10,7 @@
 
 #include "pebs_format.h"
 #include "pebs_output.h"
+#include "meta_int.h"
 #include "output_fmt.h"
 #include "strhash.h"
 
@@ -391,7 +392,6 @@ static void em_seconds(struct em *m, const struct pebs_meta *meta,
 		       const struct pebs_summary *s)
 {
 	const char *unit = meta ? pebs_meta_get(meta, "time.unit") : NULL;
-	const char *hz = meta ? pebs_meta_get(meta, "tsc.hz") : NULL;
 	double div = 0;
 	if (s->mixed_clock) {
 		/* ns of one segment and ticks of another make no range */
@@ -405,11 +405,8 @@ static void em_seconds(struct em *m, const struct pebs_meta *meta,
 	em_scalar(m, unit, -1);
 	if (strcmp(unit, "ns") == 0) {
 		div = 1e9;
-	} else if (strcmp(unit, "tsc") == 0 && hz) {
-		char *end;
-		div = strtod(hz, &end);
-		if (*end || !(div > 0))
-			div = 0;
+	} else if (strcmp(unit, "tsc") == 0) {
+		div = (double)meta_tsc_hz(meta, NULL);
 	}
 	if (div > 0) {
 		char buf[64];

@@ -16,6 +16,7 @@
 #include "pebs_plan.h"
 #include "pebs_sym.h"
 #include "errbuf.h"
+#include "meta_int.h"
 
 #define ATTR_SIZE 128u		/* PERF_ATTR_SIZE_VER7 */
 #define ID_BASE 1000u
@@ -1157,7 +1158,7 @@ static int seg_clock(const struct pebs_meta *m, uint64_t *hz)
 	if (unit && strcmp(unit, "ns") == 0)
 		return 1;
 	if (unit && strcmp(unit, "tsc") == 0)
-		*hz = num(pebs_meta_get(m, "tsc.hz"), 0);
+		*hz = meta_tsc_hz(m, NULL);
 	return *hz != 0;
 }
 

@@ -436,6 +436,24 @@ Test(expr_parse, clock_from_metadata)
 		  "metadata tsc.hz is malformed: \"0\"" },
 		{ "tsc", "", "t in ms needs the time frequency, but "
 		  "metadata tsc.hz is malformed: \"\"" },
+		/* a decimal integer above 0, as pebs_meta_check() wants it:
+		 * not what strtod() makes of the rest (inf and 1e400 gave
+		 * NaN ticks, 0x10 16 Hz, trailing junk was ignored) */
+		{ "tsc", "inf", "t in ms needs the time frequency, but "
+		  "metadata tsc.hz is malformed: \"inf\"" },
+		{ "tsc", "1e400", "t in ms needs the time frequency, but "
+		  "metadata tsc.hz is malformed: \"1e400\"" },
+		{ "tsc", "0x10", "t in ms needs the time frequency, but "
+		  "metadata tsc.hz is malformed: \"0x10\"" },
+		{ "tsc", "2500000000junk", "t in ms needs the time frequency, "
+		  "but metadata tsc.hz is malformed: \"2500000000junk\"" },
+		{ "tsc", " 25", "t in ms needs the time frequency, but "
+		  "metadata tsc.hz is malformed: \" 25\"" },
+		{ "tsc", "18446744073709551616", "t in ms needs the time "
+		  "frequency, but metadata tsc.hz is malformed: "
+		  "\"18446744073709551616\"" },
+		{ "tsc", "18446744073709551615", NULL },
+		{ "tsc", "0100", NULL },
 	};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		struct pebs_meta *m = pebs_meta_new();

@@ -504,6 +504,43 @@ Test(output, info_yaml)
 }
 
 /*
+ * Seconds only from a tsc.hz that is a decimal integer above 0, read as
+ * pebs_meta_check() and pebs-filter's t read it: not 16 Hz from "0x10",
+ * nor 2 GHz from "2000000000junk".
+ */
+Test(output, info_seconds_need_a_decimal_tsc_hz)
+{
+	static const struct {
+		const char *hz;
+		int seconds;
+	} c[] = {
+		{ "2000000000", 1 }, { "0x10", 0 }, { "2000000000junk", 0 },
+		{ "inf", 0 }, { "1e400", 0 }, { "0", 0 },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pebs_meta *m = pebs_meta_new();
+		pebs_meta_set(m, "time.unit", "tsc");
+		pebs_meta_set(m, "tsc.hz", c[i].hz);
+		struct pebs_summary *s = pebs_summary_new();
+		struct pebs_batch *b = two("load-latency", "precise-store");
+		cr_assert_eq(pebs_summary_add(s, b), 0);
+		struct pebs_read_stats st = { .samples = 2, .blocks = 1,
+					      .segments = 1, .bytes = 100 };
+		char *out = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&out, &len);
+		cr_assert_eq(pebs_output_info(fp, "x.pebs", m, s, &st), 0);
+		fclose(fp);
+		cr_expect_eq(strstr(out, "seconds:") != NULL, c[i].seconds,
+			     "%s", c[i].hz);
+		free(out);
+		pebs_batch_free(b);
+		pebs_summary_free(s);
+		pebs_meta_free(m);
+	}
+}
+
+/*
  * Many keys under one prefix (maps.N.* of a long-running process) and
  * many event names: both are indexed, the sequence is put in order
  * whatever order the keys came in, and same-named children of different

@@ -1,0 +1,22 @@
+/*
+ * meta_int.h - values of well-known metadata keys read with the syntax
+ * formats/pebs-format.md section 9 gives them (internal to lib/): one
+ * reading for pebs_meta_check() and for every reader of the key.
+ */
+#ifndef PEBS_META_INT_H
+#define PEBS_META_INT_H
+
+#include <stdint.h>
+
+#include "pebs_format.h"
+
+/*
+ * tsc.hz of @m (may be NULL): its value when it is a decimal integer
+ * above 0 that fits 64 bits (digits only), else 0, as if missing.  *@bad
+ * (when non-NULL) becomes a tsc.hz that is there but not such a number,
+ * else NULL, so that a message can say it is malformed rather than
+ * missing.
+ */
+uint64_t meta_tsc_hz(const struct pebs_meta *m, const char **bad);
+
+#endif
