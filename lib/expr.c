@@ -28,6 +28,7 @@
 
 #define MAXDEPTH 48
 #define MAXNODES 4096
+#define MAXSET 4096	/* items of a set: a power of 2 */
 #define U64MAX UINT64_MAX
 
 enum nkind { N_TRUE, N_FALSE, N_AND, N_OR, N_NOT, N_NUM, N_DSRC, N_EVENT,
@@ -628,7 +629,8 @@ static int node_new(struct lex *L, int kind)
 {
 	struct pebs_expr *e = L->e;
 	if (e->nn >= MAXNODES) {
-		fail(L, L->col, "expression too large");
+		fail(L, L->col, "expression too large (more than %d "
+		     "nodes)", MAXNODES);
 		return -1;
 	}
 	if (e->nn == e->ncap) {
@@ -826,19 +828,41 @@ static void closer(const char *w, const char *name, const char **best,
 /*
  * The name a mistyped word most likely meant (at most 2 edits), or NULL:
  * the field registry's suggestion (which wins a tie), or a name only the
- * language has, a class or t.
+ * language has, t, or where a whole condition may stand (@cond), a class.
  */
-static const char *suggest(const char *w)
+static const char *suggest(const char *w, int cond)
 {
 	const char *best = pebs_field_suggest(w);
 	int bd = best ? pebs_name_distance(w, best) : 3;
-	for (size_t i = 0; i < NCLASSES; i++)
+	for (size_t i = 0; cond && i < NCLASSES; i++)
 		closer(w, classes[i].name, &best, &bd);
 	closer(w, "t", &best, &bd);
 	return best;
 }
 
-static void unknown_word(struct lex *L, size_t col, const char *w)
+/*
+ * The string field whose value @w names ("L3": mem), with that value as
+ * written in *@v, or NULL when none or more than one ("na") does.
+ */
+static const char *value_of(const char *w, const char **v)
+{
+	int m = pebs_dsrc_mem_parse(w), s = pebs_dsrc_snoop_parse(w);
+	int o = pebs_dsrc_op_parse(w);
+	if ((m >= 0) + (s >= 0) + (o >= 0) != 1)
+		return NULL;
+	*v = m >= 0 ? pebs_dsrc_mem_name((enum pebs_mem)m) :
+	     s >= 0 ? pebs_dsrc_snoop_name((enum pebs_snoop)s) :
+	     pebs_dsrc_op_name((enum pebs_op)o);
+	return m >= 0 ? "mem" : s >= 0 ? "snoop" : "op";
+}
+
+/*
+ * A bare word that names nothing, where a whole condition may stand
+ * (@cond) or where a value must (an operand): there a class, a condition,
+ * is no suggestion, and a value of mem, snoop or op is named with its
+ * field ("lat == L3": did you mean mem == L3?).
+ */
+static void unknown_word(struct lex *L, size_t col, const char *w, int cond)
 {
 	/* a class is a whole condition, not a value: "hitm == 1" */
 	for (size_t i = 0; i < NCLASSES; i++) {
@@ -855,9 +879,13 @@ static void unknown_word(struct lex *L, size_t col, const char *w)
 	}
 	/* perf's name for a field outranks a near spelling ("daddr") */
 	const char *perf = pebs_field_perf_hint(w);
-	const char *s = suggest(w);
+	const char *s = suggest(w, cond), *v = NULL;
+	const char *vf = cond ? NULL : value_of(w, &v);
 	if (perf)
 		fail(L, col, "unknown field \"%s\" (%s)", w, perf);
+	else if (vf)
+		fail(L, col, "unknown field \"%s\" (%s is a value of %s: did "
+		     "you mean %s == %s?)", w, v, vf, vf, v);
 	else if (s)
 		fail(L, col, "unknown field \"%s\" (did you mean \"%s\"?)", w,
 		     s);
@@ -959,7 +987,7 @@ static int parse_operand(struct lex *L, struct operand *o)
 			return 0;
 		}
 		if (in.kind == O_WORD)
-			unknown_word(L, in.col, in.text);
+			unknown_word(L, in.col, in.text, 0);
 		if (in.kind != O_FIELD || field_kind(in.field) == PEBS_FK_STR) {
 			fail(L, in.col, "%s() needs a numeric field", w);
 			return -1;
@@ -1153,7 +1181,7 @@ static int cmp_string(struct lex *L, const struct operand *f,
 static int num_const(struct lex *L, const struct operand *o)
 {
 	if (o->kind == O_WORD) {
-		unknown_word(L, o->col, o->text);
+		unknown_word(L, o->col, o->text, 0);
 		return -1;
 	}
 	if (o->kind != O_NUM) {
@@ -1243,7 +1271,7 @@ static int mk_t(struct lex *L, int op, const struct operand *c)
 {
 	if (c->kind != O_NUM) {
 		if (c->kind == O_WORD)
-			unknown_word(L, c->col, c->text);
+			unknown_word(L, c->col, c->text, 0);
 		else
 			fail(L, c->col, "t is compared with a number");
 		return -1;
@@ -1351,9 +1379,9 @@ static int compare(struct lex *L, struct operand *a, int op,
 	}
 	if (a->kind != O_FIELD && a->kind != O_T) {
 		if (a->kind == O_WORD)
-			unknown_word(L, a->col, a->text);
+			unknown_word(L, a->col, a->text, 0);
 		else if (b->kind == O_WORD)
-			unknown_word(L, b->col, b->text);
+			unknown_word(L, b->col, b->text, 0);
 		else
 			fail(L, a->col, "comparison needs a field");
 		return -1;
@@ -1448,8 +1476,9 @@ static int parse_in(struct lex *L, struct operand *a, int neg)
 		for (;;) {
 			if (n == cap) {
 				cap = cap ? cap * 2 : 8;
-				if (cap > 4096) {
-					fail(L, L->col, "set too large");
+				if (cap > MAXSET) {
+					fail(L, L->col, "set too large (more "
+					     "than %d items)", MAXSET);
 					goto out;
 				}
 				struct item *ni = realloc(it, cap *
@@ -1490,7 +1519,7 @@ static int parse_in(struct lex *L, struct operand *a, int neg)
 	if (a->kind == O_T)
 		r = cmp_tset(L, it, n, neg);
 	else if (a->kind == O_WORD)
-		unknown_word(L, a->col, a->text);
+		unknown_word(L, a->col, a->text, 0);
 	else if (a->kind != O_FIELD)
 		fail(L, a->col, "\"in\" needs a field on its left");
 	else if (is_strfield(a))
@@ -1568,7 +1597,7 @@ static int parse_unary(struct lex *L)
 				}
 				goto out;
 			}
-			unknown_word(L, a.col, a.text);
+			unknown_word(L, a.col, a.text, 1);
 		} else if (is_num_operand(&a)) {
 			/* a numeric field alone: true when non-zero */
 			struct operand z = a;

@@ -127,6 +127,17 @@ Test(expr_parse, errors_point_at_the_column)
 		/* an escaped quote does not end the string */
 		{ "event == \"a\\\"", 10, "unterminated string" },
 		{ "event == \"a\\", 10, "unterminated string" },
+		/* where a value must stand, a class (a condition) is no
+		 * suggestion, and a value of mem, snoop or op is named
+		 * with its field */
+		{ "lat == L3", 8, "unknown field \"L3\" (L3 is a value of "
+		  "mem: did you mean mem == L3?)" },
+		{ "L3 == lat", 1, "(L3 is a value of mem: did you mean "
+		  "mem == L3?)" },
+		{ "lat in (1, HITM)", 12, "(hitm is a value of snoop: did "
+		  "you mean snoop == hitm?)" },
+		{ "hitx", 1, "unknown field \"hitx\" (did you mean "
+		  "\"hitm\"?)" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct pebs_expr *e = (void *)1;
@@ -140,6 +151,42 @@ Test(expr_parse, errors_point_at_the_column)
 		cr_expect_eq(err.col, cases[i].col, "\"%s\": col %zu, want %zu",
 			     cases[i].text, err.col, cases[i].col);
 	}
+}
+
+/* The limits are said in the message (pebs-filter(1) states them). */
+Test(expr_parse, limits_are_stated)
+{
+	size_t cap = 16 + 4097 * 6;
+	char *buf = malloc(cap);
+	cr_assert(buf);
+	int n = sprintf(buf, "lat in (");
+	for (int i = 0; i < 4097; i++)
+		n += sprintf(buf + n, i ? ",%d" : "%d", i);
+	strcpy(buf + n, ")");
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	cr_assert_eq(pebs_expr_parse(buf, &e, &err), -PEBS_E_PARSE);
+	cr_expect_str_eq(err.msg, "set too large (more than 4096 items)");
+	/* 4096 items are fine */
+	char *last = strrchr(buf, ',');
+	last[0] = ')';
+	last[1] = '\0';
+	cr_assert_eq(pebs_expr_parse(buf, &e, NULL), 0, "%s", buf + n - 20);
+	pebs_expr_free(e);
+	free(buf);
+	/* each "lat > 1" is at least 2 nodes: 2100 of them are too many */
+	buf = malloc(2100 * 12 + 1);
+	cr_assert(buf);
+	n = 0;
+	for (int i = 0; i < 2100; i++)
+		n += sprintf(buf + n, i ? " or lat > 1" : "lat > 1");
+	cr_assert_eq(pebs_expr_parse(buf, &e, &err), -PEBS_E_PARSE);
+	cr_expect_str_eq(err.msg, "expression too large (more than 4096 "
+			 "nodes)");
+	free(buf);
+	/* a value position suggests no class: "hitm" would be refused */
+	cr_assert_eq(pebs_expr_parse("lat == hitx", &e, &err), -PEBS_E_PARSE);
+	cr_expect_str_eq(err.msg, "unknown field \"hitx\"");
 }
 
 Test(expr_parse, deep_nesting_is_refused_not_crashed)
