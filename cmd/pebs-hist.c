@@ -383,6 +383,18 @@ int main(int argc, char **argv)
 				util_die(EXIT_USAGE, "--bins: %zu edges, more "
 					 "than the %d allowed", list_len(optarg),
 					 PEBS_HIST_MAX_EDGES);
+			if (r == -PEBS_E_INVAL && o.bins.kind ==
+			    PEBS_BINS_LINEAR)
+				util_die(EXIT_USAGE, "--bins: \"%s\": the "
+					 "width must be at least 1", optarg);
+			if (r == -PEBS_E_INVAL)
+				util_die(EXIT_USAGE, "--bins: \"%s\": edges "
+					 "must be strictly ascending: %llu "
+					 "after %llu", optarg,
+					 (unsigned long long)
+					 o.bins.edges[o.bins.nedges],
+					 (unsigned long long)
+					 o.bins.edges[o.bins.nedges - 1]);
 			if (r < 0)
 				util_die(EXIT_USAGE, "--bins: bad spec \"%s\" "
 					 "(log2, linear:WIDTH, or ascending "

@@ -1280,7 +1280,7 @@ int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b)
 	if (strncmp(spec, "linear:", 7) == 0) {
 		b->kind = PEBS_BINS_LINEAR;
 		int r = pebs_num_parse(spec + 7, strlen(spec + 7), &b->width);
-		return r < 0 ? r : !b->width ? -PEBS_E_PARSE : 0;
+		return r < 0 ? r : !b->width ? -PEBS_E_INVAL : 0;
 	}
 	b->kind = PEBS_BINS_EDGES;
 	/* the spelling the help's "edges E0,E1,..." invites; no number
@@ -1296,8 +1296,11 @@ int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b)
 		int r = pebs_num_parse(s, n, &e);
 		if (r < 0)
 			return r;
-		if (b->nedges && e <= b->edges[b->nedges - 1])
-			return -PEBS_E_PARSE;
+		if (b->nedges && e <= b->edges[b->nedges - 1]) {
+			/* kept, uncounted, for the caller's message */
+			b->edges[b->nedges] = e;
+			return -PEBS_E_INVAL;
+		}
 		b->edges[b->nedges++] = e;
 		s += n;
 		if (!*s)

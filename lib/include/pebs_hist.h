@@ -243,8 +243,10 @@ struct pebs_hist_bins {
  * written "edges:E0,E1,...") into @b.  Numbers are written as in pebs-filter(1): decimal (a leading zero
  * is not octal) or 0x hex, with an optional suffix k or K (x1000), M
  * (x10^6) or G (x10^9).  Returns 0, -PEBS_E_RANGE when a number exceeds
- * 64 bits, -PEBS_E_UNSUPPORTED for more than PEBS_HIST_MAX_EDGES edges, or
- * -PEBS_E_PARSE.
+ * 64 bits, -PEBS_E_UNSUPPORTED for more than PEBS_HIST_MAX_EDGES edges,
+ * -PEBS_E_INVAL for well-formed numbers that make no bins (a WIDTH of 0,
+ * or an edge not above the one before it: then @b->edges[@b->nedges] is
+ * that edge, @b->edges[@b->nedges - 1] the one before), or -PEBS_E_PARSE.
  */
 int pebs_hist_bins_parse(const char *spec, struct pebs_hist_bins *b);
 

@@ -7,6 +7,7 @@ pebs-hist --field weight $f; echo "rc=$?"
 pebs-hist --by dcacheline $f; echo "rc=$?"
 pebs-hist --by mem,snoop $f; echo "rc=$?"
 pebs-hist --bins 10,5 $f; echo "rc=$?"
+pebs-hist --bins 5,5 $f; echo "rc=$?"
 pebs-hist --bins linear:0 $f; echo "rc=$?"
 pebs-hist --percentiles 50,101 $f; echo "rc=$?"
 # past the limits: a message naming the limit (it was "bad list ... of
