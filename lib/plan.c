@@ -677,94 +677,130 @@ static int check_event(struct pebs_plan *p, struct pebs_plan_event *pe,
 	return 0;
 }
 
+/*
+ * Matches events 0..@n-1 to counters, @allow holding each one's mask, into
+ * @owner (counter -> event, -1 free): most constrained first (fewest
+ * counters), ties in index order, so the result is deterministic.  -1
+ * when every event got a counter, else the index of the one that could
+ * not.
+ */
+static long match(const uint64_t *allow, size_t n, int *owner)
+{
+	size_t order[PEBS_PLAN_MAX_EVENTS + 1];
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+		while (j > 0 && popcount64(allow[order[j - 1]]) >
+				popcount64(allow[i])) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	for (unsigned x = 0; x < 32; x++)
+		owner[x] = -1;
+	for (size_t i = 0; i < n; i++) {
+		int seen[32] = { 0 };
+		if (!augment(allow, order[i], owner, seen))
+			return (long)order[i];
+	}
+	return -1;
+}
+
+/* "PMC0: NAME, PMC1: NAME": who holds the counters of @m in @owner;
+ * whole entries only, ", ..." for those that do not fit. */
+static void fmt_owners(const struct pebs_plan *p, uint64_t m,
+		       const int *owner, char *who, size_t len)
+{
+	size_t n = 0;
+
+	who[0] = '\0';
+	for (unsigned x = 0; x < 32; x++) {
+		if (!(m >> x & 1) || owner[x] < 0)
+			continue;
+		int w = snprintf(who + n, len - n, "%sPMC%u: %s",
+				 n ? ", " : "", x, p->ev[owner[x]].ev.name);
+		if (w < 0 || (size_t)w >= len - n - 8) {
+			snprintf(who + n, len - n, ", ...");
+			break;
+		}
+		n += (size_t)w;
+	}
+}
+
+/* The counters the auxiliary event 0x8203 may count on: the profile's
+ * constraint on event 0x03 (PMC0-3 on spr, Linux core.c
+ * intel_spr_event_constraints), pebs_uarch_event_code_counters(). */
+static uint64_t aux_counters(const struct pebs_uarch *u)
+{
+	return gp_mask(u) & pebs_uarch_event_code_counters(u,
+			(unsigned)(PEBS_LDLAT_AUX_SELECT & 0xff),
+			(unsigned)(PEBS_LDLAT_AUX_SELECT >> 8 & 0xff));
+}
+
+/*
+ * The counters of the events, and on PEBS_UF_LDLAT_AUX profiles (spr) of
+ * the load-latency event's auxiliary event.  The auxiliary event is one
+ * more participant of the matching, with its own mask, not a leftover
+ * counter picked afterwards: on spr it may only use PMC0-3, and the
+ * memory events that also need PMC0-3 must leave it one when they can.
+ * The events are matched alone first, so that a set that does not fit
+ * without it is blamed on the event's own rule, and one that fits only
+ * without it on ldlat-aux.
+ */
 static int assign(struct pebs_plan *p, enum pebs_rule *rule, char *err,
 		  size_t errlen)
 {
 	const struct pebs_uarch *u = p->u;
-	uint64_t allow[PEBS_PLAN_MAX_EVENTS];
-	size_t order[PEBS_PLAN_MAX_EVENTS];
-	int owner[32];
-	char cl[96];
+	uint64_t allow[PEBS_PLAN_MAX_EVENTS + 1];
+	int owner[32], owner_aux[32];
+	size_t ll = p->nev;
+	char cl[96], who[160];
+	long bad;
 
 	for (size_t i = 0; i < p->nev; i++) {
 		const struct pebs_plan_event *pe = &p->ev[i];
 		allow[i] = (pe->ev.spec.mods & PEBS_MOD_PMC) ?
 			   1ull << pe->ev.spec.pmc : pe->ev.counters;
-		order[i] = i;
+		if (pe->ev.kind == PEBS_EVK_LOAD_LATENCY && ll == p->nev)
+			ll = i;
 	}
-	/* Most constrained first, then spec order: deterministic. */
-	for (size_t i = 1; i < p->nev; i++) {
-		size_t k = order[i], j = i;
-		while (j > 0 && popcount64(allow[order[j - 1]]) >
-				popcount64(allow[k])) {
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = k;
-	}
-	for (unsigned x = 0; x < 32; x++)
-		owner[x] = -1;
-	for (size_t i = 0; i < p->nev; i++) {
-		int seen[32] = { 0 };
-		size_t e = order[i];
-		if (augment(allow, e, owner, seen))
-			continue;
-		const struct pebs_plan_event *pe = &p->ev[e];
+	bad = match(allow, p->nev, owner);
+	if (bad >= 0) {
+		const struct pebs_plan_event *pe = &p->ev[bad];
 		const struct pebs_rule_info *ri =
 			pebs_rule_info(pe->ev.counter_rule);
-		char who[160] = "";
-		size_t n = 0;
-		for (unsigned x = 0; x < 32; x++) {
-			if (!(allow[e] >> x & 1) || owner[x] < 0)
-				continue;
-			int w = snprintf(who + n, sizeof(who) - n,
-					 "%sPMC%u: %s", n ? ", " : "", x,
-					 p->ev[owner[x]].ev.name);
-			if (w < 0 || (size_t)w >= sizeof(who) - n - 8) {
-				/* whole entries only: cut the one that did
-				 * not fit */
-				snprintf(who + n, sizeof(who) - n, ", ...");
-				break;
-			}
-			n += (size_t)w;
-		}
-		fmt_counters(allow[e], cl, sizeof(cl));
+		fmt_owners(p, allow[bad], owner, who, sizeof(who));
+		fmt_counters(allow[bad], cl, sizeof(cl));
 		lib_errf(err, errlen, "rule %s: %s can only use %s on %s, "
 		       "already taken (%s)", ri->name, pe->ev.name, cl,
 		       u->name, who);
 		return rule_err(rule, pe->ev.counter_rule);
 	}
-	for (unsigned x = 0; x < 32; x++)
-		if (owner[x] >= 0)
-			p->ev[owner[x]].counter = x;
-	return 0;
-}
-
-/*
- * PEBS_UF_LDLAT_AUX (spr): the load-latency event gets the auxiliary
- * event on the lowest general-purpose counter no event took (after the
- * assignment, so it never moves a PEBS event).  It needs no PEBS, so any
- * counter will do.
- */
-static int place_aux(struct pebs_plan *p, enum pebs_rule *rule, char *err,
-		     size_t errlen)
-{
-	const struct pebs_uarch *u = p->u;
-	uint64_t used = 0;
-	size_t ll = p->nev;
-
-	if (!(u->features & PEBS_UF_LDLAT_AUX))
-		return 0;
-	for (size_t i = 0; i < p->nev; i++) {
-		used |= 1ull << p->ev[i].counter;
-		if (p->ev[i].ev.kind == PEBS_EVK_LOAD_LATENCY && ll == p->nev)
-			ll = i;
+	if (ll < p->nev && (u->features & PEBS_UF_LDLAT_AUX)) {
+		allow[p->nev] = aux_counters(u);
+		if (match(allow, p->nev + 1, owner_aux) >= 0) {
+			fmt_owners(p, allow[p->nev], owner, who, sizeof(who));
+			fmt_counters(allow[p->nev], cl, sizeof(cl));
+			lib_errf(err, errlen, "rule ldlat-aux: %s on %s needs "
+			       "the auxiliary event 0x%llx (event 0x03 umask "
+			       "0x82) counting beside it on one of %s, the "
+			       "counters event 0x03 may use there, and the "
+			       "other events need them all (%s)",
+			       p->ev[ll].ev.name, u->name,
+			       (unsigned long long)PEBS_LDLAT_AUX_SELECT, cl,
+			       who);
+			return rule_err(rule, PEBS_RULE_LDLAT_AUX);
+		}
+		memcpy(owner, owner_aux, sizeof(owner));
 	}
-	if (ll == p->nev)
-		return 0;
-	for (unsigned x = 0; x < u->n_gp && x < 32; x++) {
-		if (used >> x & 1)
+	for (unsigned x = 0; x < 32; x++) {
+		if (owner[x] < 0)
 			continue;
+		if ((size_t)owner[x] < p->nev) {
+			p->ev[owner[x]].counter = x;
+			continue;
+		}
 		p->aux[0] = (struct pebs_plan_aux){
 			.name = "mem-loads-aux",
 			.select = PEBS_LDLAT_AUX_SELECT,
@@ -772,14 +808,8 @@ static int place_aux(struct pebs_plan *p, enum pebs_rule *rule, char *err,
 			.event = ll,
 		};
 		p->naux = 1;
-		return 0;
 	}
-	lib_errf(err, errlen, "rule ldlat-aux: %s on %s needs the auxiliary "
-	       "event 0x%llx (event 0x03 umask 0x82) counting beside it on "
-	       "a free general-purpose counter, and all %u are taken",
-	       p->ev[ll].ev.name, u->name,
-	       (unsigned long long)PEBS_LDLAT_AUX_SELECT, u->n_gp);
-	return rule_err(rule, PEBS_RULE_LDLAT_AUX);
+	return 0;
 }
 
 static int set_checks(struct pebs_plan *p, enum pebs_rule *rule, char *err,
@@ -1065,8 +1095,6 @@ int pebs_plan_build(struct pebs_plan **out, const struct pebs_plan_opts *o,
 	if (r == 0)
 		r = assign(p, rule, err, errlen);
 	if (r == 0)
-		r = place_aux(p, rule, err, errlen);
-	if (r == 0)
 		r = emit(p, o);
 	if (r == -PEBS_E_NOMEM)
 		lib_errf(err, errlen, "out of memory");
@@ -1253,15 +1281,32 @@ static int check_final(const struct pebs_uarch *u, const struct cstate *s,
 		return rule_err(rule, PEBS_RULE_LDLAT_ALONE);
 	}
 	if (ll_counter >= 0 && (u->features & PEBS_UF_LDLAT_AUX)) {
-		int aux = 0;
-		for (unsigned x = 0; x < u->n_gp && x < 32; x++)
-			if ((s->sel_w >> x & 1) &&
-			    (s->sel[x] & PEBS_EVTSEL_EN) &&
+		uint64_t can = aux_counters(u);
+		int aux = 0, elsewhere = -1;
+		for (unsigned x = 0; x < u->n_gp && x < 32; x++) {
+			if (!(s->sel_w >> x & 1) ||
+			    !(s->sel[x] & PEBS_EVTSEL_EN) ||
 			    (s->sel[x] & (PEBS_EVTSEL_EVENT |
-					  PEBS_EVTSEL_UMASK)) ==
-			    PEBS_LDLAT_AUX_SELECT &&
-			    (s->global_ctrl >> x & 1) && !(pe >> x & 1))
+					  PEBS_EVTSEL_UMASK)) !=
+			    PEBS_LDLAT_AUX_SELECT ||
+			    !(s->global_ctrl >> x & 1) || (pe >> x & 1))
+				continue;
+			if (can >> x & 1)
 				aux = 1;
+			else
+				elsewhere = (int)x;
+		}
+		if (!aux && elsewhere >= 0) {
+			/* counting where event 0x03 cannot: it counts
+			 * nothing, and load latency is as without it */
+			fmt_counters(can, cl, sizeof(cl));
+			lib_errf(err, errlen, "rule ldlat-aux: the auxiliary "
+			       "event 0x%llx of load latency on PMC%d is on "
+			       "PMC%d, and event 0x03 can only use %s on %s",
+			       (unsigned long long)PEBS_LDLAT_AUX_SELECT,
+			       ll_counter, elsewhere, cl, u->name);
+			return rule_err(rule, PEBS_RULE_LDLAT_AUX);
+		}
 		if (!aux) {
 			lib_errf(err, errlen, "rule ldlat-aux: load latency on "
 			       "PMC%d without the auxiliary event 0x%llx "

@@ -607,27 +607,38 @@ pebs_uarch_event_by_code(const struct pebs_uarch *u, unsigned event,
 }
 
 /*
- * PEBS constraints the kernel gives a whole event select, every umask
- * (INTEL_FLAGS_EVENT_CONSTRAINT), where the tables above list single
- * event/umask pairs.
+ * Constraints the kernel gives a whole event select, every umask
+ * (INTEL_FLAGS_EVENT_CONSTRAINT), or a range of them
+ * (INTEL_EVENT_CONSTRAINT_RANGE), where the tables above list single
+ * event/umask pairs.  First match wins, so exceptions come before their
+ * range.
  */
 static const struct {
 	const char *uarch;
-	uint8_t event;
+	uint8_t event, event_last;	/* event_last 0: event alone */
 	int16_t umask;		/* -1: every umask */
 	uint64_t counters;
 } code_constraints[] = {
-	{ "spr", 0xc0, -1, 0xfe },  /* ds.c intel_spr/glc_pebs_event_... */
+	{ "spr", 0xc0, 0, -1, 0xfe },  /* ds.c intel_spr/glc_pebs_event_... */
 	/* The old INST_RETIRED.PREC_DIST encoding 0x01C0 goes to fixed
 	 * counter 0 only (ds.c intel_icl_pebs_event_constraints), like
 	 * the new 0x0100: not to a general-purpose counter. */
-	{ "icl", 0xc0, 0x01, F0 },
-	{ "icx", 0xc0, 0x01, F0 },
+	{ "icl", 0xc0, 0, 0x01, F0 },
+	{ "icx", 0xc0, 0, 0x01, F0 },
 	/* TOPDOWN.SLOTS, pseudo-encoding 0x0400: fixed counter 3 only
 	 * (ds.c intel_icl_pebs_event_constraints, intel_glc_...). */
-	{ "icl", 0x00, 0x04, PEBS_UARCH_FIXED(3) },
-	{ "icx", 0x00, 0x04, PEBS_UARCH_FIXED(3) },
-	{ "spr", 0x00, 0x04, PEBS_UARCH_FIXED(3) },
+	{ "icl", 0x00, 0, 0x04, PEBS_UARCH_FIXED(3) },
+	{ "icx", 0x00, 0, 0x04, PEBS_UARCH_FIXED(3) },
+	{ "spr", 0x00, 0, 0x04, PEBS_UARCH_FIXED(3) },
+	/* core.c intel_spr_event_constraints (intel_glc_... in later
+	 * kernels): "Generally event codes < 0x90 are restricted to
+	 * counters 0-3", 0x2E and 0x3C excepted.  ds.c's SPR PEBS table
+	 * leaves every event it does not list to this main table
+	 * (PMU_FL_PEBS_ALL), and the load-latency event's auxiliary event
+	 * 0x8203 is one of them. */
+	{ "spr", 0x2e, 0, -1, 0xff },
+	{ "spr", 0x3c, 0, -1, 0xff },
+	{ "spr", 0x01, 0x8f, -1, 0xf },
 };
 
 uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,
@@ -635,12 +646,16 @@ uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,
 {
 	if (!u)
 		return ~0ull;
-	for (unsigned i = 0; i < N(code_constraints); i++)
-		if (code_constraints[i].event == event &&
+	for (unsigned i = 0; i < N(code_constraints); i++) {
+		unsigned lo = code_constraints[i].event;
+		unsigned hi = code_constraints[i].event_last ?
+			      code_constraints[i].event_last : lo;
+		if (event >= lo && event <= hi &&
 		    (code_constraints[i].umask < 0 ||
 		     (unsigned)code_constraints[i].umask == umask) &&
 		    strcasecmp(code_constraints[i].uarch, u->name) == 0)
 			return code_constraints[i].counters;
+	}
 	return ~0ull;
 }
 

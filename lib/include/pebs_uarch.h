@@ -236,9 +236,10 @@ pebs_uarch_event_by_code(const struct pebs_uarch *u, unsigned event,
 /*
  * Counters @u allows PEBS on for event select @event with @umask under
  * the kernel's constraints that cover umasks or encodings its table does
- * not list (spr event 0xC0 INST_RETIRED.*, every umask, on PMC1-7; icl
- * and icx 0x01C0, the old INST_RETIRED.PREC_DIST, on fixed counter 0
- * only), all ones when it has none.  Pure.
+ * not list (spr event 0xC0 INST_RETIRED.*, every umask, on PMC1-7; spr
+ * event codes 0x01-0x8F but 0x2E and 0x3C on PMC0-3, which also holds
+ * for counting them; icl and icx 0x01C0, the old INST_RETIRED.PREC_DIST,
+ * on fixed counter 0 only), all ones when it has none.  Pure.
  */
 uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,
 					unsigned event, unsigned umask);

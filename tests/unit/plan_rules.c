@@ -311,9 +311,12 @@ Test(plan, spr_ldlat_aux)
 	cr_assert_eq(value_of(p, 0x38f, 1), 0x3);
 	cr_assert_eq(pebs_plan_nresets(p), 1, "no DS reset for the aux");
 	pebs_plan_free(p);
-	/* store latency takes PMC0: the aux takes the next free one */
+	/* store latency takes PMC0, the aux (PMC0-3) the next free one
+	 * before load latency (PMC1-7) chooses */
 	p = OK("spr", "load-latency", "MEM_TRANS_RETIRED.STORE_SAMPLE");
-	cr_assert_eq(pebs_plan_aux(p, 0)->counter, 2);
+	cr_assert_eq(pebs_plan_event(p, 1)->counter, 0);
+	cr_assert_eq(pebs_plan_aux(p, 0)->counter, 1);
+	cr_assert_eq(pebs_plan_event(p, 0)->counter, 2);
 	pebs_plan_free(p);
 	/* not without load latency, not on other profiles */
 	p = OK("spr", "MEM_INST_RETIRED.ALL_LOADS");
@@ -326,6 +329,34 @@ Test(plan, spr_ldlat_aux)
 	REFUSED("spr", PEBS_RULE_LDLAT_AUX, "needs the auxiliary event "
 		"0x8203", "load-latency", "r3c", "r13c", "r23c", "r2c2",
 		"r1c2", "r4c2", "r8c2");
+}
+
+/* Event codes below 0x90 count on PMC0-3 only on spr (Linux core.c
+ * intel_spr_event_constraints, INTEL_EVENT_CONSTRAINT_RANGE(0x01, 0x8f,
+ * 0xf)), the auxiliary event 0x03 too: it takes part in the matching, so
+ * the 0xD0 events move aside for it rather than leave it PMC4. */
+Test(plan, spr_ldlat_aux_low_counters)
+{
+	struct pebs_plan *p = OK("spr", "MEM_INST_RETIRED.ALL_STORES",
+				 "MEM_INST_RETIRED.ALL_LOADS",
+				 "MEM_INST_RETIRED.SPLIT_LOADS", "load-latency");
+	cr_assert_eq(pebs_plan_event(p, 0)->counter, 0);
+	cr_assert_eq(pebs_plan_event(p, 1)->counter, 1);
+	cr_assert_eq(pebs_plan_event(p, 2)->counter, 2);
+	cr_assert_eq(pebs_plan_aux(p, 0)->counter, 3);
+	cr_assert_eq(pebs_plan_event(p, 3)->counter, 4);
+	cr_assert_eq(value_of(p, 0x189, 0), 0x438203ull);
+	pebs_plan_free(p);
+	/* four events that need PMC0-3 leave the auxiliary event none */
+	REFUSED("spr", PEBS_RULE_LDLAT_AUX, "PMC0-PMC3",
+		"MEM_INST_RETIRED.ALL_STORES", "MEM_INST_RETIRED.ALL_LOADS",
+		"MEM_INST_RETIRED.SPLIT_LOADS", "MEM_LOAD_RETIRED.L1_HIT",
+		"load-latency");
+	/* a raw event below 0x90 is held to PMC0-3 as well, 0x2E and 0x3C
+	 * excepted */
+	REFUSED("spr", PEBS_RULE_PEBS_COUNTER, "PMC0-PMC3", "r108:pmc=5");
+	p = OK("spr", "r3c:pmc=5", "r4f2e:pmc=6");
+	pebs_plan_free(p);
 }
 
 Test(rules, names_stable)
@@ -674,6 +705,20 @@ Test(check, ldlat_aux)
 	i = idx_of(w, n, 0x3f1);
 	w[i].value |= 0x1;	/* the aux made a PEBS counter */
 	check_refuses("spr", w, n, PEBS_RULE_LDLAT_AUX, "auxiliary");
+	free(w);
+	/* the aux moved to PMC4, where event 0x03 cannot count on spr */
+	w = copy_writes("spr", "load-latency", &n);
+	for (size_t k = 0; k < n; k++) {
+		if (w[k].msr == 0x4c1)
+			w[k].msr = 0x4c5;
+		else if (w[k].msr == 0x186)
+			w[k].msr = 0x18a;
+		else if (w[k].msr == 0x38f && w[k].value)
+			w[k].value = 0x12;
+		else if (w[k].msr == 0x390)
+			w[k].value = 0x12 | PEBS_STATUS_DS_THRESH;
+	}
+	check_refuses("spr", w, n, PEBS_RULE_LDLAT_AUX, "PMC4");
 	free(w);
 }
 
