@@ -615,6 +615,28 @@ static int perf_spelling(const char *text, char *out, size_t len,
 	return 0;
 }
 
+/*
+ * The store event of @u that "precise-store" (@perf 0) or perf's
+ * "mem-stores" (@perf 1) stands for.  precise-store is the precise store,
+ * else the DataLA store event.  mem-stores is the kernel's alias of the
+ * core (core.c): event=0xcd,umask=0x2 on snb/ivb (mem_st_snb, the precise
+ * store) and on Golden Cove (mem_st_spr in glc_events_attrs, the store
+ * latency event), 0x82d0 on hsw to icl (mem_st_hsw, the DataLA store
+ * event): the store-latency event first where the profile has one.
+ */
+static const struct pebs_uarch_event *store_event(const struct pebs_uarch *u,
+						  int perf)
+{
+	const struct pebs_uarch_event *t = NULL;
+	if (perf)
+		t = pebs_uarch_event_by_kind(u, PEBS_EVK_STORE_LATENCY);
+	if (!t)
+		t = pebs_uarch_event_by_kind(u, PEBS_EVK_PRECISE_STORE);
+	if (!t)
+		t = pebs_uarch_event_by_kind(u, PEBS_EVK_DATALA_STORE);
+	return t;
+}
+
 enum pebs_evspec_type pebs_event_stands_for(const char *name)
 {
 	/* perf's "cpu/event=0xcd,umask=0x1,ldlat=30/P": what our spelling
@@ -652,14 +674,14 @@ enum pebs_evspec_type pebs_event_stands_for(const char *name)
 	 * by code: what a capture or a perf import records */
 	for (unsigned i = 0; i < pebs_uarch_count(); i++) {
 		const struct pebs_uarch *u = pebs_uarch_get(i);
-		const struct pebs_uarch_event *ev[2] = {
+		/* the store events of precise-store and of mem-stores
+		 * (store latency on spr, store_event()) */
+		const struct pebs_uarch_event *ev[3] = {
 			pebs_uarch_event_by_kind(u, PEBS_EVK_LOAD_LATENCY),
-			pebs_uarch_event_by_kind(u, PEBS_EVK_PRECISE_STORE),
+			store_event(u, 0),
+			store_event(u, 1),
 		};
-		if (!ev[1])
-			ev[1] = pebs_uarch_event_by_kind(u,
-							 PEBS_EVK_DATALA_STORE);
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < 3; k++) {
 			if (!ev[k])
 				continue;
 			if (israw ? raw == ((uint64_t)ev[k]->umask << 8 |
@@ -1099,9 +1121,7 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 		from_table(u, t, o);
 		break;
 	case PEBS_SPEC_PRECISE_STORE:
-		t = pebs_uarch_event_by_kind(u, PEBS_EVK_PRECISE_STORE);
-		if (!t)
-			t = pebs_uarch_event_by_kind(u, PEBS_EVK_DATALA_STORE);
+		t = store_event(u, strcasecmp(s->name, "mem-stores") == 0);
 		if (!t) {
 			*rule = PEBS_RULE_PSTORE_SUPPORT;
 			lib_errf(err, errlen, "rule pstore-support: %s has no "

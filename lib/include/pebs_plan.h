@@ -239,7 +239,8 @@ enum pebs_evspec_type pebs_event_portable(const char *name);
  * the event column and of metadata events.N.name): PEBS_SPEC_LOAD_LATENCY
  * or PEBS_SPEC_PRECISE_STORE for the portable names and perf's, perf's
  * spelling of them ("cpu/mem-loads,ldlat=30/P"), and the event any
- * profile maps the portable name to, by SDM name
+ * profile maps the portable name or perf's to (mem-stores: the store
+ * latency event on spr), by SDM name
  * ("MEM_TRANS_RETIRED.LOAD_LATENCY") or raw code ("r1cd", perf's
  * "cpu/event=0xcd,umask=0x1/P" on any PMU; not with edge, inv, any or
  * cmask, which make another event); else PEBS_SPEC_NAME.  Modifiers

@@ -214,6 +214,39 @@ Test(event_resolve, precise_store_per_uarch)
 		    PEBS_RULE_PSTORE_SUPPORT, "rule pstore-support: nhm");
 }
 
+/*
+ * perf's mem-stores is the kernel's alias per core (core.c): 0x02CD on
+ * snb/ivb (mem_st_snb) and on Golden Cove (mem_st_spr, glc_events_attrs:
+ * store latency), 0x82D0 on hsw to icl (mem_st_hsw).  precise-store keeps
+ * its meaning (precise store, else the DataLA store event).
+ */
+Test(event_resolve, mem_stores_follows_perf)
+{
+	const char *spellings[] = { "mem-stores", "MEM-STORES",
+				    "cpu/mem-stores/P" };
+	for (size_t i = 0; i < 3; i++) {
+		struct pebs_event e = resolve_ok("spr", spellings[i]);
+		cr_assert_str_eq(e.name, "MEM_TRANS_RETIRED.STORE_SAMPLE",
+				 "%s", spellings[i]);
+		cr_assert_eq(e.select, 0x2cd);
+		cr_assert_eq(e.kind, PEBS_EVK_STORE_LATENCY);
+		cr_assert_eq(e.counters, 0x1);
+		e = resolve_ok("snb", spellings[i]);
+		cr_assert_str_eq(e.name, "MEM_TRANS_RETIRED.PRECISE_STORE");
+	}
+	const char *dla[] = { "hsw", "bdw", "skl", "skx", "icl", "icx",
+			      "glm", "glp" };
+	for (size_t i = 0; i < sizeof(dla) / sizeof(dla[0]); i++) {
+		struct pebs_event e = resolve_ok(dla[i], "mem-stores");
+		cr_assert_eq(e.select, 0x82d0, "%s", dla[i]);
+		cr_assert_eq(e.kind, PEBS_EVK_DATALA_STORE, "%s", dla[i]);
+	}
+	struct pebs_event e = resolve_ok("spr", "precise-store");
+	cr_assert_str_eq(e.name, "MEM_INST_RETIRED.ALL_STORES");
+	resolve_bad("nhm", "mem-stores", -PEBS_E_RULE,
+		    PEBS_RULE_PSTORE_SUPPORT, "rule pstore-support: nhm");
+}
+
 Test(event_resolve, frontend)
 {
 	struct pebs_event e = resolve_ok("skl", "frontend:sub=dsb_miss");
@@ -511,6 +544,9 @@ Test(event_parse, stands_for)
 		{ "mem_inst_retired.all_stores", PEBS_SPEC_PRECISE_STORE },
 		{ "r82d0", PEBS_SPEC_PRECISE_STORE },
 		{ "r2cd", PEBS_SPEC_PRECISE_STORE },
+		/* spr's mem-stores */
+		{ "MEM_TRANS_RETIRED.STORE_SAMPLE", PEBS_SPEC_PRECISE_STORE },
+		{ "mem_trans_retired.store_sample:P", PEBS_SPEC_PRECISE_STORE },
 		{ "frontend", PEBS_SPEC_NAME },
 		{ "r41cd", PEBS_SPEC_NAME },
 		{ "cpu/mem-loads-aux/", PEBS_SPEC_NAME },

@@ -10,3 +10,8 @@ for e in mem-stores 'cpu/mem-stores/P'; do pebs-capture --plan --uarch snb -e "$
 pebs-capture --plan --uarch skl -e 'cpu/mem-loads/H'; echo rc=$?
 pebs-capture --plan --uarch skl -e 'cpu_atom/mem-loads/'; echo rc=$?
 pebs-capture --plan --uarch skl -e mem-load; echo rc=$?
+# perf's mem-stores on spr is store latency 0x02CD on PMC0 (core.c
+# mem_st_spr), as -e r2cd is; precise-store stays the DataLA store event
+for e in mem-stores 'cpu/mem-stores/P' r2cd precise-store; do
+	pebs-capture --plan --uarch spr -e "$e" | sed -n '/^- spec/,/^  counter/p'
+done
