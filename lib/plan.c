@@ -82,7 +82,8 @@ static const struct pebs_rule_info rules[PEBS_RULE_COUNT] = {
 		"MSR_PEBS_FRONTEND holds a Table 18-58 sub-event; IDQ "
 		"bubbles need latency 1-4095 and width 1 to the allocation "
 		"width (4 on SKL)",
-		"SDM 18.13.1.4, Table 18-58; kernel valid mask 0x7FFF17" },
+		"SDM 18.13.1.4, Table 18-58; kernel valid mask 0x7FFF17 "
+		"(0x7FFF1F on SPR)" },
 	[PEBS_RULE_FRONTEND_CONFLICT] = { PEBS_RULE_FRONTEND_CONFLICT,
 		"frontend-conflict",
 		"all front-end events of a plan share one MSR_PEBS_FRONTEND "
@@ -181,6 +182,14 @@ static int is_glm(const struct pebs_uarch *u)
 static uint64_t gp_mask(const struct pebs_uarch *u)
 {
 	return u->n_gp >= 32 ? 0xffffffffull : ((1ull << u->n_gp) - 1);
+}
+
+uint64_t pebs_plan_fe_valid_mask(const struct pebs_uarch *u)
+{
+	if (!u || !(u->features & PEBS_UF_FRONTEND))
+		return 0;
+	return strcasecmp(u->name, "spr") == 0 ? PEBS_FE_VALID_MASK_SPR :
+	       PEBS_FE_VALID_MASK;
 }
 
 static uint64_t width_mask(unsigned w)
@@ -324,7 +333,7 @@ static uint64_t msr_valid(const struct pebs_uarch *u, uint32_t msr,
 	case PEBS_MSR_FRONTEND:
 		*name = "MSR_PEBS_FRONTEND";
 		*exists = !!(u->features & PEBS_UF_FRONTEND);
-		return PEBS_FE_VALID_MASK;
+		return pebs_plan_fe_valid_mask(u);
 	case PEBS_MSR_DS_AREA:
 		*name = "IA32_DS_AREA";
 		return ~0ull;
@@ -341,11 +350,11 @@ static int fe_value_ok(const struct pebs_uarch *u, uint64_t v, char *err,
 	unsigned sub = (unsigned)(v & 0xff);
 	unsigned lat = (unsigned)(v >> PEBS_FE_LATENCY_SHIFT & 0xfff);
 	unsigned wid = (unsigned)(v >> PEBS_FE_WIDTH_SHIFT & 0x7);
-	if (v & ~PEBS_FE_VALID_MASK) {
+	uint64_t valid = pebs_plan_fe_valid_mask(u);
+	if (v & ~valid) {
 		lib_errf(err, errlen, "rule frontend-msr: MSR_PEBS_FRONTEND "
 		       "0x%llx sets bits outside 0x%llx",
-		       (unsigned long long)v,
-		       (unsigned long long)PEBS_FE_VALID_MASK);
+		       (unsigned long long)v, (unsigned long long)valid);
 		return -1;
 	}
 	if (sub == PEBS_FE_IDQ_BUBBLES) {

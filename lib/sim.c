@@ -233,7 +233,7 @@ static int msr_valid(const struct pebs_sim *s, uint32_t msr, uint64_t *valid,
 	case PEBS_MSR_FRONTEND:
 		if (!(u->features & PEBS_UF_FRONTEND))
 			return -1;
-		*valid = PEBS_FE_VALID_MASK;
+		*valid = pebs_plan_fe_valid_mask(u);
 		return 0;
 	case PEBS_MSR_DS_AREA:
 		*valid = ~0ull;

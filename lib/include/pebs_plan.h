@@ -75,7 +75,8 @@ extern "C" {
 #define PEBS_PE_PS_EN		(1ull << 63)		/* PEBS_UF_PSTORE */
 
 /* MSR_PEBS_FRONTEND. */
-#define PEBS_FE_VALID_MASK	0x7FFF17ull	/* kernel valid mask */
+#define PEBS_FE_VALID_MASK	0x7FFF17ull	/* kernel valid mask, skl/icl */
+#define PEBS_FE_VALID_MASK_SPR	0x7FFF1Full	/* and spr: bit 3, MS_FLOWS */
 #define PEBS_FE_LATENCY_SHIFT	8		/* 19:8, cycles */
 #define PEBS_FE_WIDTH_SHIFT	20		/* 22:20, slots */
 
@@ -408,6 +409,16 @@ uint64_t pebs_plan_pebs_enable(const struct pebs_plan *p);
 uint64_t pebs_plan_global_ctrl(const struct pebs_plan *p);
 /* MSR_PEBS_DATA_CFG written (adaptive profiles), else 0. */
 uint64_t pebs_plan_data_cfg(const struct pebs_plan *p);
+
+/*
+ * The bits of MSR_PEBS_FRONTEND @u defines: the kernel's mask for
+ * FRONTEND_RETIRED 0x01C6, PEBS_FE_VALID_MASK (intel_skl/icl_extra_regs),
+ * PEBS_FE_VALID_MASK_SPR on spr (intel_spr_extra_regs, since Linux
+ * "perf/x86/intel: Update the FRONTEND MSR mask on Sapphire Rapids":
+ * FRONTEND_RETIRED.MS_FLOWS is MSR value 0x8); 0 when @u has no
+ * MSR_PEBS_FRONTEND or is NULL.  Pure.
+ */
+uint64_t pebs_plan_fe_valid_mask(const struct pebs_uarch *u);
 
 /*
  * Adds the plan to metadata @m as the well-known keys events.N.name,

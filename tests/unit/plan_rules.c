@@ -834,6 +834,24 @@ Test(check, fields_counter_alone_glm)
 	check_refuses("skl", w, n, PEBS_RULE_FRONTEND_MSR, "only to IDQ");
 	w[idx_of(w, n, 0x3f7)].value = 0x000006;
 	check_refuses("skl", w, n, PEBS_RULE_FRONTEND_MSR, "latency 0");
+	/* bit 3 (FRONTEND_RETIRED.MS_FLOWS, 0x08) is reserved before spr */
+	w[idx_of(w, n, 0x3f7)].value = 0x8;
+	check_refuses("skl", w, n, PEBS_RULE_RESERVED, "0x8");
+	free(w);
+	/* spr defines it: Linux core.c intel_spr_extra_regs mask 0x7fff1f
+	 * ("perf/x86/intel: Update the FRONTEND MSR mask on Sapphire
+	 * Rapids"); the plan knows no such sub-event, but it is no
+	 * reserved bit */
+	cr_assert_eq(pebs_plan_fe_valid_mask(pebs_uarch_by_name("spr")),
+		     0x7fff1f);
+	cr_assert_eq(pebs_plan_fe_valid_mask(pebs_uarch_by_name("icx")),
+		     0x7fff17);
+	cr_assert_eq(pebs_plan_fe_valid_mask(pebs_uarch_by_name("hsw")), 0);
+	w = copy_writes("spr", "frontend:sub=dsb_miss", &n);
+	w[idx_of(w, n, 0x3f7)].value = 0x8;
+	check_refuses("spr", w, n, PEBS_RULE_FRONTEND_MSR, "Table 18-58");
+	w[idx_of(w, n, 0x3f7)].value = 0x20;
+	check_refuses("spr", w, n, PEBS_RULE_RESERVED, "0x20");
 	free(w);
 	/* SNB: a second PEBS counter beside load latency */
 	w = copy_writes("snb", "load-latency", &n);
