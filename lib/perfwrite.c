@@ -936,9 +936,18 @@ static int collect_bids(const struct pebs_meta *m, struct wbid **list,
 				break;
 			e.id[e.n] = (uint8_t)x;
 		}
-		/* the kernel's maps (modules too) are pid -1 */
-		e.kernel = path[0] == '[' ||
-			   (mp[i].pid && strcmp(mp[i].pid, "-1") == 0);
+		/*
+		 * The kernel's maps (modules too) are pid -1, as for the
+		 * MMAP2 records: not a path in brackets, since [vdso] is a
+		 * process's map.  perf 6.1 marks the dso of a kernel entry
+		 * as the kernel's, and a process's MMAP2 of that dso then
+		 * gets a map without the room of a kernel map, which perf
+		 * writes 8 bytes past (heap corruption, "free(): invalid
+		 * next size" in perf script and perf mem report).
+		 */
+		int32_t pid = 0;
+		e.kernel = mp[i].pid && !pebs_sym_map_pid(mp[i].pid, &pid) &&
+			   pid == -1;
 		/*
 		 * perf names the kernel's dso [kernel.kallsyms], not as its
 		 * map ([kernel.kallsyms]_text): a build-id under the map's

@@ -2035,6 +2035,102 @@ Test(perf_roundtrip, map_pid_is_decimal)
 }
 
 /*
+ * The cpumode of each build-id record (misc bits 2:0) of @p (@len bytes,
+ * a file or a pipe) whose name is @path, or 0 when none is: file mode
+ * from the BUILD_ID feature (bit 2 of the header's feature bits), a pipe
+ * from its HEADER_BUILD_ID (67) records.
+ */
+static unsigned bid_cpumode(const uint8_t *p, size_t len, int pipe,
+			    const char *path)
+{
+	size_t at = 16, end = len;
+	if (!pipe) {
+		uint64_t doff, dsz, sec[2];
+		memcpy(&doff, p + 40, 8);
+		memcpy(&dsz, p + 48, 8);
+		cr_assert(p[72] & 1u << 2, "no BUILD_ID feature");
+		/* the sections of features 0 and 1 come first when set */
+		size_t k = (p[72] & 1u) + (p[72] >> 1 & 1u);
+		cr_assert_leq(doff + dsz + 16 * (k + 1), len);
+		memcpy(sec, p + doff + dsz + 16 * k, 16);
+		cr_assert_leq(sec[0] + sec[1], len);
+		at = (size_t)sec[0];
+		end = (size_t)(sec[0] + sec[1]);
+	}
+	unsigned mode = 0;
+	while (at + 36 <= end) {
+		uint32_t t;
+		uint16_t misc, sz;
+		memcpy(&t, p + at, 4);
+		memcpy(&misc, p + at + 4, 2);
+		memcpy(&sz, p + at + 6, 2);
+		cr_assert_geq(sz, 8);
+		if ((!pipe || t == 67) && at + sz <= end &&
+		    strncmp((const char *)p + at + 36, path, sz - 36) == 0) {
+			cr_expect_eq(mode, 0, "%s: two records", path);
+			mode = misc & 7;
+		}
+		at += sz;
+	}
+	return mode;
+}
+
+/*
+ * Only the kernel's maps (pid -1) have kernel-mode build-id records, as
+ * their MMAP2 records: a process's map named in brackets, [vdso], was a
+ * kernel one too.  perf 6.1 then takes [vdso] for a kernel dso and writes
+ * past its map of the process's [vdso] MMAP2 (perf script of a real
+ * perf record -e cpu-clock export aborted: "free(): invalid next size").
+ */
+Test(perf_roundtrip, bracketed_user_map_build_id_is_user)
+{
+	static const char *const maps[][5] = {
+		{ "-1", "ffffffff81000000", "ffffffff82209988",
+		  "[kernel.kallsyms]_text", BID_A },
+		{ "100", "7f074d9f2000", "7f074d9f4000", "[vdso]", BID_B },
+		{ "100", "400000", "401000", "/bin/a",
+		  "00112233445566778899aabbccddeeff00112233" },
+	};
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert_not_null(m);
+	pebs_meta_set(m, "comm.100", "a");
+	static const char *const keys[] = { "pid", "start", "end", "path",
+					    "build_id" };
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = 0; j < 5; j++) {
+			char k[32];
+			snprintf(k, sizeof(k), "maps.%zu.%s", i, keys[j]);
+			pebs_meta_set(m, k, maps[i][j]);
+		}
+	struct pebs_sample s;
+	make_sample(&s, 0, 100);
+	s.pid = s.tid = 100;
+	for (int pipe = 0; pipe < 2; pipe++) {
+		struct pebs_perf_writer_opts o = { .pipe = pipe };
+		struct pebs_perf_writer *w;
+		char err[512];
+		FILE *out = tmpfile();
+		cr_assert_not_null(out);
+		cr_assert_eq(pebs_perf_writer_open(&w, out, m, &o), 0);
+		cr_assert_eq(pebs_perf_writer_add(w, &s, "ev"), 0);
+		cr_assert_eq(pebs_perf_writer_close(w, err, sizeof(err)), 0,
+			     "%s", err);
+		fflush(out);
+		size_t len;
+		uint8_t *p = slurp(out, &len);
+		cr_expect_eq(bid_cpumode(p, len, pipe, "[kernel.kallsyms]"), 1,
+			     "pipe %d", pipe);
+		cr_expect_eq(bid_cpumode(p, len, pipe, "[vdso]"), 2,
+			     "pipe %d", pipe);
+		cr_expect_eq(bid_cpumode(p, len, pipe, "/bin/a"), 2,
+			     "pipe %d", pipe);
+		free(p);
+		fclose(out);
+	}
+	pebs_meta_free(m);
+}
+
+/*
  * One sample of event "fe" with metadata @m, exported as a perf.data file
  * (*@fp) and opened again: close the reader, then the file.
  */
