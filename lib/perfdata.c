@@ -927,6 +927,46 @@ static int cev_add(struct pebs_perf_reader *r, const struct okey *k,
 	return 0;
 }
 
+/*
+ * Notes that thread @tid is called pool entry @name from @k on, and so is
+ * process @pid (comm.PID) when @proc.  0 or -PEBS_E_NOMEM.
+ */
+static int name_task(struct pebs_perf_reader *r, const struct okey *k,
+		     uint32_t pid, uint32_t tid, int proc, size_t name)
+{
+	uint64_t *t = ht_slot(&r->tcomm, tid, 1);
+	if (!t || cev_add(r, k, tid, 0, name) < 0)
+		return -PEBS_E_NOMEM;
+	*t = (uint64_t)name + 1;
+	if (!proc)
+		return 0;
+	uint64_t *v = ht_slot(&r->comm, pid, 1);
+	if (!v || cev_add(r, k, pid, 1, name) < 0)
+		return -PEBS_E_NOMEM;
+	*v = (uint64_t)name + 1;
+	return 0;
+}
+
+/*
+ * The key of a record at @pos of time @time, read after r->nrounds rounds
+ * of which the one before had records up to @prev_max (pass 2's flushes).
+ * perf queues no record of time 0 or ~0 (ordered_events__queue(): no
+ * time, as of a record without sample_id_all): it delivers it as it
+ * reads it, after the rounds before, before what the next one releases,
+ * which time 0 in the round read gives.  Pass 2 sorts by untimed() too.
+ */
+static uint64_t untimed(uint64_t time)
+{
+	return time == UINT64_MAX ? 0 : time;
+}
+
+static struct okey rec_key(const struct pebs_perf_reader *r,
+			   uint64_t prev_max, uint64_t time, uint64_t pos)
+{
+	time = untimed(time);
+	return (struct okey){ r->nrounds + (time > prev_max), time, pos };
+}
+
 /* The span of @h's entry @id, created empty (lo after hi) when absent:
  * its index, or -1 (out of memory). */
 static long rng_get(struct pebs_perf_reader *r, struct htab *h, uint64_t id)
@@ -1167,6 +1207,14 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 	size_t cur_rng = 0;
 	uint32_t cpu;
 	struct okey key;
+	/*
+	 * perf's idle task, tid 0 of pid 0, is called "swapper" from the
+	 * start (perf_session__register_idle_thread()) until a COMM.
+	 */
+	key = (struct okey){ 0, 0, 0 };
+	if (!intern(r, (const uint8_t *)"swapper", 8) ||
+	    name_task(r, &key, 0, 0, 1, r->npool - 1) < 0)
+		return -PEBS_E_NOMEM;
 	while (pos < end) {
 		if (end - pos < 8) {
 			stop_at(r, pos, PEBS_E_TRUNCATED,
@@ -1253,11 +1301,10 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 			 * (flush_until()); pass 2 reads the time so too */
 			if (l->time < 0 || (size_t)l->time + 8 > n)
 				s.time = 0;
-			key = (struct okey){ r->nrounds + (s.time > prev_max),
-					     s.time, pos };
+			key = rec_key(r, prev_max, s.time, pos);
 			rng_add(r, cur_rng, &key);
-			if (s.time > cur_max)
-				cur_max = s.time;
+			if (key.time > cur_max)
+				cur_max = key.time;
 			/* bits no tuning field and AX give: counted, lost */
 			if (!pebs_perf_txn_to_tuning(txn, &tun, &ax))
 				r->txn_lost++;
@@ -1290,49 +1337,42 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				uint32_t pid = rd32(r, q), tid = rd32(r, q + 4);
 				if (misc & (1u << 13))	/* COMM_EXEC */
 					maps_exec(r, pid);
-				const char *c = intern(r, q + 8, n - 8);
-				uint64_t *t = ht_slot(&r->tcomm, tid, 1);
-				if (!c || !t)
+				if (!intern(r, q + 8, n - 8))
 					return -PEBS_E_NOMEM;
-				*t = (uint64_t)(r->npool - 1) + 1;
 				sample_id(r, q, n, &time, &cpu);
-				key = (struct okey){ r->nrounds +
-						     (time > prev_max), time,
-						     pos };
-				if (cev_add(r, &key, tid, 0, r->npool - 1) < 0)
+				key = rec_key(r, prev_max, time, pos);
+				/* a thread names its process until its main
+				 * thread (or a FORK) does */
+				if (name_task(r, &key, pid, tid, pid == tid ||
+					      !ht_slot(&r->comm, pid, 0),
+					      r->npool - 1) < 0)
 					return -PEBS_E_NOMEM;
-				if (pid != tid && ht_slot(&r->comm, pid, 0))
-					break;
-				uint64_t *v = ht_slot(&r->comm, pid, 1);
-				if (!v || cev_add(r, &key, pid, 1,
-						  r->npool - 1) < 0)
-					return -PEBS_E_NOMEM;
-				*v = *t;
 			}
 			break;
-		case 7:		/* FORK */
-			if (n >= 24 && rd32(r, q) != rd32(r, q + 4) &&
-			    maps_fork(r, rd32(r, q), rd32(r, q + 4)) < 0)
-				return -PEBS_E_NOMEM;
-			/* a new task has its parent's name until a COMM */
-			if (n >= 24) {
+		case 7:		/* FORK: pid, ppid, tid, ptid, time */
+			if (n < 24)
+				break;
+			{
+				uint32_t pid = rd32(r, q), ppid = rd32(r, q + 4);
+				uint32_t tid = rd32(r, q + 8);
+				if (pid != ppid && maps_fork(r, pid, ppid) < 0)
+					return -PEBS_E_NOMEM;
+				/*
+				 * A new task has its parent thread's name
+				 * until a COMM (perf's thread__fork()); that
+				 * of a new process names the process too.
+				 */
 				uint64_t *pt = ht_slot(&r->tcomm,
 						       rd32(r, q + 12), 0);
+				if (!pt || !*pt)
+					break;
 				/* copied: creating a slot may move it */
-				uint64_t name = pt ? *pt : 0;
-				if (name) {
-					uint64_t *t = ht_slot(&r->tcomm,
-							rd32(r, q + 8), 1);
-					if (!t)
-						return -PEBS_E_NOMEM;
-					*t = name;
-					sample_id(r, q, n, &time, &cpu);
-					key = (struct okey){ r->nrounds +
-						(time > prev_max), time, pos };
-					if (cev_add(r, &key, rd32(r, q + 8), 0,
-						    name - 1) < 0)
-						return -PEBS_E_NOMEM;
-				}
+				size_t name = (size_t)(*pt - 1);
+				sample_id(r, q, n, &time, &cpu);
+				key = rec_key(r, prev_max, time, pos);
+				if (name_task(r, &key, pid, tid, pid != ppid,
+					      name) < 0)
+					return -PEBS_E_NOMEM;
 			}
 			break;
 		case 68:	/* FINISHED_ROUND: as advance() flushes */
@@ -2262,8 +2302,9 @@ static int advance(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 			/* Only the time is needed to sort: parse the rest
 			 * when the sample is emitted. */
 			long to = r->attrs[ai].lay.time;
-			uint64_t time = to >= 0 && (size_t)to + 8 <= sz - 8u ?
-					rd64(r, p + 8 + to) : 0;
+			uint64_t time = untimed(to >= 0 &&
+					(size_t)to + 8 <= sz - 8u ?
+					rd64(r, p + 8 + to) : 0);
 			if (r->npend == r->cappend) {
 				size_t nc = r->cappend ? r->cappend * 2 : 4096;
 				struct pend *np = realloc(r->pend,

@@ -29,6 +29,9 @@
 #    read it with rc 0 and every sample, under valgrind where installed
 #    (perf's heap overrun of a kernel-mode [vdso] build-id did not always
 #    abort).  Skipped, with a note, where perf cannot record.
+# 12. forked processes are named as perf names them (their parent's name
+#    until an exec; the checked-in golden of a fork+exec recording is
+#    current), and so is a fresh recording.
 set -euo pipefail
 bin=$(cd "${1:?usage: perf-compat.sh BINDIR}" && pwd)
 cd "$(dirname "$0")/.."
@@ -259,4 +262,22 @@ if perf record -q -e cpu-clock -F 2000 -o "$tmp/rec.data" -- sh -c \
 	done
 else echo "skip perf record -e cpu-clock round trip: perf cannot record" \
 	"here: $(head -1 "$tmp/rec.err")"; fi
+tc() { perf script -F tid,comm "$@" 2>/dev/null |
+	sed -E 's/^ *(.*[^ ]) +([0-9]+) *$/\2 \1/'; }
+ours() { "$bin/pebs-import" -f perf "$1" -o "$tmp/f.pebs" &&
+	"$bin/pebs-decode" -f csv --fields tid,comm "$tmp/f.pebs" |
+	tail -n +2 | tr , ' '; }
+tc -i $T/cpu-clock-fork-exec.perf.data > "$tmp/f0"
+check "golden of the fork+exec capture is current" \
+	$T/cpu-clock-fork-exec.comm "$tmp/f0"
+if perf record -q -e cpu-clock -c 200000 -o "$tmp/fr.data" -- sh -c \
+	'(i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; exec awk \
+	"BEGIN{for(i=0;i<1500000;i++);}")' >/dev/null 2>&1; then
+	tc -i "$tmp/fr.data" > "$tmp/f1"
+	ours "$tmp/fr.data" > "$tmp/f2"
+	check "fresh fork+exec recording: each sample's comm" "$tmp/f1" \
+		"$tmp/f2"
+else
+	echo "skip fresh fork+exec recording (perf record failed)"
+fi
 exit $fail

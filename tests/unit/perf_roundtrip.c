@@ -829,12 +829,10 @@ static void end_rec(struct sbuf *s, size_t at)
 	memcpy(s->b + at + 6, &sz, 2);
 }
 
-/* A pipe-layout HEADER_ATTR of a raw event (64-byte attr, one id) of
- * precise_ip @precise. */
-static void put_attr_precise(struct sbuf *s, uint64_t config, uint64_t st,
-			     uint64_t id, unsigned precise)
+/* The 64-byte attr of a raw event of precise_ip @precise. */
+static void put_attr_fields(struct sbuf *s, uint64_t config, uint64_t st,
+			    unsigned precise)
 {
-	size_t at = begin_rec(s, 64);
 	put32x2(s, 4, 64);		/* type raw, attr size */
 	put64(s, config);
 	put64(s, 1);			/* sample_period */
@@ -844,6 +842,15 @@ static void put_attr_precise(struct sbuf *s, uint64_t config, uint64_t st,
 	put64(s, 1ull << 18 | (uint64_t)(precise & 3) << 15);
 	put64(s, 0);			/* wakeup, bp_type */
 	put64(s, 0);			/* config1 */
+}
+
+/* A pipe-layout HEADER_ATTR of a raw event (64-byte attr, one id) of
+ * precise_ip @precise. */
+static void put_attr_precise(struct sbuf *s, uint64_t config, uint64_t st,
+			     uint64_t id, unsigned precise)
+{
+	size_t at = begin_rec(s, 64);
+	put_attr_fields(s, config, st, precise);
 	put64(s, id);
 	end_rec(s, at);
 }
@@ -1905,6 +1912,207 @@ Test(perf_roundtrip, rename_between_samples)
 	}
 	for (size_t i = 0; i < 3; i++)
 		pebs_meta_free(m[i]);
+}
+
+/* ------------------------------------------------ FORK, swapper, no time */
+
+#define FK_ST (PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP | PEBS_PERF_S_TID | \
+	       PEBS_PERF_S_TIME)
+#define FK_ID 77
+
+/* The sample_id trailer of a side record of event FK_ST. */
+static void fk_trailer(struct sbuf *b, uint32_t pid, uint32_t tid,
+		       uint64_t time)
+{
+	put32x2(b, pid, tid);
+	put64(b, time);
+	put64(b, FK_ID);
+}
+
+static void fk_sample(struct sbuf *b, uint32_t pid, uint32_t tid,
+		      uint64_t time)
+{
+	size_t at = begin_rec(b, 9);
+	put64(b, FK_ID);
+	put64(b, 0x400000 + time % 0x10000);
+	put32x2(b, pid, tid);
+	put64(b, time);
+	end_rec(b, at);
+}
+
+static void fk_comm(struct sbuf *b, uint32_t pid, uint32_t tid,
+		    const char *name, int exec, uint64_t time)
+{
+	size_t at = begin_rec(b, 3);
+	if (exec)
+		b->b[at + 5] = 0x20;		/* misc COMM_EXEC (bit 13) */
+	put32x2(b, pid, tid);
+	char c[16] = { 0 };
+	snprintf(c, sizeof(c), "%s", name);
+	memcpy(b->b + b->n, c, 16);
+	b->n += 16;
+	fk_trailer(b, pid, tid, time);
+	end_rec(b, at);
+}
+
+static void fk_fork(struct sbuf *b, uint32_t pid, uint32_t ppid,
+		    uint32_t tid, uint32_t ptid, uint64_t time)
+{
+	size_t at = begin_rec(b, 7);
+	put32x2(b, pid, ppid);
+	put32x2(b, tid, ptid);
+	put64(b, time);
+	fk_trailer(b, pid, tid, time);
+	end_rec(b, at);
+}
+
+/*
+ * The records of a recording with forks, an exec, the idle task and
+ * untimed samples (time ~0 and 0, which perf delivers as it reads them),
+ * in file order, with the name (perf script's), tid and time of each
+ * sample in perf's order of delivery.
+ */
+static const struct fk_want {
+	uint32_t pid, tid;
+	uint64_t time;
+	const char *comm;
+} fk_want[] = {
+	{ 20, 20, 1100, "bash" },	/* forked, no exec */
+	{ 10, 10, 1150, "bash" },
+	{ 10, 10, UINT64_MAX, "bash" },	/* untimed: after round 2 */
+	{ 10, 10, 0, "bash" },		/* untimed, read last */
+	{ 10, 11, 1300, "bash" },	/* a new thread */
+	{ 30, 30, 1500, "bash" },	/* forked, before its exec */
+	{ 30, 30, 1700, "python" },	/* after its exec */
+	{ 0, 0, 1800, "swapper" },	/* the idle task: no COMM */
+};
+
+static void fk_records(struct sbuf *b)
+{
+	fk_comm(b, 10, 10, "bash", 0, 0);	/* synthesized: time 0 */
+	fk_fork(b, 20, 10, 20, 10, 1000);
+	fk_sample(b, 20, 20, 1100);
+	fk_sample(b, 10, 10, 1150);
+	put32x2(b, 68, 8 << 16);		/* FINISHED_ROUND */
+	fk_fork(b, 10, 10, 11, 10, 1200);
+	fk_sample(b, 10, 11, 1300);
+	fk_fork(b, 30, 10, 30, 10, 1400);
+	fk_sample(b, 30, 30, 1500);
+	put32x2(b, 68, 8 << 16);		/* releases up to 1150 */
+	fk_sample(b, 10, 10, UINT64_MAX);
+	fk_comm(b, 30, 30, "python", 1, 1600);
+	fk_sample(b, 30, 30, 1700);
+	fk_sample(b, 0, 0, 1800);
+	fk_sample(b, 10, 10, 0);
+}
+
+/* The recording in the pipe layout (@file 0) or the file layout. */
+static void fk_build(struct sbuf *b, int file)
+{
+	static struct sbuf d;
+	d.n = 0;
+	fk_records(&d);
+	memcpy(b->b, "PERFILE2", 8);
+	b->n = 8;
+	if (!file) {
+		put64(b, 16);			/* pipe header size */
+		put_attr(b, 0x1cd, FK_ST, FK_ID);
+	} else {
+		/* header, one attr with its ids section, the id, data */
+		put64(b, 104);
+		put64(b, 80);			/* attr size */
+		put64(b, 104);			/* attrs */
+		put64(b, 80);
+		put64(b, 192);			/* data */
+		put64(b, d.n);
+		for (int k = 0; k < 6; k++)	/* event types, features */
+			put64(b, 0);
+		put_attr_fields(b, 0x1cd, FK_ST, 0);
+		put64(b, 184);			/* the attr's ids */
+		put64(b, 8);
+		put64(b, FK_ID);
+	}
+	cr_assert_leq(b->n + d.n, sizeof(b->b));
+	memcpy(b->b + b->n, d.b, d.n);
+	b->n += d.n;
+}
+
+/* A sample's name as the tools take it: comm.PID.TID, else comm.PID. */
+static const char *fk_name(const struct pebs_meta *m, uint32_t pid,
+			   uint32_t tid)
+{
+	char k[48];
+	snprintf(k, sizeof(k), "comm.%u.%u", pid, tid);
+	const char *v = pebs_meta_get(m, k);
+	snprintf(k, sizeof(k), "comm.%u", pid);
+	return v ? v : pebs_meta_get(m, k) ? pebs_meta_get(m, k) : "";
+}
+
+/*
+ * As perf script names and orders them: a process forked without exec is
+ * named as its parent thread (perf's thread__fork()), and so it is before
+ * it execs (a new segment then); the idle task, tid 0, is "swapper"; a
+ * sample of time ~0 or 0 comes where perf delivers it, as it is read
+ * (ordered_events__queue() queues no such time).  Both layouts, both
+ * reader paths, and the import.
+ */
+Test(perf_roundtrip, fork_names_swapper_untimed)
+{
+	enum { N = sizeof(fk_want) / sizeof(fk_want[0]) };
+	static struct sbuf b;
+	for (int file = 0; file < 2; file++) {
+		b.n = 0;
+		fk_build(&b, file);
+		struct pebs_perf_reader *r;
+		cr_assert_eq(pebs_perf_reader_open_mem(&r, b.b, b.n, NULL), 0,
+			     "%s", pebs_perf_reader_errmsg(r));
+		struct pebs_perf_item it;
+		size_t n = 0, nseg = 0;
+		int e;
+		while ((e = pebs_perf_reader_next(r, &it)) > 0) {
+			if (it.kind == PEBS_PERF_SEGMENT) {
+				cr_expect_eq(n, 6, "file %d: segment before "
+					     "sample %zu", file, n);
+				nseg++;
+				continue;
+			}
+			cr_assert_lt(n, N);
+			const struct fk_want *w = &fk_want[n];
+			cr_expect_eq(it.s.time, w->time, "file %d sample %zu: "
+				     "time %llu", file, n,
+				     (unsigned long long)it.s.time);
+			cr_expect_eq(it.s.tid, w->tid, "file %d sample %zu",
+				     file, n);
+			cr_expect_str_eq(fk_name(pebs_perf_reader_meta(r),
+						 it.s.pid, it.s.tid), w->comm,
+					 "file %d sample %zu (tid %u)", file,
+					 n, it.s.tid);
+			n++;
+		}
+		cr_expect_eq(e, 0, "%s", pebs_perf_reader_errmsg(r));
+		cr_expect_eq(n, N);
+		cr_expect_eq(nseg, 1, "file %d: %zu new segments", file, nseg);
+		pebs_perf_reader_close(r);
+		cr_expect_eq(check_bulk(b.b, b.n, 1), N);
+		cr_expect_eq(check_bulk(b.b, b.n, 100), N);
+		/* the import: the same order, the exec a new segment */
+		struct pebs_sample got[N + 1];
+		char vals[N + 1][16];
+		uint32_t segs[N + 1];
+		struct pebs_meta *im = pebs_meta_new();
+		cr_assert_eq(import_segs(b.b, b.n, got, N + 1, im, "comm.30",
+					 vals, segs), N);
+		for (size_t k = 0; k < N; k++) {
+			cr_expect_eq(got[k].time, fk_want[k].time,
+				     "import: sample %zu", k);
+			cr_expect_eq(segs[k], k < 6 ? 0 : 1, "sample %zu", k);
+			cr_expect_str_eq(vals[k], k < 6 ? "bash" : "python",
+					 "import: sample %zu", k);
+		}
+		cr_expect_str_eq(pebs_meta_get(im, "comm.20"), "bash");
+		cr_expect_str_eq(pebs_meta_get(im, "comm.0"), "swapper");
+		pebs_meta_free(im);
+	}
 }
 
 /*

@@ -1,5 +1,6 @@
 # The comm field: the name of a sample's thread from the metadata
-# (comm.PID.TID, else comm.PID, else [unknown]), as perf's --sort comm:
+# (comm.PID.TID, else comm.PID, else [unknown]), as perf's --sort comm
+# (pid 0: swapper), but for a thread without its own name (perf: :TID):
 # grouped, filtered (==, ~) and printed like the symbol fields.
 pebs-import -f perf $TD/perf/skx-load-latency.perf.data -o $TMP/a.pebs &&
 pebs-hist -f csv --by comm --percentiles 50 $TMP/a.pebs &&
