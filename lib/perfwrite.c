@@ -1563,18 +1563,21 @@ static uint16_t sample_misc(const struct pebs_sample *s)
  * everything perf holds is flushed first: a round releases what is older
  * than the previous round's newest record, a second one then the rest.
  * perf counts such records "out of order", as it did for the original.
+ * A record of time 0 or 2^64-1 ns perf does not queue at all
+ * (ordered_events__queue()): it is delivered as it is read, so it too
+ * comes after a flush of everything held, and counts for no round.
  */
 static void keep_order(struct pebs_perf_writer *w, uint64_t t)
 {
 	if (!(sample_type(w) & PEBS_PERF_S_TIME) || w->o.reorder)
 		return;
-	if (t < w->max_time) {
+	if (t < w->max_time || (t == UINT64_MAX && w->max_time)) {
 		for (int k = 0; k < 2; k++) {
 			size_t r = rec_begin(&w->out, 68, 0);
 			rec_end(w, &w->out, r);
 		}
 	}
-	if (t > w->max_time)
+	if (t > w->max_time && t != UINT64_MAX)
 		w->max_time = t;
 }
 

@@ -1346,12 +1346,12 @@ Test(perf_roundtrip, written_order_kept)
  * @st (0: the default) as a pipe-layout perf.data; returns it (*@len
  * bytes; free it).
  */
-static uint8_t *export_perf(const struct pebs_sample *s, size_t n,
-			    const struct pebs_meta *m, uint64_t st,
-			    const char *ev, size_t *len)
+static uint8_t *export_as(const struct pebs_sample *s, size_t n,
+			  const struct pebs_meta *m, uint64_t st,
+			  const char *ev, int pipe, size_t *len)
 {
 	FILE *out = tmpfile();
-	struct pebs_perf_writer_opts o = { .pipe = 1, .sample_type = st };
+	struct pebs_perf_writer_opts o = { .pipe = pipe, .sample_type = st };
 	struct pebs_perf_writer *w;
 	char err[256];
 	cr_assert_not_null(out);
@@ -1374,6 +1374,14 @@ static uint8_t *export_perf(const struct pebs_sample *s, size_t n,
 	uint8_t *p = slurp(out, len);
 	fclose(out);
 	return p;
+}
+
+/* The same in the pipe layout. */
+static uint8_t *export_perf(const struct pebs_sample *s, size_t n,
+			    const struct pebs_meta *m, uint64_t st,
+			    const char *ev, size_t *len)
+{
+	return export_as(s, n, m, st, ev, 1, len);
 }
 
 /*
@@ -2112,6 +2120,54 @@ Test(perf_roundtrip, fork_names_swapper_untimed)
 		cr_expect_str_eq(pebs_meta_get(im, "comm.20"), "bash");
 		cr_expect_str_eq(pebs_meta_get(im, "comm.0"), "swapper");
 		pebs_meta_free(im);
+	}
+}
+
+/*
+ * The export keeps a sample of time 2^64-1 ns, or 0, in its place: perf
+ * delivers it as it reads it, so everything written before is flushed
+ * first (rounds), and it counts for no round.  Read back, the order is
+ * the one written.
+ */
+Test(perf_roundtrip, untimed_samples_keep_their_place)
+{
+	static const uint64_t t[] = { 100, UINT64_MAX, 200, 0, 300, 150 };
+	enum { N = sizeof(t) / sizeof(t[0]) };
+	struct pebs_sample s[N];
+	for (size_t i = 0; i < N; i++) {
+		make_sample(&s[i], i, t[i]);
+		s[i].pid = s[i].tid = 10;
+	}
+	for (int pipe = 0; pipe < 2; pipe++) {
+		size_t len;
+		uint8_t *p = export_as(s, N, NULL, 0, "ev", pipe, &len);
+		if (pipe) {
+			/* two rounds (8 bytes each) right before the
+			 * sample of time ~0 */
+			const uint8_t *rec[N];
+			uint32_t ty[2];
+			cr_assert_eq(pipe_records(p, len, 9, rec, N), N);
+			memcpy(&ty[0], rec[1] - 16, 4);
+			memcpy(&ty[1], rec[1] - 8, 4);
+			cr_expect(ty[0] == 68 && ty[1] == 68, "records %u, "
+				  "%u before it", ty[0], ty[1]);
+		}
+		struct pebs_perf_reader *r;
+		cr_assert_eq(pebs_perf_reader_open_mem(&r, p, len, NULL), 0);
+		struct pebs_perf_item it;
+		size_t n = 0;
+		while (pebs_perf_reader_next(r, &it) > 0) {
+			if (it.kind != PEBS_PERF_SAMPLE)
+				continue;
+			cr_assert_lt(n, N);
+			cr_expect_eq(it.s.time, t[n], "pipe %d sample %zu: "
+				     "time %llu", pipe, n,
+				     (unsigned long long)it.s.time);
+			n++;
+		}
+		cr_expect_eq(n, N);
+		pebs_perf_reader_close(r);
+		free(p);
 	}
 }
 
