@@ -608,10 +608,21 @@ pebs_uarch_event_by_code(const struct pebs_uarch *u, unsigned event,
 
 /*
  * Constraints the kernel gives a whole event select, every umask
- * (INTEL_FLAGS_EVENT_CONSTRAINT), or a range of them
- * (INTEL_EVENT_CONSTRAINT_RANGE), where the tables above list single
- * event/umask pairs.  First match wins, so exceptions come before their
- * range.
+ * (INTEL_FLAGS_EVENT_CONSTRAINT, INTEL_EVENT_CONSTRAINT), a range of them
+ * (INTEL_EVENT_CONSTRAINT_RANGE) or an event/umask pair the tables above
+ * do not list (INTEL_UEVENT_CONSTRAINT), for raw and libpfm4 events and
+ * the umasks the tables leave out.  First match wins, as in the kernel's
+ * for_each_event_constraint(), so exceptions come before their range and
+ * ds.c's PEBS entries before core.c's: a PEBS event takes ds.c's
+ * constraint when it has one, core.c's main table only when it has none
+ * and the part does PEBS on every counter (PMU_FL_PEBS_ALL).  Profiles
+ * without that flag need no main-table entry: core.c's table never
+ * places a PEBS event there.  Their ds.c tables end in a catch-all
+ * (INTEL_ALL_EVENT_CONSTRAINT(0, 0xf) on snb to skx, 0x1 on glm) or, on
+ * core2, nhm and wsm, list every event the kernel samples, on the
+ * profile's PEBS counters alike.
+ * glp is PEBS_ALL, but its main table (intel_slm_event_constraints)
+ * holds fixed counters only.  @uarch is a blank-separated list.
  */
 static const struct {
 	const char *uarch;
@@ -619,27 +630,66 @@ static const struct {
 	int16_t umask;		/* -1: every umask */
 	uint64_t counters;
 } code_constraints[] = {
-	{ "spr", 0xc0, 0, -1, 0xfe },  /* ds.c intel_spr/glc_pebs_event_... */
+	/* ds.c intel_glc_pebs_event_constraints: INST_RETIRED.* */
+	{ "spr", 0xc0, 0, -1, 0xfe },
 	/* The old INST_RETIRED.PREC_DIST encoding 0x01C0 goes to fixed
 	 * counter 0 only (ds.c intel_icl_pebs_event_constraints), like
 	 * the new 0x0100: not to a general-purpose counter. */
-	{ "icl", 0xc0, 0, 0x01, F0 },
-	{ "icx", 0xc0, 0, 0x01, F0 },
+	{ "icl icx", 0xc0, 0, 0x01, F0 },
 	/* TOPDOWN.SLOTS, pseudo-encoding 0x0400: fixed counter 3 only
 	 * (ds.c intel_icl_pebs_event_constraints, intel_glc_...). */
-	{ "icl", 0x00, 0, 0x04, PEBS_UARCH_FIXED(3) },
-	{ "icx", 0x00, 0, 0x04, PEBS_UARCH_FIXED(3) },
-	{ "spr", 0x00, 0, 0x04, PEBS_UARCH_FIXED(3) },
+	{ "icl icx spr", 0x00, 0, 0x04, PEBS_UARCH_FIXED(3) },
+	/* core.c intel_icl_event_constraints, in its order (icx uses the
+	 * same table); ds.c's icl table lists only the memory events
+	 * 0xCD/0xD0-0xD4 besides the fixed-counter encodings above. */
+	{ "icl icx", 0x03, 0x0a, -1, 0xf },
+	{ "icl icx", 0x1f, 0x28, -1, 0xf },
+	{ "icl icx", 0x32, 0, -1, 0xf },	/* SW_PREFETCH_ACCESS.* */
+	{ "icl icx", 0x48, 0x54, -1, 0xf },
+	{ "icl icx", 0x60, 0x8b, -1, 0xf },
+	{ "icl icx", 0xa3, 0, 0x04, 0xff },	/* CYCLE_ACTIVITY.STALLS_TOTAL */
+	{ "icl icx", 0xa3, 0, 0x10, 0xff },	/* .CYCLES_MEM_ANY */
+	{ "icl icx", 0xa3, 0, 0x14, 0xff },	/* .STALLS_MEM_ANY */
+	{ "icl icx", 0xa3, 0, -1, 0xf },	/* CYCLE_ACTIVITY.* */
+	{ "icl icx", 0xa8, 0xb0, -1, 0xf },
+	{ "icl icx", 0xb7, 0xbd, -1, 0xf },
+	{ "icl icx", 0xd0, 0xe6, -1, 0xf },
+	{ "icl icx", 0xef, 0, -1, 0xf },
+	{ "icl icx", 0xf0, 0xf4, -1, 0xf },
 	/* core.c intel_spr_event_constraints (intel_glc_... in later
-	 * kernels): "Generally event codes < 0x90 are restricted to
-	 * counters 0-3", 0x2E and 0x3C excepted.  ds.c's SPR PEBS table
-	 * leaves every event it does not list to this main table
-	 * (PMU_FL_PEBS_ALL), and the load-latency event's auxiliary event
-	 * 0x8203 is one of them. */
+	 * kernels), in its order: "Generally event codes < 0x90 are
+	 * restricted to counters 0-3", 0x2E and 0x3C excepted; of the
+	 * codes from 0x90 on ("likely to have no restrictions") the
+	 * listed ones.  ds.c's SPR PEBS table leaves every event it does
+	 * not list to this main table (PMU_FL_PEBS_ALL), and the
+	 * load-latency event's auxiliary event 0x8203 is one of them. */
 	{ "spr", 0x2e, 0, -1, 0xff },
 	{ "spr", 0x3c, 0, -1, 0xff },
 	{ "spr", 0x01, 0x8f, -1, 0xf },
+	{ "spr", 0xa3, 0, 0x01, 0xf },
+	{ "spr", 0xa3, 0, 0x02, 0xf },
+	{ "spr", 0xa3, 0, 0x08, 0xf },
+	{ "spr", 0xa4, 0, 0x04, 0x1 },
+	{ "spr", 0xa4, 0, 0x08, 0x1 },
+	{ "spr", 0xcd, 0, 0x02, 0x1 },
+	{ "spr", 0xce, 0, -1, 0x1 },
+	{ "spr", 0xd0, 0xdf, -1, 0xf },
 };
+
+/* Whether blank-separated @list names profile @name (any case). */
+static int list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p; ) {
+		size_t w = strcspn(p, " ");
+		if (w == n && strncasecmp(p, name, n) == 0)
+			return 1;
+		p += w;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
 
 uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,
 					unsigned event, unsigned umask)
@@ -653,7 +703,7 @@ uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,
 		if (event >= lo && event <= hi &&
 		    (code_constraints[i].umask < 0 ||
 		     (unsigned)code_constraints[i].umask == umask) &&
-		    strcasecmp(code_constraints[i].uarch, u->name) == 0)
+		    list_has(code_constraints[i].uarch, u->name))
 			return code_constraints[i].counters;
 	}
 	return ~0ull;

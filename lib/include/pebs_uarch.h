@@ -236,10 +236,16 @@ pebs_uarch_event_by_code(const struct pebs_uarch *u, unsigned event,
 /*
  * Counters @u allows PEBS on for event select @event with @umask under
  * the kernel's constraints that cover umasks or encodings its table does
- * not list (spr event 0xC0 INST_RETIRED.*, every umask, on PMC1-7; spr
- * event codes 0x01-0x8F but 0x2E and 0x3C on PMC0-3, which also holds
- * for counting them; icl and icx 0x01C0, the old INST_RETIRED.PREC_DIST,
- * on fixed counter 0 only), all ones when it has none.  Pure.
+ * not list, all ones when it has none.  Pure.  They are ds.c's whole-event
+ * PEBS constraints (spr event 0xC0 INST_RETIRED.*, every umask, on
+ * PMC1-7; icl and icx 0x01C0, the old INST_RETIRED.PREC_DIST, on fixed
+ * counter 0 only) and, on the profiles that do PEBS on every counter,
+ * core.c's main table, which holds the events ds.c does not list: on icl
+ * and icx event codes 0x03-0x0A, 0x1F-0x28, 0x32, 0x48-0x54, 0x60-0x8B,
+ * 0xA3 (but umasks 0x04, 0x10, 0x14), 0xA8-0xB0, 0xB7-0xBD, 0xD0-0xE6,
+ * 0xEF and 0xF0-0xF4 on PMC0-3; on spr codes 0x01-0x8F but 0x2E and 0x3C,
+ * 0x01A3, 0x02A3, 0x08A3 and 0xD0-0xDF on PMC0-3, 0x04A4, 0x08A4, 0x02CD
+ * and 0xCE on PMC0 only.  They hold for counting these events too.
  */
 uint64_t pebs_uarch_event_code_counters(const struct pebs_uarch *u,
 					unsigned event, unsigned umask);

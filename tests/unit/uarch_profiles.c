@@ -320,3 +320,71 @@ Test(uarch, names_and_counters)
 	cr_assert_eq(pebs_uarch_counter_parse("PMC1x"), -1);
 	cr_assert_eq(pebs_uarch_counter_parse("r1"), -1);
 }
+
+/* pebs_uarch_event_code_counters(u, event, umask) */
+#define CC(name, ev, um)	pebs_uarch_event_code_counters(U(name), ev, um)
+
+/*
+ * Linux core.c's main constraint tables on the PMU_FL_PEBS_ALL profiles
+ * (intel_icl_event_constraints for icl and icx, intel_spr_event_...),
+ * range ends included, first match winning; ds.c's PEBS entries before
+ * them.  The others' ds.c tables end in a catch-all, so core.c's table
+ * adds nothing there.
+ */
+Test(uarch, kernel_main_constraints)
+{
+	static const char *const icl_like[] = { "icl", "icx" };
+
+	for (unsigned i = 0; i < 2; i++) {
+		const char *n = icl_like[i];
+		static const unsigned low[] = {
+			0x03, 0x0a, 0x1f, 0x28, 0x32, 0x48, 0x54, 0x60, 0x8b,
+			0xa8, 0xb0, 0xb7, 0xbd, 0xd0, 0xe6, 0xef, 0xf0, 0xf4,
+		};
+		static const unsigned free_[] = {
+			0x02, 0x0b, 0x1e, 0x29, 0x31, 0x33, 0x47, 0x55, 0x5f,
+			0x8c, 0xa7, 0xb1, 0xb6, 0xbe, 0xc4, 0xcd, 0xe7, 0xee,
+			0xf5,
+		};
+		for (unsigned j = 0; j < sizeof(low) / sizeof(low[0]); j++)
+			cr_assert_eq(CC(n, low[j], 0x01), 0xf, "%s 0x%02x", n,
+				     low[j]);
+		for (unsigned j = 0; j < sizeof(free_) / sizeof(free_[0]); j++)
+			cr_assert_eq(CC(n, free_[j], 0x01), ~0ull,
+				     "%s 0x%02x", n, free_[j]);
+		/* CYCLE_ACTIVITY: three umasks on every counter, the
+		 * rest of 0xA3 on PMC0-3 */
+		cr_assert_eq(CC(n, 0xa3, 0x04), 0xff);
+		cr_assert_eq(CC(n, 0xa3, 0x10), 0xff);
+		cr_assert_eq(CC(n, 0xa3, 0x14), 0xff);
+		cr_assert_eq(CC(n, 0xa3, 0x0c), 0xf);
+		/* ds.c's entries still come first */
+		cr_assert_eq(CC(n, 0xc0, 0x01), PEBS_UARCH_FIXED(0));
+		cr_assert_eq(CC(n, 0x00, 0x04), PEBS_UARCH_FIXED(3));
+	}
+	static const struct { unsigned ev, um; uint64_t want; } spr[] = {
+		{ 0x01, 0x00, 0xf }, { 0x8f, 0x00, 0xf },
+		{ 0x2e, 0x41, 0xff }, { 0x3c, 0x00, 0xff },
+		{ 0x90, 0x01, ~0ull }, { 0xa3, 0x01, 0xf },
+		{ 0xa3, 0x02, 0xf }, { 0xa3, 0x08, 0xf },
+		{ 0xa3, 0x04, ~0ull }, { 0xa4, 0x04, 0x1 },
+		{ 0xa4, 0x08, 0x1 }, { 0xa4, 0x02, ~0ull },
+		{ 0xcd, 0x02, 0x1 }, { 0xcd, 0x04, ~0ull },
+		{ 0xce, 0x10, 0x1 }, { 0xd5, 0x01, 0xf },
+		{ 0xdf, 0x01, 0xf }, { 0xe0, 0x01, ~0ull },
+		{ 0xc0, 0x02, 0xfe },
+	};
+	for (unsigned j = 0; j < sizeof(spr) / sizeof(spr[0]); j++)
+		cr_assert_eq(CC("spr", spr[j].ev, spr[j].um), spr[j].want,
+			     "spr 0x%02x%02x", spr[j].um, spr[j].ev);
+	/* before PMU_FL_PEBS_ALL a PEBS event never reaches core.c's
+	 * table (hsw would put 0xCD on PMC3 and 0x48 on PMC2 there) */
+	static const char *const old[] = {
+		"core2", "nhm", "wsm", "snb", "ivb", "hsw", "bdw", "skl",
+		"skx", "glm", "glp",
+	};
+	for (unsigned i = 0; i < sizeof(old) / sizeof(old[0]); i++)
+		for (unsigned ev = 0; ev < 0x100; ev++)
+			cr_assert_eq(CC(old[i], ev, 0x01), ~0ull, "%s 0x%02x",
+				     old[i], ev);
+}
