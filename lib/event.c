@@ -30,7 +30,13 @@ static const struct {
 	{ "itlb_miss", PEBS_FE_ITLB_MISS },
 	{ "stlb_miss", PEBS_FE_STLB_MISS },
 	{ "idq_bubbles", PEBS_FE_IDQ_BUBBLES },
+	{ "ms_flows", PEBS_FE_MS_FLOWS },
 };
+
+/* The sub= names for messages; ms_flows's profile is said, the others
+ * exist wherever MSR_PEBS_FRONTEND does. */
+#define FE_SUB_NAMES	"dsb_miss, l1i_miss, l2_miss, itlb_miss, " \
+			"stlb_miss, idq_bubbles, ms_flows on spr"
 
 const char *pebs_event_fe_sub_name(unsigned sub)
 {
@@ -133,8 +139,7 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 			}
 		}
 		lib_errf(err, errlen, "unknown front-end sub-event '%.*s' "
-		       "(dsb_miss, l1i_miss, l2_miss, itlb_miss, stlb_miss, "
-		       "idq_bubbles)", (int)vlen, val);
+		       "(" FE_SUB_NAMES ")", (int)vlen, val);
 		return -PEBS_E_PARSE;
 	}
 	uint64_t v;
@@ -384,7 +389,8 @@ static int frontend_mods(const char *text, uint64_t v, char *out, size_t len,
 			 "sub-event 0x%02x (bits 7:0) is none of those "
 			 "pebs-capture names (0x11 dsb_miss, 0x12 l1i_miss, 0x13 "
 			 "l2_miss, 0x14 itlb_miss, 0x15 stlb_miss, 0x06 "
-			 "idq_bubbles)", text, (unsigned long long)v, sub);
+			 "idq_bubbles, 0x08 ms_flows on spr)", text,
+			 (unsigned long long)v, sub);
 		return -PEBS_E_PARSE;
 	}
 	if (sub != PEBS_FE_IDQ_BUBBLES) {
@@ -818,8 +824,7 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 	if (o->type == PEBS_SPEC_FRONTEND) {
 		if (!(o->mods & PEBS_MOD_SUB)) {
 			lib_errf(err, errlen, "'%s': frontend needs sub=NAME "
-			       "(dsb_miss, l1i_miss, l2_miss, itlb_miss, "
-			       "stlb_miss, idq_bubbles)", o->text);
+			       "(" FE_SUB_NAMES ")", o->text);
 			return -PEBS_E_PARSE;
 		}
 		int bub = o->sub == PEBS_FE_IDQ_BUBBLES;
@@ -1139,6 +1144,19 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 			lib_errf(err, errlen, "rule frontend-support: %s has no "
 			       "MSR_PEBS_FRONTEND (PEBS front-end events "
 			       "start with Skylake)", u->name);
+			return -PEBS_E_RULE;
+		}
+		/* A sub-event of a later core: MS_FLOWS (0x8, bit 3) is
+		 * in the kernel's MSR mask on spr alone. */
+		if (s->sub & ~pebs_plan_fe_valid_mask(u)) {
+			*rule = PEBS_RULE_FRONTEND_MSR;
+			lib_errf(err, errlen, "rule frontend-msr: '%s': "
+			       "sub=%s (MSR_PEBS_FRONTEND 0x%02x) exists on "
+			       "spr only, not on %s (MSR_PEBS_FRONTEND bits "
+			       "0x%llx)", s->text,
+			       pebs_event_fe_sub_name(s->sub), s->sub,
+			       u->name, (unsigned long long)
+			       pebs_plan_fe_valid_mask(u));
 			return -PEBS_E_RULE;
 		}
 		from_table(u, t, o);

@@ -79,9 +79,9 @@ static const struct pebs_rule_info rules[PEBS_RULE_COUNT] = {
 		"SDM 18.13.1.4: PEBS facility for front end events, 6th "
 		"generation Core" },
 	[PEBS_RULE_FRONTEND_MSR] = { PEBS_RULE_FRONTEND_MSR, "frontend-msr",
-		"MSR_PEBS_FRONTEND holds a Table 18-58 sub-event; IDQ "
-		"bubbles need latency 1-4095 and width 1 to the allocation "
-		"width (4 on SKL)",
+		"MSR_PEBS_FRONTEND holds a Table 18-58 sub-event (or "
+		"MS_FLOWS, 0x8, on SPR); IDQ bubbles need latency 1-4095 "
+		"and width 1 to the allocation width (4 on SKL)",
 		"SDM 18.13.1.4, Table 18-58; kernel valid mask 0x7FFF17 "
 		"(0x7FFF1F on SPR)" },
 	[PEBS_RULE_FRONTEND_CONFLICT] = { PEBS_RULE_FRONTEND_CONFLICT,

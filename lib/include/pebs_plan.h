@@ -179,6 +179,9 @@ enum pebs_fe_sub {
 	PEBS_FE_ITLB_MISS = 0x14,
 	PEBS_FE_STLB_MISS = 0x15,
 	PEBS_FE_IDQ_BUBBLES = 0x06,
+	/* FRONTEND_RETIRED.MS_FLOWS, spr only (MSR value 0x8 is bit 3,
+	 * outside PEBS_FE_VALID_MASK): pebs_plan_fe_valid_mask() */
+	PEBS_FE_MS_FLOWS = 0x08,
 };
 
 /* Modifiers given (struct pebs_event_spec.mods). */
@@ -249,7 +252,8 @@ enum pebs_evspec_type pebs_event_portable(const char *name);
  */
 enum pebs_evspec_type pebs_event_stands_for(const char *name);
 
-/* Name of front-end sub-event @sub ("dsb_miss", ...), "?" if unknown. */
+/* Name of front-end sub-event @sub ("dsb_miss", ...), "?" if unknown;
+ * whether a profile has it is pebs_plan_fe_valid_mask()'s matter. */
 const char *pebs_event_fe_sub_name(unsigned sub);
 
 /* Where a resolved event's encoding came from. */

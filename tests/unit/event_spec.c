@@ -127,6 +127,7 @@ Test(event_parse, fe_sub_names)
 	cr_assert_str_eq(pebs_event_fe_sub_name(0x11), "dsb_miss");
 	cr_assert_str_eq(pebs_event_fe_sub_name(0x06), "idq_bubbles");
 	cr_assert_str_eq(pebs_event_fe_sub_name(0x15), "stlb_miss");
+	cr_assert_str_eq(pebs_event_fe_sub_name(0x08), "ms_flows");
 	cr_assert_str_eq(pebs_event_fe_sub_name(0x99), "?");
 }
 

@@ -541,6 +541,38 @@ Test(rules, frontend)
 			  "frontend:sub=dsb_miss"));
 }
 
+/* FRONTEND_RETIRED.MS_FLOWS: MSR_PEBS_FRONTEND 0x8 (perf's sapphirerapids
+ * frontend.json), in the kernel's mask on spr alone */
+Test(rules, frontend_ms_flows)
+{
+	struct pebs_plan *p = OK("spr", "frontend:sub=ms_flows");
+	cr_assert_eq(pebs_plan_event(p, 0)->frontend, 0x8);
+	cr_assert_eq(value_of(p, 0x3f7, 0), 0x8);
+	pebs_plan_free(p);
+	pebs_plan_free(OK("spr", "cpu/event=0xc6,umask=0x1,frontend=0x8/P"));
+	/* elsewhere: frontend-msr naming spr, also as perf's frontend=;
+	 * before skl no front-end event at all */
+	static const struct {
+		const char *u, *spec, *needle;
+		enum pebs_rule rule;
+	} bad[] = {
+		{ "skl", "frontend:sub=ms_flows", "on spr only",
+		  PEBS_RULE_FRONTEND_MSR },
+		{ "skx", "frontend:sub=ms_flows", "on spr only",
+		  PEBS_RULE_FRONTEND_MSR },
+		{ "icx", "frontend:sub=ms_flows", "not on icx",
+		  PEBS_RULE_FRONTEND_MSR },
+		{ "icl", "cpu/event=0xc6,umask=0x1,frontend=0x8/P",
+		  "on spr only", PEBS_RULE_FRONTEND_MSR },
+		{ "hsw", "frontend:sub=ms_flows", "hsw",
+		  PEBS_RULE_FRONTEND_SUPPORT },
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		REFUSED(bad[i].u, bad[i].rule, bad[i].needle, bad[i].spec);
+	REFUSED("spr", PEBS_RULE_FRONTEND_CONFLICT, "different",
+		"frontend:sub=ms_flows", "frontend:sub=dsb_miss");
+}
+
 Test(rules, too_many_and_glm)
 {
 	REFUSED("skl", PEBS_RULE_TOO_MANY, "5 events but skl has 4",
@@ -840,8 +872,7 @@ Test(check, fields_counter_alone_glm)
 	free(w);
 	/* spr defines it: Linux core.c intel_spr_extra_regs mask 0x7fff1f
 	 * ("perf/x86/intel: Update the FRONTEND MSR mask on Sapphire
-	 * Rapids"); the plan knows no such sub-event, but it is no
-	 * reserved bit */
+	 * Rapids"), the sub-event ms_flows */
 	cr_assert_eq(pebs_plan_fe_valid_mask(pebs_uarch_by_name("spr")),
 		     0x7fff1f);
 	cr_assert_eq(pebs_plan_fe_valid_mask(pebs_uarch_by_name("icx")),
@@ -849,6 +880,11 @@ Test(check, fields_counter_alone_glm)
 	cr_assert_eq(pebs_plan_fe_valid_mask(pebs_uarch_by_name("hsw")), 0);
 	w = copy_writes("spr", "frontend:sub=dsb_miss", &n);
 	w[idx_of(w, n, 0x3f7)].value = 0x8;
+	cr_assert_eq(pebs_plan_check(pebs_uarch_by_name("spr"), w, n, NULL,
+				     NULL, 0), 0);
+	w[idx_of(w, n, 0x3f7)].value = 0x108;
+	check_refuses("spr", w, n, PEBS_RULE_FRONTEND_MSR, "only to IDQ");
+	w[idx_of(w, n, 0x3f7)].value = 0x9;
 	check_refuses("spr", w, n, PEBS_RULE_FRONTEND_MSR, "Table 18-58");
 	w[idx_of(w, n, 0x3f7)].value = 0x20;
 	check_refuses("spr", w, n, PEBS_RULE_RESERVED, "0x20");
