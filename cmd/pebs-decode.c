@@ -16,6 +16,7 @@
 #include "pebs_uarch.h"
 #include "util.h"
 #include "util_input.h"
+#include "util_segout.h"
 #include "util_sym.h"
 
 #define FMT_PEBS 0
@@ -149,11 +150,12 @@ static struct util_input_opts lost_in_order(const struct opts *o)
 }
 
 /*
- * Re-encodes: one output segment per input segment, with its metadata.
- * Lost-sample records are copied as they are (CPU, time, count), in
- * order, into their own segment's output: a segment of lost records and
- * no samples is written too.  Raw dumps, which have none, carry their
- * collisions over as totals per batch.
+ * Re-encodes: one output segment per input segment, with its metadata,
+ * and its start as time.origin, since the blocks are cut anew
+ * (util_segout.h).  Lost-sample records are copied as they are (CPU,
+ * time, count), in order, into their own segment's output: a segment of
+ * lost records and no samples is written too.  Raw dumps, which have
+ * none, carry their collisions over as totals per batch.
  */
 static int run_pebs(const struct opts *o, const char *const *paths,
 		    size_t n, FILE *fp)
@@ -161,48 +163,37 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 	struct util_input in;
 	struct util_input_opts io = lost_in_order(o);
 	struct pebs_batch *b;
-	struct pebs_writer *w = NULL;
+	/* static: held from file scope when the loop exits (run_text) */
+	static struct util_segout so;
 	struct pebs_read_stats st;
 	uint64_t lost = 0, lt, lc;
-	uint32_t src = 0, seg = 0, lcpu;
+	uint32_t lcpu;
 	struct pebs_writer_opts wo = { .level = o->level };
+	util_segout_init(&so, fp, o->out, &wo);
 	util_input_open(&in, &io, paths, n, 0);
 	while (util_input_next(&in, &b) > 0) {
-		if (w && (b->source != src || b->segment != seg)) {
-			util_writer_check(NULL, pebs_writer_close(w), o->out);
-			w = NULL;
-		}
-		if (!w)
-			util_writer_check(NULL,
-					  pebs_writer_open(&w, fp,
-							   util_input_meta(&in),
-							   &wo), o->out);
-		src = b->source;
-		seg = b->segment;
+		util_segout_next(&so, in.r, util_input_meta(&in), b);
 		if ((lc = util_input_lost(&in, &lcpu, &lt))) {
-			util_writer_check(w, pebs_writer_lost(w, lcpu, lt, lc),
-					  o->out);
+			util_segout_lost(&so, lcpu, lt, lc);
 			continue;
 		}
+		struct pebs_writer *w = util_segout_writer(&so);
 		util_writer_check(w, pebs_writer_add_batch(w, b), o->out);
 		util_input_stats(&in, &st);
 		if (in.raw && st.lost > lost && b->n)
-			util_writer_check(w, pebs_writer_lost(w, 0,
-					  b->c64[PEBS_COL_TIME][b->n - 1],
-					  st.lost - lost), o->out);
+			util_segout_lost(&so, 0,
+					 b->c64[PEBS_COL_TIME][b->n - 1],
+					 st.lost - lost);
 		lost = st.lost;
 	}
 	/* No samples at all: a valid, empty file, but only from an input
 	 * that was read (util_input_readable()) */
-	if (!w && util_input_readable(&in))
-		util_writer_check(NULL, pebs_writer_open(&w, fp,
-				  util_input_meta(&in), &wo), o->out);
+	if (util_input_readable(&in))
+		util_segout_empty(&so, util_input_meta(&in));
 	util_input_stats(&in, &st);
-	if (w && in.raw && st.lost > lost)
-		util_writer_check(w, pebs_writer_lost(w, 0, 0, st.lost - lost),
-				  o->out);
-	if (w)
-		util_writer_check(NULL, pebs_writer_close(w), o->out);
+	if (so.started && in.raw && st.lost > lost)
+		util_segout_lost(&so, 0, 0, st.lost - lost);
+	util_segout_close(&so);
 	return util_input_close(&in);
 }
 

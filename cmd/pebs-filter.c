@@ -22,6 +22,7 @@
 #include "util_evcheck.h"
 #include "util_input.h"
 #include "util_progress.h"
+#include "util_segout.h"
 #include "util_sym.h"
 
 #define FMT_PEBS 0
@@ -134,8 +135,8 @@ static int count_cb(void *vctx, unsigned worker, const struct pebs_batch *b)
 struct sink {
 	const struct opts *o;
 	FILE *fp;
-	struct pebs_writer *w;
-	struct pebs_output *out;
+	struct util_segout *so;	/* .pebs */
+	struct pebs_output *out;	/* the others */
 };
 
 static void sink_check(struct sink *s, int r)
@@ -143,66 +144,60 @@ static void sink_check(struct sink *s, int r)
 	if (r == -PEBS_E_IO)
 		util_write_failed(s->o->out);
 	if (r < 0)
-		util_die(EXIT_SYS, "%s", s->w ? pebs_writer_errmsg(s->w) :
-			 pebs_strerror(r));
+		util_die(EXIT_SYS, "%s", s->so->w ?
+			 pebs_writer_errmsg(s->so->w) : pebs_strerror(r));
 }
 
-static void sink_open(struct sink *s, const struct pebs_meta *meta)
+/* Records what was kept, composing with an earlier filter. */
+static int add_filter(void *ctx, struct pebs_meta *m)
 {
-	if (s->w || s->out)
+	const struct opts *o = ctx;
+	const char *old = pebs_meta_get(m, "filter");
+	const char *inv = o->invert ? "not " : "";
+	return old ? pebs_meta_setf(m, "filter", "(%s) and %s(%s)", old, inv,
+				    o->text) :
+	       pebs_meta_setf(m, "filter", "%s(%s)", inv, o->text);
+}
+
+/* The csv, yaml, jsonl or text output, opened once. */
+static void sink_text(struct sink *s)
+{
+	if (s->out)
 		return;
 	/* a result even without a byte (no header, no match) */
 	util_out_keep();
-	if (s->o->fmt != FMT_PEBS) {
-		s->out = pebs_output_open(s->o->fmt, s->o->fields,
-					  s->o->nfields, s->o->flags, s->fp);
-		if (!s->out)
-			util_die(EXIT_SYS, "out of memory");
-		return;
-	}
-	struct pebs_meta *m = pebs_meta_new();
-	if (!m || (meta && pebs_meta_copy(m, meta) < 0))
+	s->out = pebs_output_open(s->o->fmt, s->o->fields, s->o->nfields,
+				  s->o->flags, s->fp);
+	if (!s->out)
 		util_die(EXIT_SYS, "out of memory");
-	/* record what was kept, composing with an earlier filter */
-	const char *old = pebs_meta_get(m, "filter");
-	const char *inv = s->o->invert ? "not " : "";
-	int r = old ? pebs_meta_setf(m, "filter", "(%s) and %s(%s)", old, inv,
-				     s->o->text) :
-		pebs_meta_setf(m, "filter", "%s(%s)", inv, s->o->text);
-	if (r < 0)
-		util_die(EXIT_SYS, "out of memory");
-	struct pebs_writer_opts wo = { .level = s->o->level };
-	sink_check(s, pebs_writer_open(&s->w, s->fp, m, &wo));
-	pebs_meta_free(m);
 }
 
 static void sink_close(struct sink *s, const struct pebs_meta *meta)
 {
-	sink_open(s, meta);
-	if (s->w)
-		sink_check(s, pebs_writer_close(s->w));
-	s->w = NULL;
-	if (s->out)
+	if (s->o->fmt != FMT_PEBS) {
+		sink_text(s);
 		sink_check(s, pebs_output_close(s->out));
+		return;
+	}
+	util_out_keep();
+	util_segout_empty(s->so, meta);
+	util_segout_close(s->so);
 }
 
 /*
  * Each input segment's output goes under its own metadata (clock,
- * topology, maps), as pebs-decode -f pebs keeps them: a new segment is
- * started for @b of another input segment than the last one (*@src,
- * *@seg).
+ * topology, maps), as pebs-decode -f pebs keeps them, and its start:
+ * `t` of a sample kept is what it was in the input (util_segout.h).
  */
 static void sink_segment(struct sink *s, struct pebs_reader *r,
-			 const struct pebs_batch *b, uint32_t *src,
-			 uint32_t *seg)
+			 const struct pebs_batch *b)
 {
-	if (s->w && (b->source != *src || b->segment != *seg)) {
-		sink_check(s, pebs_writer_close(s->w));
-		s->w = NULL;
+	if (s->o->fmt != FMT_PEBS) {
+		sink_text(s);
+		return;
 	}
-	*src = b->source;
-	*seg = b->segment;
-	sink_open(s, pebs_reader_meta(r));
+	util_out_keep();
+	util_segout_next(s->so, r, pebs_reader_meta(r), b);
 }
 
 /*
@@ -212,14 +207,14 @@ static void sink_segment(struct sink *s, struct pebs_reader *r,
  * says that the capture lost samples.  Returns 1 when @b was one.
  */
 static int keep_lost(struct sink *s, struct pebs_reader *r,
-		     const struct pebs_batch *b, uint32_t *src, uint32_t *seg)
+		     const struct pebs_batch *b)
 {
 	uint32_t cpu;
 	uint64_t t, c = pebs_reader_lost(r, &cpu, &t);
 	if (!c)
 		return 0;
-	sink_segment(s, r, b, src, seg);
-	sink_check(s, pebs_writer_lost(s->w, cpu, t, c));
+	sink_segment(s, r, b);
+	util_segout_lost(s->so, cpu, t, c);
 	return 1;
 }
 
@@ -271,7 +266,13 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	if (rc < 0)
 		util_die(EXIT_SYS, "cannot start reading: %s",
 			 pebs_strerror(rc));
-	struct sink s = { o, fp, NULL, NULL };
+	/* static, as sub and sel below */
+	static struct util_segout so;
+	struct pebs_writer_opts wo = { .level = o->level };
+	util_segout_init(&so, fp, o->out, &wo);
+	so.decorate = add_filter;
+	so.ctx = (void *)o;
+	struct sink s = { o, fp, &so, NULL };
 	int esym = pebs_expr_uses_sym(c->e);
 	int osym = text && need_out && util_sym_fields(o->fields, o->nfields);
 	struct pebs_sym *sym = NULL;
@@ -287,7 +288,6 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	if (!sel)
 		util_die(EXIT_SYS, "out of memory");
 	uint64_t done = 0;
-	uint32_t src = 0, seg = 0;
 	int status = EXIT_OK;
 	unsigned shown = 0;
 	struct pebs_batch *b;
@@ -307,7 +307,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 					  pebs_reader_errmsg(r));
 			continue;
 		}
-		if (ro.lost_batches && keep_lost(&s, r, b, &src, &seg))
+		if (ro.lost_batches && keep_lost(&s, r, b))
 			continue;
 		util_evcheck_batch(&ec, r, b);
 		if (ro.consume)
@@ -339,11 +339,13 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		if (n && need_out) {
 			size_t len;
 			const void *raw = pebs_reader_raw(r, &len);
-			sink_segment(&s, r, b, &src, &seg);
+			sink_segment(&s, r, b);
+			struct pebs_writer *w = text ? NULL :
+						util_segout_writer(&so);
 			if (osym)
 				pebs_output_set_sym(s.out, sym);
 			int copy = n == b->n && !text && raw ?
-				   pebs_writer_copy_block(s.w, raw, len) : 1;
+				   pebs_writer_copy_block(w, raw, len) : 1;
 			if (copy == -PEBS_E_CHECKSUM) {
 				/*
 				 * Damage outside the columns decoded (those
@@ -372,7 +374,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 					util_die(EXIT_SYS, "out of memory");
 				sink_check(&s, text ?
 					   pebs_output_batch(s.out, sub) :
-					   pebs_writer_add_batch(s.w, sub));
+					   pebs_writer_add_batch(w, sub));
 			}
 		}
 		if (o->head && done >= o->head)

@@ -91,6 +91,7 @@ struct pebs_expr {
 	struct segstart {
 		const struct pebs_meta *m;
 		uint64_t t0;
+		const char *bad;	/* a malformed time.origin, or NULL */
 	} *segs;
 	size_t nsegs, segcap;
 	/* scratch for evaluation */
@@ -1842,6 +1843,15 @@ static int t_lower(const struct node *p, uint64_t t0, double ticks_per_sec,
 	return (int)n;
 }
 
+/* The column of the first `t` leaf of @e, for messages (0: none left). */
+static size_t t_col(const struct pebs_expr *e)
+{
+	for (size_t i = 0; i < e->nn; i++)
+		if (e->nodes[i].kind == N_T)
+			return e->nodes[i].tcol;
+	return 0;
+}
+
 /* A `t` leaf of @e with a unit that @ticks_per_sec cannot convert, or
  * NULL. */
 static const struct node *t_unconvertible(const struct pebs_expr *e,
@@ -1929,11 +1939,13 @@ int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
 }
 
 /*
- * The start of the segment with metadata @m: the one recorded, else @t0,
- * which becomes its start (*@nomem is set when it cannot be recorded).
+ * The start of the segment with metadata @m: the one recorded, else its
+ * time.origin, else @t0, which becomes its start (*@nomem is set when it
+ * cannot be recorded).  *@bad becomes a time.origin of @m that is
+ * malformed, else NULL: then no start is right, and `t` is an error.
  */
 static uint64_t seg_start(struct pebs_expr *e, const struct pebs_meta *m,
-			  uint64_t t0, int *nomem)
+			  uint64_t t0, int *nomem, const char **bad)
 {
 	pthread_mutex_lock(&e->smu);
 	/* from the last: segments come in order, so this is the one asked
@@ -1941,9 +1953,19 @@ static uint64_t seg_start(struct pebs_expr *e, const struct pebs_meta *m,
 	for (size_t i = e->nsegs; i-- > 0;) {
 		if (e->segs[i].m == m) {
 			t0 = e->segs[i].t0;
+			*bad = e->segs[i].bad;
 			goto out;
 		}
 	}
+	/*
+	 * A segment a tool derived from another (pebs-filter's, pebs-decode
+	 * -f pebs's, the continuation of a perf import) says where its
+	 * source's `t` counted from: its own first block may start later.
+	 * Read once here, not per block.
+	 */
+	uint64_t o;
+	if (meta_time_origin(m, &o, bad) > 0)
+		t0 = o;
 	if (e->nsegs == e->segcap) {
 		size_t nc = e->segcap ? 2 * e->segcap : 16;
 		struct segstart *ns = realloc(e->segs, nc * sizeof(*ns));
@@ -1954,7 +1976,7 @@ static uint64_t seg_start(struct pebs_expr *e, const struct pebs_meta *m,
 		e->segs = ns;
 		e->segcap = nc;
 	}
-	e->segs[e->nsegs++] = (struct segstart){ m, t0 };
+	e->segs[e->nsegs++] = (struct segstart){ m, t0, *bad };
 out:
 	pthread_mutex_unlock(&e->smu);
 	return t0;
@@ -1974,13 +1996,23 @@ int pebs_expr_set_segment(struct pebs_expr *e, const struct pebs_meta *m,
 			t0 = t[i] < t0 ? t[i] : t0;
 	}
 	int nomem = 0;
-	t0 = seg_start(e, m, t0, &nomem);
+	const char *bad;
+	t0 = seg_start(e, m, t0, &nomem, &bad);
 	if (nomem) {
 		if (err) {
 			err->col = 0;
 			snprintf(err->msg, sizeof(err->msg), "out of memory");
 		}
 		return -PEBS_E_NOMEM;
+	}
+	if (bad) {
+		if (err) {
+			err->col = t_col(e);
+			snprintf(err->msg, sizeof(err->msg),
+				 "t needs the segment's start, but metadata "
+				 "time.origin is malformed: \"%.40s\"", bad);
+		}
+		return -PEBS_E_PARSE;
 	}
 	int r = pebs_expr_set_clock_meta(e, t0, m, err);
 	if (r == 0)
@@ -2681,17 +2713,20 @@ enum pebs_expr_match pebs_expr_block_segment(struct pebs_expr *e,
 	if (!info->meta)
 		return pebs_expr_block(e, info);
 	int nomem = 0;
+	const char *bad;
 	struct tclock c;
-	c.t0 = seg_start(e, info->meta, info->min[PEBS_COL_TIME], &nomem);
+	c.t0 = seg_start(e, info->meta, info->min[PEBS_COL_TIME], &nomem,
+			 &bad);
 	c.tps = meta_rate(info->meta, NULL);
 	/*
-	 * A unit this segment's metadata cannot convert is decoded, as
-	 * before the clock (pebs_expr_block()): pebs_expr_set_segment() on
-	 * its first batch then reports it, in input order, whatever the
-	 * rest of the expression says.  Without the start recorded, the
-	 * block cannot be placed on the segment's time line.
+	 * A unit this segment's metadata cannot convert, or a malformed
+	 * time.origin, is decoded, as before the clock (pebs_expr_block()):
+	 * pebs_expr_set_segment() on its first batch then reports it, in
+	 * input order, whatever the rest of the expression says.  Without
+	 * the start recorded, the block cannot be placed on the segment's
+	 * time line.
 	 */
-	if (nomem || t_unconvertible(e, c.tps))
+	if (nomem || bad || t_unconvertible(e, c.tps))
 		return PEBS_MATCH_SOME;
 	return blk(e, e->root, info, &c);
 }

@@ -194,19 +194,27 @@ int meta_parse_cpulist(const char *s, int (*cb)(void *, unsigned),
 	}
 }
 
+/* @s as a decimal integer up to @max (digits only): 0 and *@v, else -1. */
+static int dec_read(const char *s, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (d > 9 || x > (max - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
 /* @s as a decimal integer from 1 to @max (digits only), else 0. */
 static uint64_t dec_positive(const char *s, uint64_t max)
 {
-	uint64_t v = 0;
-	if (!*s)
-		return 0;
-	for (; *s; s++) {
-		unsigned d = (unsigned)(*s - '0');
-		if (d > 9 || v > (max - d) / 10)
-			return 0;
-		v = v * 10 + d;
-	}
-	return v;
+	uint64_t v;
+	return dec_read(s, max, &v) ? 0 : v;
 }
 
 uint64_t meta_tsc_hz(const struct pebs_meta *m, const char **bad)
@@ -216,6 +224,16 @@ uint64_t meta_tsc_hz(const struct pebs_meta *m, const char **bad)
 	if (bad)
 		*bad = hz && !v ? hz : NULL;
 	return v;
+}
+
+int meta_time_origin(const struct pebs_meta *m, uint64_t *v,
+		     const char **bad)
+{
+	const char *o = m ? pebs_meta_get(m, "time.origin") : NULL;
+	int r = !o ? 0 : dec_read(o, UINT64_MAX, v) ? -1 : 1;
+	if (bad)
+		*bad = r < 0 ? o : NULL;
+	return r;
 }
 
 static int cpu_ok(void *ctx, unsigned cpu)
@@ -256,6 +274,11 @@ int pebs_meta_check(const char *key, const char *value,
 		if (!dec_positive(value, UINT64_MAX))
 			want = "a decimal integer above 0 (TSC ticks per "
 			       "second)";
+	} else if (strcmp(key, "time.origin") == 0) {
+		uint64_t v;
+		if (dec_read(value, UINT64_MAX, &v))
+			want = "a decimal integer (the origin of t, in the "
+			       "segment's time unit)";
 	} else if (strcmp(key, "topology.nr_cpus") == 0) {
 		if (!dec_positive(value, UINT32_MAX))
 			want = "a decimal integer above 0 (the number of CPUs)";

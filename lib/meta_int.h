@@ -19,4 +19,15 @@
  */
 uint64_t meta_tsc_hz(const struct pebs_meta *m, const char **bad);
 
+/*
+ * time.origin of @m (may be NULL), where a time since the segment's start
+ * (pebs-filter's `t`) counts from: 1 and *@v when it is a decimal integer
+ * that fits 64 bits (digits only, 0 included), 0 when it is missing (the
+ * start is then the smallest time stamp of the segment's first block),
+ * -1 when it is there but not such a number.  *@bad (when non-NULL)
+ * becomes that malformed value, else NULL.
+ */
+int meta_time_origin(const struct pebs_meta *m, uint64_t *v,
+		     const char **bad);
+
 #endif

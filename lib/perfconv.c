@@ -68,16 +68,22 @@ int pebs_perf_weight_is_lat(uint32_t type, uint64_t config, unsigned precise,
 /*
  * Starts a segment on @out with the metadata of @r's current segment plus
  * @extra, its events interned in file order so their ids are stable.
- * 0, or a negative error: *@w NULL when it could not be opened.
+ * @origin (NULL for the first segment): the start of the import's time
+ * line, for a segment that continues it (a rename), as its time.origin
+ * unless @extra gives one.  0, or a negative error: *@w NULL when it could
+ * not be opened.
  */
 static int seg_open(struct pebs_writer **w, struct pebs_perf_reader *r,
 		    FILE *out, const struct pebs_writer_opts *wo,
-		    const struct pebs_meta *extra)
+		    const struct pebs_meta *extra, const uint64_t *origin)
 {
 	*w = NULL;
 	struct pebs_meta *m = pebs_meta_new();
 	if (!m || pebs_meta_copy(m, pebs_perf_reader_meta(r)) < 0 ||
-	    (extra && pebs_meta_copy(m, extra) < 0)) {
+	    (extra && pebs_meta_copy(m, extra) < 0) ||
+	    (origin && !pebs_meta_get(m, "time.origin") &&
+	     pebs_meta_setf(m, "time.origin", "%llu",
+			    (unsigned long long)*origin) < 0)) {
 		pebs_meta_free(m);
 		return -PEBS_E_NOMEM;
 	}
@@ -103,7 +109,8 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 	struct pebs_perf_reader *r;
 	struct pebs_writer *w = NULL;
 	struct pebs_perf_item it;
-	int e, we = 0;
+	int e, we = 0, have_origin = 0;
+	uint64_t origin = 0;
 	*write_failed = 0;
 	e = pebs_perf_reader_open(&r, in, name, NULL);
 	if (e < 0) {
@@ -112,7 +119,7 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 		pebs_perf_reader_close(r);
 		return e;
 	}
-	we = seg_open(&w, r, out, wo, extra);
+	we = seg_open(&w, r, out, wo, extra, NULL);
 	if (we == -PEBS_E_NOMEM && !w) {
 		pebs_perf_reader_close(r);
 		snprintf(err, errlen, "out of memory");
@@ -133,10 +140,21 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 		if (!we && it.kind == PEBS_PERF_LOST)
 			we = pebs_writer_lost(w, it.cpu, it.time, it.lost);
 		if (!we && it.kind == PEBS_PERF_SEGMENT) {
-			we = pebs_writer_close(w);
-			w = NULL;
-			if (!we)
-				we = seg_open(&w, r, out, wo, extra);
+			/*
+			 * A rename splits one recording: `t` goes on from
+			 * the first segment's start, not its own first block
+			 * (formats/perf-import.md, section 1.2).
+			 */
+			we = pebs_writer_finish(w);
+			if (!have_origin)
+				have_origin = pebs_writer_first_time(w,
+								     &origin);
+			if (!we) {
+				/* finished: closing cannot fail */
+				pebs_writer_close(w);
+				we = seg_open(&w, r, out, wo, extra,
+					      have_origin ? &origin : NULL);
+			}
 		}
 		if (e <= 0 && it.kind != PEBS_PERF_LOST &&
 		    it.kind != PEBS_PERF_SEGMENT)
@@ -145,7 +163,8 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 	pebs_batch_free(b);
 	if (we < 0) {
 		wfail(w, we, err, errlen, write_failed);
-		pebs_writer_close(w);
+		if (w)	/* NULL: a continuation segment failed to open */
+			pebs_writer_close(w);
 		pebs_perf_reader_close(r);
 		return we;
 	}

@@ -28,6 +28,7 @@
 #include "bigmem.h"
 #include "fileio.h"
 #include "fmt.h"
+#include "meta_int.h"
 #include "pebs_format.h"
 
 enum { S_FREE, S_BUSY, S_READY };
@@ -74,6 +75,9 @@ struct src {
 	int seg_lost_bad;	/* a LOST chunk of the wrong size was seen */
 	int trail;		/* after END: 1 INDX read, 2 TAIL read */
 	uint64_t seg_start;
+	/* the smallest time of the segment's first block, once read */
+	uint64_t seg_tmin;
+	int seg_tmin_set;
 	struct pebs_meta *meta;	/* metadata of the current segment */
 	int hdr_lost;		/* salvage: this segment's header was damaged */
 	int refused;		/* this segment's version is unknown: skipped */
@@ -116,6 +120,9 @@ struct slot {
 	uint8_t *img;
 	size_t img_cap, img_have;
 	struct pebs_meta *meta;
+	/* its segment's first block time, as its source had it (src.seg_tmin) */
+	uint64_t seg_tmin;
+	int seg_tmin_set;
 	struct pebs_batch *batch;
 	int err;
 	int decoded;		/* decode finished (consume may still run) */
@@ -142,6 +149,8 @@ struct pebs_reader {
 	size_t nmetas;
 	struct pebs_meta *empty;
 	const struct pebs_meta *cur_meta;
+	uint64_t cur_tmin;	/* and its slot's seg_tmin */
+	int cur_tmin_set;
 	/* of the last slot delivered that had one (batch, error or mark) */
 	const struct pebs_meta *last_meta;
 	struct pebs_batch *lost_batch;	/* returned for a LOST (lost_batches) */
@@ -739,6 +748,7 @@ static void seg_begin(struct src *s, uint64_t at)
 	s->seg_samples = s->seg_blocks = s->seg_lost = 0;
 	s->seg_damaged = s->seg_lost_bad = s->trail = 0;
 	s->seg_start = at;
+	s->seg_tmin_set = 0;
 	s->meta = NULL;
 	s->hdr_lost = 0;
 	s->refused = 0;
@@ -1755,6 +1765,12 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 				return P_ERROR;
 			}
 		}
+		/* the block `t` counts from, as pebs_expr_block_segment()
+		 * records it: the first this callback would see */
+		if (!s->seg_tmin_set && bi.nsamples) {
+			s->seg_tmin = bi.min[PEBS_COL_TIME];
+			s->seg_tmin_set = 1;
+		}
 		if (r->o.filter && !r->o.filter(r->o.filter_ctx, &bi)) {
 			s->pend.skipped++;
 			free(whole);
@@ -1790,6 +1806,8 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 		return k;
 	struct src *s = &r->srcs[r->cur];
 	sl->d = s->pend;
+	sl->seg_tmin = s->seg_tmin;
+	sl->seg_tmin_set = s->seg_tmin_set;
 	memset(&s->pend, 0, sizeof(s->pend));
 	if (k == P_MARK) {
 		sl->kind = K_MARK;
@@ -2142,6 +2160,8 @@ static int deliver(struct pebs_reader *r, struct slot *sl,
 		lb->source = sl->src;
 		lb->segment = sl->segment;
 		r->cur_meta = sl->meta ? sl->meta : r->empty;
+		r->cur_tmin = sl->seg_tmin;
+		r->cur_tmin_set = sl->seg_tmin_set;
 		*out = lb;
 		return 1;
 	}
@@ -2161,6 +2181,8 @@ static int deliver(struct pebs_reader *r, struct slot *sl,
 	}
 	struct pebs_batch *b = sl->batch;
 	r->cur_meta = sl->meta;
+	r->cur_tmin = sl->seg_tmin;
+	r->cur_tmin_set = sl->seg_tmin_set;
 	r->st.samples += b->n;
 	r->st.blocks++;
 	for (unsigned c = 0; c < PEBS_COL_COUNT; c++)
@@ -2294,6 +2316,14 @@ const char *pebs_reader_name(const struct pebs_reader *r, uint32_t source)
 const struct pebs_meta *pebs_reader_meta(const struct pebs_reader *r)
 {
 	return r->cur_meta;
+}
+
+int pebs_reader_segment_start(const struct pebs_reader *r, uint64_t *t0)
+{
+	if (meta_time_origin(r->cur_meta, t0, NULL) > 0)
+		return 1;
+	*t0 = r->cur_tmin_set ? r->cur_tmin : 0;
+	return r->cur_tmin_set;
 }
 
 void pebs_reader_stats(const struct pebs_reader *r,

@@ -528,6 +528,12 @@ int pebs_writer_close(struct pebs_writer *w)
 	return r;
 }
 
+int pebs_writer_first_time(const struct pebs_writer *w, uint64_t *t0)
+{
+	*t0 = w->nindex ? w->index[0].tmin : 0;
+	return w->nindex != 0;
+}
+
 const char *pebs_writer_errmsg(const struct pebs_writer *w)
 {
 	return w->msg;

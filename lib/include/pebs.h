@@ -286,12 +286,13 @@ int pebs_meta_copy(struct pebs_meta *dst, const struct pebs_meta *src);
 /*
  * Checks @value against the syntax the tools read well-known key @key with
  * (formats/pebs-format.md, section 9): time.unit (tsc or ns), tsc.hz and
- * topology.nr_cpus (decimal integers above 0), topology.node.N.cpus (a CPU
- * list, N up to 4095).  For a caller that takes keys from a user, since the
- * readers treat a malformed value as a missing one.  Returns 0 when @value
- * fits, or @key has no syntax of its own; else -PEBS_E_PARSE with the
- * expected form, a static string, in *@expected (when not NULL; NULL on
- * success).
+ * topology.nr_cpus (decimal integers above 0), time.origin (a decimal
+ * integer, 0 included), topology.node.N.cpus (a CPU list, N up to 4095).
+ * For a caller that takes keys from a user, since the readers treat a
+ * malformed value as a missing one (time.origin: as an error for `t`).
+ * Returns 0 when @value fits, or @key has no syntax of its own; else
+ * -PEBS_E_PARSE with the expected form, a static string, in *@expected
+ * (when not NULL; NULL on success).
  */
 int pebs_meta_check(const char *key, const char *value,
 		    const char **expected);

@@ -104,16 +104,19 @@ int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
 
 /*
  * Several segments (inputs read as one, concatenated files): each has its
- * own clock, its metadata's time.unit and tsc.hz, and its own start, the
- * smallest time stamp of its first block; `t` of a sample counts from
- * its segment's start on its segment's clock.  Call before evaluating
- * each batch (cheap while @m stays the same) with @m the metadata of
- * the batch's segment, as pebs_reader_meta() gives it (the pointer tells
- * the segments apart) and @b the batch: the segment's start is the one
- * pebs_expr_block_segment() recorded for @m, else the smallest time of
- * @b (then the segment's first batch).  Returns 0 (also when `t` is not
- * used), or as pebs_expr_set_clock_meta(): -PEBS_E_PARSE with @err when
- * this segment cannot convert a unit of the expression.
+ * own clock, its metadata's time.unit and tsc.hz, and its own start: its
+ * metadata's time.origin (a segment derived from another keeps that one's
+ * start there), else the smallest time stamp of its first block; `t` of
+ * a sample counts from its segment's start on its segment's clock.  Call
+ * before evaluating each batch (cheap while @m stays the same) with @m
+ * the metadata of the batch's segment, as pebs_reader_meta() gives it
+ * (the pointer tells the segments apart) and @b the batch: without
+ * time.origin the segment's start is the one pebs_expr_block_segment()
+ * recorded for @m, else the smallest time of @b (then the segment's first
+ * batch).  Returns 0 (also when `t` is not used), or as
+ * pebs_expr_set_clock_meta(): -PEBS_E_PARSE with @err when this segment
+ * cannot convert a unit of the expression, or when its time.origin is not
+ * a decimal integer of 64 bits ("metadata time.origin is malformed").
  */
 int pebs_expr_set_segment(struct pebs_expr *e, const struct pebs_meta *m,
 			  const struct pebs_batch *b,
@@ -196,9 +199,10 @@ enum pebs_expr_match pebs_expr_block(const struct pebs_expr *e,
  * pebs_expr_block() for a reader's filter callback over inputs of several
  * segments: `t` is placed on the clock of the block's segment
  * (@info->meta, its time.unit and tsc.hz; NULL: pebs_expr_block()), from
- * that segment's start, which the first call for a segment records as
- * @info->min[time] (callbacks come in input order).  "Possibly some" for
- * a block whose segment cannot convert a unit of the expression, so that
+ * that segment's start: its metadata's time.origin, else what the first
+ * call for a segment records, @info->min[time] (callbacks come in input
+ * order).  "Possibly some" for a block whose segment cannot convert a
+ * unit of the expression or has a malformed time.origin, so that
  * pebs_expr_set_segment() reports it on the block's batch.  Independent
  * of the clock set for evaluation: safe to call from the reader's thread
  * while another thread evaluates and calls pebs_expr_set_segment().

@@ -188,6 +188,17 @@ int pebs_writer_close(struct pebs_writer *w);
  */
 const char *pebs_writer_errmsg(const struct pebs_writer *w);
 
+/*
+ * The smallest time stamp of the first block @w wrote (samples still
+ * pending are not in a block: pebs_writer_flush() or _finish() writes
+ * them): where a time since the start (pebs-filter's `t`) counts from in
+ * this segment unless its metadata has time.origin.  A writer that goes
+ * on with the same time line in a new segment (pebs-import -f perf at a
+ * thread's rename) gives it as that segment's time.origin.  Returns 1
+ * with *@t0, or 0 (*@t0 = 0) before the first block.
+ */
+int pebs_writer_first_time(const struct pebs_writer *w, uint64_t *t0);
+
 /* Totals so far. */
 struct pebs_write_stats {
 	uint64_t samples, blocks, bytes, lost;
@@ -307,6 +318,19 @@ const char *pebs_reader_name(const struct pebs_reader *r, uint32_t source);
 
 /* Metadata of the segment the last batch came from (never NULL). */
 const struct pebs_meta *pebs_reader_meta(const struct pebs_reader *r);
+
+/*
+ * The start of the segment the last batch came from, where a time since
+ * the start (pebs-filter's `t`) counts from: its metadata's time.origin
+ * when that is a decimal integer, else the smallest time stamp of its
+ * first block (formats/pebs-format.md, section 9).  Returns 1 with *@t0,
+ * or 0 (*@t0 = 0) while neither is known: the last batch is a LOST chunk
+ * (opts.lost_batches) that comes before the segment's first block.  A
+ * tool that writes a segment of its own from this one's samples (some of
+ * them, or all in blocks cut anew, whose first block may start later)
+ * sets time.origin to it, so that `t` of each sample stays.
+ */
+int pebs_reader_segment_start(const struct pebs_reader *r, uint64_t *t0);
 
 /*
  * Counts as far as reading has delivered, the same whatever the number of

@@ -5,6 +5,7 @@
 # same bytes with -j1, -j2 and -j8 (-f perf too).  The chunks of each
 # output are listed: MAGIC, HEAD, BLCK, LOST(cpu,time,count),
 # END(samples,blocks,lost).
+CHUNKS=$PWD/tests/cli/chunks.py
 cd $TMP || exit 9
 pebs-gen -n 37 --seed 1 -o s1.pebs || exit 9
 pebs-gen -n 74 --seed 2 -o s2.pebs || exit 9
@@ -12,25 +13,7 @@ pebs-capture --workload streaming -c 3 --accesses 300k -o l.pebs \
 	2>/dev/null || exit 9
 pebs-filter false -f pebs l.pebs > lz.pebs || exit 9
 cat s1.pebs lz.pebs s2.pebs > c.pebs
-chunks() {
-	python3 -c '
-import struct, sys
-d = sys.stdin.buffer.read(); p = 0; out = []
-while p < len(d):
-    if d[p:p + 8] == b"\x89PEBS\r\n\x1a":
-        out.append("MAGIC"); p += 8; continue
-    t = d[p:p + 4].decode("latin1").strip()
-    n = struct.unpack("<Q", d[p + 8:p + 16])[0]; c = d[p + 16:p + 16 + n]
-    if t == "LOST":
-        t += "(%d,%d,%d)" % (struct.unpack("<I", c[:4]) +
-                             struct.unpack("<QQ", c[8:24]))
-    elif t == "END":
-        t += "(%d,%d,%d)" % struct.unpack("<QQQ", c[:24])
-    if t not in ("INDX", "TAIL"):
-        out.append(t)
-    p += 16 + n + 8
-print(" ".join(out))'
-}
+chunks() { python3 "$CHUNKS"; }
 for J in 1 2 8; do
 	echo "-j$J decode: $(pebs-decode -f pebs -j$J c.pebs | chunks)"
 	echo "-j$J filter: $(pebs-filter true -f pebs -j$J c.pebs | chunks)"

@@ -15,6 +15,8 @@ pebs-decode -f csv < x.pebs > x.csv && cp x.csv keep.csv || exit 9
 pebs-import -o x.csv < x.csv; echo "rc=$?"
 cmp x.csv keep.csv && echo "csv kept"
 cmp x.pebs keep.pebs && echo "input kept"
-# A new output file, and stdout, are not inputs.
-pebs-decode -f pebs -o y.pebs x.pebs && cmp y.pebs x.pebs && echo copied &&
+# A new output file, and stdout, are not inputs.  (The copy has the same
+# samples; its metadata adds time.origin, so the bytes differ.)
+pebs-decode -f pebs -o y.pebs x.pebs &&
+pebs-decode -f csv y.pebs > y.csv && cmp y.csv keep.csv && echo copied &&
 pebs-decode x.pebs | wc -l
