@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "c2c_int.h"
+#include "output_fmt.h"
 #include "pebs_dsrc.h"
 
 int c2c_fail(struct pebs_c2c *c, int code, const char *fmt, ...)
@@ -20,6 +21,8 @@ int c2c_fail(struct pebs_c2c *c, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->err, sizeof(c->err), fmt, ap);
 	va_end(ap);
+	/* topology lists, names: from the input */
+	pebs_outfmt_msg_fix(c->err);
 	return -code;
 }
 

@@ -89,6 +89,7 @@ static void vfail(struct pebs_csvin *c, uint64_t line, int err,
 	int n = snprintf(c->msg, sizeof(c->msg), "line %llu: ",
 			 (unsigned long long)line);
 	vsnprintf(c->msg + n, sizeof(c->msg) - (size_t)n, fmt, ap);
+	pebs_outfmt_msg_fix(c->msg);
 }
 
 static void fail(struct pebs_csvin *c, int err, const char *fmt, ...)
@@ -115,17 +116,20 @@ static void fail_at(struct pebs_csvin *c, uint64_t line, int err,
 	va_end(ap);
 }
 
-/* Quotable excerpt of a bad value: at most 40 bytes, controls as '?'. */
+/*
+ * Quotable excerpt of a bad value: at most cap - 4 bytes of it, shown as
+ * text tables show names (controls, invalid UTF-8 as '?'), and '"' as '?'
+ * so that the quotes around it are the message's.
+ */
 static const char *excerpt(char *dst, size_t cap, const char *s, size_t n)
 {
+	uint32_t w;
 	size_t m = n < cap - 4 ? n : cap - 4;
-	for (size_t i = 0; i < m; i++)
-		dst[i] = (unsigned char)s[i] < 0x20 || s[i] == '"' ? '?' :
-			 s[i];
-	if (m < n)
-		memcpy(dst + m, "...", 4);
-	else
-		dst[m] = 0;
+	size_t k = pebs_outfmt_text_str(dst, s, m, &w);
+	for (size_t i = 0; i < k; i++)
+		if (dst[i] == '"')
+			dst[i] = '?';
+	memcpy(dst + k, m < n ? "..." : "", m < n ? 4 : 1);
 	return dst;
 }
 

@@ -4,11 +4,15 @@
 #include <stdio.h>
 
 #include "errbuf.h"
+#include "output_fmt.h"
 
 void lib_verrf(char *err, size_t len, const char *fmt, va_list ap)
 {
-	if (err && len)
-		vsnprintf(err, len, fmt, ap);
+	if (!err || !len)
+		return;
+	vsnprintf(err, len, fmt, ap);
+	/* names and values quoted from input files end on a terminal */
+	pebs_outfmt_msg_fix(err);
 }
 
 void lib_errf(char *err, size_t len, const char *fmt, ...)

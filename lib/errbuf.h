@@ -9,7 +9,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* printf into @err (@len bytes); nothing when @err is NULL or @len 0. */
+/*
+ * printf into @err (@len bytes), then pebs_outfmt_msg_fix(): controls and
+ * invalid UTF-8 of the values become '?'; nothing when @err is NULL or
+ * @len 0.
+ */
 void lib_errf(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void lib_verrf(char *err, size_t len, const char *fmt, va_list ap)

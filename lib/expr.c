@@ -25,6 +25,7 @@
 #include "pebs_plan.h"
 #include "pebs_sym.h"
 #include "meta_int.h"
+#include "output_fmt.h"
 
 #define MAXDEPTH 48
 #define MAXNODES 4096
@@ -1882,6 +1883,8 @@ static int set_clock(struct pebs_expr *e, uint64_t t0, double ticks_per_sec,
 				 "t in %s needs the time frequency, but "
 				 "metadata tsc.hz is malformed: \"%.40s\"",
 				 units[bad->tunit], bad_hz);
+			/* the value is the input file's */
+			pebs_outfmt_msg_fix(err->msg);
 		} else if (err) {
 			err->col = bad->tcol;
 			snprintf(err->msg, sizeof(err->msg),

@@ -1489,7 +1489,7 @@ static int field_id(const char *name, int *id)
 	return 0;
 }
 
-#define ERR(...) do { snprintf(y->err, y->errlen, __VA_ARGS__); \
+#define ERR(...) do { ys_errl(y, 0, __VA_ARGS__); \
 		      r = -PEBS_E_PARSE; goto out; } while (0)
 /* ERR() with "line @ln: " first */
 #define ERRL(ln, ...) do { ys_errl(y, (ln), __VA_ARGS__); \
@@ -1498,15 +1498,21 @@ static int field_id(const char *name, int *id)
 static void ys_errl(struct ys *y, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * The message, after "line @line: " unless @line is 0.  Groups, field
+ * names and --where come from the input (libyaml decoded "\e" into an
+ * ESC), and the message ends on a terminal: pebs_outfmt_msg_fix().
+ */
 static void ys_errl(struct ys *y, size_t line, const char *fmt, ...)
 {
-	int n = snprintf(y->err, y->errlen, "line %zu: ", line);
+	int n = line ? snprintf(y->err, y->errlen, "line %zu: ", line) : 0;
 	if (n < 0 || (size_t)n >= y->errlen)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(y->err + n, y->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	pebs_outfmt_msg_fix(y->err);
 }
 
 /* The line of the current event, from 1. */
@@ -1785,19 +1791,13 @@ static int ys_head(struct ys *y, const struct pebs_hist *h,
 	 * damaged input.  No where key (older results too): every sample.
 	 */
 	if (h && !same_where(hd->where, h->where)) {
-		int n = hd->have_where ?
-			snprintf(y->err, y->errlen, "line %zu: ", hd->wline) :
-			0;
-		if (n >= 0 && (size_t)n < y->errlen)
-			snprintf(y->err + n, y->errlen - (size_t)n,
-				 "histogram %s%s%s cannot merge into one %s%s%s "
-				 "(the inputs must be counted with the same "
-				 "--where)",
-				 hd->where ? "with --where \"" :
-				 "without --where", hd->where ? hd->where : "",
-				 hd->where ? "\"" : "",
-				 h->where ? "with --where \"" : "without --where",
-				 h->where ? h->where : "", h->where ? "\"" : "");
+		ys_errl(y, hd->have_where ? hd->wline : 0,
+			"histogram %s%s%s cannot merge into one %s%s%s "
+			"(the inputs must be counted with the same --where)",
+			hd->where ? "with --where \"" : "without --where",
+			hd->where ? hd->where : "", hd->where ? "\"" : "",
+			h->where ? "with --where \"" : "without --where",
+			h->where ? h->where : "", h->where ? "\"" : "");
 		r = -PEBS_E_INVAL;
 	}
 out:

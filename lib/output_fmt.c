@@ -264,12 +264,26 @@ size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,
 			   (CH_CTRL | CH_BAD)) {
 			*p++ = '?';
 		} else {
-			memcpy(p, u + i, l);
+			/* memmove: @dst may be @s (pebs_outfmt_msg_fix) */
+			memmove(p, u + i, l);
 			p += l;
 		}
 	}
 	*width = w;
 	return (size_t)(p - dst);
+}
+
+size_t pebs_text_sanitize(char *dst, const char *s, size_t n)
+{
+	uint32_t w;
+	return pebs_outfmt_text_str(dst, s, n, &w);
+}
+
+char *pebs_outfmt_msg_fix(char *s)
+{
+	uint32_t w;
+	s[pebs_outfmt_text_str(s, s, strlen(s), &w)] = '\0';
+	return s;
 }
 
 static size_t put_text(FILE *fp, unsigned k, uint32_t cp)

@@ -108,12 +108,23 @@ int pebs_outfmt_csv_needs_quote(const char *s, size_t n);
 size_t pebs_outfmt_json_str(char *dst, const char *s, size_t n);
 
 /*
- * Writes @s for a text table at @dst (at most n bytes): control characters
- * (C0, DEL, C1 U+0080..U+009F: a terminal would act on them) and invalid
- * UTF-8 bytes become '?'.  *@width gets the number of characters.
+ * Writes @s for a text table at @dst (at most n bytes; @dst may be @s):
+ * control characters (C0, DEL, C1 U+0080..U+009F: a terminal would act on
+ * them) and invalid UTF-8 bytes become '?'.  *@width gets the number of
+ * characters.  pebs_text_sanitize() (pebs.h) is its public form.
  */
 size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,
 			    uint32_t *width);
+
+/*
+ * Makes the NUL-terminated message @s, in place, as text tables show
+ * names (pebs_outfmt_text_str(): '\n' and '\t' become '?' too, so a
+ * value from an input cannot start a line of its own that passes for a
+ * message).  The library's error helpers pass what they formatted
+ * through it, since those messages quote names and values from input
+ * files and end on a terminal.  Returns @s.
+ */
+char *pebs_outfmt_msg_fix(char *s);
 
 /*
  * Writes @s to @fp as pebs_outfmt_text_str() does, then spaces up to @pad

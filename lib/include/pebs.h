@@ -50,6 +50,17 @@ const char *pebs_strerror(int err);
  */
 int pebs_num_parse(const char *s, size_t n, uint64_t *out);
 
+/*
+ * Copies the @n bytes of @s to @dst (room for @n bytes; @dst may be @s; no
+ * NUL is added) as the text formats show names: each control character
+ * (C0, '\n' and '\t' included, DEL, C1 U+0080..U+009F) and each byte of
+ * no valid UTF-8 sequence becomes '?', so that nothing a terminal acts on
+ * remains (a name from another machine's file can hold ESC sequences).
+ * The library's detail messages (pebs_*_errmsg) already come this way.
+ * Returns the bytes written, at most @n.
+ */
+size_t pebs_text_sanitize(char *dst, const char *s, size_t n);
+
 /* ---------------------------------------------------------------- columns */
 
 /*

@@ -1087,6 +1087,14 @@ Test(c2c, topology_nodes)
 	pebs_meta_set(m, "topology.node.5.cpus", "3-x");
 	cr_expect_eq(pebs_c2c_set_topology(d, m), -PEBS_E_PARSE);
 	pebs_meta_free(m);
+	/* the list is the file's: what a terminal acts on is quoted as
+	 * '?' (it was sent raw) */
+	m = pebs_meta_new();
+	pebs_meta_set(m, "topology.node.6.cpus", "99\033[2J\n\302\233\377");
+	cr_expect_eq(pebs_c2c_set_topology(d, m), -PEBS_E_PARSE);
+	cr_expect_str_eq(pebs_c2c_errmsg(d), "node 6: bad cpu list "
+			 "\"99?[2J???\"");
+	pebs_meta_free(m);
 	pebs_c2c_free(d);
 	pebs_c2c_free(c);
 	/*

@@ -289,6 +289,12 @@ Test(csvin, errors)
 	expect_error("cpu\n4294967296\n", -PEBS_E_RANGE,
 		     "line 2: field \"cpu\": out of range for 32 bits: "
 		     "\"4294967296\"");
+	/* an excerpt shows controls (C0, DEL, C1 as UTF-8 or a raw byte),
+	 * invalid UTF-8 and '"' as '?'; other UTF-8 stays.  DEL, C1 and
+	 * invalid UTF-8 reached the terminal raw */
+	expect_error("lat\n\"1\033[2J\177\302\233\233\377\303\251\"\"\"\n",
+		     -PEBS_E_PARSE, "line 2: field \"lat\": not a number: "
+		     "\"1?[2J????\303\251?\"");
 	expect_error("ip\n0xfg\n", -PEBS_E_PARSE,
 		     "line 2: field \"ip\": not a number: \"0xfg\"");
 	expect_error("ip\n0x\n", -PEBS_E_PARSE,

@@ -499,6 +499,10 @@ Test(expr_parse, clock_from_metadata)
 		{ "tsc", "18446744073709551616", "t in ms needs the time "
 		  "frequency, but metadata tsc.hz is malformed: "
 		  "\"18446744073709551616\"" },
+		/* the value is the file's: what a terminal acts on is
+		 * quoted as '?' (it was sent raw) */
+		{ "tsc", "1\033]0;X\007\n\302\233", "t in ms needs the time "
+		  "frequency, but metadata tsc.hz is malformed: \"1?]0;X???\"" },
 		{ "tsc", "18446744073709551615", NULL },
 		{ "tsc", "0100", NULL },
 	};

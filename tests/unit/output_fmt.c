@@ -8,6 +8,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "errbuf.h"
 #include "output_fmt.h"
 #include "pebs_dsrc.h"
 #include "pebs_field.h"
@@ -742,4 +743,44 @@ Test(output, yaml_names_read_back)
 		free(back);
 		free(q);
 	}
+}
+
+/*
+ * Names and values from input files in messages: pebs_text_sanitize(),
+ * pebs_outfmt_msg_fix() and the library's lib_errf() show them as text
+ * tables do (they reached the terminal raw: ESC sequences set its title
+ * or cleared it, a '\n' started a line that passed for a message).
+ */
+Test(output, messages_show_names_as_text_tables)
+{
+	/* C0 ('\n', '\t', CR too), DEL, C1 as UTF-8 and as a raw byte,
+	 * invalid UTF-8 (a lone lead, a cut sequence, an overlong): '?';
+	 * other UTF-8 stays, U+2028 and U+202E as text tables keep them */
+	static const char in[] = "a\033]0;X\007b\n\t\r\177\302\205\302\237"
+				 "\233\377\303\251\342\200\250\342\200\256"
+				 "\300\257\342\200";
+	static const char want[] = "a?]0;X?b????????\303\251\342\200\250"
+				   "\342\200\256????";
+	char out[sizeof(in)];
+	size_t n = pebs_text_sanitize(out, in, sizeof(in) - 1);
+	cr_assert_eq(n, sizeof(want) - 1);
+	cr_assert_eq(memcmp(out, want, n), 0);
+	uint32_t w;
+	char tab[sizeof(in)];
+	cr_assert_eq(pebs_outfmt_text_str(tab, in, sizeof(in) - 1, &w), n);
+	cr_assert_eq(memcmp(tab, out, n), 0, "not as text tables");
+	/* in place, and a second pass changes nothing */
+	char buf[sizeof(in)];
+	memcpy(buf, in, sizeof(in));
+	cr_assert_eq(pebs_outfmt_msg_fix(buf), buf);
+	cr_assert_str_eq(buf, want);
+	cr_assert_str_eq(pebs_outfmt_msg_fix(buf), want);
+	cr_assert_eq(pebs_text_sanitize(buf, "", 0), 0);
+	/* the library's detail messages, cut or not */
+	char msg[64];
+	lib_errf(msg, sizeof(msg), "event \"%s\"", "r\033[31md\nfake: x");
+	cr_assert_str_eq(msg, "event \"r?[31md?fake: x\"");
+	lib_errf(msg, 9, "%s", "abcdef\302\233");
+	cr_assert_str_eq(msg, "abcdef?");
+	lib_errf(NULL, 0, "%s", "x");
 }
