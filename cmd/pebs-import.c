@@ -297,12 +297,14 @@ static int sink_comm(void *ctx, uint64_t line, const struct pebs_sample *s,
 	const char *old = pebs_meta_get(m->comms, k);
 	if (old && strcmp(old, name) == 0)
 		return 0;
+	char now[256], before[256];
 	if (old && !m->comm_changes++)
 		util_warn("%s: line %llu: pid %" PRIu32 " tid %" PRIu32 ": "
 			  "comm \"%s\" after \"%s\": a thread has one name "
 			  "in .pebs, the last one read is kept",
 			  util_name(m->input), (unsigned long long)line,
-			  s->pid, s->tid, name, old);
+			  s->pid, s->tid, util_safe(now, sizeof(now), name),
+			  util_safe(before, sizeof(before), old));
 	return pebs_meta_set(m->comms, k, name) ? -PEBS_E_NOMEM : 0;
 }
 

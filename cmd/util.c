@@ -68,6 +68,26 @@ void util_restore_signals(void)
 
 int util_progress_shown;
 
+/*
+ * Writes NUL-terminated @s (changed in place) to stderr as the text
+ * formats show names, pebs_text_sanitize(): names and values from input
+ * files can hold what a terminal acts on (ESC sequences that set its
+ * title or clear it, a CR that overwrites the line).  Its '\n's stay, so
+ * that a message of several lines keeps them; the library's messages
+ * and util_safe() change the '\n' of a quoted value.
+ */
+static void put_msg(char *s)
+{
+	for (;;) {
+		size_t n = strcspn(s, "\n");
+		fwrite(s, 1, pebs_text_sanitize(s, s, n), stderr);
+		if (!s[n])
+			return;
+		fputc('\n', stderr);
+		s += n + 1;
+	}
+}
+
 /* The format attribute: clang's -Wformat-nonliteral refused vfprintf()
  * of a format it could not check (make CC=clang failed here). */
 __attribute__((format(printf, 1, 0)))
@@ -75,17 +95,40 @@ static void vwarn(const char *fmt, va_list ap)
 {
 	int saved = errno;
 	size_t n = strlen(fmt);
+	char small[1024], *msg = small;
+	va_list aq;
+	va_copy(aq, ap);
+	int len = vsnprintf(small, sizeof(small), fmt, ap);
+	/* a longer one whole if it can be, else cut */
+	if (len >= (int)sizeof(small) && (msg = malloc((size_t)len + 1)))
+		vsnprintf(msg, (size_t)len + 1, fmt, aq);
+	else
+		msg = small;
+	if (len < 0)
+		small[0] = '\0';
+	va_end(aq);
 	if (util_progress_shown) {
 		/* A message replaces the progress line, which comes back
 		 * at its next update. */
 		fputs("\r\033[K", stderr);
 		util_progress_shown = 0;
 	}
-	fprintf(stderr, "%s: ", util_prog);
-	vfprintf(stderr, fmt, ap);
+	char prog[256];
+	snprintf(prog, sizeof(prog), "%s: ", util_prog);
+	put_msg(prog);
+	put_msg(msg);
+	if (msg != small)
+		free(msg);
 	if (n && fmt[n - 1] == ':')
 		fprintf(stderr, " %s", strerror(saved));
 	fputc('\n', stderr);
+}
+
+const char *util_safe(char *buf, size_t cap, const char *s)
+{
+	size_t n = strnlen(s, cap - 1);
+	buf[pebs_text_sanitize(buf, s, n)] = '\0';
+	return buf;
 }
 
 void util_warn(const char *fmt, ...)

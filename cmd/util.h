@@ -39,11 +39,23 @@ void util_init(const char *prog);
  */
 void util_restore_signals(void);
 
-/* "PROG: MSG\n" to stderr.  A trailing ':' appends strerror(errno). */
+/*
+ * "PROG: MSG\n" to stderr.  A trailing ':' appends strerror(errno).  What
+ * a terminal would act on (controls but MSG's '\n's, invalid UTF-8)
+ * becomes '?', as in text tables (pebs_text_sanitize()).
+ */
 void util_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* util_warn() then exit(@code). */
 void util_die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+
+/*
+ * Name or value @s from an input, for a message that quotes it: a copy in
+ * @buf (@cap >= 1 bytes, cut to cap - 1) with controls, '\n' included, and
+ * invalid UTF-8 as '?', so that it cannot end the message's line and
+ * start one that passes for another message.  Returns @buf.
+ */
+const char *util_safe(char *buf, size_t cap, const char *s);
 
 /* util_open_out()'s @binary: what is written (the refusal names it). */
 enum { UTIL_OUT_TEXT = 0, UTIL_OUT_PEBS = 1, UTIL_OUT_PERF = 2 };

@@ -79,13 +79,15 @@ static void check(struct util_evcheck *c, struct pebs_reader *r)
 			util_die(EXIT_SYS, "out of memory");
 		c->warned = p;
 		c->warned[c->nwarned++] = bad[i].text;
-		char list[1024] = "";
+		char list[1024] = "", safe[256];
 		size_t len = 0;
+		/* the input's names, which may hold a line end */
 		for (size_t k = 0; k < c->n && k < SHOWN_NAMES &&
 		     len < sizeof(list); k++)
 			len += (size_t)snprintf(list + len, sizeof(list) - len,
 						"%s%s", k ? ", " : "",
-						c->names[k]);
+						util_safe(safe, sizeof(safe),
+							  c->names[k]));
 		if (c->n > SHOWN_NAMES && len < sizeof(list))
 			snprintf(list + len, sizeof(list) - len,
 				 ", and %zu more", c->n - SHOWN_NAMES);
