@@ -791,7 +791,9 @@ static int yaml_scalar(struct pebs_output *o, const char *s, size_t n,
 		       int quote)
 {
 	yaml_event_t ev;
-	yaml_scalar_style_t st = quote ? YAML_SINGLE_QUOTED_SCALAR_STYLE :
+	yaml_scalar_style_t st = pebs_outfmt_yaml_has_linesep(s, n) ?
+				 YAML_DOUBLE_QUOTED_SCALAR_STYLE :
+				 quote ? YAML_SINGLE_QUOTED_SCALAR_STYLE :
 				 YAML_PLAIN_SCALAR_STYLE;
 	if (!yaml_scalar_event_initialize(&ev, NULL, NULL,
 					  (yaml_char_t *)(uintptr_t)s,

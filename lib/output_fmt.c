@@ -381,6 +381,18 @@ size_t pebs_outfmt_utf8_fix(char *dst, const char *s, size_t n)
 	return (size_t)(p - dst);
 }
 
+int pebs_outfmt_yaml_has_linesep(const char *s, size_t n)
+{
+	/* valid UTF-8 or not, these bytes in a row are one of the three */
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i + 1 < n; i++)
+		if ((u[i] == 0xc2 && u[i + 1] == 0x85) ||
+		    (u[i] == 0xe2 && i + 2 < n && u[i + 1] == 0x80 &&
+		     (u[i + 2] == 0xa8 || u[i + 2] == 0xa9)))
+			return 1;
+	return 0;
+}
+
 int pebs_outfmt_yaml_needs_quote(const char *s, int numeric)
 {
 	/* YAML 1.1 readers (PyYAML) resolve these plain scalars to

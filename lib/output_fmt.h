@@ -170,6 +170,15 @@ size_t pebs_outfmt_yaml_err_line(const struct yaml_parser_s *p,
 size_t pebs_outfmt_utf8_fix(char *dst, const char *s, size_t n);
 
 /*
+ * 1 when @s (@n bytes) holds U+0085, U+2028 or U+2029.  libyaml takes them
+ * for line breaks and, in a plain or single-quoted scalar, writes a line
+ * break and indentation there, which YAML 1.2 readers (to which they are
+ * content) read back as spaces: such a string is written double-quoted,
+ * where libyaml escapes them as \N, \L, \P.
+ */
+int pebs_outfmt_yaml_has_linesep(const char *s, size_t n);
+
+/*
  * 1 when plain YAML @s would not read back as that string: empty, a YAML
  * 1.1 bool/null word, or (when @numeric) something that reads as a number.
  */

@@ -322,9 +322,11 @@ static int em_scalar(struct em *m, const char *s, int quote)
 	/* quote: 1 always, 0 never, -1 words, -2 words and numbers */
 	if (quote < 0)
 		quote = pebs_outfmt_yaml_needs_quote(fixed, quote == -2);
+	yaml_scalar_style_t st = pebs_outfmt_yaml_has_linesep(fixed, n) ?
+		YAML_DOUBLE_QUOTED_SCALAR_STYLE : quote ?
+		YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE;
 	int r = em_emit(m, &ev, yaml_scalar_event_initialize(&ev, NULL, NULL,
-		(yaml_char_t *)fixed, (int)n, 1, 1, quote ?
-		YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE));
+		(yaml_char_t *)fixed, (int)n, 1, 1, st));
 	free(fixed);
 	return r;
 }
