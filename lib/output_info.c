@@ -310,6 +310,19 @@ static int em_emit(struct em *m, yaml_event_t *ev, int ok)
 	return m->err;
 }
 
+/*
+ * 1 when @s is a decimal number as the tools write one: digits, no leading
+ * 0, at most 15 of them (below 2^53, so that a reader keeping numbers as
+ * doubles, as JavaScript does, reads two such keys as two numbers).  No
+ * other string a reader would take for this number is written plain
+ * (em_scalar()), so that two such keys are never one.
+ */
+static int plain_decimal(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+	return n && !s[n] && n <= 15 && (s[0] != '0' || n == 1);
+}
+
 static int em_scalar(struct em *m, const char *s, int quote)
 {
 	yaml_event_t ev;
@@ -319,9 +332,15 @@ static int em_scalar(struct em *m, const char *s, int quote)
 		return m->err = -PEBS_E_NOMEM;
 	n = pebs_outfmt_utf8_fix(fixed, s, n);
 	fixed[n] = 0;
-	/* quote: 1 always, 0 never, -1 words, -2 words and numbers */
+	/*
+	 * quote: 1 always, 0 never, -1 words, -2 words and numbers, -3 (a
+	 * mapping key) words and numbers but plain decimals: two keys that
+	 * a reader resolves to one value (0x10 and 16, 1 and 01, true and
+	 * yes) would be a duplicate key, read as one.
+	 */
 	if (quote < 0)
-		quote = pebs_outfmt_yaml_needs_quote(fixed, quote == -2);
+		quote = pebs_outfmt_yaml_needs_quote(fixed, quote != -1) &&
+			!(quote == -3 && plain_decimal(fixed));
 	yaml_scalar_style_t st = pebs_outfmt_yaml_has_linesep(fixed, n) ?
 		YAML_DOUBLE_QUOTED_SCALAR_STYLE : quote ?
 		YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE;
@@ -374,7 +393,11 @@ static int em_value(struct em *m, const struct node *n)
 		return em_seq(m, 0);
 	}
 	em_map(m, 1);
-	/* A key that has a value and sub-keys: the value goes under "_". */
+	/*
+	 * A key that has a value and sub-keys: the value goes under "_";
+	 * em_node() writes a sub-key named "_" (or "__", ...) with one more
+	 * "_", so that it never takes this place.
+	 */
 	if (n->value) {
 		em_scalar(m, "_", 0);
 		em_scalar(m, n->value, -1);
@@ -386,7 +409,18 @@ static int em_value(struct em *m, const struct node *n)
 
 static int em_node(struct em *m, const struct node *n)
 {
-	em_scalar(m, n->name, -1);
+	size_t len = strlen(n->name);
+	if (len && strspn(n->name, "_") == len) {
+		char *k = malloc(len + 2);
+		if (!k)
+			return m->err = -PEBS_E_NOMEM;
+		memset(k, '_', len + 1);
+		k[len + 1] = 0;
+		em_scalar(m, k, 0);
+		free(k);
+	} else {
+		em_scalar(m, n->name, -3);
+	}
 	return em_value(m, n);
 }
 
