@@ -716,6 +716,25 @@ static int special(const char *path)
 	       strncmp(path, "/dev/", 5) == 0 || path[0] != '/';
 }
 
+/*
+ * 1 when absolute @path names its file without a detour: no empty, "." or
+ * ".." component.  Map paths come from the metadata, untrusted: "/../x"
+ * would be looked up outside --symfs DIR, and "/./dev/x" or "/../dev/x"
+ * would pass the /dev/ test of special() and open a device.  The kernel
+ * writes none of these in /proc/PID/maps.
+ */
+static int plain_path(const char *path)
+{
+	for (const char *p = path; *p == '/';) {
+		const char *e = strchrnul(p + 1, '/');
+		size_t n = (size_t)(e - p - 1);
+		if (!n || (p[1] == '.' && (n == 1 || (n == 2 && p[2] == '.'))))
+			return 0;
+		p = e;
+	}
+	return 1;
+}
+
 /* The build-id of @elf as lowercase hex in @hex (41 bytes), or "". */
 static void elf_bid(Elf *elf, char *hex)
 {
@@ -893,7 +912,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
 	    nl + 1 < nalt && memcmp(alt, link, nl + 1) == 0) {
 		id = (const unsigned char *)alt + nl + 1;
 		nid = (int)(nalt - nl - 1);
-		if (link[0] == '/' && !strstr(link, "/../"))
+		if (link[0] == '/' && plain_path(link))
 			if (!(path[1] = fmt("%s%s", root, link)))
 				oom(s);
 		link = NULL;
@@ -980,14 +999,19 @@ static struct obj *obj_get(struct pebs_sym *s, const struct smap *m)
 	if (!file)
 		return NULL;
 	char *why = NULL;
+	int plain = plain_path(m->path);
 	/* metadata may name a FIFO or a device: never block on one */
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = plain ? open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
 	Elf *elf = NULL;
 	struct stat st;
 	GElf_Ehdr eh;
 	char hex[41] = "";
 	int usable = 0;
-	if (fd < 0)
+	if (!plain)
+		why = fmt("%s: a path with an empty, . or .. component: not "
+			  "opened, its symbols read " PEBS_SYM_UNKNOWN,
+			  m->path);
+	else if (fd < 0)
 		why = fmt("%s: not found%s%s: its symbols read "
 			  PEBS_SYM_UNKNOWN, m->path,
 			  s->symfs ? " under --symfs " : "",
