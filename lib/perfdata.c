@@ -22,6 +22,7 @@
 #include "pebs_perf.h"
 #include "pebs_plan.h"
 #include "pebs_uarch.h"
+#include "errbuf.h"
 
 #define MAGIC_LE 0x32454c4946524550ull	/* "PERFILE2" read little-endian */
 #define MAX_ATTRS 4096u
@@ -162,7 +163,7 @@ static void seterr(struct pebs_perf_reader *r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	lib_verrf(r->err, sizeof(r->err), fmt, ap);
 	va_end(ap);
 }
 

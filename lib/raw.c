@@ -21,6 +21,7 @@
 #include "fmt.h"
 #include "pebs_perf.h"
 #include "pebs_uarch.h"
+#include "errbuf.h"
 
 #define MAX_SAMPLES_PER_RECORD	64
 
@@ -47,7 +48,7 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	if (!err || !errlen)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	lib_verrf(err, errlen, fmt, ap);
 	va_end(ap);
 }
 

@@ -30,6 +30,7 @@
 #include "fmt.h"
 #include "meta_int.h"
 #include "pebs_format.h"
+#include "errbuf.h"
 
 enum { S_FREE, S_BUSY, S_READY };
 /* K_MARK: no block, only what was read since the slot before (a LOST
@@ -184,7 +185,7 @@ static int slot_err(struct slot *s, int code, uint32_t src, const char *fmt,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(s->msg, sizeof(s->msg), fmt, ap);
+	lib_verrf(s->msg, sizeof(s->msg), fmt, ap);
 	va_end(ap);
 	s->kind = K_ERROR;
 	s->err = -code;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "workload_int.h"
+#include "errbuf.h"
 
 #define MAX_MAPS 65536u
 
@@ -51,7 +52,7 @@ static int fail(char *msg, size_t cap, uint64_t line, int err,
 	if (n < 0 || (size_t)n >= cap)
 		return -err;
 	va_start(ap, fmt);
-	vsnprintf(msg + n, cap - (size_t)n, fmt, ap);
+	lib_verrf(msg + n, cap - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -err;
 }

@@ -8,6 +8,7 @@
 
 #include "fmt.h"
 #include "pebs_format.h"
+#include "errbuf.h"
 
 struct index_entry {
 	uint64_t offset, n, tmin, tmax;
@@ -40,7 +41,7 @@ static int set_err(struct pebs_writer *w, int code, const char *fmt, ...)
 	if (!w->err) {
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+		lib_verrf(w->msg, sizeof(w->msg), fmt, ap);
 		va_end(ap);
 		w->err = -code;
 	}
