@@ -19,20 +19,13 @@
 #include <unistd.h>
 
 #include "capture_int.h"
+#include "meta_int.h"
 
 int cmaps_useless(const char *path)
 {
-	/* Anonymous memory, devices and SysV segments have no symbols; the
-	 * same list as pebs-import's (lib/perfdata.c). */
-	static const char *const skip[] = {
-		"//anon", "/anon_hugepage", "/dev/", "/SYSV", "/memfd:",
-		"[heap]", "[stack]", "[anon",
-	};
-	if (!path || !*path || path[0] != '/')
+	/* pebs-import's list (meta_map_useless()), and what has no file */
+	if (!path || !*path || path[0] != '/' || meta_map_useless(path))
 		return 1;	/* [vdso], [vvar]: no file to read */
-	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		if (strncmp(path, skip[i], strlen(skip[i])) == 0)
-			return 1;
 	/* A file deleted since it was mapped cannot be read later. */
 	size_t n = strlen(path);
 	return n > 10 && strcmp(path + n - 10, " (deleted)") == 0;

@@ -304,3 +304,17 @@ int pebs_meta_copy(struct pebs_meta *dst, const struct pebs_meta *src)
 	}
 	return 0;
 }
+
+int meta_map_useless(const char *path)
+{
+	static const char *const skip[] = {
+		"//anon", "/anon_hugepage", "/dev/", "/SYSV", "/memfd:",
+		"[heap]", "[stack]", "[anon",
+	};
+	if (!*path)
+		return 1;
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (strncmp(path, skip[i], strlen(skip[i])) == 0)
+			return 1;
+	return 0;
+}

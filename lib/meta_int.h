@@ -30,4 +30,12 @@ uint64_t meta_tsc_hz(const struct pebs_meta *m, const char **bad);
 int meta_time_origin(const struct pebs_meta *m, uint64_t *v,
 		     const char **bad);
 
+/*
+ * 1 when a map of @path (a maps.N.path) has no symbols to keep it for:
+ * anonymous memory, devices, SysV and memfd segments, [heap], [stack]
+ * and an empty path.  pebs-import -f perf and the capture leave such
+ * maps out (a busy server has thousands); the capture more besides.
+ */
+int meta_map_useless(const char *path);
+
 #endif

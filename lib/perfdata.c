@@ -23,6 +23,7 @@
 #include "pebs_plan.h"
 #include "pebs_uarch.h"
 #include "errbuf.h"
+#include "meta_int.h"
 
 #define MAGIC_LE 0x32454c4946524550ull	/* "PERFILE2" read little-endian */
 #define MAX_ATTRS 4096u
@@ -1470,24 +1471,6 @@ static void attr_name(const struct pattr *a, char *buf, size_t len)
 	return -PEBS_E_NOMEM; } while (0)
 
 /*
- * Anonymous memory, devices and SysV segments have no symbols: keeping them
- * would only bloat the metadata (a busy server has thousands).
- */
-static int useless_map(const char *path)
-{
-	static const char *const skip[] = {
-		"//anon", "/anon_hugepage", "/dev/", "/SYSV", "/memfd:",
-		"[heap]", "[stack]", "[anon",
-	};
-	if (!*path)
-		return 1;
-	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		if (strncmp(path, skip[i], strlen(skip[i])) == 0)
-			return 1;
-	return 0;
-}
-
-/*
  * perf's BUILD_ID feature names the kernel [kernel.kallsyms], its dso,
  * while the kernel's map is [kernel.kallsyms]_text (or another symbol
  * after the prefix): that build-id is the map's.
@@ -1677,7 +1660,7 @@ static int meta_maps(struct pebs_perf_reader *r, struct pebs_meta *m)
 	for (size_t i = 0; i < r->nmaps && kept < MAX_KEPT_MAPS; i++) {
 		const struct pmap *p = &r->maps[i];
 		if (p->dead || !p->len ||
-		    (!r->all_maps && useless_map(p->path)))
+		    (!r->all_maps && meta_map_useless(p->path)))
 			continue;
 		if (!r->all_maps && p->pid != UINT32_MAX &&
 		    !ht_slot(&r->sampled, p->pid, 0))
