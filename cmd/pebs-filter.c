@@ -442,7 +442,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .fmt = FMT_PEBS };
-	int fmt_set = 0, fields_set = 0;
+	int fmt_set = 0, fields_set = 0, threads_set = 0;
 	int c;
 	util_init(argv[0]);
 	o.nfields = util_parse_fields(pebs_field_default_list, o.fields,
@@ -486,6 +486,7 @@ int main(int argc, char **argv)
 		case 'o': o.out = optarg; break;
 		case 'j':
 			o.threads = util_threads_arg(optarg);
+			threads_set = 1;
 			break;
 		case 'h': usage(stdout); util_close_out(stdout, NULL);
 			return EXIT_OK;
@@ -500,6 +501,12 @@ int main(int argc, char **argv)
 	if (o.explain && (fmt_set || fields_set || o.flags || o.level))
 		util_die(EXIT_USAGE, "--explain prints the program: -f, "
 			 "--fields, --no-header and --level do not apply");
+	/* nor do those that choose or read samples: no input is read */
+	if (o.explain && (o.count || o.head || o.sample || o.salvage ||
+			  threads_set))
+		util_die(EXIT_USAGE, "--explain prints the program and reads "
+			 "no input: -c, --head, --sample, --salvage and -j do "
+			 "not apply");
 	if (o.level && (o.count || o.fmt != FMT_PEBS))
 		util_die(EXIT_USAGE, "--level applies to .pebs output only "
 			 "(the default, without --count)");

@@ -11,5 +11,10 @@ pebs-filter --explain --level 3 'lat>0'; echo "rc=$?"
 pebs-filter --explain -f csv 'lat>0'; echo "rc=$?"
 pebs-filter --explain --no-header 'lat>0'; echo "rc=$?"
 pebs-filter --explain --fields lat 'lat>0'; echo "rc=$?"
+# --explain reads no input: what chooses or reads samples does not apply
+for o in -c '--head 1' '--sample 2' --salvage '-j 1'; do
+	pebs-filter --explain $o 'lat>0'; echo "rc=$?"
+done
+pebs-filter --explain -v 'lat>0'; echo "rc=$?"
 # --info ignores them, as it says
 pebs-decode --info -f pebs --no-header $TMP/x.pebs | head -1; echo "rc=$?"
