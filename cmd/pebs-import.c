@@ -337,7 +337,7 @@ static int import_csv(struct imp *m, char **paths, size_t n)
 		 * was chosen: the hint named a -f csv never given.
 		 */
 		if (perf) {
-			util_warn("%s: a perf.data file, not CSV %s", 
+			util_warn("%s: a perf.data file, not CSV %s",
 				  util_name(name), m->fmt_csv ?
 				  "as -f csv says (import it without -f csv, "
 				  "in a run of its own)" :
