@@ -11,6 +11,7 @@
 #include "pebs_format.h"
 #include "pebs_gen.h"
 #include "util.h"
+#include "util_progress.h"
 
 static void usage(int code)
 {
@@ -115,6 +116,9 @@ int main(int argc, char **argv)
 				       .block_samples = (unsigned)block };
 	struct pebs_writer *w;
 	util_writer_check(NULL, pebs_writer_open(&w, fp, m, &wo), out);
+	struct util_progress pg;
+	util_progress_init(&pg, NULL, 0, fp);
+	pg.want = count;
 	for (unsigned long long done = 0; done < count;) {
 		size_t n = count - done < 65536 ? count - done : 65536;
 		int r = pebs_gen_batch(g, b, n);
@@ -122,8 +126,10 @@ int main(int argc, char **argv)
 			util_die(EXIT_SYS, "%s", pebs_strerror(r));
 		util_writer_check(w, pebs_writer_add_batch(w, b), out);
 		done += n;
+		util_progress_at(&pg, done, UINT64_MAX);
 	}
 	util_writer_check(w, pebs_writer_finish(w), out);
+	util_progress_end(&pg);
 	pebs_writer_close(w);
 	util_close_out(fp, out);
 	pebs_batch_free(b);

@@ -17,6 +17,7 @@
 #include "pebs_format.h"
 #include "pebs_perf.h"
 #include "util.h"
+#include "util_progress.h"
 
 static void usage(FILE *fp)
 {
@@ -195,7 +196,32 @@ struct imp {
 	int werr;	/* a writer error, told apart from bad input */
 	int readable;	/* an input was CSV: its header, or empty */
 	int fmt_csv;	/* -f csv was given, not taken from the first input */
+	struct util_progress pg;
+	FILE *in;		/* the input being read */
+	uint64_t before;	/* bytes of the inputs before it */
+	uint64_t nsamples;	/* samples read, all inputs */
 };
+
+/*
+ * The bytes of the inputs read when @in, the one being read, is at @at
+ * of its @size bytes (0: not a regular file): UINT64_MAX when not known,
+ * as for a pipe.
+ */
+static uint64_t bytes_read(const struct util_progress *pg, uint64_t before,
+			   uint64_t at, uint64_t size)
+{
+	if (!pg->total_known || !size)
+		return UINT64_MAX;
+	return before + (at < size ? at : size);
+}
+
+/* The size of regular file @fp, else 0. */
+static uint64_t file_size(FILE *fp)
+{
+	struct stat st;
+	return fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) ?
+	       (uint64_t)st.st_size : 0;
+}
 
 /* An unnamed temporary file in $TMPDIR (tmpfile() ignores it), or NULL. */
 static FILE *spool_open(void)
@@ -277,6 +303,14 @@ static int sink_sample(void *ctx, const struct pebs_sample *s)
 	int r = pebs_writer_add(target(m), s);
 	if (r < 0)
 		m->werr = r;
+	/* a clock read every 65536 samples, as the .pebs readers do */
+	if (!(++m->nsamples & 0xffff) && m->pg.on) {
+		off_t at = ftello(m->in);
+		util_progress_at(&m->pg, m->nsamples,
+				 at < 0 ? UINT64_MAX :
+				 bytes_read(&m->pg, m->before, (uint64_t)at,
+					    file_size(m->in)));
+	}
 	return r;
 }
 
@@ -320,6 +354,7 @@ static int import_csv(struct imp *m, char **paths, size_t n)
 	if (pebs_csvin_open(&m->c, &sink) < 0)
 		util_die(EXIT_SYS, "out of memory");
 	pebs_csvin_set_comm(m->c, sink_comm);
+	util_progress_init(&m->pg, (const char *const *)paths, n, m->out);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = paths[i];
 		int perf = 0;
@@ -348,7 +383,9 @@ static int import_csv(struct imp *m, char **paths, size_t n)
 			continue;
 		}
 		uint64_t headers = pebs_csvin_headers(m->c);
+		m->in = fp;
 		int r = pebs_csvin_read(m->c, fp);
+		m->before += file_size(fp);
 		/* read: its header, or all of it (an empty input is fine) */
 		if (r == 0 || pebs_csvin_headers(m->c) > headers)
 			m->readable = 1;
@@ -366,6 +403,7 @@ static int import_csv(struct imp *m, char **paths, size_t n)
 		close_in(fp);
 	}
 	pebs_csvin_close(m->c);
+	util_progress_end(&m->pg);
 	return status;
 }
 
@@ -444,6 +482,26 @@ static void import_end(struct imp *m, struct pebs_meta *meta)
 	pebs_meta_free(m->comms);
 }
 
+/* The progress line of a perf.data import (pebs_perf_progress_fn). */
+struct perf_progress {
+	struct util_progress pg;
+	uint64_t before, size;	/* bytes of the inputs before, this one's */
+	uint64_t nsamples;	/* samples of the inputs before */
+	uint64_t cur;		/* samples of this one so far */
+};
+
+static void perf_progress(void *ctx, uint64_t samples, uint64_t done,
+			  uint64_t total)
+{
+	struct perf_progress *pp = ctx;
+	pp->cur = samples;
+	/* the records' share of the file: its size stands for them */
+	uint64_t at = total ? (uint64_t)((double)pp->size * (double)done /
+					 (double)total) : 0;
+	util_progress_at(&pp->pg, pp->nsamples + samples,
+			 bytes_read(&pp->pg, pp->before, at, pp->size));
+}
+
 /*
  * -f perf: each perf.data input becomes one .pebs segment with the
  * file's own metadata; this command line is kept as import.cmdline.
@@ -458,6 +516,8 @@ static int import_perf(char **paths, size_t n, FILE *fp, const char *out,
 	if (!extra || !cmd || pebs_meta_set(extra, "import.cmdline", cmd))
 		util_die(EXIT_SYS, "out of memory");
 	free(cmd);
+	struct perf_progress pp = { .nsamples = 0 };
+	util_progress_init(&pp.pg, (const char *const *)paths, n, fp);
 	for (size_t i = 0; i < n; i++) {
 		FILE *in = open_in(i, paths[i]);
 		if (!in) {
@@ -465,9 +525,14 @@ static int import_perf(char **paths, size_t n, FILE *fp, const char *out,
 			status = EXIT_SYS;
 			continue;
 		}
-		int r = pebs_perf_import(in, paths[i], fp, wo, extra, err,
-					 sizeof(err), &wfail);
+		pp.size = file_size(in);
+		int r = pebs_perf_import_cb(in, paths[i], fp, wo, extra,
+					    pp.pg.on ? perf_progress : NULL,
+					    &pp, err, sizeof(err), &wfail);
 		close_in(in);
+		pp.before += pp.size;
+		pp.nsamples += pp.cur;
+		pp.cur = 0;
 		if (wfail && r == -PEBS_E_IO)
 			util_write_failed(out);
 		if (wfail)
@@ -480,6 +545,7 @@ static int import_perf(char **paths, size_t n, FILE *fp, const char *out,
 				status = st;
 		}
 	}
+	util_progress_end(&pp.pg);
 	pebs_meta_free(extra);
 	return status;
 }

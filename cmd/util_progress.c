@@ -1,7 +1,7 @@
 /*
- * util_progress.c - the progress line of the .pebs readers (see
- * util_progress.h).  Costs one clock read per batch of up to 65536
- * samples.
+ * util_progress.c - the progress line of the .pebs readers, pebs-import
+ * and pebs-gen (see util_progress.h).  Costs one clock read per batch of
+ * up to 65536 samples.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,11 +38,17 @@ void util_progress_clear(void)
 void util_progress_start(struct util_progress *p, const char *const *paths,
 			 size_t n, FILE *out)
 {
-	const char *a = getenv("PEBS_PROGRESS_AFTER");
-
 	/* Every .pebs reader starts here before its first batch: the one
 	 * place to refuse a terminal on standard input for all of them. */
 	util_check_in(paths, n, ".pebs data");
+	util_progress_init(p, paths, n, out);
+}
+
+void util_progress_init(struct util_progress *p, const char *const *paths,
+			size_t n, FILE *out)
+{
+	const char *a = getenv("PEBS_PROGRESS_AFTER");
+
 	memset(p, 0, sizeof(*p));
 	p->on = util_progress_wanted(out);
 	if (!p->on)
@@ -73,27 +79,60 @@ static void human(char *buf, size_t len, double v)
 	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
 }
 
+/* Whether a line is due now; *@t: seconds since the start. */
+static int due(struct util_progress *p, double *t)
+{
+	return p->on && (*t = now() - p->t0) >= p->after &&
+	       !(p->last && *t - p->last < 0.5);
+}
+
+static void show(struct util_progress *p, double t, uint64_t samples,
+		 uint64_t bytes)
+{
+	char what[128], done[32], total[32], pct[64] = "";
+
+	if (p->want)
+		snprintf(what, sizeof(what), "%.1fM of %.1fM samples (%.0f%%)",
+			 (double)samples / 1e6, (double)p->want / 1e6,
+			 100.0 * (double)samples / (double)p->want);
+	else
+		snprintf(what, sizeof(what), "%.1fM samples",
+			 (double)samples / 1e6);
+	if (bytes != UINT64_MAX) {
+		human(done, sizeof(done), (double)bytes);
+		if (p->total_known && p->total) {
+			human(total, sizeof(total), (double)p->total);
+			snprintf(pct, sizeof(pct), " of %s (%.0f%%)", total,
+				 100.0 * (double)bytes / (double)p->total);
+		}
+		fprintf(stderr, "\r%s: %s, %s%s, %.0f s\033[K", util_prog,
+			what, done, pct, t);
+	} else {
+		fprintf(stderr, "\r%s: %s, %.0f s\033[K", util_prog, what, t);
+	}
+	util_progress_shown = 1;
+	p->last = t;
+}
+
 void util_progress_tick(struct util_progress *p,
 			const struct pebs_reader *r)
 {
 	struct pebs_read_stats st;
-	char done[32], total[32], pct[64] = "";
 	double t;
 
-	if (!p->on || (t = now() - p->t0) < p->after ||
-	    (p->last && t - p->last < 0.5))
+	if (!due(p, &t))
 		return;
 	pebs_reader_stats(r, &st);
-	human(done, sizeof(done), (double)st.bytes);
-	if (p->total_known && p->total) {
-		human(total, sizeof(total), (double)p->total);
-		snprintf(pct, sizeof(pct), " of %s (%.0f%%)", total,
-			 100.0 * (double)st.bytes / (double)p->total);
-	}
-	fprintf(stderr, "\r%s: %.1fM samples, %s%s, %.0f s\033[K", util_prog,
-		(double)st.samples / 1e6, done, pct, t);
-	util_progress_shown = 1;
-	p->last = t;
+	show(p, t, st.samples, st.bytes);
+}
+
+void util_progress_at(struct util_progress *p, uint64_t samples,
+		      uint64_t bytes)
+{
+	double t;
+
+	if (due(p, &t))
+		show(p, t, samples, bytes);
 }
 
 void util_progress_end(struct util_progress *p)

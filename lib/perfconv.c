@@ -106,11 +106,21 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 		     const struct pebs_meta *extra, char *err, size_t errlen,
 		     int *write_failed)
 {
+	return pebs_perf_import_cb(in, name, out, wo, extra, NULL, NULL, err,
+				   errlen, write_failed);
+}
+
+int pebs_perf_import_cb(FILE *in, const char *name, FILE *out,
+			const struct pebs_writer_opts *wo,
+			const struct pebs_meta *extra, pebs_perf_progress_fn fn,
+			void *ctx, char *err, size_t errlen,
+			int *write_failed)
+{
 	struct pebs_perf_reader *r;
 	struct pebs_writer *w = NULL;
 	struct pebs_perf_item it;
 	int e, we = 0, have_origin = 0;
-	uint64_t origin = 0;
+	uint64_t origin = 0, nsamples = 0;
 	*write_failed = 0;
 	e = pebs_perf_reader_open(&r, in, name, NULL);
 	if (e < 0) {
@@ -137,6 +147,12 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 		e = pebs_perf_reader_read(r, b, &it);
 		if (b->n)
 			we = pebs_writer_add_batch(w, b);
+		nsamples += b->n;
+		if (fn && b->n) {
+			uint64_t done, total;
+			pebs_perf_reader_progress(r, &done, &total);
+			fn(ctx, nsamples, done, total);
+		}
 		if (!we && it.kind == PEBS_PERF_LOST)
 			we = pebs_writer_lost(w, it.cpu, it.time, it.lost);
 		if (!we && it.kind == PEBS_PERF_SEGMENT) {

@@ -2031,6 +2031,15 @@ static int start(struct pebs_perf_reader *r)
 	return e;
 }
 
+void pebs_perf_reader_progress(const struct pebs_perf_reader *r,
+			       uint64_t *done, uint64_t *total)
+{
+	/* pos starts at data_off once the scan is over */
+	*total = r->data_end - r->data_off;
+	*done = r->pos < r->data_off ? 0 : r->pos > r->data_end ? *total :
+		r->pos - r->data_off;
+}
+
 static struct pebs_perf_reader *new_reader(
 	const struct pebs_perf_reader_opts *opts)
 {

@@ -104,9 +104,10 @@ struct pebs_perf_reader_opts {
 
 /*
  * Opens the perf.data on @fp (read from its current position; @name is used
- * in messages).  A regular file is memory-mapped; a pipe is first copied to
- * an unlinked temporary file (tmpfile(3)), so a whole `perf record -o -`
- * stream is accepted.  The whole input is scanned once to collect the metadata
+ * in messages).  The input is read whole into memory, a regular file with
+ * pread (not mapped: one that shrinks meanwhile is only cut short, never a
+ * SIGBUS), a pipe to its end, so a whole `perf record -o -` stream is
+ * accepted.  The whole input is scanned once to collect the metadata
  * (attributes, header features, process maps); samples are returned by
  * pebs_perf_reader_next().  @fp is not closed.  @opts may be NULL.
  *
@@ -171,6 +172,15 @@ int pebs_perf_reader_next(struct pebs_perf_reader *r,
  */
 int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 			  struct pebs_perf_item *it);
+
+/*
+ * How far pebs_perf_reader_next() and pebs_perf_reader_read() have come:
+ * *@done of the *@total bytes of the file's records (inflated, for
+ * `perf record -z`) have been passed.  They go through them once, after
+ * the scan of pebs_perf_reader_open(); for a progress display.
+ */
+void pebs_perf_reader_progress(const struct pebs_perf_reader *r,
+			       uint64_t *done, uint64_t *total);
 
 /* Number of events and the name of event @i (NULL when out of range). */
 unsigned pebs_perf_reader_nevents(const struct pebs_perf_reader *r);
@@ -384,6 +394,23 @@ int pebs_perf_import(FILE *in, const char *name, FILE *out,
 		     const struct pebs_writer_opts *wo,
 		     const struct pebs_meta *extra, char *err, size_t errlen,
 		     int *write_failed);
+
+/*
+ * The progress of pebs_perf_import_cb(): @samples written so far, and
+ * pebs_perf_reader_progress()'s @done and @total.
+ */
+typedef void (*pebs_perf_progress_fn)(void *ctx, uint64_t samples,
+				      uint64_t done, uint64_t total);
+
+/*
+ * pebs_perf_import() that calls @fn (may be NULL) with @ctx after each
+ * batch of samples it writes (at most PEBS_BATCH_MAX).
+ */
+int pebs_perf_import_cb(FILE *in, const char *name, FILE *out,
+			const struct pebs_writer_opts *wo,
+			const struct pebs_meta *extra, pebs_perf_progress_fn fn,
+			void *ctx, char *err, size_t errlen,
+			int *write_failed);
 
 #ifdef __cplusplus
 }

@@ -214,6 +214,80 @@ Test(perf_real, import_to_pebs)
 	fclose(out);
 }
 
+struct calls {
+	size_t n;
+	uint64_t samples, done, total;
+	int backwards;
+};
+
+static void count_calls(void *ctx, uint64_t samples, uint64_t done,
+			uint64_t total)
+{
+	struct calls *c = ctx;
+	if (c->n && (samples < c->samples || done < c->done ||
+		     total != c->total))
+		c->backwards = 1;
+	c->n++;
+	c->samples = samples;
+	c->done = done;
+	c->total = total;
+}
+
+/*
+ * pebs_perf_import_cb: its progress comes after each batch written, the
+ * samples so far and the records passed, which end at all of them; a
+ * reader just opened has passed none.  The compressed file: the records
+ * counted are the inflated ones.
+ */
+Test(perf_real, import_progress)
+{
+	const char *files[] = { REAL, "testdata/perf/cpu-clock-zstd.perf.data" };
+	for (size_t f = 0; f < 2; f++) {
+		FILE *in = fopen(files[f], "rb"), *out = tmpfile();
+		char err[256];
+		int wf;
+		struct calls c = { 0 };
+		cr_assert(in && out);
+		struct pebs_perf_reader *r;
+		uint64_t done = 1, total = 0;
+		cr_assert_eq(pebs_perf_reader_open(&r, in, "p", NULL), 0);
+		pebs_perf_reader_progress(r, &done, &total);
+		cr_expect_eq(done, 0);
+		cr_expect_gt(total, 0);
+		uint64_t records = total;
+		pebs_perf_reader_close(r);
+		rewind(in);
+		cr_assert_eq(pebs_perf_import_cb(in, files[f], out, NULL, NULL,
+						 count_calls, &c, err,
+						 sizeof(err), &wf), 0, "%s",
+			     err);
+		cr_expect_geq(c.n, 1);
+		cr_expect_eq(c.backwards, 0);
+		cr_expect_eq(c.total, records);
+		cr_expect_eq(c.done, records, "%s: %llu of %llu", files[f],
+			     (unsigned long long)c.done,
+			     (unsigned long long)records);
+		/* the samples imported: those the .pebs holds */
+		char path[64];
+		fflush(out);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(out));
+		const char *paths[] = { path };
+		struct pebs_reader *rd;
+		struct pebs_batch *b;
+		uint64_t n = 0;
+		int e;
+		cr_assert_eq(pebs_reader_open(&rd, paths, 1, NULL), 0);
+		while ((e = pebs_reader_next(rd, &b)) > 0)
+			n += b->n;
+		cr_assert_eq(e, 0);
+		cr_expect_eq(c.samples, n);
+		cr_expect_gt(n, 0);
+		pebs_reader_close(rd);
+		fclose(in);
+		fclose(out);
+	}
+}
+
 /*
  * `perf record -z -e cpu-clock -d` (perf 6.1, zstd-compressed records):
  * every sample's pid, tid, time, addr and ip equal what `perf script --ns
