@@ -256,10 +256,10 @@ static void pre_exec(void *ctx)
  * rewritten in place, erased before any message and at the end. */
 static void progress(void *ctx, const struct pebs_capture_stats *st)
 {
-	char line[256];
-	pebs_capture_summary(st, *(int *)ctx, line, sizeof(line));
-	fprintf(stderr, "\r%s: %s\033[K", util_prog, line);
-	util_progress_shown = 1;
+	char sum[256], line[300];
+	pebs_capture_summary(st, *(int *)ctx, sum, sizeof(sum));
+	snprintf(line, sizeof(line), "%s: %s", util_prog, sum);
+	util_progress_print(line);
 }
 
 /* --workload mixed was not given but taken: said (on_stage). */

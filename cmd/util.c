@@ -2,6 +2,7 @@
  * util.c - CLI plumbing shared by the pebs-* tools.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -33,6 +34,21 @@ void util_init(const char *prog)
 	const char *s = strrchr(prog, '/');
 
 	util_prog = s ? s + 1 : prog;
+	/*
+	 * A descriptor 0, 1 or 2 the caller closed (2>&-) would be the next
+	 * file opened, the -o output say, and messages would go into it.
+	 * Each gets /dev/null, opened the other way round for 0 and 1, so
+	 * that reading standard input or writing standard output still fails
+	 * (EBADF, as closed) and only messages vanish, as the caller meant.
+	 */
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* the lowest free descriptor: @fd, those below being open */
+		int k = open("/dev/null", fd == 1 ? O_RDONLY : O_WRONLY);
+		if (k >= 0 && k != fd)
+			close(k);
+	}
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &sigpipe0);
 	/* A file size limit (ulimit -f) is a write error (EFBIG), said and

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,10 +23,27 @@ static double now(void)
 
 int util_progress_wanted(FILE *out)
 {
-	const char *e = getenv("PEBS_PROGRESS");
+	const char *e = getenv("PEBS_PROGRESS"), *term = getenv("TERM");
 
+	/* a dumb terminal cannot erase a line: the updates would pile up */
 	return isatty(STDERR_FILENO) && !(e && !strcmp(e, "0")) &&
+	       !(term && !strcmp(term, "dumb")) &&
 	       !(out && isatty(fileno(out)));
+}
+
+void util_progress_print(const char *line)
+{
+	struct winsize ws;
+	int cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ?
+		   ws.ws_col : 80;
+	/*
+	 * One row, short of the last column: a line that wrapped would leave
+	 * a row behind at each update, "\r" going back only to the last one.
+	 * The tools' names and totals are ASCII, so bytes are columns.
+	 */
+	int len = (int)strlen(line), max = cols > 1 ? cols - 1 : 1;
+	fprintf(stderr, "\r%.*s\033[K", len < max ? len : max, line);
+	util_progress_shown = 1;
 }
 
 void util_progress_clear(void)
@@ -98,6 +116,7 @@ static void show(struct util_progress *p, double t, uint64_t samples,
 	else
 		snprintf(what, sizeof(what), "%.1fM samples",
 			 (double)samples / 1e6);
+	char line[512];
 	if (bytes != UINT64_MAX) {
 		human(done, sizeof(done), (double)bytes);
 		if (p->total_known && p->total) {
@@ -105,12 +124,13 @@ static void show(struct util_progress *p, double t, uint64_t samples,
 			snprintf(pct, sizeof(pct), " of %s (%.0f%%)", total,
 				 100.0 * (double)bytes / (double)p->total);
 		}
-		fprintf(stderr, "\r%s: %s, %s%s, %.0f s\033[K", util_prog,
-			what, done, pct, t);
+		snprintf(line, sizeof(line), "%s: %s, %s%s, %.0f s", util_prog,
+			 what, done, pct, t);
 	} else {
-		fprintf(stderr, "\r%s: %s, %.0f s\033[K", util_prog, what, t);
+		snprintf(line, sizeof(line), "%s: %s, %.0f s", util_prog, what,
+			 t);
 	}
-	util_progress_shown = 1;
+	util_progress_print(line);
 	p->last = t;
 }
 

@@ -41,12 +41,19 @@ void util_progress_init(struct util_progress *p, const char *const *paths,
 			size_t n, FILE *out);
 
 /*
- * Whether a progress line goes to standard error: it is a terminal,
- * PEBS_PROGRESS is not 0, and @out (what the tool writes meanwhile, NULL
- * for nothing) is not a terminal too.  For pebs-capture, whose library
- * calls back with its totals.
+ * Whether a progress line goes to standard error: it is a terminal (not
+ * TERM=dumb, which cannot erase one), PEBS_PROGRESS is not 0, and @out
+ * (what the tool writes meanwhile, NULL for nothing) is not a terminal
+ * too.  For pebs-capture, whose library calls back with its totals.
  */
 int util_progress_wanted(FILE *out);
+
+/*
+ * Shows @line as the progress line: rewritten in place, cut to the
+ * terminal's width (a wrapped line could not be rewritten), erased by
+ * util_progress_clear() and before any message.
+ */
+void util_progress_print(const char *line);
 
 /* Erases a line shown (util_progress_shown), as util_progress_end(). */
 void util_progress_clear(void);

@@ -1,6 +1,7 @@
 # pebs-capture's running totals on a terminal (a pty from script(1)), as
 # the readers' progress line: rewritten in place (\r ... \e[K), erased
-# before the summary; none with PEBS_PROGRESS=0 or off a terminal.  The
+# before the summary; none with PEBS_PROGRESS=0 or off a terminal; cut to
+# one row of a narrow terminal (its length printed).  The
 # library reports about once a second of wall time: a trace on a pipe
 # that stalls 1.5 s makes the capture last that long, on any machine.
 # Numbers are masked.
@@ -14,3 +15,6 @@ echo
 script -qec "export PEBS_PROGRESS=0; $cap" /dev/null | mask
 echo
 sh -c "$cap" 2>&1 | mask
+echo
+script -qec "stty cols 24; $cap" /dev/null | cat -v |
+	grep -o '\^Mpebs-capture[^^]*\^\[\[K' | awk '{ print length($0) - 6 }'
