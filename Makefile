@@ -214,15 +214,16 @@ asan:
 	$(MAKE) -j$(NPROC) B=build-asan SAN=1 OPT=-O1 test-build
 	$(MAKE) B=build-asan SAN=1 OPT=-O1 unit cli replay
 
-# Everything built with clang (its warnings differ: make CC=clang once
-# failed on cmd/util.c), and the fuzz corpora again under clang's
+# Everything built with clang, the unit tests too (its warnings differ:
+# make CC=clang once failed on cmd/util.c, and its unit tests on
+# -Wsign-compare unnoticed), and the fuzz corpora again under clang's
 # ASan+UBSan, which checks what gcc's
 # does not: NULL + 0, for one (the reader resynchronising a stream that
 # had buffered nothing, found by libFuzzer; corpus/reader/
 # stream-one-zero-byte.pebs).
 replay-clang: deps-test
 	$(MAKE) -j$(NPROC) B=build-clang CC=clang SAN=1 OPT=-O1 all \
-		build-clang/libpebs-internal.a
+		build-clang/libpebs-internal.a build-clang/tests/unit-tests
 	$(MAKE) B=build-clang CC=clang SAN=1 OPT=-O1 replay
 
 # ThreadSanitizer: libpebs built with -fsanitize=thread, and a stress test

@@ -2827,7 +2827,9 @@ static void dump_dsrc(const struct node *p, struct sbuf *s)
 					i == 1 ? pebs_dsrc_snoop_name(k) :
 					i == 2 ? pebs_dsrc_op_name(k) :
 					i == 3 ? tlb_vals[k] : lock_vals[k];
-			sb_printf(s, "%s%s", sep, v);
+			/* never NULL (names of every value below n); said
+			 * for gcc -O3, whose -Wformat-overflow thinks so */
+			sb_printf(s, "%s%s", sep, v ? v : "?");
 			sep = ",";
 		}
 		sb_printf(s, "}");

@@ -212,8 +212,12 @@ int pebs_writer_event(struct pebs_writer *w, const char *name)
 		return set_err(w, PEBS_E_NOMEM, "out of memory");
 	/* The pending batch carries the same dictionary, same ids. */
 	int r = pebs_batch_intern(w->pending, name);
-	if (r < 0)
+	if (r < 0) {
+		/* not counted yet: only names[0..nnames) are freed */
+		free(w->names[w->nnames]);
+		w->names[w->nnames] = NULL;
 		return set_err(w, PEBS_E_NOMEM, "out of memory");
+	}
 	return (int)w->nnames++;
 }
 

@@ -28,7 +28,7 @@
 /* The build-id readelf prints for @path ("" when none or no readelf). */
 static void readelf_bid(const char *path, char *hex, size_t cap)
 {
-	char cmd[1200];
+	char cmd[PATH_MAX + 100];
 	snprintf(cmd, sizeof(cmd), "readelf -n '%s' 2>/dev/null | "
 		 "sed -n 's/.*Build ID: *//p'", path);
 	FILE *p = popen(cmd, "r");

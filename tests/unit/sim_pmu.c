@@ -614,10 +614,11 @@ Test(sim_pmu, dsrc_encoding_round_trip)
 			uint64_t d = pebs_udsrc_decode(v[i],
 						       PEBS_EVK_LOAD_LATENCY,
 						       raw);
-			cr_assert_eq(pebs_dsrc_mem(d), t[k].mem,
+			cr_assert_eq((int)pebs_dsrc_mem(d), t[k].mem,
 				     "variant %zu src %u", i, t[k].src);
 			if (t[k].snoop >= 0)
-				cr_assert_eq(pebs_dsrc_snoop(d), t[k].snoop,
+				cr_assert_eq((int)pebs_dsrc_snoop(d),
+					     t[k].snoop,
 					     "variant %zu src %u", i,
 					     t[k].src);
 		}
