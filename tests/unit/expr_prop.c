@@ -2,6 +2,7 @@
  * expr_prop.c - pebs_expr against a deliberately simple per-sample
  * tree-walking reference, on random expressions over random data; block
  * analysis checked against the real evaluation of the same block.
+ * Constants include the ends of the 64-bit range and of line()/page().
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -32,7 +33,8 @@ static unsigned rn(unsigned n)
 static const char *const events[] = { "load-latency", "precise-store",
 				      "frontend" };
 
-static uint64_t dsrcs[16];
+#define NDSRC 18
+static uint64_t dsrcs[NDSRC];
 
 static void init_dsrcs(void)
 {
@@ -81,6 +83,11 @@ static void init_dsrcs(void)
 		     0, 0);
 	dsrcs[k++] = pebs_dsrc_make(PEBS_DS_OP_PFETCH, PEBS_DS_LVL_HIT |
 		     PEBS_DS_LVL_UNC, 0, 0, 0, 0, 0, 0);
+	/* the second remote RAM and cache bits, as older kernels fill
+	 * them: mem_lvl only, no lvl_num, no remote bit */
+	dsrcs[k++] = 0x4042;	/* load, LVL_HIT | LVL_REM_RAM2 */
+	dsrcs[k++] = 0x10042;	/* load, LVL_HIT | LVL_REM_CCE2 */
+	cr_assert_eq(k, NDSRC);
 }
 
 /* Random data with many repeats, so comparisons hit both ways. */
@@ -102,7 +109,7 @@ static void fill(struct pebs_batch *b, size_t n, int runs)
 			s.addr = rn(4) ? 0x7f0000000000ull + rn(1 << 14) : 0;
 			s.lat = rn(4) ? rn(600) : rn(8);
 			s.ins_lat = rn(3) ? 0 : rn(600);
-			s.dsrc = dsrcs[rn(16)];
+			s.dsrc = dsrcs[rn(NDSRC)];
 		}
 		t += rn(100);
 		s.time = t;
@@ -152,16 +159,36 @@ static int ref_cmp(int op, uint64_t x, uint64_t y)
 	}
 }
 
+/*
+ * The tlb and lock names straight from the perf_mem_data_src bits (bits
+ * 26-32 and 24-25), written out here rather than asked of the library.
+ */
+static const char *ref_tlb(uint64_t d)
+{
+	unsigned t = (unsigned)(d >> 26) & 0x7f;
+	return t & 0x4 ? "miss" : t & 0x2 ? "hit" : "na";
+}
+
+static const char *ref_lock(uint64_t d)
+{
+	unsigned l = (unsigned)(d >> 24) & 0x3;
+	return l & 0x2 ? "locked" : l & 0x1 ? "na" : "no";
+}
+
+/* remote: the remote bit (37), or mem_lvl (bits 5-18) REM_RAM1 (0x100),
+ * REM_RAM2 (0x200), REM_CCE1 (0x400) or REM_CCE2 (0x800) */
+static int ref_remote(uint64_t d)
+{
+	return (d >> 37 & 1) || ((d >> 5) & 0xf00);
+}
+
 static int ref_class(const char *name, uint64_t d)
 {
 	const char *mem = pebs_dsrc_mem_name(pebs_dsrc_mem(d));
-	unsigned lvl = PEBS_DS_LVL(d);
 	if (!strcmp(name, "hitm"))
 		return (PEBS_DS_SNOOP(d) & PEBS_DS_SNOOP_HITM) != 0;
 	if (!strcmp(name, "remote"))
-		return PEBS_DS_REMOTE(d) || (lvl & (PEBS_DS_LVL_REM_RAM1 |
-			PEBS_DS_LVL_REM_RAM2 | PEBS_DS_LVL_REM_CCE1 |
-			PEBS_DS_LVL_REM_CCE2));
+		return ref_remote(d);
 	if (!strcmp(name, "dram"))
 		return !strcmp(mem, "LOCAL_RAM") || !strcmp(mem, "REMOTE_RAM");
 	if (!strcmp(name, "l1"))
@@ -206,7 +233,10 @@ static int ref_eval(const struct ref *r, const struct pebs_batch *b,
 		return m ^ r->neg;
 	}
 	case R_STR: {
-		const char *s = pebs_field_str(b, i, r->field);
+		uint64_t d = b->c64[PEBS_COL_DSRC][i];
+		const char *s = r->field == PEBS_F_TLB ? ref_tlb(d) :
+				r->field == PEBS_F_LOCK ? ref_lock(d) :
+				pebs_field_str(b, i, r->field);
 		for (int k = 0; k < r->nset; k++)
 			m |= r->field == PEBS_COL_EVENT ? !strcmp(s, r->str[k])
 			     : !strcasecmp(s, r->str[k]);
@@ -239,16 +269,35 @@ static const char *const mems[] = { "L1", "LFB", "L2", "L3", "LOCAL_RAM",
 				    "L1_MISS", "NA", "IO", "UNCACHED" };
 static const char *const snoops[] = { "none", "hit", "miss", "hitm", "fwd",
 				      "na" };
+static const char *const tlbs[] = { "hit", "miss", "na" };
+static const char *const locks[] = { "locked", "na", "no" };
+
+/* Constants at the ends of the 64-bit range and of line()/page()
+ * rounding, where "x > c" and the unmasked intervals must not wrap. */
+static const uint64_t edges[] = {
+	0, 1, UINT64_MAX, UINT64_MAX - 1,
+	0xffffffffffffffc0ull, 0xffffffffffffffc1ull,	/* last line */
+	0xfffffffffffff000ull, 0xfffffffffffff001ull,	/* last page */
+	0xffffffffffffffbfull, 0xffffffffffffefffull,
+};
 
 /* A constant near the data: a value of a random sample, nudged. */
 static uint64_t near(const struct pebs_batch *b, int field, int fn)
 {
+	if (rn(6) == 0)
+		return edges[rn(sizeof(edges) / sizeof(edges[0]))];
 	uint64_t v = ref_val(b, rn((unsigned)b->n), field, fn);
 	switch (rn(4)) {
 	case 0: return v + 1;
 	case 1: return v ? v - 1 : 0;
 	default: return v;
 	}
+}
+
+/* @v + @d, at most 2^64 - 1 (a range's end near an edge) */
+static uint64_t plus(uint64_t v, uint64_t d)
+{
+	return v > UINT64_MAX - d ? UINT64_MAX : v + d;
 }
 
 static int put(char *buf, size_t len, const char *fmt, ...)
@@ -343,7 +392,7 @@ static struct ref *gen(char *buf, size_t len, const struct pebs_batch *b,
 		if (rn(2)) {
 			r->nset = 1;
 			r->lo[0] = near(b, r->field, r->fn);
-			r->hi[0] = r->lo[0] + rn(200);
+			r->hi[0] = plus(r->lo[0], rn(200));
 			num(buf, len, r->lo[0]);
 			put(buf, len, "..");
 			num(buf, len, r->hi[0]);
@@ -357,7 +406,7 @@ static struct ref *gen(char *buf, size_t len, const struct pebs_batch *b,
 				put(buf, len, ", ");
 			num(buf, len, r->lo[i]);
 			if (rn(3) == 0) {
-				r->hi[i] = r->lo[i] + rn(50);
+				r->hi[i] = plus(r->lo[i], rn(50));
 				put(buf, len, "..");
 				num(buf, len, r->hi[i]);
 			}
@@ -367,10 +416,10 @@ static struct ref *gen(char *buf, size_t len, const struct pebs_batch *b,
 	}
 	case 8: {
 		r->kind = R_STR;
-		int which = rn(5);
+		int which = rn(6);
 		const char *fname = which == 0 ? "mem" : which == 1 ? "snoop" :
 				    which == 2 ? "op" : which == 3 ? "event" :
-				    "tlb";
+				    which == 4 ? "tlb" : "lock";
 		r->field = pebs_field_lookup(fname)->id;
 		r->nset = 1 + rn(3);
 		r->neg = rn(3) == 0;
@@ -379,7 +428,7 @@ static struct ref *gen(char *buf, size_t len, const struct pebs_batch *b,
 				which == 1 ? snoops[rn(6)] :
 				which == 2 ? (rn(2) ? "load" : "store") :
 				which == 3 ? events[rn(3)] :
-				(rn(2) ? "hit" : "miss");
+				which == 4 ? tlbs[rn(3)] : locks[rn(3)];
 			snprintf(r->str[i], sizeof(r->str[i]), "%s", v);
 		}
 		if (r->nset == 1 && rn(2)) {
@@ -528,6 +577,61 @@ Test(expr_prop, block_analysis_on_uniform_blocks)
 	}
 	/* the analysis is not vacuous */
 	cr_assert_gt(decided, 500, "only %d blocks decided", decided);
+	free(sel);
+	pebs_batch_free(b);
+}
+
+/*
+ * Every comparison of addr, line(addr) and page(addr) with every constant
+ * of edges[], on data that holds those values: "x > 2^64-1" matches
+ * nothing, and neither does "line(addr) >= 2^64-63" (no line starts
+ * there), however the interval arithmetic rounds.
+ */
+Test(expr_prop, edge_constants_every_operator)
+{
+	const size_t ne = sizeof(edges) / sizeof(edges[0]);
+	struct pebs_batch *b = pebs_batch_new(64);
+	uint32_t *sel = malloc(64 * sizeof(*sel));
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	pebs_batch_reset(b);
+	pebs_batch_intern(b, events[0]);
+	for (size_t i = 0; i < ne + 2; i++) {
+		s.addr = i < ne ? edges[i] : 0x7f0000001234ull * i;
+		s.lat = (uint32_t)i;
+		s.time = 1000 + i;
+		pebs_batch_push(b, &s);
+	}
+	static const int fns[] = { 0, 6, 12 };
+	for (int f = 0; f < 3; f++)
+		for (int op = 0; op < 6; op++)
+			for (size_t j = 0; j < ne; j++) {
+				char text[128];
+				uint64_t c = edges[j];
+				snprintf(text, sizeof(text), "%s %s %llu",
+					 fns[f] == 0 ? "addr" : fns[f] == 6 ?
+					 "line(addr)" : "page(addr)",
+					 opstr[op], (unsigned long long)c);
+				struct pebs_expr *e;
+				cr_assert_eq(pebs_expr_parse(text, &e, NULL),
+					     0, "%s", text);
+				size_t want = 0;
+				for (size_t i = 0; i < b->n; i++)
+					want += ref_cmp(op, ref_val(b, i,
+						PEBS_COL_ADDR, fns[f]), c);
+				size_t got = pebs_expr_eval(e, b, sel);
+				cr_assert_eq(got, want, "\"%s\": %zu matches, "
+					     "want %zu", text, got, want);
+				struct pebs_block_info bi;
+				info_of(b, &bi);
+				enum pebs_expr_match m = pebs_expr_block(e,
+									 &bi);
+				cr_assert(m != PEBS_MATCH_NONE || !got, "%s",
+					  text);
+				cr_assert(m != PEBS_MATCH_ALL || got == b->n,
+					  "%s", text);
+				pebs_expr_free(e);
+			}
 	free(sel);
 	pebs_batch_free(b);
 }
