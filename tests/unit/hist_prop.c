@@ -45,7 +45,11 @@ static void fill(struct pebs_batch *b, size_t n)
 		s.ins_lat = k % 3 ? (uint32_t)(rnd() % 40) : 0;
 		/* an address 0 now and then: a value, not unmeasured */
 		s.addr = k == 50 ? 0 : 0x7f0000000000ull + (rnd() % 5000) * 8;
-		s.dsrc = (uint64_t)(rnd() % 4) << 5 | 2;
+		/* load; mem_lvl NA/HIT/MISS bits; dtlb NA/HIT/MISS bits
+		 * (26-28); lock NA/LOCKED bits (24-25) */
+		s.dsrc = (uint64_t)(rnd() % 4) << 5 | 2 |
+			 (uint64_t)(rnd() % 8) << 26 |
+			 (uint64_t)(rnd() % 4) << 24;
 		s.time += 1 + rnd() % 10;
 		pebs_batch_push(b, &s);
 	}
@@ -91,13 +95,25 @@ static void ref_add(struct refgroup *r, uint64_t v)
 	r->v[r->n++] = v;
 }
 
-/* The group name of sample @i as the hist prints it. */
+/*
+ * The group name of sample @i as the hist prints it; tlb and lock written
+ * out from the perf_mem_data_src bits (dtlb MISS 0x4 and HIT 0x2 at bit
+ * 26, lock LOCKED 0x2 and NA 0x1 at bit 24), not asked of the library.
+ */
 static void group_name(const struct pebs_batch *b, size_t i, int by,
 		       char *buf, size_t len)
 {
 	const struct pebs_field *f = by < 0 ? NULL : pebs_field_by_id(by);
+	uint64_t d = b->c64[PEBS_COL_DSRC][i];
+	unsigned t = (unsigned)(d >> 26) & 0x7f, l = (unsigned)(d >> 24) & 3;
 	if (!f)
 		snprintf(buf, len, "all");
+	else if (by == PEBS_F_TLB)
+		snprintf(buf, len, "%s", t & 4 ? "miss" : t & 2 ? "hit" :
+			 "na");
+	else if (by == PEBS_F_LOCK)
+		snprintf(buf, len, "%s", l & 2 ? "locked" : l & 1 ? "na" :
+			 "no");
 	else if (f->kind == PEBS_FK_STR)
 		snprintf(buf, len, "%s", pebs_field_str(b, i, by));
 	else
@@ -233,6 +249,8 @@ Test(hist_prop, counts_stats_percentiles_bins)
 		check_one(PEBS_COL_INS_LAT, PEBS_COL_CPU, &lin, z);
 		/* 0 is a value of addr and line, with or without --zeros */
 		check_one(PEBS_COL_ADDR, PEBS_F_OP, &lg, z);
+		check_one(PEBS_COL_LAT, PEBS_F_TLB, &lg, z);
+		check_one(PEBS_COL_INS_LAT, PEBS_F_LOCK, &lin, z);
 		check_one(PEBS_F_LINE, PEBS_COL_CPU, &ed, z);
 		/* many groups: most stay hash-only, some become dense */
 		check_one(PEBS_COL_LAT, PEBS_F_LINE, &lin, z);
