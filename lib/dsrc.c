@@ -5,6 +5,8 @@
 
 #include "pebs_dsrc.h"
 
+#include "dsrc_int.h"
+
 uint64_t pebs_dsrc_make(unsigned op, unsigned lvl, unsigned snoop,
 			unsigned lock, unsigned tlb, unsigned lvlnum,
 			unsigned remote, unsigned snoopx)
@@ -160,24 +162,41 @@ const char *pebs_dsrc_snoop_name(enum pebs_snoop s)
 	return (unsigned)s < PEBS_SNOOP_COUNT ? snoop_names[s] : "na";
 }
 
-const char *pebs_dsrc_tlb_name(uint64_t d)
+const char *const lib_dsrc_tlb_names[LIB_DSRC_TLB_COUNT] = {
+	"hit", "miss", "na",
+};
+const char *const lib_dsrc_lock_names[LIB_DSRC_LOCK_COUNT] = {
+	"locked", "na", "no",
+};
+
+enum lib_dsrc_tlb lib_dsrc_tlb(uint64_t d)
 {
 	unsigned t = PEBS_DS_TLB(d);
 	if (t & PEBS_DS_TLB_MISS)
-		return "miss";
+		return LIB_DSRC_TLB_MISS;
 	if (t & PEBS_DS_TLB_HIT)
-		return "hit";
-	return "na";
+		return LIB_DSRC_TLB_HIT;
+	return LIB_DSRC_TLB_NA;
+}
+
+enum lib_dsrc_lock lib_dsrc_lock(uint64_t d)
+{
+	unsigned l = PEBS_DS_LOCK(d);
+	if (l & PEBS_DS_LOCK_LOCKED)
+		return LIB_DSRC_LOCK_LOCKED;
+	if (l & PEBS_DS_LOCK_NA)
+		return LIB_DSRC_LOCK_NA;
+	return LIB_DSRC_LOCK_NO;
+}
+
+const char *pebs_dsrc_tlb_name(uint64_t d)
+{
+	return lib_dsrc_tlb_names[lib_dsrc_tlb(d)];
 }
 
 const char *pebs_dsrc_lock_name(uint64_t d)
 {
-	unsigned l = PEBS_DS_LOCK(d);
-	if (l & PEBS_DS_LOCK_LOCKED)
-		return "locked";
-	if (l & PEBS_DS_LOCK_NA)
-		return "na";
-	return "no";
+	return lib_dsrc_lock_names[lib_dsrc_lock(d)];
 }
 
 static int parse(const char *const *names, int n, const char *s)

@@ -24,6 +24,7 @@
 #include "pebs_field.h"
 #include "pebs_plan.h"
 #include "pebs_sym.h"
+#include "dsrc_int.h"
 #include "meta_int.h"
 #include "output_fmt.h"
 
@@ -148,10 +149,8 @@ uint64_t pebs_expr_dsrc_class(uint64_t d)
 	f |= 1ull << (F_MEM_SHIFT + (unsigned)m);
 	f |= 1ull << (F_SNOOP_SHIFT + (unsigned)pebs_dsrc_snoop(d));
 	f |= 1ull << (F_OP_SHIFT + (unsigned)op);
-	const char *t = pebs_dsrc_tlb_name(d);
-	f |= 1ull << (F_TLB_SHIFT + (t[0] == 'h' ? 0 : t[0] == 'm' ? 1 : 2));
-	const char *l = pebs_dsrc_lock_name(d);
-	f |= 1ull << (F_LOCK_SHIFT + (l[0] == 'l' ? 0 : l[1] == 'a' ? 1 : 2));
+	f |= 1ull << (F_TLB_SHIFT + (unsigned)lib_dsrc_tlb(d));
+	f |= 1ull << (F_LOCK_SHIFT + (unsigned)lib_dsrc_lock(d));
 	return f;
 }
 
@@ -163,9 +162,6 @@ static const struct { const char *name; uint64_t bit; } classes[] = {
 	{ "store", PEBS_DSF_STORE }, { "load", PEBS_DSF_LOAD },
 };
 #define NCLASSES (sizeof(classes) / sizeof(classes[0]))
-
-static const char *const tlb_vals[] = { "hit", "miss", "na" };
-static const char *const lock_vals[] = { "locked", "na", "no" };
 
 int pebs_expr_sample_keep(uint64_t time, uint32_t cpu, uint64_t n)
 {
@@ -1058,14 +1054,14 @@ static uint64_t str_bits(struct lex *L, int id, const struct operand *v,
 		     "exec, na)", s);
 		return 0;
 	case PEBS_F_TLB:
-		for (int i = 0; i < 3; i++)
-			if (strcasecmp(s, tlb_vals[i]) == 0)
+		for (int i = 0; i < LIB_DSRC_TLB_COUNT; i++)
+			if (strcasecmp(s, lib_dsrc_tlb_names[i]) == 0)
 				return 1ull << (F_TLB_SHIFT + i);
 		fail(L, v->col, "unknown tlb value \"%s\" (hit, miss, na)", s);
 		return 0;
 	case PEBS_F_LOCK:
-		for (int i = 0; i < 3; i++)
-			if (strcasecmp(s, lock_vals[i]) == 0)
+		for (int i = 0; i < LIB_DSRC_LOCK_COUNT; i++)
+			if (strcasecmp(s, lib_dsrc_lock_names[i]) == 0)
 				return 1ull << (F_LOCK_SHIFT + i);
 		fail(L, v->col, "unknown lock value \"%s\" (locked, no, na)",
 		     s);
@@ -2804,8 +2800,8 @@ static void dump_dsrc(const struct node *p, struct sbuf *s)
 		{ "mem", F_MEM_SHIFT, PEBS_MEM_COUNT },
 		{ "snoop", F_SNOOP_SHIFT, PEBS_SNOOP_COUNT },
 		{ "op", F_OP_SHIFT, PEBS_OP_EXEC + 1 },
-		{ "tlb", F_TLB_SHIFT, 3 },
-		{ "lock", F_LOCK_SHIFT, 3 },
+		{ "tlb", F_TLB_SHIFT, LIB_DSRC_TLB_COUNT },
+		{ "lock", F_LOCK_SHIFT, LIB_DSRC_LOCK_COUNT },
 	};
 	for (size_t i = 0; i < NCLASSES; i++) {
 		if (p->mask == classes[i].bit) {
@@ -2826,7 +2822,8 @@ static void dump_dsrc(const struct node *p, struct sbuf *s)
 			const char *v = i == 0 ? pebs_dsrc_mem_name(k) :
 					i == 1 ? pebs_dsrc_snoop_name(k) :
 					i == 2 ? pebs_dsrc_op_name(k) :
-					i == 3 ? tlb_vals[k] : lock_vals[k];
+					i == 3 ? lib_dsrc_tlb_names[k] :
+					lib_dsrc_lock_names[k];
 			/* never NULL (names of every value below n); said
 			 * for gcc -O3, whose -Wformat-overflow thinks so */
 			sb_printf(s, "%s%s", sep, v ? v : "?");

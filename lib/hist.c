@@ -21,6 +21,7 @@
 #include "pebs_sym.h"
 
 #include "bigmem.h"
+#include "dsrc_int.h"
 #include "hist_int.h"
 #include "output_fmt.h"
 #include "radix.h"
@@ -361,9 +362,6 @@ int hist_sort(struct pebs_hist *h)
 
 /* --------------------------------------------------------------- groups */
 
-static const char *const tlb_names[] = { "hit", "miss", "na" };
-static const char *const lock_names[] = { "locked", "na", "no" };
-
 static int by_kind(int by)
 {
 	switch (by) {
@@ -601,8 +599,10 @@ static const char *key_name(const struct pebs_hist *h, uint64_t key)
 		case PEBS_F_MEM: return pebs_dsrc_mem_name((enum pebs_mem)key);
 		case PEBS_F_SNOOP:
 			return pebs_dsrc_snoop_name((enum pebs_snoop)key);
-		case PEBS_F_TLB: return tlb_names[key % 3];
-		default: return lock_names[key % 3];
+		case PEBS_F_TLB:
+			return lib_dsrc_tlb_names[key % LIB_DSRC_TLB_COUNT];
+		default:
+			return lib_dsrc_lock_names[key % LIB_DSRC_LOCK_COUNT];
 		}
 	default:
 		return NULL;
@@ -795,14 +795,8 @@ static uint64_t dsrc_key(int by, uint64_t d)
 	case PEBS_F_OP: return pebs_dsrc_op(d);
 	case PEBS_F_MEM: return pebs_dsrc_mem(d);
 	case PEBS_F_SNOOP: return pebs_dsrc_snoop(d);
-	case PEBS_F_TLB: {
-		const char *t = pebs_dsrc_tlb_name(d);
-		return t[0] == 'h' ? 0 : t[0] == 'm' ? 1 : 2;
-	}
-	default: {
-		const char *l = pebs_dsrc_lock_name(d);
-		return l[0] == 'l' ? 0 : l[1] == 'a' ? 1 : 2;
-	}
+	case PEBS_F_TLB: return lib_dsrc_tlb(d);
+	default: return lib_dsrc_lock(d);
 	}
 }
 
@@ -989,7 +983,8 @@ static int key_parse(struct pebs_hist *h, const char *s, uint64_t *key)
 		default:
 			for (int i = 0; i < 3; i++)
 				if (!strcmp(s, h->by == PEBS_F_TLB ?
-					    tlb_names[i] : lock_names[i]))
+					    lib_dsrc_tlb_names[i] :
+					    lib_dsrc_lock_names[i]))
 					k = i;
 		}
 		if (k < 0)
