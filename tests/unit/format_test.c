@@ -3411,3 +3411,75 @@ Test(format, chunk_after_end_is_garbage)
 	free(bb);
 	free(b);
 }
+
+/* A segment of @nb blocks of 100 samples, block k's times t0[k] + 0..99. */
+static void write_timed_segment(FILE *fp, const uint64_t *t0, size_t nb)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	struct pebs_writer_opts o = { .block_samples = 100 };
+	struct pebs_writer *w;
+	cr_assert_eq(pebs_writer_open(&w, fp, m, &o), 0);
+	struct pebs_batch *b = pebs_batch_new(100);
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	for (size_t k = 0; k < nb; k++) {
+		pebs_batch_reset(b);
+		for (uint64_t i = 0; i < 100; i++) {
+			s.time = t0[k] + i;
+			s.lat = (uint32_t)i;
+			pebs_batch_push(b, &s);
+		}
+		cr_assert_eq(pebs_writer_add_batch(w, b), 0);
+	}
+	cr_assert_eq(pebs_writer_close(w), 0);
+	pebs_batch_free(b);
+	pebs_meta_free(m);
+}
+
+static int skip_from_9000(void *ctx, const struct pebs_block_info *bi)
+{
+	(void)ctx;
+	return bi->max[PEBS_COL_TIME] < 9000;
+}
+
+/*
+ * pebs_read_stats tmin and tmax are the least and greatest time of the
+ * samples returned, wherever they are: here the greatest in the middle
+ * block of the first segment, the least in the middle of the second, read
+ * by one thread and by two, all columns or the time alone; blocks the
+ * filter skips do not count.
+ */
+Test(format, reader_stats_time_range)
+{
+	static const uint64_t seg1[] = { 5000, 9000, 6000 };
+	static const uint64_t seg2[] = { 3000, 200, 4000, 7000 };
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_timed_segment(fp, seg1, 3);
+	write_timed_segment(fp, seg2, 4);
+	fclose(fp);
+	const char *paths[] = { p };
+	for (int v = 0; v < 8; v++) {
+		struct pebs_reader_opts o = {
+			.threads = v & 1 ? 2 : 1,
+			.cols = v & 2 ? 1ull << PEBS_COL_TIME : 0,
+			.filter = v & 4 ? skip_from_9000 : NULL,
+		};
+		struct pebs_reader *r;
+		struct pebs_batch *b;
+		cr_assert_eq(pebs_reader_open(&r, paths, 1, &o), 0);
+		while (pebs_reader_next(r, &b) > 0)
+			;
+		struct pebs_read_stats st;
+		pebs_reader_stats(r, &st);
+		pebs_reader_close(r);
+		cr_assert_eq(st.segments, 2);
+		cr_assert_eq(st.blocks, v & 4 ? 6 : 7);
+		cr_assert_eq(st.tmin, 200, "variant %d: tmin %llu", v,
+			     (unsigned long long)st.tmin);
+		cr_assert_eq(st.tmax, v & 4 ? 7099 : 9099, "variant %d: tmax "
+			     "%llu", v, (unsigned long long)st.tmax);
+	}
+	unlink(p);
+	free(p);
+}
