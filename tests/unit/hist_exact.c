@@ -3,7 +3,8 @@
  * the mean printed exactly beyond 2^53, numbers of --bins as pebs-filter
  * writes them (no octal, no silent clamping), percentiles of many digits,
  * the YAML merge refusing what it cannot read exactly (numbers beyond 64
- * bits, unknown versions), and group names that are not valid UTF-8.
+ * bits, unknown versions), group names that are not valid UTF-8, and
+ * where linear bins turn sparse (more than 10000 bins).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -800,4 +801,40 @@ Test(hist_exact, group_index_out_of_range)
 	cr_assert_eq(nb, 0);
 	cr_assert_eq(pebs_hist_group_stats(h, SIZE_MAX, &st), -PEBS_E_INVAL);
 	pebs_hist_free(h);
+}
+
+/*
+ * pebs-hist(1): a linear span of more than 10000 bins writes only the
+ * non-empty bins.  Values in the first and last of 10000 bins: every bin,
+ * the empty ones too; of 10001 bins: the two that hold a value.
+ */
+Test(hist_exact, linear_sparse_beyond_10000_bins)
+{
+	struct pebs_hist_bins lin;
+	cr_assert_eq(pebs_hist_bins_parse("linear:10", &lin), 0);
+	static const struct { uint64_t lo, hi; size_t nb; } t[] = {
+		{ 0, 99990, 10000 },	/* bins 0 .. 9999 */
+		{ 7, 99999, 10000 },
+		{ 0, 100000, 2 },	/* bins 0 .. 10000 */
+		{ 50, 100055, 2 },	/* bins 5 .. 10005 */
+		{ 50, 100045, 10000 },	/* bins 5 .. 10004 */
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint64_t vc[] = { t[i].lo, 3, t[i].hi, 1 };
+		struct pebs_hist *h = hist_of(vc, 4);
+		struct pebs_hist_bin *bv;
+		size_t nb;
+		cr_assert_eq(pebs_hist_bins_of(h, 0, &lin, &bv, &nb), 0);
+		cr_assert_eq(nb, t[i].nb, "%llu..%llu: %zu bins, want %zu",
+			     (unsigned long long)t[i].lo,
+			     (unsigned long long)t[i].hi, nb, t[i].nb);
+		/* first and last: the values' bins, with their counts */
+		cr_assert_eq(bv[0].lo, t[i].lo / 10 * 10);
+		cr_assert_eq(bv[0].count, 3);
+		cr_assert_eq(bv[nb - 1].lo, t[i].hi / 10 * 10);
+		cr_assert(bv[nb - 1].hi == t[i].hi / 10 * 10 + 10);
+		cr_assert_eq(bv[nb - 1].count, 1);
+		free(bv);
+		pebs_hist_free(h);
+	}
 }
