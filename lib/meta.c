@@ -126,6 +126,23 @@ int fmt_meta_set(struct pebs_meta *m, const void *key, size_t klen,
 	return r;
 }
 
+void meta_truncate(struct pebs_meta *m, size_t n)
+{
+	if (n >= m->n)
+		return;
+	for (size_t i = n; i < m->n; i++) {
+		free(m->key[i]);
+		free(m->val[i]);
+	}
+	m->n = n;
+	/* the index is rebuilt rather than holes left in its probe runs */
+	if (m->nslot) {
+		memset(m->slot, 0, m->nslot * sizeof(*m->slot));
+		for (size_t i = 0; i < n; i++)
+			m->slot[find_slot(m, m->key[i])] = i + 1;
+	}
+}
+
 int pebs_meta_setf(struct pebs_meta *m, const char *key, const char *fmt, ...)
 {
 	va_list ap;

@@ -38,4 +38,12 @@ int meta_time_origin(const struct pebs_meta *m, uint64_t *v,
  */
 int meta_map_useless(const char *path);
 
+/*
+ * Drops every entry of @m after its first @n (none when it has no more),
+ * so that a reader can give its metadata other trailing keys while the
+ * pointer its callers hold stays valid (pebs-import -f perf's segments:
+ * maps.* and comm.* of each).
+ */
+void meta_truncate(struct pebs_meta *m, size_t n);
+
 #endif

@@ -87,6 +87,12 @@ struct orange {
 	struct okey lo, hi;
 };
 
+/* The samples' span of thread @tid of process @pid (flushes clamped). */
+struct tspan {
+	struct okey lo, hi;
+	uint32_t tid, pid;
+};
+
 /* A name given at @k: to thread @id by COMM or FORK, or to process @id. */
 struct cev {
 	struct okey k;
@@ -130,6 +136,17 @@ struct pebs_perf_reader {
 	struct htab prng;	/* pid -> rng index + 1 (comm.PID's span) */
 	struct okey *bounds;	/* keys of renames that start a segment */
 	size_t nbounds, seg;	/* seg: bounds passed */
+	/*
+	 * A segment's metadata has the maps.* and comm.* keys of the
+	 * processes and threads with samples in it, not of all (thousands
+	 * of short processes would repeat theirs in every segment): the
+	 * threads' spans by their first sample, the next to enter a
+	 * segment, and those whose span meets the current one (indices).
+	 */
+	struct tspan *tsp;
+	size_t ntsp, tnext;
+	size_t *act, nact;
+	size_t nbase;		/* metadata keys before maps.* and comm.* */
 	uint64_t nrounds;	/* FINISHED_ROUNDs before the end */
 	uint64_t cur_flush;	/* pass 2: the flush being emitted */
 	uint64_t nflush;	/* pass 2: FINISHED_ROUNDs read */
@@ -1482,6 +1499,16 @@ static int kernel_bid(const char *bid_path, const struct pmap *p)
 	       strncmp(p->path, kdso, sizeof(kdso) - 1) == 0;
 }
 
+/* okey_cmp() of keys whose flushes are clamped already (for qsort). */
+static int okey_raw_cmp(const struct okey *a, const struct okey *b)
+{
+	if (a->flush != b->flush)
+		return a->flush < b->flush ? -1 : 1;
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
 static int cev_cmp(const void *a, const void *b)
 {
 	const struct cev *x = a, *y = b;
@@ -1489,12 +1516,20 @@ static int cev_cmp(const void *a, const void *b)
 		return x->proc < y->proc ? -1 : 1;
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
-	/* flushes clamped already (plan_segments()): as okey_cmp() */
-	if (x->k.flush != y->k.flush)
-		return x->k.flush < y->k.flush ? -1 : 1;
-	if (x->k.time != y->k.time)
-		return x->k.time < y->k.time ? -1 : 1;
-	return x->k.off < y->k.off ? -1 : x->k.off > y->k.off;
+	/* flushes clamped already (plan_segments()) */
+	return okey_raw_cmp(&x->k, &y->k);
+}
+
+static int tspan_cmp(const void *a, const void *b)
+{
+	return okey_raw_cmp(&((const struct tspan *)a)->lo,
+			    &((const struct tspan *)b)->lo);
+}
+
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
 }
 
 /*
@@ -1597,6 +1632,37 @@ static int plan_segments(struct pebs_perf_reader *r)
 }
 
 /*
+ * After plan_segments(): the samples' span of each sampled thread, in the
+ * order of their first samples, for seg_keys().  0 or -PEBS_E_NOMEM.
+ */
+static int plan_spans(struct pebs_perf_reader *r)
+{
+	if (!r->trng.n)
+		return 0;
+	r->tsp = malloc(r->trng.n * sizeof(*r->tsp));
+	r->act = malloc(r->trng.n * sizeof(*r->act));
+	if (!r->tsp || !r->act)
+		return -PEBS_E_NOMEM;
+	for (size_t i = 0; i < r->trng.cap; i++) {
+		if (!r->trng.k[i])
+			continue;
+		uint64_t tid = r->trng.k[i] - 1;
+		uint64_t *p = ht_slot(&r->threads, tid, 0);
+		struct tspan *t = &r->tsp[r->ntsp++];
+		t->lo = r->rng[r->trng.v[i] - 1].lo;
+		t->hi = r->rng[r->trng.v[i] - 1].hi;
+		if (t->lo.flush > r->nrounds)
+			t->lo.flush = r->nrounds;
+		if (t->hi.flush > r->nrounds)
+			t->hi.flush = r->nrounds;
+		t->tid = (uint32_t)tid;
+		t->pid = (uint32_t)(p ? *p - 1 : tid);
+	}
+	qsort(r->tsp, r->ntsp, sizeof(*r->tsp), tspan_cmp);
+	return 0;
+}
+
+/*
  * The name of @id at the start @at of a segment (NULL: the first), for
  * its samples in it: span @g (index + 1; 0: none, its last name) clamps
  * @at, so that a thread without samples in the segment keeps the name of
@@ -1615,18 +1681,125 @@ static size_t seg_name(const struct pebs_perf_reader *r, uint32_t id,
 	return name_at(r, id, proc, at);
 }
 
+/* Sorts indices @v (@n) and drops repeats; returns how many stay. */
+static size_t sort_unique(size_t *v, size_t n)
+{
+	size_t k = 0;
+	if (!n)		/* @v may be NULL then, which qsort() may not get */
+		return 0;
+	qsort(v, n, sizeof(*v), size_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!k || v[i] != v[k - 1])
+			v[k++] = v[i];
+	return k;
+}
+
+/* Sets maps.N.* of map @p in @m.  0 or -PEBS_E_NOMEM. */
+static int set_map(const struct pebs_perf_reader *r, struct pebs_meta *m,
+		   size_t n, const struct pmap *p)
+{
+	char k[64];
+#define MK(f) (snprintf(k, sizeof(k), "maps.%zu." f, n), k)
+	SET(MK("pid"), "%d", (int32_t)p->pid);
+	SET(MK("start"), "0x%llx", (unsigned long long)p->start);
+	SET(MK("end"), "0x%llx", (unsigned long long)(p->start + p->len));
+	SET(MK("pgoff"), "0x%llx", (unsigned long long)p->pgoff);
+	SET(MK("path"), "%s", p->path);
+	const uint8_t *bid = p->bid_len ? p->bid : NULL;
+	size_t bl = p->bid_len;
+	for (size_t j = 0; !bid && j < r->nbids; j++) {
+		if (strcmp(r->bids[j].path, p->path) == 0 ||
+		    kernel_bid(r->bids[j].path, p)) {
+			bid = r->bids[j].bid;
+			bl = r->bids[j].len;
+		}
+	}
+	if (bid) {
+		char hex[41];
+		for (size_t j = 0; j < bl; j++)
+			snprintf(hex + 2 * j, 3, "%02x", bid[j]);
+		SET(MK("build_id"), "%s", hex);
+	}
+#undef MK
+	return 0;
+}
+
 /*
- * Sets comm.PID of each sampled process and comm.PID.TID of each sampled
- * thread (pebs-perf(7)) in @m to their names in the segment that starts at
- * @at (NULL: the first).  0 or -PEBS_E_NOMEM.
+ * Appends the maps of @pid (a list of r->pidmap) to *@ix (*@n of *@cap).
+ * 0 or -PEBS_E_NOMEM.
+ */
+static int add_pid_maps(struct pebs_perf_reader *r, uint32_t pid,
+			size_t **ix, size_t *n, size_t *cap)
+{
+	uint64_t *h = ht_slot(&r->pidmap, pid, 0);
+	if (!h || !*h)
+		return 0;
+	for (uint32_t i = (uint32_t)(*h - 1); i != UINT32_MAX;
+	     i = r->maps[i].next) {
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 256;
+			size_t *nx = realloc(*ix, nc * sizeof(*nx));
+			if (!nx)
+				return -PEBS_E_NOMEM;
+			*ix = nx;
+			*cap = nc;
+		}
+		(*ix)[(*n)++] = i;
+	}
+	return 0;
+}
+
+/*
+ * Sets the maps.* keys of processes @pids (@npids, in r->sampled's slot
+ * order) in @m: theirs and the kernel's (pid -1), in the order perf gave
+ * them, or every process's with all_maps.  0 or -PEBS_E_NOMEM.
+ */
+static int set_maps(struct pebs_perf_reader *r, struct pebs_meta *m,
+		    const size_t *pids, size_t npids)
+{
+	size_t *ix = NULL, n = 0, cap = 0, kept = 0;
+	int e = 0;
+	if (r->all_maps) {
+		ix = malloc((r->nmaps + 1) * sizeof(*ix));
+		if (!ix)
+			return -PEBS_E_NOMEM;
+		for (n = 0; n < r->nmaps; n++)
+			ix[n] = n;
+	} else {
+		e = add_pid_maps(r, UINT32_MAX, &ix, &n, &cap);
+		for (size_t i = 0; !e && i < npids; i++)
+			e = add_pid_maps(r, (uint32_t)(r->sampled.k[pids[i]] -
+						      1), &ix, &n, &cap);
+		/* once each: a sampled pid -1 is the kernel's too */
+		if (!e)
+			n = sort_unique(ix, n);
+	}
+	for (size_t i = 0; !e && i < n && kept < MAX_KEPT_MAPS; i++) {
+		const struct pmap *p = &r->maps[ix[i]];
+		if (p->dead || !p->len ||
+		    (!r->all_maps && meta_map_useless(p->path)))
+			continue;
+		e = set_map(r, m, kept++, p);
+	}
+	free(ix);
+	if (!e && kept == MAX_KEPT_MAPS &&
+	    pebs_meta_set(m, "perf.maps_truncated", "1") < 0)
+		e = -PEBS_E_NOMEM;
+	return e;
+}
+
+/*
+ * Sets comm.PID of processes @pids (@npids, slots of r->sampled) and
+ * comm.PID.TID of threads @tids (slots of r->threads) in @m to their names
+ * in the segment that starts at @at (NULL: the first).  0 or
+ * -PEBS_E_NOMEM.
  */
 static int set_comms(struct pebs_perf_reader *r, struct pebs_meta *m,
-		     const struct okey *at)
+		     const struct okey *at, const size_t *pids, size_t npids,
+		     const size_t *tids, size_t ntids)
 {
-	for (size_t i = 0; i < r->sampled.cap; i++) {
-		if (!r->sampled.k[i])
-			continue;
-		uint64_t pid = r->sampled.k[i] - 1;
+	for (size_t i = 0; i < npids; i++) {
+		uint64_t pid = r->sampled.k[pids[i]] - 1;
 		uint64_t *g = ht_slot(&r->prng, pid, 0);
 		size_t c = seg_name(r, (uint32_t)pid, 1, g ? *g : 0, at);
 		if (c) {
@@ -1636,11 +1809,9 @@ static int set_comms(struct pebs_perf_reader *r, struct pebs_meta *m,
 			SET(k, "%s", r->pool[c - 1]);
 		}
 	}
-	for (size_t i = 0; i < r->threads.cap; i++) {
-		if (!r->threads.k[i])
-			continue;
-		uint64_t tid = r->threads.k[i] - 1;
-		uint64_t pid = r->threads.v[i] - 1;
+	for (size_t i = 0; i < ntids; i++) {
+		uint64_t tid = r->threads.k[tids[i]] - 1;
+		uint64_t pid = r->threads.v[tids[i]] - 1;
 		uint64_t *g = ht_slot(&r->trng, tid, 0);
 		size_t c = seg_name(r, (uint32_t)tid, 0, g ? *g : 0, at);
 		if (c) {
@@ -1654,46 +1825,55 @@ static int set_comms(struct pebs_perf_reader *r, struct pebs_meta *m,
 	return 0;
 }
 
-static int meta_maps(struct pebs_perf_reader *r, struct pebs_meta *m)
+/*
+ * Replaces the maps.* and comm.* keys of r->meta (those after its first
+ * r->nbase) by those of segment @s (0: the first; segment s > 0 starts at
+ * r->bounds[s - 1]): the maps and names of the processes and threads
+ * whose samples' span meets the segment, and the kernel's maps
+ * (formats/perf-import.md, section 1.2).  Segments come in order: the
+ * threads enter and leave r->act as a sweep over r->tsp, so that a
+ * segment costs what it holds, not every thread of the file.  Keys in
+ * r->sampled and r->threads slot order: a single segment has them as
+ * before, when it held every sampled process.  0 or -PEBS_E_NOMEM.
+ */
+static int seg_keys(struct pebs_perf_reader *r, size_t s)
 {
-	size_t kept = 0;
-	for (size_t i = 0; i < r->nmaps && kept < MAX_KEPT_MAPS; i++) {
-		const struct pmap *p = &r->maps[i];
-		if (p->dead || !p->len ||
-		    (!r->all_maps && meta_map_useless(p->path)))
-			continue;
-		if (!r->all_maps && p->pid != UINT32_MAX &&
-		    !ht_slot(&r->sampled, p->pid, 0))
-			continue;
-		char k[64];
-		size_t n = kept++;
-#define MK(f) (snprintf(k, sizeof(k), "maps.%zu." f, n), k)
-		SET(MK("pid"), "%d", (int32_t)p->pid);
-		SET(MK("start"), "0x%llx", (unsigned long long)p->start);
-		SET(MK("end"), "0x%llx",
-		    (unsigned long long)(p->start + p->len));
-		SET(MK("pgoff"), "0x%llx", (unsigned long long)p->pgoff);
-		SET(MK("path"), "%s", p->path);
-		const uint8_t *bid = p->bid_len ? p->bid : NULL;
-		size_t bl = p->bid_len;
-		for (size_t j = 0; !bid && j < r->nbids; j++) {
-			if (strcmp(r->bids[j].path, p->path) == 0 ||
-			    kernel_bid(r->bids[j].path, p)) {
-				bid = r->bids[j].bid;
-				bl = r->bids[j].len;
-			}
-		}
-		if (bid) {
-			char hex[41];
-			for (size_t j = 0; j < bl; j++)
-				snprintf(hex + 2 * j, 3, "%02x", bid[j]);
-			SET(MK("build_id"), "%s", hex);
-		}
-#undef MK
+	const struct okey *lo = s ? &r->bounds[s - 1] : NULL;
+	const struct okey *hi = s < r->nbounds ? &r->bounds[s] : NULL;
+	while (r->tnext < r->ntsp &&
+	       (!hi || okey_cmp(r, &r->tsp[r->tnext].lo, hi) < 0))
+		r->act[r->nact++] = r->tnext++;
+	size_t k = 0;
+	for (size_t i = 0; i < r->nact; i++)
+		if (!lo || okey_cmp(r, &r->tsp[r->act[i]].hi, lo) > 0)
+			r->act[k++] = r->act[i];
+	r->nact = k;
+	meta_truncate(r->meta, r->nbase);
+	size_t *pids = malloc((r->nact + 1) * sizeof(*pids));
+	size_t *tids = malloc((r->nact + 1) * sizeof(*tids));
+	size_t np = 0, nt = 0;
+	int e = pids && tids ? 0 : -PEBS_E_NOMEM;
+	for (size_t i = 0; !e && i < r->nact; i++) {
+		const struct tspan *t = &r->tsp[r->act[i]];
+		/* both exist: the scan made them for each sample */
+		uint64_t *p = ht_slot(&r->sampled, t->pid, 0);
+		if (p)
+			pids[np++] = (size_t)(p - r->sampled.v);
+		uint64_t *q = t->tid != t->pid ?
+			ht_slot(&r->threads, t->tid, 0) : NULL;
+		if (q)
+			tids[nt++] = (size_t)(q - r->threads.v);
 	}
-	if (kept == MAX_KEPT_MAPS)
-		SET("perf.maps_truncated", "%d", 1);
-	return set_comms(r, m, NULL);
+	if (!e) {
+		np = sort_unique(pids, np);
+		nt = sort_unique(tids, nt);
+		e = set_maps(r, r->meta, pids, np);
+	}
+	if (!e)
+		e = set_comms(r, r->meta, lo, pids, np, tids, nt);
+	free(pids);
+	free(tids);
+	return e;
 }
 
 static int build_meta(struct pebs_perf_reader *r, struct feat_ctx *f)
@@ -1820,7 +2000,8 @@ static int build_meta(struct pebs_perf_reader *r, struct feat_ctx *f)
 	if (r->txn_lost)
 		SET("perf.txn_lost_samples", "%llu",
 		    (unsigned long long)r->txn_lost);
-	return meta_maps(r, m);
+	r->nbase = pebs_meta_count(m);
+	return seg_keys(r, 0);
 }
 #undef SET
 
@@ -2022,6 +2203,8 @@ static int start(struct pebs_perf_reader *r)
 				f.cpuid);
 	if (e == 0)
 		e = plan_segments(r);
+	if (e == 0)
+		e = plan_spans(r);
 	if (e == 0)
 		e = build_meta(r, &f);
 	feat_free(&f);
@@ -2231,7 +2414,7 @@ static int new_segment(struct pebs_perf_reader *r, const struct pend *e)
 	if (s == r->seg)
 		return 0;
 	r->seg = s;
-	if (set_comms(r, r->meta, &r->bounds[s - 1]) < 0) {
+	if (seg_keys(r, s) < 0) {
 		seterr(r, "out of memory");
 		return -PEBS_E_NOMEM;
 	}
@@ -2538,6 +2721,8 @@ void pebs_perf_reader_close(struct pebs_perf_reader *r)
 	free(r->cev);
 	free(r->rng);
 	free(r->bounds);
+	free(r->tsp);
+	free(r->act);
 	free(r->maps);
 	for (size_t i = 0; i < r->npool; i++)
 		free(r->pool[i]);

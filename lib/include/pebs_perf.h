@@ -78,8 +78,10 @@ enum pebs_perf_kind {
 	/*
 	 * The samples after this one are of a new segment, whose metadata
 	 * pebs_perf_reader_meta() now gives: a thread or process was
-	 * renamed (a COMM record) between samples it has, and its comm.*
-	 * keys change (formats/perf-import.md, section 1.2).
+	 * renamed (a COMM record) between samples it has: its comm.* keys
+	 * change, and the maps.* and comm.* keys are those of the
+	 * processes and threads with samples in the new segment
+	 * (formats/perf-import.md, section 1.2).
 	 */
 	PEBS_PERF_SEGMENT = 3,
 };
@@ -96,8 +98,9 @@ struct pebs_perf_item {
 struct pebs_perf_reader_opts {
 	/*
 	 * Keep process maps of every process, not only those with samples
-	 * (maps.N.* metadata keys).  Default: only processes with samples
-	 * plus the kernel's maps (pid -1).
+	 * (maps.N.* metadata keys), in every segment.  Default: only
+	 * processes with samples in the segment plus the kernel's maps
+	 * (pid -1).
 	 */
 	int all_maps;
 };
@@ -135,10 +138,10 @@ int pebs_perf_reader_open_mem(struct pebs_perf_reader **r, const void *buf,
 /*
  * Metadata gathered from the file (source, host, os.release, cmdline,
  * cpu.*, uarch, time.unit, topology.*, events.N.*, maps.N.*, comm.*):
- * owned by @r, valid until pebs_perf_reader_close().  The comm.* values
- * are those of the current segment: they change when
- * pebs_perf_reader_next() or pebs_perf_reader_read() returns a
- * PEBS_PERF_SEGMENT item (the same keys, other values).
+ * owned by @r, valid until pebs_perf_reader_close().  The maps.* and
+ * comm.* keys are those of the current segment (the processes and
+ * threads with samples in it): they change when pebs_perf_reader_next()
+ * or pebs_perf_reader_read() returns a PEBS_PERF_SEGMENT item.
  */
 const struct pebs_meta *pebs_perf_reader_meta(const struct pebs_perf_reader *r);
 
