@@ -957,8 +957,15 @@ static int parse_operand(struct lex *L, struct operand *o)
 			       strcmp(w, "page") == 0)) {
 		uint64_t m = w[0] == 'l' ? ~(uint64_t)63 : ~(uint64_t)4095;
 		lex_next(L);
+		/* line(line(...)) nests like parentheses, and as deep */
+		if (++L->depth > MAXDEPTH) {
+			fail(L, L->col, "expression nested too deeply");
+			return -1;
+		}
 		struct operand in;
-		if (parse_operand(L, &in) < 0)
+		int r = parse_operand(L, &in);
+		L->depth--;
+		if (r < 0)
 			return -1;
 		if (L->tok != T_RP) {
 			fail(L, L->col, "expected ')' after %s(", w);
@@ -2628,6 +2635,36 @@ struct tclock {
 	double tps;
 };
 
+static enum pebs_expr_match blk(const struct pebs_expr *e, int ni,
+				const struct pebs_block_info *bi,
+				const struct tclock *clk);
+
+/*
+ * The chain "v0 and v1 and ..." (or "or") that node @ni heads: the match
+ * of the least (the most) matching operand, stopping at NONE (ALL).  A
+ * chain is a left-deep tree as long as it has terms, so it is walked
+ * along its spine, not recursively: recursion goes only into operands,
+ * as deep as the parentheses (MAXDEPTH), on reader threads' stacks.  The
+ * leftmost operand is tried first, as written; the result does not
+ * depend on the order.
+ */
+static enum pebs_expr_match blk_chain(const struct pebs_expr *e, int ni,
+				      const struct pebs_block_info *bi,
+				      const struct tclock *clk)
+{
+	int kind = e->nodes[ni].kind, and = kind == N_AND, x = ni;
+	enum pebs_expr_match stop = and ? PEBS_MATCH_NONE : PEBS_MATCH_ALL;
+	while (e->nodes[x].kind == kind)
+		x = e->nodes[x].a;
+	enum pebs_expr_match m = blk(e, x, bi, clk), y;
+	for (x = ni; m != stop && e->nodes[x].kind == kind;
+	     x = e->nodes[x].a) {
+		y = blk(e, e->nodes[x].b, bi, clk);
+		m = (y < m) == and ? y : m;
+	}
+	return m;
+}
+
 /*
  * @clk: the clock of the block's segment, or NULL for the one the leaves
  * were lowered for (pebs_expr_set_clock()).
@@ -2637,7 +2674,7 @@ static enum pebs_expr_match blk(const struct pebs_expr *e, int ni,
 				const struct tclock *clk)
 {
 	const struct node *p = &e->nodes[ni];
-	enum pebs_expr_match x, y;
+	enum pebs_expr_match x;
 	struct ival tv[2];
 	int ntv;
 	switch (p->kind) {
@@ -2668,17 +2705,8 @@ static enum pebs_expr_match blk(const struct pebs_expr *e, int ni,
 	case N_SYM:
 		return PEBS_MATCH_SOME;
 	case N_AND:
-		x = blk(e, p->a, bi, clk);
-		if (x == PEBS_MATCH_NONE)
-			return x;
-		y = blk(e, p->b, bi, clk);
-		return x < y ? x : y;
 	case N_OR:
-		x = blk(e, p->a, bi, clk);
-		if (x == PEBS_MATCH_ALL)
-			return x;
-		y = blk(e, p->b, bi, clk);
-		return x > y ? x : y;
+		return blk_chain(e, ni, bi, clk);
 	case N_NOT:
 		return PEBS_MATCH_ALL - blk(e, p->a, bi, clk);
 	}
@@ -2836,6 +2864,31 @@ static void dump_dsrc(const struct node *p, struct sbuf *s)
 		  (unsigned long long)p->mask);
 }
 
+static void dump(const struct pebs_expr *e, int ni, struct sbuf *s);
+
+/*
+ * The chain ((v0 and v1) and v2)... that node @ni heads, printed so, a
+ * '(' per link, along its spine rather than recursively (blk_chain()).
+ * Link i's operand is found from the top each time: quadratic in the
+ * links (at most MAXNODES), for an explanation printed once.
+ */
+static void dump_chain(const struct pebs_expr *e, int ni, struct sbuf *s)
+{
+	int kind = e->nodes[ni].kind, x = ni;
+	size_t links = 0;
+	for (; e->nodes[x].kind == kind; x = e->nodes[x].a, links++)
+		sb_printf(s, "(");
+	dump(e, x, s);
+	while (links--) {
+		x = ni;
+		for (size_t i = 0; i < links; i++)
+			x = e->nodes[x].a;
+		sb_printf(s, kind == N_AND ? " and " : " or ");
+		dump(e, e->nodes[x].b, s);
+		sb_printf(s, ")");
+	}
+}
+
 static void dump(const struct pebs_expr *e, int ni, struct sbuf *s)
 {
 	const struct node *p = &e->nodes[ni];
@@ -2844,11 +2897,7 @@ static void dump(const struct pebs_expr *e, int ni, struct sbuf *s)
 	case N_FALSE: sb_printf(s, "false"); break;
 	case N_AND:
 	case N_OR:
-		sb_printf(s, "(");
-		dump(e, p->a, s);
-		sb_printf(s, p->kind == N_AND ? " and " : " or ");
-		dump(e, p->b, s);
-		sb_printf(s, ")");
+		dump_chain(e, ni, s);
 		break;
 	case N_NOT:
 		sb_printf(s, "not ");

@@ -3,6 +3,9 @@
  * of the language's pieces, time windows, data-source classes.
  */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pebs_dsrc.h"
@@ -204,6 +207,135 @@ Test(expr_parse, deep_nesting_is_refused_not_crashed)
 		strcat(buf, i ? " and lat > 1" : "lat > 1");
 	cr_assert_eq(pebs_expr_parse(buf, &e, NULL), 0);
 	pebs_expr_free(e);
+}
+
+/*
+ * A chain "lat == 1 or lat == 2 or ..." is a left-deep tree as long as
+ * the chain: every walk of it (parse, evaluation, block analysis, dump)
+ * must go as deep as the parentheses, not the terms, since filters run on
+ * reader threads with small stacks.  Each chain runs on a thread of a
+ * 64 KiB stack; the results are checked on the main thread (Criterion's
+ * asserts belong there).
+ */
+#define CHAIN 2047
+
+struct chain_run {
+	int and;		/* "lat != i and ..." instead of "lat == i or" */
+	int parsed, inv;
+	size_t got, got_inv, dumped;
+	enum pebs_expr_match in, out, seg;
+	char *text, *dump;
+	/* "line(" nested far past the nesting limit */
+	int deep_r;
+	char deep_msg[256];
+};
+
+static void *chain_thread(void *arg)
+{
+	struct chain_run *c = arg;
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	c->parsed = pebs_expr_parse(c->text, &e, &err);
+	if (c->parsed < 0)
+		return NULL;
+	struct pebs_batch *b = pebs_batch_new(4096);
+	uint32_t *sel = malloc(4096 * sizeof(*sel));
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	for (unsigned i = 0; i < 4096; i++) {
+		s.lat = i;
+		pebs_batch_push(b, &s);
+	}
+	c->got = pebs_expr_eval(e, b, sel);
+	struct pebs_block_info bi;
+	memset(&bi, 0, sizeof(bi));
+	bi.nsamples = 100;
+	bi.min[PEBS_COL_LAT] = 1;
+	bi.max[PEBS_COL_LAT] = 2;
+	c->in = pebs_expr_block(e, &bi);
+	bi.min[PEBS_COL_LAT] = 3000;
+	bi.max[PEBS_COL_LAT] = 4000;
+	c->out = pebs_expr_block(e, &bi);
+	c->seg = pebs_expr_block_segment(e, &bi);
+	c->dump = malloc(1 << 18);
+	c->dumped = pebs_expr_dump(e, c->dump, 1 << 18);
+	c->inv = pebs_expr_invert(e);
+	c->got_inv = pebs_expr_eval(e, b, sel);
+	free(sel);
+	pebs_batch_free(b);
+	pebs_expr_free(e);
+	char *deep = malloc(20000 * 6 + 16), *p = deep;
+	for (int i = 0; i < 20000; i++)
+		p += sprintf(p, "line(");
+	p += sprintf(p, "addr");
+	for (int i = 0; i < 20000; i++)
+		*p++ = ')';
+	strcpy(p, " == 0");
+	c->deep_r = pebs_expr_parse(deep, &e, &err);
+	snprintf(c->deep_msg, sizeof(c->deep_msg), "%s", err.msg);
+	free(deep);
+	return NULL;
+}
+
+static void chain_on_small_stack(struct chain_run *c)
+{
+	size_t n = 0;
+	c->text = malloc(CHAIN * 16);
+	for (int i = 1; i <= CHAIN; i++)
+		n += (size_t)sprintf(c->text + n, "%slat %s %d", i > 1 ?
+				     (c->and ? " and " : " or ") : "",
+				     c->and ? "!=" : "==", i);
+	pthread_attr_t a;
+	pthread_t t;
+	cr_assert_eq(pthread_attr_init(&a), 0);
+	cr_assert_eq(pthread_attr_setstacksize(&a, 64 << 10), 0);
+	cr_assert_eq(pthread_create(&t, &a, chain_thread, c), 0);
+	pthread_join(t, NULL);
+	pthread_attr_destroy(&a);
+	cr_assert_eq(c->parsed, 0);
+	/* lat 0..4095: 1..2047 match the or-chain, the rest the and */
+	cr_expect_eq(c->got, c->and ? 4096 - CHAIN : CHAIN);
+	cr_expect_eq(c->got_inv, 4096 - c->got);
+	cr_expect_eq(c->inv, 0);
+	/* lat 1..2: both chains have terms that match in part */
+	cr_expect_eq(c->in, PEBS_MATCH_SOME);
+	cr_expect_eq(c->out, c->and ? PEBS_MATCH_ALL : PEBS_MATCH_NONE);
+	cr_expect_eq(c->seg, c->out);
+	/* the dump as the recursive one printed it: one '(' per link */
+	char *want = malloc(1 << 18), *p = want;
+	for (int i = 1; i < CHAIN; i++)
+		*p++ = '(';
+	for (int i = 1; i <= CHAIN; i++) {
+		if (c->and)
+			p += sprintf(p, "%slat in {0x0..0x%x,0x%x.."
+				     "0xffffffffffffffff}%s",
+				     i > 1 ? " and " : "", i - 1, i + 1,
+				     i > 1 ? ")" : "");
+		else
+			p += sprintf(p, "%slat in {0x%x..0x%x}%s",
+				     i > 1 ? " or " : "", i, i,
+				     i > 1 ? ")" : "");
+	}
+	cr_expect_eq(c->dumped, (size_t)(p - want));
+	cr_expect_str_eq(c->dump, want);
+	cr_expect_eq(c->deep_r, -PEBS_E_PARSE);
+	cr_expect(strstr(c->deep_msg, "nested too deeply"), "%s",
+		  c->deep_msg);
+	free(want);
+	free(c->dump);
+	free(c->text);
+}
+
+Test(expr_parse, long_or_chain_on_a_small_stack)
+{
+	struct chain_run c = { .and = 0 };
+	chain_on_small_stack(&c);
+}
+
+Test(expr_parse, long_and_chain_on_a_small_stack)
+{
+	struct chain_run c = { .and = 1 };
+	chain_on_small_stack(&c);
 }
 
 static const char *dump(const char *text)
