@@ -164,7 +164,8 @@ $(B)/tests/unit-tests: $(UNIT_SRC) $(B)/libpebs-internal.a \
 		-o $@ $(UNIT_SRC) $(B)/libpebs-internal.a -lcriterion $(LIBS)
 
 # Fuzz targets built as corpus replayers (a main() that feeds each file).
-$(B)/fuzz/%-replay: fuzz/%.c fuzz/replay.c $(B)/libpebs-internal.a
+$(B)/fuzz/%-replay: fuzz/%.c fuzz/replay.c $(B)/libpebs-internal.a \
+		$(wildcard fuzz/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes -Ilib -Ilib/include \
 		-o $@ $< fuzz/replay.c $(B)/libpebs-internal.a $(LIBS)

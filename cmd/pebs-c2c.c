@@ -184,11 +184,16 @@ static int read_results(struct pebs_c2c *c, char **paths, size_t n,
 		n = 1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		size_t len;
-		char *buf = util_slurp(paths[i], &len);
-		if (!buf) {
+		struct util_yaml_in in;
+		if (util_yaml_open(&in, paths[i]) < 0) {
 			status = EXIT_SYS;
-		} else if (pebs_c2c_merge_yaml(c, buf, len) < 0) {
+			continue;
+		}
+		int r = pebs_c2c_merge_yaml_read(c, util_yaml_read, &in);
+		util_yaml_close(&in, r);
+		if (r == -PEBS_E_IO) {
+			status = EXIT_SYS;
+		} else if (r < 0) {
 			util_warn("%s: %s", util_name(paths[i]),
 				  pebs_c2c_errmsg(c));
 			if (status < EXIT_DATA)
@@ -196,7 +201,6 @@ static int read_results(struct pebs_c2c *c, char **paths, size_t n,
 		} else {
 			*readable = 1;
 		}
-		free(buf);
 	}
 	return status;
 }

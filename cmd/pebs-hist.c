@@ -119,20 +119,23 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 	char err[256];
 	int status = EXIT_OK;
 	for (size_t i = 0; i < n; i++) {
-		size_t len;
-		char *text = util_slurp(paths[i], &len);
-		if (!text) {
+		struct util_yaml_in in;
+		if (util_yaml_open(&in, paths[i]) < 0) {
 			status = EXIT_SYS;
 			continue;
 		}
-		if (!*hp) {
-			/* the first document's field, by and --where */
-			int rn = pebs_hist_yaml_new(hp, text, len, err,
-						    sizeof(err));
-			if (rn < 0)
-				util_die(rn == -PEBS_E_NOMEM ? EXIT_SYS :
-					 EXIT_DATA, "%s: %s",
-					 util_name(paths[i]), err);
+		/* the first result makes the histogram: its field, by and
+		 * --where (then checked against the options) */
+		int first = !*hp;
+		int r = pebs_hist_merge_yaml_read(hp, util_yaml_read, &in, err,
+						  sizeof(err));
+		util_yaml_close(&in, r);
+		if (r == -PEBS_E_IO)
+			status = EXIT_SYS;
+		if (first && !*hp && r != -PEBS_E_IO)
+			util_die(r == -PEBS_E_NOMEM ? EXIT_SYS : EXIT_DATA,
+				 "%s: %s", util_name(paths[i]), err);
+		if (first && *hp) {
 			int f = pebs_hist_field(*hp), b = pebs_hist_by(*hp);
 			/* --field and --by can only say what the inputs
 			 * are: a result cannot be regrouped */
@@ -145,19 +148,17 @@ static int run_merge(struct opts *o, const char *const *paths, size_t n,
 					 pebs_field_by_id(f)->name, b < 0 ?
 					 "none" : pebs_field_by_id(b)->name);
 		}
-		int r = pebs_hist_merge_yaml(*hp, text, len, err, sizeof(err));
-		free(text);
 		if (r == -PEBS_E_NOMEM)
 			util_die(EXIT_SYS, "out of memory");
 		/* counts of other samples: the inputs do not go together */
 		if (r == -PEBS_E_INVAL)
 			util_die(EXIT_USAGE, "%s: %s", util_name(paths[i]),
 				 err);
-		if (r < 0) {
+		if (r < 0 && r != -PEBS_E_IO) {
 			util_warn("%s: %s", util_name(paths[i]), err);
 			if (status < EXIT_DATA)
 				status = EXIT_DATA;
-		} else {
+		} else if (!r) {
 			*readable = 1;
 		}
 	}

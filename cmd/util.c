@@ -376,43 +376,72 @@ static void check_not_binary(const char *path, const char *buf, size_t n)
 			 "--merge", util_name(path));
 }
 
-char *util_slurp(const char *path, size_t *len)
+/* read(2) of up to @size bytes, again when a signal interrupts it. */
+static ssize_t read_some(int fd, void *buf, size_t size)
+{
+	ssize_t r;
+	do
+		r = read(fd, buf, size);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+int util_yaml_open(struct util_yaml_in *in, const char *path)
 {
 	int is_stdin = !path || strcmp(path, "-") == 0;
-	FILE *fp = is_stdin ? stdin : fopen(path, "rb");
-	if (!fp) {
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	in->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0) {
 		util_warn("%s: cannot open:", path);
-		return NULL;
+		return -1;
 	}
 	if (is_stdin)
 		util_note_tty(path, "YAML");
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap);
-	for (;;) {
-		if (!buf)
-			util_die(EXIT_SYS, "out of memory");
-		n += fread(buf + n, 1, cap - 1 - n, fp);
-		if (n < cap - 1)
+	/* a pipe may give them in pieces */
+	while (in->nhead < sizeof(in->head)) {
+		ssize_t r = read_some(in->fd, in->head + in->nhead,
+				      sizeof(in->head) - in->nhead);
+		if (r < 0) {
+			in->err = errno;
+			util_yaml_close(in, -PEBS_E_IO);
+			return -1;
+		}
+		if (!r)
 			break;
-		char *nb = realloc(buf, 2 * cap);
-		if (!nb)
-			free(buf);
-		buf = nb;
-		cap *= 2;
+		in->nhead += (size_t)r;
 	}
-	int bad = ferror(fp);
-	if (bad)
-		util_warn("%s: read error:", util_name(path));
-	if (!is_stdin)
-		fclose(fp);
-	if (bad) {
-		free(buf);
-		return NULL;
+	check_not_binary(path, (const char *)in->head, in->nhead);
+	return 0;
+}
+
+int util_yaml_read(void *ctx, void *buf, size_t size, size_t *n)
+{
+	struct util_yaml_in *in = ctx;
+	if (in->at < in->nhead) {
+		*n = in->nhead - in->at < size ? in->nhead - in->at : size;
+		memcpy(buf, in->head + in->at, *n);
+		in->at += *n;
+		return 0;
 	}
-	buf[n] = 0;
-	*len = n;
-	check_not_binary(path, buf, n);
-	return buf;
+	ssize_t r = read_some(in->fd, buf, size);
+	if (r < 0) {
+		in->err = errno;
+		return -1;
+	}
+	*n = (size_t)r;
+	return 0;
+}
+
+void util_yaml_close(struct util_yaml_in *in, int r)
+{
+	if (r == -PEBS_E_IO) {
+		errno = in->err;
+		util_warn("%s: read error:", util_name(in->path));
+	}
+	if (in->fd != STDIN_FILENO)
+		close(in->fd);
+	in->fd = -1;
 }
 
 unsigned util_threads_arg(const char *s)

@@ -208,13 +208,34 @@ void util_check_in(const char *const *paths, size_t n, const char *what);
 void util_note_tty(const char *path, const char *what);
 
 /*
- * The whole of the YAML result @path of a --merge ("-": standard input,
- * from its offset) in a malloc()ed buffer with a NUL after its *@len
- * bytes.  NULL after a message naming the input when it cannot be opened
- * or read; exits when out of memory, and with a usage error (2) when the
- * input is a .pebs or perf.data file, which is read without --merge.
+ * A YAML result of a --merge, read as the merge parses it
+ * (util_yaml_read(), a pebs_read_fn): a merge of any length holds its
+ * results, not its text.
  */
-char *util_slurp(const char *path, size_t *len);
+struct util_yaml_in {
+	int fd;
+	const char *path;
+	unsigned char head[8];	/* the first bytes, for util_yaml_open() */
+	size_t nhead, at;	/* their number; those given out */
+	int err;		/* errno of the read that failed */
+};
+
+/*
+ * Opens the YAML result @path of a --merge ("-": standard input, from its
+ * offset) into @in.  0, or -1 after a message naming it when it cannot be
+ * opened or read; exits with a usage error (2) when the input is a .pebs
+ * or perf.data file, which is read without --merge.
+ */
+int util_yaml_open(struct util_yaml_in *in, const char *path);
+
+/* pebs_read_fn of a struct util_yaml_in @ctx. */
+int util_yaml_read(void *ctx, void *buf, size_t size, size_t *n);
+
+/*
+ * Closes @in after its merge returned @r: with -PEBS_E_IO, first warns
+ * "read error" naming it, with the error of the read.
+ */
+void util_yaml_close(struct util_yaml_in *in, int r);
 
 /*
  * The value of -j/--threads: 0 (one per CPU, at most 8) to 1024 decode

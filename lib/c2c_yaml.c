@@ -685,8 +685,7 @@ struct yp {
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int have;
-	const void *buf;	/* the input, for the line of an error */
-	size_t len;
+	struct pebs_outfmt_yin in;	/* the input */
 	uint64_t version;
 	/* version 2 dictionaries: file index -> ours */
 	uint32_t *kmap, *tmap;
@@ -701,11 +700,13 @@ static int ynext(struct yp *y)
 	if (y->have)
 		yaml_event_delete(&y->ev);
 	y->have = 0;
-	if (!yaml_parser_parse(&y->p, &y->ev))
+	if (!yaml_parser_parse(&y->p, &y->ev)) {
+		if (y->in.ioerr)
+			return c2c_fail(y->c, PEBS_E_IO, "read error");
 		return c2c_fail(y->c, PEBS_E_PARSE, "line %zu: %s",
-				pebs_outfmt_yaml_err_line(&y->p, y->buf,
-							  y->len),
+				pebs_outfmt_yin_err_line(&y->p, &y->in),
 				y->p.problem ? y->p.problem : "bad YAML");
+	}
 	y->have = 1;
 	return 0;
 }
@@ -1391,41 +1392,38 @@ static int xs_counted(struct pebs_c2c *c, size_t nxs0, const uint64_t *before,
 	return r;
 }
 
-int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len)
+/*
+ * Each result of @y's input (its parser and input set up) into @y->c.
+ * Frees them.
+ */
+static int merge_run(struct yp *y)
 {
-	struct yp y;
-	memset(&y, 0, sizeof(y));
-	y.c = c;
-	y.buf = buf;
-	y.len = len;
-	if (!yaml_parser_initialize(&y.p))
-		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
-	yaml_parser_set_input_string(&y.p, buf, len);
+	struct pebs_c2c *c = y->c;
 	int r, docs = 0;
 	/* what "other" held before this input (xs_counted()) */
 	size_t nxs0 = c->nxs, nk0 = c->nkinds;
 	uint64_t *before = malloc((nk0 ? nk0 : 1) * sizeof(*before));
 	if (!before) {
-		yaml_parser_delete(&y.p);
-		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		r = c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		goto out;
 	}
 	for (size_t k = 0; k < nk0; k++)
 		before[k] = c->other[2 * k + 1];
-	if ((r = ynext(&y)))
+	if ((r = ynext(y)))
 		goto out;
 	for (;;) {
-		if ((r = ynext(&y)))
+		if ((r = ynext(y)))
 			goto out;
-		if (y.ev.type == YAML_STREAM_END_EVENT)
+		if (y->ev.type == YAML_STREAM_END_EVENT)
 			break;
-		if (y.ev.type != YAML_DOCUMENT_START_EVENT) {
-			r = yerr(&y, "bad YAML stream");
+		if (y->ev.type != YAML_DOCUMENT_START_EVENT) {
+			r = yerr(y, "bad YAML stream");
 			goto out;
 		}
-		if ((r = ynext(&y)) || (r = ydoc(&y)) || (r = ynext(&y)))
+		if ((r = ynext(y)) || (r = ydoc(y)) || (r = ynext(y)))
 			goto out;
-		if (y.ev.type != YAML_DOCUMENT_END_EVENT) {
-			r = yerr(&y, "bad YAML document end");
+		if (y->ev.type != YAML_DOCUMENT_END_EVENT) {
+			r = yerr(y, "bad YAML document end");
 			goto out;
 		}
 		docs++;
@@ -1437,12 +1435,38 @@ int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len)
 		r = xs_counted(c, nxs0, before, nk0);
 out:
 	free(before);
-	if (y.have)
-		yaml_event_delete(&y.ev);
-	yaml_parser_delete(&y.p);
-	free(y.kmap);
-	free(y.tmap);
-	free(y.ips);
-	c2c_dict_free(&y.ipset);
+	if (y->have)
+		yaml_event_delete(&y->ev);
+	yaml_parser_delete(&y->p);
+	pebs_outfmt_yin_free(&y->in);
+	free(y->kmap);
+	free(y->tmap);
+	free(y->ips);
+	c2c_dict_free(&y->ipset);
 	return r;
+}
+
+int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len)
+{
+	struct yp y;
+	memset(&y, 0, sizeof(y));
+	y.c = c;
+	if (!yaml_parser_initialize(&y.p))
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+	pebs_outfmt_yin_string(&y.p, &y.in, buf, len);
+	return merge_run(&y);
+}
+
+int pebs_c2c_merge_yaml_read(struct pebs_c2c *c, pebs_read_fn rd, void *ctx)
+{
+	struct yp y;
+	memset(&y, 0, sizeof(y));
+	y.c = c;
+	if (!yaml_parser_initialize(&y.p))
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+	if (pebs_outfmt_yin_stream(&y.p, &y.in, rd, ctx) < 0) {
+		yaml_parser_delete(&y.p);
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+	}
+	return merge_run(&y);
 }

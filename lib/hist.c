@@ -1412,21 +1412,30 @@ struct ys {
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int have;		/* ev holds an event */
-	const char *text;	/* the input, for the line of an error */
-	size_t len;
+	struct pebs_outfmt_yin in;	/* the input */
+	/* pebs_hist_merge_yaml_read() of no histogram: the histogram to
+	 * create from the first document's head */
+	struct pebs_hist **make;
 	char *err;
 	size_t errlen;
 };
 
-/* The next event into y->ev.  0 or -PEBS_E_PARSE (message in y->err). */
+/*
+ * The next event into y->ev.  0, -PEBS_E_PARSE, or -PEBS_E_IO when the
+ * input could not be read (message in y->err).
+ */
 static int ys_next(struct ys *y)
 {
 	if (y->have)
 		yaml_event_delete(&y->ev);
 	y->have = 0;
 	if (!yaml_parser_parse(&y->p, &y->ev)) {
+		if (y->in.ioerr) {
+			snprintf(y->err, y->errlen, "read error");
+			return -PEBS_E_IO;
+		}
 		snprintf(y->err, y->errlen, "YAML: line %zu: %s",
-			 pebs_outfmt_yaml_err_line(&y->p, y->text, y->len),
+			 pebs_outfmt_yin_err_line(&y->p, &y->in),
 			 y->p.problem ? y->p.problem : "syntax error");
 		return -PEBS_E_PARSE;
 	}
@@ -1800,10 +1809,46 @@ out:
 }
 
 /*
+ * Creates in *@hp the empty histogram of @field by @by, of filter @where
+ * (copied; NULL: none), as a document's head gave them.  0 or < 0 with a
+ * message in @err.
+ */
+static int hist_of_head(struct pebs_hist **hp, int field, int by,
+			const char *where, char *err, size_t errlen)
+{
+	int r = pebs_hist_new(hp, field, by);
+	if (!r && (r = pebs_hist_set_where(*hp, where)) < 0) {
+		pebs_hist_free(*hp);
+		*hp = NULL;
+	}
+	/* the head's checks refuse what _new() would: INVAL is a bug */
+	if (r < 0)
+		snprintf(err, errlen, "%s", r == -PEBS_E_NOMEM ?
+			 "out of memory" : pebs_strerror(r));
+	return r;
+}
+
+/*
+ * With y->make and no histogram *@h yet, makes it there (and in *@h) from
+ * a document's head.  0 or < 0.
+ */
+static int ys_make(struct ys *y, struct pebs_hist **h, int field, int by,
+		   const char *where)
+{
+	if (*h || !y->make)
+		return 0;
+	int r = hist_of_head(y->make, field, by, where, y->err, y->errlen);
+	if (!r)
+		*h = *y->make;
+	return r;
+}
+
+/*
  * One document's root mapping (the current event starts it): its field
  * and by into *@field, *@by, and with @where its filter (malloc'd, or
  * NULL) into *@where; with @h, its groups counted into @h (whose field,
- * by and filter must be the same).  0 or < 0.
+ * by and filter must be the same); with @h NULL and y->make, into the
+ * histogram its head makes there.  0 or < 0.
  */
 static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by,
 		  char **where)
@@ -1846,8 +1891,10 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by,
 				ERR("field and by must come before groups");
 			if ((r = ys_head(y, h, &hd, field, by)) < 0)
 				goto out;
-			if (!h)
+			if (!h && !y->make)
 				goto peeked;	/* that is all */
+			if ((r = ys_make(y, &h, *field, *by, hd.where)) < 0)
+				goto out;
 			if (y->ev.type != YAML_SEQUENCE_START_EVENT)
 				ERR("no groups sequence");
 			groups = 1;
@@ -1868,6 +1915,9 @@ static int ys_doc(struct ys *y, struct pebs_hist *h, int *field, int *by,
 	}
 	if ((r = ys_head(y, h, &hd, field, by)) < 0)
 		goto out;
+	/* a head without groups makes the histogram, then is refused */
+	if ((r = ys_make(y, &h, *field, *by, hd.where)) < 0)
+		goto out;
 	if (h && !groups)
 		ERR("no groups sequence");
 peeked:
@@ -1883,39 +1933,52 @@ out:
 #undef ERR
 
 /*
- * Each document of @text: merged into @h, or with @h NULL only the first
- * one's field and by read (and with @where its filter, see ys_doc()).
- * 0 or < 0 with a message in @err.
+ * Each document of @y's input: merged into @h (or with y->make, into the
+ * histogram the first one makes), or with @h NULL only the first one's
+ * field and by read (and with @where its filter, see ys_doc()).  0 or < 0
+ * with a message in y->err.  Frees @y's parser and input.
  */
-static int ys_run(const char *text, size_t len, struct pebs_hist *h,
-		  int *field, int *by, char **where, char *err, size_t errlen)
+static int ys_run(struct ys *y, struct pebs_hist *h, int *field, int *by,
+		  char **where)
 {
-	struct ys y = { .text = text, .len = len, .err = err,
-			.errlen = errlen };
-	int r = 0, ndocs = 0;
-	if (!yaml_parser_initialize(&y.p))
-		return -PEBS_E_NOMEM;
-	yaml_parser_set_input_string(&y.p, (const unsigned char *)text, len);
-	r = ys_next(&y);	/* stream start */
+	int r = ys_next(y), ndocs = 0;	/* stream start */
 	while (!r) {
-		if ((r = ys_next(&y)) < 0 ||
-		    y.ev.type != YAML_DOCUMENT_START_EVENT)
+		if ((r = ys_next(y)) < 0 ||
+		    y->ev.type != YAML_DOCUMENT_START_EVENT)
 			break;
-		if ((r = ys_next(&y)) < 0 ||
-		    (r = ys_doc(&y, h, field, by, where)) < 0)
+		if ((r = ys_next(y)) < 0 ||
+		    (r = ys_doc(y, h, field, by, where)) < 0)
 			break;
 		ndocs++;
-		if (!h || (r = ys_next(&y)) < 0)	/* document end */
+		if (y->make)
+			h = *y->make;
+		if (!h || (r = ys_next(y)) < 0)	/* document end */
 			break;
 	}
-	if (y.have)
-		yaml_event_delete(&y.ev);
-	yaml_parser_delete(&y.p);
+	if (y->have)
+		yaml_event_delete(&y->ev);
+	yaml_parser_delete(&y->p);
+	pebs_outfmt_yin_free(&y->in);
+	if (r == -PEBS_E_NOMEM)
+		snprintf(y->err, y->errlen, "out of memory");
 	if (!r && !ndocs) {
-		snprintf(err, errlen, "no histogram in the input");
+		snprintf(y->err, y->errlen, "no histogram in the input");
 		r = -PEBS_E_PARSE;
 	}
 	return r;
+}
+
+/* ys_run() of string @text. */
+static int ys_text(const char *text, size_t len, struct pebs_hist *h,
+		   int *field, int *by, char **where, char *err, size_t errlen)
+{
+	struct ys y = { .err = err, .errlen = errlen };
+	if (!yaml_parser_initialize(&y.p)) {
+		snprintf(err, errlen, "out of memory");
+		return -PEBS_E_NOMEM;
+	}
+	pebs_outfmt_yin_string(&y.p, &y.in, text, len);
+	return ys_run(&y, h, field, by, where);
 }
 
 int pebs_hist_yaml_peek(const char *text, size_t len, int *field, int *by,
@@ -1923,7 +1986,7 @@ int pebs_hist_yaml_peek(const char *text, size_t len, int *field, int *by,
 {
 	*field = 0;
 	*by = -1;
-	return ys_run(text, len, NULL, field, by, NULL, err, errlen);
+	return ys_text(text, len, NULL, field, by, NULL, err, errlen);
 }
 
 int pebs_hist_yaml_new(struct pebs_hist **hp, const char *text, size_t len,
@@ -1932,19 +1995,10 @@ int pebs_hist_yaml_new(struct pebs_hist **hp, const char *text, size_t len,
 	int field = 0, by = -1;
 	char *where = NULL;
 	*hp = NULL;
-	int r = ys_run(text, len, NULL, &field, &by, &where, err, errlen);
-	/* the peek refuses what _new() would: INVAL here would be a bug */
+	int r = ys_text(text, len, NULL, &field, &by, &where, err, errlen);
 	if (!r)
-		r = pebs_hist_new(hp, field, by);
-	if (!r) {
-		(*hp)->where = where;
-		where = NULL;
-	}
+		r = hist_of_head(hp, field, by, where, err, errlen);
 	free(where);
-	if (r == -PEBS_E_NOMEM)
-		snprintf(err, errlen, "out of memory");
-	else if (r == -PEBS_E_INVAL)
-		snprintf(err, errlen, "%s", pebs_strerror(r));
 	return r;
 }
 
@@ -1952,5 +2006,23 @@ int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
 			 char *err, size_t errlen)
 {
 	int field, by;
-	return ys_run(text, len, h, &field, &by, NULL, err, errlen);
+	return ys_text(text, len, h, &field, &by, NULL, err, errlen);
+}
+
+int pebs_hist_merge_yaml_read(struct pebs_hist **hp, pebs_read_fn rd,
+			      void *ctx, char *err, size_t errlen)
+{
+	struct ys y = { .make = *hp ? NULL : hp, .err = err,
+			.errlen = errlen };
+	int field = 0, by = -1;
+	if (!yaml_parser_initialize(&y.p)) {
+		snprintf(err, errlen, "out of memory");
+		return -PEBS_E_NOMEM;
+	}
+	if (pebs_outfmt_yin_stream(&y.p, &y.in, rd, ctx) < 0) {
+		yaml_parser_delete(&y.p);
+		snprintf(err, errlen, "out of memory");
+		return -PEBS_E_NOMEM;
+	}
+	return ys_run(&y, *hp, &field, &by, NULL);
 }

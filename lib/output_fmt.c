@@ -1,6 +1,7 @@
 /*
  * output_fmt.c - number parsing and string escaping for the text formats.
  */
+#include <stdlib.h>
 #include <strings.h>
 #include <yaml.h>
 
@@ -348,18 +349,106 @@ void pebs_outfmt_xml_fputs(FILE *fp, const char *s)
 		put_xml);
 }
 
-size_t pebs_outfmt_yaml_err_line(const struct yaml_parser_s *p,
-				 const void *buf, size_t len)
+/*
+ * The line breaks of the @n bytes at @s, one after the other: "\r\n" is
+ * one; a '\r' last, whose next byte is not known (@next -1) or is the end
+ * of the input, is one.
+ */
+static size_t count_breaks(const unsigned char *s, size_t n, int next)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += s[i] == '\n' || (s[i] == '\r' && (i + 1 < n ?
+			s[i + 1] != '\n' : next != '\n'));
+	return k;
+}
+
+/* pebs_outfmt_yin_err_line() of string @buf of @len bytes. */
+static size_t yaml_err_line(const struct yaml_parser_s *p, const void *buf,
+			    size_t len)
 {
 	if (p->error != YAML_READER_ERROR)
 		return p->problem_mark.line + 1;
-	const char *s = buf;
 	size_t end = p->problem_offset < len ? p->problem_offset : len;
-	size_t line = 1;
-	for (size_t i = 0; i < end; i++)
-		line += s[i] == '\n' ||
-			(s[i] == '\r' && (i + 1 >= len || s[i + 1] != '\n'));
-	return line;
+	return 1 + count_breaks(buf, end, end < len ?
+				((const unsigned char *)buf)[end] : -1);
+}
+
+void pebs_outfmt_yin_string(struct yaml_parser_s *p,
+			    struct pebs_outfmt_yin *in, const void *buf,
+			    size_t len)
+{
+	memset(in, 0, sizeof(*in));
+	in->buf = buf;
+	in->len = len;
+	yaml_parser_set_input_string(p, buf, len);
+}
+
+#define YIN_KEEP 65536	/* halved when full: 32 KiB at least stay */
+
+static int yin_read(void *data, unsigned char *buf, size_t size,
+		    size_t *size_read)
+{
+	struct pebs_outfmt_yin *in = data;
+	size_t n = 0;
+	*size_read = 0;
+	if (in->rd(in->ctx, buf, size, &n) < 0 || n > size) {
+		in->ioerr = 1;
+		return 0;
+	}
+	*size_read = n;
+	for (const unsigned char *b = buf; n;) {
+		if (in->nkeep == YIN_KEEP) {
+			size_t d = YIN_KEEP / 2;
+			in->kline += count_breaks(in->keep, d, in->keep[d]);
+			memmove(in->keep, in->keep + d, YIN_KEEP - d);
+			in->kstart += d;
+			in->nkeep -= d;
+		}
+		size_t c = YIN_KEEP - in->nkeep < n ? YIN_KEEP - in->nkeep : n;
+		memcpy(in->keep + in->nkeep, b, c);
+		in->nkeep += c;
+		b += c;
+		n -= c;
+	}
+	return 1;
+}
+
+int pebs_outfmt_yin_stream(struct yaml_parser_s *p,
+			   struct pebs_outfmt_yin *in,
+			   int (*rd)(void *ctx, void *buf, size_t size,
+				     size_t *n), void *ctx)
+{
+	memset(in, 0, sizeof(*in));
+	in->rd = rd;
+	in->ctx = ctx;
+	in->kline = 1;
+	if (!(in->keep = malloc(YIN_KEEP)))
+		return -PEBS_E_NOMEM;
+	yaml_parser_set_input(p, yin_read, in);
+	return 0;
+}
+
+void pebs_outfmt_yin_free(struct pebs_outfmt_yin *in)
+{
+	free(in->keep);
+	in->keep = NULL;
+}
+
+size_t pebs_outfmt_yin_err_line(const struct yaml_parser_s *p,
+				const struct pebs_outfmt_yin *in)
+{
+	if (!in->rd)
+		return yaml_err_line(p, in->buf, in->len);
+	if (p->error != YAML_READER_ERROR)
+		return p->problem_mark.line + 1;
+	/* before the bytes kept cannot be (the parser's read-ahead is
+	 * less): counted to their start then */
+	uint64_t off = p->problem_offset < in->kstart ? 0 :
+		       p->problem_offset - in->kstart;
+	size_t end = off < in->nkeep ? (size_t)off : in->nkeep;
+	return in->kline + count_breaks(in->keep, end, end < in->nkeep ?
+					in->keep[end] : -1);
 }
 
 size_t pebs_outfmt_utf8_fix(char *dst, const char *s, size_t n)

@@ -157,14 +157,53 @@ void pebs_outfmt_xml_fputs(FILE *fp, const char *s);
 struct yaml_parser_s;
 
 /*
- * The line (from 1) of the error of libyaml parser @p that read @buf (@len
- * bytes, the whole input given with yaml_parser_set_input_string()).
+ * The input of a YAML merge's libyaml parser: a string, or a stream read
+ * through a pebs_read_fn (pebs.h) as the parser asks for it, so that a
+ * merge holds the documents' results, not their text.
+ */
+struct pebs_outfmt_yin {
+	const void *buf;	/* a string input: @len bytes */
+	size_t len;
+	int (*rd)(void *ctx, void *buf, size_t size, size_t *n);
+	void *ctx;		/* a stream: pebs_read_fn and its context */
+	int ioerr;		/* rd failed (the parser says "input error") */
+	/*
+	 * The last bytes read, at least 32 KiB of them: the parser reads
+	 * ahead of what it decoded by at most its raw buffer (16 KiB), and
+	 * the line of a reader error is counted up to its byte offset.
+	 */
+	unsigned char *keep;
+	size_t nkeep;
+	uint64_t kstart;	/* the offset of keep[0] */
+	size_t kline;		/* its line, from 1 */
+};
+
+/* Parser @p reads string @buf (@len bytes) through @in. */
+void pebs_outfmt_yin_string(struct yaml_parser_s *p,
+			    struct pebs_outfmt_yin *in, const void *buf,
+			    size_t len);
+
+/*
+ * Parser @p reads from @rd with @ctx through @in.  0, then
+ * pebs_outfmt_yin_free() when done, or -PEBS_E_NOMEM (nothing to free).
+ */
+int pebs_outfmt_yin_stream(struct yaml_parser_s *p,
+			   struct pebs_outfmt_yin *in,
+			   int (*rd)(void *ctx, void *buf, size_t size,
+				     size_t *n), void *ctx);
+
+/* Frees what pebs_outfmt_yin_stream() allocated in @in. */
+void pebs_outfmt_yin_free(struct pebs_outfmt_yin *in);
+
+/*
+ * The line (from 1) of the error of parser @p reading through @in.
  * libyaml marks the line of scanner and parser errors, but for reader
  * errors (invalid UTF-8, a control character) sets only problem_offset,
- * the byte offset: the line is counted up to it.
+ * the byte offset: the line is counted up to it, in the string or from
+ * the stream's last bytes kept.
  */
-size_t pebs_outfmt_yaml_err_line(const struct yaml_parser_s *p,
-				 const void *buf, size_t len);
+size_t pebs_outfmt_yin_err_line(const struct yaml_parser_s *p,
+				const struct pebs_outfmt_yin *in);
 
 /* Copies @s to @dst (at most 3n bytes) replacing invalid UTF-8 by U+FFFD. */
 size_t pebs_outfmt_utf8_fix(char *dst, const char *s, size_t n);

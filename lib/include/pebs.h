@@ -42,6 +42,15 @@ enum pebs_error {
 const char *pebs_strerror(int err);
 
 /*
+ * The source of a parser that reads its input as it goes (the YAML
+ * merges): puts up to @size bytes at @buf and their number in *@n, which
+ * is 0 only at the end of the input; may return fewer than asked (what a
+ * pipe holds), and is called again for more.  Returns 0, or -1 on a read
+ * error (errno is the caller's to keep: the parser returns -PEBS_E_IO).
+ */
+typedef int (*pebs_read_fn)(void *ctx, void *buf, size_t size, size_t *n);
+
+/*
  * Parses a count as the tools' options and pebs-filter(1) write one:
  * decimal (a leading zero is not octal) or 0x hex, then optionally k or K
  * (x1000), M (x10^6) or G (x10^9); no sign, no spaces.  @s is @n bytes (no

@@ -179,6 +179,14 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b);
 int pebs_c2c_merge_yaml(struct pebs_c2c *c, const void *buf, size_t len);
 
 /*
+ * pebs_c2c_merge_yaml() of the YAML read from @rd with @ctx (pebs.h) as
+ * it is parsed, in memory of the cells merged, not of the input's length.
+ * Also -PEBS_E_IO ("read error") when @rd failed; what was read before
+ * stays added.
+ */
+int pebs_c2c_merge_yaml_read(struct pebs_c2c *c, pebs_read_fn rd, void *ctx);
+
+/*
  * Computes the per-line results (classification, statistics, verdicts,
  * order).  Must be called after the last add and before the accessors and
  * writers below; calling it again after more adds recomputes.  Returns 0

@@ -128,6 +128,18 @@ int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
 			 char *err, size_t errlen);
 
 /*
+ * pebs_hist_merge_yaml() of the YAML read from @rd with @ctx (pebs.h) as
+ * it is parsed, in memory of the groups merged, not of the input's
+ * length, however many documents it holds.  With *@hp NULL, first
+ * creates there the histogram of the first document's head (as
+ * pebs_hist_yaml_new(); *@hp stays NULL when that fails).  Returns 0, or
+ * as pebs_hist_merge_yaml() with a message in @err, or -PEBS_E_IO when
+ * @rd failed ("read error"; what was read before stays merged).
+ */
+int pebs_hist_merge_yaml_read(struct pebs_hist **hp, pebs_read_fn rd,
+			      void *ctx, char *err, size_t errlen);
+
+/*
  * Reads the field and group-by names of the first document of YAML @text
  * (so a merge can create the right histogram).  *@field and *@by get field
  * ids (*@by = -1 for none).  Returns 0 or -PEBS_E_PARSE with @err.

@@ -838,3 +838,119 @@ Test(hist_exact, linear_sparse_beyond_10000_bins)
 		pebs_hist_free(h);
 	}
 }
+
+/*
+ * A stream of @ndocs copies of document @doc, given out in pieces of at
+ * most @piece bytes, that checks as it goes that the merge parses what it
+ * read: once 64 KiB past a document (the parser reads ahead 16 KiB), its
+ * count must be in *@hp.  A merge that read its whole input first would
+ * find nothing merged.
+ */
+struct docs {
+	const char *doc;
+	size_t len, piece, ndocs, off, behind;
+	struct pebs_hist **hp;
+	int fail_at_end;	/* the read after the last byte fails */
+};
+
+static int docs_read(void *ctx, void *buf, size_t size, size_t *n)
+{
+	struct docs *d = ctx;
+	size_t total = d->len * d->ndocs;
+	if (d->off > 65536) {
+		uint64_t want = (d->off - 65536) / d->len;
+		uint64_t have = *d->hp ? pebs_hist_total(*d->hp) : 0;
+		if (have < want)
+			d->behind++;
+	}
+	if (d->off == total && d->fail_at_end)
+		return -1;
+	size_t k = total - d->off < size ? total - d->off : size;
+	k = k < d->piece ? k : d->piece;
+	for (size_t i = 0; i < k; i++)
+		((char *)buf)[i] = d->doc[(d->off + i) % d->len];
+	d->off += k;
+	*n = k;
+	return 0;
+}
+
+Test(hist_exact, merge_reads_as_it_parses)
+{
+	const char doc[] = "---\npebs_hist: 1\nfield: lat\nby: none\n"
+		"where: \"hitm\"\ngroups:\n- group: all\n  values:\n"
+		"  - [5, 1]\n";
+	char err[256];
+	struct pebs_hist *h = NULL;
+	/* 20000 documents (1.9 MB) in pieces a pipe could give */
+	struct docs d = { .doc = doc, .len = strlen(doc), .piece = 4000,
+			  .ndocs = 20000, .hp = &h };
+	cr_assert_eq(pebs_hist_merge_yaml_read(&h, docs_read, &d, err,
+					       sizeof(err)), 0, "%s", err);
+	cr_expect_eq(d.behind, 0, "%zu reads found the documents before "
+		     "them unmerged", d.behind);
+	cr_assert_eq(pebs_hist_total(h), 20000);
+	/* the histogram made of the first head has its filter */
+	cr_expect_str_eq(pebs_hist_where(h), "hitm");
+	/* into a histogram given, the same; a failed read is IO, and what
+	 * was read before it stays merged */
+	d = (struct docs){ .doc = doc, .len = strlen(doc), .piece = 1,
+			   .ndocs = 3, .hp = &h, .fail_at_end = 1 };
+	cr_expect_eq(pebs_hist_merge_yaml_read(&h, docs_read, &d, err,
+					       sizeof(err)), -PEBS_E_IO);
+	cr_expect_str_eq(err, "read error");
+	/* the last document's end was never read */
+	cr_expect_eq(pebs_hist_total(h), 20002);
+	pebs_hist_free(h);
+	/* a head refused makes no histogram */
+	h = NULL;
+	d = (struct docs){ .doc = "--- {pebs_hist: 2}\n", .piece = 100,
+			   .ndocs = 1, .hp = &h };
+	d.len = strlen(d.doc);
+	cr_expect_eq(pebs_hist_merge_yaml_read(&h, docs_read, &d, err,
+					       sizeof(err)), -PEBS_E_PARSE);
+	cr_expect_null(h);
+	cr_expect(strstr(err, "unknown pebs_hist version 2"), "%s", err);
+}
+
+/*
+ * The line of an error the parser finds in the bytes (a control
+ * character) is counted up to its offset: from a stream, whose start is
+ * no longer kept 1 MB on, the same as from the whole text.
+ */
+Test(hist_exact, merge_stream_error_lines)
+{
+	const char doc[] = "---\npebs_hist: 1\nfield: lat\nby: none\n"
+		"groups:\n- group: all\n  values:\n  - [5, 1]\n";
+	for (int cr = 0; cr < 2; cr++) {
+		size_t n = strlen(doc), ndocs = 12000;
+		char *text = malloc(n * ndocs + 64), *p = text;
+		for (size_t i = 0; i < ndocs; i++)
+			p += sprintf(p, "%s", doc);
+		/* "\r\n" and "\r" line ends count one line each */
+		if (cr)
+			for (char *q = text; (q = strchr(q, '\n')); q++)
+				if ((q - text) % 3 == 0)
+					*q = '\r';
+		sprintf(p, "---\npebs_hist: 1\n\x01\n");
+		size_t len = strlen(text);
+		char e1[256], e2[256];
+		struct pebs_hist *h1 = NULL, *h2 = NULL;
+		cr_assert_eq(pebs_hist_yaml_new(&h1, text, len, e1,
+						sizeof(e1)), 0, "%s", e1);
+		cr_assert_eq(pebs_hist_merge_yaml(h1, text, len, e1,
+						  sizeof(e1)), -PEBS_E_PARSE);
+		struct docs d = { .doc = text, .len = len, .piece = 7777,
+				  .ndocs = 1, .hp = &h2 };
+		cr_assert_eq(pebs_hist_merge_yaml_read(&h2, docs_read, &d, e2,
+						       sizeof(e2)),
+			     -PEBS_E_PARSE);
+		cr_expect_str_eq(e2, e1);
+		cr_expect(strstr(e1, "line "), "%s", e1);
+		/* the documents before it are in (how many of those the
+		 * parser had decoded ahead depends on how it was read) */
+		cr_expect_gt(pebs_hist_total(h2), ndocs - 1000);
+		pebs_hist_free(h1);
+		pebs_hist_free(h2);
+		free(text);
+	}
+}
