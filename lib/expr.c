@@ -82,18 +82,22 @@ struct pebs_expr {
 	int uses_t;
 	int clock_ready;	/* atomic; published by set_clock */
 	/* the segment whose clock the `t` leaves are lowered for
-	 * (pebs_expr_set_segment), NULL after pebs_expr_set_clock() */
-	const struct pebs_meta *seg;
+	 * (pebs_expr_set_segment), its metadata's meta_serial(); 0 (that
+	 * of NULL) after pebs_expr_set_clock() */
+	uint64_t seg;
 	/*
 	 * Each segment's start, by its metadata: recorded by the reader's
 	 * filter callback (pebs_expr_block_segment) or the first batch
 	 * (pebs_expr_set_segment), whichever comes first, read by both.
+	 * Known by meta_serial(), not by address: the expression outlives
+	 * readers, and a reader frees its metadata at close, where the
+	 * next one's is often allocated.  Nothing points into metadata.
 	 */
 	pthread_mutex_t smu;
 	struct segstart {
-		const struct pebs_meta *m;
+		uint64_t serial;
 		uint64_t t0;
-		const char *bad;	/* a malformed time.origin, or NULL */
+		char *bad;	/* a malformed time.origin (a copy), or NULL */
 	} *segs;
 	size_t nsegs, segcap;
 	/* scratch for evaluation */
@@ -1663,6 +1667,8 @@ void pebs_expr_free(struct pebs_expr *e)
 		free(e->pool[i]);
 	free(e->pool);
 	free(e->evmatch);
+	for (size_t i = 0; i < e->nsegs; i++)
+		free(e->segs[i].bad);
 	free(e->segs);
 	pthread_mutex_destroy(&e->smu);
 	free(e);
@@ -1906,7 +1912,7 @@ static int set_clock(struct pebs_expr *e, uint64_t t0, double ticks_per_sec,
 			return -PEBS_E_NOMEM;
 		p->niv = (size_t)t_lower(p, t0, ticks_per_sec, p->iv);
 	}
-	e->seg = NULL;
+	e->seg = 0;
 	__atomic_store_n(&e->clock_ready, 1, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -1948,16 +1954,18 @@ int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
  * The start of the segment with metadata @m: the one recorded, else its
  * time.origin, else @t0, which becomes its start (*@nomem is set when it
  * cannot be recorded).  *@bad becomes a time.origin of @m that is
- * malformed, else NULL: then no start is right, and `t` is an error.
+ * malformed (a copy @e owns), else NULL: then no start is right, and `t`
+ * is an error.
  */
 static uint64_t seg_start(struct pebs_expr *e, const struct pebs_meta *m,
 			  uint64_t t0, int *nomem, const char **bad)
 {
+	uint64_t serial = meta_serial(m);
 	pthread_mutex_lock(&e->smu);
 	/* from the last: segments come in order, so this is the one asked
 	 * for, or one of the few the reader is ahead by */
 	for (size_t i = e->nsegs; i-- > 0;) {
-		if (e->segs[i].m == m) {
+		if (e->segs[i].serial == serial) {
 			t0 = e->segs[i].t0;
 			*bad = e->segs[i].bad;
 			goto out;
@@ -1970,19 +1978,28 @@ static uint64_t seg_start(struct pebs_expr *e, const struct pebs_meta *m,
 	 * Read once here, not per block.
 	 */
 	uint64_t o;
+	char *bcopy = NULL;
 	if (meta_time_origin(m, &o, bad) > 0)
 		t0 = o;
+	if (*bad && !(bcopy = strdup(*bad))) {
+		*bad = NULL;
+		*nomem = 1;
+		goto out;
+	}
+	*bad = bcopy;
 	if (e->nsegs == e->segcap) {
 		size_t nc = e->segcap ? 2 * e->segcap : 16;
 		struct segstart *ns = realloc(e->segs, nc * sizeof(*ns));
 		if (!ns) {
+			free(bcopy);
+			*bad = NULL;
 			*nomem = 1;
 			goto out;
 		}
 		e->segs = ns;
 		e->segcap = nc;
 	}
-	e->segs[e->nsegs++] = (struct segstart){ m, t0, *bad };
+	e->segs[e->nsegs++] = (struct segstart){ serial, t0, bcopy };
 out:
 	pthread_mutex_unlock(&e->smu);
 	return t0;
@@ -1992,7 +2009,8 @@ int pebs_expr_set_segment(struct pebs_expr *e, const struct pebs_meta *m,
 			  const struct pebs_batch *b,
 			  struct pebs_expr_error *err)
 {
-	if (!e->uses_t || (e->seg == m && pebs_expr_clock_ready(e)))
+	if (!e->uses_t ||
+	    (e->seg == meta_serial(m) && pebs_expr_clock_ready(e)))
 		return 0;
 	uint64_t t0 = 0;
 	const uint64_t *t = b ? b->c64[PEBS_COL_TIME] : NULL;
@@ -2022,7 +2040,7 @@ int pebs_expr_set_segment(struct pebs_expr *e, const struct pebs_meta *m,
 	}
 	int r = pebs_expr_set_clock_meta(e, t0, m, err);
 	if (r == 0)
-		e->seg = m;
+		e->seg = meta_serial(m);
 	return r;
 }
 

@@ -24,6 +24,7 @@ struct pebs_meta {
 	size_t n, cap;
 	size_t *slot;
 	size_t nslot;		/* a power of two, or 0 */
+	uint64_t serial;	/* meta_serial() */
 };
 
 /* The slot of @key in the index, or the free slot where it would go. */
@@ -56,7 +57,18 @@ static int index_grow(struct pebs_meta *m)
 
 struct pebs_meta *pebs_meta_new(void)
 {
-	return calloc(1, sizeof(struct pebs_meta));
+	/* from 1: 0 is NULL's */
+	static uint64_t next_serial;
+	struct pebs_meta *m = calloc(1, sizeof(struct pebs_meta));
+	if (m)
+		m->serial = __atomic_add_fetch(&next_serial, 1,
+					       __ATOMIC_RELAXED);
+	return m;
+}
+
+uint64_t meta_serial(const struct pebs_meta *m)
+{
+	return m ? m->serial : 0;
 }
 
 void pebs_meta_free(struct pebs_meta *m)

@@ -31,6 +31,14 @@ int meta_time_origin(const struct pebs_meta *m, uint64_t *v,
 		     const char **bad);
 
 /*
+ * A number of @m that no other metadata object of the process ever had
+ * (0 for NULL): what tells segments apart where a pointer cannot, as one
+ * freed and the next allocated at its address (pebs_expr's segment
+ * starts, kept across readers).
+ */
+uint64_t meta_serial(const struct pebs_meta *m);
+
+/*
  * 1 when a map of @path (a maps.N.path) has no symbols to keep it for:
  * anonymous memory, devices, SysV and memfd segments, [heap], [stack]
  * and an empty path.  pebs-import -f perf and the capture leave such

@@ -109,11 +109,17 @@ int pebs_expr_set_clock_meta(struct pebs_expr *e, uint64_t t0,
  * start there), else the smallest time stamp of its first block; `t` of
  * a sample counts from its segment's start on its segment's clock.  Call
  * before evaluating each batch (cheap while @m stays the same) with @m
- * the metadata of the batch's segment, as pebs_reader_meta() gives it
- * (the pointer tells the segments apart) and @b the batch: without
- * time.origin the segment's start is the one pebs_expr_block_segment()
- * recorded for @m, else the smallest time of @b (then the segment's first
- * batch).  Returns 0 (also when `t` is not used), or as
+ * the metadata of the batch's segment, as pebs_reader_meta() gives it,
+ * and @b the batch: without time.origin the segment's start is the one
+ * pebs_expr_block_segment() recorded for @m, else the smallest time of
+ * @b (then the segment's first batch).  Segments are told apart by their
+ * metadata object, one per segment: each one pebs_meta_new() makes is a
+ * segment of its own, even at the address of one freed before, so one
+ * expression may serve reader after reader (each frees its metadata at
+ * close); what @e keeps of a segment is its own, not a pointer into @m.
+ * @m must not change while @e may see it: its start is read once, at
+ * its first use (another start is another segment, so a new metadata
+ * object).  Returns 0 (also when `t` is not used), or as
  * pebs_expr_set_clock_meta(): -PEBS_E_PARSE with @err when this segment
  * cannot convert a unit of the expression, or when its time.origin is not
  * a decimal integer of 64 bits ("metadata time.origin is malformed").
@@ -201,7 +207,9 @@ enum pebs_expr_match pebs_expr_block(const struct pebs_expr *e,
  * (@info->meta, its time.unit and tsc.hz; NULL: pebs_expr_block()), from
  * that segment's start: its metadata's time.origin, else what the first
  * call for a segment records, @info->min[time] (callbacks come in input
- * order).  "Possibly some" for a block whose segment cannot convert a
+ * order).  Segments are told apart as pebs_expr_set_segment() tells
+ * them: by metadata object, also across readers that @e outlives.
+ * "Possibly some" for a block whose segment cannot convert a
  * unit of the expression or has a malformed time.origin, so that
  * pebs_expr_set_segment() reports it on the block's batch.  Independent
  * of the clock set for evaluation: safe to call from the reader's thread

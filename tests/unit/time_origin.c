@@ -192,3 +192,91 @@ Test(time_origin, meta_check)
 				     NULL), -PEBS_E_PARSE);
 	cr_expect_eq(pebs_meta_check("time.origin", "", NULL), -PEBS_E_PARSE);
 }
+
+/* A .pebs file of one ns segment, time.origin @origin (NULL: none), of
+ * 1000 samples 1us apart from @base. */
+static FILE *us_file(uint64_t base, const char *origin)
+{
+	uint64_t t[1000];
+	for (size_t i = 0; i < 1000; i++)
+		t[i] = base + i * 1000;
+	return origin_file(origin, t, 1000);
+}
+
+/* @e (kept from file to file) over the file @fp, through a reader of
+ * its own, with the block filter when @filter. */
+static struct result run_with(struct pebs_expr *e, FILE *fp, int filter)
+{
+	struct result res;
+	memset(&res, 0, sizeof(res));
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(fp));
+	const char *paths[] = { path };
+	struct pebs_reader_opts ro = { .threads = 1 };
+	if (filter) {
+		ro.filter = block_cb;
+		ro.filter_ctx = e;
+	}
+	struct pebs_reader *r;
+	cr_assert_eq(pebs_reader_open(&r, paths, 1, &ro), 0);
+	struct pebs_batch *b;
+	static uint32_t sel[PEBS_BATCH_MAX];
+	while (pebs_reader_next(r, &b) > 0) {
+		res.rc = pebs_expr_set_segment(e, pebs_reader_meta(r), b,
+					       &res.err);
+		if (res.rc)
+			break;
+		res.kept += pebs_expr_eval(e, b, sel);
+	}
+	pebs_reader_close(r);
+	return res;
+}
+
+/*
+ * One expression over one file after another, each with a reader of its
+ * own: a reader frees its metadata at close, and the next one's often
+ * lands at the same address, which must not pass for the segment before
+ * (its start, 4 s away, made B keep nothing or A everything, and a
+ * malformed origin's message pointed into freed memory).
+ */
+Test(time_origin, expression_outlives_readers)
+{
+	FILE *a = us_file(1000000000, NULL), *b = us_file(5000000000, NULL);
+	for (int filter = 0; filter < 2; filter++) {
+		struct pebs_expr *e;
+		struct pebs_expr_error err;
+		cr_assert_eq(pebs_expr_parse("t < 100us", &e, &err), 0);
+		for (int i = 0; i < 12; i++) {
+			struct result r = run_with(e, i & 1 ? b : a, filter);
+			cr_expect_eq(r.rc, 0, "%s", r.err.msg);
+			cr_expect_eq(r.kept, 100, "filter %d, read %d (%c): "
+				     "%zu", filter, i, i & 1 ? 'B' : 'A',
+				     r.kept);
+		}
+		pebs_expr_free(e);
+	}
+	fclose(a);
+	fclose(b);
+
+	/* a malformed origin, then a sound one of the same length */
+	FILE *c = us_file(1000000000, "1x2y3z4w5v");
+	FILE *d = us_file(1000000000, "1000000000");
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	cr_assert_eq(pebs_expr_parse("t < 100us", &e, &err), 0);
+	for (int i = 0; i < 12; i++) {
+		struct result r = run_with(e, i & 1 ? d : c, i & 2);
+		if (i & 1) {
+			cr_expect_eq(r.rc, 0, "read %d: %s", i, r.err.msg);
+			cr_expect_eq(r.kept, 100, "read %d: %zu", i, r.kept);
+			continue;
+		}
+		cr_expect_eq(r.rc, -PEBS_E_PARSE, "read %d", i);
+		cr_expect_str_eq(r.err.msg, "t needs the segment's start, "
+				 "but metadata time.origin is malformed: "
+				 "\"1x2y3z4w5v\"");
+	}
+	pebs_expr_free(e);
+	fclose(c);
+	fclose(d);
+}
