@@ -163,6 +163,7 @@ struct pebs_reader {
 	struct slot *held;	/* returned to the caller, freed next call */
 	int producer_done;
 	int stop;
+	int started;		/* pebs_reader_next() was called */
 	unsigned nthreads;	/* decoding threads, the caller's included */
 	unsigned nworkers;	/* started: nthreads - 1 */
 	struct worker *workers;
@@ -1158,6 +1159,24 @@ static void src_close_done(struct pebs_reader *r)
 }
 
 /*
+ * The reader whose filter callback this thread runs, if any: with more
+ * than one thread the callback runs under the reader's lock, which
+ * pebs_reader_stats() from inside it must not take again.
+ */
+static _Thread_local const struct pebs_reader *in_filter;
+
+static int call_filter(struct pebs_reader *r,
+		       const struct pebs_block_info *bi)
+{
+	/* a callback may read another reader of its own */
+	const struct pebs_reader *outer = in_filter;
+	in_filter = r;
+	int keep = r->o.filter(r->o.filter_ctx, bi);
+	in_filter = outer;
+	return keep;
+}
+
+/*
  * Produces the next block of the input into @sl (P_BLOCK), an error
  * (P_ERROR, in order), a mark (P_MARK: a LOST chunk, or a source's end
  * with counts no slot took yet), or the end of all input (P_EOF).
@@ -1772,7 +1791,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 			s->seg_tmin = bi.min[PEBS_COL_TIME];
 			s->seg_tmin_set = 1;
 		}
-		if (r->o.filter && !r->o.filter(r->o.filter_ctx, &bi)) {
+		if (r->o.filter && !call_filter(r, &bi)) {
 			s->pend.skipped++;
 			free(whole);
 			continue;
@@ -1994,6 +2013,13 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct pebs_reader *r = w->r;
 	pthread_mutex_lock(&r->mu);
+	/*
+	 * Nothing before the first pebs_reader_next(), as with one thread:
+	 * callbacks (filter, consume) then come only once
+	 * pebs_reader_open() has returned the reader they may ask.
+	 */
+	while (!r->started && !r->stop)
+		wait_freed(r);
 	while (!r->stop && !r->producer_done) {
 		if (r->slots[r->next_seq % r->nslots].state != S_FREE) {
 			wait_freed(r);
@@ -2229,6 +2255,10 @@ int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out)
 		goto done;
 	}
 	pthread_mutex_lock(&r->mu);
+	if (!r->started) {
+		r->started = 1;
+		pthread_cond_broadcast(&r->freed);
+	}
 	if (r->held) {
 		release(r->held);
 		r->held = NULL;
@@ -2330,6 +2360,12 @@ int pebs_reader_segment_start(const struct pebs_reader *r, uint64_t *t0)
 void pebs_reader_stats(const struct pebs_reader *r,
 		       struct pebs_read_stats *st)
 {
+	/* from the filter callback: this thread holds the lock, or there
+	 * is none to take (one thread) */
+	if (in_filter == r) {
+		*st = r->st;
+		return;
+	}
 	pthread_mutex_lock((pthread_mutex_t *)&r->mu);
 	*st = r->st;
 	pthread_mutex_unlock((pthread_mutex_t *)&r->mu);

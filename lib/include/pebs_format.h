@@ -214,6 +214,16 @@ struct pebs_reader;
  * Called for every block before it is decompressed, once its head (the
  * directory @info comes from) is verified; return 0 to skip the block (it
  * is then neither decoded nor returned), 1 to decode it.
+ *
+ * Calls come one at a time, in input order, from the first
+ * pebs_reader_next() on (so pebs_reader_open() has returned the reader)
+ * until pebs_reader_close().  With one thread they come from inside
+ * pebs_reader_next(), on its caller's thread; with more, also from the
+ * decode threads, at any time in between as they read ahead of the
+ * batches returned, and under the reader's lock.  Of its own reader the
+ * callback may call pebs_reader_stats() only (counts of what was
+ * delivered so far: the callback runs ahead of that); the other reader
+ * functions belong to the thread that calls pebs_reader_next().
  */
 typedef int (*pebs_block_filter_fn)(void *ctx,
 				    const struct pebs_block_info *info);
@@ -247,6 +257,7 @@ struct pebs_reader_opts {
 	 * deliver are consumed: not those read ahead past damage that ends
 	 * a source (no salvage).  With more than one thread it may also
 	 * run on the caller's thread, from inside pebs_reader_next().
+	 * Like the filter, from the first pebs_reader_next() on.
 	 * @worker, below PEBS_READER_MAX_THREADS, is the same for all calls
 	 * from one thread, so per-worker state needs no lock.  Returns 0,
 	 * or a negative error that pebs_reader_next() reports as that
@@ -360,6 +371,7 @@ struct pebs_read_stats {
 	int have_minor;
 	uint64_t unattributed;
 };
+/* Safe from any thread, the filter callback's included. */
 void pebs_reader_stats(const struct pebs_reader *r,
 		       struct pebs_read_stats *st);
 

@@ -871,6 +871,66 @@ Test(format, filter_skips_blocks_and_raw_copy)
 	free(q);
 }
 
+/*
+ * A filter callback that asks its reader for pebs_reader_stats(): with
+ * more than one thread the callback runs under the reader's lock, which
+ * the call took again (a hang).  The callback comes only once
+ * pebs_reader_open() has returned, so the reader it is given is set.
+ */
+struct statsctx {
+	struct pebs_reader *r;
+	int calls, before_open, ahead;
+};
+
+static int stats_in_filter(void *ctx, const struct pebs_block_info *bi)
+{
+	struct statsctx *s = ctx;
+	struct pebs_reader *r = __atomic_load_n(&s->r, __ATOMIC_ACQUIRE);
+	struct pebs_read_stats st;
+	(void)bi;
+	/* calls are one at a time, whatever the threads */
+	s->calls++;
+	if (!r) {
+		s->before_open++;
+		return 1;
+	}
+	pebs_reader_stats(r, &st);
+	/* what was delivered was filtered first */
+	if (st.blocks >= (uint64_t)s->calls)
+		s->ahead++;
+	return 1;
+}
+
+Test(format, filter_may_read_stats, .timeout = 30)
+{
+	char *p = strdup(tmpname());
+	FILE *fp = fopen(p, "wb");
+	write_stream(fp, 1, 20000, 1000, "a", 0);
+	fclose(fp);
+	const char *paths[] = { p };
+	for (unsigned t = 1; t <= 4; t++) {
+		struct statsctx sc;
+		memset(&sc, 0, sizeof(sc));
+		struct pebs_reader_opts o = { .threads = t,
+					      .filter = stats_in_filter,
+					      .filter_ctx = &sc };
+		cr_assert_eq(pebs_reader_open(&sc.r, paths, 1, &o), 0);
+		struct pebs_batch *b;
+		size_t n = 0;
+		int rc;
+		while ((rc = pebs_reader_next(sc.r, &b)) > 0)
+			n += b->n;
+		cr_expect_eq(rc, 0);
+		cr_expect_eq(n, 20000, "threads %u", t);
+		cr_expect_eq(sc.calls, 20, "threads %u", t);
+		cr_expect_eq(sc.before_open, 0, "threads %u", t);
+		cr_expect_eq(sc.ahead, 0, "threads %u", t);
+		pebs_reader_close(sc.r);
+	}
+	unlink(p);
+	free(p);
+}
+
 Test(format, empty_stream_has_metadata)
 {
 	char *p = strdup(tmpname());
