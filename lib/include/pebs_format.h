@@ -363,12 +363,14 @@ struct pebs_read_stats {
 	uint64_t col_bytes[PEBS_COL_COUNT];
 	/* lowest and highest format minor version of the segments read */
 	unsigned minor_min, minor_max;
-	/* raw dumps only (set by pebs-decode --raw, never by this reader):
-	 * records dropped because they matched no configured counter */
+	/* the counts are a raw dump's (set by pebs-decode --raw, never by
+	 * this reader): unattributed below is meaningful */
 	int raw;
 	/* minor_min and minor_max are set: a segment's header was read
 	 * (in what was padding: the struct's size and layout stay) */
 	int have_minor;
+	/* raw dumps only (raw set): records dropped because they matched
+	 * no configured counter */
 	uint64_t unattributed;
 };
 /* Safe from any thread, the filter callback's included. */
