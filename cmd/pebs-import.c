@@ -431,8 +431,10 @@ static void copy_spool(struct pebs_writer *w, FILE *spool, const char *out)
 		const void *raw = pebs_reader_raw(r, &len);
 		int c = raw ? pebs_writer_copy_block(w, raw, len) :
 			-PEBS_E_NOMEM;
-		if (c == -PEBS_E_CHECKSUM)	/* no error of @w */
-			util_die(EXIT_SYS, "%s: %s", SPOOL, pebs_strerror(c));
+		/* the spool's chunk refused, no error of @w */
+		if (c == -PEBS_E_CHECKSUM || c == -PEBS_E_INVAL)
+			util_die(EXIT_SYS, "%s: %s", SPOOL,
+				 pebs_writer_errmsg(w));
 		util_writer_check(w, c, out);
 	}
 	if (got < 0)

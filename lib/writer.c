@@ -431,6 +431,45 @@ int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b)
 	return w->err;
 }
 
+/*
+ * -PEBS_E_INVAL with pebs_writer_errmsg() when @c (@len bytes) is not a
+ * block chunk at all (the caller's mistake, not damage), else 0.  The
+ * writer stays usable.
+ */
+static int not_a_block(struct pebs_writer *w, const uint8_t *c, size_t len)
+{
+	if (len < CHUNK_HDR + CHUNK_TRL) {
+		lib_errf(w->msg, sizeof(w->msg), "not a block chunk: %zu "
+			 "bytes, less than a chunk's %d", len,
+			 CHUNK_HDR + CHUNK_TRL);
+		return -PEBS_E_INVAL;
+	}
+	if (get32(c) != TAG_BLCK) {
+		int text = 1;
+		for (int i = 0; i < 4; i++)
+			text &= c[i] >= 0x20 && c[i] < 0x7f;
+		if (text)
+			lib_errf(w->msg, sizeof(w->msg), "not a block chunk: "
+				 "its tag is \"%.4s\", not \"BLCK\"", c);
+		else
+			lib_errf(w->msg, sizeof(w->msg), "not a block chunk: "
+				 "its tag is 0x%08x, not \"BLCK\"",
+				 (unsigned)get32(c));
+		return -PEBS_E_INVAL;
+	}
+	uint64_t data = get64(c + 8);
+	if (data != len - CHUNK_HDR - CHUNK_TRL) {
+		/* the whole chunk's, as @len is (saturated) */
+		uint64_t need = data > UINT64_MAX - CHUNK_HDR - CHUNK_TRL ?
+				UINT64_MAX : data + CHUNK_HDR + CHUNK_TRL;
+		lib_errf(w->msg, sizeof(w->msg), "not a block chunk: %zu "
+			 "bytes, its length field says %llu", len,
+			 (unsigned long long)need);
+		return -PEBS_E_INVAL;
+	}
+	return 0;
+}
+
 int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk_buf,
 			   size_t len)
 {
@@ -445,10 +484,13 @@ int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk_buf,
 	 * error of this writer: the caller may encode the samples instead.
 	 */
 	const uint8_t *c = chunk_buf;
-	if (len < CHUNK_HDR + CHUNK_TRL || get32(c) != TAG_BLCK ||
-	    get64(c + 8) != len - CHUNK_HDR - CHUNK_TRL ||
-	    !fmt_block_sum_ok(c + CHUNK_HDR, len - CHUNK_HDR - CHUNK_TRL))
+	if ((r = not_a_block(w, c, len)))
+		return r;
+	if (!fmt_block_sum_ok(c + CHUNK_HDR, len - CHUNK_HDR - CHUNK_TRL)) {
+		lib_errf(w->msg, sizeof(w->msg),
+			 "block not copied: checksum mismatch");
 		return -PEBS_E_CHECKSUM;
+	}
 	return emit_block(w, chunk_buf, len);
 }
 

@@ -150,9 +150,13 @@ int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b);
 
 /*
  * Writes an already-encoded block chunk as is (pebs-filter copies blocks
- * whose every sample matches).  Pending samples are flushed first.  A
- * chunk whose checksum does not match is not written: -PEBS_E_CHECKSUM,
- * and the writer stays usable (encode the samples instead).
+ * whose every sample matches).  Pending samples are flushed first.
+ * Returns 0 or a negative error.  Two refusals write nothing and leave
+ * the writer usable, pebs_writer_errmsg() saying why: -PEBS_E_CHECKSUM
+ * for a block chunk whose checksum does not match (encode the samples
+ * instead), -PEBS_E_INVAL for bytes that are no block chunk at all
+ * (shorter than a chunk, another tag, or a length field that does not
+ * give @len).  Any other error is the writer's, as pebs_writer_flush()'s.
  */
 int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk,
 			   size_t len);

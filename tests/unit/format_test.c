@@ -3543,3 +3543,63 @@ Test(format, reader_stats_time_range)
 	unlink(p);
 	free(p);
 }
+
+/*
+ * pebs_writer_copy_block() refusing a chunk says why in
+ * pebs_writer_errmsg() (it said nothing, or an older message), and tells
+ * what is no block chunk at all (-PEBS_E_INVAL) from a block whose
+ * checksum does not match (-PEBS_E_CHECKSUM); the writer stays usable.
+ */
+Test(format, copy_block_refusals_say_why)
+{
+	struct pebs_batch *b = random_batch(100);
+	void *chunk;
+	size_t len;
+	cr_assert_eq(pebs_block_encode(b, 0, &chunk, &len), 0);
+	uint8_t *c = malloc(len);
+	cr_assert(c);
+	FILE *fp = tmpfile();
+	struct pebs_writer *w;
+	cr_assert_eq(pebs_writer_open(&w, fp, NULL, NULL), 0);
+	cr_assert_eq(pebs_writer_copy_block(w, chunk, len), 0);
+	/* an older, unrelated refusal first */
+	cr_assert_gt(pebs_writer_event(w, "e"), -1);
+	struct pebs_sample s = { .event = 9 };
+	cr_assert_eq(pebs_writer_add(w, &s), -PEBS_E_INVAL);
+
+	memcpy(c, chunk, len);
+	c[len / 2] ^= 0x40;
+	cr_expect_eq(pebs_writer_copy_block(w, c, len), -PEBS_E_CHECKSUM);
+	cr_expect_str_eq(pebs_writer_errmsg(w), "block not copied: checksum "
+			 "mismatch");
+
+	cr_expect_eq(pebs_writer_copy_block(w, chunk, 10), -PEBS_E_INVAL);
+	cr_expect_str_eq(pebs_writer_errmsg(w), "not a block chunk: 10 "
+			 "bytes, less than a chunk's 24");
+	cr_expect_eq(pebs_writer_copy_block(w, "", 0), -PEBS_E_INVAL);
+
+	memcpy(c, chunk, len);
+	memcpy(c, "LOST", 4);
+	cr_expect_eq(pebs_writer_copy_block(w, c, len), -PEBS_E_INVAL);
+	cr_expect_str_eq(pebs_writer_errmsg(w), "not a block chunk: its tag "
+			 "is \"LOST\", not \"BLCK\"");
+	memcpy(c, "\x01\xff\n", 4);
+	cr_expect_eq(pebs_writer_copy_block(w, c, len), -PEBS_E_INVAL);
+	cr_expect_str_eq(pebs_writer_errmsg(w), "not a block chunk: its tag "
+			 "is 0x000aff01, not \"BLCK\"");
+
+	memcpy(c, chunk, len);
+	cr_expect_eq(pebs_writer_copy_block(w, c, len - 1), -PEBS_E_INVAL);
+	char want[128];
+	snprintf(want, sizeof(want), "not a block chunk: %zu bytes, its "
+		 "length field says %zu", len - 1, len);
+	cr_expect_str_eq(pebs_writer_errmsg(w), want);
+
+	/* none of that failed the writer */
+	cr_expect_eq(pebs_writer_copy_block(w, chunk, len), 0);
+	cr_expect_eq(pebs_writer_close(w), 0);
+	fclose(fp);
+	free(c);
+	free(chunk);
+	pebs_batch_free(b);
+}
