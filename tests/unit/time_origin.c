@@ -55,26 +55,24 @@ struct result {
 	struct pebs_expr_error err;
 };
 
-/* @text over the samples at @ts of a file with time.origin @origin, read
- * as the tools read it (block filter, then evaluation). */
-static struct result run(const char *text, const char *origin,
-			 const uint64_t *ts, size_t n)
+/* @e over the file @fp, through a reader of its own, as the tools read
+ * it: block filter (when @filter), then evaluation. */
+static struct result run_with(struct pebs_expr *e, FILE *fp, int filter)
 {
 	struct result res;
 	memset(&res, 0, sizeof(res));
-	FILE *fp = origin_file(origin, ts, n);
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(fp));
 	const char *paths[] = { path };
-	struct pebs_expr *e;
-	cr_assert_eq(pebs_expr_parse(text, &e, &res.err), 0, "%s",
-		     res.err.msg);
-	struct pebs_reader_opts ro = { .threads = 1, .filter = block_cb,
-				       .filter_ctx = e };
+	struct pebs_reader_opts ro = { .threads = 1 };
+	if (filter) {
+		ro.filter = block_cb;
+		ro.filter_ctx = e;
+	}
 	struct pebs_reader *r;
 	cr_assert_eq(pebs_reader_open(&r, paths, 1, &ro), 0);
 	struct pebs_batch *b;
-	uint32_t sel[16];
+	static uint32_t sel[PEBS_BATCH_MAX];
 	while (pebs_reader_next(r, &b) > 0) {
 		res.start_known = pebs_reader_segment_start(r, &res.start);
 		res.rc = pebs_expr_set_segment(e, pebs_reader_meta(r), b,
@@ -84,6 +82,18 @@ static struct result run(const char *text, const char *origin,
 		res.kept += pebs_expr_eval(e, b, sel);
 	}
 	pebs_reader_close(r);
+	return res;
+}
+
+/* @text over the samples at @ts of a file with time.origin @origin. */
+static struct result run(const char *text, const char *origin,
+			 const uint64_t *ts, size_t n)
+{
+	struct pebs_expr *e;
+	struct pebs_expr_error err;
+	cr_assert_eq(pebs_expr_parse(text, &e, &err), 0, "%s", err.msg);
+	FILE *fp = origin_file(origin, ts, n);
+	struct result res = run_with(e, fp, 1);
 	pebs_expr_free(e);
 	fclose(fp);
 	return res;
@@ -201,35 +211,6 @@ static FILE *us_file(uint64_t base, const char *origin)
 	for (size_t i = 0; i < 1000; i++)
 		t[i] = base + i * 1000;
 	return origin_file(origin, t, 1000);
-}
-
-/* @e (kept from file to file) over the file @fp, through a reader of
- * its own, with the block filter when @filter. */
-static struct result run_with(struct pebs_expr *e, FILE *fp, int filter)
-{
-	struct result res;
-	memset(&res, 0, sizeof(res));
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(fp));
-	const char *paths[] = { path };
-	struct pebs_reader_opts ro = { .threads = 1 };
-	if (filter) {
-		ro.filter = block_cb;
-		ro.filter_ctx = e;
-	}
-	struct pebs_reader *r;
-	cr_assert_eq(pebs_reader_open(&r, paths, 1, &ro), 0);
-	struct pebs_batch *b;
-	static uint32_t sel[PEBS_BATCH_MAX];
-	while (pebs_reader_next(r, &b) > 0) {
-		res.rc = pebs_expr_set_segment(e, pebs_reader_meta(r), b,
-					       &res.err);
-		if (res.rc)
-			break;
-		res.kept += pebs_expr_eval(e, b, sel);
-	}
-	pebs_reader_close(r);
-	return res;
 }
 
 /*
