@@ -388,9 +388,19 @@ static ssize_t read_some(int fd, void *buf, size_t size)
 
 int util_yaml_open(struct util_yaml_in *in, const char *path)
 {
+	static int stdin_named;
 	int is_stdin = !path || strcmp(path, "-") == 0;
 	memset(in, 0, sizeof(*in));
 	in->path = path;
+	/*
+	 * Standard input named again is empty, as when inputs were read
+	 * whole: the first "-" may have stopped at a refused document, whose
+	 * rest is not read (the man pages), not by the next "-" either.
+	 */
+	if (is_stdin && stdin_named++) {
+		in->fd = -1;
+		return 0;
+	}
 	in->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (in->fd < 0) {
 		util_warn("%s: cannot open:", path);
@@ -424,7 +434,7 @@ int util_yaml_read(void *ctx, void *buf, size_t size, size_t *n)
 		in->at += *n;
 		return 0;
 	}
-	ssize_t r = read_some(in->fd, buf, size);
+	ssize_t r = in->fd < 0 ? 0 : read_some(in->fd, buf, size);
 	if (r < 0) {
 		in->err = errno;
 		return -1;
@@ -439,7 +449,7 @@ void util_yaml_close(struct util_yaml_in *in, int r)
 		errno = in->err;
 		util_warn("%s: read error:", util_name(in->path));
 	}
-	if (in->fd != STDIN_FILENO)
+	if (in->fd >= 0 && in->fd != STDIN_FILENO)
 		close(in->fd);
 	in->fd = -1;
 }

@@ -222,7 +222,7 @@ struct util_yaml_in {
 
 /*
  * Opens the YAML result @path of a --merge ("-": standard input, from its
- * offset) into @in.  0, or -1 after a message naming it when it cannot be
+ * offset; named again, empty) into @in.  0, or -1 after a message naming it when it cannot be
  * opened or read; exits with a usage error (2) when the input is a .pebs
  * or perf.data file, which is read without --merge.
  */

@@ -1168,7 +1168,8 @@ static _Thread_local const struct pebs_reader *in_filter;
 static int call_filter(struct pebs_reader *r,
 		       const struct pebs_block_info *bi)
 {
-	/* a callback may read another reader of its own */
+	/* nested: a callback that reads through a reader of its own (one
+	 * thread; pebs_block_filter_fn says why not with more) */
 	const struct pebs_reader *outer = in_filter;
 	in_filter = r;
 	int keep = r->o.filter(r->o.filter_ctx, bi);

@@ -227,7 +227,10 @@ struct pebs_reader;
  * batches returned, and under the reader's lock.  Of its own reader the
  * callback may call pebs_reader_stats() only (counts of what was
  * delivered so far: the callback runs ahead of that); the other reader
- * functions belong to the thread that calls pebs_reader_next().
+ * functions belong to the thread that calls pebs_reader_next().  It must
+ * not call pebs_reader_stats() of another reader with several threads,
+ * whose filter could be asking for this one's: each would hold its own
+ * lock and wait for the other's.
  */
 typedef int (*pebs_block_filter_fn)(void *ctx,
 				    const struct pebs_block_info *info);
@@ -377,7 +380,8 @@ struct pebs_read_stats {
 	 * no configured counter */
 	uint64_t unattributed;
 };
-/* Safe from any thread, the filter callback's included. */
+/* Safe from any thread, and from @r's own filter callback (not from
+ * another reader's: pebs_block_filter_fn). */
 void pebs_reader_stats(const struct pebs_reader *r,
 		       struct pebs_read_stats *st);
 
