@@ -82,9 +82,11 @@ struct okey {
 	uint64_t flush, time, off;
 };
 
-/* The first and last sample of a thread (or of a process's name). */
+/* The first and last sample of thread @tid of process @pid (or of
+ * process @pid's name: tid == pid). */
 struct orange {
 	struct okey lo, hi;
+	uint32_t pid, tid;
 };
 
 /* The samples' span of thread @tid of process @pid (flushes clamped). */
@@ -93,11 +95,12 @@ struct tspan {
 	uint32_t tid, pid;
 };
 
-/* A name given at @k: to thread @id by COMM or FORK, or to process @id. */
+/* A name given at @k: to thread @id of process @pid by COMM or FORK, or
+ * to process @id (@proc; @pid is @id then). */
 struct cev {
 	struct okey k;
 	uint32_t id, name;	/* name: string pool index */
-	uint32_t proc;
+	uint32_t proc, pid;
 };
 
 struct pebs_perf_reader {
@@ -118,9 +121,14 @@ struct pebs_perf_reader {
 	struct htab pidmap;	/* pid -> first map index */
 	struct htab sampled;	/* pids with samples */
 	struct htab comm;	/* pid -> string pool index + 1 */
-	/* Threads have their own names (perf script shows them): */
-	struct htab threads;	/* tids with samples -> pid + 1 */
-	struct htab tcomm;	/* tid -> string pool index + 1 */
+	/*
+	 * Threads have their own names (perf script shows them).  A thread
+	 * is its (pid, tid) pair, tkey(), as perf's are: a tid is reused,
+	 * by a thread of another process or as a new process's pid.
+	 */
+	struct htab threads;	/* threads with samples, tid != pid -> pid
+				 * << 32 | tid */
+	struct htab tcomm;	/* thread -> string pool index + 1 */
 	/*
 	 * Names change (pthread_setname_np, exec): each sample is named as
 	 * it was at its time, as perf script names it (it processes records
@@ -132,7 +140,7 @@ struct pebs_perf_reader {
 	size_t ncev, capcev;
 	struct orange *rng;
 	size_t nrng, caprng;
-	struct htab trng;	/* tid -> rng index + 1 */
+	struct htab trng;	/* thread -> rng index + 1 */
 	struct htab prng;	/* pid -> rng index + 1 (comm.PID's span) */
 	struct okey *bounds;	/* keys of renames that start a segment */
 	size_t nbounds, seg;	/* seg: bounds passed */
@@ -183,6 +191,18 @@ static void seterr(struct pebs_perf_reader *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	lib_verrf(r->err, sizeof(r->err), fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * The key of thread @tid of process @pid in r->threads, r->tcomm and
+ * r->trng.  +1 because ht_slot() cannot hold UINT64_MAX: (-1, -1), what
+ * perf_event_pid() gives for a task outside the event's pid namespace,
+ * fits; (-1, -2), which no kernel gives, shares (-1, -3)'s key.
+ */
+static uint64_t tkey(uint32_t pid, uint32_t tid)
+{
+	uint64_t k = ((uint64_t)pid << 32 | tid) + 1;
+	return k == UINT64_MAX ? k - 1 : k;
 }
 
 static uint16_t rd16(const struct pebs_perf_reader *r, const uint8_t *p)
@@ -928,10 +948,10 @@ static int okey_cmp(const struct pebs_perf_reader *r, const struct okey *a,
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
-/* Notes that thread or process @id (@proc) is called pool entry @name
- * from @k on.  0 or -PEBS_E_NOMEM. */
+/* Notes that thread @id of process @pid, or process @id (@proc), is
+ * called pool entry @name from @k on.  0 or -PEBS_E_NOMEM. */
 static int cev_add(struct pebs_perf_reader *r, const struct okey *k,
-		   uint32_t id, int proc, size_t name)
+		   uint32_t pid, uint32_t id, int proc, size_t name)
 {
 	if (r->ncev == r->capcev) {
 		size_t nc = r->capcev ? r->capcev * 2 : 64;
@@ -942,7 +962,7 @@ static int cev_add(struct pebs_perf_reader *r, const struct okey *k,
 		r->capcev = nc;
 	}
 	r->cev[r->ncev++] = (struct cev){ *k, id, (uint32_t)name,
-					   (uint32_t)proc };
+					   (uint32_t)proc, pid };
 	return 0;
 }
 
@@ -953,14 +973,14 @@ static int cev_add(struct pebs_perf_reader *r, const struct okey *k,
 static int name_task(struct pebs_perf_reader *r, const struct okey *k,
 		     uint32_t pid, uint32_t tid, int proc, size_t name)
 {
-	uint64_t *t = ht_slot(&r->tcomm, tid, 1);
-	if (!t || cev_add(r, k, tid, 0, name) < 0)
+	uint64_t *t = ht_slot(&r->tcomm, tkey(pid, tid), 1);
+	if (!t || cev_add(r, k, pid, tid, 0, name) < 0)
 		return -PEBS_E_NOMEM;
 	*t = (uint64_t)name + 1;
 	if (!proc)
 		return 0;
 	uint64_t *v = ht_slot(&r->comm, pid, 1);
-	if (!v || cev_add(r, k, pid, 1, name) < 0)
+	if (!v || cev_add(r, k, pid, pid, 1, name) < 0)
 		return -PEBS_E_NOMEM;
 	*v = (uint64_t)name + 1;
 	return 0;
@@ -986,9 +1006,10 @@ static struct okey rec_key(const struct pebs_perf_reader *r,
 	return (struct okey){ r->nrounds + (time > prev_max), time, pos };
 }
 
-/* The span of @h's entry @id, created empty (lo after hi) when absent:
- * its index, or -1 (out of memory). */
-static long rng_get(struct pebs_perf_reader *r, struct htab *h, uint64_t id)
+/* The span of @h's entry @id, thread @tid of process @pid, created empty
+ * (lo after hi) when absent: its index, or -1 (out of memory). */
+static long rng_get(struct pebs_perf_reader *r, struct htab *h, uint64_t id,
+		    uint32_t pid, uint32_t tid)
 {
 	uint64_t *v = ht_slot(h, id, 1);
 	if (!v)
@@ -1006,6 +1027,8 @@ static long rng_get(struct pebs_perf_reader *r, struct htab *h, uint64_t id)
 	r->rng[r->nrng].lo = (struct okey){ UINT64_MAX, UINT64_MAX,
 					    UINT64_MAX };
 	r->rng[r->nrng].hi = (struct okey){ 0, 0, 0 };
+	r->rng[r->nrng].pid = pid;
+	r->rng[r->nrng].tid = tid;
 	*v = ++r->nrng;
 	return (long)(*v - 1);
 }
@@ -1304,12 +1327,15 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 			    s.tid != last_tid) {
 				uint64_t *v = ht_slot(&r->sampled, s.pid, 1);
 				uint64_t *t = s.tid != s.pid ?
-					ht_slot(&r->threads, s.tid, 1) : v;
+					ht_slot(&r->threads,
+						tkey(s.pid, s.tid), 1) : v;
 				if (!v || !t)
 					return -PEBS_E_NOMEM;
 				if (t != v)
-					*t = (uint64_t)s.pid + 1;
-				long g = rng_get(r, &r->trng, s.tid);
+					*t = (uint64_t)s.pid << 32 | s.tid;
+				long g = rng_get(r, &r->trng,
+						 tkey(s.pid, s.tid), s.pid,
+						 s.tid);
 				if (g < 0)
 					return -PEBS_E_NOMEM;
 				cur_rng = (size_t)g;
@@ -1382,7 +1408,9 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				 * of a new process names the process too.
 				 */
 				uint64_t *pt = ht_slot(&r->tcomm,
-						       rd32(r, q + 12), 0);
+						       tkey(ppid,
+							    rd32(r, q + 12)),
+						       0);
 				if (!pt || !*pt)
 					break;
 				/* copied: creating a slot may move it */
@@ -1516,6 +1544,8 @@ static int cev_cmp(const void *a, const void *b)
 		return x->proc < y->proc ? -1 : 1;
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
 	/* flushes clamped already (plan_segments()) */
 	return okey_raw_cmp(&x->k, &y->k);
 }
@@ -1532,28 +1562,37 @@ static int size_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Whether name @c is of thread @id of process @pid, or of process @id
+ * (@proc: @pid is @id). */
+static int cev_is(const struct cev *c, uint32_t pid, uint32_t id,
+		  uint32_t proc)
+{
+	return c->proc == proc && c->id == id && c->pid == pid;
+}
+
 /*
- * The name of thread or process @id (@proc) at key @at (NULL: its last):
- * the last one given at or before it, else the first (a sample before any
- * name); string pool index + 1, or 0 when it has none.
+ * The name of thread @id of process @pid, or of process @id (@proc; @pid
+ * is @id), at key @at (NULL: its last): the last one given at or before
+ * it, else the first (a sample before any name); string pool index + 1,
+ * or 0 when it has none.
  */
-static size_t name_at(const struct pebs_perf_reader *r, uint32_t id,
-		      uint32_t proc, const struct okey *at)
+static size_t name_at(const struct pebs_perf_reader *r, uint32_t pid,
+		      uint32_t id, uint32_t proc, const struct okey *at)
 {
 	size_t lo = 0, hi = r->ncev;
-	while (lo < hi) {	/* the first event of @id */
+	while (lo < hi) {	/* the first event of the task, cev_cmp() */
 		size_t mid = lo + (hi - lo) / 2;
 		const struct cev *c = &r->cev[mid];
-		if (c->proc < proc || (c->proc == proc && c->id < id))
+		if (c->proc != proc ? c->proc < proc :
+		    c->id != id ? c->id < id : c->pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == r->ncev || r->cev[lo].proc != proc || r->cev[lo].id != id)
+	if (lo == r->ncev || !cev_is(&r->cev[lo], pid, id, proc))
 		return 0;
 	size_t i = lo;
-	while (i + 1 < r->ncev && r->cev[i + 1].proc == proc &&
-	       r->cev[i + 1].id == id &&
+	while (i + 1 < r->ncev && cev_is(&r->cev[i + 1], pid, id, proc) &&
 	       (!at || okey_cmp(r, &r->cev[i + 1].k, at) <= 0))
 		i++;
 	return (size_t)r->cev[i].name + 1;
@@ -1585,26 +1624,24 @@ static int plan_segments(struct pebs_perf_reader *r)
 	for (size_t i = 0; i < r->trng.cap; i++) {
 		if (!r->trng.k[i])
 			continue;
-		uint64_t tid = r->trng.k[i] - 1;
-		uint64_t *p = ht_slot(&r->threads, tid, 0);
-		uint64_t pid = p ? *p - 1 : tid;
-		if (pid != tid && ht_slot(&r->tcomm, tid, 0))
+		size_t t = (size_t)(r->trng.v[i] - 1);
+		uint32_t tid = r->rng[t].tid, pid = r->rng[t].pid;
+		if (pid != tid && ht_slot(&r->tcomm, tkey(pid, tid), 0))
 			continue;	/* named apart: comm.PID.TID */
-		long g = rng_get(r, &r->prng, pid);
+		long g = rng_get(r, &r->prng, pid, pid, pid);
 		if (g < 0)
 			return -PEBS_E_NOMEM;
 		/* rng_get() may move r->rng: index both anew */
-		size_t t = (size_t)(r->trng.v[i] - 1);
 		rng_add(r, (size_t)g, &r->rng[t].lo);
 		rng_add(r, (size_t)g, &r->rng[t].hi);
 	}
 	for (size_t i = 1; i < r->ncev; i++) {
 		const struct cev *c = &r->cev[i], *b = &r->cev[i - 1];
-		if (b->proc != c->proc || b->id != c->id ||
+		if (!cev_is(b, c->pid, c->id, c->proc) ||
 		    strcmp(r->pool[b->name], r->pool[c->name]) == 0)
 			continue;
-		uint64_t *g = ht_slot(c->proc ? &r->prng : &r->trng, c->id,
-				      0);
+		uint64_t *g = c->proc ? ht_slot(&r->prng, c->id, 0) :
+			      ht_slot(&r->trng, tkey(c->pid, c->id), 0);
 		if (!g || okey_cmp(r, &r->rng[*g - 1].lo, &c->k) >= 0 ||
 		    okey_cmp(r, &c->k, &r->rng[*g - 1].hi) >= 0)
 			continue;
@@ -1646,17 +1683,16 @@ static int plan_spans(struct pebs_perf_reader *r)
 	for (size_t i = 0; i < r->trng.cap; i++) {
 		if (!r->trng.k[i])
 			continue;
-		uint64_t tid = r->trng.k[i] - 1;
-		uint64_t *p = ht_slot(&r->threads, tid, 0);
+		const struct orange *g = &r->rng[r->trng.v[i] - 1];
 		struct tspan *t = &r->tsp[r->ntsp++];
-		t->lo = r->rng[r->trng.v[i] - 1].lo;
-		t->hi = r->rng[r->trng.v[i] - 1].hi;
+		t->lo = g->lo;
+		t->hi = g->hi;
 		if (t->lo.flush > r->nrounds)
 			t->lo.flush = r->nrounds;
 		if (t->hi.flush > r->nrounds)
 			t->hi.flush = r->nrounds;
-		t->tid = (uint32_t)tid;
-		t->pid = (uint32_t)(p ? *p - 1 : tid);
+		t->tid = g->tid;
+		t->pid = g->pid;
 	}
 	qsort(r->tsp, r->ntsp, sizeof(*r->tsp), tspan_cmp);
 	return 0;
@@ -1668,17 +1704,18 @@ static int plan_spans(struct pebs_perf_reader *r)
  * @at, so that a thread without samples in the segment keeps the name of
  * its nearest samples.
  */
-static size_t seg_name(const struct pebs_perf_reader *r, uint32_t id,
-		       uint32_t proc, uint64_t g, const struct okey *at)
+static size_t seg_name(const struct pebs_perf_reader *r, uint32_t pid,
+		       uint32_t id, uint32_t proc, uint64_t g,
+		       const struct okey *at)
 {
 	if (!g)
-		return name_at(r, id, proc, NULL);
+		return name_at(r, pid, id, proc, NULL);
 	const struct orange *s = &r->rng[g - 1];
 	if (!at || okey_cmp(r, at, &s->lo) < 0)
 		at = &s->lo;
 	else if (okey_cmp(r, at, &s->hi) > 0)
 		at = &s->hi;
-	return name_at(r, id, proc, at);
+	return name_at(r, pid, id, proc, at);
 }
 
 /* Sorts indices @v (@n) and drops repeats; returns how many stay. */
@@ -1801,7 +1838,8 @@ static int set_comms(struct pebs_perf_reader *r, struct pebs_meta *m,
 	for (size_t i = 0; i < npids; i++) {
 		uint64_t pid = r->sampled.k[pids[i]] - 1;
 		uint64_t *g = ht_slot(&r->prng, pid, 0);
-		size_t c = seg_name(r, (uint32_t)pid, 1, g ? *g : 0, at);
+		size_t c = seg_name(r, (uint32_t)pid, (uint32_t)pid, 1,
+				    g ? *g : 0, at);
 		if (c) {
 			char k[48];
 			snprintf(k, sizeof(k), "comm.%llu",
@@ -1810,10 +1848,10 @@ static int set_comms(struct pebs_perf_reader *r, struct pebs_meta *m,
 		}
 	}
 	for (size_t i = 0; i < ntids; i++) {
-		uint64_t tid = r->threads.k[tids[i]] - 1;
-		uint64_t pid = r->threads.v[tids[i]] - 1;
-		uint64_t *g = ht_slot(&r->trng, tid, 0);
-		size_t c = seg_name(r, (uint32_t)tid, 0, g ? *g : 0, at);
+		uint32_t tid = (uint32_t)r->threads.v[tids[i]];
+		uint32_t pid = (uint32_t)(r->threads.v[tids[i]] >> 32);
+		uint64_t *g = ht_slot(&r->trng, tkey(pid, tid), 0);
+		size_t c = seg_name(r, pid, tid, 0, g ? *g : 0, at);
 		if (c) {
 			char k[48];
 			snprintf(k, sizeof(k), "comm.%llu.%llu",
@@ -1860,7 +1898,7 @@ static int seg_keys(struct pebs_perf_reader *r, size_t s)
 		if (p)
 			pids[np++] = (size_t)(p - r->sampled.v);
 		uint64_t *q = t->tid != t->pid ?
-			ht_slot(&r->threads, t->tid, 0) : NULL;
+			ht_slot(&r->threads, tkey(t->pid, t->tid), 0) : NULL;
 		if (q)
 			tids[nt++] = (size_t)(q - r->threads.v);
 	}
