@@ -51,9 +51,24 @@ struct pattr {
 	} lay;
 };
 
+/*
+ * Where a record lies in the order pass 2 emits samples: the flush that
+ * releases it (a FINISHED_ROUND's, or the last), then time, then file
+ * offset (pend_cmp()).  A flush past the last round is the last one
+ * (okey_cmp()).
+ */
+struct okey {
+	uint64_t flush, time, off;
+};
+
+/*
+ * A map of process @pid from its MMAP (@born) until the process's exec
+ * (@died, when @dead): a segment has the maps alive in it (set_maps()).
+ */
 struct pmap {
 	uint32_t pid;
 	int dead;
+	struct okey born, died;
 	uint64_t start, len, pgoff;
 	const char *path;	/* interned in the string pool */
 	uint8_t bid[20];
@@ -72,15 +87,6 @@ struct pend {
 	uint32_t attr;
 };
 
-/*
- * Where a record lies in the order pass 2 emits samples: the flush that
- * releases it (a FINISHED_ROUND's, or the last), then time, then file
- * offset (pend_cmp()).  A flush past the last round is the last one
- * (okey_cmp()).
- */
-struct okey {
-	uint64_t flush, time, off;
-};
 
 /* The first and last sample of thread @tid of process @pid (or of
  * process @pid's name: tid == pid). */
@@ -143,6 +149,11 @@ struct pebs_perf_reader {
 	struct htab trng;	/* thread -> rng index + 1 */
 	struct htab prng;	/* pid -> rng index + 1 (comm.PID's span) */
 	struct okey *bounds;	/* keys of renames that start a segment */
+	struct pexec {		/* execs, for the segments they start */
+		struct okey k;
+		uint32_t pid;
+	} *execs;
+	size_t nexecs, capexecs;
 	size_t nbounds, seg;	/* seg: bounds passed */
 	/*
 	 * A segment's metadata has the maps.* and comm.* keys of the
@@ -893,7 +904,7 @@ static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 
 /* The child's copy of its parent's maps; 0 or -PEBS_E_NOMEM. */
 static int maps_fork(struct pebs_perf_reader *r, uint32_t child,
-		     uint32_t parent)
+		     uint32_t parent, const struct okey *k)
 {
 	uint64_t *h = ht_slot(&r->pidmap, parent, 0);
 	if (!h || !*h)
@@ -915,6 +926,7 @@ static int maps_fork(struct pebs_perf_reader *r, uint32_t child,
 	while (n--) {
 		struct pmap m = r->maps[idx[n]];
 		m.pid = child;
+		m.born = *k;
 		if (map_add(r, &m) < 0) {
 			free(idx);
 			return -PEBS_E_NOMEM;
@@ -924,14 +936,31 @@ static int maps_fork(struct pebs_perf_reader *r, uint32_t child,
 	return 0;
 }
 
-static void maps_exec(struct pebs_perf_reader *r, uint32_t pid)
+/*
+ * Process @pid's maps end at its exec @k (those of an earlier exec keep
+ * theirs), and the exec is noted: one between samples of the process
+ * starts a segment (plan_segments()).  0 or -PEBS_E_NOMEM.
+ */
+static int maps_exec(struct pebs_perf_reader *r, uint32_t pid,
+		     const struct okey *k)
 {
 	uint64_t *h = ht_slot(&r->pidmap, pid, 0);
-	if (!h || !*h)
-		return;
-	for (uint32_t i = (uint32_t)(*h - 1); i != UINT32_MAX;
-	     i = r->maps[i].next)
-		r->maps[i].dead = 1;
+	for (uint32_t i = h && *h ? (uint32_t)(*h - 1) : UINT32_MAX;
+	     i != UINT32_MAX; i = r->maps[i].next)
+		if (!r->maps[i].dead) {
+			r->maps[i].dead = 1;
+			r->maps[i].died = *k;
+		}
+	if (r->nexecs == r->capexecs) {
+		size_t nc = r->capexecs ? r->capexecs * 2 : 64;
+		struct pexec *n = realloc(r->execs, nc * sizeof(*n));
+		if (!n)
+			return -PEBS_E_NOMEM;
+		r->execs = n;
+		r->capexecs = nc;
+	}
+	r->execs[r->nexecs++] = (struct pexec){ *k, pid };
+	return 0;
 }
 
 /* Orders record keys as pass 2 emits them. */
@@ -1372,6 +1401,8 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 			}
 			m.path = intern(r, q + (type == 1 ? 32 : 64),
 					n - (type == 1 ? 32 : 64));
+			sample_id(r, q, n, &time, &cpu);
+			m.born = rec_key(r, prev_max, time, pos);
 			if (!m.path || map_add(r, &m) < 0)
 				return -PEBS_E_NOMEM;
 			break;
@@ -1380,12 +1411,13 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				break;
 			{
 				uint32_t pid = rd32(r, q), tid = rd32(r, q + 4);
-				if (misc & (1u << 13))	/* COMM_EXEC */
-					maps_exec(r, pid);
-				if (!intern(r, q + 8, n - 8))
-					return -PEBS_E_NOMEM;
 				sample_id(r, q, n, &time, &cpu);
 				key = rec_key(r, prev_max, time, pos);
+				if ((misc & (1u << 13)) &&	/* COMM_EXEC */
+				    maps_exec(r, pid, &key) < 0)
+					return -PEBS_E_NOMEM;
+				if (!intern(r, q + 8, n - 8))
+					return -PEBS_E_NOMEM;
 				/* a thread names its process until its main
 				 * thread (or a FORK) does */
 				if (name_task(r, &key, pid, tid, pid == tid ||
@@ -1400,7 +1432,10 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 			{
 				uint32_t pid = rd32(r, q), ppid = rd32(r, q + 4);
 				uint32_t tid = rd32(r, q + 8);
-				if (pid != ppid && maps_fork(r, pid, ppid) < 0)
+				sample_id(r, q, n, &time, &cpu);
+				key = rec_key(r, prev_max, time, pos);
+				if (pid != ppid &&
+				    maps_fork(r, pid, ppid, &key) < 0)
 					return -PEBS_E_NOMEM;
 				/*
 				 * A new task has its parent thread's name
@@ -1415,8 +1450,6 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 					break;
 				/* copied: creating a slot may move it */
 				size_t name = (size_t)(*pt - 1);
-				sample_id(r, q, n, &time, &cpu);
-				key = rec_key(r, prev_max, time, pos);
 				if (name_task(r, &key, pid, tid, pid != ppid,
 					      name) < 0)
 					return -PEBS_E_NOMEM;
@@ -1537,6 +1570,11 @@ static int okey_raw_cmp(const struct okey *a, const struct okey *b)
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
+static int okey_raw_qcmp(const void *a, const void *b)
+{
+	return okey_raw_cmp(a, b);
+}
+
 static int cev_cmp(const void *a, const void *b)
 {
 	const struct cev *x = a, *y = b;
@@ -1598,17 +1636,65 @@ static size_t name_at(const struct pebs_perf_reader *r, uint32_t pid,
 	return (size_t)r->cev[i].name + 1;
 }
 
+/* Adds @k to the segment starts.  0 or -PEBS_E_NOMEM. */
+static int bound_add(struct pebs_perf_reader *r, const struct okey *k)
+{
+	struct okey *nb = realloc(r->bounds, (r->nbounds + 1) * sizeof(*nb));
+	if (!nb)
+		return -PEBS_E_NOMEM;
+	r->bounds = nb;
+	r->bounds[r->nbounds++] = *k;
+	return 0;
+}
+
+/*
+ * The execs between samples of their process (of any of its threads)
+ * start segments: the maps before one and those after it may cover the
+ * same addresses, and each segment has the maps alive in it (set_maps()).
+ * 0 or -PEBS_E_NOMEM.
+ */
+static int exec_bounds(struct pebs_perf_reader *r)
+{
+	struct htab ps = { 0 };		/* pid -> rng index + 1 */
+	int e = 0;
+	for (size_t i = 0; !e && r->nexecs && i < r->trng.cap; i++) {
+		if (!r->trng.k[i])
+			continue;
+		size_t t = (size_t)(r->trng.v[i] - 1);
+		uint32_t pid = r->rng[t].pid;
+		long g = rng_get(r, &ps, pid, pid, pid);
+		if (g < 0) {
+			e = -PEBS_E_NOMEM;
+			break;
+		}
+		rng_add(r, (size_t)g, &r->rng[t].lo);
+		rng_add(r, (size_t)g, &r->rng[t].hi);
+	}
+	for (size_t i = 0; !e && i < r->nexecs; i++) {
+		struct okey *k = &r->execs[i].k;
+		if (k->flush > r->nrounds)
+			k->flush = r->nrounds;
+		uint64_t *g = ht_slot(&ps, r->execs[i].pid, 0);
+		if (g && okey_cmp(r, &r->rng[*g - 1].lo, k) < 0 &&
+		    okey_cmp(r, k, &r->rng[*g - 1].hi) < 0)
+			e = bound_add(r, k);
+	}
+	ht_free(&ps);
+	return e;
+}
+
 /*
  * After pass 1: sorts the names given, finds the span of samples that
  * each process name (comm.PID) serves (its main thread's, and those of
  * its threads without a name of their own: sym.c falls back to it), and
- * the renames inside a span, where a segment must start.  A rename before
- * a thread's first sample or after its last, or of a thread without
- * samples, starts none.  0 or -PEBS_E_NOMEM.
+ * the renames inside a span, and the execs (exec_bounds()), where a
+ * segment must start.  A rename before a thread's first sample or after
+ * its last, or of a thread without samples, starts none.  0 or
+ * -PEBS_E_NOMEM.
  */
 static int plan_segments(struct pebs_perf_reader *r)
 {
-	if (!r->ncev)
+	if (!r->ncev)		/* and no exec: each is a COMM */
 		return 0;
 	/* the sort below must order as okey_cmp() does */
 	for (size_t i = 0; i < r->ncev; i++)
@@ -1645,21 +1731,15 @@ static int plan_segments(struct pebs_perf_reader *r)
 		if (!g || okey_cmp(r, &r->rng[*g - 1].lo, &c->k) >= 0 ||
 		    okey_cmp(r, &c->k, &r->rng[*g - 1].hi) >= 0)
 			continue;
-		struct okey *nb = realloc(r->bounds, (r->nbounds + 1) *
-					  sizeof(*nb));
-		if (!nb)
+		if (bound_add(r, &c->k) < 0)
 			return -PEBS_E_NOMEM;
-		r->bounds = nb;
-		r->bounds[r->nbounds++] = c->k;
 	}
-	/* in emission order, once each */
-	for (size_t i = 1; i < r->nbounds; i++)
-		for (size_t j = i; j > 0 && okey_cmp(r, &r->bounds[j],
-						     &r->bounds[j - 1]) < 0; j--) {
-			struct okey t = r->bounds[j];
-			r->bounds[j] = r->bounds[j - 1];
-			r->bounds[j - 1] = t;
-		}
+	if (exec_bounds(r) < 0)
+		return -PEBS_E_NOMEM;
+	/* in emission order (flushes clamped above), once each */
+	if (r->nbounds)
+		qsort(r->bounds, r->nbounds, sizeof(*r->bounds),
+		      okey_raw_qcmp);
 	size_t k = 0;
 	for (size_t i = 0; i < r->nbounds; i++)
 		if (!k || okey_cmp(r, &r->bounds[i], &r->bounds[k - 1]) != 0)
@@ -1787,12 +1867,30 @@ static int add_pid_maps(struct pebs_perf_reader *r, uint32_t pid,
 }
 
 /*
+ * Whether map @p serves samples of the segment that ends at @hi (NULL:
+ * the last): it was made before that end, and ends (an exec) at or after
+ * it.  A segment that holds an exec of a sampled process starts there
+ * (exec_bounds()), so the maps of before and after the exec are never in
+ * one segment; an exec outside the process's samples keeps only the new
+ * maps, as when every exec dropped the maps before it.
+ */
+static int map_alive(const struct pebs_perf_reader *r, const struct pmap *p,
+		     const struct okey *hi)
+{
+	if (!hi)
+		return !p->dead;
+	return okey_cmp(r, &p->born, hi) < 0 &&
+	       (!p->dead || okey_cmp(r, hi, &p->died) <= 0);
+}
+
+/*
  * Sets the maps.* keys of processes @pids (@npids, in r->sampled's slot
  * order) in @m: theirs and the kernel's (pid -1), in the order perf gave
- * them, or every process's with all_maps.  0 or -PEBS_E_NOMEM.
+ * them, or every process's with all_maps, those alive in the segment that
+ * ends at @hi (NULL: the last; map_alive()).  0 or -PEBS_E_NOMEM.
  */
 static int set_maps(struct pebs_perf_reader *r, struct pebs_meta *m,
-		    const size_t *pids, size_t npids)
+		    const size_t *pids, size_t npids, const struct okey *hi)
 {
 	size_t *ix = NULL, n = 0, cap = 0, kept = 0;
 	int e = 0;
@@ -1813,7 +1911,7 @@ static int set_maps(struct pebs_perf_reader *r, struct pebs_meta *m,
 	}
 	for (size_t i = 0; !e && i < n && kept < MAX_KEPT_MAPS; i++) {
 		const struct pmap *p = &r->maps[ix[i]];
-		if (p->dead || !p->len ||
+		if (!map_alive(r, p, hi) || !p->len ||
 		    (!r->all_maps && meta_map_useless(p->path)))
 			continue;
 		e = set_map(r, m, kept++, p);
@@ -1905,7 +2003,7 @@ static int seg_keys(struct pebs_perf_reader *r, size_t s)
 	if (!e) {
 		np = sort_unique(pids, np);
 		nt = sort_unique(tids, nt);
-		e = set_maps(r, r->meta, pids, np);
+		e = set_maps(r, r->meta, pids, np, hi);
 	}
 	if (!e)
 		e = set_comms(r, r->meta, lo, pids, np, tids, nt);
@@ -2759,6 +2857,7 @@ void pebs_perf_reader_close(struct pebs_perf_reader *r)
 	free(r->cev);
 	free(r->rng);
 	free(r->bounds);
+	free(r->execs);
 	free(r->tsp);
 	free(r->act);
 	free(r->maps);

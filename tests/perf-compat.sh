@@ -281,6 +281,25 @@ if perf record -q -e cpu-clock -c 200000 -o "$tmp/fr.data" -- sh -c \
 else
 	echo "skip fresh fork+exec recording (perf record failed)"
 fi
+# each sample's dso, across an exec (the maps before it serve the
+# samples before it)
+td() { perf script -F tid,comm,ip,dso "$@" 2>/dev/null |
+	sed -E 's/^ *(.*[^ ]) +([0-9]+) +[0-9a-f]+ +\((.*)\) *$/\2 \1 \3/'; }
+oursd() { "$bin/pebs-import" -f perf "$1" -o "$tmp/d.pebs" &&
+	"$bin/pebs-decode" -f csv --fields tid,comm,dso "$tmp/d.pebs" \
+	2>/dev/null | tail -n +2 | tr , ' '; }
+td -i $T/cpu-clock-exec.perf.data > "$tmp/d0"
+check "golden of the exec capture is current" $T/cpu-clock-exec.dso \
+	"$tmp/d0"
+if perf record -q -e cpu-clock:u -c 200000 -o "$tmp/dr.data" -- perl -e \
+	'my $s = 0; for (my $i = 0; $i < 3000000; $i++) { $s += $i }
+	exec "awk", "BEGIN{for(i=0;i<3000000;i++)s+=i}"' >/dev/null 2>&1; then
+	td -i "$tmp/dr.data" > "$tmp/d1"
+	oursd "$tmp/dr.data" > "$tmp/d2"
+	check "fresh exec recording: each sample's dso" "$tmp/d1" "$tmp/d2"
+else
+	echo "skip fresh exec recording (perf record failed)"
+fi
 printf '%s\n' time,pid,tid,comm,addr 100,10,10,a,0x1000 \
 	18446744073709551615,10,10,a,0x2000 0,10,10,a,0x2800 \
 	200,10,10,a,0x3000 > "$tmp/u.csv"
