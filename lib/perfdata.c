@@ -149,11 +149,19 @@ struct pebs_perf_reader {
 	struct htab trng;	/* thread -> rng index + 1 */
 	struct htab prng;	/* pid -> rng index + 1 (comm.PID's span) */
 	struct okey *bounds;	/* keys of renames that start a segment */
-	struct pexec {		/* execs, for the segments they start */
+	/*
+	 * The ends of processes' maps: each exec, and each FORK of a new
+	 * process (a pid reused: the process that had it is gone).  Kept
+	 * per pid (a chain through @prev, index + 1, from r->endix), since
+	 * the records of one time come in the file from several CPUs'
+	 * buffers in any order; and for the segments they start.
+	 */
+	struct pend_maps {
 		struct okey k;
-		uint32_t pid;
-	} *execs;
-	size_t nexecs, capexecs;
+		uint32_t pid, prev;
+	} *ends;
+	size_t nends, capends;
+	struct htab endix;	/* pid -> its last ends index + 1 */
 	size_t nbounds, seg;	/* seg: bounds passed */
 	/*
 	 * A segment's metadata has the maps.* and comm.* keys of the
@@ -881,6 +889,20 @@ static void sample_id(struct pebs_perf_reader *r, const uint8_t *p,
 
 /* ------------------------------------------------------------ pass 1 */
 
+/* Orders record keys as pass 2 emits them. */
+static int okey_cmp(const struct pebs_perf_reader *r, const struct okey *a,
+		    const struct okey *b)
+{
+	/* records after the last round go out in the last flush */
+	uint64_t fa = a->flush < r->nrounds ? a->flush : r->nrounds;
+	uint64_t fb = b->flush < r->nrounds ? b->flush : r->nrounds;
+	if (fa != fb)
+		return fa < fb ? -1 : 1;
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
 static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 {
 	if (r->nmaps == r->capmaps) {
@@ -899,7 +921,25 @@ static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 	/* head stores index + 1 (0 = none); list is newest first */
 	d->next = *head ? (uint32_t)(*head - 1) : UINT32_MAX;
 	*head = ++r->nmaps;
+	/* an end of its process's maps read already, of a later time */
+	uint64_t *e = ht_slot(&r->endix, m->pid, 0);
+	for (uint32_t i = e ? (uint32_t)*e : 0; i; i = r->ends[i - 1].prev) {
+		const struct okey *k = &r->ends[i - 1].k;
+		if (okey_cmp(r, &d->born, k) < 0 &&
+		    (!d->dead || okey_cmp(r, k, &d->died) < 0)) {
+			d->dead = 1;
+			d->died = *k;
+		}
+	}
 	return 0;
+}
+
+/* Whether map @p was alive at @k: made before it, not ended before. */
+static int map_alive_at(const struct pebs_perf_reader *r,
+			const struct pmap *p, const struct okey *k)
+{
+	return okey_cmp(r, &p->born, k) < 0 &&
+	       (!p->dead || okey_cmp(r, k, &p->died) < 0);
 }
 
 /* The child's copy of its parent's maps; 0 or -PEBS_E_NOMEM. */
@@ -920,7 +960,7 @@ static int maps_fork(struct pebs_perf_reader *r, uint32_t child,
 	n = 0;
 	for (uint32_t i = (uint32_t)(*h - 1); i != UINT32_MAX;
 	     i = r->maps[i].next)
-		if (!r->maps[i].dead)
+		if (map_alive_at(r, &r->maps[i], k))
 			idx[n++] = i;
 	/* oldest first so the child's list keeps the same order */
 	while (n--) {
@@ -937,44 +977,36 @@ static int maps_fork(struct pebs_perf_reader *r, uint32_t child,
 }
 
 /*
- * Process @pid's maps end at its exec @k (those of an earlier exec keep
- * theirs), and the exec is noted: one between samples of the process
- * starts a segment (plan_segments()).  0 or -PEBS_E_NOMEM.
+ * Process @pid's maps made before @k end there (an exec, or a FORK that
+ * gives the pid to a new process), those that ended before keeping their
+ * end, and the end is noted: for maps of the pid read later (map_add()),
+ * and one between samples of the pid starts a segment (end_bounds()).
+ * 0 or -PEBS_E_NOMEM.
  */
-static int maps_exec(struct pebs_perf_reader *r, uint32_t pid,
-		     const struct okey *k)
+static int maps_end(struct pebs_perf_reader *r, uint32_t pid,
+		    const struct okey *k)
 {
 	uint64_t *h = ht_slot(&r->pidmap, pid, 0);
 	for (uint32_t i = h && *h ? (uint32_t)(*h - 1) : UINT32_MAX;
 	     i != UINT32_MAX; i = r->maps[i].next)
-		if (!r->maps[i].dead) {
+		if (map_alive_at(r, &r->maps[i], k)) {
 			r->maps[i].dead = 1;
 			r->maps[i].died = *k;
 		}
-	if (r->nexecs == r->capexecs) {
-		size_t nc = r->capexecs ? r->capexecs * 2 : 64;
-		struct pexec *n = realloc(r->execs, nc * sizeof(*n));
+	if (r->nends == r->capends) {
+		size_t nc = r->capends ? r->capends * 2 : 64;
+		struct pend_maps *n = realloc(r->ends, nc * sizeof(*n));
 		if (!n)
 			return -PEBS_E_NOMEM;
-		r->execs = n;
-		r->capexecs = nc;
+		r->ends = n;
+		r->capends = nc;
 	}
-	r->execs[r->nexecs++] = (struct pexec){ *k, pid };
+	uint64_t *e = ht_slot(&r->endix, pid, 1);
+	if (!e)
+		return -PEBS_E_NOMEM;
+	r->ends[r->nends++] = (struct pend_maps){ *k, pid, (uint32_t)*e };
+	*e = r->nends;
 	return 0;
-}
-
-/* Orders record keys as pass 2 emits them. */
-static int okey_cmp(const struct pebs_perf_reader *r, const struct okey *a,
-		    const struct okey *b)
-{
-	/* records after the last round go out in the last flush */
-	uint64_t fa = a->flush < r->nrounds ? a->flush : r->nrounds;
-	uint64_t fb = b->flush < r->nrounds ? b->flush : r->nrounds;
-	if (fa != fb)
-		return fa < fb ? -1 : 1;
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->off < b->off ? -1 : a->off > b->off;
 }
 
 /* Notes that thread @id of process @pid, or process @id (@proc), is
@@ -1414,7 +1446,7 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				sample_id(r, q, n, &time, &cpu);
 				key = rec_key(r, prev_max, time, pos);
 				if ((misc & (1u << 13)) &&	/* COMM_EXEC */
-				    maps_exec(r, pid, &key) < 0)
+				    maps_end(r, pid, &key) < 0)
 					return -PEBS_E_NOMEM;
 				if (!intern(r, q + 8, n - 8))
 					return -PEBS_E_NOMEM;
@@ -1435,7 +1467,8 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				sample_id(r, q, n, &time, &cpu);
 				key = rec_key(r, prev_max, time, pos);
 				if (pid != ppid &&
-				    maps_fork(r, pid, ppid, &key) < 0)
+				    (maps_end(r, pid, &key) < 0 ||
+				     maps_fork(r, pid, ppid, &key) < 0))
 					return -PEBS_E_NOMEM;
 				/*
 				 * A new task has its parent thread's name
@@ -1648,16 +1681,16 @@ static int bound_add(struct pebs_perf_reader *r, const struct okey *k)
 }
 
 /*
- * The execs between samples of their process (of any of its threads)
- * start segments: the maps before one and those after it may cover the
- * same addresses, and each segment has the maps alive in it (set_maps()).
- * 0 or -PEBS_E_NOMEM.
+ * The ends of maps (an exec, a pid reused: maps_end()) between samples of
+ * their pid (of any of its threads) start segments: the maps before one
+ * and those after it may cover the same addresses, and each segment has
+ * the maps alive in it (set_maps()).  0 or -PEBS_E_NOMEM.
  */
-static int exec_bounds(struct pebs_perf_reader *r)
+static int end_bounds(struct pebs_perf_reader *r)
 {
 	struct htab ps = { 0 };		/* pid -> rng index + 1 */
 	int e = 0;
-	for (size_t i = 0; !e && r->nexecs && i < r->trng.cap; i++) {
+	for (size_t i = 0; !e && r->nends && i < r->trng.cap; i++) {
 		if (!r->trng.k[i])
 			continue;
 		size_t t = (size_t)(r->trng.v[i] - 1);
@@ -1670,11 +1703,11 @@ static int exec_bounds(struct pebs_perf_reader *r)
 		rng_add(r, (size_t)g, &r->rng[t].lo);
 		rng_add(r, (size_t)g, &r->rng[t].hi);
 	}
-	for (size_t i = 0; !e && i < r->nexecs; i++) {
-		struct okey *k = &r->execs[i].k;
+	for (size_t i = 0; !e && i < r->nends; i++) {
+		struct okey *k = &r->ends[i].k;
 		if (k->flush > r->nrounds)
 			k->flush = r->nrounds;
-		uint64_t *g = ht_slot(&ps, r->execs[i].pid, 0);
+		uint64_t *g = ht_slot(&ps, r->ends[i].pid, 0);
 		if (g && okey_cmp(r, &r->rng[*g - 1].lo, k) < 0 &&
 		    okey_cmp(r, k, &r->rng[*g - 1].hi) < 0)
 			e = bound_add(r, k);
@@ -1687,14 +1720,14 @@ static int exec_bounds(struct pebs_perf_reader *r)
  * After pass 1: sorts the names given, finds the span of samples that
  * each process name (comm.PID) serves (its main thread's, and those of
  * its threads without a name of their own: sym.c falls back to it), and
- * the renames inside a span, and the execs (exec_bounds()), where a
+ * the renames inside a span, and the execs (end_bounds()), where a
  * segment must start.  A rename before a thread's first sample or after
  * its last, or of a thread without samples, starts none.  0 or
  * -PEBS_E_NOMEM.
  */
 static int plan_segments(struct pebs_perf_reader *r)
 {
-	if (!r->ncev)		/* and no exec: each is a COMM */
+	if (!r->ncev && !r->nends)
 		return 0;
 	/* the sort below must order as okey_cmp() does */
 	for (size_t i = 0; i < r->ncev; i++)
@@ -1706,7 +1739,8 @@ static int plan_segments(struct pebs_perf_reader *r)
 		if (r->rng[i].hi.flush > r->nrounds)
 			r->rng[i].hi.flush = r->nrounds;
 	}
-	qsort(r->cev, r->ncev, sizeof(*r->cev), cev_cmp);
+	if (r->ncev)	/* r->cev may be NULL, which qsort() may not get */
+		qsort(r->cev, r->ncev, sizeof(*r->cev), cev_cmp);
 	for (size_t i = 0; i < r->trng.cap; i++) {
 		if (!r->trng.k[i])
 			continue;
@@ -1734,7 +1768,7 @@ static int plan_segments(struct pebs_perf_reader *r)
 		if (bound_add(r, &c->k) < 0)
 			return -PEBS_E_NOMEM;
 	}
-	if (exec_bounds(r) < 0)
+	if (end_bounds(r) < 0)
 		return -PEBS_E_NOMEM;
 	/* in emission order (flushes clamped above), once each */
 	if (r->nbounds)
@@ -1870,7 +1904,7 @@ static int add_pid_maps(struct pebs_perf_reader *r, uint32_t pid,
  * Whether map @p serves samples of the segment that ends at @hi (NULL:
  * the last): it was made before that end, and ends (an exec) at or after
  * it.  A segment that holds an exec of a sampled process starts there
- * (exec_bounds()), so the maps of before and after the exec are never in
+ * (end_bounds()), so the maps of before and after the exec are never in
  * one segment; an exec outside the process's samples keeps only the new
  * maps, as when every exec dropped the maps before it.
  */
@@ -2857,7 +2891,8 @@ void pebs_perf_reader_close(struct pebs_perf_reader *r)
 	free(r->cev);
 	free(r->rng);
 	free(r->bounds);
-	free(r->execs);
+	free(r->ends);
+	ht_free(&r->endix);
 	free(r->tsp);
 	free(r->act);
 	free(r->maps);

@@ -2254,6 +2254,58 @@ Test(perf_roundtrip, segment_holds_its_own_processes)
 }
 
 /*
+ * Pid 40 is reused: process "old" (its map /bin/old) has a sample, then
+ * bash (10) forks a new process 40 that execs "new" (/bin/new) and has
+ * one.  The child's exec and map come in the file before the FORK (they
+ * were in another CPU's buffer), as in a `perf record -a` of a fork that
+ * ran on another CPU.  Each segment has the maps of its own time: before,
+ * /bin/old alone; after, /bin/new alone (not old's, nor the copy of
+ * bash's the FORK made, which the exec ended).  The import kept
+ * /bin/old in both and the copy after the exec.
+ */
+static void reuse_records(struct sbuf *b)
+{
+	fk_comm(b, 10, 10, "bash", 0, 0);
+	fk_comm(b, 40, 40, "old", 0, 0);
+	fk_mmap(b, 10, 0x400000, "/bin/bash", 0);
+	fk_mmap(b, 40, 0x400000, "/bin/old", 0);
+	fk_sample(b, 40, 40, 1100);
+	fk_comm(b, 40, 40, "new", 1, 1400);
+	fk_mmap(b, 40, 0x400000, "/bin/new", 1450);
+	fk_fork(b, 40, 10, 40, 10, 1200);
+	fk_sample(b, 40, 40, 1500);
+}
+
+Test(perf_roundtrip, reused_pid_and_early_exec_maps)
+{
+	static struct sbuf b;
+	for (int file = 0; file < 2; file++) {
+		struct pebs_perf_reader *r = fk_open(&b, file, reuse_records);
+		const struct pebs_meta *m = pebs_perf_reader_meta(r);
+		char paths[128];
+		seg_paths(m, "40", paths, sizeof(paths));
+		cr_expect_str_eq(paths, "/bin/old", "file %d", file);
+		cr_expect_str_eq(pebs_meta_get(m, "comm.40"), "old");
+		struct pebs_perf_item it;
+		size_t n = 0, nseg = 0;
+		while (pebs_perf_reader_next(r, &it) > 0) {
+			if (it.kind == PEBS_PERF_SEGMENT) {
+				cr_expect_eq(n, 1, "file %d", file);
+				nseg++;
+				continue;
+			}
+			n++;
+		}
+		cr_expect_eq(n, 2);
+		cr_assert_eq(nseg, 1, "file %d: %zu new segments", file, nseg);
+		seg_paths(m, "40", paths, sizeof(paths));
+		cr_expect_str_eq(paths, "/bin/new", "file %d", file);
+		cr_expect_str_eq(pebs_meta_get(m, "comm.40"), "new");
+		pebs_perf_reader_close(r);
+	}
+}
+
+/*
  * The export keeps a sample of time 2^64-1 ns, or 0, in its place: perf
  * delivers it as it reads it, so everything written before is flushed
  * first (rounds), and it counts for no round.  Read back, the order is
