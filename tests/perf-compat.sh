@@ -291,6 +291,11 @@ oursd() { "$bin/pebs-import" -f perf "$1" -o "$tmp/d.pebs" &&
 td -i $T/cpu-clock-exec.perf.data > "$tmp/d0"
 check "golden of the exec capture is current" $T/cpu-clock-exec.dso \
 	"$tmp/d0"
+"$bin/pebs-import" -f perf $T/cpu-clock-exec.perf.data -o "$tmp/e.pebs"
+"$bin/pebs-decode" -f perf "$tmp/e.pebs" -o "$tmp/e.data"
+td -i "$tmp/e.data" > "$tmp/d3"
+check "exec capture through .pebs and back: each sample's dso" \
+	$T/cpu-clock-exec.dso "$tmp/d3"
 if perf record -q -e cpu-clock:u -c 200000 -o "$tmp/dr.data" -- perl -e \
 	'my $s = 0; for (my $i = 0; $i < 3000000; $i++) { $s += $i }
 	exec "awk", "BEGIN{for(i=0;i<3000000;i++)s+=i}"' >/dev/null 2>&1; then
