@@ -16,6 +16,20 @@ struct htab {
 	size_t cap, n;
 };
 
+/*
+ * The first slot of stored key @k in a table of @cap (a power of two)
+ * slots: the top bits of k * 2^64/phi (Fibonacci hashing), which every bit
+ * of @k moves.  Bits 7 and up of the product, as taken before, depend only
+ * on k's low bits, so keys pid << 32 | tid that differ in pid alone all
+ * started at one slot and each insert probed past all the others
+ * (quadratic).
+ */
+static inline size_t ht_index(uint64_t k, size_t cap)
+{
+	return cap < 2 ? 0 : (size_t)((k * 0x9e3779b97f4a7c15ull) >>
+				      (64 - __builtin_ctzll(cap)));
+}
+
 /* Doubles @h (64 slots at first).  0 or -PEBS_E_NOMEM. */
 static inline int ht_grow(struct htab *h)
 {
@@ -29,7 +43,7 @@ static inline int ht_grow(struct htab *h)
 	for (size_t i = 0; i < h->cap; i++) {
 		if (!h->k[i])
 			continue;
-		size_t j = (h->k[i] * 0x9e3779b97f4a7c15ull) >> 7 & (nc - 1);
+		size_t j = ht_index(h->k[i], nc);
 		while (nk[j])
 			j = (j + 1) & (nc - 1);
 		nk[j] = h->k[i];
@@ -54,7 +68,7 @@ static inline uint64_t *ht_slot(struct htab *h, uint64_t key, int create)
 	if (!h->cap)
 		return NULL;
 	uint64_t k = key + 1;
-	size_t j = (k * 0x9e3779b97f4a7c15ull) >> 7 & (h->cap - 1);
+	size_t j = ht_index(k, h->cap);
 	while (h->k[j]) {
 		if (h->k[j] == k)
 			return &h->v[j];
