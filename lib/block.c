@@ -1110,9 +1110,16 @@ static int parse(const void *chunk, size_t len, int verify, struct view *v,
 				return fail(PEBS_E_CORRUPT, err, errlen,
 					    "column %u: bad key column",
 					    cd.col);
-			/* Varint: n length bytes plus up to 8n data bytes. */
-			want = cd.raw_len >= v->n && cd.raw_len <= 9ull * v->n ?
-			       cd.raw_len : ~0ull;
+			/*
+			 * Varint: n length bytes plus up to 8n data bytes.
+			 * Refused here, not by a want of ~0 that cannot
+			 * match: a raw_len of ~0 did match it, and the
+			 * decoder then took damage for a failed allocation.
+			 */
+			if (cd.raw_len < v->n || cd.raw_len > 9ull * v->n)
+				return fail(PEBS_E_CORRUPT, err, errlen,
+					    "column %u: bad size", cd.col);
+			want = cd.raw_len;
 			break;
 		case ENC_DICT:
 			if (cd.dict_count == 0 || cd.dict_count > 65536)

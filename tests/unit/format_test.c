@@ -3146,8 +3146,8 @@ Test(format, value_outside_directory_range_is_damage)
 
 /*
  * KEYED directory errors name what is wrong: the KEYED column whose key
- * column is KEYED itself (not the key column), and a width that is not 0
- * (not "bad size").
+ * column is KEYED itself (not the key column), a width that is not 0 (not
+ * "bad size"), and a raw size that cannot be.
  */
 Test(format, keyed_directory_messages)
 {
@@ -3181,6 +3181,23 @@ Test(format, keyed_directory_messages)
 				 sizeof(err)), -PEBS_E_CORRUPT);
 	cr_assert_str_eq(err, "column 1: bad width 1");
 	o[cpu + 3] = 0;
+
+	/*
+	 * A raw size outside [n, 9n].  ~0 passed: the check compared it
+	 * with a want of ~0 meant to match nothing, and the decoder computed
+	 * a pointer ~0 bytes on (libFuzzer, corpus/block/keyed-raw-len-max).
+	 */
+	uint64_t raw = get64(o + cpu + 40);
+	const uint64_t bad[] = { ~0ull, 20000 - 1, 9 * 20000 + 1 };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		put64(o + cpu + 40, bad[i]);
+		reseal(o, olen);
+		cr_assert_eq(decode_cols(o, olen, 0, d, err, sizeof(err)),
+			     -PEBS_E_CORRUPT, "raw_len %llu",
+			     (unsigned long long)bad[i]);
+		cr_assert_str_eq(err, "column 1: bad size");
+	}
+	put64(o + cpu + 40, raw);
 
 	/* CONST has no planes either: a width there is damage too. */
 	size_t k = 0;
