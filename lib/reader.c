@@ -171,6 +171,12 @@ struct pebs_reader {
 	pthread_mutex_t mu;
 	pthread_cond_t ready, freed;
 	unsigned ready_waiters, freed_waiters;
+	/*
+	 * A thread of several is in produce() (the lock held, but dropped
+	 * while it waits for a stream: stream_read), so none other starts
+	 * one.
+	 */
+	int producing;
 
 	struct pebs_read_stats st;
 	int have_time;
@@ -382,15 +388,24 @@ static void src_close(struct src *s)
  * Reads at least @min bytes of a stream (fewer only at its end), and as
  * many as there are up to @max, into @buf; returns the count or -1 with
  * errno.  Polled so that pebs_reader_close can stop a worker blocked on
- * a pipe that never ends.
+ * a pipe that never ends.  A thread of several waits without the lock:
+ * the batches decoded before are delivered meanwhile, not held until the
+ * stream's writer writes again (a pipe's may be a live capture), and
+ * pebs_reader_close() can stop it.
  */
 static ssize_t stream_read(struct pebs_reader *r, struct src *s, void *buf,
 			   size_t min, size_t max)
 {
 	size_t got = 0, len = max;
+	int locked = r->producing;
 	while (got < min) {
 		struct pollfd pfd = { s->fd, POLLIN, 0 };
-		int pr = poll(&pfd, 1, 200);
+		if (locked)
+			pthread_mutex_unlock(&r->mu);
+		int pr = poll(&pfd, 1, 200), e = errno;
+		if (locked)
+			pthread_mutex_lock(&r->mu);
+		errno = e;
 		if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
 			errno = ECANCELED;
 			return -1;
@@ -1973,7 +1988,12 @@ static int consumable(struct pebs_reader *r, struct slot *sl)
 static int work_one(struct pebs_reader *r, struct fmt_dec *dec, unsigned wid)
 {
 	struct slot *sl = &r->slots[r->next_seq % r->nslots];
+	r->producing = 1;
 	int k = produce(r, sl);
+	r->producing = 0;
+	/* those that waited for it (it may have dropped the lock) */
+	if (r->freed_waiters)
+		pthread_cond_broadcast(&r->freed);
 	if (k == P_EOF) {
 		r->producer_done = 1;
 		pthread_cond_broadcast(&r->ready);
@@ -2022,7 +2042,8 @@ static void *worker_main(void *arg)
 	while (!r->started && !r->stop)
 		wait_freed(r);
 	while (!r->stop && !r->producer_done) {
-		if (r->slots[r->next_seq % r->nslots].state != S_FREE) {
+		if (r->slots[r->next_seq % r->nslots].state != S_FREE ||
+		    r->producing) {
 			wait_freed(r);
 			continue;
 		}
@@ -2247,6 +2268,25 @@ static int next_inline(struct pebs_reader *r, struct pebs_batch **out)
 	}
 }
 
+/*
+ * Whether producing the next chunk may wait for a stream's writer: the
+ * caller then leaves it to a worker while batches read before are not
+ * all delivered (lock held).  A source not opened yet may be a pipe or a
+ * FIFO (whose open() waits too).
+ */
+static int may_wait(struct pebs_reader *r)
+{
+	if (r->cur >= r->nsrc)
+		return 0;
+	const struct src *s = &r->srcs[r->cur];
+	if (!s->opened)
+		return 1;
+	if (s->map || s->fd < 0 || s->pb_len || s->state == ST_DONE)
+		return 0;
+	struct pollfd pfd = { s->fd, POLLIN, 0 };
+	return poll(&pfd, 1, 0) == 0;
+}
+
 int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out)
 {
 	int rc;
@@ -2288,11 +2328,16 @@ int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out)
 		 * decode the next block here: the caller's thread is one of
 		 * the N, and sleeping and waking per block is costly.
 		 */
-		if (!r->producer_done &&
-		    r->slots[r->next_seq % r->nslots].state == S_FREE) {
+		if (!r->producer_done && !r->producing &&
+		    r->slots[r->next_seq % r->nslots].state == S_FREE &&
+		    (r->cur_seq == r->next_seq || !may_wait(r))) {
 			work_one(r, r->dec, r->nthreads - 1);
 			continue;
 		}
+		/* a worker reads on: one may sleep on a ring that was full */
+		if (!r->producer_done && !r->producing &&
+		    r->slots[r->next_seq % r->nslots].state == S_FREE)
+			pthread_cond_broadcast(&r->freed);
 		wait_ready(r);
 	}
 	pthread_mutex_unlock(&r->mu);
