@@ -96,10 +96,28 @@ static struct pebs_output *text_open(const struct opts *o, FILE *fp)
 	return out;
 }
 
+/* The output of the text formats while the input stalls. */
+static FILE *idle_fp;
+static const char *idle_path;
+
+static void text_idle(void *ctx)
+{
+	(void)ctx;
+	/* pebs_output_batch() gave its rows to the stream already */
+	util_idle_out(idle_fp, idle_path);
+}
+
+/* The -f pebs output while the input stalls. */
+static void pebs_idle(void *ctx)
+{
+	util_segout_idle(ctx);
+}
+
 static int run_text(const struct opts *o, const char *const *paths,
 		    size_t n, FILE *fp)
 {
 	struct util_input in;
+	struct util_input_opts io = o->in;
 	struct pebs_batch *b;
 	/*
 	 * Static: opened inside the loop, which can exit (a closed pipe,
@@ -109,7 +127,10 @@ static int run_text(const struct opts *o, const char *const *paths,
 	 */
 	static struct pebs_output *out;
 	out = NULL;
-	util_input_open(&in, &o->in, paths, n, field_cols(o));
+	idle_fp = fp;
+	idle_path = o->out;
+	io.idle = text_idle;
+	util_input_open(&in, &io, paths, n, field_cols(o));
 	int sym = util_sym_fields(o->fields, o->nfields);
 	while (util_input_next(&in, &b) > 0) {
 		if (!out)
@@ -170,6 +191,8 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 	uint32_t lcpu;
 	struct pebs_writer_opts wo = { .level = o->level };
 	util_segout_init(&so, fp, o->out, &wo);
+	io.idle = pebs_idle;
+	io.idle_ctx = &so;
 	util_input_open(&in, &io, paths, n, 0);
 	while (util_input_next(&in, &b) > 0) {
 		util_segout_next(&so, in.r, util_input_meta(&in), b);

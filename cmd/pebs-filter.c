@@ -218,6 +218,20 @@ static int keep_lost(struct sink *s, struct pebs_reader *r,
 	return 1;
 }
 
+/*
+ * The input stalls (pebs_reader_opts.idle): what was kept goes out now,
+ * the .pebs output's pending samples as a block, not when more input
+ * comes (a filter in the middle of a live pipeline).
+ */
+static void sink_idle(void *ctx)
+{
+	struct sink *s = ctx;
+	if (s->o->fmt == FMT_PEBS)
+		util_segout_idle(s->so);
+	else
+		util_idle_out(s->fp, s->o->out);
+}
+
 /* Columns the text output's fields need. */
 static uint64_t text_cols(const struct opts *o)
 {
@@ -245,6 +259,14 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	 * the expression's columns, then the whole block again on this thread
 	 * (bench/RESULTS-filter-hist.md).
 	 */
+	/* static, as sub and sel below; before the reader (sink_idle) */
+	static struct util_segout so;
+	struct pebs_writer_opts wo = { .level = o->level };
+	util_segout_init(&so, fp, o->out, &wo);
+	so.decorate = add_filter;
+	so.ctx = (void *)o;
+	static struct sink s;
+	s = (struct sink){ o, fp, &so, NULL };
 	struct pebs_reader_opts ro = {
 		.threads = o->threads, .salvage = o->salvage,
 		.cols = !need_out ? (ecols ? ecols : 1ull << PEBS_COL_CPU) :
@@ -254,6 +276,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 		 * the output asks for a level of its own */
 		.raw_chunks = !text && !o->level,
 		.lost_batches = need_out && !text,
+		.idle = need_out ? sink_idle : NULL, .idle_ctx = &s,
 	};
 	c->o = o;
 	if (c->fast_count && !pebs_expr_uses_t(c->e) &&
@@ -266,13 +289,6 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	if (rc < 0)
 		util_die(EXIT_SYS, "cannot start reading: %s",
 			 pebs_strerror(rc));
-	/* static, as sub and sel below */
-	static struct util_segout so;
-	struct pebs_writer_opts wo = { .level = o->level };
-	util_segout_init(&so, fp, o->out, &wo);
-	so.decorate = add_filter;
-	so.ctx = (void *)o;
-	struct sink s = { o, fp, &so, NULL };
 	int esym = pebs_expr_uses_sym(c->e);
 	int osym = text && need_out && util_sym_fields(o->fields, o->nfields);
 	struct pebs_sym *sym = NULL;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -307,6 +308,21 @@ void util_close_out(FILE *fp, const char *path)
 		if (fclose(fp) == EOF)
 			util_write_failed(path);
 	} else if (fflush(stdout) == EOF) {
+		util_write_failed(path);
+	}
+}
+
+void util_idle_out(FILE *fp, const char *path)
+{
+	struct pollfd pfd = { fileno(fp), POLLOUT, 0 };
+	if (ferror(fp) || fflush(fp) == EOF) {
+		if (!errno)
+			errno = EIO;
+		util_write_failed(path);
+	}
+	/* POLLERR: a pipe (or socket) that nobody reads any more */
+	if (poll(&pfd, 1, 0) == 1 && pfd.revents & POLLERR) {
+		errno = EPIPE;
 		util_write_failed(path);
 	}
 }

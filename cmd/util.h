@@ -133,6 +133,15 @@ void util_close_out(FILE *fp, const char *path);
 /* Call when a write to @fp failed: quiet exit 0 on EPIPE, else exit 3. */
 void util_write_failed(const char *path) __attribute__((noreturn));
 
+/*
+ * While the input stalls (pebs_reader_opts.idle): hands what @fp holds
+ * to the output now, as util_close_out() checks it (a write error exits
+ * 3, a closed pipe 0), and ends the tool quietly (0) when the output is
+ * a pipe whose reader is gone, which only a write would tell otherwise:
+ * a stalled input may be a capture that runs on for hours.
+ */
+void util_idle_out(FILE *fp, const char *path);
+
 struct pebs_writer;
 /*
  * Exits when @r, the result of a pebs_writer_* call on @w (NULL before

@@ -13,6 +13,7 @@ void util_input_open(struct util_input *in, const struct util_input_opts *o,
 	struct pebs_reader_opts ro = {
 		.threads = o->threads, .salvage = o->salvage, .cols = cols,
 		.verify_all = o->verify_all, .lost_batches = o->lost_batches,
+		.idle = o->idle, .idle_ctx = o->idle_ctx,
 	};
 	memset(in, 0, sizeof(*in));
 	in->paths = paths;

@@ -27,6 +27,9 @@ struct util_input_opts {
 	int verify_all;		/* check every column (--info) */
 	int lost_batches;	/* LOST chunks as empty batches, in order
 				 * (pebs_reader_opts.lost_batches) */
+	/* .pebs inputs: called when they stall (pebs_reader_opts.idle) */
+	void (*idle)(void *ctx);
+	void *idle_ctx;
 };
 
 struct util_input {

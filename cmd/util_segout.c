@@ -104,6 +104,13 @@ void util_segout_empty(struct util_segout *so, const struct pebs_meta *m)
 		start(so, m);
 }
 
+void util_segout_idle(struct util_segout *so)
+{
+	if (so->w)
+		util_writer_check(so->w, pebs_writer_flush(so->w), so->path);
+	util_idle_out(so->fp, so->path);
+}
+
 void util_segout_close(struct util_segout *so)
 {
 	end(so);

@@ -67,6 +67,13 @@ void util_segout_lost(struct util_segout *so, uint32_t cpu, uint64_t time,
  */
 void util_segout_empty(struct util_segout *so, const struct pebs_meta *m);
 
+/*
+ * The input stalls (pebs_reader_opts.idle): the samples pending go out
+ * as a block, and the stream is flushed (util_idle_out()), so that a
+ * reader downstream has them now.  Exits as util_idle_out() does.
+ */
+void util_segout_idle(struct util_segout *so);
+
 /* Ends the output.  Exits 3 on an error. */
 void util_segout_close(struct util_segout *so);
 

@@ -174,9 +174,14 @@ struct pebs_reader {
 	/*
 	 * A thread of several is in produce() (the lock held, but dropped
 	 * while it waits for a stream: stream_read), so none other starts
-	 * one.
+	 * one; prod_caller: that thread is pebs_reader_next()'s caller.
 	 */
-	int producing;
+	int producing, prod_caller;
+	/*
+	 * A stream has had nothing to read for a poll's timeout (stalled)
+	 * and opts.idle was called since that timeout (idle_done).
+	 */
+	int stalled, idle_done;
 
 	struct pebs_read_stats st;
 	int have_time;
@@ -384,6 +389,37 @@ static void src_close(struct src *s)
 	s->pb_off = s->pb_len = s->pb_cap = 0;
 }
 
+static void signal_ready(struct pebs_reader *r);
+
+/*
+ * The input has stalled (a stream had nothing to read for a poll's
+ * timeout): opts.idle, on the caller's thread once every batch read
+ * before the stall was delivered (struct pebs_reader_opts), and again at
+ * each timeout while it lasts.  Here when that is this thread (inline,
+ * or the caller producing with nothing left to deliver), else the
+ * caller is woken to do it.
+ */
+static void stall(struct pebs_reader *r)
+{
+	if (!r->o.idle)
+		return;
+	if (r->nthreads == 1) {
+		r->o.idle(r->o.idle_ctx);
+		return;
+	}
+	r->stalled = 1;
+	r->idle_done = 0;
+	if (!r->prod_caller) {
+		signal_ready(r);
+	} else if (r->cur_seq == r->next_seq) {
+		/* producing: nobody else does meanwhile */
+		r->idle_done = 1;
+		pthread_mutex_unlock(&r->mu);
+		r->o.idle(r->o.idle_ctx);
+		pthread_mutex_lock(&r->mu);
+	}
+}
+
 /*
  * Reads at least @min bytes of a stream (fewer only at its end), and as
  * many as there are up to @max, into @buf; returns the count or -1 with
@@ -412,6 +448,8 @@ static ssize_t stream_read(struct pebs_reader *r, struct src *s, void *buf,
 		}
 		if (pr < 0 && errno != EINTR)
 			return -1;
+		if (pr == 0)
+			stall(r);
 		if (pr <= 0)
 			continue;
 		ssize_t n = read(s->fd, (uint8_t *)buf + got, len - got);
@@ -423,6 +461,7 @@ static ssize_t stream_read(struct pebs_reader *r, struct src *s, void *buf,
 		if (n == 0)
 			break;
 		got += (size_t)n;
+		r->stalled = r->idle_done = 0;
 	}
 	return (ssize_t)got;
 }
@@ -1989,8 +2028,9 @@ static int work_one(struct pebs_reader *r, struct fmt_dec *dec, unsigned wid)
 {
 	struct slot *sl = &r->slots[r->next_seq % r->nslots];
 	r->producing = 1;
+	r->prod_caller = wid == r->nthreads - 1;
 	int k = produce(r, sl);
-	r->producing = 0;
+	r->producing = r->stalled = 0;
 	/* those that waited for it (it may have dropped the lock) */
 	if (r->freed_waiters)
 		pthread_cond_broadcast(&r->freed);
@@ -2332,6 +2372,14 @@ int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out)
 		    r->slots[r->next_seq % r->nslots].state == S_FREE &&
 		    (r->cur_seq == r->next_seq || !may_wait(r))) {
 			work_one(r, r->dec, r->nthreads - 1);
+			continue;
+		}
+		/* all delivered up to a stalled stream (stall()) */
+		if (r->stalled && !r->idle_done && r->cur_seq == r->next_seq) {
+			r->idle_done = 1;
+			pthread_mutex_unlock(&r->mu);
+			r->o.idle(r->o.idle_ctx);
+			pthread_mutex_lock(&r->mu);
 			continue;
 		}
 		/* a worker reads on: one may sleep on a ring that was full */

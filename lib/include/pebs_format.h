@@ -285,6 +285,19 @@ struct pebs_reader_opts {
 	 * to consume.  0: LOST chunks are only counted (stats.lost).
 	 */
 	int lost_batches;
+	/*
+	 * When set, called when the input stalls: a stream (a pipe, a FIFO,
+	 * a terminal) has had nothing to read for 200 ms, and every batch
+	 * read before is delivered; again every 200 ms while it stalls.
+	 * From inside pebs_reader_next(), on its caller's thread and
+	 * without the reader's lock (so it may call pebs_reader_stats(),
+	 * not pebs_reader_next()).  A tool that writes as it reads flushes
+	 * its output there: what it has is then not held until more input
+	 * comes (a filter in the middle of a live pipeline), and it can
+	 * tell that its own reader is gone.
+	 */
+	void (*idle)(void *ctx);
+	void *idle_ctx;
 };
 
 /*
