@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,21 +84,49 @@ static struct pebs_meta *make_meta(int argc, char **argv, const char *src)
  */
 static FILE *first_in;
 
+/*
+ * A stream read through a struct peek is read with read(2), not stdio:
+ * what has come is handed on at once (a pipe's writer may be a capture
+ * that runs on), and no read-ahead hides in @in's stdio buffer.
+ */
 struct peek {
 	FILE *in;
 	unsigned char head[8];
 	size_t n, at;
 };
+static struct peek *first_pk;	/* first_in's, when it is one */
+
+/*
+ * Up to @size bytes of @pk as they come: the count, 0 at the end, or -1
+ * with errno.  With @stall, called each time nothing came for 200 ms.
+ */
+static ssize_t peek_get(struct peek *pk, char *buf, size_t size,
+			void (*stall)(void *ctx), void *ctx)
+{
+	if (pk->at < pk->n) {
+		size_t k = pk->n - pk->at < size ? pk->n - pk->at : size;
+		memcpy(buf, pk->head + pk->at, k);
+		pk->at += k;
+		return (ssize_t)k;
+	}
+	for (;;) {
+		struct pollfd pfd = { fileno(pk->in), POLLIN, 0 };
+		int pr = stall ? poll(&pfd, 1, 200) : 1;
+		if (pr == 0)
+			stall(ctx);
+		if (pr < 0 && errno != EINTR)
+			return -1;
+		if (pr <= 0)
+			continue;
+		ssize_t k = read(fileno(pk->in), buf, size);
+		if (k >= 0 || errno != EINTR)
+			return k;
+	}
+}
 
 static ssize_t peek_read(void *cookie, char *buf, size_t size)
 {
-	struct peek *pk = cookie;
-	size_t k = pk->n - pk->at < size ? pk->n - pk->at : size;
-	memcpy(buf, pk->head + pk->at, k);
-	pk->at += k;
-	if (k < size)
-		k += fread(buf + k, 1, size - k, pk->in);
-	return k == 0 && ferror(pk->in) ? -1 : (ssize_t)k;
+	return peek_get(cookie, buf, size, NULL, NULL);
 }
 
 static int peek_close(void *cookie)
@@ -130,12 +159,13 @@ static void close_in(FILE *fp)
  * is not looked at: perf.data is not typed, and CSV is read from it as it
  * comes.  NULL with errno when it cannot be opened.
  */
-static FILE *open_probe(const char *path, int *perf)
+static FILE *open_probe(const char *path, int *perf, struct peek **pkp)
 {
 	unsigned char head[8];
 	struct stat st;
 	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	*perf = 0;
+	*pkp = NULL;
 	if (!fp || isatty(fileno(fp)))
 		return fp;
 	int fd = fileno(fp);
@@ -150,10 +180,14 @@ static FILE *open_probe(const char *path, int *perf)
 	if (!pk)
 		util_die(EXIT_SYS, "out of memory");
 	pk->in = fp;
-	pk->n = fread(pk->head, 1, sizeof(pk->head), fp);
+	for (ssize_t k = 1; k > 0 && pk->n < sizeof(pk->head);)
+		if ((k = peek_get(pk, (char *)pk->head + pk->n,
+				  sizeof(pk->head) - pk->n, NULL, NULL)) > 0)
+			pk->n += (size_t)k;
 	*perf = pebs_perf_probe(pk->head, pk->n);
 	if (!(fp = fopencookie(pk, "rb", io)))
 		util_die(EXIT_SYS, "out of memory");
+	*pkp = pk;
 	return fp;
 }
 
@@ -165,7 +199,7 @@ static FILE *open_probe(const char *path, int *perf)
 static int first_is_perf(const char *path)
 {
 	int perf;
-	first_in = open_probe(path, &perf);
+	first_in = open_probe(path, &perf, &first_pk);
 	return perf;
 }
 
@@ -343,6 +377,41 @@ static int sink_comm(void *ctx, uint64_t line, const struct pebs_sample *s,
 }
 
 /*
+ * A CSV input that stalls (peek_get()): the samples imported so far go
+ * out, those pending as a block, and the output is flushed, unless they
+ * wait in the temporary file for their names; a reader downstream that
+ * is gone ends the import (util_idle_out()).
+ */
+static void csv_stall(void *ctx)
+{
+	struct imp *m = ctx;
+	if (m->w && !m->spool)
+		util_writer_check(m->w, pebs_writer_flush(m->w), m->outname);
+	util_idle_out(m->out, m->outname);
+}
+
+/*
+ * pebs_csvin_read() of a stream input @pk, whose rows are imported as they
+ * come, not once 64 KiB of them did (its fread()).  A read error is
+ * -PEBS_E_IO with errno in *@err.
+ */
+static int read_stream(struct imp *m, struct peek *pk, int *err)
+{
+	char buf[1 << 16];
+	ssize_t n;
+	int r = 0;
+	while ((n = peek_get(pk, buf, sizeof(buf), csv_stall, m)) > 0)
+		if ((r = pebs_csvin_feed(m->c, buf, (size_t)n)) < 0)
+			break;
+	if (n < 0 && r == 0) {
+		*err = errno;
+		pebs_csvin_end(m->c);
+		return -PEBS_E_IO;
+	}
+	return pebs_csvin_end(m->c);
+}
+
+/*
  * Imports each CSV input (each with its own header) as struct imp says.
  * A bad input is reported and its rows before the error are kept; returns
  * the exit status.
@@ -357,10 +426,11 @@ static int import_csv(struct imp *m, char **paths, size_t n)
 	util_progress_init(&m->pg, (const char *const *)paths, n, m->out);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = paths[i];
-		int perf = 0;
+		int perf = 0, err = 0;
+		struct peek *pk = first_pk;
 		/* the first input without -f was looked at: CSV */
 		FILE *fp = i == 0 && first_in ? first_in :
-			   open_probe(name, &perf);
+			   open_probe(name, &perf, &pk);
 		m->input = name;
 		if (!fp) {
 			util_warn("%s: cannot open:", name);
@@ -384,7 +454,8 @@ static int import_csv(struct imp *m, char **paths, size_t n)
 		}
 		uint64_t headers = pebs_csvin_headers(m->c);
 		m->in = fp;
-		int r = pebs_csvin_read(m->c, fp);
+		int r = pk ? read_stream(m, pk, &err) :
+			pebs_csvin_read(m->c, fp);
 		m->before += file_size(fp);
 		/* read: its header, or all of it (an empty input is fine) */
 		if (r == 0 || pebs_csvin_headers(m->c) > headers)
@@ -393,8 +464,12 @@ static int import_csv(struct imp *m, char **paths, size_t n)
 			util_writer_check(m->w, m->werr, m->spool ? SPOOL :
 					  m->outname);
 		if (r < 0) {
-			util_warn("%s: %s", util_name(name),
-				  pebs_csvin_errmsg(m->c));
+			errno = err;
+			if (err)
+				util_warn("%s: read error:", util_name(name));
+			else
+				util_warn("%s: %s", util_name(name),
+					  pebs_csvin_errmsg(m->c));
 			int st = r == -PEBS_E_IO ? EXIT_SYS :
 				 r == -PEBS_E_NOMEM ? EXIT_SYS : EXIT_DATA;
 			if (st > status)
