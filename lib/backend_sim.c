@@ -72,6 +72,9 @@ static int s_wait(struct pebs_backend *b, int timeout_ms)
 		size_t n = 0;
 		if (p->pos == p->len) {
 			long got = p->o.next(p->o.ctx, p->buf, SIM_CHUNK);
+			/* a signal: the caller looks at its stop flag */
+			if (got == -PEBS_E_AGAIN)
+				break;
 			if (got < 0) {
 				bk_err(b, "access source failed");
 				return (int)got;

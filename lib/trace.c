@@ -39,6 +39,9 @@ struct wtrace {
 	char *command;
 	struct wtrace_rec first;	/* read by wtrace_open() */
 	int have_first;		/* 1: first holds an access; -1: at end */
+	/* what was read of a line before a signal interrupted it */
+	char *part;
+	size_t npart, partcap;
 };
 
 static int fail(char *msg, size_t cap, uint64_t line, int err,
@@ -375,13 +378,73 @@ static int directive(struct wtrace *t, char *p, char *msg, size_t cap)
 		    "unknown directive '%s'", excerpt(ex, sizeof(ex), w));
 }
 
+/*
+ * getline() of the next line into t->buf, whole: a signal that
+ * interrupts the wait for it on a pipe or a terminal (a stop request to
+ * pebs-capture, whose handlers do not restart reads, so that a capture
+ * whose trace stalls still stops) is -PEBS_E_AGAIN, what was read of
+ * the line kept for the next call, -PEBS_E_NOMEM when it cannot be.
+ * Else 0 with getline()'s count in *@len, -1 at the end or on an error
+ * (ferror()).
+ */
+static int get_line(struct wtrace *t, ssize_t *len)
+{
+	errno = 0;
+	ssize_t n = getline(&t->buf, &t->bufcap, t->fp);
+	*len = n;
+	if (ferror(t->fp) && errno == EINTR) {
+		clearerr(t->fp);
+		size_t k = n > 0 ? (size_t)n : 0;
+		if (t->npart + k + 1 > t->partcap) {
+			size_t nc = 2 * (t->npart + k + 1);
+			char *np = realloc(t->part, nc);
+			if (!np)
+				return -PEBS_E_NOMEM;
+			t->part = np;
+			t->partcap = nc;
+		}
+		memcpy(t->part + t->npart, t->buf, k);
+		t->npart += k;
+		return -PEBS_E_AGAIN;
+	}
+	if (!t->npart || (n < 0 && ferror(t->fp)))
+		return 0;
+	/* the line is the part read before, then the rest */
+	size_t k = n > 0 ? (size_t)n : 0;
+	if (t->npart + k + 1 > t->partcap) {
+		char *np = realloc(t->part, t->npart + k + 1);
+		if (!np)
+			return -PEBS_E_NOMEM;
+		t->part = np;
+		t->partcap = t->npart + k + 1;
+	}
+	memcpy(t->part + t->npart, t->buf, k);
+	n = (ssize_t)(t->npart + k);
+	t->part[n] = '\0';
+	char *b = t->buf;
+	size_t bc = t->bufcap;
+	t->buf = t->part;
+	t->bufcap = t->partcap;
+	t->part = b;
+	t->partcap = bc;
+	t->npart = 0;
+	*len = n;
+	return 0;
+}
+
 /* Reads lines up to the next access. */
 static int read_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
 		     size_t cap)
 {
 	while (!t->ended) {
-		errno = 0;
-		ssize_t n = getline(&t->buf, &t->bufcap, t->fp);
+		ssize_t n;
+		int g = get_line(t, &n);
+		if (g == -PEBS_E_AGAIN)
+			snprintf(msg, cap, "interrupted by a signal");
+		if (g == -PEBS_E_NOMEM)
+			snprintf(msg, cap, "out of memory");
+		if (g)
+			return g;
 		if (n < 0) {
 			if (ferror(t->fp))
 				return read_error(msg, cap);
@@ -501,6 +564,7 @@ void wtrace_close(struct wtrace *t)
 		free(t->maps[i].path);
 	free(t->maps);
 	free(t->buf);
+	free(t->part);
 	free(t->command);
 	free(t);
 }

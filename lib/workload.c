@@ -291,6 +291,10 @@ long pebs_workload_next(struct pebs_workload *w, struct pebs_access *a,
 {
 	if (!w || (!a && max))
 		return -PEBS_E_INVAL;
+	if (w->again) {
+		w->again = 0;
+		return -PEBS_E_AGAIN;
+	}
 	size_t n = 0;
 	while (n < max && !w->err) {
 		if (w->limit && w->emitted >= w->limit)
@@ -299,6 +303,14 @@ long pebs_workload_next(struct pebs_workload *w, struct pebs_access *a,
 			scen_one(w, &a[n]);
 		} else {
 			int r = trace_one(w, &a[n]);
+			/* interrupted: not the trace's error, nothing lost;
+			 * said after the accesses read before it */
+			if (r == -PEBS_E_AGAIN && n) {
+				w->again = 1;
+				break;
+			}
+			if (r == -PEBS_E_AGAIN)
+				return r;
 			if (r < 0) {
 				w->err = r;
 				break;

@@ -76,6 +76,9 @@ struct pebs_workload {
 	uint32_t *tids;		/* tid -> cpu, by order of first appearance */
 	size_t ntids, tids_cap;
 	int err;		/* sticky error, returned once n == 0 */
+	int again;		/* a signal interrupted the trace's read after
+				 * accesses that were returned: the next call
+				 * says so (-PEBS_E_AGAIN), then goes on */
 	char msg[256];
 };
 

@@ -43,7 +43,9 @@ extern "C" {
 #define PEBS_BK_MAX_SAVED	4096u
 
 /* An access source for the sim: fills up to @max accesses, returns the
- * count, 0 at the end, or a negative error. */
+ * count, 0 at the end, or a negative error; -PEBS_E_AGAIN (a signal
+ * interrupted the wait for more) ends the wait (PEBS_BK_TIMEOUT), and
+ * the next wait asks again. */
 typedef long (*pebs_access_fn)(void *ctx, struct pebs_access *a,
 			       size_t max);
 

@@ -120,7 +120,9 @@ int pebs_workload_open_trace(struct pebs_workload **w, const char *path,
 /*
  * Fills up to @max accesses into @a, in nondecreasing cycle order.
  * Returns the count (> 0), 0 at the end, or a negative error (message in
- * pebs_workload_errmsg()).
+ * pebs_workload_errmsg()).  -PEBS_E_AGAIN is no error of the trace: a
+ * signal interrupted the wait for more of it (a pipe); nothing is lost,
+ * and the next call goes on.
  */
 long pebs_workload_next(struct pebs_workload *w, struct pebs_access *a,
 			size_t max);
