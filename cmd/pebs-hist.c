@@ -487,6 +487,8 @@ int main(int argc, char **argv)
 	if (o.fmt < 0)
 		o.fmt = isatty(fileno(fp)) ? PEBS_HIST_TEXT : PEBS_HIST_CSV;
 	pebs_hist_set_top(h, o.top);
+	/* the bars in Unicode only where the locale says UTF-8 */
+	pebs_hist_set_ascii(h, !util_locale_utf8());
 	pebs_hist_set_zeros(h, o.zeros);
 	/* like pebs-decode's, ignored by the formats without a header */
 	FILE *w = o.no_header && o.fmt == PEBS_HIST_CSV ?

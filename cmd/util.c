@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -352,6 +354,41 @@ int util_getopt_long(int argc, char **argv, const char *shortopts,
 	int c = getopt_long(argc, argv, shortopts, longopts, longind);
 	argv[0] = argv0;
 	return c;
+}
+
+/* Whether the codeset of locale name @n ("ll_CC.CODESET@mod") is UTF-8. */
+static int name_utf8(const char *n)
+{
+	const char *d = strchr(n, '.');
+	char cs[16];
+	size_t k = 0;
+	if (!d)
+		return 0;
+	for (d++; *d && *d != '@' && k < sizeof(cs) - 1; d++)
+		if (*d != '-' && *d != '_')
+			cs[k++] = (char)(*d | 0x20);	/* ASCII lower case */
+	cs[k] = '\0';
+	return strcmp(cs, "utf8") == 0;
+}
+
+int util_locale_utf8(void)
+{
+	/* a locale object of its own: the process's stays "C" */
+	locale_t l = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
+	if (l) {
+		int r = strcmp(nl_langinfo_l(CODESET, l), "UTF-8") == 0;
+		freelocale(l);
+		return r;
+	}
+	/* Not installed (a minimal container's LANG=en_US.UTF-8): its
+	 * name says what the terminal was set up for. */
+	static const char *const var[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+	for (size_t i = 0; i < sizeof(var) / sizeof(var[0]); i++) {
+		const char *v = getenv(var[i]);
+		if (v && *v)
+			return name_utf8(v);
+	}
+	return 0;
 }
 
 const char *util_name(const char *path)

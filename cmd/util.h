@@ -198,6 +198,16 @@ FILE *util_open_nohdr(FILE *fp);
  * util_write_failed(@path) does. */
 void util_close_nohdr(FILE *w, const char *path);
 
+/*
+ * Whether the user's locale (LC_ALL, else LC_CTYPE, else LANG, as
+ * setlocale() reads them) has the character set UTF-8, for text outputs
+ * that draw with non-ASCII characters.  The tools never call setlocale():
+ * numbers and names in every output stay those of the C locale.  A
+ * locale that is not installed is judged by its name's codeset part
+ * ("en_US.UTF-8", "de_DE.utf8"); C, POSIX and unset are ASCII.
+ */
+int util_locale_utf8(void);
+
 /* @path as messages name an input: "standard input" for NULL or "-". */
 const char *util_name(const char *path);
 

@@ -90,6 +90,7 @@ struct pebs_hist {
 	 * it past 2^64-1, so that no count (value, bin, group, total) wraps */
 	uint64_t added;
 	size_t top;		/* pebs_hist_set_top(); 0: every group */
+	int ascii;		/* pebs_hist_set_ascii(): text bars in ASCII */
 	struct group *g;
 	size_t ng, gcap;
 	/* group key -> index */

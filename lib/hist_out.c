@@ -317,9 +317,25 @@ static int write_yaml(struct pebs_hist *h, FILE *fp,
 	return 0;
 }
 
-/* A bar of @w eighths of a character cell, in Unicode block elements. */
-static void bar(FILE *fp, uint64_t eighths)
+/*
+ * A bar of @eighths eighths of a character cell, in Unicode block
+ * elements, or with @ascii in '#'s and a '+' for the part of a cell
+ * (no finer, but nothing a non-UTF-8 terminal shows as mojibake).
+ */
+static void bar(FILE *fp, uint64_t eighths, int ascii)
 {
+	if (ascii) {
+		static const char hashes[] = "################";
+		const size_t run = sizeof(hashes) - 1;
+		for (uint64_t n = eighths / 8; n; ) {
+			size_t k = n < run ? (size_t)n : run;
+			fwrite(hashes, 1, k, fp);
+			n -= k;
+		}
+		if (eighths % 8)
+			fputc('+', fp);
+		return;
+	}
 	static const char *const part[] = { "", "\u258f", "\u258e", "\u258d",
 					    "\u258c", "\u258b", "\u258a",
 					    "\u2589" };
@@ -438,7 +454,7 @@ static int write_text(struct pebs_hist *h, FILE *fp,
 						 bv[k].count * 320 / mx);
 			if (e8) {
 				fputs("  ", fp);
-				bar(fp, e8);
+				bar(fp, e8, h->ascii);
 			}
 			fputc('\n', fp);
 		}
@@ -824,6 +840,11 @@ out:
 void pebs_hist_set_top(struct pebs_hist *h, size_t top)
 {
 	h->top = top;
+}
+
+void pebs_hist_set_ascii(struct pebs_hist *h, int ascii)
+{
+	h->ascii = !!ascii;
 }
 
 int pebs_hist_write(struct pebs_hist *h, FILE *fp, int fmt,

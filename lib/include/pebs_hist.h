@@ -300,6 +300,15 @@ int pebs_hist_format_parse(const char *name);
 void pebs_hist_set_top(struct pebs_hist *h, size_t top);
 
 /*
+ * Makes the text output of pebs_hist_write() draw its bar chart in ASCII
+ * (@ascii 1: '#' per whole cell, '+' for a part of one) instead of
+ * Unicode block elements (0, the default, in eighths of a cell), for a
+ * terminal whose character set is not UTF-8.  The other formats and the
+ * text's numbers and names are not affected.
+ */
+void pebs_hist_set_ascii(struct pebs_hist *h, int ascii);
+
+/*
  * Writes @h to @fp in format @fmt with bins @bins and percentiles
  * @p[0..@np) (CSV: with @np > 0 the percentile table replaces the bins;
  * text, yaml: 50, 90, 99 when @np is 0).  Returns 0, -PEBS_E_IO on a write

@@ -954,3 +954,41 @@ Test(hist_exact, merge_stream_error_lines)
 		free(text);
 	}
 }
+
+/*
+ * The text bars: eighths of a cell in Unicode block elements by default,
+ * '#' a cell and '+' a part of one after pebs_hist_set_ascii() (for a
+ * terminal that is not UTF-8), whole runs longer than the writers' 16.
+ * Bins (log2) [4,8) 320, [8,16) 9, [16,32) 1: 40 cells, 1 1/8, 1/8.
+ */
+Test(hist_exact, text_bars_ascii)
+{
+	const uint64_t vc[] = { 5, 320, 9, 9, 17, 1 };
+	struct pebs_hist *h = hist_of(vc, 6);
+	char full[40 * 3 + 1] = "", hash[41];
+	for (int i = 0; i < 40; i++)
+		strcat(full, "\u2588");
+	memset(hash, '#', 40);
+	hash[40] = '\0';
+	const char *uni[] = { full, "\u2588\u258f\n", "  \u258f\n" };
+	const char *asc[] = { hash, "  #+\n", "  +\n" };
+	char *t = write_fmt(h, PEBS_HIST_TEXT, NULL);
+	for (int i = 0; i < 3; i++)
+		cr_assert(strstr(t, uni[i]), "unicode: want %s in\n%s", uni[i],
+			  t);
+	cr_assert_null(strchr(t, '#'));
+	free(t);
+	pebs_hist_set_ascii(h, 1);
+	t = write_fmt(h, PEBS_HIST_TEXT, NULL);
+	for (int i = 0; i < 3; i++)
+		cr_assert(strstr(t, asc[i]), "ascii: want %s in\n%s", asc[i],
+			  t);
+	for (const char *c = t; *c; c++)
+		cr_assert_lt((unsigned char)*c, 0x80, "not ASCII:\n%s", t);
+	free(t);
+	pebs_hist_set_ascii(h, 0);
+	t = write_fmt(h, PEBS_HIST_TEXT, NULL);
+	cr_assert(strstr(t, full), "back to unicode:\n%s", t);
+	free(t);
+	pebs_hist_free(h);
+}
