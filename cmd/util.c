@@ -91,14 +91,16 @@ int util_progress_shown;
  * Writes NUL-terminated @s (changed in place) to stderr as the text
  * formats show names, pebs_text_sanitize(): names and values from input
  * files can hold what a terminal acts on (ESC sequences that set its
- * title or clear it, a CR that overwrites the line).  Its '\n's stay, so
- * that a message of several lines keeps them; the library's messages
- * and util_safe() change the '\n' of a quoted value.
+ * title or clear it, a CR that overwrites the line).  With @lines its
+ * '\n's stay, for a message whose format has line ends of its own;
+ * without, the message is one line and a '\n' of a value in it (a file
+ * name from `find`, an option's argument) becomes '?' as well, so that
+ * it cannot start a line that passes for another message.
  */
-static void put_msg(char *s)
+static void put_msg(char *s, int lines)
 {
 	for (;;) {
-		size_t n = strcspn(s, "\n");
+		size_t n = lines ? strcspn(s, "\n") : strlen(s);
 		fwrite(s, 1, pebs_text_sanitize(s, s, n), stderr);
 		if (!s[n])
 			return;
@@ -134,8 +136,8 @@ static void vwarn(const char *fmt, va_list ap)
 	}
 	char prog[256];
 	snprintf(prog, sizeof(prog), "%s: ", util_prog);
-	put_msg(prog);
-	put_msg(msg);
+	put_msg(prog, 0);
+	put_msg(msg, strchr(fmt, '\n') != NULL);
 	if (msg != small)
 		free(msg);
 	if (n && fmt[n - 1] == ':')

@@ -41,8 +41,9 @@ void util_restore_signals(void);
 
 /*
  * "PROG: MSG\n" to stderr.  A trailing ':' appends strerror(errno).  What
- * a terminal would act on (controls but MSG's '\n's, invalid UTF-8)
- * becomes '?', as in text tables (pebs_text_sanitize()).
+ * a terminal would act on (controls, invalid UTF-8) becomes '?', as in
+ * text tables (pebs_text_sanitize()); so does a '\n' of a value (a file
+ * name), unless @fmt has line ends of its own.
  */
 void util_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* util_warn() then exit(@code). */
