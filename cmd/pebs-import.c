@@ -257,13 +257,19 @@ static uint64_t file_size(FILE *fp)
 	       (uint64_t)st.st_size : 0;
 }
 
+/* $TMPDIR, or NULL when unset or empty (then /tmp). */
+static const char *spool_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+	return dir && *dir ? dir : NULL;
+}
+
 /* An unnamed temporary file in $TMPDIR (tmpfile() ignores it), or NULL. */
 static FILE *spool_open(void)
 {
-	const char *dir = getenv("TMPDIR");
+	const char *dir = spool_dir();
 	char *path;
-	if (asprintf(&path, "%s/pebs-import.XXXXXX", dir && *dir ? dir :
-		     "/tmp") < 0)
+	if (asprintf(&path, "%s/pebs-import.XXXXXX", dir ? dir : "/tmp") < 0)
 		return NULL;
 	int fd = mkostemp(path, O_CLOEXEC);
 	FILE *f = NULL;
@@ -292,8 +298,13 @@ static struct pebs_writer *target(struct imp *m)
 		m->w = NULL;
 	}
 	if (comm) {
+		/* as pebs-capture's trace file: where it came from too,
+		 * a $TMPDIR of another machine or a removed one */
 		if (!(m->spool = spool_open()))
-			util_die(EXIT_SYS, "cannot create a temporary file:");
+			util_die(EXIT_SYS, "cannot create a temporary file in "
+				 "%s%s%s:", spool_dir() ? "$TMPDIR (" : "",
+				 spool_dir() ? spool_dir() : "/tmp",
+				 spool_dir() ? ")" : "");
 		util_writer_check(NULL, pebs_writer_open(&m->w, m->spool, NULL,
 							 m->wo), SPOOL);
 	} else {
