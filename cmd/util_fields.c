@@ -73,9 +73,34 @@ static void list_fields(void)
 			print_field(f);
 }
 
-/* Exits 2 for pebs_field_parse_list()'s error @n at @bad. */
+/*
+ * The word of --fields that @name, no field, was meant as: "all" (where
+ * @all allows it) or, when @name is the whole list (@whole), "help" or
+ * "list", if one is nearer than any field and near enough; else NULL.
+ * "ALL" was answered with "did you mean \"lat\"?".
+ */
+static const char *keyword_suggest(const char *name, int whole, int all)
+{
+	static const char *const kw[] = { "all", "help", "list" };
+	const char *f = pebs_field_suggest(name), *best = NULL;
+	int bd = f ? pebs_name_distance(name, f) + 1 : 3;
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		if (i == 0 ? !all : !whole)
+			continue;
+		int d = pebs_name_distance(name, kw[i]);
+		if (d < bd && (size_t)d < strlen(name)) {
+			bd = d;
+			best = kw[i];
+		}
+	}
+	return best;
+}
+
+/* Exits 2 for pebs_field_parse_list()'s error @n at @bad (see
+ * keyword_suggest() for @whole and @all). */
 static void __attribute__((noreturn)) bad_fields(int n, const char *bad,
-						  size_t cap)
+						  size_t cap, int whole,
+						  int all)
 {
 	if (n == -PEBS_E_RANGE)
 		util_die(EXIT_USAGE, "--fields: more than %zu fields", cap);
@@ -84,6 +109,10 @@ static void __attribute__((noreturn)) bad_fields(int n, const char *bad,
 		util_die(EXIT_USAGE, "--fields: empty field name");
 	char name[256];
 	snprintf(name, sizeof(name), "%.*s", (int)len, bad);
+	const char *kw = keyword_suggest(name, whole, all);
+	if (kw)
+		util_die(EXIT_USAGE, "--fields: unknown field \"%s\" (did you "
+			 "mean \"%s\"?)", name, kw);
 	util_unknown_field("--fields", name);
 }
 
@@ -124,7 +153,7 @@ size_t util_parse_fields(const char *list, int *ids, size_t cap, int all)
 	if (!all || !has_all(list)) {
 		int n = pebs_field_parse_list(list, ids, cap, &bad);
 		if (n < 0)
-			bad_fields(n, bad, cap);
+			bad_fields(n, bad, cap, !strchr(list, ','), all);
 		return (size_t)n;
 	}
 	/*
@@ -139,7 +168,8 @@ size_t util_parse_fields(const char *list, int *ids, size_t cap, int all)
 			const struct pebs_field *f;
 			for (size_t i = 0; (f = pebs_field_at(i)); i++) {
 				if (n == cap)
-					bad_fields(-PEBS_E_RANGE, NULL, cap);
+					bad_fields(-PEBS_E_RANGE, NULL, cap,
+						   0, all);
 				ids[n++] = f->id;
 			}
 		} else {
@@ -149,7 +179,7 @@ size_t util_parse_fields(const char *list, int *ids, size_t cap, int all)
 			int r = pebs_field_parse_list(one, ids + n, cap - n,
 						      &bad);
 			if (r < 0)
-				bad_fields(r, bad, cap);
+				bad_fields(r, bad, cap, 0, all);
 			free(one);
 			n += (size_t)r;
 		}
