@@ -15,6 +15,7 @@
 
 #include "errbuf.h"
 #include "output_fmt.h"
+#include "pebs_field.h"
 #include "pebs_plan.h"
 
 
@@ -109,7 +110,27 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 		    memcmp(mods[i].key, tok, klen) == 0)
 			break;
 	if (i == sizeof(mods) / sizeof(mods[0])) {
-		lib_errf(err, errlen, "unknown modifier '%.*s'", (int)klen, tok);
+		/* Keys are perf's, case-sensitive (perf's G and H are not g
+		 * and h): LDLAT=30 is refused, but names the key it meant,
+		 * as an unknown field does. */
+		char key[33];
+		const char *sug = NULL;
+		int bd = 3;
+		snprintf(key, sizeof(key), "%.*s", (int)klen, tok);
+		for (size_t j = 0; klen < sizeof(key) &&
+		     j < sizeof(mods) / sizeof(mods[0]); j++) {
+			int d = pebs_name_distance(key, mods[j].key);
+			if (d < bd && (size_t)d < klen) {
+				bd = d;
+				sug = mods[j].key;
+			}
+		}
+		if (sug)
+			lib_errf(err, errlen, "unknown modifier '%.*s' (did you "
+				 "mean '%s'?)", (int)klen, tok, sug);
+		else
+			lib_errf(err, errlen, "unknown modifier '%.*s'",
+				 (int)klen, tok);
 		return -PEBS_E_PARSE;
 	}
 	if (o->mods & mods[i].bit) {

@@ -82,12 +82,28 @@ Test(event_parse, raw_and_names)
 			     PEBS_MOD_CMASK);
 }
 
+/* A modifier far from every key suggests none. */
+Test(event_parse, modifier_no_suggestion)
+{
+	struct pebs_event_spec s;
+	char err[256] = "";
+	cr_assert_eq(pebs_event_parse("load-latency:bogus", &s, err,
+				      sizeof(err)), -PEBS_E_PARSE);
+	cr_assert_str_eq(err, "'load-latency:bogus': unknown modifier 'bogus'");
+}
+
 Test(event_parse, errors)
 {
 	parse_bad("", "empty");
 	parse_bad(":ldlat=3", "no event name");
 	parse_bad("load-latency:", "no modifier");
 	parse_bad("load-latency:bogus", "unknown modifier 'bogus'");
+	/* keys are case-sensitive, as perf's, and the near one is named */
+	parse_bad("load-latency:LDLAT=30", "unknown modifier 'LDLAT' (did you "
+		  "mean 'ldlat'?)");
+	parse_bad("load-latency:K", "unknown modifier 'K' (did you mean 'k'?)");
+	parse_bad("load-latency:ldlta=4", "(did you mean 'ldlat'?)");
+	parse_bad("frontend:SUB=dsb_miss", "(did you mean 'sub'?)");
 	parse_bad("load-latency:ldlat", "needs a value");
 	parse_bad("load-latency:u=1", "takes no value");
 	parse_bad("load-latency:ldlat=3,ldlat=4", "given twice");
