@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cloc.h"
 #include "c2c_int.h"
 #include "output_fmt.h"
 
@@ -461,7 +462,18 @@ int c2c_write_csv(struct pebs_c2c *c, FILE *fp)
 	return ferror(fp) ? -PEBS_E_IO : 0;
 }
 
+static int c2c_write(struct pebs_c2c *c, FILE *fp, enum pebs_c2c_format fmt);
+
+/* In the C locale: the means and shares are "%.2f" (cloc.h). */
 int pebs_c2c_write(struct pebs_c2c *c, FILE *fp, enum pebs_c2c_format fmt)
+{
+	locale_t old = lib_locale_enter();
+	int r = c2c_write(c, fp, fmt);
+	lib_locale_leave(old);
+	return r;
+}
+
+static int c2c_write(struct pebs_c2c *c, FILE *fp, enum pebs_c2c_format fmt)
 {
 	if (!c->finished)
 		return c2c_fail(c, PEBS_E_INVAL,

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cloc.h"
 #include "capture_int.h"
 #include "pebs_capture.h"
 #include "pebs_format.h"
@@ -1898,8 +1899,20 @@ out:
 	return r;
 }
 
+static void capture_summary(const struct pebs_capture_stats *st,
+			    int is_sim, char *buf, size_t len);
+
+/* In the C locale: seconds and rates are "%f" (cloc.h). */
 void pebs_capture_summary(const struct pebs_capture_stats *st, int is_sim,
 			  char *buf, size_t len)
+{
+	locale_t old = lib_locale_enter();
+	capture_summary(st, is_sim, buf, len);
+	lib_locale_leave(old);
+}
+
+static void capture_summary(const struct pebs_capture_stats *st,
+			    int is_sim, char *buf, size_t len)
 {
 	double rate = st->wall_s > 0 ? (double)st->samples / st->wall_s : 0;
 	int n = snprintf(buf, len, "%llu samples, %llu lost, %llu bytes, "

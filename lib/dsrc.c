@@ -1,8 +1,8 @@
 /*
  * dsrc.c - names derived from the perf_mem_data_src layout.
  */
-#include <strings.h>
 
+#include "ascii.h"
 #include "pebs_dsrc.h"
 
 #include "dsrc_int.h"
@@ -202,7 +202,7 @@ const char *pebs_dsrc_lock_name(uint64_t d)
 static int parse(const char *const *names, int n, const char *s)
 {
 	for (int i = 0; i < n; i++)
-		if (strcasecmp(names[i], s) == 0)
+		if (lib_strcasecmp(names[i], s) == 0)
 			return i;
 	return -1;
 }

@@ -3,16 +3,15 @@
  * to an IA32_PERFEVTSELx selection for one profile (built-in table, then
  * libpfm4 with the profile's PMU forced, or a raw value).
  */
-#include <ctype.h>
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <perfmon/pfmlib.h>
 
+#include "ascii.h"
 #include "errbuf.h"
 #include "output_fmt.h"
 #include "pebs_field.h"
@@ -53,7 +52,7 @@ static int is_raw_name(const char *n)
 	if (len < 2 || len > 17 || n[0] != 'r')
 		return 0;
 	for (size_t i = 1; i < len; i++)
-		if (!isxdigit((unsigned char)n[i]))
+		if (!lib_isxdigit((unsigned char)n[i]))
 			return 0;
 	return 1;
 }
@@ -154,7 +153,7 @@ static int parse_mod(struct pebs_event_spec *o, const char *tok, size_t len,
 		for (size_t j = 0; j < sizeof(fe_subs) / sizeof(fe_subs[0]);
 		     j++) {
 			if (strlen(fe_subs[j].name) == vlen &&
-			    strncasecmp(fe_subs[j].name, val, vlen) == 0) {
+			    lib_strncasecmp(fe_subs[j].name, val, vlen) == 0) {
 				o->sub = fe_subs[j].code;
 				return 0;
 			}
@@ -214,7 +213,7 @@ static enum pebs_evspec_type portable_type(const char *name, size_t len)
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i].name) == len &&
-		    strncasecmp(names[i].name, name, len) == 0)
+		    lib_strncasecmp(names[i].name, name, len) == 0)
 			return names[i].type;
 	return PEBS_SPEC_NAME;
 }
@@ -713,7 +712,7 @@ enum pebs_evspec_type pebs_event_stands_for(const char *name)
 				continue;
 			if (israw ? raw == ((uint64_t)ev[k]->umask << 8 |
 					    ev[k]->event) :
-			    strcasecmp(ev[k]->name, n) == 0)
+			    lib_strcasecmp(ev[k]->name, n) == 0)
 				return k ? PEBS_SPEC_PRECISE_STORE :
 				       PEBS_SPEC_LOAD_LATENCY;
 		}
@@ -770,8 +769,8 @@ int pebs_event_parse(const char *text, struct pebs_event_spec *o, char *err,
 		/* '.' separates an SDM event from its umask; '-' is in the
 		 * portable names.  Anything else would reach libpfm4's own
 		 * syntax (':', '=') or is not a name at all. */
-		if (!isalnum(c) && c != '_' && c != '.' && c != '-') {
-			if (isprint(c))
+		if (!lib_isalnum(c) && c != '_' && c != '.' && c != '-') {
+			if (lib_isprint(c))
 				lib_errf(err, errlen, "'%s': character '%c' is "
 				       "not allowed in an event name",
 				       o->text, c);
@@ -886,7 +885,7 @@ static const struct {
 const char *pebs_event_pfm_pmu(const struct pebs_uarch *u)
 {
 	for (size_t i = 0; i < sizeof(pfm_pmus) / sizeof(pfm_pmus[0]); i++)
-		if (u && strcasecmp(u->name, pfm_pmus[i].uarch) == 0)
+		if (u && lib_strcasecmp(u->name, pfm_pmus[i].uarch) == 0)
 			return pfm_pmus[i].pmu;
 	return NULL;
 }
@@ -1147,7 +1146,7 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 		from_table(u, t, o);
 		break;
 	case PEBS_SPEC_PRECISE_STORE:
-		t = store_event(u, strcasecmp(s->name, "mem-stores") == 0);
+		t = store_event(u, lib_strcasecmp(s->name, "mem-stores") == 0);
 		if (!t) {
 			*rule = PEBS_RULE_PSTORE_SUPPORT;
 			lib_errf(err, errlen, "rule pstore-support: %s has no "
@@ -1281,7 +1280,7 @@ int pebs_event_resolve(const struct pebs_uarch *u,
 	if (o->kind == PEBS_EVK_PRECISE_STORE &&
 	    (u->features & PEBS_UF_PSTORE))
 		o->counter_rule = PEBS_RULE_PSTORE_PMC3;
-	else if (strcasecmp(u->name, "glm") == 0)
+	else if (lib_strcasecmp(u->name, "glm") == 0)
 		o->counter_rule = PEBS_RULE_GLM_PMC0;
 
 	if ((s->mods & PEBS_MOD_LDLAT) && o->kind != PEBS_EVK_LOAD_LATENCY) {

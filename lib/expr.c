@@ -9,7 +9,6 @@
  * loops (one subtract and compare per sample) and the block analysis
  * (interval against [min, max]) small and exact.
  */
-#include <ctype.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <pthread.h>
@@ -17,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "ascii.h"
 #include "pebs_dsrc.h"
 #include "pebs_expr.h"
 #include "pebs_field.h"
@@ -296,7 +295,7 @@ static int text_put(struct lex *L, size_t i, char c)
 
 static int isword(int c)
 {
-	return isalnum(c) || c == '_' || c == '-' || c == '.';
+	return lib_isalnum(c) || c == '_' || c == '-' || c == '.';
 }
 
 /*
@@ -316,13 +315,13 @@ static void lex_number(struct lex *L)
 	char hex[24];
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		p += 2;
-		if (!isxdigit((unsigned char)*p)) {
+		if (!lib_isxdigit((unsigned char)*p)) {
 			fail(L, L->col, "bad hex number");
 			return;
 		}
-		while (isxdigit((unsigned char)*p)) {
-			int d = isdigit((unsigned char)*p) ? *p - '0' :
-				tolower((unsigned char)*p) - 'a' + 10;
+		while (lib_isxdigit((unsigned char)*p)) {
+			int d = lib_isdigit((unsigned char)*p) ? *p - '0' :
+				lib_tolower((unsigned char)*p) - 'a' + 10;
 			if (v >> 60)
 				over = 1;
 			v = v << 4 | (unsigned)d;
@@ -332,7 +331,7 @@ static void lex_number(struct lex *L)
 		ie = hex + snprintf(hex, sizeof(hex), "%llu",
 				    (unsigned long long)v);
 	} else {
-		while (isdigit((unsigned char)*p)) {
+		while (lib_isdigit((unsigned char)*p)) {
 			unsigned d = (unsigned)(*p - '0');
 			if (v > (U64MAX - d) / 10)
 				over = 1;
@@ -341,9 +340,9 @@ static void lex_number(struct lex *L)
 		}
 		ie = p;
 		/* "1.5" is a fraction, "1..5" a range */
-		if (p[0] == '.' && isdigit((unsigned char)p[1])) {
+		if (p[0] == '.' && lib_isdigit((unsigned char)p[1])) {
 			const char *end = fp = ++p;
-			while (isdigit((unsigned char)*end))
+			while (lib_isdigit((unsigned char)*end))
 				end++;
 			/* trailing zeros change nothing: "1.50" is 15e-1 */
 			for (fe = end; fe > fp && fe[-1] == '0'; fe--)
@@ -365,12 +364,12 @@ static void lex_number(struct lex *L)
 	}
 	char suf[8];
 	size_t n = 0;
-	while (isalpha((unsigned char)p[n]) && n < sizeof(suf) - 1) {
+	while (lib_isalpha((unsigned char)p[n]) && n < sizeof(suf) - 1) {
 		suf[n] = p[n];
 		n++;
 	}
 	suf[n] = 0;
-	if (isalnum((unsigned char)p[n]) || p[n] == '_') {
+	if (lib_isalnum((unsigned char)p[n]) || p[n] == '_') {
 		fail(L, L->col, "bad number suffix");
 		return;
 	}
@@ -461,8 +460,8 @@ static int lex_escape(struct lex *L, const char *p)
 			len++;
 	fail(L, col, "unknown escape \"\\%.*s\" (known: \\\\ \\\" \\', and "
 	     "in ~ patterns \\* \\? \\[ for a literal * ? [)",
-	     x >= 0x80 || isprint(x) ? len : 1,
-	     x >= 0x80 || isprint(x) ? p + 1 : "?");
+	     x >= 0x80 || lib_isprint(x) ? len : 1,
+	     x >= 0x80 || lib_isprint(x) ? p + 1 : "?");
 	return -1;
 }
 
@@ -472,7 +471,7 @@ static void lex_next(struct lex *L)
 		L->tok = T_BAD;
 		return;
 	}
-	while (isspace((unsigned char)*L->p))
+	while (lib_isspace((unsigned char)*L->p))
 		L->p++;
 	/* columns count characters, not bytes: skip UTF-8 continuation
 	 * bytes, so the column after "é" is where a terminal shows it */
@@ -563,13 +562,13 @@ static void lex_next(struct lex *L)
 		L->tok = T_STR;
 		return;
 	}
-	if (isdigit((unsigned char)c)) {
+	if (lib_isdigit((unsigned char)c)) {
 		lex_number(L);
 		if (L->failed)
 			L->tok = T_BAD;
 		return;
 	}
-	if (isalpha((unsigned char)c) || c == '_') {
+	if (lib_isalpha((unsigned char)c) || c == '_') {
 		size_t n = 0;
 		/* '-' and '.' continue a word ("load-latency"), but not ".."
 		 */
@@ -597,7 +596,7 @@ static void lex_next(struct lex *L)
 			L->tok = T_WORD;
 		return;
 	}
-	fail(L, L->col, "unexpected character '%c'", isprint((unsigned char)c)
+	fail(L, L->col, "unexpected character '%c'", lib_isprint((unsigned char)c)
 	     ? c : '?');
 	L->tok = T_BAD;
 }
@@ -1066,13 +1065,13 @@ static uint64_t str_bits(struct lex *L, int id, const struct operand *v,
 		return 0;
 	case PEBS_F_TLB:
 		for (int i = 0; i < LIB_DSRC_TLB_COUNT; i++)
-			if (strcasecmp(s, lib_dsrc_tlb_names[i]) == 0)
+			if (lib_strcasecmp(s, lib_dsrc_tlb_names[i]) == 0)
 				return 1ull << (F_TLB_SHIFT + i);
 		fail(L, v->col, "unknown tlb value \"%s\" (hit, miss, na)", s);
 		return 0;
 	case PEBS_F_LOCK:
 		for (int i = 0; i < LIB_DSRC_LOCK_COUNT; i++)
-			if (strcasecmp(s, lib_dsrc_lock_names[i]) == 0)
+			if (lib_strcasecmp(s, lib_dsrc_lock_names[i]) == 0)
 				return 1ull << (F_LOCK_SHIFT + i);
 		fail(L, v->col, "unknown lock value \"%s\" (locked, no, na)",
 		     s);
@@ -2213,7 +2212,7 @@ static int event_name_match(const char *name, int glob, const char *s)
 	if (!ev)
 		ev = strpbrk(s, ":/") ? NULL : s;
 	return ev && (glob ? fnmatch(name, ev, 0) == 0 :
-		      strcasecmp(ev, name) == 0);
+		      lib_strcasecmp(ev, name) == 0);
 }
 
 /*

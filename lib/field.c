@@ -1,9 +1,9 @@
 /*
  * field.c - the named-field registry: stored columns and derived values.
  */
-#include <ctype.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "pebs_dsrc.h"
 #include "pebs_field.h"
 
@@ -195,17 +195,17 @@ int pebs_name_distance(const char *a, const char *b)
 	for (size_t j = 0; j <= lb; j++)
 		d[0][j] = (int)j;
 	for (size_t i = 1; i <= la; i++) {
-		int ca = tolower((unsigned char)a[i - 1]);
+		int ca = lib_tolower((unsigned char)a[i - 1]);
 		for (size_t j = 1; j <= lb; j++) {
-			int cb = tolower((unsigned char)b[j - 1]);
+			int cb = lib_tolower((unsigned char)b[j - 1]);
 			int best = d[i - 1][j - 1] + (ca != cb);
 			if (d[i - 1][j] + 1 < best)
 				best = d[i - 1][j] + 1;
 			if (d[i][j - 1] + 1 < best)
 				best = d[i][j - 1] + 1;
 			if (i > 1 && j > 1 && ca ==
-			    tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb &&
+			    lib_tolower((unsigned char)b[j - 2]) &&
+			    lib_tolower((unsigned char)a[i - 2]) == cb &&
 			    d[i - 2][j - 2] + 1 < best)
 				best = d[i - 2][j - 2] + 1;
 			d[i][j] = best;

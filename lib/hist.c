@@ -11,9 +11,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <yaml.h>
 
+#include "ascii.h"
 #include "pebs_dsrc.h"
 #include "pebs_expr.h"
 #include "pebs_field.h"

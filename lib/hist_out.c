@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cloc.h"
 #include "pebs_dsrc.h"
 #include "pebs_field.h"
 #include "pebs_hist.h"
@@ -847,9 +848,24 @@ void pebs_hist_set_ascii(struct pebs_hist *h, int ascii)
 	h->ascii = !!ascii;
 }
 
+static int hist_write(struct pebs_hist *h, FILE *fp, int fmt,
+		      const struct pebs_hist_bins *bins,
+		      const struct pebs_hist_pct *p, size_t np);
+
+/* In the C locale: "%.3f" and strtod() of si() and the SVG (cloc.h). */
 int pebs_hist_write(struct pebs_hist *h, FILE *fp, int fmt,
 		    const struct pebs_hist_bins *bins,
 		    const struct pebs_hist_pct *p, size_t np)
+{
+	locale_t old = lib_locale_enter();
+	int r = hist_write(h, fp, fmt, bins, p, np);
+	lib_locale_leave(old);
+	return r;
+}
+
+static int hist_write(struct pebs_hist *h, FILE *fp, int fmt,
+		      const struct pebs_hist_bins *bins,
+		      const struct pebs_hist_pct *p, size_t np)
 {
 	int r;
 	const struct pebs_hist_pct *dp = np ? p : default_pct;

@@ -2,9 +2,9 @@
  * output_fmt.c - number parsing and string escaping for the text formats.
  */
 #include <stdlib.h>
-#include <strings.h>
 #include <yaml.h>
 
+#include "ascii.h"
 #include "output_fmt.h"
 #include "pebs.h"
 
@@ -493,7 +493,7 @@ int pebs_outfmt_yaml_needs_quote(const char *s, int numeric)
 	if (!*s)
 		return 1;
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strcasecmp(s, words[i]) == 0)
+		if (lib_strcasecmp(s, words[i]) == 0)
 			return 1;
 	/* Anything that starts like a number may be one: quote it. */
 	return numeric && strchr("0123456789+-.", *s) != NULL;

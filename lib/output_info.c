@@ -8,6 +8,7 @@
 
 #include <yaml.h>
 
+#include "cloc.h"
 #include "pebs_format.h"
 #include "pebs_output.h"
 #include "meta_int.h"
@@ -556,9 +557,26 @@ static void em_summary(struct em *m, const struct pebs_meta *meta,
 	em_map(m, 0);
 }
 
+static int output_info(FILE *fp, const char *file,
+		       const struct pebs_meta *meta,
+		       const struct pebs_summary *s,
+		       const struct pebs_read_stats *st);
+
+/* In the C locale: seconds and bytes per sample are "%f" (cloc.h). */
 int pebs_output_info(FILE *fp, const char *file, const struct pebs_meta *meta,
 		     const struct pebs_summary *s,
 		     const struct pebs_read_stats *st)
+{
+	locale_t old = lib_locale_enter();
+	int r = output_info(fp, file, meta, s, st);
+	lib_locale_leave(old);
+	return r;
+}
+
+static int output_info(FILE *fp, const char *file,
+		       const struct pebs_meta *meta,
+		       const struct pebs_summary *s,
+		       const struct pebs_read_stats *st)
 {
 	struct em m = { .fp = fp };
 	struct tree t = { .root = calloc(1, sizeof(struct tnode)) };

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "ascii.h"
 #include "errbuf.h"
 #include "pebs_plan.h"
 
@@ -150,18 +150,18 @@ enum pebs_rule pebs_rule_by_name(const char *name)
  */
 static int ldlat_alone(const struct pebs_uarch *u)
 {
-	return strcasecmp(u->name, "snb") == 0 ||
-	       strcasecmp(u->name, "ivb") == 0;
+	return lib_strcasecmp(u->name, "snb") == 0 ||
+	       lib_strcasecmp(u->name, "ivb") == 0;
 }
 
 /* IDQ bubble width limit = allocation slots per cycle (SDM Table 18-58
  * says 4 for Skylake; ICL and GLC JSON use widths 5 and 6). */
 static unsigned fe_width_max(const struct pebs_uarch *u)
 {
-	if (strcasecmp(u->name, "icl") == 0 ||
-	    strcasecmp(u->name, "icx") == 0)
+	if (lib_strcasecmp(u->name, "icl") == 0 ||
+	    lib_strcasecmp(u->name, "icx") == 0)
 		return 5;
-	if (strcasecmp(u->name, "spr") == 0)
+	if (lib_strcasecmp(u->name, "spr") == 0)
 		return 6;
 	return 4;
 }
@@ -170,13 +170,13 @@ static unsigned fe_width_max(const struct pebs_uarch *u)
  * with extended PEBS (PEBS on all counters). */
 static int nonprecise_ok(const struct pebs_uarch *u)
 {
-	return strcasecmp(u->name, "glm") == 0 ||
+	return lib_strcasecmp(u->name, "glm") == 0 ||
 	       (u->features & PEBS_UF_PEBS_ALL);
 }
 
 static int is_glm(const struct pebs_uarch *u)
 {
-	return strcasecmp(u->name, "glm") == 0;
+	return lib_strcasecmp(u->name, "glm") == 0;
 }
 
 static uint64_t gp_mask(const struct pebs_uarch *u)
@@ -188,7 +188,7 @@ uint64_t pebs_plan_fe_valid_mask(const struct pebs_uarch *u)
 {
 	if (!u || !(u->features & PEBS_UF_FRONTEND))
 		return 0;
-	return strcasecmp(u->name, "spr") == 0 ? PEBS_FE_VALID_MASK_SPR :
+	return lib_strcasecmp(u->name, "spr") == 0 ? PEBS_FE_VALID_MASK_SPR :
 	       PEBS_FE_VALID_MASK;
 }
 
@@ -217,16 +217,16 @@ static uint64_t min_period(const struct pebs_uarch *u, uint64_t select,
 		       0x01c0;
 	*gran = 1;
 	*why = NULL;
-	if (!strcasecmp(u->name, "nhm") || !strcasecmp(u->name, "wsm")) {
+	if (!lib_strcasecmp(u->name, "nhm") || !lib_strcasecmp(u->name, "wsm")) {
 		*why = "Linux nhm_limit_period";
 		return 32;
 	}
-	if (!strcasecmp(u->name, "hsw")) {
+	if (!lib_strcasecmp(u->name, "hsw")) {
 		*why = inst_all ? "erratum HSW11, Linux hsw_limit_period" :
 			"Linux hsw_limit_period";
 		return inst_all ? 128 : 32;
 	}
-	if (!strcasecmp(u->name, "bdw") && inst_all) {
+	if (!lib_strcasecmp(u->name, "bdw") && inst_all) {
 		*why = "errata BDM11/BDM55, Linux bdw_limit_period";
 		*gran = 64;
 		return 128;

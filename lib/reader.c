@@ -12,7 +12,6 @@
  * free.  With one thread the caller does everything inline.
  * Damage is reported in order too: every batch before it comes first.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,11 +19,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ascii.h"
 #include "bigmem.h"
 #include "fileio.h"
 #include "fmt.h"
@@ -239,7 +238,7 @@ static int yaml_result(const uint8_t *head, size_t n, const char *key)
 static int starts_nocase(const uint8_t *head, size_t n, const char *prefix)
 {
 	size_t k = strlen(prefix);
-	return n >= k && !strncasecmp((const char *)head, prefix, k);
+	return n >= k && !lib_strncasecmp((const char *)head, prefix, k);
 }
 
 /*
@@ -253,7 +252,7 @@ static int starts_nocase(const uint8_t *head, size_t n, const char *prefix)
 static int csv_header(const uint8_t *head, size_t n)
 {
 	int commas = 0, spaces = 0, quoted = 0;
-	if (n == 0 || !(isalpha(head[0]) || head[0] == '_' || head[0] == '"'))
+	if (n == 0 || !(lib_isalpha(head[0]) || head[0] == '_' || head[0] == '"'))
 		return 0;
 	for (size_t i = 0; i < n && head[i] != '\n' && head[i] != '\r'; i++) {
 		int c = head[i];
@@ -264,7 +263,7 @@ static int csv_header(const uint8_t *head, size_t n)
 			spaces = 0;
 		} else if (c == ' ' && !quoted && ++spaces > 3) {
 			return 0;
-		} else if (!isalnum(c) && !strchr("_-. \"", c)) {
+		} else if (!lib_isalnum(c) && !strchr("_-. \"", c)) {
 			return 0;
 		}
 	}

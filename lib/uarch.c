@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "ascii.h"
 #include "pebs_uarch.h"
 
 #define GP(n)		((1ull << (n)) - 1)
@@ -494,7 +494,7 @@ const struct pebs_uarch *pebs_uarch_by_name(const char *name)
 	if (!name)
 		return NULL;
 	for (unsigned i = 0; i < NPROFILES; i++)
-		if (strcasecmp(profiles[i].name, name) == 0)
+		if (lib_strcasecmp(profiles[i].name, name) == 0)
 			return &profiles[i];
 	return NULL;
 }
@@ -588,7 +588,7 @@ pebs_uarch_event_by_name(const struct pebs_uarch *u, const char *name)
 	if (!u || !name)
 		return NULL;
 	for (unsigned i = 0; i < u->nevents; i++)
-		if (strcasecmp(u->events[i].name, name) == 0)
+		if (lib_strcasecmp(u->events[i].name, name) == 0)
 			return &u->events[i];
 	return NULL;
 }
@@ -683,7 +683,7 @@ static int list_has(const char *list, const char *name)
 
 	for (const char *p = list; *p; ) {
 		size_t w = strcspn(p, " ");
-		if (w == n && strncasecmp(p, name, n) == 0)
+		if (w == n && lib_strncasecmp(p, name, n) == 0)
 			return 1;
 		p += w;
 		p += strspn(p, " ");
@@ -735,7 +735,7 @@ int pebs_uarch_kind_parse(const char *name)
 	if (!name)
 		return -1;
 	for (int i = 0; i < PEBS_EVK_COUNT; i++)
-		if (strcasecmp(kind_names[i], name) == 0)
+		if (lib_strcasecmp(kind_names[i], name) == 0)
 			return i;
 	return -1;
 }
@@ -771,13 +771,13 @@ int pebs_uarch_counter_parse(const char *name)
 
 	if (!name)
 		return -1;
-	if (strncasecmp(name, "PMC", 3) == 0) {
+	if (lib_strncasecmp(name, "PMC", 3) == 0) {
 		p = name + 3;
 		base = 0;
-	} else if (strncasecmp(name, "FIXED_CTR", 9) == 0) {
+	} else if (lib_strncasecmp(name, "FIXED_CTR", 9) == 0) {
 		p = name + 9;
 		base = 32;
-	} else if (strncasecmp(name, "FIXED", 5) == 0) {
+	} else if (lib_strncasecmp(name, "FIXED", 5) == 0) {
 		p = name + 5;
 		base = 32;
 	} else {

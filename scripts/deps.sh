@@ -4,7 +4,9 @@
 #   deps.sh          to build, run and demo the tools
 #   deps.sh --test   and to run make test (clang for make replay-clang;
 #                    python3-yaml and python3-jsonschema for make schema;
-#                    groff-base for the man page check, tests/cli)
+#                    groff-base for the man page check, tests/cli;
+#                    locales-all for tests/unit/locale_host.c, which
+#                    runs libpebs under de_DE.UTF-8 and tr_TR.UTF-8)
 #   deps.sh --bench  and to run make bench (/usr/bin/time, which the
 #                    benchmarks read CPU time and peak memory from, and
 #                    python3, which writes c2c-bench's data)
@@ -15,7 +17,8 @@ tests=0
 for a in "$@"; do
 	case $a in
 	--test) tests=1
-		PKGS="$PKGS clang python3-yaml python3-jsonschema groff-base" ;;
+		PKGS="$PKGS clang python3-yaml python3-jsonschema groff-base \
+locales-all" ;;
 	--bench) PKGS="$PKGS time python3" ;;
 	*) echo "usage: deps.sh [--test] [--bench]" >&2; exit 2 ;;
 	esac

@@ -4,6 +4,10 @@
  * libpebs never prints, exits or aborts on bad input.  Functions return 0 (or
  * a count) on success and a negative PEBS_E_* code on failure; objects that
  * can fail keep a detail message reachable through their own *_errmsg().
+ *
+ * The program's locale changes nothing: numbers are read and written with
+ * a '.' and names compare as in the C locale (ASCII case folding), also
+ * in a program that called setlocale(LC_ALL, "") (tr_TR, de_DE, ...).
  */
 #ifndef PEBS_H
 #define PEBS_H
