@@ -2030,9 +2030,15 @@ static int work_one(struct pebs_reader *r, struct fmt_dec *dec, unsigned wid)
 	r->prod_caller = wid == r->nthreads - 1;
 	int k = produce(r, sl);
 	r->producing = r->stalled = 0;
-	/* those that waited for it (it may have dropped the lock) */
+	/*
+	 * Those that waited for it (it may have dropped the lock): a worker
+	 * to read on, and the caller, which may read the next chunk while
+	 * this thread decodes this one, as when it waited for the lock.
+	 */
 	if (r->freed_waiters)
 		pthread_cond_broadcast(&r->freed);
+	if (r->ready_waiters)
+		pthread_cond_broadcast(&r->ready);
 	if (k == P_EOF) {
 		r->producer_done = 1;
 		pthread_cond_broadcast(&r->ready);
