@@ -388,7 +388,7 @@ static void lex_number(struct lex *L)
 			if (strcmp(suf, units[i]) == 0)
 				u = i;
 		if (!u) {
-			fail(L, L->col, "bad number suffix \"%s\" (k, M, G, "
+			fail(L, L->col, "bad number suffix \"%s\" (k or K, M, G, "
 			     "or a time unit s, ms, us, ns)", suf);
 			return;
 		}
