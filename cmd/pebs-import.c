@@ -180,10 +180,15 @@ static FILE *open_probe(const char *path, int *perf, struct peek **pkp)
 	if (!pk)
 		util_die(EXIT_SYS, "out of memory");
 	pk->in = fp;
-	for (ssize_t k = 1; k > 0 && pk->n < sizeof(pk->head);)
+	/* at == n while probing: peek_get() reads the input, not the bytes
+	 * probed so far (a pipe's first read may be short) */
+	for (ssize_t k = 1; k > 0 && pk->n < sizeof(pk->head);) {
+		pk->at = pk->n;
 		if ((k = peek_get(pk, (char *)pk->head + pk->n,
 				  sizeof(pk->head) - pk->n, NULL, NULL)) > 0)
 			pk->n += (size_t)k;
+	}
+	pk->at = 0;
 	*perf = pebs_perf_probe(pk->head, pk->n);
 	if (!(fp = fopencookie(pk, "rb", io)))
 		util_die(EXIT_SYS, "out of memory");
