@@ -299,13 +299,19 @@ void util_close_nohdr(FILE *w, const char *path)
 	}
 }
 
-void util_close_out(FILE *fp, const char *path)
+/* Hands what @fp holds to the system; exits on a write error. */
+static void flush_out(FILE *fp, const char *path)
 {
 	if (ferror(fp) || fflush(fp) == EOF) {
 		if (!errno)
 			errno = EIO;
 		util_write_failed(path);
 	}
+}
+
+void util_close_out(FILE *fp, const char *path)
+{
+	flush_out(fp, path);
 	if (util_out_close(fp, path))
 		return;
 	if (fp != stdout) {
@@ -319,11 +325,7 @@ void util_close_out(FILE *fp, const char *path)
 void util_idle_out(FILE *fp, const char *path)
 {
 	struct pollfd pfd = { fileno(fp), POLLOUT, 0 };
-	if (ferror(fp) || fflush(fp) == EOF) {
-		if (!errno)
-			errno = EIO;
-		util_write_failed(path);
-	}
+	flush_out(fp, path);
 	/* POLLERR: a pipe (or socket) that nobody reads any more */
 	if (poll(&pfd, 1, 0) == 1 && pfd.revents & POLLERR) {
 		errno = EPIPE;

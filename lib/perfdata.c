@@ -903,6 +903,14 @@ static int okey_cmp(const struct pebs_perf_reader *r, const struct okey *a,
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
+/* Whether map @p was alive at @k: made before it, not ended before. */
+static int map_alive_at(const struct pebs_perf_reader *r,
+			const struct pmap *p, const struct okey *k)
+{
+	return okey_cmp(r, &p->born, k) < 0 &&
+	       (!p->dead || okey_cmp(r, k, &p->died) < 0);
+}
+
 static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 {
 	if (r->nmaps == r->capmaps) {
@@ -925,21 +933,12 @@ static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 	uint64_t *e = ht_slot(&r->endix, m->pid, 0);
 	for (uint32_t i = e ? (uint32_t)*e : 0; i; i = r->ends[i - 1].prev) {
 		const struct okey *k = &r->ends[i - 1].k;
-		if (okey_cmp(r, &d->born, k) < 0 &&
-		    (!d->dead || okey_cmp(r, k, &d->died) < 0)) {
+		if (map_alive_at(r, d, k)) {
 			d->dead = 1;
 			d->died = *k;
 		}
 	}
 	return 0;
-}
-
-/* Whether map @p was alive at @k: made before it, not ended before. */
-static int map_alive_at(const struct pebs_perf_reader *r,
-			const struct pmap *p, const struct okey *k)
-{
-	return okey_cmp(r, &p->born, k) < 0 &&
-	       (!p->dead || okey_cmp(r, k, &p->died) < 0);
 }
 
 /* The child's copy of its parent's maps; 0 or -PEBS_E_NOMEM. */
