@@ -35,7 +35,7 @@ enum { S_FREE, S_BUSY, S_READY };
 /* K_MARK: no block, only what was read since the slot before (a LOST
  * chunk, headers, the end of a source): see struct rdelta. */
 enum { K_BATCH, K_ERROR, K_MARK };
-enum { P_BLOCK, P_ERROR, P_EOF, P_MARK };
+enum { P_BLOCK, P_ERROR, P_EOF, P_MARK, P_AGAIN };
 /* Source states. */
 enum { ST_MAGIC, ST_CHUNKS, ST_AFTER_END, ST_DONE };
 
@@ -181,6 +181,17 @@ struct pebs_reader {
 	 * and opts.idle was called since that timeout (idle_done).
 	 */
 	int stalled, idle_done;
+	/*
+	 * giveup: the caller reads a chunk while batches read before it
+	 * are not delivered yet; a stream that has nothing to read for
+	 * GIVEUP_MS makes it give the chunk's bytes back (P_AGAIN) and
+	 * deliver them, rather than hold them until the writer writes
+	 * again.  gave_back: it did, so the workers read that chunk (they
+	 * wait for it), not the caller, until all before it is delivered.
+	 * giveup_got: what the read that gave up had read.
+	 */
+	int giveup, gave_back;
+	size_t giveup_got;
 
 	struct pebs_read_stats st;
 	int have_time;
@@ -428,6 +439,7 @@ static void stall(struct pebs_reader *r)
  * stream's writer writes again (a pipe's may be a live capture), and
  * pebs_reader_close() can stop it.
  */
+#define GIVEUP_MS 50
 static ssize_t stream_read(struct pebs_reader *r, struct src *s, void *buf,
 			   size_t min, size_t max)
 {
@@ -437,7 +449,8 @@ static ssize_t stream_read(struct pebs_reader *r, struct src *s, void *buf,
 		struct pollfd pfd = { s->fd, POLLIN, 0 };
 		if (locked)
 			pthread_mutex_unlock(&r->mu);
-		int pr = poll(&pfd, 1, 200), e = errno;
+		int pr = poll(&pfd, 1, r->giveup ? GIVEUP_MS : 200),
+		    e = errno;
 		if (locked)
 			pthread_mutex_lock(&r->mu);
 		errno = e;
@@ -447,6 +460,12 @@ static ssize_t stream_read(struct pebs_reader *r, struct src *s, void *buf,
 		}
 		if (pr < 0 && errno != EINTR)
 			return -1;
+		if (pr == 0 && r->giveup) {
+			/* src_read() gives back what was read */
+			r->giveup_got = got;
+			errno = EAGAIN;
+			return -1;
+		}
 		if (pr == 0)
 			stall(r);
 		if (pr <= 0)
@@ -465,9 +484,13 @@ static ssize_t stream_read(struct pebs_reader *r, struct src *s, void *buf,
 	return (ssize_t)got;
 }
 
+static int src_unread(struct src *s, uint64_t at, const uint8_t *buf,
+		      size_t n);
+
 /*
  * Reads up to @len bytes of a source at its position into @buf; returns
- * the count (short only at end of input) or -1 with errno.
+ * the count (short only at end of input) or -1 with errno: EAGAIN when
+ * it gave up waiting (r->giveup), the bytes it read given back.
  */
 static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 			size_t len)
@@ -483,6 +506,12 @@ static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 	}
 	ssize_t n = stream_read(r, s, (uint8_t *)buf + got, len - got,
 				len - got);
+	if (n < 0 && errno == EAGAIN && r->giveup) {
+		if (src_unread(s, s->pos, buf, got + r->giveup_got) < 0)
+			errno = ENOMEM;
+		else
+			errno = EAGAIN;
+	}
 	return n < 0 ? -1 : (ssize_t)got + n;
 }
 
@@ -1236,6 +1265,17 @@ static int call_filter(struct pebs_reader *r,
  * with counts no slot took yet), or the end of all input (P_EOF).
  * Called with the lock held, through produce().
  */
+/*
+ * Whether reading the next chunk of @s may give up waiting for its
+ * writer (r->giveup): the caller reads it, and batches read before it
+ * wait for the caller to deliver them.
+ */
+static int may_give_up(const struct pebs_reader *r, const struct src *s)
+{
+	return !s->map && r->producing && r->prod_caller &&
+	       r->cur_seq != r->next_seq;
+}
+
 static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 {
 	sl->owned = NULL;
@@ -1384,7 +1424,11 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 		ssize_t n;
 		own = NULL;
 		p = hdr;
+		r->giveup = may_give_up(r, s);
 		n = src_read(r, s, hdr, CHUNK_HDR);
+		r->giveup = 0;
+		if (n < 0 && errno == EAGAIN)
+			return P_AGAIN;	/* nothing consumed */
 		if (n > 0)
 			s->pos += (uint64_t)n;
 		if (n < 0) {
@@ -1469,10 +1513,18 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 			after_damage(r, s, off, 0, hdr, CHUNK_HDR);
 			return P_ERROR;
 		}
+		r->giveup = may_give_up(r, s);
 		ssize_t got = s->map && tag == TAG_BLCK ?
 			      (ssize_t)src_skip(s, len + CHUNK_TRL, &p) :
 			      src_take_after(r, s, len + CHUNK_TRL, hdr,
 					     CHUNK_HDR, &p, &own);
+		r->giveup = 0;
+		if (got < 0 && errno == EAGAIN) {
+			/* the payload's bytes are back: the header too */
+			if (src_unread(s, off, hdr, CHUNK_HDR) == 0)
+				return P_AGAIN;
+			errno = ENOMEM;
+		}
 		if (got < 0) {
 			s->state = ST_DONE;
 			return slot_err(sl, PEBS_E_IO, si, "read error: %s",
@@ -1876,7 +1928,7 @@ static int produce(struct pebs_reader *r, struct slot *sl)
 	sl->lost = 0;
 	if (r->cur >= r->nsrc || !r->srcs[r->cur].lost_due)
 		k = produce_chunks(r, sl);
-	if (k == P_EOF)
+	if (k == P_EOF || k == P_AGAIN)
 		return k;
 	struct src *s = &r->srcs[r->cur];
 	sl->d = s->pend;
@@ -2020,7 +2072,8 @@ static int consumable(struct pebs_reader *r, struct slot *sl)
 /*
  * Takes the next block in input order and decodes (and consumes) it as
  * worker @wid, the lock held on entry and on return.  Returns 0 when it
- * did so (or reported an error into the slot), 1 at the end of input.
+ * did so (or reported an error into the slot, or gave the chunk back:
+ * gave_back), 1 at the end of input.
  * The caller makes sure the slot at next_seq is free.
  */
 static int work_one(struct pebs_reader *r, struct fmt_dec *dec, unsigned wid)
@@ -2045,6 +2098,9 @@ static int work_one(struct pebs_reader *r, struct fmt_dec *dec, unsigned wid)
 		pthread_cond_broadcast(&r->freed);
 		return 1;
 	}
+	r->gave_back = k == P_AGAIN;
+	if (k == P_AGAIN)
+		return 0;	/* the slot stays free, for a worker */
 	sl->seq = r->next_seq++;
 	if (k != P_BLOCK) {
 		sl->state = S_READY;
@@ -2375,7 +2431,8 @@ int pebs_reader_next(struct pebs_reader *r, struct pebs_batch **out)
 		 */
 		if (!r->producer_done && !r->producing &&
 		    r->slots[r->next_seq % r->nslots].state == S_FREE &&
-		    (r->cur_seq == r->next_seq || !may_wait(r))) {
+		    (r->cur_seq == r->next_seq ||
+		     (!r->gave_back && !may_wait(r)))) {
 			work_one(r, r->dec, r->nthreads - 1);
 			continue;
 		}

@@ -2,7 +2,8 @@
  * reader_stress.c - the threaded reader under ThreadSanitizer (make tsan):
  * workers, the caller decoding when its batch is not ready, consume
  * callbacks on the decoding threads and damage reported in order, for 1
- * to 5 threads, with and without salvage, from files and from a pipe.
+ * to 5 threads, with and without salvage, from files and from a pipe
+ * (one that stalls, with threads).
  * Every configuration must deliver the same samples (count and a checksum
  * of two columns), lost records (lost_batches: where they lie) and errors
  * as one thread, and end with the same statistics; TSan aborts on a data
@@ -102,19 +103,30 @@ static int damage(const char *src, const char *dst)
 
 struct feed {
 	int fd;
+	int stall;
 	const char *path;
 };
 
-/* Writes a file into a pipe, as `cat` would. */
+/*
+ * Writes a file into a pipe, as `cat` would; with stall, as a live
+ * capture would: it stops twice for longer than the reader waits before
+ * a thread gives back the chunk it was reading (GIVEUP_MS in reader.c),
+ * at places that are inside chunks as a rule.
+ */
 static void *feeder(void *arg)
 {
 	struct feed *f = arg;
 	FILE *in = fopen(f->path, "rb");
 	char buf[65536];
-	size_t n;
-	while (in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+	size_t n, at = 0;
+	while (in && (n = fread(buf, 1, f->stall ? 24007 : sizeof(buf),
+				in)) > 0) {
 		if (write(f->fd, buf, n) != (ssize_t)n)
 			break;
+		at++;
+		if (f->stall && (at == 5 || at == 11))
+			usleep(70000);
+	}
 	if (in)
 		fclose(in);
 	close(f->fd);
@@ -145,6 +157,7 @@ static int run(const char *const *paths, size_t np, int piped,
 			return 1;
 		close(p[0]);
 		f.fd = p[1];
+		f.stall = threads > 1;
 		f.path = paths[0];
 		if (pthread_create(&th, NULL, feeder, &f))
 			return 1;

@@ -1,0 +1,21 @@
+# A pipe that stalls inside a block: the batches decoded before it come
+# out while the reader waits for the rest.  With threads, the caller's
+# thread may be the one reading the block the pipe stalls in; before, it
+# then held the batches a worker had decoded (and itself delivers) until
+# the writer wrote again.  Now it gives the block's bytes back after a
+# short wait and delivers; a worker reads on.  The writer below holds
+# its pipe open until what came before the cut came out at the end, or a
+# timeout (10 s) ends the wait; several cuts and thread counts, since
+# which thread reads the cut block depends on timing.
+pebs-gen -n 400000 --seed 1 -o $TMP/a.pebs
+mkfifo $TMP/done
+for cut in 1200000 2500000 2900000; do
+	n=$(head -c $cut $TMP/a.pebs | pebs-filter -f csv 'lat > 500' 2>/dev/null |
+	    wc -l)
+	for j in 2 3 4; do
+		got=$({ head -c $cut $TMP/a.pebs; read x <$TMP/done; } |
+			pebs-filter -j$j -f csv 'lat > 500' 2>/dev/null |
+			{ timeout 10 head -n $n | wc -l; echo >$TMP/done; })
+		echo "cut $cut -j$j: $((n - got)) rows late"
+	done
+done
