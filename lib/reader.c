@@ -349,7 +349,11 @@ static void bad_magic(struct slot *sl, uint32_t si, const uint8_t *head,
 /*
  * Opens a source when reading reaches it, not before: an input stays open
  * (and mapped) only while it is read (see src_close_done), so a thousand
- * inputs do not run out of file descriptors.
+ * inputs do not run out of file descriptors.  Opened without blocking,
+ * then made blocking: the open of a FIFO waits for its writer, with the
+ * reader's lock held and where pebs_reader_close() cannot stop it (a
+ * tool done with --head hung); stream_read() waits for the writer
+ * instead, polled.
  */
 static void src_open(struct src *s)
 {
@@ -358,9 +362,13 @@ static void src_open(struct src *s)
 	if (!s->path) {
 		s->fd = STDIN_FILENO;
 	} else {
-		s->fd = open(s->path, O_RDONLY | O_CLOEXEC);
-		if (s->fd < 0) {
+		s->fd = open(s->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		int fl = s->fd < 0 ? -1 : fcntl(s->fd, F_GETFL);
+		if (fl < 0 || fcntl(s->fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
 			s->open_errno = errno;
+			if (s->fd >= 0)
+				close(s->fd);
+			s->fd = -1;
 			return;
 		}
 	}
