@@ -350,13 +350,74 @@ void util_version(void)
 	exit(EXIT_OK);
 }
 
+/*
+ * The long option given as @arg ("--NAME[=VALUE]") that getopt_long()
+ * refused: the message glibc's would print, said through util_warn(),
+ * which makes what the command line held safe to print (getopt's own
+ * printed a terminal's escape sequences as they were).
+ */
+static void bad_long(const char *arg, int val,
+		     const struct option *longopts)
+{
+	const char *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name), nmatch = 0;
+	const struct option *o, *hit = NULL;
+	for (o = longopts; o->name; o++) {
+		if (strncmp(o->name, name, len))
+			continue;
+		if (strlen(o->name) == len) {
+			hit = o;	/* exact: never ambiguous */
+			nmatch = 1;
+			break;
+		}
+		if (!hit || hit->has_arg != o->has_arg ||
+		    hit->flag != o->flag || hit->val != o->val)
+			nmatch++;
+		if (!hit)
+			hit = o;
+	}
+	if (nmatch > 1) {
+		char list[512];
+		size_t k = 0;
+		list[0] = '\0';
+		for (o = longopts; o->name && k < sizeof(list); o++)
+			if (!strncmp(o->name, name, len))
+				k += (size_t)snprintf(list + k, sizeof(list) - k,
+						      " '--%s'", o->name);
+		util_warn("option '%s' is ambiguous; possibilities:%s", arg,
+			  list);
+	} else if (!hit || (val && hit->val != val)) {
+		util_warn("unrecognized option '%s'", arg);
+	} else if (hit->has_arg == no_argument) {
+		util_warn("option '--%s' doesn't allow an argument", hit->name);
+	} else {
+		util_warn("option '--%s' requires an argument", hit->name);
+	}
+}
+
 int util_getopt_long(int argc, char **argv, const char *shortopts,
 		     const struct option *longopts, int *longind)
 {
 	char *argv0 = argv[0];
 	argv[0] = (char *)util_prog;
+	/* its messages are said here (bad_long()), made safe to print */
+	opterr = 0;
+	int before = optind;
 	int c = getopt_long(argc, argv, shortopts, longopts, longind);
 	argv[0] = argv0;
+	if (c != '?')
+		return c;
+	/* the element refused: where getopt stood, or the one before */
+	const char *arg = optind > before && optind - 1 < argc ?
+			  argv[optind - 1] : NULL;
+	if (arg && arg[0] == '-' && arg[1] == '-' && arg[2])
+		bad_long(arg, optopt, longopts);
+	else if (optopt && optopt != ':' && strchr(shortopts, optopt))
+		util_warn("option requires an argument -- '%c'", optopt);
+	else if (optopt)
+		util_warn("invalid option -- '%c'", optopt);
+	else
+		util_warn("unrecognized option '%s'", arg ? arg : "?");
 	return c;
 }
 
