@@ -148,7 +148,8 @@ struct pebs_perf_reader {
 	size_t nrng, caprng;
 	struct htab trng;	/* thread -> rng index + 1 */
 	struct htab prng;	/* pid -> rng index + 1 (comm.PID's span) */
-	struct okey *bounds;	/* keys of renames that start a segment */
+	struct okey *bounds;	/* keys of renames and map ends that start
+				 * a segment */
 	/*
 	 * The ends of processes' maps: each exec, and each FORK of a new
 	 * process (a pid reused: the process that had it is gone).  Kept
@@ -162,7 +163,7 @@ struct pebs_perf_reader {
 	} *ends;
 	size_t nends, capends;
 	struct htab endix;	/* pid -> its last ends index + 1 */
-	size_t nbounds, seg;	/* seg: bounds passed */
+	size_t nbounds, capbounds, seg;	/* seg: bounds passed */
 	/*
 	 * A segment's metadata has the maps.* and comm.* keys of the
 	 * processes and threads with samples in it, not of all (thousands
@@ -979,7 +980,7 @@ static int maps_fork(struct pebs_perf_reader *r, uint32_t child,
  * Process @pid's maps made before @k end there (an exec, or a FORK that
  * gives the pid to a new process), those that ended before keeping their
  * end, and the end is noted: for maps of the pid read later (map_add()),
- * and one between samples of the pid starts a segment (end_bounds()).
+ * and one after a sample of the pid starts a segment (end_bounds()).
  * 0 or -PEBS_E_NOMEM.
  */
 static int maps_end(struct pebs_perf_reader *r, uint32_t pid,
@@ -1671,19 +1672,27 @@ static size_t name_at(const struct pebs_perf_reader *r, uint32_t pid,
 /* Adds @k to the segment starts.  0 or -PEBS_E_NOMEM. */
 static int bound_add(struct pebs_perf_reader *r, const struct okey *k)
 {
-	struct okey *nb = realloc(r->bounds, (r->nbounds + 1) * sizeof(*nb));
-	if (!nb)
-		return -PEBS_E_NOMEM;
-	r->bounds = nb;
+	if (r->nbounds == r->capbounds) {
+		size_t nc = r->capbounds ? r->capbounds * 2 : 64;
+		struct okey *nb = realloc(r->bounds, nc * sizeof(*nb));
+		if (!nb)
+			return -PEBS_E_NOMEM;
+		r->bounds = nb;
+		r->capbounds = nc;
+	}
 	r->bounds[r->nbounds++] = *k;
 	return 0;
 }
 
 /*
- * The ends of maps (an exec, a pid reused: maps_end()) between samples of
- * their pid (of any of its threads) start segments: the maps before one
- * and those after it may cover the same addresses, and each segment has
- * the maps alive in it (set_maps()).  0 or -PEBS_E_NOMEM.
+ * The ends of maps (an exec, a pid reused: maps_end()) after the first
+ * sample of their pid (of any of its threads) start segments: the maps
+ * before one and those after it may cover the same addresses, and each
+ * segment has the maps alive at its end (set_maps()).  One after the
+ * pid's last sample too: else the segment of that sample would run past
+ * the end and take the new maps.  A segment starts only before a sample
+ * (new_segment()), so one after the last sample of the file starts none.
+ * 0 or -PEBS_E_NOMEM.
  */
 static int end_bounds(struct pebs_perf_reader *r)
 {
@@ -1707,8 +1716,7 @@ static int end_bounds(struct pebs_perf_reader *r)
 		if (k->flush > r->nrounds)
 			k->flush = r->nrounds;
 		uint64_t *g = ht_slot(&ps, r->ends[i].pid, 0);
-		if (g && okey_cmp(r, &r->rng[*g - 1].lo, k) < 0 &&
-		    okey_cmp(r, k, &r->rng[*g - 1].hi) < 0)
+		if (g && okey_cmp(r, &r->rng[*g - 1].lo, k) < 0)
 			e = bound_add(r, k);
 	}
 	ht_free(&ps);
@@ -1902,10 +1910,10 @@ static int add_pid_maps(struct pebs_perf_reader *r, uint32_t pid,
 /*
  * Whether map @p serves samples of the segment that ends at @hi (NULL:
  * the last): it was made before that end, and ends (an exec) at or after
- * it.  A segment that holds an exec of a sampled process starts there
+ * it.  An exec after a sampled process's first sample starts a segment
  * (end_bounds()), so the maps of before and after the exec are never in
- * one segment; an exec outside the process's samples keeps only the new
- * maps, as when every exec dropped the maps before it.
+ * one segment; an exec before its first sample keeps only the new maps,
+ * as when every exec dropped the maps before it.
  */
 static int map_alive(const struct pebs_perf_reader *r, const struct pmap *p,
 		     const struct okey *hi)

@@ -384,9 +384,11 @@ int pebs_perf_weight_is_lat(uint32_t type, uint64_t config, unsigned precise,
  * Imports the perf.data on @in (@name for messages) into .pebs segments
  * on @out written with options @wo (may be NULL): metadata from the file
  * plus @extra (may be NULL; its keys win), samples in time order, lost
- * counts in band.  One segment, and one more for each rename that the
- * reader starts a segment at (PEBS_PERF_SEGMENT), so that every sample's
- * segment names its thread as it was called at the sample's time.  On damage every complete record before it is written
+ * counts in band.  One segment, and one more for each rename or exec
+ * (or pid reused) that the reader starts a segment at
+ * (PEBS_PERF_SEGMENT), so that every sample's segment names its thread
+ * as it was called, and has its process's maps as they were, at the
+ * sample's time.  On damage every complete record before it is written
  * and the segment closed properly.
  *
  * Returns 0 or a negative error with a message in @err (@errlen bytes).

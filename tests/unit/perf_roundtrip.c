@@ -2306,6 +2306,104 @@ Test(perf_roundtrip, reused_pid_and_early_exec_maps)
 }
 
 /*
+ * A process's maps end after its last sample, and a new map covers the
+ * same addresses: 50's samples (in /bin/a) are followed, while 60 still
+ * has samples, by its exec of "b" (@exec), or by 60's FORK of a new
+ * process 50 (the pid reused), which maps /bin/b at the same address.
+ * The segment that holds 50's samples must have the maps before the end.
+ * The end started no segment (it was not between two samples of 50), so
+ * the one segment had the maps of its end: /bin/b (and, after the FORK,
+ * the copy of 60's), to which every sample of 50 resolved.
+ */
+static void late_end_records(struct sbuf *b, int exec)
+{
+	fk_comm(b, 50, 50, "a", 0, 0);
+	fk_comm(b, 60, 60, "other", 0, 0);
+	fk_mmap(b, 50, 0x400000, "/bin/a", 0);
+	fk_mmap(b, 60, 0x600000, "/bin/other", 0);
+	fk_sample(b, 50, 50, 1000);
+	fk_sample(b, 60, 60, 1050);
+	fk_sample(b, 50, 50, 1100);
+	if (exec)
+		fk_comm(b, 50, 50, "b", 1, 1200);
+	else
+		fk_fork(b, 50, 60, 50, 60, 1200);
+	fk_mmap(b, 50, 0x400000, "/bin/b", 1250);
+	fk_sample(b, 60, 60, 1300);
+}
+
+static void late_exec_records(struct sbuf *b)
+{
+	late_end_records(b, 1);
+}
+
+static void late_reuse_records(struct sbuf *b)
+{
+	late_end_records(b, 0);
+}
+
+/*
+ * The samples of 50 are read with the maps of their own time, /bin/a
+ * alone; after them a segment without samples of 50 starts (60's last
+ * sample), and no segment follows the last sample.
+ */
+static void check_late_end(void (*rec)(struct sbuf *), const char *what)
+{
+	static struct sbuf b;
+	for (int file = 0; file < 2; file++) {
+		struct pebs_perf_reader *r = fk_open(&b, file, rec);
+		const struct pebs_meta *m = pebs_perf_reader_meta(r);
+		char paths[128];
+		seg_paths(m, "50", paths, sizeof(paths));
+		cr_expect_str_eq(paths, "/bin/a", "%s, file %d", what, file);
+		cr_expect_str_eq(pebs_meta_get(m, "comm.50"), "a");
+		struct pebs_perf_item it;
+		size_t n = 0, nseg = 0;
+		while (pebs_perf_reader_next(r, &it) > 0) {
+			if (it.kind == PEBS_PERF_SEGMENT) {
+				cr_expect_eq(n, 3, "%s, file %d", what, file);
+				nseg++;
+				continue;
+			}
+			n++;
+		}
+		cr_expect_eq(n, 4, "%s, file %d", what, file);
+		cr_expect_eq(nseg, 1, "%s, file %d: %zu new segments", what,
+			     file, nseg);
+		seg_paths(m, "50", paths, sizeof(paths));
+		cr_expect_str_eq(paths, "", "%s, file %d", what, file);
+		seg_paths(m, "60", paths, sizeof(paths));
+		cr_expect_str_eq(paths, "/bin/other", "%s, file %d", what,
+				 file);
+		pebs_perf_reader_close(r);
+		/* the import (the bulk reader): the same two segments */
+		struct pebs_sample got[5];
+		char vals[5][16];
+		uint32_t segs[5];
+		struct pebs_meta *im = pebs_meta_new();
+		cr_assert_eq(import_segs(b.b, b.n, got, 5, im, "maps.0.path",
+					 vals, segs), 4);
+		for (size_t k = 0; k < 4; k++)
+			cr_expect_str_eq(vals[k], k < 3 ? "/bin/a" :
+					 "/bin/other", "%s, file %d sample %zu",
+					 what, file, k);
+		cr_expect_eq(segs[2], segs[0]);
+		cr_expect_neq(segs[3], segs[2], "%s, file %d", what, file);
+		pebs_meta_free(im);
+	}
+}
+
+Test(perf_roundtrip, exec_after_last_sample_keeps_old_maps)
+{
+	check_late_end(late_exec_records, "exec");
+}
+
+Test(perf_roundtrip, pid_reused_after_last_sample_keeps_old_maps)
+{
+	check_late_end(late_reuse_records, "fork");
+}
+
+/*
  * The export keeps a sample of time 2^64-1 ns, or 0, in its place: perf
  * delivers it as it reads it, so everything written before is flushed
  * first (rounds), and it counts for no round.  Read back, the order is
