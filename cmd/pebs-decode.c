@@ -220,6 +220,18 @@ static int run_pebs(const struct opts *o, const char *const *paths,
 	return util_input_close(&in);
 }
 
+/* The -f perf output while the input stalls: its writer, once open. */
+static struct pebs_perf_writer *idle_perf;
+
+static void perf_idle(void *ctx)
+{
+	(void)ctx;
+	/* an error stays the writer's: the next call returns it */
+	if (idle_perf)
+		pebs_perf_writer_flush(idle_perf);
+	util_idle_out(idle_fp, idle_path);
+}
+
 /*
  * perf.data for Linux perf tools: all inputs into one file (pebs_perf.h),
  * each segment with its own metadata (clock, processes, maps).  A segment
@@ -239,11 +251,16 @@ static int run_perf(const struct opts *o, const char *const *paths,
 	const char *refused = NULL;	/* the input of a refused segment */
 	char err[512] = "";
 	int r = 0;
+	idle_perf = NULL;
+	idle_fp = fp;
+	idle_path = o->out;
+	io.idle = perf_idle;
 	util_input_open(&in, &io, paths, n, 0);
 	while (r >= 0 && util_input_next(&in, &b) > 0) {
 		if (!w) {
 			r = pebs_perf_writer_open(&w, fp, util_input_meta(&in),
 						  NULL);
+			idle_perf = w;
 		} else if (b->source != src || b->segment != seg) {
 			r = pebs_perf_writer_segment(w, util_input_meta(&in));
 		}
@@ -268,6 +285,7 @@ static int run_perf(const struct opts *o, const char *const *paths,
 	if (!w && r >= 0 && util_input_readable(&in))
 		r = pebs_perf_writer_open(&w, fp, util_input_meta(&in), NULL);
 	/* a refused writer still finishes the file before what it refused */
+	idle_perf = NULL;
 	if (w)
 		r = pebs_perf_writer_close(w, err, sizeof(err));
 	if (r == -PEBS_E_UNSUPPORTED)	/* segments counted from 1 */

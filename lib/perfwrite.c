@@ -93,6 +93,7 @@ struct pebs_perf_writer {
 	struct wbid *bid;	/* the build-id table */
 	size_t nbid;
 	size_t bid_out;		/* pipe: entries already written in band */
+	uint64_t flushed;	/* data_len at the last flush (writer_flush) */
 	int err;
 	int refused;		/* err is a refusal: the output so far is whole */
 	char msg[512];
@@ -1808,6 +1809,35 @@ static int finish_file(struct pebs_perf_writer *w)
 		return fail(w, PEBS_E_IO, "cannot rewrite the header: %s",
 			    strerror(errno));
 	b->n = 0;
+	return 0;
+}
+
+int pebs_perf_writer_flush(struct pebs_perf_writer *w)
+{
+	if (!w)
+		return -PEBS_E_INVAL;
+	if (w->err)
+		return -w->err;
+	/* a file is read once finished: nothing to hand on before */
+	if (!w->o.pipe || !w->started)
+		return 0;
+	if (w->data_len + w->out.n != w->flushed) {
+		/*
+		 * perf queues samples to sort them by time until a round:
+		 * two release all it holds (pebs_perf_writer_segment()).
+		 * Only when something came since the last flush, so that a
+		 * long stall adds nothing.
+		 */
+		for (int k = 0; k < 2; k++) {
+			size_t r = rec_begin(&w->out, 68, 0); /* FINISHED_ROUND */
+			rec_end(w, &w->out, r);
+		}
+		if (flush_out(w) < 0)
+			return -w->err;
+		w->flushed = w->data_len;
+	}
+	if (fflush(w->fp) == EOF)
+		return fail(w, PEBS_E_IO, "write error: %s", strerror(errno));
 	return 0;
 }
 

@@ -335,6 +335,18 @@ int pebs_perf_writer_lost(struct pebs_perf_writer *w, uint32_t cpu,
 int pebs_perf_writer_close(struct pebs_perf_writer *w, char *err,
 			   size_t errlen);
 
+/*
+ * Hands on what was added so far, for a live pipeline whose input stalls:
+ * in pipe mode, once the header records are out, writes the pending
+ * records, each time something came since the last flush with two
+ * PERF_RECORD_FINISHED_ROUNDs first (perf then processes every sample
+ * written rather than hold the last ones to sort them by time), and
+ * flushes the stream.  A file (not pipe mode) is read only once closed:
+ * nothing is done.  Returns 0 or a negative error as
+ * pebs_perf_writer_add() does.
+ */
+int pebs_perf_writer_flush(struct pebs_perf_writer *w);
+
 /* Detail message of the last error ("" if none). */
 const char *pebs_perf_writer_errmsg(const struct pebs_perf_writer *w);
 

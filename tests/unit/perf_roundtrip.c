@@ -2790,3 +2790,57 @@ Test(perf_roundtrip, capture_frontend_in_config1)
 		fclose(fp);
 	}
 }
+
+/* What the pipe-mode output holds so far on @fd: bytes, records of @type. */
+static size_t on_fd(int fd, uint32_t type, size_t *len)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	cr_assert_geq(end, 0);
+	uint8_t *p = malloc((size_t)end + 1);
+	cr_assert_not_null(p);
+	cr_assert_eq(pread(fd, p, (size_t)end, 0), end);
+	const uint8_t *rec[16];
+	size_t k = pipe_records(p, (size_t)end, type, rec, 16);
+	free(p);
+	*len = (size_t)end;
+	return k;
+}
+
+/*
+ * pebs_perf_writer_flush() (a live pipeline's input stalls): in pipe
+ * mode the samples added so far reach the stream, after two rounds, and
+ * a flush with nothing new adds nothing; a file is left to close().
+ */
+Test(perf_roundtrip, flush_hands_on_pipe_records)
+{
+	struct pebs_sample s;
+	size_t len, again;
+	FILE *out = tmpfile();
+	cr_assert_not_null(out);
+	struct pebs_perf_writer_opts o = { .pipe = 1 };
+	struct pebs_perf_writer *w;
+	cr_assert_eq(pebs_perf_writer_open(&w, out, NULL, &o), 0);
+	make_sample(&s, 0, 100);
+	cr_assert_eq(pebs_perf_writer_add(w, &s, "ev"), 0);
+	cr_assert_eq(pebs_perf_writer_flush(w), 0);
+	cr_expect_eq(on_fd(fileno(out), 9, &len), 1);	/* SAMPLE */
+	cr_expect_eq(on_fd(fileno(out), 68, &len), 2);	/* FINISHED_ROUND */
+	cr_assert_eq(pebs_perf_writer_flush(w), 0);
+	cr_expect_eq(on_fd(fileno(out), 68, &again), 2);
+	cr_expect_eq(again, len);
+	make_sample(&s, 1, 200);
+	cr_assert_eq(pebs_perf_writer_add(w, &s, "ev"), 0);
+	cr_assert_eq(pebs_perf_writer_flush(w), 0);
+	cr_expect_eq(on_fd(fileno(out), 9, &again), 2);
+	cr_expect_eq(on_fd(fileno(out), 68, &again), 4);
+	cr_assert_eq(pebs_perf_writer_close(w, NULL, 0), 0);
+	fclose(out);
+	/* a file: nothing before close */
+	out = tmpfile();
+	cr_assert_not_null(out);
+	cr_assert_eq(pebs_perf_writer_open(&w, out, NULL, NULL), 0);
+	cr_assert_eq(pebs_perf_writer_add(w, &s, "ev"), 0);
+	cr_assert_eq(pebs_perf_writer_flush(w), 0);
+	cr_assert_eq(pebs_perf_writer_close(w, NULL, 0), 0);
+	fclose(out);
+}
