@@ -930,8 +930,13 @@ int pebs_output_batch(struct pebs_output *o, const struct pebs_batch *b)
 		fit_event_width(o, b);
 	if (start(o) < 0)
 		return o->err;
-	if (o->fmt == PEBS_OUT_YAML)
-		return rows_yaml(o, b);
+	if (o->fmt == PEBS_OUT_YAML) {
+		/* libyaml's emitter keeps what it wrote until flushed */
+		int r = rows_yaml(o, b);
+		if (!r && !yaml_emitter_flush(&o->em))
+			r = yaml_fail(o);
+		return r;
+	}
 	if (o->nsym && render_syms(o, b) < 0)
 		return o->err = -PEBS_E_NOMEM;
 	size_t smax = o->dict_max > o->deriv_max ? o->dict_max :

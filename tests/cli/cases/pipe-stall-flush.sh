@@ -5,7 +5,7 @@
 # last rows in its stdio buffer and the .pebs outputs (pebs-filter,
 # pebs-decode -f pebs) their pending samples, all until the end of input;
 # with threads, a decoded batch also waited while a reader thread waited
-# for the pipe's next chunk.
+# for the pipe's next chunk, and -f yaml the rows libyaml's emitter held.
 pebs-gen -n 1000 --seed 1 -o $TMP/a.pebs
 n=$(pebs-filter -c 'lat > 20' $TMP/a.pebs)
 mkfifo $TMP/done
@@ -22,6 +22,9 @@ for j in 1 2; do
 	live "pebs-filter -j$j 'lat > 20' | pebs-decode -j$j -f csv" $((n + 1))
 	live "pebs-decode -j$j -f pebs | pebs-decode -j$j -f csv" 1001
 	live "pebs-decode -j$j -f jsonl" 1000
+	# all but the document's end (libyaml's emitter kept the last rows)
+	live "pebs-decode -j$j -f yaml" $(( $(pebs-decode -f yaml $TMP/a.pebs |
+					      wc -l) - 1 ))
 done
 # and while the input stalls, a reader downstream that is gone ends the
 # tool quietly (0), not the end of input or the timeout (124)
