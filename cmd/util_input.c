@@ -28,6 +28,7 @@ void util_input_open(struct util_input *in, const struct util_input_opts *o,
 			util_die(EXIT_USAGE, "--raw-event: %s", err);
 		if (pebs_raw_reader_open(&in->raw, paths, n, &cfg))
 			util_die(EXIT_SYS, "out of memory");
+		pebs_raw_reader_set_idle(in->raw, o->idle, o->idle_ctx);
 		return;
 	}
 	int r = pebs_reader_open(&in->r, paths, n, &ro);

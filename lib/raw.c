@@ -12,11 +12,14 @@
  * record is decoded only when all of it is present.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fmt.h"
 #include "pebs_perf.h"
@@ -622,6 +625,9 @@ struct pebs_raw_reader {
 	size_t npaths, cur;	/* next input to open */
 	const char *curname;	/* input being read (STDIN_NAME for -) */
 	FILE *fp;
+	int stream;		/* fp is no regular file: read as it comes */
+	void (*idle)(void *);	/* pebs_raw_reader_set_idle() */
+	void *idle_ctx;
 	int fresh;		/* nothing read yet from fp */
 	int eof_all;		/* every input read */
 	int dead;		/* damaged record: framing lost */
@@ -739,6 +745,50 @@ static int not_a_dump(struct pebs_raw_reader *r, const unsigned char *p,
 }
 
 /*
+ * Reads at least @min bytes of the current input into @buf (fewer only at
+ * its end), and what there is up to @max; returns the count or -1 with
+ * errno.  With read(2), not fread(3), which waits until all of @max has
+ * come: a live pipe's records are decoded as they come.  A stream's wait
+ * is polled, calling the idle hook each 200 ms with nothing to read.
+ */
+static ssize_t in_read(struct pebs_raw_reader *r, unsigned char *buf,
+		       size_t min, size_t max)
+{
+	int fd = fileno(r->fp);
+	size_t got = 0;
+	while (got < min) {
+		if (r->stream) {
+			struct pollfd pfd = { fd, POLLIN, 0 };
+			int pr = poll(&pfd, 1, 200);
+			if (pr == 0 && r->idle)
+				r->idle(r->idle_ctx);
+			if (pr < 0 && errno != EINTR)
+				return -1;
+			if (pr <= 0)
+				continue;
+		}
+		ssize_t n = read(fd, buf + got, max - got);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/* Whether the current input is a stream with nothing to read now. */
+static int would_wait(const struct pebs_raw_reader *r)
+{
+	if (!r->fp || !r->stream)
+		return 0;
+	struct pollfd pfd = { fileno(r->fp), POLLIN, 0 };
+	return poll(&pfd, 1, 0) == 0;
+}
+
+/*
  * Appends the next bytes of the input stream to buf.  Returns 0 (maybe
  * setting eof_all) or -PEBS_E_IO / -PEBS_E_NOMEM with the message set.
  */
@@ -788,9 +838,15 @@ static int refill(struct pebs_raw_reader *r)
 			r->in_name[r->nin] = r->curname;
 			r->in_start[r->nin++] = r->read_total;
 		}
+		struct stat sb;
+		r->stream = fstat(fileno(r->fp), &sb) < 0 ||
+			    !S_ISREG(sb.st_mode);
 		r->fresh = 1;
 	}
-	got = fread(r->buf + r->len, 1, r->cap - r->len, r->fp);
+	/* an input's first read: enough to tell a .pebs or perf.data */
+	ssize_t n = in_read(r, r->buf + r->len, r->fresh ? 8 : 1,
+			    r->cap - r->len);
+	got = n < 0 ? 0 : (size_t)n;
 	if (r->fresh && got && not_a_dump(r, r->buf + r->len, got)) {
 		/* its bytes are not taken: the input is passed over, as one
 		 * that cannot be read, and the next starts a record */
@@ -804,7 +860,7 @@ static int refill(struct pebs_raw_reader *r)
 	r->len += got;
 	r->read_total += got;
 	if (got == 0) {
-		if (ferror(r->fp)) {
+		if (n < 0) {
 			r->errfile = r->curname;
 			snprintf(r->err, sizeof(r->err), "read: %s",
 				 strerror(errno));
@@ -909,6 +965,9 @@ int pebs_raw_reader_next(struct pebs_raw_reader *r, struct pebs_batch **bp)
 		}
 		if (r->eof_all)
 			return b->n ? 1 : 0;
+		/* a live pipe: what was decoded goes out before the wait */
+		if (b->n && would_wait(r))
+			return 1;
 		rc = refill(r);
 		if (rc < 0) {
 			if (b->n) {
@@ -918,6 +977,13 @@ int pebs_raw_reader_next(struct pebs_raw_reader *r, struct pebs_batch **bp)
 			return rc;
 		}
 	}
+}
+
+void pebs_raw_reader_set_idle(struct pebs_raw_reader *r,
+			      void (*idle)(void *ctx), void *ctx)
+{
+	r->idle = idle;
+	r->idle_ctx = ctx;
 }
 
 const struct pebs_meta *pebs_raw_reader_meta(const struct pebs_raw_reader *r)

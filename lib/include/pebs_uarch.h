@@ -423,6 +423,17 @@ int pebs_raw_reader_open(struct pebs_raw_reader **r,
  */
 int pebs_raw_reader_next(struct pebs_raw_reader *r, struct pebs_batch **b);
 
+/*
+ * For a live pipeline.  An input that is no regular file (a pipe, a FIFO,
+ * a terminal) is read as it comes: pebs_raw_reader_next() returns the
+ * samples decoded so far when such an input has nothing more to read at
+ * once, and while it waits for more, calls @idle(@ctx) every 200 ms
+ * that nothing came (the caller hands on its output there).  NULL: no
+ * hook (the default).
+ */
+void pebs_raw_reader_set_idle(struct pebs_raw_reader *r,
+			      void (*idle)(void *ctx), void *ctx);
+
 /* Metadata described above (owned by @r). */
 const struct pebs_meta *pebs_raw_reader_meta(const struct pebs_raw_reader *r);
 /* Message and file name of the last error ("" when none; "standard

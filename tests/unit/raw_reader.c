@@ -2,9 +2,10 @@
  * The raw dump reader (pebs_raw_reader_*) and the event-list parser
  * (pebs_raw_config_default): concatenated inputs with records straddling
  * files, batches larger than the reader's, damage after a partial batch,
- * unreadable files, metadata, and every parser error.
+ * unreadable files, metadata, a live pipe, and every parser error.
  */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,4 +282,73 @@ Test(raw_config, event_lists)
 		"four PEBS counters on SKL");
 	cr_assert_eq(pebs_raw_config_default(NULL, U("skl"), NULL, err,
 					     sizeof(err)), -PEBS_E_INVAL);
+}
+
+static void count_idle(void *ctx)
+{
+	(*(int *)ctx)++;
+}
+
+struct late {
+	int fd;
+	const unsigned char *p;
+	size_t len;
+};
+
+/* Writes the rest of a dump after 0.5 s (the reader waits meanwhile). */
+static void *write_late(void *arg)
+{
+	struct late *l = arg;
+	usleep(500000);
+	cr_assert_eq(write(l->fd, l->p, l->len), (ssize_t)l->len);
+	close(l->fd);
+	return NULL;
+}
+
+/*
+ * A pipe whose writer stays: the records read so far come out before the
+ * reader waits (a record cut by the pipe's pause waits for its rest), and
+ * while it waits, the idle hook is called every 200 ms.
+ */
+Test(raw_reader, live_pipe_hands_on_and_idles)
+{
+	const size_t n = 10;
+	unsigned char *rec = skl_records(n);
+	int fd[2];
+	cr_assert_eq(pipe(fd), 0);
+	char path[64];
+	snprintf(path, sizeof(path), "/dev/fd/%d", fd[0]);
+	const char *paths[] = { path };
+	struct pebs_raw_config cfg;
+	struct pebs_raw_reader *r;
+	struct pebs_batch *bt;
+	char err[200];
+	int idles = 0;
+	cr_assert_eq(pebs_raw_config_default(&cfg, U("skl"), NULL, err,
+					     sizeof(err)), 0);
+	cr_assert_eq(pebs_raw_reader_open(&r, paths, 1, &cfg), 0);
+	pebs_raw_reader_set_idle(r, count_idle, &idles);
+	/* 3 records and a part of the 4th, the writer still there */
+	cr_assert_eq(write(fd[1], rec, 3 * 200 + 50), 3 * 200 + 50);
+	struct late l = { fd[1], rec + 3 * 200 + 50, (n - 3) * 200 - 50 };
+	pthread_t th;
+	cr_assert_eq(pthread_create(&th, NULL, write_late, &l), 0);
+	/* before the rest comes (fread(3) waited for it: 10 records) */
+	cr_assert_eq(pebs_raw_reader_next(r, &bt), 1);
+	cr_expect_eq(bt->n, 3);
+	cr_expect_eq(idles, 0);
+	size_t total = 3;
+	int rc;
+	while ((rc = pebs_raw_reader_next(r, &bt)) > 0) {
+		for (size_t i = 0; i < bt->n; i++)
+			cr_expect_eq(bt->c64[PEBS_COL_IP][i], 0x1000 + total + i);
+		total += bt->n;
+	}
+	pthread_join(th, NULL);
+	cr_expect_eq(rc, 0, "%s", pebs_raw_reader_errmsg(r));
+	cr_expect_eq(total, n);
+	cr_expect_geq(idles, 1);	/* 0.5 s of waiting */
+	pebs_raw_reader_close(r);
+	close(fd[0]);
+	free(rec);
 }
