@@ -7,8 +7,11 @@
 #   run.sh --update BINDIR [NAME...]   rewrite the expected files (review
 #                                      the diff)
 # CLI_JOBS=N runs N cases at a time (default: the number of CPUs).
+# CLI_CASE_LIMIT=S: a case running longer is stopped and fails (default
+# 300 s; the slowest take about 15 s).
 set -u
 update=0
+case_limit=${CLI_CASE_LIMIT:-300}
 if [ "${1:-}" = "--update" ]; then update=1; shift; fi
 bindir=$(cd "${1:?usage: run.sh [--update] BINDIR [NAME...]}" && pwd)
 shift
@@ -27,9 +30,14 @@ fi
 run_case() {
 	local t=$1 rep=$2 name=${1%.sh} tmp x ok=1
 	tmp=$(mktemp -d)
+	# A case that hangs fails (exit 124) instead of hanging the suite.
 	PATH="$bindir:$PATH" TMP="$tmp" TD="testdata" LC_ALL=C \
-		bash -o pipefail "$t" >"$tmp/.out" 2>"$tmp/.err" </dev/null
+		timeout -k 10 "$case_limit" bash -o pipefail "$t" \
+		>"$tmp/.out" 2>"$tmp/.err" </dev/null
 	echo $? >"$tmp/.rc"
+	if [ "$(cat "$tmp/.rc")" = 124 ]; then
+		echo "--- $name: timed out after $case_limit s" >>"$rep"
+	fi
 	if [ $update = 1 ]; then
 		cp "$tmp/.out" "$name.out"; cp "$tmp/.err" "$name.err"
 		cp "$tmp/.rc" "$name.rc"
