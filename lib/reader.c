@@ -192,6 +192,7 @@ struct pebs_reader {
 	 */
 	int giveup, gave_back;
 	size_t giveup_got;
+	int gave_up;		/* a read gave up since this was cleared */
 
 	struct pebs_read_stats st;
 	int have_time;
@@ -515,6 +516,7 @@ static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 	ssize_t n = stream_read(r, s, (uint8_t *)buf + got, len - got,
 				len - got);
 	if (n < 0 && errno == EAGAIN && r->giveup) {
+		r->gave_up = 1;
 		if (src_unread(s, s->pos, buf, got + r->giveup_got) < 0)
 			errno = ENOMEM;
 		else
@@ -543,7 +545,9 @@ static ssize_t src_take_after(struct pebs_reader *r, struct src *s,
 		memcpy(b, prefix, plen);
 	ssize_t n = src_read(r, s, b + plen, len);
 	if (n < 0) {
+		int e = errno;	/* EAGAIN: it gave up (r->giveup) */
 		free(b);
+		errno = e;
 		return -1;
 	}
 	s->pos += (uint64_t)n;
@@ -1320,7 +1324,13 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 		uint8_t *own;
 		uint64_t off = s->pos;
 		if (s->state == ST_MAGIC || s->state == ST_AFTER_END) {
+			/* a stall after a segment's end holds nothing back */
+			r->giveup = may_give_up(r, s);
+			r->gave_up = 0;
 			ssize_t n = src_take(r, s, FMT_MAGIC_LEN, &p, &own);
+			r->giveup = 0;
+			if (n < 0 && r->gave_up)
+				return P_AGAIN;	/* nothing consumed */
 			if (n < 0) {
 				s->state = ST_DONE;
 				return slot_err(sl, PEBS_E_IO, si,
@@ -1345,10 +1355,12 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 			}
 			if (s->state == ST_AFTER_END && n == FMT_MAGIC_LEN) {
 				/* A trailing chunk (index, tail) follows. */
+				r->giveup = may_give_up(r, s);
+				r->gave_up = 0;
 				head_more(r, s, head, &nhead, CHUNK_HDR);
 				uint32_t tag = get32(head);
 				uint64_t len = get64(head + FMT_MAGIC_LEN);
-				if (nhead == CHUNK_HDR &&
+				if (!r->gave_up && nhead == CHUNK_HDR &&
 				    (tag == TAG_INDX || tag == TAG_TAIL) &&
 				    len <= CHUNK_MAX_LEN) {
 					/* Verified: a damaged length would
@@ -1385,6 +1397,15 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 						return P_ERROR;
 					}
 					free(own);
+				}
+				r->giveup = 0;
+				if (r->gave_up) {	/* all of it back */
+					if (src_unread(s, off, head,
+						       nhead) == 0)
+						return P_AGAIN;
+					s->state = ST_DONE;
+					return slot_err(sl, PEBS_E_NOMEM, si,
+							"out of memory");
 				}
 			}
 			if (s->state == ST_AFTER_END && nhead < CHUNK_HDR &&

@@ -19,3 +19,24 @@ for cut in 1200000 2500000 2900000; do
 		echo "cut $cut -j$j: $((n - got)) rows late"
 	done
 done
+# The same where the pipe stalls after a segment's end, in its trailing
+# chunks (index, tail) or before the next input (standard input named
+# after a file): the reads there gave up too late (never), and the last
+# batches waited.  Small blocks, so that many are decoded ahead.
+pebs-gen --block 4096 -n 400000 --seed 2 -o $TMP/s.pebs
+size=$(wc -c <$TMP/s.pebs)
+n=$(pebs-filter -f csv 'lat > 500' $TMP/s.pebs | wc -l)
+for cut in $size $((size - 300)) $((size - 10)); do
+	for j in 2 3 4; do
+		got=$({ head -c $cut $TMP/s.pebs; read x <$TMP/done; } |
+			pebs-filter -j$j -f csv 'lat > 500' 2>/dev/null |
+			{ timeout 10 head -n $n | wc -l; echo >$TMP/done; })
+		echo "end-$((size - cut)) -j$j: $((n - got)) rows late"
+	done
+done
+for j in 2 3 4; do
+	got=$({ read x <$TMP/done; } |
+		pebs-filter -j$j -f csv 'lat > 500' $TMP/s.pebs - 2>/dev/null |
+		{ timeout 10 head -n $n | wc -l; echo >$TMP/done; })
+	echo "file, then stdin -j$j: $((n - got)) rows late"
+done
