@@ -1073,6 +1073,10 @@ static void after_damage(struct pebs_reader *r, struct src *s, uint64_t at,
 	int in_seg = s->state == ST_CHUNKS &&
 		     !(h && hn >= 4 && get32(h) == TAG_END);
 	int k = resync(r, s, at + 1);
+	/* the bytes stepped over count as read, to where reading goes on
+	 * or the end (a caller that counted the chunk took it back) */
+	if (k >= 0 && s->pos > at)
+		s->pend.bytes += s->pos - at;
 	if (k <= 0)
 		s->state = ST_DONE;
 	/* the segment's end is lost too: said after this damage */
@@ -1489,12 +1493,11 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 				continue;	/* reported at its header */
 			return P_ERROR;
 		}
-		if (n < CHUNK_HDR && s->refused) {
+		if (n < CHUNK_HDR) {	/* the input's last bytes, read */
+			s->pend.bytes += (uint64_t)n;
 			s->state = ST_DONE;
-			continue;
-		}
-		if (n < CHUNK_HDR) {
-			s->state = ST_DONE;
+			if (s->refused)
+				continue;
 			return truncated(sl, s, si, off, hdr, (size_t)n,
 					 off + (uint64_t)n);
 		}
@@ -1514,6 +1517,8 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 					free(own);
 				}
 			}
+			/* read, if not decoded */
+			s->pend.bytes += CHUNK_HDR + (got > 0 ? (uint64_t)got : 0);
 			if (got < 0 || (uint64_t)got < skip)
 				s->state = ST_DONE;
 			continue;
@@ -1577,6 +1582,9 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 					&& resync(r, s, off + 1) > 0;
 			}
 			free(own);
+			/* read: to where reading goes on, or all of it */
+			s->pend.bytes += going ? s->pos - off :
+					 CHUNK_HDR + (uint64_t)got;
 			if (!going) {
 				s->state = ST_DONE;
 				return P_ERROR;
@@ -1606,6 +1614,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 			slot_err(sl, PEBS_E_CHECKSUM, si, "chunk at offset "
 				 "0x%llx: checksum mismatch",
 				 (unsigned long long)off);
+			s->pend.bytes -= CHUNK_HDR + len + CHUNK_TRL;
 			after_damage(r, s, off, 0, own, CHUNK_HDR + len +
 				     CHUNK_TRL);
 			free(own);
@@ -1830,6 +1839,8 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 			slot_err(sl, -rc, si, "block %llu at offset 0x%llx: %s",
 				 (unsigned long long)bno,
 				 (unsigned long long)off, msg);
+			if (rc == -PEBS_E_CHECKSUM)	/* rescanned */
+				s->pend.bytes -= clen;
 			after_damage(r, s, off, rc != -PEBS_E_CHECKSUM, whole,
 				     clen);
 			free(whole);
@@ -1885,6 +1896,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 						 "checksum mismatch",
 						 (unsigned long long)bno,
 						 (unsigned long long)off);
+				s->pend.bytes -= clen;	/* rescanned */
 				after_damage(r, s, off, 0, whole, clen);
 				free(whole);
 				return P_ERROR;
@@ -1915,6 +1927,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 					 (unsigned long long)bno,
 					 (unsigned long long)off);
 				/* the head holds the length's evidence */
+				s->pend.bytes -= clen;	/* rescanned */
 				after_damage(r, s, off, 0, whole, clen);
 				free(whole);
 				return P_ERROR;
