@@ -1053,6 +1053,9 @@ static void after_damage(struct pebs_reader *r, struct src *s, uint64_t at,
 			 int can_skip, const uint8_t *got, size_t n)
 {
 	if (!r->o.salvage) {
+		/* read, as far as it was (callers took a chunk back) */
+		if (!can_skip)
+			s->pend.bytes += n;
 		s->state = ST_DONE;
 		return;
 	}
@@ -1372,6 +1375,8 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 					ssize_t k = src_take_after(
 						r, s, len + CHUNK_TRL, head,
 						CHUNK_HDR, &p, &own);
+					/* salvage's rescan below waits */
+					r->giveup = 0;
 					if (k == (ssize_t)(len + CHUNK_TRL) &&
 					    fmt_checksum(tag, p, len) ==
 					    get64(p + len)) {

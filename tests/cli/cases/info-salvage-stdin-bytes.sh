@@ -19,3 +19,10 @@ for f in $TMP/cut300.pebs $TMP/short.pebs $TD/bad/head-major2.pebs \
 					2>/dev/null | bytes)"
 	done
 done
+# Without --salvage a pipe's reading stops at the damage: its bytes are
+# those read, the damaged block included (it was left out for a while).
+pebs-gen -n 20000 --block 4096 --seed 2 -o $TMP/c.pebs
+python3 -c "import sys; d=bytearray(open(sys.argv[1],'rb').read()); d[0x14410]^=1; open(sys.argv[2],'wb').write(d)" \
+	$TMP/c.pebs $TMP/cbad.pebs
+echo "cbad.pebs, no salvage, pipe: $(cat $TMP/cbad.pebs |
+	pebs-decode --info 2>/dev/null | bytes)"
