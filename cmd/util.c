@@ -410,9 +410,12 @@ int util_getopt_long(int argc, char **argv, const char *shortopts,
 	/* the element refused: where getopt stood, or the one before */
 	const char *arg = optind > before && optind - 1 < argc ?
 			  argv[optind - 1] : NULL;
+	/* a leading '+' or '-' sets getopt's ordering, ':' its reports */
+	const char *so = shortopts + (*shortopts == '+' || *shortopts == '-');
+	so += *so == ':';
 	if (arg && arg[0] == '-' && arg[1] == '-' && arg[2])
 		bad_long(arg, optopt, longopts);
-	else if (optopt && optopt != ':' && strchr(shortopts, optopt))
+	else if (optopt && optopt != ':' && strchr(so, optopt))
 		util_warn("option requires an argument -- '%c'", optopt);
 	else if (optopt)
 		util_warn("invalid option -- '%c'", optopt);

@@ -11,3 +11,6 @@ for a in --bogus -Q -vQ -j --head --he=3 --he --help=3 --count=2 -: \
 	 $'-\xc3\xa9'; do
 	pebs-filter "$a" 2>&1 >/dev/null | head -1 | cat -v
 done
+# a tool whose short options start with '+' (pebs-capture: options end at
+# the command): '+' is no option of its own
+pebs-capture -+ 2>&1 >/dev/null | head -1
