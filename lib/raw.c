@@ -965,8 +965,9 @@ int pebs_raw_reader_next(struct pebs_raw_reader *r, struct pebs_batch **bp)
 		}
 		if (r->eof_all)
 			return b->n ? 1 : 0;
-		/* a live pipe: what was decoded goes out before the wait */
-		if (b->n && would_wait(r))
+		/* a live pipe: what was decoded goes out before the wait,
+		 * and before the next input's open and first read */
+		if (b->n && (!r->fp || would_wait(r)))
 			return 1;
 		rc = refill(r);
 		if (rc < 0) {

@@ -15,3 +15,7 @@ live() {
 live "pebs-decode --raw --uarch skl -f csv" $rows
 live "pebs-decode --raw --uarch skl -f pebs | pebs-decode -f csv" $rows
 live "pebs-decode --raw --uarch skl -f jsonl" $((rows - 1))
+# a file, then standard input that has not started: the file's rows come
+# out before the wait for standard input's first bytes
+{ read x <$TMP/done; } | pebs-decode --raw --uarch skl -f csv $T - |
+	{ timeout 10 head -n $rows | wc -l; echo >$TMP/done; }
