@@ -1279,12 +1279,6 @@ static int call_filter(struct pebs_reader *r,
 }
 
 /*
- * Produces the next block of the input into @sl (P_BLOCK), an error
- * (P_ERROR, in order), a mark (P_MARK: a LOST chunk, or a source's end
- * with counts no slot took yet), or the end of all input (P_EOF).
- * Called with the lock held, through produce().
- */
-/*
  * Whether reading the next chunk of @s may give up waiting for its
  * writer (r->giveup): the caller reads it, and batches read before it
  * wait for the caller to deliver them.
@@ -1295,6 +1289,13 @@ static int may_give_up(const struct pebs_reader *r, const struct src *s)
 	       r->cur_seq != r->next_seq;
 }
 
+/*
+ * Produces the next block of the input into @sl (P_BLOCK), an error
+ * (P_ERROR, in order), a mark (P_MARK: a LOST chunk, or a source's end
+ * with counts no slot took yet), or the end of all input (P_EOF); or
+ * P_AGAIN, nothing consumed, when the caller gave up waiting for a
+ * stream (may_give_up()).  Called with the lock held, through produce().
+ */
 static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 {
 	sl->owned = NULL;
