@@ -1479,6 +1479,10 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 						       tkey(ppid,
 							    rd32(r, q + 12)),
 						       0);
+				/* a thread without a name of its own goes
+				 * by its process's (as sym.c shows it) */
+				if (!pt || !*pt)
+					pt = ht_slot(&r->comm, ppid, 0);
 				if (!pt || !*pt)
 					break;
 				/* copied: creating a slot may move it */

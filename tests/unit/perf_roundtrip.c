@@ -2844,3 +2844,41 @@ Test(perf_roundtrip, flush_hands_on_pipe_records)
 	cr_assert_eq(pebs_perf_writer_close(w, NULL, 0), 0);
 	fclose(out);
 }
+
+/* Process 40 forked by thread 12 of "bash", a thread that no record named. */
+static void fk_unnamed_parent(struct sbuf *b)
+{
+	fk_comm(b, 10, 10, "bash", 0, 0);
+	fk_sample(b, 10, 12, 1000);
+	fk_fork(b, 40, 10, 40, 12, 1100);
+	fk_sample(b, 40, 40, 1200);
+}
+
+/*
+ * A process forked by a thread without a name of its own is named as
+ * that thread goes, by its process's name (sym.c's fallback), not left
+ * without one.  Both layouts.
+ */
+Test(perf_roundtrip, fork_from_unnamed_thread_names_child)
+{
+	static struct sbuf b;
+	for (int file = 0; file < 2; file++) {
+		struct pebs_perf_reader *r = fk_open(&b, file,
+						     fk_unnamed_parent);
+		struct pebs_perf_item it;
+		size_t n = 0;
+		int e;
+		while ((e = pebs_perf_reader_next(r, &it)) > 0) {
+			if (it.kind == PEBS_PERF_SEGMENT)
+				continue;
+			cr_expect_str_eq(fk_name(pebs_perf_reader_meta(r),
+						 it.s.pid, it.s.tid), "bash",
+					 "file %d sample %zu (pid %u)", file,
+					 n, it.s.pid);
+			n++;
+		}
+		cr_expect_eq(e, 0, "%s", pebs_perf_reader_errmsg(r));
+		cr_expect_eq(n, 2);
+		pebs_perf_reader_close(r);
+	}
+}
