@@ -770,8 +770,8 @@ static ssize_t in_read(struct pebs_raw_reader *r, unsigned char *buf,
 		ssize_t n = read(fd, buf + got, max - got);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (n < 0)
-			return -1;
+		if (n < 0)	/* what came before it is kept */
+			return got ? (ssize_t)got : -1;
 		if (n == 0)
 			break;
 		got += (size_t)n;
