@@ -229,7 +229,7 @@ static void perf_idle(void *ctx)
 	/* an error stays the writer's: the next call returns it */
 	if (idle_perf)
 		pebs_perf_writer_flush(idle_perf);
-	util_idle_out(idle_fp, idle_path);
+	text_idle(ctx);
 }
 
 /*

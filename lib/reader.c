@@ -499,7 +499,8 @@ static int src_unread(struct src *s, uint64_t at, const uint8_t *buf,
 /*
  * Reads up to @len bytes of a source at its position into @buf; returns
  * the count (short only at end of input) or -1 with errno: EAGAIN when
- * it gave up waiting (r->giveup), the bytes it read given back.
+ * it gave up waiting (r->giveup), the bytes it read given back and
+ * r->gave_up set.
  */
 static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 			size_t len)
@@ -516,11 +517,11 @@ static ssize_t src_read(struct pebs_reader *r, struct src *s, void *buf,
 	ssize_t n = stream_read(r, s, (uint8_t *)buf + got, len - got,
 				len - got);
 	if (n < 0 && errno == EAGAIN && r->giveup) {
-		r->gave_up = 1;
+		/* gave_up only with every byte back: else a read error */
 		if (src_unread(s, s->pos, buf, got + r->giveup_got) < 0)
 			errno = ENOMEM;
 		else
-			errno = EAGAIN;
+			r->gave_up = 1;
 	}
 	return n < 0 ? -1 : (ssize_t)got + n;
 }
@@ -545,7 +546,7 @@ static ssize_t src_take_after(struct pebs_reader *r, struct src *s,
 		memcpy(b, prefix, plen);
 	ssize_t n = src_read(r, s, b + plen, len);
 	if (n < 0) {
-		int e = errno;	/* EAGAIN: it gave up (r->giveup) */
+		int e = errno;	/* for the caller's message */
 		free(b);
 		errno = e;
 		return -1;
@@ -1279,14 +1280,16 @@ static int call_filter(struct pebs_reader *r,
 }
 
 /*
- * Whether reading the next chunk of @s may give up waiting for its
- * writer (r->giveup): the caller reads it, and batches read before it
- * wait for the caller to deliver them.
+ * Before the reads of a chunk of @s: they may give up waiting for its
+ * writer (r->giveup) when the caller reads it while batches read before
+ * it wait for the caller to deliver them; r->gave_up then says whether
+ * one did.
  */
-static int may_give_up(const struct pebs_reader *r, const struct src *s)
+static void giveup_begin(struct pebs_reader *r, const struct src *s)
 {
-	return !s->map && r->producing && r->prod_caller &&
-	       r->cur_seq != r->next_seq;
+	r->giveup = !s->map && r->producing && r->prod_caller &&
+		    r->cur_seq != r->next_seq;
+	r->gave_up = 0;
 }
 
 /*
@@ -1294,7 +1297,7 @@ static int may_give_up(const struct pebs_reader *r, const struct src *s)
  * (P_ERROR, in order), a mark (P_MARK: a LOST chunk, or a source's end
  * with counts no slot took yet), or the end of all input (P_EOF); or
  * P_AGAIN, nothing consumed, when the caller gave up waiting for a
- * stream (may_give_up()).  Called with the lock held, through produce().
+ * stream (giveup_begin()).  Called with the lock held, through produce().
  */
 static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 {
@@ -1333,8 +1336,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 		uint64_t off = s->pos;
 		if (s->state == ST_MAGIC || s->state == ST_AFTER_END) {
 			/* a stall after a segment's end holds nothing back */
-			r->giveup = may_give_up(r, s);
-			r->gave_up = 0;
+			giveup_begin(r, s);
 			ssize_t n = src_take(r, s, FMT_MAGIC_LEN, &p, &own);
 			r->giveup = 0;
 			if (n < 0 && r->gave_up)
@@ -1363,8 +1365,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 			}
 			if (s->state == ST_AFTER_END && n == FMT_MAGIC_LEN) {
 				/* A trailing chunk (index, tail) follows. */
-				r->giveup = may_give_up(r, s);
-				r->gave_up = 0;
+				giveup_begin(r, s);
 				head_more(r, s, head, &nhead, CHUNK_HDR);
 				uint32_t tag = get32(head);
 				uint64_t len = get64(head + FMT_MAGIC_LEN);
@@ -1463,10 +1464,10 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 		ssize_t n;
 		own = NULL;
 		p = hdr;
-		r->giveup = may_give_up(r, s);
+		giveup_begin(r, s);
 		n = src_read(r, s, hdr, CHUNK_HDR);
 		r->giveup = 0;
-		if (n < 0 && errno == EAGAIN)
+		if (r->gave_up)
 			return P_AGAIN;	/* nothing consumed */
 		if (n > 0)
 			s->pos += (uint64_t)n;
@@ -1553,13 +1554,13 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 			after_damage(r, s, off, 0, hdr, CHUNK_HDR);
 			return P_ERROR;
 		}
-		r->giveup = may_give_up(r, s);
+		giveup_begin(r, s);
 		ssize_t got = s->map && tag == TAG_BLCK ?
 			      (ssize_t)src_skip(s, len + CHUNK_TRL, &p) :
 			      src_take_after(r, s, len + CHUNK_TRL, hdr,
 					     CHUNK_HDR, &p, &own);
 		r->giveup = 0;
-		if (got < 0 && errno == EAGAIN) {
+		if (r->gave_up) {
 			/* the payload's bytes are back: the header too */
 			if (src_unread(s, off, hdr, CHUNK_HDR) == 0)
 				return P_AGAIN;
