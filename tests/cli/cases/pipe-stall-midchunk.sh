@@ -9,14 +9,20 @@
 # which thread reads the cut block depends on timing.
 pebs-gen -n 400000 --seed 1 -o $TMP/a.pebs
 mkfifo $TMP/done
+# $1: what the writer writes before it waits; $2: threads; $3: rows due;
+# more arguments: inputs after the pipe's.  Prints the rows not out yet.
+late() {
+	local got
+	got=$({ eval "$1"; read x <$TMP/done; } |
+		pebs-filter -j$2 -f csv 'lat > 500' "${@:4}" 2>/dev/null |
+		{ timeout 10 head -n $3 | wc -l; echo >$TMP/done; })
+	echo $(($3 - got))
+}
 for cut in 1200000 2500000 2900000; do
 	n=$(head -c $cut $TMP/a.pebs | pebs-filter -f csv 'lat > 500' 2>/dev/null |
 	    wc -l)
 	for j in 2 3 4; do
-		got=$({ head -c $cut $TMP/a.pebs; read x <$TMP/done; } |
-			pebs-filter -j$j -f csv 'lat > 500' 2>/dev/null |
-			{ timeout 10 head -n $n | wc -l; echo >$TMP/done; })
-		echo "cut $cut -j$j: $((n - got)) rows late"
+		echo "cut $cut -j$j: $(late "head -c $cut $TMP/a.pebs" $j $n) rows late"
 	done
 done
 # The same where the pipe stalls after a segment's end, in its trailing
@@ -28,15 +34,10 @@ size=$(wc -c <$TMP/s.pebs)
 n=$(pebs-filter -f csv 'lat > 500' $TMP/s.pebs | wc -l)
 for cut in $size $((size - 300)) $((size - 10)); do
 	for j in 2 3 4; do
-		got=$({ head -c $cut $TMP/s.pebs; read x <$TMP/done; } |
-			pebs-filter -j$j -f csv 'lat > 500' 2>/dev/null |
-			{ timeout 10 head -n $n | wc -l; echo >$TMP/done; })
-		echo "end-$((size - cut)) -j$j: $((n - got)) rows late"
+		echo "end-$((size - cut)) -j$j:" \
+		     "$(late "head -c $cut $TMP/s.pebs" $j $n) rows late"
 	done
 done
 for j in 2 3 4; do
-	got=$({ read x <$TMP/done; } |
-		pebs-filter -j$j -f csv 'lat > 500' $TMP/s.pebs - 2>/dev/null |
-		{ timeout 10 head -n $n | wc -l; echo >$TMP/done; })
-	echo "file, then stdin -j$j: $((n - got)) rows late"
+	echo "file, then stdin -j$j: $(late : $j $n $TMP/s.pebs -) rows late"
 done
