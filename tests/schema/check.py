@@ -16,6 +16,10 @@ import sys
 import jsonschema
 import yaml
 
+# libyaml's loader where python3-yaml has it (Debian's does): the same
+# safe constructors, several times faster than the pure Python one
+LOADER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
+
 
 def strings(v):
     if isinstance(v, bytes):
@@ -35,7 +39,7 @@ def main():
     bad = 0
     for path in sys.argv[2:]:
         with open(path, 'rb') as f:
-            docs = list(yaml.safe_load_all(f))
+            docs = list(yaml.load_all(f, Loader=LOADER))
         if not docs:
             print(f'{path}: no document', file=sys.stderr)
             bad += 1
