@@ -211,9 +211,14 @@ check: all unit cli abi schema
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 test-build: all $(B)/tests/unit-tests $(FUZZ_REPLAY)
 
+# The sanitizer builds are unoptimized: ASan and UBSan check no less at
+# -O0 (optimization only removes checks), gcc's -O1 build took 70 s of
+# make test on two cores against 28 s, for 15 s more of running, and
+# clang's 75 s against 23 s.  The warnings optimization adds are the
+# normal build's (-O2).
 asan:
-	$(MAKE) -j$(NPROC) B=build-asan SAN=1 OPT=-O1 test-build
-	$(MAKE) B=build-asan SAN=1 OPT=-O1 unit cli replay
+	$(MAKE) -j$(NPROC) B=build-asan SAN=1 OPT=-O0 test-build
+	$(MAKE) B=build-asan SAN=1 OPT=-O0 unit cli replay
 
 # Everything built with clang, the unit tests too (its warnings differ:
 # make CC=clang once failed on cmd/util.c, and its unit tests on
@@ -223,9 +228,9 @@ asan:
 # had buffered nothing, found by libFuzzer; corpus/reader/
 # stream-one-zero-byte.pebs).
 replay-clang: deps-test
-	$(MAKE) -j$(NPROC) B=build-clang CC=clang SAN=1 OPT=-O1 all \
+	$(MAKE) -j$(NPROC) B=build-clang CC=clang SAN=1 OPT=-O0 all \
 		build-clang/libpebs-internal.a build-clang/tests/unit-tests
-	$(MAKE) B=build-clang CC=clang SAN=1 OPT=-O1 replay
+	$(MAKE) B=build-clang CC=clang SAN=1 OPT=-O0 replay
 
 # ThreadSanitizer: libpebs built with -fsanitize=thread, and a stress test
 # of the threaded reader (every thread count, consume callbacks, damage,
