@@ -163,6 +163,21 @@ struct pebs_perf_reader {
 	} *ends;
 	size_t nends, capends;
 	struct htab endix;	/* pid -> its last ends index + 1 */
+	/*
+	 * The FORKs of new processes, a chain per parent as the ends: a map
+	 * of the parent read after a FORK of a later time (another CPU's
+	 * buffer) is the child's too (map_add()).  @round: the rounds read
+	 * before the FORK.
+	 */
+	struct pfork {
+		struct okey k;
+		uint32_t child, prev;
+		uint64_t round;
+	} *forks;
+	size_t nforks, capforks;
+	struct htab forkix;	/* parent pid -> its last forks index + 1 */
+	struct pmap *todo;	/* map_add()'s work list */
+	size_t ntodo, captodo;
 	size_t nbounds, capbounds, seg;	/* seg: bounds passed */
 	/*
 	 * A segment's metadata has the maps.* and comm.* keys of the
@@ -912,7 +927,9 @@ static int map_alive_at(const struct pebs_perf_reader *r,
 	       (!p->dead || okey_cmp(r, k, &p->died) < 0);
 }
 
-static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
+/* Adds map @m of its pid, dead at the pid's ends read already: its
+ * index, or -1 (out of memory). */
+static long map_put(struct pebs_perf_reader *r, const struct pmap *m)
 {
 	if (r->nmaps == r->capmaps) {
 		size_t nc = r->capmaps ? r->capmaps * 2 : 256;
@@ -939,6 +956,82 @@ static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 			d->died = *k;
 		}
 	}
+	return (long)(r->nmaps - 1);
+}
+
+/*
+ * Adds map @m of its pid (map_put()), and a copy to each child forked
+ * from it at a later time whose FORK was read before (another CPU's
+ * buffer came first), and so on to theirs: a work list, not recursion,
+ * as a file may chain any number of FORKs.  Each FORK gives a map at
+ * most one copy: it ends the maps its child had (maps_end()), so only
+ * one copy is alive in a process at a time.  0 or -1 (out of memory).
+ */
+static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
+{
+	if (!ht_slot(&r->forkix, m->pid, 0))
+		return map_put(r, m) < 0 ? -1 : 0;
+	r->ntodo = 0;
+	struct pmap c = *m;
+	for (;;) {
+		long x = map_put(r, &c);
+		if (x < 0)
+			return -1;
+		c = r->maps[x];
+		/*
+		 * Its pid's FORKs read before, newest first.  A record goes
+		 * out in the flush of the round it is read in, or of the
+		 * next (rec_key()): one read before the flush of this map's
+		 * birth, less one, is earlier than it.
+		 */
+		uint64_t *f = ht_slot(&r->forkix, c.pid, 0);
+		for (uint32_t i = f ? (uint32_t)*f : 0; i;
+		     i = r->forks[i - 1].prev) {
+			const struct pfork *fk = &r->forks[i - 1];
+			if (fk->round + 1 < c.born.flush)
+				break;
+			if (!map_alive_at(r, &c, &fk->k))
+				continue;
+			if (r->ntodo == r->captodo) {
+				size_t nc = r->captodo ? 2 * r->captodo : 16;
+				struct pmap *t = realloc(r->todo,
+							 nc * sizeof(*t));
+				if (!t)
+					return -1;
+				r->todo = t;
+				r->captodo = nc;
+			}
+			struct pmap *cm = &r->todo[r->ntodo++];
+			*cm = c;
+			cm->pid = fk->child;
+			cm->born = fk->k;
+			cm->dead = 0;
+		}
+		if (!r->ntodo)
+			return 0;
+		c = r->todo[--r->ntodo];
+	}
+}
+
+/* Notes the FORK at @k of process @child from @parent; 0 or
+ * -PEBS_E_NOMEM. */
+static int fork_note(struct pebs_perf_reader *r, uint32_t child,
+		     uint32_t parent, const struct okey *k)
+{
+	if (r->nforks == r->capforks) {
+		size_t nc = r->capforks ? r->capforks * 2 : 64;
+		struct pfork *n = realloc(r->forks, nc * sizeof(*n));
+		if (!n)
+			return -PEBS_E_NOMEM;
+		r->forks = n;
+		r->capforks = nc;
+	}
+	uint64_t *f = ht_slot(&r->forkix, parent, 1);
+	if (!f)
+		return -PEBS_E_NOMEM;
+	r->forks[r->nforks++] = (struct pfork){ *k, child, (uint32_t)*f,
+						r->nrounds };
+	*f = r->nforks;
 	return 0;
 }
 
@@ -967,6 +1060,7 @@ static int maps_fork(struct pebs_perf_reader *r, uint32_t child,
 		struct pmap m = r->maps[idx[n]];
 		m.pid = child;
 		m.born = *k;
+		m.dead = 0;	/* the parent's later exec is not the child's */
 		if (map_add(r, &m) < 0) {
 			free(idx);
 			return -PEBS_E_NOMEM;
@@ -1468,7 +1562,8 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				key = rec_key(r, prev_max, time, pos);
 				if (pid != ppid &&
 				    (maps_end(r, pid, &key) < 0 ||
-				     maps_fork(r, pid, ppid, &key) < 0))
+				     maps_fork(r, pid, ppid, &key) < 0 ||
+				     fork_note(r, pid, ppid, &key) < 0))
 					return -PEBS_E_NOMEM;
 				/*
 				 * A new task has its parent thread's name
@@ -2904,6 +2999,9 @@ void pebs_perf_reader_close(struct pebs_perf_reader *r)
 	free(r->bounds);
 	free(r->ends);
 	ht_free(&r->endix);
+	free(r->forks);
+	ht_free(&r->forkix);
+	free(r->todo);
 	free(r->tsp);
 	free(r->act);
 	free(r->maps);

@@ -2882,3 +2882,63 @@ Test(perf_roundtrip, fork_from_unnamed_thread_names_child)
 		pebs_perf_reader_close(r);
 	}
 }
+
+/*
+ * Bash (10) maps /lib/late at 1000 and forks 20 at 1100, which forks 30
+ * at 1150; the MMAP comes in the file after both FORKs (another CPU's
+ * buffer), and bash's exec at 1300 before them.  Both children have
+ * /bin/bash and /lib/late, through the exec of their parent (20's
+ * rename after it starts a segment), and not /lib/after, mapped after
+ * the exec.  The import gave the children only the maps read before
+ * their FORK, and ended them at bash's exec.
+ */
+static void late_records(struct sbuf *b)
+{
+	fk_comm(b, 10, 10, "bash", 0, 0);
+	fk_mmap(b, 10, 0x400000, "/bin/bash", 0);
+	fk_comm(b, 10, 10, "sh", 1, 1300);
+	fk_fork(b, 20, 10, 20, 10, 1100);
+	fk_fork(b, 30, 20, 30, 20, 1150);
+	fk_mmap(b, 10, 0x500000, "/lib/late", 1000);
+	fk_mmap(b, 10, 0x600000, "/lib/after", 1350);
+	fk_sample(b, 20, 20, 1200);
+	fk_sample(b, 30, 30, 1250);
+	fk_comm(b, 20, 20, "kid", 0, 1380);	/* starts a segment */
+	fk_sample(b, 20, 20, 1400);
+}
+
+Test(perf_roundtrip, fork_read_before_parents_map)
+{
+	static struct sbuf b;
+	for (int file = 0; file < 2; file++) {
+		struct pebs_perf_reader *r = fk_open(&b, file, late_records);
+		const struct pebs_meta *m = pebs_perf_reader_meta(r);
+		char paths[128];
+		seg_paths(m, "20", paths, sizeof(paths));
+		cr_expect_str_eq(paths, "/bin/bash,/lib/late", "file %d: %s",
+				 file, paths);
+		seg_paths(m, "30", paths, sizeof(paths));
+		cr_expect_str_eq(paths, "/bin/bash,/lib/late", "file %d: %s",
+				 file, paths);
+		struct pebs_perf_item it;
+		size_t n = 0, nseg = 0;
+		int e;
+		while ((e = pebs_perf_reader_next(r, &it)) > 0) {
+			if (it.kind != PEBS_PERF_SEGMENT) {
+				n++;
+				continue;
+			}
+			/* after the exec and the rename, 20's maps stay */
+			cr_expect_eq(n, 2, "file %d", file);
+			nseg++;
+			seg_paths(m, "20", paths, sizeof(paths));
+			cr_expect_str_eq(paths, "/bin/bash,/lib/late",
+					 "file %d, after the exec: %s", file,
+					 paths);
+		}
+		cr_expect_eq(e, 0, "%s", pebs_perf_reader_errmsg(r));
+		cr_expect_eq(n, 3);
+		cr_expect_eq(nseg, 1, "file %d", file);
+		pebs_perf_reader_close(r);
+	}
+}
