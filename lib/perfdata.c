@@ -283,6 +283,25 @@ static uint64_t rdflags(const struct pebs_perf_reader *r, const uint8_t *p)
 	return v;
 }
 
+/*
+ * Room for one more element in array *@pp (of @size bytes each, *@cap of
+ * them, @n used), doubling from @first: 0, or -1 with the array as it
+ * was (out of memory).
+ */
+static int room(void *pp, size_t *cap, size_t n, size_t size, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? 2 * *cap : first;
+	void *p;
+	memcpy(&p, pp, sizeof(p));
+	if (nc > SIZE_MAX / size || !(p = realloc(p, nc * size)))
+		return -1;
+	memcpy(pp, &p, sizeof(p));
+	*cap = nc;
+	return 0;
+}
+
 static const char *intern(struct pebs_perf_reader *r, const uint8_t *s,
 			  size_t max)
 {
@@ -931,14 +950,8 @@ static int map_alive_at(const struct pebs_perf_reader *r,
  * index, or -1 (out of memory). */
 static long map_put(struct pebs_perf_reader *r, const struct pmap *m)
 {
-	if (r->nmaps == r->capmaps) {
-		size_t nc = r->capmaps ? r->capmaps * 2 : 256;
-		struct pmap *nm = realloc(r->maps, nc * sizeof(*nm));
-		if (!nm)
-			return -1;
-		r->maps = nm;
-		r->capmaps = nc;
-	}
+	if (room(&r->maps, &r->capmaps, r->nmaps, sizeof(*r->maps), 256))
+		return -1;
 	uint64_t *head = ht_slot(&r->pidmap, m->pid, 1);
 	if (!head)
 		return -1;
@@ -992,15 +1005,9 @@ static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 				break;
 			if (!map_alive_at(r, &c, &fk->k))
 				continue;
-			if (r->ntodo == r->captodo) {
-				size_t nc = r->captodo ? 2 * r->captodo : 16;
-				struct pmap *t = realloc(r->todo,
-							 nc * sizeof(*t));
-				if (!t)
-					return -1;
-				r->todo = t;
-				r->captodo = nc;
-			}
+			if (room(&r->todo, &r->captodo, r->ntodo,
+				 sizeof(*r->todo), 16))
+				return -1;
 			struct pmap *cm = &r->todo[r->ntodo++];
 			*cm = c;
 			cm->pid = fk->child;
@@ -1018,14 +1025,8 @@ static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 static int fork_note(struct pebs_perf_reader *r, uint32_t child,
 		     uint32_t parent, const struct okey *k)
 {
-	if (r->nforks == r->capforks) {
-		size_t nc = r->capforks ? r->capforks * 2 : 64;
-		struct pfork *n = realloc(r->forks, nc * sizeof(*n));
-		if (!n)
-			return -PEBS_E_NOMEM;
-		r->forks = n;
-		r->capforks = nc;
-	}
+	if (room(&r->forks, &r->capforks, r->nforks, sizeof(*r->forks), 64))
+		return -PEBS_E_NOMEM;
 	uint64_t *f = ht_slot(&r->forkix, parent, 1);
 	if (!f)
 		return -PEBS_E_NOMEM;
@@ -1087,14 +1088,8 @@ static int maps_end(struct pebs_perf_reader *r, uint32_t pid,
 			r->maps[i].dead = 1;
 			r->maps[i].died = *k;
 		}
-	if (r->nends == r->capends) {
-		size_t nc = r->capends ? r->capends * 2 : 64;
-		struct pend_maps *n = realloc(r->ends, nc * sizeof(*n));
-		if (!n)
-			return -PEBS_E_NOMEM;
-		r->ends = n;
-		r->capends = nc;
-	}
+	if (room(&r->ends, &r->capends, r->nends, sizeof(*r->ends), 64))
+		return -PEBS_E_NOMEM;
 	uint64_t *e = ht_slot(&r->endix, pid, 1);
 	if (!e)
 		return -PEBS_E_NOMEM;
@@ -1108,14 +1103,8 @@ static int maps_end(struct pebs_perf_reader *r, uint32_t pid,
 static int cev_add(struct pebs_perf_reader *r, const struct okey *k,
 		   uint32_t pid, uint32_t id, int proc, size_t name)
 {
-	if (r->ncev == r->capcev) {
-		size_t nc = r->capcev ? r->capcev * 2 : 64;
-		struct cev *n = realloc(r->cev, nc * sizeof(*n));
-		if (!n)
-			return -PEBS_E_NOMEM;
-		r->cev = n;
-		r->capcev = nc;
-	}
+	if (room(&r->cev, &r->capcev, r->ncev, sizeof(*r->cev), 64))
+		return -PEBS_E_NOMEM;
 	r->cev[r->ncev++] = (struct cev){ *k, id, (uint32_t)name,
 					   (uint32_t)proc, pid };
 	return 0;
@@ -1171,14 +1160,8 @@ static long rng_get(struct pebs_perf_reader *r, struct htab *h, uint64_t id,
 		return -1;
 	if (*v)
 		return (long)(*v - 1);
-	if (r->nrng == r->caprng) {
-		size_t nc = r->caprng ? r->caprng * 2 : 64;
-		struct orange *n = realloc(r->rng, nc * sizeof(*n));
-		if (!n)
-			return -1;
-		r->rng = n;
-		r->caprng = nc;
-	}
+	if (room(&r->rng, &r->caprng, r->nrng, sizeof(*r->rng), 64))
+		return -1;
 	r->rng[r->nrng].lo = (struct okey){ UINT64_MAX, UINT64_MAX,
 					    UINT64_MAX };
 	r->rng[r->nrng].hi = (struct okey){ 0, 0, 0 };
@@ -1771,14 +1754,8 @@ static size_t name_at(const struct pebs_perf_reader *r, uint32_t pid,
 /* Adds @k to the segment starts.  0 or -PEBS_E_NOMEM. */
 static int bound_add(struct pebs_perf_reader *r, const struct okey *k)
 {
-	if (r->nbounds == r->capbounds) {
-		size_t nc = r->capbounds ? r->capbounds * 2 : 64;
-		struct okey *nb = realloc(r->bounds, nc * sizeof(*nb));
-		if (!nb)
-			return -PEBS_E_NOMEM;
-		r->bounds = nb;
-		r->capbounds = nc;
-	}
+	if (room(&r->bounds, &r->capbounds, r->nbounds, sizeof(*r->bounds), 64))
+		return -PEBS_E_NOMEM;
 	r->bounds[r->nbounds++] = *k;
 	return 0;
 }
@@ -2757,17 +2734,11 @@ static int advance(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 			uint64_t time = untimed(to >= 0 &&
 					(size_t)to + 8 <= sz - 8u ?
 					rd64(r, p + 8 + to) : 0);
-			if (r->npend == r->cappend) {
-				size_t nc = r->cappend ? r->cappend * 2 : 4096;
-				struct pend *np = realloc(r->pend,
-							  nc * sizeof(*np));
-				if (!np) {
+			if (room(&r->pend, &r->cappend, r->npend,
+				 sizeof(*r->pend), 4096)) {
 					seterr(r, "out of memory");
 					return -PEBS_E_NOMEM;
 				}
-				r->pend = np;
-				r->cappend = nc;
-			}
 			r->pend[r->npend++] = (struct pend){ time, off,
 							     (uint32_t)ai };
 			if (time > r->cur_max)
