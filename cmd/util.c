@@ -226,6 +226,12 @@ void util_check_out(const char *out, const char *const *paths, size_t n)
 	 * name the same file.  A missing output cannot be an input. */
 	if (!out || strcmp(out, "-") == 0 || stat(out, &so) != 0)
 		return;
+	/* no input named: standard input (pebs-c2c read it so, unchecked) */
+	static const char *const stdin_only[] = { "-" };
+	if (!n) {
+		paths = stdin_only;
+		n = 1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		/* "-" too: `tool -o x < x` would empty x just as well */
 		if (strcmp(paths[i], "-") == 0 ? fstat(STDIN_FILENO, &si) != 0 :

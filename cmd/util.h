@@ -118,8 +118,8 @@ void util_out_failed(const char *path) __attribute__((noreturn));
 
 /*
  * Exits 2 when the output @out (NULL or "-" = stdout) is the same existing
- * file as one of the inputs @paths[0..@n) ("-" = stdin, compared as the
- * file standard input is, if it is one): opening
+ * file as one of the inputs @paths[0..@n) ("-", or @n == 0: standard
+ * input, compared as the file standard input is, if it is one): opening
  * it for writing would truncate the input before it is read.  Call before
  * util_open_out().
  */
