@@ -90,6 +90,13 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 		 * that missed did not supply the line), is a remote cache
 		 * when the snoop says a cache supplied the line.
 		 */
+		/*
+		 * A local level (LFB, L1, L2, L3, local DRAM) with the remote
+		 * bit and no hops, which no decoder of ours writes (an
+		 * import may): perf counts both the local source and the
+		 * remote one; here the remote bit makes it remote, once.
+		 */
+		int local = perf_compat || !mrem;
 		int rcache, rram;
 		if (perf_compat) {
 			rcache = rcce_lvl || mrem;
@@ -104,11 +111,11 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 				st->ld_uncache += n;
 			if (lvl & PEBS_DS_LVL_IO)
 				st->ld_io += n;
-			if (lvl & PEBS_DS_LVL_LFB)
+			if (local && (lvl & PEBS_DS_LVL_LFB))
 				st->ld_fbhit += n;
-			if (lvl & PEBS_DS_LVL_L1)
+			if (local && (lvl & PEBS_DS_LVL_L1))
 				st->ld_l1hit += n;
-			if (lvl & PEBS_DS_LVL_L2) {
+			if (local && (lvl & PEBS_DS_LVL_L2)) {
 				st->ld_l2hit += n;
 				if (snoopx & PEBS_DS_SNOOPX_PEER) {
 					st->lcl_peer += n;
@@ -116,7 +123,7 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 					cls |= PEBS_C2C_PEER;
 				}
 			}
-			if (lvl & PEBS_DS_LVL_L3) {
+			if (local && (lvl & PEBS_DS_LVL_L3)) {
 				if (snoop & PEBS_DS_SNOOP_HITM) {
 					st->lcl_hitm += n;
 					st->tot_hitm += n;
@@ -130,7 +137,7 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 					cls |= PEBS_C2C_PEER;
 				}
 			}
-			if (lvl & PEBS_DS_LVL_LOC_RAM) {
+			if (local && (lvl & PEBS_DS_LVL_LOC_RAM)) {
 				st->lcl_dram += n;
 				if (snoop & PEBS_DS_SNOOP_HIT)
 					st->ld_shared += n;

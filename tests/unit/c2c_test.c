@@ -257,6 +257,41 @@ Test(c2c, remote_bit_deviation_and_compat)
 			cr_expect_eq(pebs_c2c_tot_loads(&b), 2);
 			cr_expect_eq(memcmp(&a, &b, sizeof(a)), 0);
 		}
+	/*
+	 * A local level with the remote bit and no hops (an import's; no
+	 * decoder of ours writes it): remote, once, by the snoop as any
+	 * remote; perf counts the local source too.  It counted both, an
+	 * L3 HITM as a local and a remote HITM.
+	 */
+	static const unsigned loc[] = { PEBS_DS_LVL_LFB, PEBS_DS_LVL_L1,
+					PEBS_DS_LVL_L2, PEBS_DS_LVL_L3,
+					PEBS_DS_LVL_LOC_RAM };
+	for (size_t l = 0; l < sizeof(loc) / sizeof(loc[0]); l++)
+		for (size_t i = 0; i <= sizeof(sn) / sizeof(sn[0]); i++) {
+			int none = i == sizeof(sn) / sizeof(sn[0]);
+			uint64_t x = ds_remote(LD, HIT | loc[l], none ?
+					       PEBS_DS_SNOOP_NONE :
+					       sn[i].snoop) |
+				     (uint64_t)(none ? 0 : sn[i].snoopx) <<
+				     PEBS_DS_SNOOPX_SHIFT;
+			classify_both(&a, &b, x, 4);
+			const uint64_t *va = (const uint64_t *)&a;
+			if (none)
+				cr_expect_eq(a.rmt_dram, 4, "local %zu", l);
+			else
+				cr_expect_eq(va[sn[i].cache / 8], 4, "local %zu "
+					     "snoop %zu", l, i);
+			cr_expect_eq(a.lcl_hitm + a.lcl_dram + a.ld_llchit +
+				     a.ld_l2hit + a.ld_l1hit + a.ld_fbhit, 0,
+				     "local %zu snoop %zu", l, i);
+			cr_expect_eq(a.tot_hitm, !none && sn[i].snoop ==
+				     PEBS_DS_SNOOP_HITM ? 4 : 0);
+			cr_expect_eq(pebs_c2c_tot_loads(&a), 4, "local %zu "
+				     "snoop %zu", l, i);
+			cr_expect_eq(pebs_c2c_tot_recs(&a), 4);
+			cr_expect_geq(pebs_c2c_tot_loads(&b), 8, "local %zu "
+				      "snoop %zu", l, i);
+		}
 }
 
 /*
