@@ -27,6 +27,11 @@
 #include "meta_int.h"
 #include "output_fmt.h"
 
+/*
+ * Parentheses, not and line()/page() nest at most MAXDEPTH deep
+ * (pebs-filter(1)); L->depth counts the expression itself too, so it
+ * goes to MAXDEPTH + 1 (it went to MAXDEPTH: 48 nested were refused).
+ */
 #define MAXDEPTH 48
 #define MAXNODES 4096
 #define MAXSET 4096	/* items of a set: a power of 2 */
@@ -961,7 +966,7 @@ static int parse_operand(struct lex *L, struct operand *o)
 		uint64_t m = w[0] == 'l' ? ~(uint64_t)63 : ~(uint64_t)4095;
 		lex_next(L);
 		/* line(line(...)) nests like parentheses, and as deep */
-		if (++L->depth > MAXDEPTH) {
+		if (++L->depth > MAXDEPTH + 1) {
 			fail(L, L->col, "expression nested too deeply");
 			return -1;
 		}
@@ -1543,7 +1548,7 @@ static int parse_unary(struct lex *L)
 {
 	if (L->failed)
 		return -1;
-	if (++L->depth > MAXDEPTH) {
+	if (++L->depth > MAXDEPTH + 1) {
 		fail(L, L->col, "expression nested too deeply");
 		return -1;
 	}

@@ -201,6 +201,32 @@ Test(expr_parse, deep_nesting_is_refused_not_crashed)
 	struct pebs_expr_error err;
 	cr_assert_eq(pebs_expr_parse(buf, &e, &err), -PEBS_E_PARSE);
 	cr_assert(strstr(err.msg, "nested too deeply"), "%s", err.msg);
+	/* 48 deep, as pebs-filter(1) says, of each kind and mixed; 49 not
+	 * (48 were refused) */
+	static const char *const open[] = { "(", "not ", "line(", "(not " };
+	static const char *const close[] = { ")", "", ")", ")" };
+	for (int k = 0; k < 4; k++)
+		for (int d = 48; d <= 49; d++) {
+			buf[0] = 0;
+			/* "(not " nests two at a time */
+			int m = k == 3 ? d / 2 : d;
+			for (int i = 0; i < m; i++)
+				strcat(buf, open[k]);
+			if (k == 3 && d % 2)
+				strcat(buf, "(");
+			strcat(buf, k == 2 ? "addr" : "lat");
+			if (k == 3 && d % 2)
+				strcat(buf, ")");
+			for (int i = 0; i < m; i++)
+				strcat(buf, close[k]);
+			if (k == 2)
+				strcat(buf, " == 0");
+			int r = pebs_expr_parse(buf, &e, &err);
+			cr_expect_eq(r, d == 48 ? 0 : -PEBS_E_PARSE,
+				     "%s: %s", buf, r ? err.msg : "parsed");
+			if (!r)
+				pebs_expr_free(e);
+		}
 	/* a long flat chain is fine and evaluates */
 	buf[0] = 0;
 	for (int i = 0; i < 300; i++)
