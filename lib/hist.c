@@ -1783,16 +1783,25 @@ static int ys_head(struct ys *y, const struct pebs_hist *h,
 		ERRL(hd->wline, "where: expected the --where expression");
 	*field = hd->id[0];
 	*by = hd->id[1];
-	if (h && (*field != h->field || *by != h->by))
-		ERR("histogram of %s by %s cannot merge into one of %s by %s",
-		    pebs_field_by_id(*field)->name,
-		    *by < 0 ? "none" : pebs_field_by_id(*by)->name,
-		    pebs_field_by_id(h->field)->name,
-		    h->by < 0 ? "none" : pebs_field_by_id(h->by)->name);
+	/*
+	 * Another field or group-by, as in pebs_hist_merge(), is the
+	 * caller's mistake (INVAL), not damaged input: a result cannot be
+	 * regrouped.  It was PARSE, so pebs-hist wrote the first input's
+	 * histogram and exited 1.
+	 */
+	if (h && (*field != h->field || *by != h->by)) {
+		ys_errl(y, 0, "histogram of %s by %s cannot merge into one of "
+			"%s by %s", pebs_field_by_id(*field)->name,
+			*by < 0 ? "none" : pebs_field_by_id(*by)->name,
+			pebs_field_by_id(h->field)->name,
+			h->by < 0 ? "none" : pebs_field_by_id(h->by)->name);
+		r = -PEBS_E_INVAL;
+		goto out;
+	}
 	/*
 	 * Counts of different samples do not add up to anything: refused
-	 * like another field, but as the caller's mistake (INVAL), not
-	 * damaged input.  No where key (older results too): every sample.
+	 * as another field is.  No where key (older results too): every
+	 * sample.
 	 */
 	if (h && !same_where(hd->where, h->where)) {
 		ys_errl(y, hd->have_where ? hd->wline : 0,

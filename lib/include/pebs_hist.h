@@ -116,13 +116,13 @@ int pebs_hist_add_value(struct pebs_hist *h, const char *group,
  * may be absent, and when present must be the sum of its values' counts;
  * the counts must not take the samples of @h past 2^64-1 (-PEBS_E_PARSE,
  * the pair that would is not added).
- * Their filter (key where, as pebs_hist_merge() compares them; absent,
- * as in YAML written before the key existed: every sample) must be @h's,
- * else -PEBS_E_INVAL with a message in @err naming both: counts of other
- * samples are no part of the histogram.  Returns 0 or -PEBS_E_PARSE (also
- * for another field or group-by) with a message in @err (naming the line
- * where it can); -PEBS_E_NOMEM.  What was read before an error stays
- * merged.
+ * Their field, group-by and filter (key where, as pebs_hist_merge()
+ * compares them; absent, as in YAML written before the key existed: every
+ * sample) must be @h's, else -PEBS_E_INVAL with a message in @err naming
+ * both, as pebs_hist_merge(): counts of other samples, or grouped
+ * otherwise, are no part of the histogram.  Returns 0 or -PEBS_E_PARSE
+ * with a message in @err (naming the line where it can); -PEBS_E_NOMEM.
+ * What was read before an error stays merged.
  */
 int pebs_hist_merge_yaml(struct pebs_hist *h, const char *text, size_t len,
 			 char *err, size_t errlen);

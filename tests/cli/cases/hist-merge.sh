@@ -15,7 +15,7 @@ pebs-hist -f yaml --by cpu b.pebs >b.yaml
 pebs-hist --merge -f csv --percentiles 50,90,99 a.yaml b.yaml
 pebs-hist --merge -f csv --bins linear:200 a.yaml b.yaml | head -5
 pebs-hist -f yaml --by mem a.pebs >m.yaml
-pebs-hist --merge m.yaml b.yaml; echo "rc=$?"
+pebs-hist --merge m.yaml b.yaml; echo "rc=$?"	# a usage error: nothing written
 echo 'not: [yaml' | pebs-hist --merge; echo "rc=$?"
 # --by with --merge can only repeat the inputs' grouping
 pebs-hist -f yaml $f > n.yaml
