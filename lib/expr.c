@@ -375,7 +375,14 @@ static void lex_number(struct lex *L)
 	}
 	suf[n] = 0;
 	if (lib_isalnum((unsigned char)p[n]) || p[n] == '_') {
-		fail(L, L->col, "bad number suffix");
+		/* named, as any other bad suffix (letters, digits and _) */
+		size_t m = n;
+		while (m < 17 && (lib_isalnum((unsigned char)p[m]) ||
+				  p[m] == '_'))
+			m++;
+		fail(L, L->col, "bad number suffix \"%.*s%s\" (k or K, M, G, "
+		     "or a time unit s, ms, us, ns)", (int)(m < 17 ? m : 16),
+		     p, m < 17 ? "" : "...");
 		return;
 	}
 	L->unit = 0;

@@ -38,6 +38,9 @@ Test(expr_parse, errors_point_at_the_column)
 		{ "lat > 1.5", 7, "fractional number is only valid with t" },
 		{ "lat > 3s", 7, "time unit is only valid with t" },
 		{ "lat > 3q", 7, "bad number suffix" },
+		/* named, digits and _ too (it was not) */
+		{ "lat == 1_000", 8, "bad number suffix \"_000\" (k or K" },
+		{ "lat == 1ms2", 8, "bad number suffix \"ms2\"" },
 		{ "lat > 99999999999999999999", 7, "number too large" },
 		{ "lat > 0x11112222333344445", 7, "number too large" },
 		{ "event == \"abc", 10, "unterminated string" },
