@@ -1061,7 +1061,8 @@ static int maps_fork(struct pebs_perf_reader *r, uint32_t child,
 		struct pmap m = r->maps[idx[n]];
 		m.pid = child;
 		m.born = *k;
-		m.dead = 0;	/* the parent's later exec is not the child's */
+		/* the parent's later exec does not end the child's copy */
+		m.dead = 0;
 		if (map_add(r, &m) < 0) {
 			free(idx);
 			return -PEBS_E_NOMEM;
@@ -2736,9 +2737,9 @@ static int advance(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 					rd64(r, p + 8 + to) : 0);
 			if (room(&r->pend, &r->cappend, r->npend,
 				 sizeof(*r->pend), 4096)) {
-					seterr(r, "out of memory");
-					return -PEBS_E_NOMEM;
-				}
+				seterr(r, "out of memory");
+				return -PEBS_E_NOMEM;
+			}
 			r->pend[r->npend++] = (struct pend){ time, off,
 							     (uint32_t)ai };
 			if (time > r->cur_max)

@@ -279,8 +279,8 @@ Test(c2c, remote_bit_deviation_and_compat)
 			if (none)
 				cr_expect_eq(a.rmt_dram, 4, "local %zu", l);
 			else
-				cr_expect_eq(va[sn[i].cache / 8], 4, "local %zu "
-					     "snoop %zu", l, i);
+				cr_expect_eq(va[sn[i].cache / 8], 4,
+					     "local %zu snoop %zu", l, i);
 			cr_expect_eq(a.lcl_hitm + a.lcl_dram + a.ld_llchit +
 				     a.ld_l2hit + a.ld_l1hit + a.ld_fbhit, 0,
 				     "local %zu snoop %zu", l, i);
