@@ -211,6 +211,13 @@ struct pebs_perf_reader {
 	size_t last_ai;
 	int id_cached;
 	size_t npend, cappend, ready, emit, sorted, captmp;
+	/*
+	 * A sample that reads its group goes out once per member (gread()):
+	 * the next member of pend[emit] to look at, and each member id's
+	 * count at its last sample.
+	 */
+	uint64_t sub;
+	struct htab rlast;
 	uint64_t cur_max, prev_max;
 	int done;
 	char err[256];
@@ -2675,17 +2682,90 @@ static int new_segment(struct pebs_perf_reader *r, const struct pend *e)
 	return 1;
 }
 
+/* The sample_type bits laid out before READ, a u64 each. */
+#define S_BEFORE_READ (PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP | \
+		       PEBS_PERF_S_TID | PEBS_PERF_S_TIME | PEBS_PERF_S_ADDR | \
+		       PEBS_PERF_S_ID | PEBS_PERF_S_STREAM_ID | \
+		       PEBS_PERF_S_CPU | PEBS_PERF_S_PERIOD)
+
+/*
+ * Whether samples of @a read their group with the members' ids
+ * (PERF_SAMPLE_READ, PERF_FORMAT_GROUP and ID: the leader sampling of
+ * `perf record -e '{a,b}:S'`, or an older perf mem's mem-loads-aux
+ * group).  perf delivers such a sample once per member, as the member's
+ * event, with the growth of its count since its last such sample as the
+ * period, and not for a member whose count did not grow or whose id no
+ * event has (perf's deliver_sample_group()); so does this reader.
+ */
+static int gread(const struct pattr *a)
+{
+	return (a->sample_type & PEBS_PERF_S_READ) &&
+	       (a->read_format & 8) && (a->read_format & 4);
+}
+
+/*
+ * The next member of sample @e's group (gread()) to deliver it as: 1 with
+ * its event (attr index) in *@ai, 0 when none is left (r->sub back to
+ * 0), -PEBS_E_NOMEM.  Pass 1 checked the group's size (read_size()).
+ */
+static int gread_next(struct pebs_perf_reader *r, const struct pend *e,
+		      unsigned *ai)
+{
+	const uint8_t *q = r->b + e->off + 8;
+	const struct pattr *a = &r->attrs[e->attr];
+	uint64_t rf = a->read_format;
+	size_t off = 8 * (size_t)__builtin_popcountll(a->sample_type &
+						       S_BEFORE_READ);
+	uint64_t nr = rd64(r, q + off);
+	size_t per = 8 * (2 + !!(rf & 16));	/* value, id, [lost] */
+	off += 8 * (1 + !!(rf & 1) + !!(rf & 2));
+	while (r->sub < nr) {
+		const uint8_t *v = q + off + per * r->sub++;
+		uint64_t *x = ht_slot(&r->ids, rd64(r, v + 8), 0);
+		if (!x)
+			continue;
+		uint64_t *last = ht_slot(&r->rlast, rd64(r, v + 8), 1);
+		if (!last) {
+			seterr(r, "out of memory");
+			return -PEBS_E_NOMEM;
+		}
+		uint64_t grew = rd64(r, v) - *last;
+		*last = rd64(r, v);
+		if (grew) {
+			*ai = (unsigned)*x;
+			return 1;
+		}
+	}
+	r->sub = 0;
+	return 0;
+}
+
+/*
+ * The next sample of pend[emit] into @it: 1, or 0 when that entry has
+ * none left (a group read, gread_next()) and the next is due; or
+ * -PEBS_E_NOMEM.
+ */
 static int emit(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 {
-	const struct pend *e = &r->pend[r->emit++];
+	const struct pend *e = &r->pend[r->emit];
+	unsigned ai = e->attr;
+	if (gread(&r->attrs[e->attr])) {
+		int g = gread_next(r, e, &ai);
+		if (g <= 0) {
+			r->emit += !g;
+			return g;
+		}
+	} else {
+		r->emit++;
+	}
 	const uint8_t *p = r->b + e->off;
 	uint16_t sz = rd16(r, p + 6);
 	memset(it, 0, sizeof(*it));
 	it->kind = PEBS_PERF_SAMPLE;
 	parse_sample(r, p + 8, sz - 8, &r->attrs[e->attr], &it->s, NULL);
-	it->s.event = e->attr;
+	it->s.event = ai;
 	it->s.flags |= exact_flag(r, p);
-	it->event = pebs_perf_reader_event(r, e->attr);
+	it->event = pebs_perf_reader_event(r, ai);
 	return 1;
 }
 
@@ -2766,20 +2846,25 @@ static int advance(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 int pebs_perf_reader_next(struct pebs_perf_reader *r,
 			  struct pebs_perf_item *it)
 {
-	int e = advance(r, it);
-	if (e == 0 && r->seg < r->nbounds) {
-		int k = new_segment(r, &r->pend[r->emit]);
-		if (k < 0)
-			return k;
-		if (k) {
-			memset(it, 0, sizeof(*it));
-			it->kind = PEBS_PERF_SEGMENT;
-			return 1;
+	for (;;) {
+		int e = advance(r, it);
+		if (e)
+			return e == 2 ? 0 : e;
+		if (r->seg < r->nbounds) {
+			int k = new_segment(r, &r->pend[r->emit]);
+			if (k < 0)
+				return k;
+			if (k) {
+				memset(it, 0, sizeof(*it));
+				it->kind = PEBS_PERF_SEGMENT;
+				return 1;
+			}
 		}
+		/* 0: a group read that gave no more samples */
+		e = emit(r, it);
+		if (e)
+			return e;
 	}
-	if (e == 0)
-		return emit(r, it);
-	return e == 2 ? 0 : e;
 }
 
 /*
@@ -2873,10 +2958,7 @@ int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 			return (int)b->n;
 		if (e < 0)
 			return e;
-		size_t lim = r->ready - r->emit;
-		if (lim > b->cap - b->n)
-			lim = b->cap - b->n;
-		for (size_t k = 0; k < lim; k++) {
+		while (b->n < b->cap && r->emit < r->ready) {
 			if (r->seg < r->nbounds) {
 				int g = new_segment(r, &r->pend[r->emit]);
 				if (g < 0)
@@ -2887,12 +2969,23 @@ int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 					return (int)b->n;
 				}
 			}
-			const struct pend *pe = &r->pend[r->emit++];
+			const struct pend *pe = &r->pend[r->emit];
+			const struct pattr *a = &r->attrs[pe->attr];
+			unsigned ai = pe->attr;
+			if (gread(a)) {
+				int g = gread_next(r, pe, &ai);
+				if (g < 0)
+					return g;
+				r->emit += !g;
+				if (!g)
+					continue;
+			} else {
+				r->emit++;
+			}
 			const uint8_t *p = r->b + pe->off;
 			uint16_t sz = rd16(r, p + 6);
-			const struct pattr *a = &r->attrs[pe->attr];
 			size_t i = b->n++;
-			b->c32[PEBS_COL_EVENT][i] = map[pe->attr];
+			b->c32[PEBS_COL_EVENT][i] = map[ai];
 			if (a->lay.fixed && sz - 8u >= a->lay.size) {
 				fast_sample(r, p + 8, a, b, i);
 				b->c32[PEBS_COL_FLAGS][i] |= exact_flag(r, p);
@@ -2959,6 +3052,7 @@ void pebs_perf_reader_close(struct pebs_perf_reader *r)
 	free(r->evname);
 	free(r->attrs);
 	ht_free(&r->ids);
+	ht_free(&r->rlast);
 	ht_free(&r->pidmap);
 	ht_free(&r->sampled);
 	ht_free(&r->threads);

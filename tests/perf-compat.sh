@@ -313,4 +313,24 @@ printf '%s\n' time,pid,tid,comm,addr 100,10,10,a,0x1000 \
 perf script -F addr -i "$tmp/u.data" 2>/dev/null | tr -d ' ' > "$tmp/u1"
 printf '%s\n' 1000 2000 2800 3000 > "$tmp/u0"
 check "untimed samples keep their place" "$tmp/u0" "$tmp/u1"
+# leader sampling: each sample reads the group; perf script shows it once
+# per member whose count grew, as the import keeps it (the import kept
+# the leader's alone); with a plain event beside the group
+pg() { perf script --ns -F tid,time,ip,event -i "$1" 2>/dev/null; }
+if perf record -q -c 200000 -e '{cpu-clock,task-clock}:S' -e cpu-clock \
+	-o "$tmp/g.data" -- perl -e \
+	'my $s = 0; for (my $i = 0; $i < 3000000; $i++) { $s += $i }' \
+	>/dev/null 2>&1; then
+	pg "$tmp/g.data" > "$tmp/g0"
+	"$bin/pebs-import" -f perf "$tmp/g.data" -o "$tmp/g.pebs"
+	"$bin/pebs-decode" -f perf "$tmp/g.pebs" -o "$tmp/g2.data"
+	pg "$tmp/g2.data" > "$tmp/g1"
+	grep -q task-clock "$tmp/g0" ||
+		{ echo "FAIL leader sampling: perf shows no member sample"
+		  fail=1; }
+	check "leader-sampled group: a sample per member, as perf script" \
+		"$tmp/g0" "$tmp/g1"
+else
+	echo "skip leader-sampled group (perf record failed)"
+fi
 exit $fail

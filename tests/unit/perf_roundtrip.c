@@ -2942,3 +2942,96 @@ Test(perf_roundtrip, fork_read_before_parents_map)
 		pebs_perf_reader_close(r);
 	}
 }
+
+/*
+ * Leader sampling (`perf record -e '{a,b}:S'`): each sample reads the
+ * group (READ, read_format GROUP | ID) and perf delivers it once per
+ * member, as the member's event, when the member's count grew since its
+ * last sample, and not for an id of no event (deliver_sample_group()).
+ * Group {A (id 101), B (102)}: counts (1000, 50), (2000, 50), (3000, 80)
+ * with an unknown id 999 in the last: A, B, A, A, B.  The import kept
+ * the leader's samples only (half of them here).
+ */
+static void put_attr_rf(struct sbuf *s, uint64_t config, uint64_t st,
+			uint64_t rf, uint64_t id)
+{
+	size_t at = begin_rec(s, 64);
+	put_attr_fields(s, config, st, 0);
+	memcpy(s->b + at + 8 + 32, &rf, 8);	/* read_format */
+	put64(s, id);
+	end_rec(s, at);
+}
+
+static void gr_sample(struct sbuf *s, uint64_t time, const uint64_t *v,
+		      size_t nv)
+{
+	size_t at = begin_rec(s, 9);
+	put64(s, 101);			/* IDENTIFIER: the leader's */
+	put64(s, 0x401000 + time);	/* IP */
+	put32x2(s, 7, 7);		/* TID */
+	put64(s, time);			/* TIME */
+	put64(s, nv / 2);		/* READ: nr, then value and id */
+	for (size_t i = 0; i < nv; i++)
+		put64(s, v[i]);
+	end_rec(s, at);
+}
+
+Test(perf_roundtrip, group_read_sample_per_member)
+{
+	static struct sbuf b;
+	const uint64_t st = PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP |
+			    PEBS_PERF_S_TID | PEBS_PERF_S_TIME |
+			    PEBS_PERF_S_READ;
+	b.n = 0;
+	memcpy(b.b, "PERFILE2", 8);
+	b.n = 8;
+	put64(&b, 16);
+	put_attr_rf(&b, 0x1cd, st, 8 | 4, 101);
+	put_attr_rf(&b, 0x1d0, st, 8 | 4, 102);
+	const uint64_t s1[] = { 1000, 101, 50, 102 };
+	const uint64_t s2[] = { 2000, 101, 50, 102 };
+	const uint64_t s3[] = { 3000, 101, 5, 999, 80, 102 };
+	gr_sample(&b, 100, s1, 4);
+	gr_sample(&b, 200, s2, 4);
+	gr_sample(&b, 300, s3, 6);
+	static const unsigned want_ev[] = { 0, 1, 0, 0, 1 };
+	static const uint64_t want_t[] = { 100, 100, 200, 300, 300 };
+	/* one by one */
+	struct pebs_perf_reader *r;
+	cr_assert_eq(pebs_perf_reader_open_mem(&r, b.b, b.n, NULL), 0, "%s",
+		     pebs_perf_reader_errmsg(r));
+	struct pebs_perf_item it;
+	size_t n = 0;
+	int e;
+	while ((e = pebs_perf_reader_next(r, &it)) > 0) {
+		cr_assert_eq(it.kind, PEBS_PERF_SAMPLE);
+		cr_assert_lt(n, 5);
+		cr_expect_eq(it.s.event, want_ev[n], "sample %zu", n);
+		cr_expect_eq(it.s.time, want_t[n], "sample %zu", n);
+		cr_expect_eq(it.s.ip, 0x401000 + want_t[n]);
+		cr_expect_str_eq(it.event, pebs_perf_reader_event(r,
+								  want_ev[n]));
+		n++;
+	}
+	cr_expect_eq(e, 0, "%s", pebs_perf_reader_errmsg(r));
+	cr_expect_eq(n, 5);
+	pebs_perf_reader_close(r);
+	/* in batches of 2: a group's samples may straddle two */
+	cr_assert_eq(pebs_perf_reader_open_mem(&r, b.b, b.n, NULL), 0);
+	struct pebs_batch *bt = pebs_batch_new(2);
+	n = 0;
+	while ((e = pebs_perf_reader_read(r, bt, &it)) > 0) {
+		for (size_t i = 0; i < bt->n && n < 5; i++, n++) {
+			cr_expect_str_eq(pebs_batch_event(bt, i),
+					 pebs_perf_reader_event(r,
+								want_ev[n]),
+					 "batch sample %zu", n);
+			cr_expect_eq(bt->c64[PEBS_COL_TIME][i], want_t[n]);
+		}
+		pebs_batch_reset(bt);
+	}
+	cr_expect_eq(e, 0, "%s", pebs_perf_reader_errmsg(r));
+	cr_expect_eq(n, 5);
+	pebs_batch_free(bt);
+	pebs_perf_reader_close(r);
+}
