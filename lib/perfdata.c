@@ -2741,6 +2741,24 @@ static int gread_next(struct pebs_perf_reader *r, const struct pend *e,
 }
 
 /*
+ * The event (attr index) of the next sample of pend[emit] into *@ai: 1,
+ * emit moved past the entry when it has no more (always, but for a group
+ * read); 0 when it had none left (emit moved on); -PEBS_E_NOMEM.
+ */
+static int next_event(struct pebs_perf_reader *r, unsigned *ai)
+{
+	const struct pend *e = &r->pend[r->emit];
+	*ai = e->attr;
+	if (!gread(&r->attrs[e->attr])) {
+		r->emit++;
+		return 1;
+	}
+	int g = gread_next(r, e, ai);
+	r->emit += !g;
+	return g;
+}
+
+/*
  * The next sample of pend[emit] into @it: 1, or 0 when that entry has
  * none left (a group read, gread_next()) and the next is due; or
  * -PEBS_E_NOMEM.
@@ -2748,16 +2766,10 @@ static int gread_next(struct pebs_perf_reader *r, const struct pend *e,
 static int emit(struct pebs_perf_reader *r, struct pebs_perf_item *it)
 {
 	const struct pend *e = &r->pend[r->emit];
-	unsigned ai = e->attr;
-	if (gread(&r->attrs[e->attr])) {
-		int g = gread_next(r, e, &ai);
-		if (g <= 0) {
-			r->emit += !g;
-			return g;
-		}
-	} else {
-		r->emit++;
-	}
+	unsigned ai;
+	int g = next_event(r, &ai);
+	if (g <= 0)
+		return g;
 	const uint8_t *p = r->b + e->off;
 	uint16_t sz = rd16(r, p + 6);
 	memset(it, 0, sizeof(*it));
@@ -2971,17 +2983,12 @@ int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 			}
 			const struct pend *pe = &r->pend[r->emit];
 			const struct pattr *a = &r->attrs[pe->attr];
-			unsigned ai = pe->attr;
-			if (gread(a)) {
-				int g = gread_next(r, pe, &ai);
-				if (g < 0)
-					return g;
-				r->emit += !g;
-				if (!g)
-					continue;
-			} else {
-				r->emit++;
-			}
+			unsigned ai;
+			int g = next_event(r, &ai);
+			if (g < 0)
+				return g;
+			if (!g)
+				continue;
 			const uint8_t *p = r->b + pe->off;
 			uint16_t sz = rd16(r, p + 6);
 			size_t i = b->n++;
