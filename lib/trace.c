@@ -494,6 +494,9 @@ static int read_next(struct wtrace *t, struct wtrace_rec *r, char *msg,
 	return 0;	/* what follows "end" is not read */
 }
 
+/* What a header line is: the version written now, or the first. */
+#define EXPECT "expected 'pebs-trace 2' or 'pebs-trace 1'"
+
 /*
  * The first line, @n bytes in @buf: exactly "pebs-trace 1" or
  * "pebs-trace 2" (one space), then optional blanks, then the line end;
@@ -511,23 +514,23 @@ static int header(char *buf, size_t n, int *version, char *msg,
 
 	if (n != strlen(buf))
 		return fail(msg, cap, 1, PEBS_E_FORMAT, "not a pebs-trace "
-			    "file (expected 'pebs-trace 1')");
+			    "file (" EXPECT ")");
 	n = strip_eol(buf, n);
 	if (strncmp(buf, magic, m) != 0 ||
 	    (buf[m] && buf[m] != ' ' && buf[m] != '\t'))
 		return fail(msg, cap, 1, PEBS_E_FORMAT, "not a pebs-trace "
-			    "file (expected 'pebs-trace 1')");
+			    "file (" EXPECT ")");
 	if ((e = stray_cr(msg, cap, 1, buf, n, PEBS_E_FORMAT)))
 		return e;
 	while (n > m && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = 0;
 	if (n == m)
 		return fail(msg, cap, 1, PEBS_E_FORMAT, "no version after "
-			    "'pebs-trace' (expected 'pebs-trace 1')");
+			    "'pebs-trace' (" EXPECT ")");
 	if (buf[m] != ' ' || buf[v] == ' ' || buf[v] == '\t') {
 		i = buf[m] != ' ' ? m : v;
 		snprintf(msg, cap, "line 1, column %zu: %s where the header "
-			 "has one space (expected 'pebs-trace 1')", i + 1,
+			 "has one space (" EXPECT ")", i + 1,
 			 buf[i] == ' ' ? "a second space" : "a tab");
 		return -PEBS_E_FORMAT;
 	}
@@ -541,7 +544,7 @@ static int header(char *buf, size_t n, int *version, char *msg,
 	}
 	if (strspn(buf + v, "0123456789") != ve - v) {
 		snprintf(msg, cap, "line 1, column %zu: version '%s' is not a "
-			 "number (expected 'pebs-trace 1')", v + 1,
+			 "number (" EXPECT ")", v + 1,
 			 excerpt(ex, sizeof(ex), buf + v));
 		return -PEBS_E_FORMAT;
 	}
@@ -588,7 +591,7 @@ int wtrace_open(struct wtrace **out, FILE *fp, int own, char *msg,
 	if (n < 0) {
 		e = ferror(fp) ? read_error(msg, cap) :
 			fail(msg, cap, 1, PEBS_E_FORMAT,
-			     "empty input, expected 'pebs-trace 1'");
+			     "empty input, " EXPECT);
 	} else {
 		e = header(t->buf, (size_t)n, &t->version, msg, cap);
 	}

@@ -157,9 +157,10 @@ struct bad {
 
 static const struct bad bads[] = {
 	{ "trace-empty-file", 0, PEBS_E_FORMAT,
-	  "line 1: empty input, expected 'pebs-trace 1'" },
+	  "line 1: empty input, expected 'pebs-trace 2' or 'pebs-trace 1'" },
 	{ "trace-no-header", 0, PEBS_E_FORMAT,
-	  "line 1: not a pebs-trace file (expected 'pebs-trace 1')" },
+	  "line 1: not a pebs-trace file (expected 'pebs-trace 2' or "
+	  "'pebs-trace 1')" },
 	{ "trace-version", 0, PEBS_E_VERSION,
 	  "line 1: trace format version '3' is not supported "
 	  "(this reader knows 1 and 2)" },
@@ -193,10 +194,10 @@ static const struct bad bads[] = {
 	  "line 3: neither an access, a directive nor a comment: '@junk'" },
 	{ "trace-header-tab", 0, PEBS_E_FORMAT,
 	  "line 1, column 11: a tab where the header has one space "
-	  "(expected 'pebs-trace 1')" },
+	  "(expected 'pebs-trace 2' or 'pebs-trace 1')" },
 	{ "trace-header-spaces", 0, PEBS_E_FORMAT,
 	  "line 1, column 12: a second space where the header has one "
-	  "space (expected 'pebs-trace 1')" },
+	  "space (expected 'pebs-trace 2' or 'pebs-trace 1')" },
 	{ "trace-header-junk", 0, PEBS_E_FORMAT,
 	  "line 1, column 14: unexpected 'x' after the version" },
 	{ "trace-header-cr", 0, PEBS_E_FORMAT,
@@ -204,7 +205,7 @@ static const struct bad bads[] = {
 	  "before the LF is allowed)" },
 	{ "trace-header-word", 0, PEBS_E_FORMAT,
 	  "line 1, column 12: version 'one' is not a number (expected "
-	  "'pebs-trace 1')" },
+	  "'pebs-trace 2' or 'pebs-trace 1')" },
 	{ "trace-clock-junk", 0, PEBS_E_PARSE,
 	  "line 2: unexpected 'junk' after clock ns" },
 	/* version 2 without its end line: cut while being written */
