@@ -1758,7 +1758,8 @@ static void ys_head_key(const struct ys *y, struct ys_head *hd, int by)
 
 /*
  * The checks of a document's head @hd, then its field and by ids into
- * *@field, *@by; with @h, that they are @h's.  0 or -PEBS_E_PARSE.
+ * *@field, *@by; with @h, that they are @h's (else -PEBS_E_INVAL).  0 or
+ * -PEBS_E_PARSE.
  */
 static int ys_head(struct ys *y, const struct pebs_hist *h,
 		   const struct ys_head *hd, int *field, int *by)

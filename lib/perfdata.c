@@ -74,6 +74,8 @@ struct pmap {
 	uint8_t bid[20];
 	uint8_t bid_len;
 	uint32_t next;		/* next map of the same pid, or UINT32_MAX */
+	uint32_t src;		/* a FORK's copy: the map copied (index +
+				 * 1), else 0 (map_valid()) */
 };
 
 struct pbid {
@@ -171,6 +173,8 @@ struct pebs_perf_reader {
 	 */
 	struct pfork {
 		struct okey k;
+		struct okey maxk;	/* the latest k of this one and those
+					 * before it in the chain */
 		uint32_t child, prev;
 		uint64_t round;
 	} *forks;
@@ -953,6 +957,21 @@ static int map_alive_at(const struct pebs_perf_reader *r,
 	       (!p->dead || okey_cmp(r, k, &p->died) < 0);
 }
 
+/*
+ * Whether map @p is one: a FORK's copy is only when the map it copies
+ * was alive at the FORK, up the chain of copies.  A copy is made from
+ * the ends read so far; an exec of the parent of an earlier time read
+ * after the FORK (another CPU's buffer) ends the parent's map before
+ * the FORK, so the child never had it: known once pass 1 is done.
+ */
+static int map_valid(const struct pebs_perf_reader *r, const struct pmap *p)
+{
+	for (; p->src; p = &r->maps[p->src - 1])
+		if (!map_alive_at(r, &r->maps[p->src - 1], &p->born))
+			return 0;
+	return 1;
+}
+
 /* Adds map @m of its pid, dead at the pid's ends read already: its
  * index, or -1 (out of memory). */
 static long map_put(struct pebs_perf_reader *r, const struct pmap *m)
@@ -1008,7 +1027,10 @@ static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 		for (uint32_t i = f ? (uint32_t)*f : 0; i;
 		     i = r->forks[i - 1].prev) {
 			const struct pfork *fk = &r->forks[i - 1];
-			if (fk->round + 1 < c.born.flush)
+			/* none of the rest is later than the map (a
+			 * map made after every FORK: at once) */
+			if (fk->round + 1 < c.born.flush ||
+			    okey_cmp(r, &fk->maxk, &c.born) <= 0)
 				break;
 			if (!map_alive_at(r, &c, &fk->k))
 				continue;
@@ -1020,6 +1042,7 @@ static int map_add(struct pebs_perf_reader *r, const struct pmap *m)
 			cm->pid = fk->child;
 			cm->born = fk->k;
 			cm->dead = 0;
+			cm->src = (uint32_t)x + 1;
 		}
 		if (!r->ntodo)
 			return 0;
@@ -1037,7 +1060,10 @@ static int fork_note(struct pebs_perf_reader *r, uint32_t child,
 	uint64_t *f = ht_slot(&r->forkix, parent, 1);
 	if (!f)
 		return -PEBS_E_NOMEM;
-	r->forks[r->nforks++] = (struct pfork){ *k, child, (uint32_t)*f,
+	struct okey mx = *k;
+	if (*f && okey_cmp(r, &r->forks[*f - 1].maxk, k) > 0)
+		mx = r->forks[*f - 1].maxk;
+	r->forks[r->nforks++] = (struct pfork){ *k, mx, child, (uint32_t)*f,
 						r->nrounds };
 	*f = r->nforks;
 	return 0;
@@ -1070,6 +1096,7 @@ static int maps_fork(struct pebs_perf_reader *r, uint32_t child,
 		m.born = *k;
 		/* the parent's later exec does not end the child's copy */
 		m.dead = 0;
+		m.src = idx[n] + 1;
 		if (map_add(r, &m) < 0) {
 			free(idx);
 			return -PEBS_E_NOMEM;
@@ -2002,6 +2029,8 @@ static int add_pid_maps(struct pebs_perf_reader *r, uint32_t pid,
 static int map_alive(const struct pebs_perf_reader *r, const struct pmap *p,
 		     const struct okey *hi)
 {
+	if (!map_valid(r, p))
+		return 0;
 	if (!hi)
 		return !p->dead;
 	return okey_cmp(r, &p->born, hi) < 0 &&
@@ -2695,7 +2724,9 @@ static int new_segment(struct pebs_perf_reader *r, const struct pend *e)
  * group).  perf delivers such a sample once per member, as the member's
  * event, with the growth of its count since its last such sample as the
  * period, and not for a member whose count did not grow or whose id no
- * event has (perf's deliver_sample_group()); so does this reader.
+ * event has (perf's deliver_sample_group()); so does this reader, but
+ * for the period: a .pebs sample has none, and a member's event keeps
+ * its attr's (0 for the members of perf's leader sampling).
  */
 static int gread(const struct pattr *a)
 {
@@ -2712,10 +2743,21 @@ static int gread_next(struct pebs_perf_reader *r, const struct pend *e,
 		      unsigned *ai)
 {
 	const uint8_t *q = r->b + e->off + 8;
+	size_t n = rd16(r, q - 2) - 8u;
 	const struct pattr *a = &r->attrs[e->attr];
 	uint64_t rf = a->read_format;
 	size_t off = 8 * (size_t)__builtin_popcountll(a->sample_type &
 						       S_BEFORE_READ);
+	/*
+	 * Checked again: pass 1 checked the record against the attr it
+	 * knew then, and an attr read later (HEADER_ATTR) may take its id.
+	 * A group that does not fit its record gives nothing.
+	 */
+	size_t end = off;
+	if (off > n || read_size(a, r, q, n, &end) < 0) {
+		r->sub = 0;
+		return 0;
+	}
 	uint64_t nr = rd64(r, q + off);
 	size_t per = 8 * (2 + !!(rf & 16));	/* value, id, [lost] */
 	off += 8 * (1 + !!(rf & 1) + !!(rf & 2));
