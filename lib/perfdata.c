@@ -180,6 +180,7 @@ struct pebs_perf_reader {
 	} *forks;
 	size_t nforks, capforks;
 	struct htab forkix;	/* parent pid -> its last forks index + 1 */
+	struct htab plast;	/* pass 1: a group member id's last count */
 	struct pmap *todo;	/* map_add()'s work list */
 	size_t ntodo, captodo;
 	size_t nbounds, capbounds, seg;	/* seg: bounds passed */
@@ -933,6 +934,67 @@ static void sample_id(struct pebs_perf_reader *r, const uint8_t *p,
 		*cpu = rd32(r, q);
 }
 
+/* The sample_type bits laid out before READ, a u64 each. */
+#define S_BEFORE_READ (PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP | \
+		       PEBS_PERF_S_TID | PEBS_PERF_S_TIME | PEBS_PERF_S_ADDR | \
+		       PEBS_PERF_S_ID | PEBS_PERF_S_STREAM_ID | \
+		       PEBS_PERF_S_CPU | PEBS_PERF_S_PERIOD)
+
+/*
+ * Whether samples of @a read their group with the members' ids
+ * (PERF_SAMPLE_READ, PERF_FORMAT_GROUP and ID: the leader sampling of
+ * `perf record -e '{a,b}:S'`, or an older perf mem's mem-loads-aux
+ * group).  perf delivers such a sample once per member, as the member's
+ * event, with the growth of its count since its last such sample as the
+ * period, and not for a member whose count did not grow or whose id no
+ * event has (perf's deliver_sample_group()); so does this reader, but
+ * for the period: a .pebs sample has none, and a member's event keeps
+ * the mean (gread_periods()).
+ */
+static int gread(const struct pattr *a)
+{
+	return (a->sample_type & PEBS_PERF_S_READ) &&
+	       (a->read_format & 8) && (a->read_format & 4);
+}
+
+/*
+ * Pass 1: adds the growth of the count of each member of group read @q
+ * (@n bytes, a sample of @a, gread(), its size checked) but @a's own to
+ * that member's period sum, as perf gives it as their samples' period:
+ * a .pebs sample has none, the event keeps the mean (build_meta()).  Per
+ * id in file order: an id is one CPU's or thread's counter, written to
+ * one buffer in time order.  0 or -PEBS_E_NOMEM.
+ */
+static int gread_periods(struct pebs_perf_reader *r, const struct pattr *a,
+			 const uint8_t *q, size_t n)
+{
+	uint64_t rf = a->read_format;
+	size_t off = 8 * (size_t)__builtin_popcountll(a->sample_type &
+						       S_BEFORE_READ);
+	size_t end = off;
+	if (off > n || read_size(a, r, q, n, &end) < 0)
+		return 0;
+	uint64_t nr = rd64(r, q + off);
+	size_t per = 8 * (2 + !!(rf & 16));
+	off += 8 * (1 + !!(rf & 1) + !!(rf & 2));
+	for (uint64_t i = 0; i < nr; i++) {
+		const uint8_t *v = q + off + per * i;
+		uint64_t *x = ht_slot(&r->ids, rd64(r, v + 8), 0);
+		if (!x || &r->attrs[*x] == a)
+			continue;
+		uint64_t *last = ht_slot(&r->plast, rd64(r, v + 8), 1);
+		if (!last)
+			return -PEBS_E_NOMEM;
+		uint64_t grew = rd64(r, v) - *last;
+		*last = rd64(r, v);
+		if (grew) {
+			r->attrs[*x].psum += grew;
+			r->attrs[*x].pcount++;
+		}
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ pass 1 */
 
 /* Orders record keys as pass 2 emits them. */
@@ -1495,6 +1557,10 @@ static int scan(struct pebs_perf_reader *r, struct feat_ctx *f)
 				pa->psum += rd64(r, q + l->period);
 				pa->pcount++;
 			}
+			/* and a group's other members the mean growth of
+			 * their counts (gread()) */
+			if (pa && gread(pa) && gread_periods(r, pa, q, n) < 0)
+				return -PEBS_E_NOMEM;
 			/* runs of samples of one thread: hash once */
 			if (!r->nsamples || s.pid != last_pid ||
 			    s.tid != last_tid) {
@@ -2711,29 +2777,6 @@ static int new_segment(struct pebs_perf_reader *r, const struct pend *e)
 	return 1;
 }
 
-/* The sample_type bits laid out before READ, a u64 each. */
-#define S_BEFORE_READ (PEBS_PERF_S_IDENTIFIER | PEBS_PERF_S_IP | \
-		       PEBS_PERF_S_TID | PEBS_PERF_S_TIME | PEBS_PERF_S_ADDR | \
-		       PEBS_PERF_S_ID | PEBS_PERF_S_STREAM_ID | \
-		       PEBS_PERF_S_CPU | PEBS_PERF_S_PERIOD)
-
-/*
- * Whether samples of @a read their group with the members' ids
- * (PERF_SAMPLE_READ, PERF_FORMAT_GROUP and ID: the leader sampling of
- * `perf record -e '{a,b}:S'`, or an older perf mem's mem-loads-aux
- * group).  perf delivers such a sample once per member, as the member's
- * event, with the growth of its count since its last such sample as the
- * period, and not for a member whose count did not grow or whose id no
- * event has (perf's deliver_sample_group()); so does this reader, but
- * for the period: a .pebs sample has none, and a member's event keeps
- * its attr's (0 for the members of perf's leader sampling).
- */
-static int gread(const struct pattr *a)
-{
-	return (a->sample_type & PEBS_PERF_S_READ) &&
-	       (a->read_format & 8) && (a->read_format & 4);
-}
-
 /*
  * The next member of sample @e's group (gread()) to deliver it as: 1 with
  * its event (attr index) in *@ai, 0 when none is left (r->sub back to
@@ -3102,6 +3145,7 @@ void pebs_perf_reader_close(struct pebs_perf_reader *r)
 	free(r->attrs);
 	ht_free(&r->ids);
 	ht_free(&r->rlast);
+	ht_free(&r->plast);
 	ht_free(&r->pidmap);
 	ht_free(&r->sampled);
 	ht_free(&r->threads);

@@ -456,11 +456,12 @@ static int ev_attrs(const struct pebs_meta *m, const char *name,
 	 * sample's period and the .pebs has no column for it, so every
 	 * sample gets the mean the import kept; totals (perf report's event
 	 * count) stay right, single periods only when they were all equal.
+	 * So does a member of a group read (period 0: it did not sample).
 	 */
 	e->freq = num(mget(m, "events.%zu.freq", mi), 0);
-	if (e->freq)
-		e->period = num(mget(m, "events.%zu.perf.mean_period", mi),
-				e->period);
+	uint64_t mean = num(mget(m, "events.%zu.perf.mean_period", mi), 0);
+	if (mean && (e->freq || !e->period))
+		e->period = mean;
 	return 1;
 }
 

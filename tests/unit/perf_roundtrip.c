@@ -3015,6 +3015,12 @@ Test(perf_roundtrip, group_read_sample_per_member)
 	}
 	cr_expect_eq(e, 0, "%s", pebs_perf_reader_errmsg(r));
 	cr_expect_eq(n, 5);
+	/* B's period: the mean growth at its samples, (50 + 30) / 2; A's
+	 * is its attr's, as the sampling event */
+	const struct pebs_meta *m = pebs_perf_reader_meta(r);
+	const char *mp = pebs_meta_get(m, "events.1.perf.mean_period");
+	cr_expect_str_eq(mp ? mp : "(none)", "40");
+	cr_expect_null(pebs_meta_get(m, "events.0.perf.mean_period"));
 	pebs_perf_reader_close(r);
 	/* in batches of 2: a group's samples may straddle two */
 	cr_assert_eq(pebs_perf_reader_open_mem(&r, b.b, b.n, NULL), 0);
