@@ -336,15 +336,20 @@ static const char *intern(struct pebs_perf_reader *r, const uint8_t *s,
 	return c;
 }
 
-/* A perf header string: u32 length, then NUL-padded text. */
+/*
+ * A perf header string: u32 length, then NUL-padded text.  0,
+ * -PEBS_E_FORMAT when it does not fit in @n (it returned -1, which is
+ * -PEBS_E_NOMEM: a HOSTNAME cut short said "out of memory", exit 3), or
+ * -PEBS_E_NOMEM.
+ */
 static int rdstr(const struct pebs_perf_reader *r, const uint8_t *p,
 		 size_t n, size_t *off, char **out)
 {
 	if (*off + 4 > n)
-		return -1;
+		return -PEBS_E_FORMAT;
 	uint32_t l = rd32(r, p + *off);
 	if (l > n - *off - 4)
-		return -1;
+		return -PEBS_E_FORMAT;
 	*out = strndup((const char *)p + *off + 4, l);
 	if (!*out)
 		return -PEBS_E_NOMEM;

@@ -3123,3 +3123,29 @@ Test(perf_roundtrip, parent_exec_read_after_fork)
 		pebs_perf_reader_close(r);
 	}
 }
+
+/*
+ * A header string cut short (HOSTNAME of length 100 in a 16-byte
+ * HEADER_FEATURE, pipe layout) is a feature left out, not "out of
+ * memory": rdstr() said -1, which is -PEBS_E_NOMEM, and the import
+ * exited 3 (found by a mutation hunt).
+ */
+Test(perf_roundtrip, cut_header_string_is_not_out_of_memory)
+{
+	static struct sbuf b;
+	memcpy(b.b, "PERFILE2", 8);
+	b.n = 8;
+	put64(&b, 16);
+	size_t at = begin_rec(&b, 80);	/* HEADER_FEATURE */
+	put64(&b, 3);			/* HOSTNAME */
+	put64(&b, 100);			/* its length, past the record */
+	end_rec(&b, at);
+	struct pebs_perf_reader *r;
+	int e = pebs_perf_reader_open_mem(&r, b.b, b.n, NULL);
+	cr_assert_eq(e, 0, "%d: %s", e, pebs_perf_reader_errmsg(r));
+	struct pebs_perf_item it;
+	cr_expect_eq(pebs_perf_reader_next(r, &it), 0, "%s",
+		     pebs_perf_reader_errmsg(r));
+	cr_expect_null(pebs_meta_get(pebs_perf_reader_meta(r), "host"));
+	pebs_perf_reader_close(r);
+}
