@@ -1389,6 +1389,14 @@ static int xs_counted(struct pebs_c2c *c, size_t nxs0, const uint64_t *before,
 				     c->kinds.keys[k]);
 	}
 	free(sum);
+	/*
+	 * Refused: the input's other_at entries go (its "other" counts
+	 * stay, as what an input gave before its error does), so that the
+	 * result written still holds each of them in "other": -f yaml
+	 * stopped at other_at with "out of memory" (exit 3).
+	 */
+	if (r)
+		c->nxs = nxs0;
 	return r;
 }
 
