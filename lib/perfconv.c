@@ -184,11 +184,8 @@ int pebs_perf_import_cb(FILE *in, const char *name, FILE *out,
 		pebs_perf_reader_close(r);
 		return we;
 	}
-	if (e < 0) {
-		/* never an empty message, whatever path failed */
-		const char *m = pebs_perf_reader_errmsg(r);
-		snprintf(err, errlen, "%s", *m ? m : pebs_strerror(e));
-	}
+	if (e < 0)
+		snprintf(err, errlen, "%s", pebs_perf_reader_errmsg(r));
 	pebs_perf_reader_close(r);
 	we = pebs_writer_close(w);
 	if (we < 0 && e >= 0)

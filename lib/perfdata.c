@@ -2531,7 +2531,7 @@ static int open_file_layout(struct pebs_perf_reader *r, struct feat_ctx *f)
 /* Parses the input in r->b (header, attributes, features, pass 1). */
 static int start(struct pebs_perf_reader *r)
 {
-	int e;
+	int e = 0;
 	if (r->len < 16 || !pebs_perf_probe(r->b, r->len)) {
 		seterr(r, r->len < 8 ? "input too short for a perf.data "
 		       "file" : "not a perf.data file (no PERFILE2 magic)");
@@ -2546,11 +2546,12 @@ static int start(struct pebs_perf_reader *r)
 		r->pipe = 1;
 		r->data_off = 16;
 		r->data_end = r->len;
-	} else if ((e = open_file_layout(r, &f)) < 0) {
-		feat_free(&f);
-		return e;
+	} else {
+		/* its errors get the message below too (one was empty) */
+		e = open_file_layout(r, &f);
 	}
-	e = expand_compressed(r);
+	if (e == 0)
+		e = expand_compressed(r);
 	if (e == 0)
 		e = scan(r, &f);
 	if (e == 0 && r->stop_err == PEBS_E_UNSUPPORTED && !r->nsamples) {
