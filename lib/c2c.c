@@ -89,8 +89,7 @@ unsigned pebs_c2c_classify(struct pebs_c2c_stats *st, uint64_t dsrc,
 		 * or the remote bit without a remote DRAM hit (a DRAM level
 		 * that missed did not supply the line), is a remote cache
 		 * when the snoop says a cache supplied the line.
-		 */
-		/*
+		 *
 		 * A local level (LFB, L1, L2, L3, local DRAM) with the remote
 		 * bit and no hops, which no decoder of ours writes (an
 		 * import may): perf counts both the local source and the

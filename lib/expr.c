@@ -304,6 +304,20 @@ static int isword(int c)
 }
 
 /*
+ * Fails on the number suffix at @p: its letters, digits and _ named (up
+ * to 16, then "..."), whatever made it bad.
+ */
+static void bad_suffix(struct lex *L, const char *p)
+{
+	size_t m = 0;
+	while (m < 17 && (lib_isalnum((unsigned char)p[m]) || p[m] == '_'))
+		m++;
+	fail(L, L->col, "bad number suffix \"%.*s%s\" (k or K, M, G, or a "
+	     "time unit s, ms, us, ns)", (int)(m < 17 ? m : 16), p,
+	     m < 17 ? "" : "...");
+}
+
+/*
  * A number is kept as the decimal it was written as, all its significant
  * digits times a power of ten, and not only as a double: `t == 9ms` must
  * land on tick 9000000 exactly (9 * 1e-3 * 1e9 in double is
@@ -375,14 +389,7 @@ static void lex_number(struct lex *L)
 	}
 	suf[n] = 0;
 	if (lib_isalnum((unsigned char)p[n]) || p[n] == '_') {
-		/* named, as any other bad suffix (letters, digits and _) */
-		size_t m = n;
-		while (m < 17 && (lib_isalnum((unsigned char)p[m]) ||
-				  p[m] == '_'))
-			m++;
-		fail(L, L->col, "bad number suffix \"%.*s%s\" (k or K, M, G, "
-		     "or a time unit s, ms, us, ns)", (int)(m < 17 ? m : 16),
-		     p, m < 17 ? "" : "...");
+		bad_suffix(L, p);
 		return;
 	}
 	L->unit = 0;
@@ -400,8 +407,7 @@ static void lex_number(struct lex *L)
 			if (strcmp(suf, units[i]) == 0)
 				u = i;
 		if (!u) {
-			fail(L, L->col, "bad number suffix \"%s\" (k or K, M, G, "
-			     "or a time unit s, ms, us, ns)", suf);
+			bad_suffix(L, p);
 			return;
 		}
 		L->unit = u;

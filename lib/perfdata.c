@@ -2832,6 +2832,24 @@ static int gread_next(struct pebs_perf_reader *r, const struct pend *e,
 }
 
 /*
+ * Whether a new segment starts before pend[emit] (new_segment()): 1 with
+ * @it the PEBS_PERF_SEGMENT item, 0, or -PEBS_E_NOMEM.  Both reader APIs
+ * ask before each sample.
+ */
+static int segment_item(struct pebs_perf_reader *r,
+			struct pebs_perf_item *it)
+{
+	if (r->seg >= r->nbounds)
+		return 0;
+	int k = new_segment(r, &r->pend[r->emit]);
+	if (k > 0) {
+		memset(it, 0, sizeof(*it));
+		it->kind = PEBS_PERF_SEGMENT;
+	}
+	return k;
+}
+
+/*
  * The event (attr index) of the next sample of pend[emit] into *@ai: 1,
  * emit moved past the entry when it has no more (always, but for a group
  * read); 0 when it had none left (emit moved on); -PEBS_E_NOMEM.
@@ -2953,16 +2971,8 @@ int pebs_perf_reader_next(struct pebs_perf_reader *r,
 		int e = advance(r, it);
 		if (e)
 			return e == 2 ? 0 : e;
-		if (r->seg < r->nbounds) {
-			int k = new_segment(r, &r->pend[r->emit]);
-			if (k < 0)
-				return k;
-			if (k) {
-				memset(it, 0, sizeof(*it));
-				it->kind = PEBS_PERF_SEGMENT;
-				return 1;
-			}
-		}
+		if ((e = segment_item(r, it)))
+			return e;
 		/* 0: a group read that gave no more samples */
 		e = emit(r, it);
 		if (e)
@@ -3062,20 +3072,13 @@ int pebs_perf_reader_read(struct pebs_perf_reader *r, struct pebs_batch *b,
 		if (e < 0)
 			return e;
 		while (b->n < b->cap && r->emit < r->ready) {
-			if (r->seg < r->nbounds) {
-				int g = new_segment(r, &r->pend[r->emit]);
-				if (g < 0)
-					return g;
-				if (g) {
-					memset(it, 0, sizeof(*it));
-					it->kind = PEBS_PERF_SEGMENT;
-					return (int)b->n;
-				}
-			}
+			int g = segment_item(r, it);
+			if (g)
+				return g < 0 ? g : (int)b->n;
 			const struct pend *pe = &r->pend[r->emit];
 			const struct pattr *a = &r->attrs[pe->attr];
 			unsigned ai;
-			int g = next_event(r, &ai);
+			g = next_event(r, &ai);
 			if (g < 0)
 				return g;
 			if (!g)
