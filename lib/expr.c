@@ -938,6 +938,16 @@ static void word_operand(struct operand *o, const char *w)
 	}
 }
 
+/* One level deeper (a parenthesis, not, line() or page()); nonzero, with
+ * the message, past the limit (MAXDEPTH). */
+static int deeper(struct lex *L)
+{
+	if (++L->depth <= MAXDEPTH + 1)
+		return 0;
+	fail(L, L->col, "expression nested too deeply");
+	return 1;
+}
+
 static int parse_operand(struct lex *L, struct operand *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -979,10 +989,8 @@ static int parse_operand(struct lex *L, struct operand *o)
 		uint64_t m = w[0] == 'l' ? ~(uint64_t)63 : ~(uint64_t)4095;
 		lex_next(L);
 		/* line(line(...)) nests like parentheses, and as deep */
-		if (++L->depth > MAXDEPTH + 1) {
-			fail(L, L->col, "expression nested too deeply");
+		if (deeper(L))
 			return -1;
-		}
 		struct operand in;
 		int r = parse_operand(L, &in);
 		L->depth--;
@@ -1561,10 +1569,8 @@ static int parse_unary(struct lex *L)
 {
 	if (L->failed)
 		return -1;
-	if (++L->depth > MAXDEPTH + 1) {
-		fail(L, L->col, "expression nested too deeply");
+	if (deeper(L))
 		return -1;
-	}
 	int r = -1;
 	if (L->tok == T_NOT) {
 		lex_next(L);
