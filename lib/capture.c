@@ -547,8 +547,16 @@ static int pick_uarch(struct cap *c)
 		const char *name = o->uarch ? o->uarch : DEFAULT_SIM_UARCH;
 		c->u = pebs_uarch_by_name(name);
 		if (!c->u) {
-			cerr(c, "--uarch: unknown microarchitecture \"%s\"",
-			     name);
+			/* the names, as --plan and --workload list theirs */
+			char names[256] = "";
+			for (unsigned i = 0; i < pebs_uarch_count(); i++) {
+				strncat(names, i ? " " : "",
+					sizeof(names) - strlen(names) - 1);
+				strncat(names, pebs_uarch_get(i)->name,
+					sizeof(names) - strlen(names) - 1);
+			}
+			cerr(c, "--uarch: unknown microarchitecture \"%s\" "
+			     "(one of: %s)", name, names);
 			return -PEBS_E_INVAL;
 		}
 		/* hardware: the profile is given, the machine (and for msr
