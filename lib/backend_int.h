@@ -138,8 +138,9 @@ struct bk_perf_open {
  * before a load-latency event with an auxiliary event (pebs_plan_aux,
  * spr), that event as a counting group leader and the load-latency
  * event its member, as perf mem does: the kernel refuses a lone SPR
- * load-latency event with ENODATA.  Returns the number of opens, or 0
- * when @max is too small.  Exposed for unit tests.
+ * load-latency event with ENODATA.  Every later load-latency event of
+ * the plan is a member of the same group.  Returns the number of opens,
+ * or 0 when @max is too small.  Exposed for unit tests.
  */
 size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
 		     size_t max);

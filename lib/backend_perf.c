@@ -176,6 +176,7 @@ size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
 		     size_t max)
 {
 	size_t n = 0;
+	int aux = -1;	/* the open of the auxiliary event, once opened */
 
 	for (size_t e = 0; e < pebs_plan_nevents(p); e++) {
 		const struct pebs_plan_event *pe = pebs_plan_event(p, e);
@@ -192,8 +193,18 @@ size_t bk_perf_opens(const struct pebs_plan *p, struct bk_perf_open *o,
 			raw_attr(&o[n].attr, ax->select, ax->evtsel);
 			o[n].leader = -1;
 			o[n].plan_ev = -1;
-			leader = (int)n++;
+			aux = (int)n++;
+			leader = aux;
 		}
+		/*
+		 * The auxiliary event serves the plan's first load-latency
+		 * event, and is opened in front of it; the kernel refuses
+		 * every load-latency event that is not in a group with it
+		 * (ENODATA), so a later one joins the same group.
+		 */
+		if (leader < 0 && aux >= 0 &&
+		    pe->ev.kind == PEBS_EVK_LOAD_LATENCY)
+			leader = aux;
 		if (n == max)
 			return 0;
 		struct perf_event_attr *a = &o[n].attr;

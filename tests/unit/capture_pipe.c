@@ -1189,6 +1189,34 @@ Test(capture_pipe, perf_spr_ldlat_group)
 	pebs_plan_free(p);
 }
 
+/* SPR: a second load-latency event joins the auxiliary event's group
+ * too; opened alone, the kernel would refuse it with ENODATA. */
+Test(capture_pipe, perf_spr_every_ldlat_in_aux_group)
+{
+	struct pebs_plan *p;
+	struct pebs_plan_opts po = { .uarch = pebs_uarch_by_name("spr") };
+	static const char *const ev[] = { "load-latency:u",
+					  "MEM_INST_RETIRED.ALL_STORES",
+					  "load-latency:k" };
+	struct bk_perf_open o[5];
+	char err[256];
+
+	cr_assert_eq(pebs_plan_build(&p, &po, ev, 3, NULL, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(pebs_plan_naux(p), 1);
+	cr_assert_eq(bk_perf_opens(p, o, 5), 4);
+	cr_assert_eq(o[0].plan_ev, -1);
+	cr_assert_eq(o[0].leader, -1);
+	cr_assert_eq(o[1].plan_ev, 0);
+	cr_assert_eq(o[1].leader, 0);
+	cr_assert_eq(o[2].plan_ev, 1);
+	cr_assert_eq(o[2].leader, -1, "not a load-latency event");
+	cr_assert_eq(o[3].plan_ev, 2);
+	cr_assert_eq(o[3].attr.config, 0x1cd);
+	cr_assert_eq(o[3].leader, 0, "member of the aux group as well");
+	pebs_plan_free(p);
+}
+
 /* A copy of the stand-in machine testdata/probe/@name in a new directory,
  * whose path goes to @root (@len bytes). */
 static void probe_root_copy(char *root, size_t len, const char *name)
