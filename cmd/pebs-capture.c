@@ -415,6 +415,9 @@ int main(int argc, char **argv)
 	const char *out = NULL, *cpus = NULL, *uarch = NULL, *backend = NULL;
 	unsigned long long period = 0, num;
 	int plan = 0, probe = 0, c;
+	/* --seed and --accesses drive the simulator's workload: the first
+	 * of them given, refused with a hardware backend */
+	int sim_opt = 0;
 	struct pebs_capture_opts co = { 0 };
 	/* the first option given that only a capture (cap_opt) or a
 	 * capture and --plan (plan_opt) take: --probe takes neither */
@@ -466,6 +469,8 @@ int main(int argc, char **argv)
 					 "\"%s\"", c == OPT_SEED ? "--seed" :
 					 c == OPT_MAXLOST ? "--max-lost" :
 					 "--accesses", optarg);
+			if (c != OPT_MAXLOST && !sim_opt)
+				sim_opt = c;
 			if (c == OPT_SEED)
 				co.seed = num;
 			else if (c == OPT_ACCESSES)
@@ -519,6 +524,12 @@ int main(int argc, char **argv)
 		free(ev);
 		return r;
 	}
+	/* Ignored there, they would leave a capture that was meant to stop
+	 * after N accesses running until Ctrl-C: refused, as --workload
+	 * and --trace are. */
+	if (sim_opt && backend && strcmp(backend, "sim"))
+		util_die(EXIT_USAGE, "%s needs -b sim",
+			 sim_opt == OPT_SEED ? "--seed" : "--accesses");
 	co.backend = backend;
 	co.events = ev;
 	co.nevents = nev;

@@ -30,3 +30,7 @@ pebs-capture -b sim --uarch core2 --workload false-sharing -c 97 \
 # --force is the msr backend's alone (its probe's refusal: unit tests)
 pebs-capture --force --workload false-sharing -o /dev/null; echo "rc=$?"
 pebs-capture --plan --force --uarch skx; echo "rc=$?"
+# --seed and --accesses drive the simulated workload: refused, not
+# ignored, with a hardware backend (before anything is opened)
+pebs-capture -b msr --accesses 1M -o /dev/null; echo "rc=$?"
+pebs-capture -b perf --seed 7 -o /dev/null; echo "rc=$?"
