@@ -828,8 +828,10 @@ static int refill(struct pebs_raw_reader *r)
 			r->fp = fopen(path, "rb");
 			if (!r->fp) {
 				r->errfile = path;
-				snprintf(r->err, sizeof(r->err), "%s",
-					 strerror(errno));
+				/* TOOL: FILE: WHAT: WHY, as the .pebs
+				 * reader says it */
+				snprintf(r->err, sizeof(r->err),
+					 "cannot open: %s", strerror(errno));
 				r->gap = r->len > 0;
 				return -PEBS_E_IO;
 			}
@@ -862,7 +864,7 @@ static int refill(struct pebs_raw_reader *r)
 	if (got == 0) {
 		if (n < 0) {
 			r->errfile = r->curname;
-			snprintf(r->err, sizeof(r->err), "read: %s",
+			snprintf(r->err, sizeof(r->err), "read error: %s",
 				 strerror(errno));
 			close_cur(r);
 			r->gap = r->len > 0;
