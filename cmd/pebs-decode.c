@@ -352,7 +352,9 @@ static int info_one(const struct opts *o, const char *const *paths,
 			nreg++;
 		}
 	}
-	if (nreg == n)
+	/* An input refused as no dump (a .pebs or perf.data file given to
+	 * --raw) is left out of the dump: its size is not the dump's. */
+	if (nreg == n && !in.refused)
 		st.bytes = total;
 	int r = pebs_output_info(fp, name, meta, s, &st);
 	if (r == -PEBS_E_IO)

@@ -14,3 +14,7 @@ echo "rc=${PIPESTATUS[0]}"
 cp $td/good/raw-skl-ldlat.bin s.bin || exit 9
 pebs-decode --raw --uarch skl --raw-event load-latency@PMC2 s.bin - <s.bin |
 	wc -l
+# --info: the refused input's bytes are not the dump's (bytes and
+# bytes_per_sample of the two dumps r.bin make)
+pebs-decode --info --raw --uarch core2 r.bin x.pebs r.bin |
+	grep -E '^file|samples|bytes'
