@@ -536,6 +536,7 @@ int pebs_raw_config_default(struct pebs_raw_config *cfg,
 		cfg->pebs_enabled = 1ull << bit;
 		cfg->ev[bit].name = ev->name;
 		cfg->ev[bit].kind = ev->kind;
+		cfg->ev[bit].evtsel = (uint16_t)(ev->umask << 8 | ev->event);
 		return 0;
 	}
 	do {
@@ -596,6 +597,7 @@ int pebs_raw_config_default(struct pebs_raw_config *cfg,
 		}
 		cfg->pebs_enabled |= 1ull << bit;
 		cfg->ev[bit].kind = ev->kind;
+		cfg->ev[bit].evtsel = (uint16_t)(ev->umask << 8 | ev->event);
 		if (is_raw) {
 			/* Not in the table: the sample says "rHEX". */
 			size_t n = strlen(item) + 1;
@@ -673,6 +675,15 @@ static int build_meta(struct pebs_raw_reader *r)
 		snprintf(key, sizeof(key), "events.%u.name", k);
 		rc |= pebs_meta_set(m, key, r->cfg.ev[bit].name ?
 				    r->cfg.ev[bit].name : cname);
+		/* the encoding decides, as for a capture, which weight
+		 * pebs-decode -f perf writes (the latency or, for a DataLA
+		 * store, the TSX cycles as the kernel does) and perf's
+		 * config of the event */
+		if (r->cfg.ev[bit].evtsel) {
+			snprintf(key, sizeof(key), "events.%u.evtsel", k);
+			rc |= pebs_meta_setf(m, key, "0x%x",
+					     r->cfg.ev[bit].evtsel);
+		}
 		snprintf(key, sizeof(key), "events.%u.counter", k);
 		rc |= pebs_meta_set(m, key, cname);
 		k++;

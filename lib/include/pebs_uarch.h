@@ -290,6 +290,13 @@ uint64_t pebs_udsrc_decode(enum pebs_udsrc_variant v,
 struct pebs_raw_event {
 	const char *name;	/* sample event name; NULL = counter unused */
 	uint8_t kind;		/* enum pebs_uarch_kind */
+	/*
+	 * PERFEVTSEL umask (15:8) and event (7:0), written as the metadata's
+	 * events.N.evtsel; 0 = unknown (none written).  In what was padding:
+	 * callers that fill the struct themselves and leave it 0 are as
+	 * before.
+	 */
+	uint16_t evtsel;
 };
 
 /*
@@ -393,7 +400,8 @@ int pebs_raw_decode(const struct pebs_raw_config *cfg, const void *buf,
  * @cfg (names in cfg->namebuf follow the copy; other name pointers must
  * stay valid until close) and builds
  * metadata: source=raw, cpu.vendor, cpu.family, uarch, pebs.format,
- * time.unit (tsc when the format has a TSC), events.N.name/.counter.
+ * time.unit (tsc when the format has a TSC), events.N.name/.evtsel
+ * (when known)/.counter.
  */
 struct pebs_raw_reader;
 

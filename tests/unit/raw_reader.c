@@ -91,6 +91,8 @@ Test(raw_reader, concatenated_and_batched)
 	cr_assert_str_eq(pebs_meta_get(m, "events.0.name"),
 			 "MEM_TRANS_RETIRED.LOAD_LATENCY");
 	cr_assert_str_eq(pebs_meta_get(m, "events.0.counter"), "PMC0");
+	/* the encoding, as a capture writes it: -f perf's config */
+	cr_assert_str_eq(pebs_meta_get(m, "events.0.evtsel"), "0x1cd");
 	pebs_raw_reader_close(r);
 	unlink(a);
 	unlink(b);

@@ -12,5 +12,5 @@ pebs-decode --raw --uarch spr --raw-event r2c0@PMC0 -f csv \
 echo "rc=$?"
 # store-latency: the portable name of MEM_TRANS_RETIRED.STORE_SAMPLE (PMC0)
 pebs-decode --info --raw --uarch spr --raw-event 'store-latency;load-latency' \
-	$TD/good/raw-spr-adaptive.bin 2>/dev/null | grep -A1 -E '^  - name:'
+	$TD/good/raw-spr-adaptive.bin 2>/dev/null | grep -A2 -E '^  - name:'
 echo "rc=$?"
