@@ -284,6 +284,11 @@ static int run_perf(const struct opts *o, const char *const *paths,
 	/* no samples: still a valid perf.data, from an input that was read */
 	if (!w && r >= 0 && util_input_readable(&in))
 		r = pebs_perf_writer_open(&w, fp, util_input_meta(&in), NULL);
+	/* collisions after the last batch of samples (a dump of nothing
+	 * else, the tail of a pipe), as run_pebs() writes them */
+	util_input_stats(&in, &st);
+	if (w && r >= 0 && in.raw && st.lost > lost)
+		r = pebs_perf_writer_lost(w, 0, 0, st.lost - lost);
 	/* a refused writer still finishes the file before what it refused */
 	idle_perf = NULL;
 	if (w)
