@@ -339,7 +339,8 @@ static int info_one(const struct opts *o, const char *const *paths,
 	/* An input that could not be opened or read at all has no summary:
 	 * its message said so, and a YAML consumer would take "samples: 0"
 	 * for an empty capture. */
-	if (!got && !st.bytes && in.status == EXIT_SYS) {
+	if (!got && in.status == EXIT_SYS &&
+	    (in.raw ? !util_input_readable(&in) : !st.bytes)) {
 		pebs_summary_free(s);
 		pebs_meta_free(meta);
 		util_input_close(&in);

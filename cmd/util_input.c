@@ -54,6 +54,8 @@ int util_input_next(struct util_input *in, struct pebs_batch **b)
 		int st = r == -PEBS_E_IO ? EXIT_SYS : EXIT_DATA;
 		/* a .pebs or perf.data file given to --raw: not read */
 		in->refused |= in->raw && r == -PEBS_E_FORMAT;
+		in->failed += in->raw && (r == -PEBS_E_FORMAT ||
+					  r == -PEBS_E_IO);
 		if (st > in->status)
 			in->status = st;
 		if (in->shown++ < UTIL_INPUT_MAX_SHOWN)
@@ -111,9 +113,10 @@ int util_input_readable(const struct util_input *in)
 	if (!in->raw)
 		return util_reader_readable(in->r);
 	util_input_stats(in, &st);
-	/* an empty dump is a valid one of no records; a refused input
-	 * (a .pebs or perf.data file) is none */
-	return st.bytes > 0 || (in->status < EXIT_SYS && !in->refused);
+	/* an empty dump is a valid one of no records, also beside an
+	 * input that cannot be read; a refused input (a .pebs or
+	 * perf.data file) is none */
+	return st.bytes > 0 || in->failed < in->npaths;
 }
 
 int util_reader_readable(const struct pebs_reader *r)

@@ -39,6 +39,8 @@ struct util_input {
 	size_t npaths;
 	int status;		/* worst exit status of the damage seen */
 	int refused;		/* raw: an input that is no dump was met */
+	size_t failed;		/* raw: inputs not taken (cannot be opened
+				 * or read, or refused as no dump) */
 	unsigned shown;
 	struct util_progress pg;	/* .pebs inputs on a terminal */
 };

@@ -18,3 +18,11 @@ pebs-decode --raw --uarch skl --raw-event load-latency@PMC2 s.bin - <s.bin |
 # bytes_per_sample of the two dumps r.bin make)
 pebs-decode --info --raw --uarch core2 r.bin x.pebs r.bin |
 	grep -E '^file|samples|bytes'
+# An empty dump is read (a header, an --info document of 0 samples) also
+# beside an input that is refused or cannot be opened; none was written.
+: > e.bin
+pebs-decode --raw --uarch skx -f csv --fields ip x.pebs e.bin
+echo "rc=$?"
+pebs-decode --raw --uarch skx -f csv --fields ip missing e.bin
+echo "rc=$?"
+pebs-decode --info --raw --uarch skx missing e.bin | grep -E '^file|samples'
