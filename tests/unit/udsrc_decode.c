@@ -81,6 +81,26 @@ Test(udsrc, skl_skx_glc_tables)
 	check_table(PEBS_UDSRC_GLC, t);
 }
 
+/*
+ * The exact values formats/data-source.md section 3.1 lists for the SNB
+ * table (bits 4 and 5 clear): encoding 0 has mem_lvl MISS and no level
+ * bit (the level is in mem_lvl_num only), as its table row says.
+ */
+Test(udsrc, snb_values_as_documented)
+{
+	static const uint64_t doc[16] = {
+		0x10668080082, 0x10268100142, 0x11868100242, 0x10468100442,
+		0x10668100842, 0x10668200842, 0x10668800842, 0x10668800842,
+		0x13668208042, 0x13668808042, 0x11a68201042, 0x13a68202042,
+		0x11a68501042, 0x13a68502042, 0x11e68120042, 0x11e68140042,
+	};
+
+	for (unsigned e = 0; e < 16; e++)
+		cr_assert_eq(pebs_udsrc_decode(PEBS_UDSRC_SNB,
+					       PEBS_EVK_LOAD_LATENCY, e),
+			     doc[e], "enc %x", e);
+}
+
 /* The SDM-vs-kernel choice for 5/6/7 (formats/data-source.md). */
 Test(udsrc, sdm_choice_5_6_7_exact_bits)
 {
