@@ -182,15 +182,10 @@ static int do_plan(const char *uarch, const char **ev, size_t nev,
 		util_die(EXIT_USAGE, "--plan: needs --uarch NAME");
 	po.uarch = pebs_uarch_by_name(uarch);
 	if (!po.uarch) {
-		char names[256] = "";
-		for (unsigned i = 0; i < pebs_uarch_count(); i++) {
-			strncat(names, i ? " " : "",
-				sizeof(names) - strlen(names) - 1);
-			strncat(names, pebs_uarch_get(i)->name,
-				sizeof(names) - strlen(names) - 1);
-		}
+		char names[256];
 		util_die(EXIT_USAGE, "--uarch: unknown microarchitecture "
-			 "\"%s\" (one of: %s)", uarch, names);
+			 "\"%s\" (one of: %s)", uarch,
+			 pebs_uarch_names(names, sizeof(names)));
 	}
 	if (nev == 0)
 		util_die(EXIT_USAGE, "--plan: needs at least one -e EVENT");

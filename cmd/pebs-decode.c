@@ -463,9 +463,12 @@ int main(int argc, char **argv)
 		util_die(EXIT_USAGE, "--uarch and --raw-event need --raw");
 	if (o.in.raw && !o.in.uarch)
 		util_die(EXIT_USAGE, "--raw needs --uarch NAME");
-	if (o.in.raw && !pebs_uarch_by_name(o.in.uarch))
+	if (o.in.raw && !pebs_uarch_by_name(o.in.uarch)) {
+		char names[256];
 		util_die(EXIT_USAGE, "--uarch: unknown microarchitecture "
-			 "\"%s\"", o.in.uarch);
+			 "\"%s\" (one of: %s)", o.in.uarch,
+			 pebs_uarch_names(names, sizeof(names)));
+	}
 	if (o.level && (o.fmt != FMT_PEBS || o.info))
 		util_die(EXIT_USAGE, "--level applies to -f pebs only");
 	/* options that would change nothing are refused, not ignored, as

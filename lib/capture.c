@@ -548,15 +548,10 @@ static int pick_uarch(struct cap *c)
 		c->u = pebs_uarch_by_name(name);
 		if (!c->u) {
 			/* the names, as --plan and --workload list theirs */
-			char names[256] = "";
-			for (unsigned i = 0; i < pebs_uarch_count(); i++) {
-				strncat(names, i ? " " : "",
-					sizeof(names) - strlen(names) - 1);
-				strncat(names, pebs_uarch_get(i)->name,
-					sizeof(names) - strlen(names) - 1);
-			}
+			char names[256];
 			cerr(c, "--uarch: unknown microarchitecture \"%s\" "
-			     "(one of: %s)", name, names);
+			     "(one of: %s)", name,
+			     pebs_uarch_names(names, sizeof(names)));
 			return -PEBS_E_INVAL;
 		}
 		/* hardware: the profile is given, the machine (and for msr

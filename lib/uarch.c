@@ -499,6 +499,24 @@ const struct pebs_uarch *pebs_uarch_by_name(const char *name)
 	return NULL;
 }
 
+char *pebs_uarch_names(char *buf, size_t len)
+{
+	size_t at = 0;
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	for (unsigned i = 0; i < NPROFILES; i++) {
+		int n = snprintf(buf + at, len - at, "%s%s", i ? " " : "",
+				 profiles[i].name);
+		if (n < 0 || (size_t)n >= len - at) {
+			buf[at] = 0;	/* whole names only */
+			break;
+		}
+		at += (size_t)n;
+	}
+	return buf;
+}
+
 const struct pebs_uarch *pebs_uarch_by_model(unsigned family, unsigned model)
 {
 	for (unsigned i = 0; i < NPROFILES; i++) {

@@ -198,6 +198,13 @@ const struct pebs_uarch *pebs_uarch_get(unsigned i);
 const struct pebs_uarch *pebs_uarch_by_name(const char *name);
 
 /*
+ * The profiles' names, separated by spaces ("core2 nhm ... spr"), into
+ * @buf of @len bytes, cut to fit and always terminated (when @len > 0):
+ * for messages that refuse an unknown name.  Returns @buf.
+ */
+char *pebs_uarch_names(char *buf, size_t len);
+
+/*
  * The profile of CPUID display family @family and model @model (vendor not
  * checked), or NULL when no profile covers it.
  */

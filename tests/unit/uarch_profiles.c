@@ -35,6 +35,22 @@ Test(uarch, contract_names_exist)
 	cr_assert_null(pebs_uarch_get(pebs_uarch_count()));
 }
 
+/* The list of names in messages: every profile once, in order, and a
+ * short buffer gets whole names only. */
+Test(uarch, names_list)
+{
+	char buf[256], want[256] = "", small[12];
+	for (unsigned i = 0; i < pebs_uarch_count(); i++) {
+		if (i)
+			strcat(want, " ");
+		strcat(want, pebs_uarch_get(i)->name);
+	}
+	cr_assert_str_eq(pebs_uarch_names(buf, sizeof(buf)), want);
+	cr_assert_str_eq(pebs_uarch_names(small, sizeof(small)), "core2 nhm");
+	cr_assert_str_eq(pebs_uarch_names(small, 1), "");
+	cr_assert_eq(pebs_uarch_names(small, 0), small);
+}
+
 Test(uarch, every_profile_consistent)
 {
 	for (unsigned i = 0; i < pebs_uarch_count(); i++) {
