@@ -469,6 +469,9 @@ int main(int argc, char **argv)
 			 "\"%s\" (one of: %s)", o.in.uarch,
 			 pebs_uarch_names(names, sizeof(names)));
 	}
+	if (o.in.raw && o.in.salvage)
+		util_die(EXIT_USAGE, "--salvage does not apply to --raw (a raw "
+			 "dump has no blocks to skip)");
 	if (o.level && (o.fmt != FMT_PEBS || o.info))
 		util_die(EXIT_USAGE, "--level applies to -f pebs only");
 	/* options that would change nothing are refused, not ignored, as

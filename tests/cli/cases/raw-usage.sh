@@ -10,3 +10,6 @@ pebs-decode --raw --uarch skl -f csv --fields ip $TD/good/raw-none.bin \
 echo "rc=$?"
 # A directory opens but cannot be read: "read error", as for .pebs inputs.
 pebs-decode --raw --uarch skl -f csv --fields ip $TD/good
+echo "rc=$?"
+# --salvage skips damaged blocks; a raw dump has none: refused, not ignored.
+pebs-decode --raw --uarch icl --salvage $TD/bad/raw-icl-badsize.bin
