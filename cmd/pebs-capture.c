@@ -442,18 +442,28 @@ int main(int argc, char **argv)
 		case 'c':
 			if (util_parse_u64(optarg, &period) || period == 0)
 				util_die(EXIT_USAGE, "-c: not a positive "
-					 "number: \"%s\"", optarg);
+					 "number (decimal or 0x hex, with k, M "
+					 "or G): \"%s\"", optarg);
 			break;
 		case 'C': cpus = optarg; break;
 		case 'd': {
 			/* Seconds, fractions allowed: simulated workloads
 			 * last milliseconds. */
 			char *end;
+			errno = 0;
 			co.duration = strtod(optarg, &end);
+			/* strtod() skips leading blanks; the other numbers
+			 * (-c, --seed) refuse them */
 			if (end == optarg || *end || !(co.duration >= 0) ||
-			    !isfinite(co.duration))
+			    !isfinite(co.duration) ||
+			    isspace((unsigned char)*optarg))
 				util_die(EXIT_USAGE, "-d: not a number of "
 					 "seconds: \"%s\"", optarg);
+			/* 1e-400 reads as 0, which means no limit; a
+			 * positive one is at least a cycle */
+			if (errno == ERANGE && co.duration == 0)
+				util_die(EXIT_USAGE, "-d: out of range: \"%s\"",
+					 optarg);
 			break;
 		}
 		case OPT_SEED:

@@ -17,6 +17,11 @@ pebs-capture -b sim --uarch skx --workload false-sharing -o /dev/null \
 # -d: a finite number; the shortest positive duration is a cycle, not
 # "no limit" (0 is no limit)
 pebs-capture -b sim --uarch skx --workload false-sharing -d inf; echo "rc=$?"
+# a positive duration too small for a double is not 0 (no limit); no
+# blanks before a number, as -c and --seed
+pebs-capture -b sim --uarch skx --workload false-sharing -d 1e-400; echo "rc=$?"
+pebs-capture -b sim --uarch skx --workload false-sharing -d " 1"; echo "rc=$?"
+pebs-capture -b sim --uarch skx --workload false-sharing -c 1m; echo "rc=$?"
 pebs-capture -b sim --uarch skx --workload streaming -c 997 -d 1e-12 \
 	-o $TMP/d.pebs 2>/dev/null && pebs-decode --info $TMP/d.pebs |
 	grep '^  samples:'
