@@ -622,7 +622,15 @@ static int perf_spelling(const char *text, char *out, size_t len,
 		return r;
 	size_t n = strlen(out);
 	char sep = strchr(out, ':') ? ',' : ':';
+	int np = 0;
 	for (const char *m = s2 + 1; *m; m++) {
+		/* perf takes p up to three times (precise_ip 0 to 3) */
+		if (*m == 'p' && ++np > 3) {
+			lib_errf(err, errlen, "'%s': more than three p "
+				 "modifiers (perf's precision is p, pp, ppp "
+				 "or P)", text);
+			return -PEBS_E_PARSE;
+		}
 		if (*m == 'p' || *m == 'P')
 			continue;
 		if (*m != 'u' && *m != 'k') {

@@ -404,6 +404,8 @@ Test(event_parse, perf_spellings)
 	cr_assert_eq(s.mods, 0);
 	parse_bad("cpu/mem-loads,foo=1/P", "unknown perf term 'foo'");
 	parse_bad("cpu/mem-loads/H", "perf modifier 'H'");
+	parse_bad("cpu/mem-loads/pppp", "more than three p modifiers");
+	parse_bad("cpu/mem-loads/ppPpp", "more than three p modifiers");
 	parse_bad("cpu_core/mem-loads/", "PMU 'cpu_core'");
 	parse_bad("cpu//P", "no event name");
 	parse_bad("cpu/mem-loads", "not perf's spelling");
