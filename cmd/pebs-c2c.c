@@ -338,8 +338,8 @@ int main(int argc, char **argv)
 		util_die(EXIT_SYS, "out of memory");
 	char **paths = argv + optind;
 	size_t n = (size_t)(argc - optind);
-	if (!merge)	/* accepted and unused there (pebs-c2c(1)) */
-		util_symfs_check();
+	/* with --merge too: results keep the maps, symbolized from DIR */
+	util_symfs_check();
 	so.symfs = util_symfs;
 	util_check_out(out, (const char *const *)paths, n);
 	int readable = 0;
