@@ -38,18 +38,19 @@ struct opts {
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: %s [-f csv|yaml|jsonl|text|pebs|perf] "
-		"[--fields LIST] [--no-header]\n"
-		"       [--symfs DIR] [--salvage] [--level N] [-o FILE] "
-		"[-j THREADS] [FILE...]\n"
+		"[--fields LIST]\n"
+		"       [--no-header] [--symfs DIR] [--salvage] [--level N] "
+		"[-o FILE]\n"
+		"       [-j THREADS] [FILE...]\n"
 		"       %s --info [--salvage] [-o FILE] [FILE...]\n"
 		"       %s --raw --uarch NAME [--raw-event EVENT] [-f FORMAT] "
 		"[FILE...]\n"
-		"  -f FORMAT       output format (default: text on a terminal, "
-		"else csv)\n"
-		"  --fields LIST   comma-separated fields, or \"all\" "
-		"(default: "
-		"%s);\n"
-		"                  \"help\": the fields and what they mean\n"
+		"  -f, --format FORMAT  output format (default: text on a "
+		"terminal, else csv)\n"
+		"  --fields LIST   comma-separated fields, or \"all\"; "
+		"\"help\": the fields and\n"
+		"                  what they mean; default:\n"
+		"                  %s\n"
 		"  --no-header     csv/text: no header line\n"
 		UTIL_SYMFS_HELP
 		"  --info          metadata and a summary of each input (format "
@@ -68,8 +69,9 @@ static void usage(FILE *fp)
 		"EVENT[@PMCx|@FIXEDj][;...] (default:\n"
 		"                  load latency, else the first precise "
 		"event)\n"
-		"  -o FILE         write to FILE instead of standard output\n"
-		"  -j THREADS      decode threads (default: CPUs, at most 8)\n"
+		"  -o, --output FILE  write to FILE instead of standard "
+		"output\n"
+		"  -j, --threads N  decode threads (default: CPUs, at most 8)\n"
 		"  -h, --help      this help; --version: the version\n",
 		util_prog, util_prog, util_prog, pebs_field_default_list);
 }

@@ -17,16 +17,28 @@ static void usage(int code)
 {
 	fprintf(code ? stderr : stdout,
 		"usage: pebs-gen [-n COUNT] [--seed N] [--threads N] "
-		"[--block N] [--level N] [-o FILE]\n"
-		"Writes COUNT (default 1M) synthetic samples of a "
-		"multi-threaded server workload\n"
-		"(loads with latencies and data sources, stores, contended "
-		"lines) as .pebs.\n"
+		"[--block N] [--level N]\n"
+		"                [-o FILE]\n"
+		"Writes COUNT synthetic samples of a multi-threaded server "
+		"workload (loads\n"
+		"with latencies and data sources, stores, contended lines) as "
+		".pebs.\n"
 		"The same seed gives the same samples.  See pebs-gen(1).\n"
+		"  -n, --count COUNT  samples to write, k/M/G allowed "
+		"(default 1M)\n"
+		"  --seed N        seed of the samples (default 1)\n"
 		"  --threads N     threads of the simulated workload, 1-64 "
 		"(default 16):\n"
 		"                  they change the samples; not decode threads "
 		"(-j elsewhere)\n"
+		"  --block N       samples per block, 1-65536 (default "
+		"65536)\n"
+		"  --level N       zstd level 1-22 (default 1), or -1 to -7 "
+		"for "
+		"larger files\n"
+		"                  that read faster\n"
+		"  -o, --output FILE  write there (default: standard output, "
+		"not a terminal)\n"
 		"  -h, --help      this help; --version: the version\n");
 	if (!code)
 		util_close_out(stdout, NULL);

@@ -46,7 +46,7 @@ static void usage(FILE *fp)
 		"[-j THREADS] [FILE...]\n"
 		"       %s --merge [-f ...] [--bins SPEC] [--percentiles LIST]\n"
 		"                 [--top N] [--zeros] [--no-header] YAML...\n"
-		"  -f FORMAT          output format (default: text on a "
+		"  -f, --format FORMAT  output format (default: text on a "
 		"terminal, else csv)\n"
 		"  --field NAME       numeric field to count (default: lat)\n"
 		"  --by KEY           one histogram per value of KEY (mem, "
@@ -72,9 +72,9 @@ static void usage(FILE *fp)
 		"  --merge            inputs are yaml outputs of pebs-hist: "
 		"combine them\n"
 		"  --salvage          skip damaged blocks and go on\n"
-		"  -o FILE            write to FILE instead of standard "
+		"  -o, --output FILE  write to FILE instead of standard "
 		"output\n"
-		"  -j THREADS         decode threads (default: CPUs, at most "
+		"  -j, --threads N    decode threads (default: CPUs, at most "
 		"8)\n"
 		"  -h, --help         this help; --version: the version\n",
 		util_prog, util_prog);

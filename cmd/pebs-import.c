@@ -23,16 +23,22 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: %s [-f csv|perf] [-o FILE] [--level N] "
-		"[--meta KEY=VALUE]... [FILE...]\n"
-		"  -f FORMAT   input format: csv or perf (default: perf when the\n"
-		"              first input, a pipe too, is perf.data, else csv)\n"
-		"  -o FILE     write to FILE instead of standard output\n"
-		"  --level N   zstd level: 1-22 (default 1), or -1 to -7 for\n"
-		"              larger files that read faster\n"
-		"  --meta K=V  add metadata key K with value V (csv; "
+		"[--meta KEY=VALUE]...\n"
+		"       [FILE...]\n"
+		"  -f, --format F     input format: csv or perf (default: perf "
+		"when the first\n"
+		"                     input, a pipe too, is perf.data, else "
+		"csv)\n"
+		"  -o, --output FILE  write to FILE instead of standard "
+		"output\n"
+		"  --level N          zstd level: 1-22 (default 1), or -1 to "
+		"-7 "
+		"for larger\n"
+		"                     files that read faster\n"
+		"  --meta K=V         add metadata key K with value V (csv; "
 		"repeatable),\n"
-		"              e.g. topology.node.0.cpus=0-27\n"
-		"  -h, --help  this help; --version: the version\n",
+		"                     e.g. topology.node.0.cpus=0-27\n"
+		"  -h, --help         this help; --version: the version\n",
 		util_prog);
 }
 
