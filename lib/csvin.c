@@ -520,8 +520,8 @@ static void cb_row(int term, void *data)
 		header_done(c);
 		c->headers++;
 	} else if (c->field != c->ncol) {
-		fail(c, -PEBS_E_PARSE, "%zu fields, but the header has %zu",
-		     c->field, c->ncol);
+		fail(c, -PEBS_E_PARSE, "%zu field%s, but the header has %zu",
+		     c->field, c->field == 1 ? "" : "s", c->ncol);
 	} else {
 		if (!c->have_event) {
 			if (c->empty_id < 0)

@@ -180,7 +180,7 @@ Test(csvin, symbol_columns_ignored)
 	pebs_batch_free(r.b);
 	/* still counted: a short row is an error */
 	expect_error("time,sym\n1\n", -PEBS_E_PARSE,
-		     "line 2: 1 fields, but the header has 2");
+		     "line 2: 1 field, but the header has 2");
 	expect_error("time,symm\n", -PEBS_E_PARSE,
 		     "line 1: unknown column \"symm\" (did you mean \"sym\"?)");
 }
@@ -264,7 +264,7 @@ Test(csvin, errors)
 	expect_error("time,lat\n1,2\n3,x\n", -PEBS_E_PARSE,
 		     "line 3: field \"lat\": not a number: \"x\"");
 	expect_error("time,lat\n1,2\n3\n", -PEBS_E_PARSE,
-		     "line 3: 1 fields, but the header has 2");
+		     "line 3: 1 field, but the header has 2");
 	expect_error("time,lat\n1,2,3\n", -PEBS_E_PARSE,
 		     "line 2: 3 fields, but the header has 2");
 	expect_error("time,latt\n", -PEBS_E_PARSE,
