@@ -263,7 +263,7 @@ static int starts_nocase(const uint8_t *head, size_t n, const char *prefix)
  */
 static int csv_header(const uint8_t *head, size_t n)
 {
-	int commas = 0, spaces = 0, quoted = 0;
+	int commas = 0, words = 0, in_word = 0, quoted = 0;
 	if (n == 0 || !(lib_isalpha(head[0]) || head[0] == '_' || head[0] == '"'))
 		return 0;
 	for (size_t i = 0; i < n && head[i] != '\n' && head[i] != '\r'; i++) {
@@ -272,11 +272,15 @@ static int csv_header(const uint8_t *head, size_t n)
 			quoted = !quoted;
 		} else if (c == ',' && !quoted) {
 			commas++;
-			spaces = 0;
-		} else if (c == ' ' && !quoted && ++spaces > 3) {
-			return 0;
+			words = in_word = 0;
+		} else if (c == ' ' && !quoted) {
+			in_word = 0;	/* spaces around a name are no word */
 		} else if (!lib_isalnum(c) && !strchr("_-. \"", c)) {
 			return 0;
+		} else if (!quoted && !in_word) {
+			in_word = 1;
+			if (++words > 3)
+				return 0;
 		}
 	}
 	return commas > 0;
