@@ -384,6 +384,10 @@ static int sink_comm(void *ctx, uint64_t line, const struct pebs_sample *s,
 	struct imp *m = ctx;
 	char k[48];
 	snprintf(k, sizeof(k), "comm.%" PRIu32 ".%" PRIu32, s->pid, s->tid);
+	/* named with --meta: the user's word stays, whatever the rows say
+	 * (import_end()), so no row's name is kept nor a change told */
+	if (pebs_meta_get(m->meta, k))
+		return 0;
 	const char *old = pebs_meta_get(m->comms, k);
 	if (old && strcmp(old, name) == 0)
 		return 0;
