@@ -15,3 +15,7 @@ pebs-c2c -f csv --no-header $TMP/s.pebs | cmp - $TMP/a && echo "c2c csv: same"
 pebs-c2c -f csv --stats --no-header $TMP/s.pebs | head -2
 pebs-c2c $TMP/s.pebs > $TMP/a
 pebs-c2c --no-header $TMP/s.pebs | cmp - $TMP/a && echo "c2c text: same"
+# the text reports keep their tables' column headings (pebs-hist(1),
+# pebs-c2c(1): they cannot be read without them)
+pebs-hist -f text $f > $TMP/a
+pebs-hist -f text --no-header $f | cmp - $TMP/a && echo "hist text: same"
