@@ -522,10 +522,10 @@ int main(int argc, char **argv)
 			 "--fields, --no-header and --level do not apply");
 	/* nor do those that choose or read samples: no input is read */
 	if (o.explain && (o.count || o.head || o.sample || o.salvage ||
-			  threads_set))
+			  threads_set || util_symfs))
 		util_die(EXIT_USAGE, "--explain prints the program and reads "
-			 "no input: -c, --head, --sample, --salvage and -j do "
-			 "not apply");
+			 "no input: -c, --head, --sample, --salvage, --symfs "
+			 "and -j do not apply");
 	if (o.level && (o.count || o.fmt != FMT_PEBS))
 		util_die(EXIT_USAGE, "--level applies to .pebs output only "
 			 "(the default, without --count)");

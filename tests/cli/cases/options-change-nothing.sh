@@ -12,7 +12,7 @@ pebs-filter --explain -f csv 'lat>0'; echo "rc=$?"
 pebs-filter --explain --no-header 'lat>0'; echo "rc=$?"
 pebs-filter --explain --fields lat 'lat>0'; echo "rc=$?"
 # --explain reads no input: what chooses or reads samples does not apply
-for o in -c '--head 1' '--sample 2' --salvage '-j 1'; do
+for o in -c '--head 1' '--sample 2' --salvage '-j 1' '--symfs /nonexistent'; do
 	pebs-filter --explain $o 'lat>0'; echo "rc=$?"
 done
 pebs-filter --explain -v 'lat>0'; echo "rc=$?"
