@@ -3,6 +3,7 @@
  * and pebs-gen (see util_progress.h).  Costs one clock read per batch of
  * up to 65536 samples.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,16 @@ void util_progress_init(struct util_progress *p, const char *const *paths,
 	if (!p->on)
 		return;
 	p->t0 = now();
-	p->after = a && *a ? strtod(a, NULL) : 1.0;
+	p->after = 1.0;
+	if (a && *a) {
+		/* a value that is not a number of seconds keeps the
+		 * default, as an unset one: "abc" read as 0 showed the
+		 * line at once */
+		char *end;
+		double v = strtod(a, &end);
+		if (!*end && v >= 0 && isfinite(v))
+			p->after = v;
+	}
 	p->total_known = n > 0;
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
