@@ -320,6 +320,7 @@ void pebs_c2c_free(struct pebs_c2c *c)
 		return;
 	c2c_free_results(c);
 	lib_big_free(c->ls);
+	free(c->zero);
 	lib_big_free(c->cnt);
 	free(c->chunks);
 	free(c->bk);
@@ -803,15 +804,39 @@ static inline long dcache_get(struct dcache *dc, struct pebs_c2c *c,
 	return dc->v[h];
 }
 
+/*
+ * Columns @b lacks (a block omits a column that is zero throughout) as
+ * zeros, from c->zero, so that the loop below tests no pointer: @p when
+ * set, else the zeros.  NULL when out of memory.
+ */
+static const void *col_or_zero(struct pebs_c2c *c, const void *p, size_t n)
+{
+	if (p)
+		return p;
+	if (c->nzero < n) {
+		free(c->zero);
+		c->nzero = 0;
+		if (!(c->zero = calloc(n, sizeof(*c->zero))))
+			return NULL;
+		c->nzero = n;
+	}
+	return c->zero;
+}
+
 int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 {
-	const uint64_t *dsrc = b->c64[PEBS_COL_DSRC];
-	const uint64_t *addr = b->c64[PEBS_COL_ADDR], *ip = b->c64[PEBS_COL_IP];
-	const uint32_t *pid = b->c32[PEBS_COL_PID], *tid = b->c32[PEBS_COL_TID];
-	const uint32_t *cpu = b->c32[PEBS_COL_CPU], *lat = b->c32[PEBS_COL_LAT];
 	size_t n = b->n;
 	if (!n)
 		return 0;
+	const uint64_t *dsrc = col_or_zero(c, b->c64[PEBS_COL_DSRC], n);
+	const uint64_t *addr = col_or_zero(c, b->c64[PEBS_COL_ADDR], n);
+	const uint64_t *ip = col_or_zero(c, b->c64[PEBS_COL_IP], n);
+	const uint32_t *pid = col_or_zero(c, b->c32[PEBS_COL_PID], n);
+	const uint32_t *tid = col_or_zero(c, b->c32[PEBS_COL_TID], n);
+	const uint32_t *cpu = col_or_zero(c, b->c32[PEBS_COL_CPU], n);
+	const uint32_t *lat = col_or_zero(c, b->c32[PEBS_COL_LAT], n);
+	if (!dsrc || !addr || !ip || !pid || !tid || !cpu || !lat)
+		return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 	/* the bounds of add_sums(): a batch can pass them only after
 	 * merged counts; its latencies are summed below */
 	int r = need_buckets(c);
@@ -824,28 +849,55 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 	struct dcache ck, ct;
 	memset(ck.v, 0xff, sizeof(ck.v));
 	memset(ct.v, 0xff, sizeof(ct.v));
+	/*
+	 * The state the loop reads, in locals: through c, every store to a
+	 * cell could alias it, and it was reloaded for each sample.  kcls
+	 * and lkn move when a new data source grows them, c->ls and c->cnt
+	 * when a bucket takes a new chunk: reloaded then.
+	 */
+	const unsigned shift = c->line_shift;
+	struct c2c_bucket *const bkt = c->bk;
+	const unsigned *kcls = c->kcls;
+	uint64_t *lkn = c->lkn;
+	struct c2c_ls *ls = c->ls;
+	uint64_t *cnt = c->cnt;
+	size_t ncells = 0;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t a = addr ? addr[i] : 0;
-		long kd = dcache_get(&ck, c, dsrc ? dsrc[i] : 0, 1);
+		uint64_t a = addr[i];
+		long kd = dcache_get(&ck, c, dsrc[i], 1);
 		if (kd < 0)
 			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
-		if (!c2c_is_line(a, c->kcls[kd])) {
+		kcls = c->kcls;
+		lkn = c->lkn;
+		if (!c2c_is_line(a, kcls[kd])) {
 			if ((r = put_other(c, (uint32_t)kd, a, 1)))
 				return r;
 			continue;
 		}
 		/* threads of line samples only: nothing reads the others */
-		long th = dcache_get(&ct, c, (uint64_t)(pid ? pid[i] : 0) << 32 |
-				     (tid ? tid[i] : 0), 0);
+		long th = dcache_get(&ct, c, (uint64_t)pid[i] << 32 | tid[i], 0);
 		if (th < 0)
 			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
-		struct c2c_ls x = { a, ip ? ip[i] : 0, (uint32_t)th,
-				    cpu ? cpu[i] : 0, lat ? lat[i] : 0,
-				    (uint32_t)kd };
-		lsum += x.lat;
-		if ((r = put_line(c, &x, 1)))
-			return r;
+		struct c2c_bucket *bk = &bkt[bucket_of(a >> shift)];
+		if (bk->pos == bk->end) {
+			c->ncells += ncells;
+			ncells = 0;
+			if ((r = new_chunk(c, bk)))
+				return r;
+			ls = c->ls;
+			cnt = c->cnt;
+		}
+		size_t q = bk->pos++;
+		bk->n++;
+		ncells++;
+		lkn[kd]++;
+		ls[q] = (struct c2c_ls){ a, ip[i], (uint32_t)th, cpu[i], lat[i],
+					 (uint32_t)kd };
+		if (cnt)
+			cnt[q] = 1;
+		lsum += lat[i];
 	}
+	c->ncells += ncells;
 	/* fewer than 2^32 line samples: lsum did not wrap */
 	if (lsum > UINT64_MAX - c->latsum)
 		return latsum_full(c);

@@ -125,6 +125,8 @@ struct pebs_c2c {
 	struct c2c_chunk *chunks;
 	size_t nchunks, capchunks;
 	struct c2c_bucket *bk;	/* 1 << C2C_BUCKET_BITS */
+	uint64_t *zero;		/* nzero zeros: a batch's absent columns */
+	size_t nzero;
 	/* per data source (kinds index): class bits with an address, the
 	 * samples outside lines by [2 * kind + has address], and the line
 	 * samples */
