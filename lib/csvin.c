@@ -648,15 +648,6 @@ int pebs_csvin_open_writer(struct pebs_csvin **c, struct pebs_writer *w)
 	return pebs_csvin_open(c, &sk);
 }
 
-static void parse_error(struct pebs_csvin *c)
-{
-	if (csv_error(&c->p) == CSV_ENOMEM || csv_error(&c->p) == CSV_ETOOBIG)
-		fail(c, -PEBS_E_NOMEM, "field too large or out of memory");
-	else
-		fail(c, -PEBS_E_PARSE, "malformed quoting (RFC 4180: a "
-		     "quoted field ends at a quote followed by a comma or "
-		     "the line end; a quote inside is doubled)");
-}
 
 /*
  * Follows the quoting of @n bytes that libcsv accepted, on line c->line.
@@ -701,6 +692,22 @@ static const char *field_label(const struct pebs_csvin *c, char *buf,
 	else
 		snprintf(buf, cap, "column %zu", c->field + 1);
 	return buf;
+}
+
+/*
+ * libcsv refused the line: named with the field it was reading (c->field
+ * counts the fields it completed), as every other bad field is.
+ */
+static void parse_error(struct pebs_csvin *c)
+{
+	char lab[48];
+	if (csv_error(&c->p) == CSV_ENOMEM || csv_error(&c->p) == CSV_ETOOBIG)
+		fail(c, -PEBS_E_NOMEM, "field too large or out of memory");
+	else
+		fail(c, -PEBS_E_PARSE, "%s: malformed quoting (RFC 4180: a "
+		     "quoted field ends at a quote followed by a comma or "
+		     "the line end; a quote inside is doubled)",
+		     field_label(c, lab, sizeof(lab)));
 }
 
 static void row_too_long(struct pebs_csvin *c)

@@ -303,10 +303,20 @@ Test(csvin, errors)
 		     "line 2: field \"ip\": not a number: \"-1\"");
 	expect_error("ip\n\n\"\"\n", -PEBS_E_PARSE,
 		     "line 3: field \"ip\": not a number: \"\"");
+	/* named with its field, as every other bad field: a row of many
+	 * columns said only its line */
 	expect_error("event,cpu\n\"a\"b,1\n", -PEBS_E_PARSE,
-		     "line 2: malformed quoting (RFC 4180: a quoted field ends "
-		     "at a quote followed by a comma or the line end; a quote "
-		     "inside is doubled)");
+		     "line 2: field \"event\": malformed quoting (RFC 4180: a "
+		     "quoted field ends at a quote followed by a comma or the "
+		     "line end; a quote inside is doubled)");
+	expect_error("event,cpu\na,1\"\n", -PEBS_E_PARSE,
+		     "line 2: field \"cpu\": malformed quoting (RFC 4180: a "
+		     "quoted field ends at a quote followed by a comma or the "
+		     "line end; a quote inside is doubled)");
+	expect_error("event,c\"pu\n", -PEBS_E_PARSE,
+		     "line 1: column 2: malformed quoting (RFC 4180: a quoted "
+		     "field ends at a quote followed by a comma or the line "
+		     "end; a quote inside is doubled)");
 	expect_error("event,cpu\n\"open,1\n2,3\n", -PEBS_E_PARSE,
 		     "line 2: field \"event\": unterminated quoted field (the "
 		     "input ends inside it)");
