@@ -239,7 +239,11 @@ int pebs_gen_batch(struct pebs_gen *g, struct pebs_batch *b, size_t n)
 		s.time = g->time;
 		s.tid = 4242 + t;
 		s.pid = 4242;
-		s.cpu = t % 2 ? t / 2 + 28 : t / 2;	/* two sockets */
+		/* two sockets of 28 CPUs, as the metadata's topology says:
+		 * threads alternate between them, and past 56 share CPUs
+		 * (t / 2 + 28 gave CPUs 56-59, in no node, to 57 to 64
+		 * threads, and socket 0's threads 56-62 CPUs of node 1) */
+		s.cpu = (t % 2) * 28 + t / 2 % 28;
 		s.ip = g->ips[i];
 		s.addr = access(g, i, t, &lvl);
 		s.fmt = 3;
