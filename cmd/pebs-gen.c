@@ -45,6 +45,29 @@ static void usage(int code)
 	exit(code);
 }
 
+/*
+ * The number @s of option --@name: a usage error that quotes it when it
+ * is none, or is not a number of @what from @lo to @hi (@what NULL: any
+ * that fits 64 bits).  -n 99999999999999999999 read "not a number", and
+ * --threads 0 "must be 1 to 64" without the value.
+ */
+static unsigned long long num_arg(const char *name, const char *s,
+				  unsigned long long lo, unsigned long long hi,
+				  const char *what)
+{
+	unsigned long long v;
+	int r = util_parse_u64(s, &v);
+	if (r == -1)
+		util_die(EXIT_USAGE, "--%s: not a number: \"%s\"", name, s);
+	if (what && (r || v < lo || v > hi))
+		util_die(EXIT_USAGE, "--%s: \"%s\" is not a number of %s "
+			 "from %llu to %llu", name, s, what, lo, hi);
+	if (r)
+		util_die(EXIT_USAGE, "--%s: \"%s\" is out of range (at most "
+			 "%llu)", name, s, ULLONG_MAX);
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -67,12 +90,16 @@ int main(int argc, char **argv)
 	int c;
 	util_init(argv[0]);
 	while ((c = util_getopt_long(argc, argv, "n:o:j:h", lo, NULL)) != -1) {
-		unsigned long long *dst = NULL;
 		switch (c) {
-		case 'n': dst = &count; break;
-		case 's': dst = &seed; break;
-		case 't': dst = &threads; break;
-		case 'b': dst = &block; break;
+		case 'n': count = num_arg("count", optarg, 0, 0, NULL); break;
+		case 's': seed = num_arg("seed", optarg, 0, 0, NULL); break;
+		case 't':
+			threads = num_arg("threads", optarg, 1, 64, "threads");
+			break;
+		case 'b':
+			block = num_arg("block", optarg, 1, PEBS_BATCH_MAX,
+					"samples");
+			break;
 		case 'l': level = util_level_arg(optarg); break;
 		case 'o': out = optarg; break;
 		case 'j':
@@ -86,10 +113,6 @@ int main(int argc, char **argv)
 		case 'V': util_version(); break;
 		default: usage(EXIT_USAGE);
 		}
-		if (dst && util_parse_u64(optarg, dst))
-			util_die(EXIT_USAGE, "--%s: not a number: \"%s\"",
-				 lo[c == 'n' ? 0 : c == 's' ? 1 : c == 't' ? 2 :
-				    3].name, optarg);
 	}
 	if (optind < argc) {
 		/* pebs-gen reads nothing: say what was not understood */
@@ -97,10 +120,6 @@ int main(int argc, char **argv)
 			  "samples, it reads no input)", argv[optind]);
 		usage(EXIT_USAGE);
 	}
-	if (threads < 1 || threads > 64)
-		util_die(EXIT_USAGE, "--threads: must be 1 to 64");
-	if (block != ULLONG_MAX && (block < 1 || block > PEBS_BATCH_MAX))
-		util_die(EXIT_USAGE, "--block: 1 to %u samples", PEBS_BATCH_MAX);
 	if (block == ULLONG_MAX)
 		block = 0;
 

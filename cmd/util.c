@@ -608,8 +608,9 @@ int util_parse_u64(const char *s, unsigned long long *out)
 	/* the library's parser: the same numbers as pebs-hist --bins and the
 	 * filter language ("010" is ten, no sign or spaces) */
 	uint64_t v;
-	if (pebs_num_parse(s, strlen(s), &v))
-		return -1;
+	int r = pebs_num_parse(s, strlen(s), &v);
+	if (r)
+		return r == -PEBS_E_RANGE ? -2 : -1;
 	*out = v;
 	return 0;
 }

@@ -268,7 +268,8 @@ unsigned util_threads_arg(const char *s);
 int util_level_arg(const char *s);
 
 /* pebs_num_parse() of string @s (decimal or 0x hex, optional k/M/G
- * suffix); 0 or -1. */
+ * suffix); 0, -1 when it is not a number, -2 when it is one past 64 bits
+ * (a message can then say so). */
 int util_parse_u64(const char *s, unsigned long long *out);
 
 #endif
