@@ -52,6 +52,8 @@ struct pebs_csvin {
 	uint64_t samples;
 	uint64_t headers;	/* headers read whole, over all inputs */
 	int in_header;		/* the header row is being read */
+	int first;		/* the input's first byte (after a BOM), or -1 */
+	int comma1;		/* its first line has a comma (so far) */
 	int bom_checked;	/* the input's start is past the BOM */
 	unsigned bom_held;	/* bytes of a BOM's start held back */
 	int *col;		/* column index -> field id or IGNORED(id) */
@@ -159,6 +161,69 @@ static int event_id(struct pebs_csvin *c, const char *name)
 
 /* ------------------------------------------------------------- header */
 
+/* The hint of every "another output of pebs-decode" message. */
+#define DECODE_CSV "pebs-decode -f csv writes what pebs-import reads"
+
+/*
+ * Whether the first field @name (@len bytes) of a line without a comma is
+ * the header of pebs-decode's text table: known field names separated by
+ * blanks.  (A header "time cpu,lat" lacks a comma; it is no table.)
+ */
+static int text_header(const char *name, size_t len)
+{
+	char tok[32];
+	size_t i = 0, ntok = 0;
+	while (i < len) {
+		while (i < len && (name[i] == ' ' || name[i] == '\t'))
+			i++;
+		size_t j = i;
+		while (j < len && name[j] != ' ' && name[j] != '\t')
+			j++;
+		if (j == i)
+			break;
+		if (j - i >= sizeof(tok))
+			return 0;
+		memcpy(tok, name + i, j - i);
+		tok[j - i] = 0;
+		if (!pebs_field_find(tok))
+			return 0;
+		ntok++;
+		i = j;
+	}
+	return ntok >= 2;
+}
+
+/*
+ * A first field that is no column name but the start of another output of
+ * pebs-decode (YAML, the text table) or of a CSV without its header: said
+ * so, where "unknown column" left the user to guess.  1 when told.
+ */
+static int header_not_csv(struct pebs_csvin *c, const char *name, size_t len)
+{
+	uint64_t v;
+	char ex[48];
+	/* --info and the other tools' YAML start with ---, -f yaml with
+	 * "- time: ..." */
+	if ((len == 3 && !memcmp(name, "---", 3)) ||
+	    (len >= 2 && !memcmp(name, "- ", 2) && memchr(name, ':', len))) {
+		fail(c, -PEBS_E_FORMAT, "YAML, not CSV (" DECODE_CSV ")");
+		return 1;
+	}
+	if (!c->comma1 && text_header(name, len)) {
+		fail(c, -PEBS_E_FORMAT, "a text table, not CSV (" DECODE_CSV
+		     ")");
+		return 1;
+	}
+	if (pebs_outfmt_parse_u64(name, len, &v) == 0) {
+		fail(c, -PEBS_E_PARSE, "unknown column \"%s\" (a number: the "
+		     "first line names the columns, which pebs-decode "
+		     "--no-header leaves out)", excerpt(ex, sizeof(ex), name,
+							len));
+		return 1;
+	}
+	return 0;
+}
+
 static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 {
 	char ex[48];
@@ -189,6 +254,8 @@ static void header_field(struct pebs_csvin *c, const char *name, size_t len)
 		     "as it is: pebs-decode, pebs-filter, ...)");
 		return;
 	}
+	if (!f && c->ncol == 0 && header_not_csv(c, name, len))
+		return;
 	if (!f) {
 		const char *sug = strlen(name) == len ?
 				  pebs_field_suggest(name) : NULL;
@@ -590,6 +657,8 @@ static int reset(struct pebs_csvin *c)
 	c->row_bytes = 0;
 	c->q = Q_OUT;
 	c->in_header = 1;
+	c->first = -1;
+	c->comma1 = 0;
 	c->bom_checked = 0;
 	c->bom_held = 0;
 	c->ncol = 0;
@@ -615,6 +684,7 @@ int pebs_csvin_open(struct pebs_csvin **out, const struct pebs_csvin_sink *sk)
 	}
 	c->sink = *sk;
 	c->empty_id = -1;
+	c->first = -1;
 	c->line = 1;
 	c->row_line = 1;
 	c->in_header = 1;
@@ -703,6 +773,10 @@ static void parse_error(struct pebs_csvin *c)
 	char lab[48];
 	if (csv_error(&c->p) == CSV_ENOMEM || csv_error(&c->p) == CSV_ETOOBIG)
 		fail(c, -PEBS_E_NOMEM, "field too large or out of memory");
+	else if (c->in_header && c->field == 0 && c->first == '{')
+		/* {"time":... is a quote inside an unquoted field */
+		fail(c, -PEBS_E_FORMAT, "JSON Lines, not CSV (" DECODE_CSV
+		     ")");
 	else
 		fail(c, -PEBS_E_PARSE, "%s: malformed quoting (RFC 4180: a "
 		     "quoted field ends at a quote followed by a comma or "
@@ -721,6 +795,8 @@ static const char bom[3] = "\xef\xbb\xbf";
 /* Parses [@p, @end) of the input. */
 static void parse(struct pebs_csvin *c, const char *p, const char *end)
 {
+	if (c->first < 0 && p < end)
+		c->first = (unsigned char)*p;
 	while (p < end && !c->err) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
@@ -734,6 +810,9 @@ static void parse(struct pebs_csvin *c, const char *p, const char *end)
 			row_too_long(c);
 			break;
 		}
+		/* before libcsv ends the first field at the comma */
+		if (c->line == 1 && memchr(p, ',', n))
+			c->comma1 = 1;
 		if (csv_parse(&c->p, p, n, cb_field, cb_row, c) != n)
 			parse_error(c);
 		if (c->err)

@@ -326,6 +326,52 @@ Test(csvin, errors)
 		     "\"0x123456789012345678901234567890123456789012...\"");
 }
 
+/*
+ * pebs-decode's other outputs, and its CSV without the header, piped to
+ * pebs-import: said what they are, where the messages were "column 1:
+ * malformed quoting" (JSON Lines), unknown column "- time: 1000"
+ * (YAML) or unknown column "time  cpu ..." (the text table).
+ */
+Test(csvin, other_decode_outputs_named)
+{
+	static const char *const yaml[] = {
+		"- time: 1000\n  cpu: 5\n", "---\nfile: '-'\n",
+	};
+	const char *hint = "(pebs-decode -f csv writes what pebs-import "
+			   "reads)";
+	char want[160];
+	snprintf(want, sizeof(want), "line 1: JSON Lines, not CSV %s", hint);
+	expect_error("{\"time\":1000,\"cpu\":5}\n", -PEBS_E_FORMAT, want);
+	snprintf(want, sizeof(want), "line 1: YAML, not CSV %s", hint);
+	for (size_t i = 0; i < sizeof(yaml) / sizeof(yaml[0]); i++)
+		expect_error(yaml[i], -PEBS_E_FORMAT, want);
+	snprintf(want, sizeof(want), "line 1: a text table, not CSV %s",
+		 hint);
+	expect_error("            time  cpu event\n   1000    5 x\n",
+		     -PEBS_E_FORMAT, want);
+	expect_error("    lat event\n", -PEBS_E_FORMAT, want);
+	/* the same split across feeds of one byte */
+	struct run r = import_step("   lat event\n", 13, 1);
+	cr_assert_eq(r.rc, -PEBS_E_FORMAT);
+	cr_assert_str_eq(r.msg, want);
+	pebs_batch_free(r.b);
+	/* a header with a comma missing is no table, a column unknown */
+	expect_error("time cpu,lat\n", -PEBS_E_PARSE,
+		     "line 1: unknown column \"time cpu\"");
+	r = import_step("time cpu,lat\n", 13, 1);
+	cr_assert_str_eq(r.msg, "line 1: unknown column \"time cpu\"");
+	pebs_batch_free(r.b);
+	expect_error("1000,5,x\n", -PEBS_E_PARSE,
+		     "line 1: unknown column \"1000\" (a number: the first "
+		     "line names the columns, which pebs-decode --no-header "
+		     "leaves out)");
+	/* past the header, a brace is a field's */
+	expect_error("lat\n{\"x\"\n", -PEBS_E_PARSE,
+		     "line 2: field \"lat\": malformed quoting (RFC 4180: a "
+		     "quoted field ends at a quote followed by a comma or the "
+		     "line end; a quote inside is doubled)");
+}
+
 Test(csvin, line_numbers_count_quoted_newlines)
 {
 	expect_error("event,lat\n\"a\nb\nc\",1\nx,y\n", -PEBS_E_PARSE,
