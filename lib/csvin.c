@@ -429,11 +429,13 @@ static void derived_field(struct pebs_csvin *c, int id, const char *s,
 	long e = -1;
 	char ex[48];
 	if (id == PEBS_F_LINE || id == PEBS_F_PAGE) {
+		/* worded as field_value() words every other number */
 		int r = pebs_outfmt_parse_u64(s, len, &v);
 		if (r) {
 			fail(c, r == -2 ? -PEBS_E_RANGE : -PEBS_E_PARSE,
-			     "field \"%s\": not a 64-bit number: \"%s\"",
-			     name, excerpt(ex, sizeof(ex), s, len));
+			     "field \"%s\": %s: \"%s\"", name, r == -2 ?
+			     "out of range for 64 bits" : "not a number",
+			     excerpt(ex, sizeof(ex), s, len));
 			return;
 		}
 	} else {

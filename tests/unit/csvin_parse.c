@@ -221,6 +221,12 @@ Test(csvin, derived_names_without_source)
 	pebs_batch_free(r.b);
 	expect_error("mem\nL9\n", -PEBS_E_PARSE,
 		     "line 2: field \"mem\": unknown name \"L9\"");
+	/* worded as every other number: "zz" read "not a 64-bit number" */
+	expect_error("line\nzz\n", -PEBS_E_PARSE,
+		     "line 2: field \"line\": not a number: \"zz\"");
+	expect_error("page\n18446744073709551616\n", -PEBS_E_RANGE,
+		     "line 2: field \"page\": out of range for 64 bits: "
+		     "\"18446744073709551616\"");
 	r = import("line,page\n0x1040,0x1000\n");
 	cr_assert_eq(r.rc, 0);
 	cr_assert_eq(r.b->c64[PEBS_COL_ADDR][0], 0x1040);
