@@ -543,9 +543,37 @@ static void copy_spool(struct pebs_writer *w, FILE *spool, const char *out)
 	pebs_reader_close(r);
 }
 
-/* Ends a CSV import: the output's last segment, with the names read. */
-static void import_end(struct imp *m, struct pebs_meta *meta)
+/*
+ * Opens the writer of the spooled segment with @meta and the comm names
+ * in it; when they make the metadata longer than the format allows, the
+ * samples go without them (@bare), which is told: EXIT_DATA, else
+ * EXIT_OK.
+ */
+static int open_named(struct imp *m, struct pebs_writer **w,
+		      const struct pebs_meta *meta,
+		      const struct pebs_meta *bare)
 {
+	*w = NULL;
+	int r = pebs_writer_open(w, m->out, meta, m->wo);
+	if (r != -PEBS_E_RANGE || !*w) {
+		util_writer_check(*w, r, m->outname);
+		return EXIT_OK;
+	}
+	util_warn("%s: the names of the comm column are left out, the "
+		  "samples kept", pebs_writer_errmsg(*w));
+	pebs_writer_close(*w);
+	util_writer_check(NULL, pebs_writer_open(w, m->out, bare, m->wo),
+			  m->outname);
+	return EXIT_DATA;
+}
+
+/*
+ * Ends a CSV import: the output's last segment, with the names read.
+ * Returns the exit status of what it found (EXIT_OK or EXIT_DATA).
+ */
+static int import_end(struct imp *m, struct pebs_meta *meta)
+{
+	int status = EXIT_OK;
 	if (m->comm_changes > 1)
 		util_warn("%llu rows in all named a thread otherwise than an "
 			  "earlier row", (unsigned long long)m->comm_changes);
@@ -563,6 +591,9 @@ static void import_end(struct imp *m, struct pebs_meta *meta)
 							 m->wo), m->outname);
 		util_writer_check(w, pebs_writer_close(w), m->outname);
 	} else if (m->w) {	/* spooled, for the comm names */
+		struct pebs_meta *bare = pebs_meta_new();
+		if (!bare || pebs_meta_copy(bare, meta))
+			util_die(EXIT_SYS, "out of memory");
 		util_writer_check(m->w, pebs_writer_close(m->w), SPOOL);
 		/* a key given with --meta is the user's word and stays */
 		for (size_t i = 0; i < pebs_meta_count(m->comms); i++) {
@@ -573,8 +604,8 @@ static void import_end(struct imp *m, struct pebs_meta *meta)
 				util_die(EXIT_SYS, "out of memory");
 		}
 		struct pebs_writer *w;
-		util_writer_check(NULL, pebs_writer_open(&w, m->out, meta,
-							 m->wo), m->outname);
+		status = open_named(m, &w, meta, bare);
+		pebs_meta_free(bare);
 		copy_spool(w, m->spool, m->outname);
 		util_writer_check(w, pebs_writer_close(w), m->outname);
 		fclose(m->spool);
@@ -583,6 +614,7 @@ static void import_end(struct imp *m, struct pebs_meta *meta)
 		free(m->names[i]);
 	free(m->names);
 	pebs_meta_free(m->comms);
+	return status;
 }
 
 /* The progress line of a perf.data import (pebs_perf_progress_fn). */
@@ -747,7 +779,9 @@ int main(int argc, char **argv)
 	if (!m.comms)
 		util_die(EXIT_SYS, "out of memory");
 	int status = import_csv(&m, paths, n);
-	import_end(&m, meta);
+	int st = import_end(&m, meta);
+	if (st > status)
+		status = st;
 	pebs_meta_free(meta);
 	util_close_out(fp, out);
 	return status;

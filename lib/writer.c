@@ -76,8 +76,8 @@ static int chunk(struct pebs_writer *w, uint32_t tag, uint32_t flags,
 	return r;
 }
 
-/* Serializes the HEAD payload: version, features, schema, metadata. */
-static int head(struct pebs_writer *w, const struct pebs_meta *meta)
+/* Bytes of the HEAD payload for metadata @meta (NULL: none). */
+static size_t head_len(const struct pebs_meta *meta)
 {
 	size_t len = 24 + 4, nmeta = meta ? pebs_meta_count(meta) : 0;
 	for (unsigned c = 0; c < PEBS_COL_COUNT; c++) {
@@ -90,6 +90,13 @@ static int head(struct pebs_writer *w, const struct pebs_meta *meta)
 		pebs_meta_entry(meta, i, &k, &v);
 		len += 8 + strlen(k) + strlen(v);
 	}
+	return len;
+}
+
+/* Serializes the HEAD payload: version, features, schema, metadata. */
+static int head(struct pebs_writer *w, const struct pebs_meta *meta)
+{
+	size_t len = head_len(meta), nmeta = meta ? pebs_meta_count(meta) : 0;
 	uint8_t *buf = malloc(len), *p = buf;
 	if (!buf)
 		return set_err(w, PEBS_E_NOMEM, "out of memory");
@@ -163,6 +170,19 @@ int pebs_writer_open(struct pebs_writer **wp, FILE *fp,
 	}
 	/* Fresh arrays are zero: nothing is dirty until samples arrive. */
 	w->pending->dirty = 0;
+	/*
+	 * Readers refuse a chunk over the format's bound as a bad header:
+	 * metadata that makes the HEAD longer (the names of a CSV's comm
+	 * column, say) gave a file that nothing could read.  Refused
+	 * before the magic, so that nothing is written.
+	 */
+	size_t hl = head_len(meta);
+	if (hl > CHUNK_MAX_LEN) {
+		*wp = w;
+		return set_err(w, PEBS_E_RANGE, "metadata too large: %zu "
+			       "bytes, the format's HEAD holds at most %llu "
+			       "(256 MiB)", hl, CHUNK_MAX_LEN);
+	}
 	int r = out(w, FMT_MAGIC, FMT_MAGIC_LEN);
 	if (!r)
 		r = head(w, meta);

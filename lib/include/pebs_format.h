@@ -105,7 +105,10 @@ struct pebs_writer_opts {
  * metadata @meta (copied; may be NULL).  The stream is not closed by the
  * writer.  Returns 0 and *@w, -PEBS_E_RANGE for a level outside
  * PEBS_LEVEL_MIN to PEBS_LEVEL_MAX or a block_samples over PEBS_BATCH_MAX
- * (nothing written, *@w untouched), or another negative error.
+ * (nothing written, *@w untouched), -PEBS_E_RANGE with *@w set (to close;
+ * pebs_writer_errmsg() says why) and nothing written for metadata that
+ * makes the HEAD chunk longer than the format's 256 MiB, or another
+ * negative error.
  */
 int pebs_writer_open(struct pebs_writer **w, FILE *fp,
 		     const struct pebs_meta *meta,

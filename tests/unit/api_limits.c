@@ -128,3 +128,41 @@ Test(api_limits, writer_block_samples_over_the_maximum)
 		fclose(fp);
 	}
 }
+
+/*
+ * Metadata that makes the HEAD chunk longer than the format's 256 MiB is
+ * refused before anything is written: it was written, and every reader
+ * refused the file at its first chunk ("bad chunk header at offset 0x8").
+ * Just under the bound it is written and read back.
+ */
+Test(api_limits, writer_metadata_over_the_chunk_bound)
+{
+	size_t half = (128u << 20) + 1;
+	char *v = malloc(half + 1);
+	struct pebs_meta *m = pebs_meta_new();
+	cr_assert(v && m);
+	memset(v, 'x', half);
+	v[half] = 0;
+	cr_assert_eq(pebs_meta_set(m, "a", v), 0);
+	cr_assert_eq(pebs_meta_set(m, "b", v), 0);
+	free(v);
+	struct pebs_writer *w = NULL;
+	FILE *fp = tmpfile();
+	cr_assert_not_null(fp);
+	cr_expect_eq(pebs_writer_open(&w, fp, m, NULL), -PEBS_E_RANGE);
+	cr_assert_not_null(w, "the writer says why");
+	cr_expect(strstr(pebs_writer_errmsg(w), "metadata too large") != NULL,
+		  "%s", pebs_writer_errmsg(w));
+	pebs_writer_close(w);
+	cr_expect_eq(ftell(fp), 0, "nothing written");
+	fclose(fp);
+	/* one value of ~128 MiB: a HEAD well within the bound */
+	cr_assert_eq(pebs_meta_set(m, "b", ""), 0);
+	fp = tmpfile();
+	cr_assert_not_null(fp);
+	cr_assert_eq(pebs_writer_open(&w, fp, m, NULL), 0);
+	cr_assert_eq(pebs_writer_close(w), 0);
+	cr_expect_gt(ftell(fp), (long)half);
+	fclose(fp);
+	pebs_meta_free(m);
+}
