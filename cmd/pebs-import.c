@@ -158,6 +158,17 @@ static void close_in(FILE *fp)
 }
 
 /*
+ * Whether the @n bytes of @p read so far can start a perf.data magic
+ * ("PERFILE2" in either byte order): once they cannot, the probe has its
+ * answer.  A live CSV source whose first rows were shorter than the magic
+ * ("lat\n5\n") was waited on for more, its rows not imported.
+ */
+static int may_be_perf(const unsigned char *p, size_t n)
+{
+	return !memcmp(p, "PERFILE2", n) || !memcmp(p, "2ELIFREP", n);
+}
+
+/*
  * Opens input @path ("-": standard input) and says in *@perf whether it
  * starts as a perf.data file does (`perf record -o - | pebs-import`
  * included): a regular file is looked at in place, anything else (a pipe,
@@ -188,7 +199,8 @@ static FILE *open_probe(const char *path, int *perf, struct peek **pkp)
 	pk->in = fp;
 	/* at == n while probing: peek_get() reads the input, not the bytes
 	 * probed so far (a pipe's first read may be short) */
-	for (ssize_t k = 1; k > 0 && pk->n < sizeof(pk->head);) {
+	for (ssize_t k = 1; k > 0 && pk->n < sizeof(pk->head) &&
+	     may_be_perf(pk->head, pk->n);) {
 		pk->at = pk->n;
 		if ((k = peek_get(pk, (char *)pk->head + pk->n,
 				  sizeof(pk->head) - pk->n, NULL, NULL)) > 0)
