@@ -84,11 +84,13 @@ static struct pebs_meta *make_meta(int argc, char **argv, const char *src)
 }
 
 /*
- * The first input, opened before the import to look at its first bytes:
- * a pipe cannot be read twice, so the bytes looked at are handed back
- * first by a stdio cookie, and the importers read it like any input.
+ * The first input that opens, number first_at, opened before the import
+ * to look at its first bytes: a pipe cannot be read twice, so the bytes
+ * looked at are handed back first by a stdio cookie, and the importers
+ * read it like any input.
  */
 static FILE *first_in;
+static size_t first_at;
 
 /*
  * A stream read through a struct peek is read with read(2), not stdio:
@@ -146,7 +148,7 @@ static int peek_close(void *cookie)
 /* Opens input @i, @path ("-": standard input); NULL with errno. */
 static FILE *open_in(size_t i, const char *path)
 {
-	if (i == 0 && first_in)
+	if (i == first_at && first_in)
 		return first_in;
 	return strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 }
@@ -215,14 +217,19 @@ static FILE *open_probe(const char *path, int *perf, struct peek **pkp)
 }
 
 /*
- * Opens the first input @path into first_in (open_probe()) and says
- * whether it is perf.data.  0 when it cannot be opened: the import
- * reports that.
+ * Opens the first of the @n inputs @paths that can be opened into
+ * first_in (open_probe()) and says whether it is perf.data; 0 when none
+ * can.  One that cannot is reported by the import.  A missing first input
+ * chose CSV: the perf.data files after it were refused as "not CSV as the
+ * first input, which chose the format".
  */
-static int first_is_perf(const char *path)
+static int first_is_perf(char **paths, size_t n)
 {
-	int perf;
-	first_in = open_probe(path, &perf, &first_pk);
+	int perf = 0;
+	for (first_at = 0; first_at < n; first_at++)
+		if ((first_in = open_probe(paths[first_at], &perf,
+					   &first_pk)))
+			break;
 	return perf;
 }
 
@@ -467,7 +474,7 @@ static int import_csv(struct imp *m, char **paths, size_t n)
 		int perf = 0, err = 0;
 		struct peek *pk = first_pk;
 		/* the first input without -f was looked at: CSV */
-		FILE *fp = i == 0 && first_in ? first_in :
+		FILE *fp = i == first_at && first_in ? first_in :
 			   open_probe(name, &perf, &pk);
 		m->input = name;
 		if (!fp) {
@@ -763,7 +770,7 @@ int main(int argc, char **argv)
 		n = 1;
 	}
 	util_check_out(out, (const char *const *)paths, n);
-	int perf = fmt ? strcmp(fmt, "perf") == 0 : first_is_perf(paths[0]);
+	int perf = fmt ? strcmp(fmt, "perf") == 0 : first_is_perf(paths, n);
 	if (perf)
 		util_check_in((const char *const *)paths, n, "perf.data");
 	if (perf && pebs_meta_count(user))
