@@ -31,6 +31,9 @@
 #define IGNORED(id) (-2 - (id))
 #define IGNORED_ID(col) (-2 - (col))
 
+/* Line ends of an input (line_end()): not seen yet, LF (or CRLF), CR. */
+enum { EOL_UNKNOWN, EOL_LF, EOL_CR };
+
 /* Quoting state of track_quotes(). */
 enum { Q_OUT, Q_IN, Q_MIGHT_END };
 
@@ -54,6 +57,8 @@ struct pebs_csvin {
 	int in_header;		/* the header row is being read */
 	int first;		/* the input's first byte (after a BOM), or -1 */
 	int comma1;		/* its first line has a comma (so far) */
+	int cr_held;		/* the last feed ended in a CR, line not ended */
+	int eol;		/* EOL_*: the input's line ends, once seen */
 	int bom_checked;	/* the input's start is past the BOM */
 	unsigned bom_held;	/* bytes of a BOM's start held back */
 	int *col;		/* column index -> field id or IGNORED(id) */
@@ -661,6 +666,8 @@ static int reset(struct pebs_csvin *c)
 	c->in_header = 1;
 	c->first = -1;
 	c->comma1 = 0;
+	c->cr_held = 0;
+	c->eol = EOL_UNKNOWN;
 	c->bom_checked = 0;
 	c->bom_held = 0;
 	c->ncol = 0;
@@ -794,13 +801,65 @@ static void row_too_long(struct pebs_csvin *c)
 
 static const char bom[3] = "\xef\xbb\xbf";
 
+/*
+ * The end of the line that starts at @p: its LF, or in an input whose
+ * lines end in CR alone (old Mac line ends: its first line end is a CR
+ * that no LF follows) such a CR too.  libcsv ends rows at them, but they
+ * were no line end here: the file was one line, its rows past the first
+ * MiB refused as a row too long, its errors all on line 1.  In other
+ * input a lone CR (in a quoted field) stays inside its line, as an
+ * editor shows it.  NULL when the line goes on past @end (a CR last in
+ * [@p, @end) is told by the next feed: c->cr_held).
+ */
+static const char *line_end(struct pebs_csvin *c, const char *p,
+			    const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	if (c->eol == EOL_LF)
+		return nl;
+	const char *lim = nl ? nl : end, *at = nl;
+	for (const char *cr = memchr(p, '\r', (size_t)(lim - p)); cr;
+	     cr = memchr(cr + 1, '\r', (size_t)(lim - cr - 1)))
+		if (cr + 1 < end && cr[1] != '\n') {
+			at = cr;
+			break;
+		}
+	if (at && c->eol == EOL_UNKNOWN)
+		c->eol = *at == '\n' ? EOL_LF : EOL_CR;
+	return at;
+}
+
+/* A line ended: the next one starts, in the row or a new one. */
+static void next_line(struct pebs_csvin *c)
+{
+	c->line++;
+	if (c->q != Q_IN) {
+		c->row_line = c->line;
+		c->row_bytes = 0;
+	} else if (c->row_bytes == PEBS_CSVIN_ROW_MAX) {
+		/* the row goes on past this line end: over */
+		row_too_long(c);
+	} else {
+		/* a line end inside a quoted field is the row's */
+		c->row_bytes++;
+	}
+}
+
 /* Parses [@p, @end) of the input. */
 static void parse(struct pebs_csvin *c, const char *p, const char *end)
 {
 	if (c->first < 0 && p < end)
 		c->first = (unsigned char)*p;
+	if (c->cr_held && p < end) {
+		/* the last feed ended in a CR: without an LF, a line end */
+		c->cr_held = 0;
+		if (*p != '\n') {
+			c->eol = EOL_CR;
+			next_line(c);
+		}
+	}
 	while (p < end && !c->err) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *nl = line_end(c, p, end);
 		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
 		size_t body = n - (nl != NULL);
 		/*
@@ -822,19 +881,11 @@ static void parse(struct pebs_csvin *c, const char *p, const char *end)
 		track_quotes(c, p, n);
 		c->row_bytes += body;
 		p += n;
-		if (!nl)
+		if (!nl) {
+			c->cr_held = c->eol != EOL_LF && p[-1] == '\r';
 			continue;
-		c->line++;
-		if (c->q != Q_IN) {
-			c->row_line = c->line;
-			c->row_bytes = 0;
-		} else if (c->row_bytes == PEBS_CSVIN_ROW_MAX) {
-			/* the row goes on past this line end: over */
-			row_too_long(c);
-		} else {
-			/* a line end inside a quoted field is the row's */
-			c->row_bytes++;
 		}
+		next_line(c);
 	}
 }
 

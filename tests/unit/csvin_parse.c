@@ -379,6 +379,47 @@ Test(csvin, other_decode_outputs_named)
 		     "line end; a quote inside is doubled)");
 }
 
+/*
+ * Lines that end in CR alone (old Mac line ends) are lines: the file was
+ * one line to the row limit and the line numbers (libcsv ended the rows),
+ * so past its first MiB it was refused as "line 1: row longer than
+ * 1048576 bytes", and every error was on line 1.
+ */
+Test(csvin, cr_line_ends)
+{
+	const char *t = "time,lat\r1,2\r3,4\rx,5\r";
+	for (size_t step = 0; step <= 1; step++) {
+		struct run r = import_step(t, strlen(t), step);
+		cr_assert_eq(r.rc, -PEBS_E_PARSE);
+		cr_assert_str_eq(r.msg, "line 4: field \"time\": not a number: "
+				 "\"x\"", "step %zu: %s", step, r.msg);
+		cr_assert_eq(r.b->n, 2);
+		pebs_batch_free(r.b);
+	}
+	/* CRLF split across feeds is one line end */
+	struct run r = import_step("time\r\n1\r\nx\r\n", 13, 1);
+	cr_assert_str_eq(r.msg, "line 3: field \"time\": not a number: "
+			 "\"x\"");
+	pebs_batch_free(r.b);
+	/* a lone CR quoted in an LF file stays in its line */
+	expect_error("event,lat\n\"a\rb\",1\nx,y\n", -PEBS_E_PARSE,
+		     "line 3: field \"lat\": not a number: \"y\"");
+	/* rows of 160 bytes (zeros lead the numbers), 1.2 MiB in all */
+	size_t rows = 8000, len = 0;
+	char *big = malloc(200 * rows), *q = big;
+	cr_assert_not_null(big);
+	q += sprintf(q, "time,cpu\r");
+	for (size_t i = 0; i < rows; i++)
+		q += sprintf(q, "%0150zu,%zu\r", i, i % 8);
+	len = (size_t)(q - big);
+	cr_assert_gt(len, PEBS_CSVIN_ROW_MAX);
+	r = import_step(big, len, 0);
+	cr_assert_eq(r.rc, 0, "%s", r.msg);
+	cr_assert_eq(r.b->n, rows);
+	pebs_batch_free(r.b);
+	free(big);
+}
+
 Test(csvin, line_numbers_count_quoted_newlines)
 {
 	expect_error("event,lat\n\"a\nb\nc\",1\nx,y\n", -PEBS_E_PARSE,
