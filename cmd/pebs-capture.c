@@ -474,11 +474,9 @@ int main(int argc, char **argv)
 		case OPT_SEED:
 		case OPT_MAXLOST:
 		case OPT_ACCESSES:
-			if (util_parse_u64(optarg, &num))
-				util_die(EXIT_USAGE, "%s: not a number: "
-					 "\"%s\"", c == OPT_SEED ? "--seed" :
-					 c == OPT_MAXLOST ? "--max-lost" :
-					 "--accesses", optarg);
+			num = util_u64_arg(c == OPT_SEED ? "--seed" :
+					   c == OPT_MAXLOST ? "--max-lost" :
+					   "--accesses", optarg);
 			if (c != OPT_MAXLOST && !sim_opt)
 				sim_opt = c;
 			if (c == OPT_SEED)

@@ -432,10 +432,7 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 
 static uint64_t parse_count(const char *opt, const char *s)
 {
-	unsigned long long v;
-	if (util_parse_u64(s, &v))
-		util_die(EXIT_USAGE, "%s: not a count: \"%s\"", opt, s);
-	return v;
+	return util_u64_arg(opt, s);
 }
 
 int main(int argc, char **argv)

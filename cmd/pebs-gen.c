@@ -55,17 +55,14 @@ static unsigned long long num_arg(const char *name, const char *s,
 				  unsigned long long lo, unsigned long long hi,
 				  const char *what)
 {
+	char opt[32];
+	snprintf(opt, sizeof(opt), "--%s", name);
 	unsigned long long v;
-	int r = util_parse_u64(s, &v);
-	if (r == -1)
-		util_die(EXIT_USAGE, "--%s: not a number: \"%s\"", name, s);
-	if (what && (r || v < lo || v > hi))
-		util_die(EXIT_USAGE, "--%s: \"%s\" is not a number of %s "
-			 "from %llu to %llu", name, s, what, lo, hi);
-	if (r)
-		util_die(EXIT_USAGE, "--%s: \"%s\" is out of range (at most "
-			 "%llu)", name, s, ULLONG_MAX);
-	return v;
+	if (what && (util_parse_u64(s, &v) || v < lo || v > hi) &&
+	    util_parse_u64(s, &v) != -1)
+		util_die(EXIT_USAGE, "%s: \"%s\" is not a number of %s "
+			 "from %llu to %llu", opt, s, what, lo, hi);
+	return util_u64_arg(opt, s);
 }
 
 int main(int argc, char **argv)

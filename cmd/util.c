@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -613,4 +614,16 @@ int util_parse_u64(const char *s, unsigned long long *out)
 		return r == -PEBS_E_RANGE ? -2 : -1;
 	*out = v;
 	return 0;
+}
+
+unsigned long long util_u64_arg(const char *opt, const char *s)
+{
+	unsigned long long v;
+	int r = util_parse_u64(s, &v);
+	if (r == -1)
+		util_die(EXIT_USAGE, "%s: not a number: \"%s\"", opt, s);
+	if (r)
+		util_die(EXIT_USAGE, "%s: \"%s\" is out of range (at most "
+			 "%llu)", opt, s, ULLONG_MAX);
+	return v;
 }

@@ -272,4 +272,11 @@ int util_level_arg(const char *s);
  * (a message can then say so). */
 int util_parse_u64(const char *s, unsigned long long *out);
 
+/*
+ * util_parse_u64() of option @opt's value @s, or a usage error that says
+ * which: '@opt: not a number: "@s"', or '@opt: "@s" is out of range (at
+ * most 18446744073709551615)'.
+ */
+unsigned long long util_u64_arg(const char *opt, const char *s);
+
 #endif

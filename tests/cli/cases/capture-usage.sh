@@ -39,3 +39,5 @@ pebs-capture --plan --force --uarch skx; echo "rc=$?"
 # ignored, with a hardware backend (before anything is opened)
 pebs-capture -b msr --accesses 1M -o /dev/null; echo "rc=$?"
 pebs-capture -b perf --seed 7 -o /dev/null; echo "rc=$?"
+# a number past 64 bits is out of range, not "not a number"
+pebs-capture --seed 99999999999999999999; echo "rc=$?"

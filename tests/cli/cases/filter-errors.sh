@@ -24,3 +24,6 @@ pebs-filter --count 'LAT > 5' $f; echo "rc=$?"
 # options that would change nothing are refused, not ignored
 pebs-filter --fields lat true $f; echo "rc=$?"
 pebs-filter -c -f yaml true $f; echo "rc=$?"
+# a count past 64 bits is out of range, not "not a count"
+pebs-filter --head 99999999999999999999 true $f; echo "rc=$?"
+pebs-filter --head x true $f; echo "rc=$?"
