@@ -360,8 +360,11 @@ static int directive(struct wtrace *t, char *p, char *msg, size_t cap)
 	if (strcmp(w, "error") == 0) {
 		while (*p == ' ' || *p == '\t')
 			p++;
+		/* libpebs-trace always gives a reason; another writer
+		 * may not */
 		return fail(msg, cap, t->line, PEBS_E_IO, "incomplete: its "
-			    "program could not write it: %s", p);
+			    "program could not write it: %s",
+			    *p ? p : "(no reason given)");
 	}
 	if (strcmp(w, "command") == 0) {
 		while (*p == ' ' || *p == '\t')

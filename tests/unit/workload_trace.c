@@ -218,6 +218,10 @@ static const struct bad bads[] = {
 	{ "trace-v2-error", 0, PEBS_E_IO,
 	  "line 2: incomplete: its program could not write it: No space "
 	  "left on device" },
+	/* another writer's error line without a reason */
+	{ "trace-v2-error-empty", 0, PEBS_E_IO,
+	  "line 2: incomplete: its program could not write it: (no reason "
+	  "given)" },
 	{ "trace-end-count", 1, PEBS_E_PARSE,
 	  "line 3: end says 2 access lines, the trace has 1" },
 	{ "trace-second-cr", 0, PEBS_E_PARSE,
