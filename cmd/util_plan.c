@@ -87,6 +87,15 @@ void util_plan_print(const struct pebs_plan *p, const char *path)
 	yo_doc_end(&o);
 }
 
+/* A fact the probe may not know: a boolean, or the text unknown. */
+static void kvtri(struct yout *o, const char *k, int v)
+{
+	if (v < 0)
+		yo_kv(o, k, "unknown");
+	else
+		yo_kvbool(o, k, v);
+}
+
 void util_probe_print(const char *out)
 {
 	struct pebs_probe_facts f;
@@ -109,7 +118,7 @@ void util_probe_print(const char *out)
 	yo_kvu(&o, "stepping", r.stepping);
 	yo_kv(&o, "name", f.name[0] ? f.name : "unknown");
 	yo_kvu(&o, "logical_cpus", f.ncpus);
-	yo_kv(&o, "hypervisor", r.hypervisor ? "true" : "false");
+	yo_kvbool(&o, "hypervisor", r.hypervisor);
 	yo_map_end(&o);
 	yo_scalar(&o, "uarch");
 	yo_map_start(&o);
@@ -130,12 +139,10 @@ void util_probe_print(const char *out)
 	yo_kv(&o, "format_source", r.pebs_fmt_source);
 	if (f.perf_cap_ok)
 		yo_kvhex(&o, "perf_capabilities", f.perf_cap);
-	yo_kv(&o, "ds", r.ds < 0 ? "unknown" : r.ds ? "true" : "false");
-	yo_kv(&o, "dtes64", r.dtes64 < 0 ? "unknown" :
-	   r.dtes64 ? "true" : "false");
-	yo_kv(&o, "pdcm", r.pdcm < 0 ? "unknown" : r.pdcm ? "true" : "false");
-	yo_kv(&o, "trap_like", r.trap < 0 ? "unknown" : r.trap ? "true" :
-	      "false");
+	kvtri(&o, "ds", r.ds);
+	kvtri(&o, "dtes64", r.dtes64);
+	kvtri(&o, "pdcm", r.pdcm);
+	kvtri(&o, "trap_like", r.trap);
 	yo_kv(&o, "trap_source", r.trap_source);
 	yo_map_end(&o);
 	yo_scalar(&o, "counters");
@@ -158,7 +165,7 @@ void util_probe_print(const char *out)
 		const struct pebs_probe_backend *b = &r.backend[i];
 		yo_scalar(&o, b->name);
 		yo_map_start(&o);
-		yo_kv(&o, "available", b->available ? "true" : "false");
+		yo_kvbool(&o, "available", b->available);
 		if (i == 2) {
 			yo_scalar(&o, "perf_event_paranoid");
 			if (f.paranoid_ok)

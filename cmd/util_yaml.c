@@ -2,7 +2,9 @@
  * util_yaml.c - YAML document writer for the pebs-* tools (util_yaml.h).
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util.h"
 #include "util_yaml.h"
@@ -17,13 +19,79 @@ static void emit(struct yout *o, yaml_event_t *ev)
 	}
 }
 
-void yo_scalar(struct yout *o, const char *s)
+static void scalar(struct yout *o, const char *s, size_t n,
+		   yaml_scalar_style_t style)
 {
 	yaml_event_t ev;
-	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
-				     (int)strlen(s), 1, 1,
-				     YAML_ANY_SCALAR_STYLE);
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
+					  (int)n, 1, 1, style))
+		util_die(EXIT_SYS, "YAML output: cannot write a value");
 	emit(o, &ev);
+}
+
+/* Length of the valid UTF-8 sequence at @u (@n bytes left), or 0: no
+ * overlong form, surrogate or value above U+10FFFF, which libyaml
+ * refuses (its scalar event then fails) and YAML readers too. */
+static size_t utf8_len(const unsigned char *u, size_t n)
+{
+	size_t l = u[0] < 0xc2 ? 0 : u[0] < 0xe0 ? 2 : u[0] < 0xf0 ? 3 :
+		   u[0] < 0xf5 ? 4 : 0;
+	if (!l || l > n)
+		return 0;
+	for (size_t i = 1; i < l; i++)
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+	if ((u[0] == 0xe0 && u[1] < 0xa0) || (u[0] == 0xed && u[1] > 0x9f) ||
+	    (u[0] == 0xf0 && u[1] < 0x90) || (u[0] == 0xf4 && u[1] > 0x8f))
+		return 0;
+	return l;
+}
+
+/* Whether a YAML reader resolves plain @s to something other than that
+ * string: a boolean, null, the value and merge keys, or a number or date
+ * (0x10, 1e3, .inf, 1:20, 2001-12-14: what starts like a number and has
+ * only the characters of those; "12th Gen Intel(R) ..." stays plain). */
+static int needs_quote(const char *s)
+{
+	static const char *const words[] = {
+		"y", "n", "yes", "no", "true", "false", "on", "off", "null",
+		"~", "=", "<<",
+	};
+	if (!*s || (strchr("0123456789+-.", *s) &&
+		    !s[strspn(s, "0123456789_:.+- xXoObBeEaAcCdDfFiInNtTzZ")]))
+		return 1;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasecmp(s, words[i]) == 0)
+			return 1;
+	return 0;
+}
+
+void yo_scalar(struct yout *o, const char *s)
+{
+	/* text from the machine (a CPU's model name, sysfs names): each
+	 * byte of no valid UTF-8 sequence as U+FFFD, and quoted where a
+	 * reader would take it for another type */
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s);
+	char *b = malloc(3 * n + 1), *p = b;
+	if (!b)
+		util_die(EXIT_SYS, "out of memory");
+	for (size_t i = 0; i < n;) {
+		size_t l = u[i] < 0x80 ? 1 : utf8_len(u + i, n - i);
+		if (l) {
+			memcpy(p, u + i, l);
+			p += l;
+			i += l;
+		} else {
+			memcpy(p, "\xef\xbf\xbd", 3);
+			p += 3;
+			i++;
+		}
+	}
+	*p = 0;
+	scalar(o, b, (size_t)(p - b), needs_quote(b) ?
+	       YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
+	free(b);
 }
 
 void yo_scalarf(struct yout *o, const char *fmt, ...)
@@ -33,13 +101,19 @@ void yo_scalarf(struct yout *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(b, sizeof(b), fmt, ap);
 	va_end(ap);
-	yo_scalar(o, b);
+	scalar(o, b, strlen(b), YAML_ANY_SCALAR_STYLE);
 }
 
 void yo_kv(struct yout *o, const char *k, const char *v)
 {
 	yo_scalar(o, k);
 	yo_scalar(o, v);
+}
+
+void yo_kvbool(struct yout *o, const char *k, int v)
+{
+	yo_scalar(o, k);
+	yo_scalarf(o, "%s", v ? "true" : "false");
 }
 
 void yo_kvhex(struct yout *o, const char *k, unsigned long long v)

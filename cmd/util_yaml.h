@@ -23,11 +23,17 @@ void yo_doc_start(struct yout *o, const char *path);
 /* Ends the root mapping and the document, closes the output (checked). */
 void yo_doc_end(struct yout *o);
 
+/* A text scalar: bytes of no valid UTF-8 sequence become U+FFFD, and
+ * text that would read as another type (yes, null, 0x10, 1e3, a date) is
+ * quoted, so that it reads back as the string. */
 void yo_scalar(struct yout *o, const char *s);
+/* A typed scalar (a number, a boolean), written as formatted: plain. */
 void yo_scalarf(struct yout *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Key and value scalars; value as a string, as 0x-hex, as decimal. */
+/* Key and value scalars; value as a string, as a boolean, as 0x-hex, as
+ * decimal. */
 void yo_kv(struct yout *o, const char *k, const char *v);
+void yo_kvbool(struct yout *o, const char *k, int v);
 void yo_kvhex(struct yout *o, const char *k, unsigned long long v);
 void yo_kvu(struct yout *o, const char *k, unsigned long long v);
 void yo_map_start(struct yout *o);
