@@ -186,6 +186,8 @@ enum {
 	CH_NONCHAR = 4,		/* other noncharacters: HTML parse errors */
 	CH_LINESEP = 8,		/* U+2028, U+2029: YAML line breaks */
 	CH_BAD = 16,		/* a byte of no valid UTF-8 sequence */
+	CH_BIDI = 32,		/* bidirectional controls: they reorder a
+				 * line on screen (text only) */
 };
 
 /*
@@ -213,6 +215,9 @@ static unsigned ch_class(const unsigned char *u, size_t avail, size_t *len,
 		return CH_CTRL;
 	if (v == 0x2028 || v == 0x2029)
 		return CH_LINESEP;
+	if (v == 0x061c || v == 0x200e || v == 0x200f ||
+	    (v >= 0x202a && v <= 0x202e) || (v >= 0x2066 && v <= 0x2069))
+		return CH_BIDI;
 	if (v == 0xfffe || v == 0xffff)
 		return CH_FFFE;
 	if ((v >= 0xfdd0 && v <= 0xfdef) || (v & 0xfffe) == 0xfffe)
@@ -262,7 +267,7 @@ size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,
 		if (u[i] >= 0x20 && u[i] < 0x7f) {
 			*p++ = (char)u[i];
 		} else if (ch_class(u + i, n - i, &l, &cp) &
-			   (CH_CTRL | CH_BAD)) {
+			   (CH_CTRL | CH_BAD | CH_BIDI)) {
 			*p++ = '?';
 		} else {
 			/* memmove: @dst may be @s (pebs_outfmt_msg_fix) */
@@ -298,7 +303,7 @@ static size_t put_text(FILE *fp, unsigned k, uint32_t cp)
 void pebs_outfmt_text_fputs(FILE *fp, const char *s, size_t pad)
 {
 	/* the classes pebs_outfmt_text_str() changes */
-	size_t w = put_str(fp, s, CH_CTRL | CH_BAD, "", put_text);
+	size_t w = put_str(fp, s, CH_CTRL | CH_BAD | CH_BIDI, "", put_text);
 	for (; w < pad; w++)
 		fputc(' ', fp);
 }

@@ -110,7 +110,8 @@ size_t pebs_outfmt_json_str(char *dst, const char *s, size_t n);
 /*
  * Writes @s for a text table at @dst (at most n bytes; @dst may be @s):
  * control characters (C0, DEL, C1 U+0080..U+009F: a terminal would act on
- * them) and invalid UTF-8 bytes become '?'.  *@width gets the number of
+ * them), bidirectional controls (they reorder the line) and invalid UTF-8
+ * bytes become '?'.  *@width gets the number of
  * characters.  pebs_text_sanitize() (pebs.h) is its public form.
  */
 size_t pebs_outfmt_text_str(char *dst, const char *s, size_t n,

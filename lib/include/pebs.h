@@ -66,9 +66,11 @@ int pebs_num_parse(const char *s, size_t n, uint64_t *out);
 /*
  * Copies the @n bytes of @s to @dst (room for @n bytes; @dst may be @s; no
  * NUL is added) as the text formats show names: each control character
- * (C0, '\n' and '\t' included, DEL, C1 U+0080..U+009F) and each byte of
- * no valid UTF-8 sequence becomes '?', so that nothing a terminal acts on
- * remains (a name from another machine's file can hold ESC sequences).
+ * (C0, '\n' and '\t' included, DEL, C1 U+0080..U+009F), each
+ * bidirectional control (U+061C, U+200E, U+200F, U+202A..U+202E,
+ * U+2066..U+2069: they reorder a line on screen) and each byte of no valid
+ * UTF-8 sequence becomes '?', so that nothing a terminal acts on remains
+ * (a name from another machine's file can hold ESC sequences).
  * The library's detail messages (pebs_*_errmsg) already come this way.
  * Returns the bytes written, at most @n.
  */

@@ -759,13 +759,16 @@ Test(output, yaml_names_read_back)
 Test(output, messages_show_names_as_text_tables)
 {
 	/* C0 ('\n', '\t', CR too), DEL, C1 as UTF-8 and as a raw byte,
-	 * invalid UTF-8 (a lone lead, a cut sequence, an overlong): '?';
-	 * other UTF-8 stays, U+2028 and U+202E as text tables keep them */
+	 * the bidirectional controls (U+202E, U+2066, U+2069, U+200F,
+	 * U+061C: they reorder the line on screen), invalid UTF-8 (a lone
+	 * lead, a cut sequence, an overlong): '?'; other UTF-8 stays,
+	 * U+2028 and U+2030 as text tables keep them */
 	static const char in[] = "a\033]0;X\007b\n\t\r\177\302\205\302\237"
 				 "\233\377\303\251\342\200\250\342\200\256"
-				 "\300\257\342\200";
+				 "\342\201\246\342\201\251\342\200\217\330\234"
+				 "\342\200\260\300\257\342\200";
 	static const char want[] = "a?]0;X?b????????\303\251\342\200\250"
-				   "\342\200\256????";
+				   "?????\342\200\260????";
 	char out[sizeof(in)];
 	size_t n = pebs_text_sanitize(out, in, sizeof(in) - 1);
 	cr_assert_eq(n, sizeof(want) - 1);
