@@ -865,25 +865,29 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t a = addr[i];
 		long kd = dcache_get(&ck, c, dsrc[i], 1);
-		if (kd < 0)
-			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		if (kd < 0) {
+			r = c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+			break;
+		}
 		kcls = c->kcls;
 		lkn = c->lkn;
 		if (!c2c_is_line(a, kcls[kd])) {
 			if ((r = put_other(c, (uint32_t)kd, a, 1)))
-				return r;
+				break;
 			continue;
 		}
 		/* threads of line samples only: nothing reads the others */
 		long th = dcache_get(&ct, c, (uint64_t)pid[i] << 32 | tid[i], 0);
-		if (th < 0)
-			return c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+		if (th < 0) {
+			r = c2c_fail(c, PEBS_E_NOMEM, "out of memory");
+			break;
+		}
 		struct c2c_bucket *bk = &bkt[bucket_of(a >> shift)];
 		if (bk->pos == bk->end) {
 			c->ncells += ncells;
 			ncells = 0;
 			if ((r = new_chunk(c, bk)))
-				return r;
+				break;
 			ls = c->ls;
 			cnt = c->cnt;
 		}
@@ -897,7 +901,11 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 			cnt[q] = 1;
 		lsum += lat[i];
 	}
+	/* the cells kept, a failed batch's too: the YAML writer sizes its
+	 * arrays by c->ncells and then walks the buckets */
 	c->ncells += ncells;
+	if (r)
+		return r;
 	/* fewer than 2^32 line samples: lsum did not wrap */
 	if (lsum > UINT64_MAX - c->latsum)
 		return latsum_full(c);

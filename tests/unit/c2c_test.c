@@ -11,6 +11,7 @@
 #include "pebs_c2c.h"
 #include "pebs_sym.h"
 #include "pebs_dsrc.h"
+#include "testutil.h"
 
 #define LD PEBS_DS_OP_LOAD
 #define ST PEBS_DS_OP_STORE
@@ -1910,6 +1911,56 @@ Test(c2c, big_arrays_keep_contents_while_growing)
 		cr_assert_eq(c[i], i + 7, "element %zu lost", i);
 	cr_assert_eq(c[((size_t)3 << 20) / 8 - 1], 0, "fresh room is zero");
 	lib_big_free(c);
+}
+
+/*
+ * A batch that fails part way (out of memory) leaves the cells it kept
+ * counted: the YAML writer sizes its arrays by c->ncells and then walks
+ * the buckets, so a count short of what they hold wrote past its arrays.
+ * One line, so that its bucket's chunks outlast the threads' table, which
+ * grows (and fails) while cells go into a chunk.
+ */
+Test(c2c, add_batch_failure_keeps_cells_counted)
+{
+	const uint64_t st = ds(ST, HIT | PEBS_DS_LVL_L1, 0);
+	struct pebs_batch *b = pebs_batch_new(64);
+	cr_assert(b);
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	s.pid = 100;
+	s.addr = A;
+	s.dsrc = st;
+	s.event = (uint32_t)pebs_batch_intern(b, "precise-store");
+	for (unsigned i = 0; i < 64; i++) {
+		s.tid = 1000 + i;
+		cr_assert_eq(pebs_batch_push(b, &s), 0);
+	}
+	long n;
+	int failed_after_cells = 0;
+	for (n = 1; n < 1000; n++) {
+		struct pebs_c2c *c = mk(NULL);
+		if (tu_alloc_fail(n) < 0)
+			cr_skip_test("allocation faults need a build without "
+				     "sanitizer");
+		int r = pebs_c2c_add_batch(c, b);
+		int injected = tu_alloc_failed();
+		size_t cells = 0;
+		for (size_t k = 0; c->bk && k < (size_t)1 << C2C_BUCKET_BITS;
+		     k++)
+			C2C_BUCKET_CELLS(c, k, q, { (void)q; cells++; });
+		cr_assert_eq(c->ncells, cells, "allocation %ld: %zu cells "
+			     "counted, %zu kept", n, c->ncells, cells);
+		if (injected && cells)
+			failed_after_cells = 1;
+		pebs_c2c_free(c);
+		if (!injected) {
+			cr_assert_eq(r, 0);
+			break;
+		}
+		cr_assert_eq(r, -PEBS_E_NOMEM);
+	}
+	cr_assert(failed_after_cells, "no failure came after a kept cell");
+	pebs_batch_free(b);
 }
 
 /* ------------------------------------------- global shared-line table */
