@@ -444,12 +444,18 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'b': backend = optarg; break;
 		case 'e': ev[nev++] = optarg; break;
-		case 'c':
-			if (util_parse_u64(optarg, &period) || period == 0)
+		case 'c': {
+			int pr = util_parse_u64(optarg, &period);
+			/* a number past 64 bits: out of range, as --seed
+			 * says (util_u64_arg() exits) */
+			if (pr == -2)
+				util_u64_arg("-c", optarg);
+			if (pr || period == 0)
 				util_die(EXIT_USAGE, "-c: not a positive "
 					 "number (decimal or 0x hex, with k, M "
 					 "or G): \"%s\"", optarg);
 			break;
+		}
 		case 'C': cpus = optarg; break;
 		case 'd': {
 			/* Seconds, fractions allowed: simulated workloads
