@@ -852,8 +852,9 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 	/*
 	 * The state the loop reads, in locals: through c, every store to a
 	 * cell could alias it, and it was reloaded for each sample.  kcls
-	 * and lkn move when a new data source grows them, c->ls and c->cnt
-	 * when a bucket takes a new chunk: reloaded then.
+	 * and lkn move when a new data source grows them: reloaded after
+	 * each dcache_get() of a data source, which may add one.  c->ls
+	 * and c->cnt move when a bucket takes a new chunk: reloaded then.
 	 */
 	const unsigned shift = c->line_shift;
 	struct c2c_bucket *const bkt = c->bk;
@@ -877,7 +878,8 @@ int pebs_c2c_add_batch(struct pebs_c2c *c, const struct pebs_batch *b)
 			continue;
 		}
 		/* threads of line samples only: nothing reads the others */
-		long th = dcache_get(&ct, c, (uint64_t)pid[i] << 32 | tid[i], 0);
+		long th = dcache_get(&ct, c, (uint64_t)pid[i] << 32 | tid[i],
+				     0);
 		if (th < 0) {
 			r = c2c_fail(c, PEBS_E_NOMEM, "out of memory");
 			break;

@@ -55,9 +55,9 @@ struct pebs_csvin {
 	uint64_t samples;
 	uint64_t headers;	/* headers read whole, over all inputs */
 	int in_header;		/* the header row is being read */
-	int first;		/* the input's first byte (after a BOM), or -1 */
+	int first;		/* the input's first byte (after a BOM) or -1 */
 	int comma1;		/* its first line has a comma (so far) */
-	int cr_held;		/* the last feed ended in a CR, line not ended */
+	int cr_held;		/* the last feed ended in a CR, no line end */
 	int eol;		/* EOL_*: the input's line ends, once seen */
 	int bom_checked;	/* the input's start is past the BOM */
 	unsigned bom_held;	/* bytes of a BOM's start held back */

@@ -269,7 +269,7 @@ Test(csvin, errors)
 {
 	expect_error("time,lat\n1,2\n3,x\n", -PEBS_E_PARSE,
 		     "line 3: field \"lat\": not a number: \"x\"");
-	/* "1 fields" */
+	/* one field: "1 field", not "1 fields" */
 	expect_error("time,lat\n1,2\n3\n", -PEBS_E_PARSE,
 		     "line 3: 1 field, but the header has 2");
 	expect_error("time,lat\n1,2,3\n", -PEBS_E_PARSE,
