@@ -1602,6 +1602,23 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 			}
 			s->pend.damaged++;
 			s->seg_damaged = 1;
+			if (tag == TAG_BLCK && s->state == ST_MAGIC) {
+				/*
+				 * A segment's MAGIC inside the block's claimed
+				 * bytes: a file cut inside the block, with a
+				 * file shorter than the rest of it appended.
+				 * Said as when the length ends inside that
+				 * file (format section 8).
+				 */
+				s->blocks = bno + 1;
+				return slot_err(sl, PEBS_E_TRUNCATED, si,
+						"truncated in block %llu at "
+						"offset 0x%llx (a segment "
+						"starts at offset 0x%llx)",
+						(unsigned long long)bno,
+						(unsigned long long)off,
+						(unsigned long long)s->pos);
+			}
 			if (tag == TAG_BLCK) {
 				s->blocks = bno + 1;
 				return slot_err(sl, PEBS_E_CORRUPT, si,
