@@ -84,6 +84,11 @@ struct src {
 	int aborted;		/* stop reading this source */
 	int end_lost;		/* salvage met the end of input in a segment */
 	uint64_t rs_hashed;	/* payload bytes resync hashed (RS_*) */
+	/*
+	 * Resync after a damaged block: where the chunk after it starts by
+	 * the lengths (0: unknown), and the blocks met there on the way.
+	 */
+	uint64_t rs_chain, rs_hops;
 	/* the last block read: where it starts and ends, a stream's trailer */
 	uint64_t blk_off, blk_end;
 	uint8_t blk_trl[CHUNK_TRL];
@@ -1033,6 +1038,18 @@ static int resync(struct pebs_reader *r, struct src *s, uint64_t from)
 		}
 		if (k > 0)
 			break;
+		if (k == 0 && s->rs_chain && o == s->rs_chain) {
+			/* a block by the lengths, whose head is damaged too */
+			const uint8_t *q = s->map ? s->map + o :
+					   s->pb + s->pb_off;
+			uint64_t ql = get64(q + 8);
+			if (get32(q) == TAG_BLCK && ql <= CHUNK_MAX_LEN) {
+				s->rs_hops++;
+				s->rs_chain = o + CHUNK_HDR + ql + CHUNK_TRL;
+			} else {
+				s->rs_chain = 0;
+			}
+		}
 	}
 	s->pos = o;
 	if (k == 1) {
@@ -1054,8 +1071,9 @@ static int resync(struct pebs_reader *r, struct src *s, uint64_t from)
  * the source is scanned from the byte after @at.  A stream gives back
  * first the @n bytes at @got it read from @at on.
  */
-static void after_damage(struct pebs_reader *r, struct src *s, uint64_t at,
-			 int can_skip, const uint8_t *got, size_t n)
+static void after_damage(struct pebs_reader *r, struct src *s,
+			 struct slot *sl, uint64_t at, int can_skip,
+			 const uint8_t *got, size_t n)
 {
 	if (!r->o.salvage) {
 		/* read, as far as it was (callers took a chunk back) */
@@ -1080,7 +1098,34 @@ static void after_damage(struct pebs_reader *r, struct src *s, uint64_t at,
 	size_t hn = s->map ? (h ? s->size - (size_t)at : 0) : n;
 	int in_seg = s->state == ST_CHUNKS &&
 		     !(h && hn >= 4 && get32(h) == TAG_END);
+	/*
+	 * A damaged block whose length was sound may be followed by more
+	 * blocks with damaged heads, which the scan steps over: when the
+	 * lengths lead from it to where the scan goes on, they are those
+	 * blocks, counted and numbered (else they are unknown).
+	 */
+	s->rs_chain = 0;
+	s->rs_hops = 0;
+	if (h && hn >= CHUNK_HDR && get32(h) == TAG_BLCK &&
+	    get64(h + 8) <= CHUNK_MAX_LEN)
+		s->rs_chain = at + CHUNK_HDR + get64(h + 8) + CHUNK_TRL;
 	int k = resync(r, s, at + 1);
+	if (k > 0 && s->rs_hops && s->rs_chain == s->pos) {
+		uint64_t b0 = s->blocks;
+		size_t ml = strlen(sl->msg);
+		s->blocks += s->rs_hops;
+		s->pend.damaged += s->rs_hops;
+		if (s->rs_hops == 1)
+			snprintf(sl->msg + ml, sizeof(sl->msg) - ml, " (and "
+				 "block %llu after it: damaged too)",
+				 (unsigned long long)b0);
+		else
+			snprintf(sl->msg + ml, sizeof(sl->msg) - ml, " (and "
+				 "blocks %llu to %llu after it: damaged too)",
+				 (unsigned long long)b0,
+				 (unsigned long long)(s->blocks - 1));
+	}
+	s->rs_chain = 0;
 	/* the bytes stepped over count as read, to where reading goes on
 	 * or the end (a caller that counted the chunk took it back) */
 	if (k >= 0 && s->pos > at)
@@ -1404,7 +1449,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 							 (len + CHUNK_TRL) ?
 							 "checksum mismatch" :
 							 "truncated");
-						after_damage(r, s, off, 0,
+						after_damage(r, s, sl, off, 0,
 							     p - CHUNK_HDR,
 							     CHUNK_HDR +
 							     (size_t)k);
@@ -1459,7 +1504,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 					 "garbage after segment %u at offset "
 					 "0x%llx", s->segments,
 					 (unsigned long long)off);
-			after_damage(r, s, off, 0, head, nhead);
+			after_damage(r, s, sl, off, 0, head, nhead);
 			return P_ERROR;
 		}
 
@@ -1555,7 +1600,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 					 PEBS_E_FORMAT, si, "bad chunk header "
 					 "at offset 0x%llx",
 					 (unsigned long long)off);
-			after_damage(r, s, off, 0, hdr, CHUNK_HDR);
+			after_damage(r, s, sl, off, 0, hdr, CHUNK_HDR);
 			return P_ERROR;
 		}
 		giveup_begin(r, s);
@@ -1643,7 +1688,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 				 "0x%llx: checksum mismatch",
 				 (unsigned long long)off);
 			s->pend.bytes -= CHUNK_HDR + len + CHUNK_TRL;
-			after_damage(r, s, off, 0, own, CHUNK_HDR + len +
+			after_damage(r, s, sl, off, 0, own, CHUNK_HDR + len +
 				     CHUNK_TRL);
 			free(own);
 			return P_ERROR;
@@ -1869,7 +1914,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 				 (unsigned long long)off, msg);
 			if (rc == -PEBS_E_CHECKSUM)	/* rescanned */
 				s->pend.bytes -= clen;
-			after_damage(r, s, off, rc != -PEBS_E_CHECKSUM, whole,
+			after_damage(r, s, sl, off, rc != -PEBS_E_CHECKSUM, whole,
 				     clen);
 			free(whole);
 			return P_ERROR;
@@ -1925,7 +1970,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 						 (unsigned long long)bno,
 						 (unsigned long long)off);
 				s->pend.bytes -= clen;	/* rescanned */
-				after_damage(r, s, off, 0, whole, clen);
+				after_damage(r, s, sl, off, 0, whole, clen);
 				free(whole);
 				return P_ERROR;
 			}
@@ -1956,7 +2001,7 @@ static int produce_chunks(struct pebs_reader *r, struct slot *sl)
 					 (unsigned long long)off);
 				/* the head holds the length's evidence */
 				s->pend.bytes -= clen;	/* rescanned */
-				after_damage(r, s, off, 0, whole, clen);
+				after_damage(r, s, sl, off, 0, whole, clen);
 				free(whole);
 				return P_ERROR;
 			}
