@@ -463,11 +463,12 @@ int main(int argc, char **argv)
 			char *end;
 			errno = 0;
 			co.duration = strtod(optarg, &end);
-			/* strtod() skips leading blanks; the other numbers
-			 * (-c, --seed) refuse them */
+			/* strtod() skips leading blanks, which the other
+			 * numbers (-c, --seed) refuse, and reads -0 and
+			 * -1e-400 as 0 (no limit): no sign */
 			if (end == optarg || *end || !(co.duration >= 0) ||
 			    !isfinite(co.duration) ||
-			    isspace((unsigned char)*optarg))
+			    isspace((unsigned char)*optarg) || *optarg == '-')
 				util_die(EXIT_USAGE, "-d: not a number of "
 					 "seconds: \"%s\"", optarg);
 			/* 1e-400 reads as 0, which means no limit; a

@@ -519,7 +519,7 @@ int main(int argc, char **argv)
 			 "--fields, --no-header and --level do not apply");
 	/* nor do those that choose or read samples: no input is read */
 	if (o.explain && (o.count || o.head || o.sample || o.salvage ||
-			  threads_set || util_symfs))
+			  threads_set || (util_symfs && *util_symfs)))
 		util_die(EXIT_USAGE, "--explain prints the program and reads "
 			 "no input: -c, --head, --sample, --salvage, --symfs "
 			 "and -j do not apply");

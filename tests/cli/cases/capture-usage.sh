@@ -21,6 +21,8 @@ pebs-capture -b sim --uarch skx --workload false-sharing -d inf; echo "rc=$?"
 # blanks before a number, as -c and --seed
 pebs-capture -b sim --uarch skx --workload false-sharing -d 1e-400; echo "rc=$?"
 pebs-capture -b sim --uarch skx --workload false-sharing -d " 1"; echo "rc=$?"
+pebs-capture -b sim --uarch skx --workload false-sharing -d -0; echo "rc=$?"
+pebs-capture -b sim --uarch skx --workload false-sharing -d -1e-400; echo "rc=$?"
 pebs-capture -b sim --uarch skx --workload false-sharing -c 1m; echo "rc=$?"
 pebs-capture -b sim --uarch skx --workload streaming -c 997 -d 1e-12 \
 	-o $TMP/d.pebs 2>/dev/null && pebs-decode --info $TMP/d.pebs |

@@ -16,5 +16,7 @@ for o in -c '--head 1' '--sample 2' --salvage '-j 1' '--symfs /nonexistent'; do
 	pebs-filter --explain $o 'lat>0'; echo "rc=$?"
 done
 pebs-filter --explain -v 'lat>0'; echo "rc=$?"
+# an empty --symfs is no --symfs (pebs-decode(1)): not refused here either
+pebs-filter --explain --symfs '' 'lat>0'; echo "rc=$?"
 # --info ignores them, as it says
 pebs-decode --info -f pebs --no-header $TMP/x.pebs | head -1; echo "rc=$?"
