@@ -814,16 +814,27 @@ static const char bom[3] = "\xef\xbb\xbf";
 static const char *line_end(struct pebs_csvin *c, const char *p,
 			    const char *end)
 {
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	if (c->eol == EOL_LF)
-		return nl;
-	const char *lim = nl ? nl : end, *at = nl;
-	for (const char *cr = memchr(p, '\r', (size_t)(lim - p)); cr;
-	     cr = memchr(cr + 1, '\r', (size_t)(lim - cr - 1)))
+		return memchr(p, '\n', (size_t)(end - p));
+	/*
+	 * The first CR bounds the search for an LF, so that a line costs
+	 * its own length: in CR input an LF may be nowhere, and looking for
+	 * it to the end of the feed for each line made such an input three
+	 * times slower to import.
+	 */
+	const char *at;
+	for (const char *q = p;;) {
+		const char *cr = memchr(q, '\r', (size_t)(end - q));
+		at = memchr(q, '\n', (size_t)((cr ? cr : end) - q));
+		if (at || !cr)
+			break;
 		if (cr + 1 < end && cr[1] != '\n') {
 			at = cr;
 			break;
 		}
+		/* CR LF (the LF ends the line), or a CR last in the feed */
+		q = cr + 1;
+	}
 	if (at && c->eol == EOL_UNKNOWN)
 		c->eol = *at == '\n' ? EOL_LF : EOL_CR;
 	return at;
