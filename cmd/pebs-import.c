@@ -578,8 +578,8 @@ static int open_named(struct imp *m, struct pebs_writer **w,
 		util_writer_check(*w, r, m->outname);
 		return EXIT_OK;
 	}
-	util_warn("%s: the names of the comm column are left out, the "
-		  "samples kept", pebs_writer_errmsg(*w));
+	util_warn("the names of the comm column are left out, the samples "
+		  "kept: %s", pebs_writer_errmsg(*w));
 	pebs_writer_close(*w);
 	util_writer_check(NULL, pebs_writer_open(w, m->out, bare, m->wo),
 			  m->outname);
