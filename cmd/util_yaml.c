@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pebs.h"
 #include "util.h"
 #include "util_yaml.h"
 
@@ -27,24 +28,6 @@ static void scalar(struct yout *o, const char *s, size_t n,
 					  (int)n, 1, 1, style))
 		util_die(EXIT_SYS, "YAML output: cannot write a value");
 	emit(o, &ev);
-}
-
-/* Length of the valid UTF-8 sequence at @u (@n bytes left), or 0: no
- * overlong form, surrogate or value above U+10FFFF, which libyaml
- * refuses (its scalar event then fails) and YAML readers too. */
-static size_t utf8_len(const unsigned char *u, size_t n)
-{
-	size_t l = u[0] < 0xc2 ? 0 : u[0] < 0xe0 ? 2 : u[0] < 0xf0 ? 3 :
-		   u[0] < 0xf5 ? 4 : 0;
-	if (!l || l > n)
-		return 0;
-	for (size_t i = 1; i < l; i++)
-		if ((u[i] & 0xc0) != 0x80)
-			return 0;
-	if ((u[0] == 0xe0 && u[1] < 0xa0) || (u[0] == 0xed && u[1] > 0x9f) ||
-	    (u[0] == 0xf0 && u[1] < 0x90) || (u[0] == 0xf4 && u[1] > 0x8f))
-		return 0;
-	return l;
 }
 
 /* Whether a YAML reader resolves plain @s to something other than that
@@ -71,25 +54,13 @@ void yo_scalar(struct yout *o, const char *s)
 	/* text from the machine (a CPU's model name, sysfs names): each
 	 * byte of no valid UTF-8 sequence as U+FFFD, and quoted where a
 	 * reader would take it for another type */
-	const unsigned char *u = (const unsigned char *)s;
 	size_t n = strlen(s);
-	char *b = malloc(3 * n + 1), *p = b;
+	char *b = malloc(3 * n + 1);
 	if (!b)
 		util_die(EXIT_SYS, "out of memory");
-	for (size_t i = 0; i < n;) {
-		size_t l = u[i] < 0x80 ? 1 : utf8_len(u + i, n - i);
-		if (l) {
-			memcpy(p, u + i, l);
-			p += l;
-			i += l;
-		} else {
-			memcpy(p, "\xef\xbf\xbd", 3);
-			p += 3;
-			i++;
-		}
-	}
-	*p = 0;
-	scalar(o, b, (size_t)(p - b), needs_quote(b) ?
+	n = pebs_utf8_fix(b, s, n);
+	b[n] = 0;
+	scalar(o, b, n, needs_quote(b) ?
 	       YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
 	free(b);
 }

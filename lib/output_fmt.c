@@ -475,6 +475,11 @@ size_t pebs_outfmt_utf8_fix(char *dst, const char *s, size_t n)
 	return (size_t)(p - dst);
 }
 
+size_t pebs_utf8_fix(char *dst, const char *s, size_t n)
+{
+	return pebs_outfmt_utf8_fix(dst, s, n);
+}
+
 int pebs_outfmt_yaml_has_linesep(const char *s, size_t n)
 {
 	/* valid UTF-8 or not, these bytes in a row are one of the three */

@@ -76,6 +76,16 @@ int pebs_num_parse(const char *s, size_t n, uint64_t *out);
  */
 size_t pebs_text_sanitize(char *dst, const char *s, size_t n);
 
+/*
+ * Copies the @n bytes of @s to @dst (room for 3 x @n bytes; no NUL is
+ * added) with each byte of no valid UTF-8 sequence (a stray continuation
+ * byte, an overlong form, a surrogate, a value past U+10FFFF, a cut
+ * sequence) replaced by U+FFFD, as the YAML and JSON outputs write names:
+ * what YAML and JSON writers and readers accept.  Returns the bytes
+ * written.
+ */
+size_t pebs_utf8_fix(char *dst, const char *s, size_t n);
+
 /* ---------------------------------------------------------------- columns */
 
 /*

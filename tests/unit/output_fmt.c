@@ -792,3 +792,21 @@ Test(output, messages_show_names_as_text_tables)
 	cr_assert_str_eq(msg, "abcdef?");
 	lib_errf(NULL, 0, "%s", "x");
 }
+
+/* pebs_utf8_fix(): valid UTF-8 as it is, each bad byte as U+FFFD. */
+Test(output, utf8_fix_public)
+{
+	static const char in[] = "a\303\251\200\300\257\355\240\200\364\220"
+				 "\200\200\342\202";
+	char out[3 * sizeof(in)];
+	size_t n = pebs_utf8_fix(out, in, sizeof(in) - 1);
+	static const char want[] = "a\303\251"
+		"\357\277\275"				/* stray 0x80 */
+		"\357\277\275\357\277\275"		/* overlong */
+		"\357\277\275\357\277\275\357\277\275"	/* surrogate */
+		"\357\277\275\357\277\275\357\277\275\357\277\275" /* >10FFFF */
+		"\357\277\275\357\277\275";		/* cut */
+	cr_assert_eq(n, sizeof(want) - 1);
+	cr_assert_eq(memcmp(out, want, n), 0);
+	cr_assert_eq(pebs_utf8_fix(out, "", 0), 0);
+}
