@@ -219,17 +219,23 @@ static FILE *open_probe(const char *path, int *perf, struct peek **pkp)
 /*
  * Opens the first of the @n inputs @paths that can be opened into
  * first_in (open_probe()) and says whether it is perf.data; 0 when none
- * can.  One that cannot is reported by the import.  A missing first input
- * chose CSV: the perf.data files after it were refused as "not CSV as the
+ * can (a directory opens, but is skipped too).  One that cannot is
+ * reported by the import.  A missing first input chose CSV: the perf.data files after it were refused as "not CSV as the
  * first input, which chose the format".
  */
 static int first_is_perf(char **paths, size_t n)
 {
 	int perf = 0;
-	for (first_at = 0; first_at < n; first_at++)
+	struct stat st;
+	for (first_at = 0; first_at < n; first_at++) {
+		/* a directory opens but has nothing to read: it does not
+		 * choose either */
+		if (stat(paths[first_at], &st) == 0 && S_ISDIR(st.st_mode))
+			continue;
 		if ((first_in = open_probe(paths[first_at], &perf,
 					   &first_pk)))
 			break;
+	}
 	return perf;
 }
 

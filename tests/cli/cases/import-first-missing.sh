@@ -8,3 +8,8 @@ echo "rc=$?"
 pebs-decode --info x.pebs | grep -E '^  (source|samples):'
 # a CSV after a missing one is CSV, as before
 printf 'time\n7\n' | pebs-import missing.csv - | pebs-decode -f csv --fields time
+# a directory opens but cannot be read: it decides nothing either
+mkdir d
+pebs-import d a.perf.data -o y.pebs
+echo "rc=$?"
+pebs-decode --info y.pebs | grep -E '^  (source|samples):'
