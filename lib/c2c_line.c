@@ -621,15 +621,16 @@ static int fix_false(struct sbuf *fix, const struct vctx *v,
 	 * can share a line.
 	 */
 	size_t ro = G->n - G->written;
+	unsigned pad = cut < nf ? L - fields[cut - 1].hi - 1 : 0;
 	if (cut < nf && G->n == 2)
-		sb_printf(fix, ": pad with %u bytes after 0x%02x or align "
-			  "each to %u", L - fields[cut - 1].hi - 1,
+		sb_printf(fix, ": pad with %u byte%s after 0x%02x or align "
+			  "each to %u", pad, pad == 1 ? "" : "s",
 			  fields[cut - 1].hi, L);
 	else if (cut < nf)
-		sb_printf(fix, ": pad with %u bytes after 0x%02x (the fields "
+		sb_printf(fix, ": pad with %u byte%s after 0x%02x (the fields "
 			  "after it move with it, and neither line keeps two "
 			  "groups of fields that conflict)",
-			  L - fields[cut - 1].hi - 1, fields[cut - 1].hi);
+			  pad, pad == 1 ? "" : "s", fields[cut - 1].hi);
 	else if (G->n == 2)
 		sb_printf(fix, ": their fields interleave, so no one pad "
 			  "separates them: put each group's fields next to "
@@ -1160,9 +1161,9 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 			  pct);
 	if (p->verdict != PEBS_C2C_V_UNKNOWN && text && !c->o.access_size &&
 	    A < 8)
-		sb_printf(&why, "; each access taken as %u bytes (the "
+		sb_printf(&why, "; each access taken as %u byte%s (the "
 			  "alignment of the offsets; --access-size sets it)",
-			  A);
+			  A, A == 1 ? "" : "s");
 
 	/* The fix. */
 	int want_false = text && (p->verdict == PEBS_C2C_V_FALSE ||

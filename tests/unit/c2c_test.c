@@ -550,7 +550,7 @@ Test(c2c, verdict_access_size)
 	cr_expect_null(strstr(find(c, A)->why, "taken as"));
 	cr_expect_eq(find(c, A + 0x40)->verdict, PEBS_C2C_V_FALSE, "%s",
 		     find(c, A + 0x40)->why);
-	cr_expect(strstr(find(c, A + 0x40)->why, "taken as 1 bytes"));
+	cr_expect(strstr(find(c, A + 0x40)->why, "taken as 1 byte ("));
 	pebs_c2c_free(c);
 }
 
