@@ -400,10 +400,11 @@ int c2c_write_html(struct pebs_c2c *c, FILE *fp)
 		k++;
 	}
 	if (c->nlisted > k)
-		fprintf(fp, "<p>%zu more listed lines are in the table above "
+		fprintf(fp, "<p>%zu more listed line%s in the table above "
 			"but not detailed here: at most %u are (use --top, "
 			"--min-hitm, or -f text for all).</p>\n",
-			c->nlisted - k, HTML_MAX_MAPS);
+			c->nlisted - k, c->nlisted - k == 1 ? " is" : "s are",
+			HTML_MAX_MAPS);
 	fprintf(fp, "</body></html>\n");
 	return ferror(fp) ? -PEBS_E_IO : 0;
 }
@@ -511,9 +512,9 @@ int c2c_write_svg(struct pebs_c2c *c, FILE *fp)
 		height += SVG_LINE;
 	size_t undrawn = c->nlisted - nm;
 	char more[160];
-	snprintf(more, sizeof(more), "%zu more listed lines not drawn: at most "
-		 "%u are (use --top, --min-hitm, or -f text for all).",
-		 undrawn, HTML_MAX_MAPS);
+	snprintf(more, sizeof(more), "%zu more listed line%s not drawn: at "
+		 "most %u are (use --top, --min-hitm, or -f text for all).",
+		 undrawn, undrawn == 1 ? "" : "s", HTML_MAX_MAPS);
 	if (undrawn)
 		height += svg_text(NULL, 0, more, 0) * SVG_LINE;
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

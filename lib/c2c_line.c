@@ -1062,12 +1062,15 @@ static int verdict(const struct pebs_c2c *c, struct c2c_line_int *l,
 	unsigned pct = c->o.verdict_pct;
 	if (N < c->o.min_samples) {
 		p->verdict = PEBS_C2C_V_UNKNOWN;
-		sb_printf(&why, "%" PRIu64 " samples on this line; a verdict "
-			  "needs at least %u", N, c->o.min_samples);
+		sb_printf(&why, "%" PRIu64 " sample%s on this line; a verdict "
+			  "needs at least %u", N, N == 1 ? "" : "s",
+			  c->o.min_samples);
 	} else if (v.nt < 2) {
 		p->verdict = PEBS_C2C_V_UNKNOWN;
-		sb_printf(&why, "all %" PRIu64 " samples come from one thread "
-			  "(tid %" PRIu32 ")", N, (uint32_t)v.threads[0]);
+		sb_printf(&why, "%s %" PRIu64 " sample%s from one thread "
+			  "(tid %" PRIu32 ")", N == 1 ? "the" : "all", N,
+			  N == 1 ? " comes" : "s come",
+			  (uint32_t)v.threads[0]);
 		/* the other side may have been sampled across a line end */
 		if (in.nother) {
 			sb_printf(&why, ", but %" PRIu64 " sample%s of ",

@@ -2011,7 +2011,7 @@ static void expect_line_xs(struct pebs_c2c *c)
 		cr_expect_eq(l->st.load, want[i].recs, "%zu", i);
 	}
 	const struct pebs_c2c_line *l = find(c, A);
-	cr_expect(strstr(l->why, "1 samples on this line"), "%s", l->why);
+	cr_expect(strstr(l->why, "1 sample on this line"), "%s", l->why);
 }
 
 /*
