@@ -1918,9 +1918,10 @@ static void capture_summary(const struct pebs_capture_stats *st,
 			    int is_sim, char *buf, size_t len)
 {
 	double rate = st->wall_s > 0 ? (double)st->samples / st->wall_s : 0;
-	int n = snprintf(buf, len, "%llu samples, %llu lost, %llu bytes, "
+	int n = snprintf(buf, len, "%llu sample%s, %llu lost, %llu bytes, "
 			 "%.2f s, %.0f samples/s",
 			 (unsigned long long)st->samples,
+			 st->samples == 1 ? "" : "s",
 			 (unsigned long long)st->lost,
 			 (unsigned long long)st->bytes, st->wall_s, rate);
 	if (is_sim && n > 0 && (size_t)n < len)
