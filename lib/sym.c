@@ -1424,6 +1424,38 @@ static void check_stripped(struct pebs_sym *s, Dwfl_Module *mod)
 		     "found: only its dynamic symbols resolve", o->path);
 }
 
+/*
+ * The sized symbol starting exactly at addr, a global one first, or NULL.
+ * libdwfl prefers a global symbol to a local one at the same address even
+ * when the global is a size-0 marker (__bss_start, _edata, __TMC_END__):
+ * the first byte of a static variable placed there would then read as no
+ * object.  Only a size-0 answer at offset 0 comes here, so the scan runs
+ * for few addresses.
+ */
+static const char *sized_at(Dwfl_Module *mod, GElf_Addr addr, GElf_Sym *out)
+{
+	const char *best = NULL;
+	int n = dwfl_module_getsymtab(mod);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr v;
+		GElf_Word shndx = SHN_UNDEF;
+		const char *nm = dwfl_module_getsym_info(mod, i, &sym, &v,
+							 &shndx, NULL, NULL);
+		int t = GELF_ST_TYPE(sym.st_info);
+		if (!nm || !*nm || v != addr || !sym.st_size ||
+		    shndx == SHN_UNDEF || t == STT_SECTION || t == STT_FILE ||
+		    t == STT_TLS)
+			continue;
+		if (best && (GELF_ST_BIND(out->st_info) == STB_GLOBAL ||
+			     GELF_ST_BIND(sym.st_info) != STB_GLOBAL))
+			continue;
+		best = nm;
+		*out = sym;
+	}
+	return best;
+}
+
 /* pebs_sym_lookup(), but an allocation failing may go unsaid but in
  * s->nomem. */
 static int lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr, int data,
@@ -1522,6 +1554,11 @@ static int lookup(struct pebs_sym *s, uint32_t pid, uint64_t addr, int data,
 						NULL, NULL);
 	if (!name)
 		dw_check(s);
+	if (name && data && !sym.st_size && off == 0) {
+		const char *sized = sized_at(mod, addr, &sym);
+		if (sized)
+			name = sized;
+	}
 	/*
 	 * A data address must fall inside a sized object, not just after
 	 * one nor on a marker such as _end or __bss_start (size 0).
