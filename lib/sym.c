@@ -967,6 +967,43 @@ static int has_symtab(Elf *elf)
 	return 0;
 }
 
+/* a + b, or UINT64_MAX when that does not fit */
+static uint64_t sat_end(uint64_t a, uint64_t n, uint64_t size)
+{
+	if (size && n > UINT64_MAX / size)
+		return UINT64_MAX;
+	return a > UINT64_MAX - n * size ? UINT64_MAX : a + n * size;
+}
+
+/*
+ * The bytes @elf must have for the tables its ELF header places and the
+ * file part of its PT_LOAD segments.  A file shorter than that was cut
+ * (a copy that did not finish): its section headers, at the end, are
+ * gone, and it would read as stripped.
+ */
+static uint64_t elf_need(Elf *elf, const GElf_Ehdr *eh)
+{
+	size_t nph = 0;
+	uint64_t need = 0, e;
+	if (elf_getphdrnum(elf, &nph) == 0 && nph)
+		need = sat_end(eh->e_phoff, nph, eh->e_phentsize);
+	/*
+	 * libelf counts no section of a cut file: the header's count (0
+	 * when the count is in section 0, which has to be there then)
+	 */
+	uint64_t nsh = eh->e_shnum ? eh->e_shnum : 1;
+	if (eh->e_shoff &&
+	    (e = sat_end(eh->e_shoff, nsh, eh->e_shentsize)) > need)
+		need = e;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    (e = sat_end(ph.p_offset, ph.p_filesz, 1)) > need)
+			need = e;
+	}
+	return need;
+}
+
 /* Reads the PT_LOAD segments of @elf into @o; returns 0 or -1 (memory). */
 static int read_segs(struct obj *o, Elf *elf)
 {
@@ -1007,6 +1044,7 @@ static struct obj *obj_get(struct pebs_sym *s, const struct smap *m)
 	GElf_Ehdr eh;
 	char hex[41] = "";
 	int usable = 0;
+	uint64_t need;
 	if (!plain)
 		why = fmt("%s: a path with an empty, . or .. component: not "
 			  "opened, its symbols read " PEBS_SYM_UNKNOWN,
@@ -1022,6 +1060,11 @@ static struct obj *obj_get(struct pebs_sym *s, const struct smap *m)
 		 !gelf_getehdr(elf, &eh))
 		why = elf_check(s) ? NULL : fmt("%s: not an ELF file",
 						m->path);
+	else if ((uint64_t)st.st_size < (need = elf_need(elf, &eh)))
+		why = fmt("%s: truncated (%" PRIu64 " bytes, its ELF headers "
+			  "need %" PRIu64 "): not used, its symbols read "
+			  PEBS_SYM_UNKNOWN, m->path, (uint64_t)st.st_size,
+			  need);
 	else if (m->bid && !s->nocheck && (elf_bid(elf, hex),
 					   !bid_match(hex, m->bid)))
 		why = fmt("%s: build-id differs (file %s, capture %s): not "
