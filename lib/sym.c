@@ -640,6 +640,10 @@ int pebs_sym_open(struct pebs_sym **sp, const struct pebs_meta *meta,
 		m->seq = s->nmaps;
 		if (m->end > m->start)
 			s->nmaps++;
+		else	/* else it went unsaid, as if there were no map */
+			note(s, "%s: map with start 0x%" PRIx64 " and end 0x%"
+			     PRIx64 " in the metadata (an end above the start "
+			     "expected): not used", m->path, m->start, m->end);
 	}
 	if (s->nomem)	/* a note about a map not used */
 		goto nomem;

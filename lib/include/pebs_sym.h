@@ -175,7 +175,8 @@ enum pebs_sym_map_field {
  * 0x (as /proc/PID/maps prints it; a leading 0 is not octal), at most 64
  * bits, nothing else (no spaces or sign).  0 with *@out, or -PEBS_E_PARSE
  * (*@out unchanged).  pebs_sym_open() leaves out a map whose value does
- * not parse, with a note (pebs_sym_notes()).
+ * not parse, or whose end is not above its start, with a note
+ * (pebs_sym_notes()).
  */
 int pebs_sym_map_num(const char *v, uint64_t *out);
 

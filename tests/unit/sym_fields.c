@@ -402,7 +402,7 @@ Test(symf, output_many_distinct_strings)
 }
 
 /* Hostile maps: a FIFO (opening it must not block), a directory, a map
- * whose end is below its start (ignored). */
+ * whose end is below its start (left out, with a note). */
 Test(symf, maps_naming_non_files)
 {
 	tu_deadline(10);
@@ -437,7 +437,10 @@ Test(symf, maps_naming_non_files)
 	cr_expect_eq(pebs_sym_lookup(s, 1, 0x3010, 1, &in), 0);
 	cr_expect_eq(pebs_sym_lookup(s, 1, 0x5800, 0, &in), 0);
 	cr_expect_null(in.dso);
-	cr_assert_eq(pebs_sym_notes(s, 0, &n), 2);
+	cr_assert_eq(pebs_sym_notes(s, 0, &n), 3);
+	cr_expect(strstr(n, "/etc/hostname: map with start 0x6000 and end "
+			 "0x5000 in the metadata") != NULL, "%s", n);
+	pebs_sym_notes(s, 1, &n);
 	cr_expect(strstr(n, "not a regular file") != NULL, "%s", n);
 	pebs_sym_close(s);
 	pebs_meta_free(m);
