@@ -49,6 +49,24 @@ static int set_err(struct pebs_writer *w, int code, const char *fmt, ...)
 	return -code;
 }
 
+/*
+ * Refuses what would write after pebs_writer_finish(): chunks after the
+ * END and TAIL chunks are garbage after the segment to every reader, and
+ * samples left pending would be dropped by pebs_writer_close() without a
+ * word; both calls used to return 0.  Not sticky: the segment written is
+ * complete, and pebs_writer_close() still returns 0 for it.
+ */
+static int finished(struct pebs_writer *w, const char *what)
+{
+	if (w->err)
+		return w->err;
+	if (!w->finished)
+		return 0;
+	snprintf(w->msg, sizeof(w->msg), "%s after pebs_writer_finish(): "
+		 "the segment is complete, nothing more is written", what);
+	return -PEBS_E_INVAL;
+}
+
 static int out(struct pebs_writer *w, const void *p, size_t len)
 {
 	if (w->err)
@@ -192,8 +210,9 @@ int pebs_writer_open(struct pebs_writer **wp, FILE *fp,
 
 int pebs_writer_event(struct pebs_writer *w, const char *name)
 {
-	if (w->err)
-		return w->err;
+	int r = finished(w, "event name");
+	if (r)
+		return r;
 	/*
 	 * The pending batch holds the same names with the same ids (below),
 	 * and its index finds one in O(1): a linear search here made an
@@ -231,7 +250,7 @@ int pebs_writer_event(struct pebs_writer *w, const char *name)
 	if (!(w->names[w->nnames] = strdup(name)))
 		return set_err(w, PEBS_E_NOMEM, "out of memory");
 	/* The pending batch carries the same dictionary, same ids. */
-	int r = pebs_batch_intern(w->pending, name);
+	r = pebs_batch_intern(w->pending, name);
 	if (r < 0) {
 		/* not counted yet: only names[0..nnames) are freed */
 		free(w->names[w->nnames]);
@@ -295,8 +314,9 @@ static int flush_block(struct pebs_writer *w)
 
 int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s)
 {
-	if (w->err)
-		return w->err;
+	int r = finished(w, "sample");
+	if (r)
+		return r;
 	/*
 	 * The caller's bad input, as a name over a limit in
 	 * pebs_writer_event(): refused, the writer left usable (not
@@ -310,8 +330,7 @@ int pebs_writer_add(struct pebs_writer *w, const struct pebs_sample *s)
 			 "id %u (%u names)", s->event, w->nnames);
 		return -PEBS_E_INVAL;
 	}
-	int r = pebs_batch_push(w->pending, s);
-	if (r)
+	if ((r = pebs_batch_push(w->pending, s)))
 		return set_err(w, PEBS_E_INVAL, "batch full");
 	if (w->pending->n == w->block_samples)
 		return flush_block(w);
@@ -365,6 +384,9 @@ static int batch_event(struct pebs_writer *w, const char *name)
 int pebs_writer_add_batch(struct pebs_writer *w, const struct pebs_batch *b)
 {
 	uint32_t map[256];
+	int fr = finished(w, "batch");
+	if (fr)
+		return fr;
 	uint32_t nmap = b->nnames < 256 ? b->nnames : 256;
 	for (uint32_t i = 0; i < nmap; i++) {
 		int e = batch_event(w, b->names[i]);
@@ -493,8 +515,8 @@ static int not_a_block(struct pebs_writer *w, const uint8_t *c, size_t len)
 int pebs_writer_copy_block(struct pebs_writer *w, const void *chunk_buf,
 			   size_t len)
 {
-	int r = flush_block(w);
-	if (r)
+	int r = finished(w, "block chunk");
+	if (r || (r = flush_block(w)))
 		return r;
 	/*
 	 * Copied as is, the block must be intact as a whole: its reader may
@@ -518,8 +540,8 @@ int pebs_writer_lost(struct pebs_writer *w, uint32_t cpu, uint64_t time,
 		     uint64_t count)
 {
 	uint8_t p[24];
-	int r = flush_block(w);
-	if (r)
+	int r = finished(w, "lost-sample count");
+	if (r || (r = flush_block(w)))
 		return r;
 	put32(p, cpu);
 	put32(p + 4, 0);
@@ -584,6 +606,8 @@ int pebs_writer_finish(struct pebs_writer *w)
 
 int pebs_writer_close(struct pebs_writer *w)
 {
+	if (!w)
+		return 0;
 	int r = pebs_writer_finish(w);
 	fmt_enc_free(w->enc);
 	pebs_batch_free(w->pending);

@@ -179,13 +179,17 @@ int pebs_writer_flush(struct pebs_writer *w);
 /*
  * Flushes and writes the end-of-segment chunk and footer index; @w stays
  * valid for pebs_writer_errmsg()/_stats() until pebs_writer_close().
- * Returns 0 or the first error seen during the writer's life.
+ * Returns 0 or the first error seen during the writer's life.  The
+ * segment is then complete: pebs_writer_event(), _add(), _add_batch(),
+ * _copy_block() and _lost() return -PEBS_E_INVAL and write nothing
+ * (pebs_writer_errmsg() says why; not an error of the writer, which
+ * pebs_writer_close() would return).
  */
 int pebs_writer_finish(struct pebs_writer *w);
 
 /*
  * pebs_writer_finish() (unless already done), then frees @w.  Returns 0 or
- * the first error seen.
+ * the first error seen.  NULL is fine (0).
  */
 int pebs_writer_close(struct pebs_writer *w);
 
@@ -304,7 +308,8 @@ struct pebs_reader_opts {
 };
 
 /*
- * Opens @n inputs ("-" or NULL = standard input) read as if concatenated.
+ * Opens @n inputs ("-" or NULL = standard input; @n 0: standard input,
+ * @paths unread) read as if concatenated.
  * Each input is opened when reading reaches it and closed once it is
  * read, so any number of inputs needs only a few file descriptors.
  * Regular files are read with pread, only the byte ranges of the columns

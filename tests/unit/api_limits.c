@@ -166,3 +166,51 @@ Test(api_limits, writer_metadata_over_the_chunk_bound)
 	fclose(fp);
 	pebs_meta_free(m);
 }
+
+/*
+ * A writer after pebs_writer_finish(): adding samples, names, lost counts
+ * or blocks returned 0 and wrote chunks after the segment's TAIL
+ * (pebs-decode: "garbage after segment 1"), or left samples pending that
+ * pebs_writer_close() dropped.  Now each is refused, nothing is written,
+ * and the file stays the complete segment it was; close takes NULL.
+ */
+Test(api_limits, writer_refuses_writes_after_finish)
+{
+	struct pebs_writer_opts o = { .block_samples = 2 };
+	struct pebs_writer *w = NULL;
+	FILE *fp = tmpfile();
+	cr_assert_not_null(fp);
+	cr_assert_eq(pebs_writer_open(&w, fp, NULL, &o), 0);
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	s.lat = 7;
+	cr_assert_eq(pebs_writer_add(w, &s), 0);
+	cr_assert_eq(pebs_writer_finish(w), 0);
+	long end = ftell(fp);
+
+	struct pebs_batch *b = pebs_batch_new(4);
+	cr_assert_not_null(b);
+	cr_assert_eq(pebs_batch_push(b, &s), 0);
+	void *chunk;
+	size_t len;
+	cr_assert_eq(pebs_block_encode(b, 0, &chunk, &len), 0);
+	cr_expect_eq(pebs_writer_add(w, &s), -PEBS_E_INVAL);
+	cr_expect(strstr(pebs_writer_errmsg(w), "after pebs_writer_finish()")
+		  != NULL, "%s", pebs_writer_errmsg(w));
+	cr_expect_eq(pebs_writer_add(w, &s), -PEBS_E_INVAL, "a full block");
+	cr_expect_eq(pebs_writer_event(w, "x"), -PEBS_E_INVAL);
+	cr_expect_eq(pebs_writer_add_batch(w, b), -PEBS_E_INVAL);
+	cr_expect_eq(pebs_writer_copy_block(w, chunk, len), -PEBS_E_INVAL);
+	cr_expect_eq(pebs_writer_lost(w, 1, 2, 3), -PEBS_E_INVAL);
+	cr_expect_eq(pebs_writer_flush(w), 0);
+	struct pebs_write_stats st;
+	pebs_writer_stats(w, &st);
+	cr_expect_eq(st.samples, 1);
+	cr_expect_eq(st.lost, 0);
+	cr_expect_eq(pebs_writer_close(w), 0, "the segment is complete");
+	cr_expect_eq(ftell(fp), end, "nothing written after the finish");
+	cr_expect_eq(pebs_writer_close(NULL), 0);
+	free(chunk);
+	pebs_batch_free(b);
+	fclose(fp);
+}
