@@ -867,9 +867,15 @@ static int hist_write(struct pebs_hist *h, FILE *fp, int fmt,
 		      const struct pebs_hist_bins *bins,
 		      const struct pebs_hist_pct *p, size_t np)
 {
+	/* pebs-hist's default; a zeroed struct is the same */
+	static const struct pebs_hist_bins log2_bins = {
+		.kind = PEBS_BINS_LOG2
+	};
 	int r;
 	const struct pebs_hist_pct *dp = np ? p : default_pct;
 	size_t dn = np ? np : 3;
+	if (!bins)
+		bins = &log2_bins;
 	switch (fmt) {
 	case PEBS_HIST_CSV: r = write_csv(h, fp, bins, p, np); break;
 	case PEBS_HIST_YAML: r = write_yaml(h, fp, bins, dp, dn); break;

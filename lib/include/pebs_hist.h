@@ -309,10 +309,12 @@ void pebs_hist_set_top(struct pebs_hist *h, size_t top);
 void pebs_hist_set_ascii(struct pebs_hist *h, int ascii);
 
 /*
- * Writes @h to @fp in format @fmt with bins @bins and percentiles
- * @p[0..@np) (CSV: with @np > 0 the percentile table replaces the bins;
- * text, yaml: 50, 90, 99 when @np is 0).  Returns 0, -PEBS_E_IO on a write
- * error (errno kept) or -PEBS_E_NOMEM.
+ * Writes @h to @fp in format @fmt with bins @bins (NULL: log2, as
+ * pebs-hist's default) and percentiles @p[0..@np) (CSV: with @np > 0 the
+ * percentile table replaces the bins; text, yaml: 50, 90, 99 when @np is
+ * 0).  Returns 0, -PEBS_E_INVAL for a @fmt not of enum pebs_hist_format
+ * (nothing written), -PEBS_E_IO on a write error (errno kept) or
+ * -PEBS_E_NOMEM.
  */
 int pebs_hist_write(struct pebs_hist *h, FILE *fp, int fmt,
 		    const struct pebs_hist_bins *bins,

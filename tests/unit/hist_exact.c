@@ -992,3 +992,40 @@ Test(hist_exact, text_bars_ascii)
 	free(t);
 	pebs_hist_free(h);
 }
+
+/*
+ * pebs_hist_write() with no bins (NULL) crashed in the text, csv and yaml
+ * writers; it now writes log2 bins, as a zeroed pebs_hist_bins and
+ * pebs-hist's default do.  An unknown format writes nothing.
+ */
+Test(hist_exact, write_without_bins_is_log2)
+{
+	struct pebs_hist *h;
+	cr_assert_eq(pebs_hist_new(&h, PEBS_COL_LAT, -1), 0);
+	cr_assert_eq(pebs_hist_add_value(h, "all", 100, 3), 0);
+	cr_assert_eq(pebs_hist_add_value(h, "all", 300, 2), 0);
+	static const int fmts[] = { PEBS_HIST_TEXT, PEBS_HIST_CSV,
+				    PEBS_HIST_YAML };
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		char *with = write_fmt(h, fmts[i], NULL), *buf;
+		size_t len;
+		FILE *fp = open_memstream(&buf, &len);
+		cr_assert_not_null(fp);
+		cr_assert_eq(pebs_hist_write(h, fp, fmts[i], NULL, NULL, 0),
+			     0, "format %d", fmts[i]);
+		fclose(fp);
+		cr_expect_str_eq(buf, with, "format %d", fmts[i]);
+		free(buf);
+		free(with);
+	}
+	char *buf;
+	size_t len;
+	FILE *fp = open_memstream(&buf, &len);
+	cr_assert_not_null(fp);
+	cr_expect_eq(pebs_hist_write(h, fp, 99, NULL, NULL, 0),
+		     -PEBS_E_INVAL);
+	fclose(fp);
+	cr_expect_eq(len, 0);
+	free(buf);
+	pebs_hist_free(h);
+}
