@@ -98,7 +98,9 @@ int pebs_field_parse_list(const char *list, int *ids, size_t cap,
 			  const char **bad)
 {
 	size_t n = 0;
-	const char *p = list;
+	const char *p = list, *unused;
+	if (!bad)
+		bad = &unused;
 	for (;;) {
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);

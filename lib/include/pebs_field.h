@@ -83,9 +83,10 @@ extern const char *const pebs_field_default_list;
 
 /*
  * Parses a comma-separated field list (symbol fields included) into @ids
- * (capacity @cap).  Returns
- * the count, or a negative error; on error *@bad points at the offending
- * name inside @list (not NUL-terminated at the comma).
+ * (capacity @cap).  Returns the count, -PEBS_E_PARSE for a name that is
+ * empty or no field, or -PEBS_E_RANGE for more than @cap names; on error
+ * *@bad (@bad may be NULL) points at the offending name inside @list (not
+ * NUL-terminated at the comma).
  */
 int pebs_field_parse_list(const char *list, int *ids, size_t cap,
 			  const char **bad);

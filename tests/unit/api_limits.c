@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pebs.h"
+#include "pebs_field.h"
 #include "pebs_format.h"
 
 Test(api_limits, strerror_of_any_int)
@@ -213,4 +214,26 @@ Test(api_limits, writer_refuses_writes_after_finish)
 	free(chunk);
 	pebs_batch_free(b);
 	fclose(fp);
+}
+
+/*
+ * pebs_field_parse_list() wrote through @bad before looking at the name,
+ * so a caller that wants only the count (bad NULL) crashed even on a good
+ * list; its header now names the two errors it returns.
+ */
+Test(api_limits, field_list_errors_and_no_bad_pointer)
+{
+	int ids[2];
+	const char *bad = NULL;
+	cr_expect_eq(pebs_field_parse_list("lat,addr", ids, 2, NULL), 2);
+	cr_expect_eq(ids[0], PEBS_COL_LAT);
+	cr_expect_eq(ids[1], PEBS_COL_ADDR);
+	cr_expect_eq(pebs_field_parse_list("lat,nope", ids, 2, NULL),
+		     -PEBS_E_PARSE);
+	cr_expect_eq(pebs_field_parse_list("lat,,addr", ids, 2, &bad),
+		     -PEBS_E_PARSE);
+	cr_expect_str_eq(bad, ",addr");
+	cr_expect_eq(pebs_field_parse_list("lat,addr,cpu", ids, 2, &bad),
+		     -PEBS_E_RANGE);
+	cr_expect_str_eq(bad, "cpu");
 }
