@@ -41,7 +41,9 @@ struct pebs_block_info {
  * with zstd @level (0 = the default, 1).  Thread-safe; the output depends
  * only on @b and @level.  On success *@out is a malloc'd buffer of *@len bytes
  * owned by the caller.  Returns 0, -PEBS_E_RANGE for a level outside
- * PEBS_LEVEL_MIN to PEBS_LEVEL_MAX (as pebs_writer_open()), or another
+ * PEBS_LEVEL_MIN to PEBS_LEVEL_MAX (as pebs_writer_open()), -PEBS_E_INVAL
+ * for a batch of no samples (a block holds 1 to 65,536: pebs-format.md,
+ * section 6) or of more than PEBS_EVENT_NAMES_MAX event names, or another
  * negative error.
  */
 int pebs_block_encode(const struct pebs_batch *b, int level, void **out,

@@ -237,3 +237,15 @@ Test(api_limits, field_list_errors_and_no_bad_pointer)
 		     -PEBS_E_RANGE);
 	cr_expect_str_eq(bad, "cpu");
 }
+
+/* pebs_block_encode() of no samples: -PEBS_E_INVAL, as its header says. */
+Test(api_limits, block_encode_of_no_samples)
+{
+	struct pebs_batch *b = pebs_batch_new(4);
+	cr_assert_not_null(b);
+	void *chunk = NULL;
+	size_t len = 0;
+	cr_expect_eq(pebs_block_encode(b, 0, &chunk, &len), -PEBS_E_INVAL);
+	cr_expect_null(chunk);
+	pebs_batch_free(b);
+}
