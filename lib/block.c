@@ -1651,6 +1651,12 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 		     char *err, size_t errlen)
 {
 	struct view v;
+	/*
+	 * Emptied before anything can fail: a refused head left the batch
+	 * of an earlier block in @out, which a caller going on after the
+	 * error read as this block's samples.
+	 */
+	pebs_batch_reset(out);
 	int r = parse(chunk, len, verify, &v, err, errlen);
 	if (r)
 		return r;
@@ -1661,7 +1667,6 @@ int fmt_block_decode(struct fmt_dec *d, const void *chunk, size_t len,
 		return -PEBS_E_NOMEM;
 	if (!cols)
 		cols = ~0ull;
-	pebs_batch_reset(out);
 	const uint8_t *p = v.names;
 	for (uint32_t i = 0; i < v.nnames; i++) {
 		char name[PEBS_EVENT_NAME_MAX + 1];

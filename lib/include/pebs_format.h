@@ -68,7 +68,7 @@ int pebs_block_info(const void *chunk, size_t len, int verify,
  * included), else the whole chunk; a mismatch is -PEBS_E_CHECKSUM
  * ("checksum mismatch", naming the column when one is to blame).  Uses a
  * decoder kept per thread.  Returns 0 or a negative error with a message
- * in @err.
+ * in @err; @out then holds no samples (n 0, its capacity kept).
  */
 int pebs_block_decode(const void *chunk, size_t len, uint64_t cols,
 		      struct pebs_batch *out, char *err, size_t errlen);

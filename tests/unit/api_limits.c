@@ -249,3 +249,43 @@ Test(api_limits, block_encode_of_no_samples)
 	cr_expect_null(chunk);
 	pebs_batch_free(b);
 }
+
+/*
+ * pebs_block_decode() says it resets @out first, but a block whose head
+ * was refused (a checksum mismatch, a bad length) left the samples of the
+ * batch's earlier block in it, 2 samples of lat 999 here, for a caller
+ * that went on to read them as this block's.
+ */
+Test(api_limits, block_decode_error_leaves_no_samples)
+{
+	struct pebs_batch *b = pebs_batch_new(8), *out = pebs_batch_new(8);
+	cr_assert(b && out);
+	struct pebs_sample s;
+	memset(&s, 0, sizeof(s));
+	for (unsigned i = 0; i < 5; i++) {
+		s.lat = 10 * i + 1;
+		cr_assert_eq(pebs_batch_push(b, &s), 0);
+	}
+	s.lat = 999;
+	cr_assert_eq(pebs_batch_push(out, &s), 0);
+	cr_assert_eq(pebs_batch_push(out, &s), 0);
+	uint8_t *chunk;
+	size_t len;
+	cr_assert_eq(pebs_block_encode(b, 0, (void **)&chunk, &len), 0);
+	char err[128];
+	chunk[30] ^= 0x10;
+	cr_expect_eq(pebs_block_decode(chunk, len, 0, out, err, sizeof(err)),
+		     -PEBS_E_CHECKSUM);
+	cr_expect_eq(out->n, 0);
+	cr_expect_eq(pebs_block_decode(chunk, 3, 0, out, err, sizeof(err)),
+		     -PEBS_E_TRUNCATED);
+	cr_expect_eq(out->n, 0);
+	chunk[30] ^= 0x10;
+	cr_expect_eq(pebs_block_decode(chunk, len, 0, out, err, sizeof(err)),
+		     0);
+	cr_expect_eq(out->n, 5);
+	cr_expect_eq(out->c32[PEBS_COL_LAT][4], 41);
+	free(chunk);
+	pebs_batch_free(b);
+	pebs_batch_free(out);
+}
