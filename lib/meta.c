@@ -185,8 +185,9 @@ size_t pebs_meta_count(const struct pebs_meta *m)
 void pebs_meta_entry(const struct pebs_meta *m, size_t i, const char **key,
 		     const char **value)
 {
-	*key = m->key[i];
-	*value = m->val[i];
+	/* past the count: NULLs, not a read past the arrays */
+	*key = i < m->n ? m->key[i] : NULL;
+	*value = i < m->n ? m->val[i] : NULL;
 }
 
 int meta_parse_cpulist(const char *s, int (*cb)(void *, unsigned),

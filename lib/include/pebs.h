@@ -310,7 +310,8 @@ int pebs_meta_setf(struct pebs_meta *m, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Returns the value of @key, or NULL.  Owned by @m. */
 const char *pebs_meta_get(const struct pebs_meta *m, const char *key);
-/* Number of entries, and entry @i (key and value owned by @m). */
+/* Number of entries, and entry @i (key and value owned by @m; both NULL
+ * when @i is not below the count). */
 size_t pebs_meta_count(const struct pebs_meta *m);
 void pebs_meta_entry(const struct pebs_meta *m, size_t i, const char **key,
 		     const char **value);

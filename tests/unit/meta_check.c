@@ -84,3 +84,22 @@ Test(meta_check, other_keys)
 	ok("topology.node..cpus", "zz");
 	ok("tsc.hz.note", "abc");
 }
+
+/* Entries past the count are NULLs, not reads past the arrays. */
+Test(meta_check, entry_past_count)
+{
+	struct pebs_meta *m = pebs_meta_new();
+	const char *k = "x", *v = "y";
+	cr_assert_not_null(m);
+	pebs_meta_entry(m, 0, &k, &v);
+	cr_assert(!k && !v);
+	cr_assert_eq(pebs_meta_set(m, "a", "1"), 0);
+	pebs_meta_entry(m, 0, &k, &v);
+	cr_assert_str_eq(k, "a");
+	cr_assert_str_eq(v, "1");
+	pebs_meta_entry(m, 1, &k, &v);
+	cr_assert(!k && !v);
+	pebs_meta_entry(m, (size_t)-1, &k, &v);
+	cr_assert(!k && !v);
+	pebs_meta_free(m);
+}
