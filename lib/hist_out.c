@@ -674,7 +674,8 @@ static int write_svg(struct pebs_hist *h, FILE *fp)
 	struct pebs_hist_bin *bv[SVG_MAXG] = { 0 };
 	size_t nb[SVG_MAXG] = { 0 };
 	int r = 0;
-	/* the largest groups, then in output order for a stable legend */
+	/* the largest groups first, equal counts in output order: the
+	 * legend lists them so, the same for the same input */
 	size_t *idx = NULL, ng = 0;
 	long nl = listed_groups(h, 1, 1, &idx);
 	if (nl < 0)
