@@ -430,11 +430,6 @@ static int run(const struct opts *o, struct ctx *c, const char *const *paths,
 	return status;
 }
 
-static uint64_t parse_count(const char *opt, const char *s)
-{
-	return util_u64_arg(opt, s);
-}
-
 int main(int argc, char **argv)
 {
 	enum { O_FIELDS = 256, O_NOHDR, O_HEAD, O_SAMPLE, O_EXPLAIN,
@@ -483,14 +478,14 @@ int main(int argc, char **argv)
 		case O_SYMFS: util_symfs = optarg; break;
 		case O_NOHDR: o.flags |= PEBS_OUT_NO_HEADER; break;
 		case O_HEAD:
-			o.head = parse_count("--head", optarg);
+			o.head = util_u64_arg("--head", optarg);
 			if (!o.head)
 				util_die(EXIT_USAGE, "--head: must be > 0");
 			break;
 		case O_SAMPLE:
-			o.sample = parse_count("--sample",
-					       strncmp(optarg, "1/", 2) ? optarg
-					       : optarg + 2);
+			o.sample = util_u64_arg("--sample",
+						strncmp(optarg, "1/", 2) ?
+						optarg : optarg + 2);
 			if (!o.sample)
 				util_die(EXIT_USAGE, "--sample: N must be > 0");
 			break;

@@ -58,11 +58,13 @@ static unsigned long long num_arg(const char *name, const char *s,
 	char opt[32];
 	snprintf(opt, sizeof(opt), "--%s", name);
 	unsigned long long v;
-	if (what && (util_parse_u64(s, &v) || v < lo || v > hi) &&
-	    util_parse_u64(s, &v) != -1)
+	int r = util_parse_u64(s, &v);
+	/* past 64 bits is out of the range, as below it */
+	if (what && r != -1 && (r || v < lo || v > hi))
 		util_die(EXIT_USAGE, "%s: \"%s\" is not a number of %s "
 			 "from %llu to %llu", opt, s, what, lo, hi);
-	return util_u64_arg(opt, s);
+	/* not a number, or past 64 bits: said as the other tools say it */
+	return r ? util_u64_arg(opt, s) : v;
 }
 
 int main(int argc, char **argv)

@@ -220,8 +220,9 @@ static FILE *open_probe(const char *path, int *perf, struct peek **pkp)
  * Opens the first of the @n inputs @paths that can be opened into
  * first_in (open_probe()) and says whether it is perf.data; 0 when none
  * can (a directory opens, but is skipped too).  One that cannot is
- * reported by the import.  A missing first input chose CSV: the perf.data files after it were refused as "not CSV as the
- * first input, which chose the format".
+ * reported by the import.  A missing first input chose CSV: the
+ * perf.data files after it were refused as "not CSV as the first input,
+ * which chose the format".
  */
 static int first_is_perf(char **paths, size_t n)
 {

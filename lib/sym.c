@@ -971,7 +971,7 @@ static int has_symtab(Elf *elf)
 	return 0;
 }
 
-/* a + b, or UINT64_MAX when that does not fit */
+/* @a + @n x @size, or UINT64_MAX when that does not fit */
 static uint64_t sat_end(uint64_t a, uint64_t n, uint64_t size)
 {
 	if (size && n > UINT64_MAX / size)
